@@ -1,0 +1,1 @@
+"""The Hexhall bot: session manager, store, chat adapters and the ``hexhall`` command."""

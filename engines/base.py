@@ -1,0 +1,207 @@
+"""The interface every rule engine implements: positions, outcomes, options and games.
+
+A game is described by a :class:`Game` (title, sides, options as data) and played through
+immutable :class:`Position` values: ``position.play(move)`` returns the next position and
+leaves the old one untouched.  Moves are plain strings in the canonical notation of
+``shared/rules/README.md``; an illegal or malformed move raises :class:`IllegalMove`.
+"""
+
+from __future__ import annotations
+
+import abc
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = [
+    "Game",
+    "IllegalMove",
+    "Option",
+    "Outcome",
+    "Position",
+    "normalize_move",
+    "shown",
+]
+
+#: Longest move text any game accepts; anything longer is refused before parsing.
+MAX_MOVE_LENGTH = 80
+
+
+class IllegalMove(ValueError):
+    """A move that is malformed or breaks a rule.
+
+    The message is one line a player can read, naming the rule that was broken, e.g.
+    ``e5 is not in the target sub-board (top-left, 1)``.
+    """
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``winner`` is a seat (0 or 1), or ``None`` for a draw; ``reason`` is a few words such as
+    ``"connection"`` or ``"no legal move"``.
+    """
+
+    winner: int | None
+    reason: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a game, described as data so a bot can offer it without knowing the game.
+
+    >>> size = Option("size", (9, 16), 9, "board size")
+    >>> size.coerce("16")
+    16
+    """
+
+    name: str
+    values: tuple[Any, ...]
+    default: Any
+    help: str
+
+    def coerce(self, value: Any) -> Any:
+        """Return ``value`` as one of :attr:`values`, accepting text such as ``"7"`` or ``"no"``.
+
+        Raises :class:`ValueError` naming the allowed values when it is not one of them.
+        """
+        if isinstance(value, str):
+            text = value.strip().lower()
+            for allowed in self.values:
+                if isinstance(allowed, bool):
+                    if text in (
+                        ("true", "yes", "on", "1") if allowed else ("false", "no", "off", "0")
+                    ):
+                        return allowed
+                elif str(allowed).lower() == text:
+                    return allowed
+        else:
+            for allowed in self.values:
+                # bool is an int: keep True from matching 1 and 1 from matching True.
+                if type(allowed) is type(value) and allowed == value:
+                    return allowed
+        choices = ", ".join(_format_value(v) for v in self.values)
+        raise ValueError(f"option {self.name} must be one of {choices}, not {value!r}")
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+@dataclass(frozen=True)
+class Game:
+    """A playable game: display title, the two sides' names and the options it takes.
+
+    ``sides[0]`` is the side the rules call first (seat 0).  Use :meth:`new` to start a game.
+    """
+
+    name: str
+    title: str
+    sides: tuple[str, str]
+    options: tuple[Option, ...]
+    start: Callable[..., Position] = field(repr=False, compare=False)
+    load: Callable[[Mapping[str, Any]], Position] = field(repr=False, compare=False)
+
+    def resolve_options(self, **options: Any) -> dict[str, Any]:
+        """Return every option of this game with ``options`` checked and defaults filled in."""
+        known = {o.name: o for o in self.options}
+        unknown = sorted(set(options) - set(known))
+        if unknown:
+            allowed = ", ".join(known) or "none"
+            raise ValueError(f"{self.title} has no option {unknown[0]!r} (options: {allowed})")
+        return {
+            name: opt.coerce(options[name]) if name in options else opt.default
+            for name, opt in known.items()
+        }
+
+    def new(self, **options: Any) -> Position:
+        """The start position with ``options`` (unknown or bad options raise ``ValueError``)."""
+        return self.start(**self.resolve_options(**options))
+
+
+_SPACES = re.compile(r"\s+")
+
+
+def shown(text: str, limit: int = 24) -> str:
+    """``text`` made safe to quote in a one-line message: printable and not too long."""
+    clean = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return clean if len(clean) <= limit else clean[: limit - 1] + "…"
+
+
+def normalize_move(move: object) -> str:
+    """Lower-case ``move`` and fold its spacing; refuse what cannot be a move at all.
+
+    >>> normalize_move("  C3 -  C4   E5>A7 ")
+    'c3-c4 e5>a7'
+    """
+    if not isinstance(move, str):
+        raise IllegalMove(f"a move is text, not {type(move).__name__}")
+    if len(move) > MAX_MOVE_LENGTH:
+        raise IllegalMove(f"that is not a move: {len(move)} characters is too long")
+    text = _SPACES.sub(" ", move.strip().lower())
+    # Spaces around the joining signs are forgiven: "c3 - c4" means "c3-c4".
+    text = re.sub(r" ?([->]) ?", r"\1", text)
+    if not text:
+        raise IllegalMove("the move is empty")
+    if not all(ch.isascii() and ch.isprintable() for ch in text):
+        raise IllegalMove(f"{shown(text)!r} is not a move: unexpected characters")
+    return text
+
+
+class Position(abc.ABC):
+    """An immutable game position.  Subclasses are frozen dataclasses.
+
+    Common attributes: ``game`` (name), ``ply`` (actions so far), ``last_move`` (canonical
+    string or ``None``), ``to_move`` (seat 0 or 1), ``outcome`` (``None`` or an
+    :class:`Outcome`).  Positions compare equal and hash by content.
+    """
+
+    game: str
+    ply: int
+    last_move: str | None
+    to_move: int
+    outcome: Outcome | None
+
+    @abc.abstractmethod
+    def legal_moves(self) -> list[str]:
+        """Every legal move in canonical notation; empty once the game is over."""
+
+    @abc.abstractmethod
+    def play(self, move: str) -> Position:
+        """The position after ``move``; raises :class:`IllegalMove` if it is not legal."""
+
+    @abc.abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-serialisable dict that :func:`engines.from_dict` turns back into an equal
+        position; it always holds ``"game"``."""
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.outcome is not None
+
+    @property
+    def seat_sides(self) -> tuple[str, str]:
+        """The side each seat plays now (a pie rule may swap them)."""
+        from engines import GAMES
+
+        return GAMES[self.game].sides
+
+    def completions(self, prefix: str, limit: int = 25) -> list[str]:
+        """Legal moves that start with the partly typed ``prefix``, for autocompletion.
+
+        Games with very many moves override this to avoid listing every move.
+        """
+        try:
+            start = normalize_move(prefix)
+        except IllegalMove:
+            start = ""
+        return [m for m in self.legal_moves() if m.startswith(start)][:limit]
+
+    def _over_check(self) -> None:
+        if self.outcome is not None:
+            raise IllegalMove("the game is over: no more moves")

@@ -1,0 +1,105 @@
+"""Connection checks shared by the connection games (Maphex, inpHeXion, Pathagon) and the
+group count of Lines of Fixation.
+
+Boards are given as a tuple ``owner`` (one value per cell, e.g. -1 empty, 0 or 1 a side) and
+a neighbour table from :mod:`engines.geometry`.
+
+>>> from engines.geometry import Rhombus
+>>> b = Rhombus(3)
+>>> owner = (-1, 0, -1,
+...          -1, 0, -1,
+...           0, -1, -1)
+>>> connects(owner, 0, b.neighbours, b.top, b.bottom)
+True
+>>> connects(owner, 0, b.neighbours, b.left, b.right)
+False
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+
+__all__ = ["chain", "chain_connects", "connects", "is_one_group"]
+
+Neighbours = Sequence[Sequence[int]]
+
+
+def chain(start: int, owner: Sequence[int], neighbours: Neighbours) -> set[int]:
+    """Every cell joined to ``start`` through cells of the same owner (``start`` included)."""
+    who = owner[start]
+    seen = {start}
+    todo = [start]
+    while todo:
+        cell = todo.pop()
+        for nb in neighbours[cell]:
+            if nb not in seen and owner[nb] == who:
+                seen.add(nb)
+                todo.append(nb)
+    return seen
+
+
+def chain_connects(
+    start: int,
+    owner: Sequence[int],
+    neighbours: Neighbours,
+    edge_a: Collection[int],
+    edge_b: Collection[int],
+) -> bool:
+    """Whether the chain through ``start`` touches both ``edge_a`` and ``edge_b``.
+
+    Stops as soon as both are reached; used after a placement, when only the placed
+    stone's chain can have changed.
+    """
+    who = owner[start]
+    seen = {start}
+    todo = [start]
+    a = start in edge_a
+    b = start in edge_b
+    while todo:
+        if a and b:
+            return True
+        cell = todo.pop()
+        for nb in neighbours[cell]:
+            if nb not in seen and owner[nb] == who:
+                seen.add(nb)
+                todo.append(nb)
+                a = a or nb in edge_a
+                b = b or nb in edge_b
+    return a and b
+
+
+def connects(
+    owner: Sequence[int],
+    who: int,
+    neighbours: Neighbours,
+    edge_a: Iterable[int],
+    edge_b: Collection[int],
+) -> bool:
+    """Whether any chain of ``who``'s cells joins ``edge_a`` to ``edge_b``."""
+    todo = [c for c in edge_a if owner[c] == who]
+    seen = set(todo)
+    while todo:
+        cell = todo.pop()
+        if cell in edge_b:
+            return True
+        for nb in neighbours[cell]:
+            if nb not in seen and owner[nb] == who:
+                seen.add(nb)
+                todo.append(nb)
+    return False
+
+
+def is_one_group(members: Collection[int], neighbours: Neighbours) -> bool:
+    """Whether ``members`` (at least one cell) form a single connected group."""
+    if not members:
+        return False
+    start = next(iter(members))
+    seen = {start}
+    todo = [start]
+    while todo:
+        cell = todo.pop()
+        for nb in neighbours[cell]:
+            if nb not in seen and nb in members:
+                seen.add(nb)
+                todo.append(nb)
+    return len(seen) == len(members)
