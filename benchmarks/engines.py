@@ -21,6 +21,10 @@ import engines
 CASES: list[tuple[str, str, dict[str, Any], int, int]] = [
     ("maphex 9x9", "maphex", {"size": 9}, 10_000, 40),
     ("maphex 16x16", "maphex", {"size": 16}, 10_000, 120),
+    ("inphexion 7x7", "inphexion", {"size": 7}, 10_000, 20),
+    ("pathagon", "pathagon", {}, 400, 40),
+    ("fixation", "fixation", {}, 400, 30),
+    ("isopath h4", "isopath", {"size": 4}, 400, 12),
 ]
 
 
