@@ -24,7 +24,8 @@ CASES: list[tuple[str, str, dict[str, Any], int, int]] = [
     ("inphexion 7x7", "inphexion", {"size": 7}, 10_000, 20),
     ("pathagon", "pathagon", {}, 400, 40),
     ("fixation", "fixation", {}, 400, 30),
-    ("isopath h4", "isopath", {"size": 4}, 400, 12),
+    ("isopath h4", "isopath", {"size": 4}, 400, 20),
+    ("isopath h5", "isopath", {"size": 5}, 400, 20),
 ]
 
 
@@ -74,6 +75,29 @@ def main() -> None:
         positions = [mid_game(game, options, rng, ply) for _ in range(20 if quick else 200)]
         lm = median_legal_moves_ms(positions)
         print(f"{label:<22}{rate:>12.0f}{plies / count:>15.1f}{lm:>16.3f}")
+
+    # --- Iso-Path: completing a partly typed turn (a turn list can hold thousands) ---
+    if "isopath" in engines.GAMES:
+        print(f"\n{'isopath completions':<22}{'typed':>16}{'median ms':>12}{'max ms':>12}")
+        for size in (4, 5):
+            positions = [
+                mid_game("isopath", {"size": size}, rng, 20) for _ in range(20 if quick else 200)
+            ]
+            timings: dict[str, list[float]] = {"first action": [], "first + 1 char": []}
+            for pos in positions:
+                turn = rng.choice(pos.legal_moves())
+                first, _, second = turn.partition(" ")
+                for kind, prefix in (
+                    ("first action", first[:3]),
+                    ("first + 1 char", f"{first} {second[:1]}"),
+                ):
+                    fresh = engines.from_dict(pos.to_dict())  # no cached turn list
+                    t = time.perf_counter()
+                    fresh.completions(prefix)
+                    timings[kind].append(time.perf_counter() - t)
+            for kind, times in timings.items():
+                med, top = statistics.median(times) * 1000, max(times) * 1000
+                print(f"{'isopath h' + str(size):<22}{kind:>16}{med:>12.3f}{top:>12.3f}")
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@ True
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Mapping
 from typing import Any
 
@@ -17,17 +16,12 @@ from engines.base import Game, IllegalMove, Option, Outcome, Position
 
 __all__ = ["GAMES", "Game", "IllegalMove", "Option", "Outcome", "Position", "from_dict", "new"]
 
-#: Every implemented game by name, in the order the bot lists them.
-GAMES: dict[str, Game] = {}
+from engines import fixation, inphexion, isopath, maphex, pathagon
 
-for _name in ("isopath", "pathagon", "fixation", "maphex", "inphexion"):
-    try:
-        _module = importlib.import_module(f"engines.{_name}")
-    except ModuleNotFoundError as _missing:  # a game whose engine has not landed yet
-        if _missing.name != f"engines.{_name}":
-            raise
-        continue
-    GAMES[_name] = _module.GAME
+#: Every game by name, in the order the bot lists them.
+GAMES: dict[str, Game] = {
+    module.GAME.name: module.GAME for module in (isopath, pathagon, fixation, maphex, inphexion)
+}
 
 
 def _game(name: object) -> Game:
