@@ -20,8 +20,10 @@ __all__ = [
     "Option",
     "Outcome",
     "Position",
+    "load_turn",
     "normalize_move",
     "shown",
+    "turn_dict",
 ]
 
 #: Longest move text any game accepts; anything longer is refused before parsing.
@@ -205,3 +207,35 @@ class Position(abc.ABC):
     def _over_check(self) -> None:
         if self.outcome is not None:
             raise IllegalMove("the game is over: no more moves")
+
+
+def turn_dict(pos: Position) -> dict[str, Any]:
+    """The fields every position stores the same way: whose turn, ply, last move, outcome."""
+    out = pos.outcome
+    return {
+        "to_move": pos.to_move,
+        "ply": pos.ply,
+        "last_move": pos.last_move,
+        "outcome": None if out is None else {"winner": out.winner, "reason": out.reason},
+    }
+
+
+def load_turn(d: Mapping[str, Any], title: str) -> tuple[int, int, str | None, Outcome | None]:
+    """Read back what :func:`turn_dict` wrote: ``(to_move, ply, last_move, outcome)``.
+
+    Raises ``ValueError`` naming the game ``title`` when a field is not of its kind.
+    """
+    to_move, ply, last, out = d["to_move"], d["ply"], d["last_move"], d["outcome"]
+    if to_move not in (0, 1) or isinstance(to_move, bool):
+        raise ValueError(f"bad {title} seat to move {to_move!r}")
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise ValueError(f"bad {title} ply {ply!r}")
+    if last is not None and not isinstance(last, str):
+        raise ValueError(f"bad {title} last move")
+    outcome = None
+    if out is not None:
+        winner, reason = out["winner"], out["reason"]
+        if winner not in (0, 1, None) or isinstance(winner, bool) or not isinstance(reason, str):
+            raise ValueError(f"bad {title} outcome")
+        outcome = Outcome(winner, reason)
+    return to_move, ply, last, outcome

@@ -28,7 +28,16 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
 
-from engines.base import Game, IllegalMove, Outcome, Position, normalize_move, shown
+from engines.base import (
+    Game,
+    IllegalMove,
+    Outcome,
+    Position,
+    load_turn,
+    normalize_move,
+    shown,
+    turn_dict,
+)
 from engines.connection import is_one_group
 from engines.geometry import Hexagon
 
@@ -338,12 +347,7 @@ class FixationPosition(Position):
                 for c, stack in enumerate(self.stacks)
                 if stack
             },
-            "to_move": self.to_move,
-            "ply": self.ply,
-            "last_move": self.last_move,
-            "outcome": None
-            if self.outcome is None
-            else {"winner": self.outcome.winner, "reason": self.outcome.reason},
+            **turn_dict(self),
             "history": [f"{k:016x}" for k in sorted(self.history)],
             "last_from": None if self.last_from is None else names[self.last_from],
             "last_path": [names[c] for c in self.last_path],
@@ -432,14 +436,7 @@ def load(d: Mapping[str, Any]) -> FixationPosition:
     if not isinstance(raw, Mapping):
         raise ValueError("Lines of Fixation stacks must be a mapping")
     stacks = _parse_stacks(raw, "ld")
-    to_move, ply = d["to_move"], d["ply"]
-    if to_move not in (0, 1) or not isinstance(ply, int) or ply < 0:
-        raise ValueError("bad Lines of Fixation turn data")
-    last = d["last_move"]
-    if last is not None and not isinstance(last, str):
-        raise ValueError("bad Lines of Fixation last move")
-    out = d["outcome"]
-    outcome = None if out is None else Outcome(out["winner"], str(out["reason"]))
+    to_move, ply, last, outcome = load_turn(d, "Lines of Fixation")
     history = frozenset(int(k, 16) for k in d["history"])
     if board_key(stacks) not in history:
         raise ValueError("Lines of Fixation history does not hold the current board")

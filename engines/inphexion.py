@@ -31,7 +31,17 @@ from functools import cached_property
 from itertools import permutations
 from typing import Any
 
-from engines.base import Game, IllegalMove, Option, Outcome, Position, normalize_move, shown
+from engines.base import (
+    Game,
+    IllegalMove,
+    Option,
+    Outcome,
+    Position,
+    load_turn,
+    normalize_move,
+    shown,
+    turn_dict,
+)
 from engines.connection import chain_connects, connects
 from engines.geometry import Rhombus
 
@@ -468,12 +478,7 @@ class InphexionPosition(Position):
             "rows": rows,
             "colours": list(self.colours),
             "pie": self.pie,
-            "to_move": self.to_move,
-            "ply": self.ply,
-            "last_move": self.last_move,
-            "outcome": None
-            if self.outcome is None
-            else {"winner": self.outcome.winner, "reason": self.outcome.reason},
+            **turn_dict(self),
         }
 
     @classmethod
@@ -618,15 +623,10 @@ def load(d: Mapping[str, Any]) -> InphexionPosition:
     if colours not in ((WHITE, BLACK), (BLACK, WHITE)):
         raise ValueError(f"bad inpHeXion colours {colours!r}")
     pie = d["pie"]
-    to_move, ply = d["to_move"], d["ply"]
-    if not isinstance(pie, bool) or to_move not in (0, 1) or not isinstance(ply, int) or ply < 0:
-        raise ValueError("bad inpHeXion turn data")
-    last = d["last_move"]
-    if last is not None and not isinstance(last, str):
-        raise ValueError("bad inpHeXion last move")
+    if not isinstance(pie, bool):
+        raise ValueError("bad inpHeXion pie option")
+    to_move, ply, last, outcome = load_turn(d, "inpHeXion")
     _read_last(_LAYOUTS[size].board, last)
-    out = d["outcome"]
-    outcome = None if out is None else Outcome(out["winner"], str(out["reason"]))
     return InphexionPosition(
         size, cells, (colours[0], colours[1]), pie, to_move, ply, last, outcome
     )

@@ -28,7 +28,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from engines.base import Game, IllegalMove, Option, Outcome, Position, normalize_move, shown
+from engines.base import (
+    Game,
+    IllegalMove,
+    Option,
+    Outcome,
+    Position,
+    load_turn,
+    normalize_move,
+    shown,
+    turn_dict,
+)
 from engines.geometry import Hexagon
 
 __all__ = ["GAME", "IsopathPosition", "load", "new", "setup"]
@@ -701,12 +711,7 @@ class IsopathPosition(Position):
             "game": self.game,
             "size": self.size,
             "rows": rows,
-            "to_move": self.to_move,
-            "ply": self.ply,
-            "last_move": self.last_move,
-            "outcome": None
-            if self.outcome is None
-            else {"winner": self.outcome.winner, "reason": self.outcome.reason},
+            **turn_dict(self),
         }
 
 
@@ -795,20 +800,13 @@ def load(d: Mapping[str, Any]) -> IsopathPosition:
     pieces = tuple(p for _, p in cells)
     if pieces.count(WHITE) > size or pieces.count(BLACK) > size:
         raise ValueError("too many Iso-Path pieces")
-    to_move, ply = d["to_move"], d["ply"]
-    if to_move not in (0, 1) or not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
-        raise ValueError("bad Iso-Path turn data")
-    last = d["last_move"]
+    to_move, ply, last, outcome = load_turn(d, "Iso-Path")
     if last is not None:
-        if not isinstance(last, str):
-            raise ValueError("bad Iso-Path last move")
         try:
             for token in last.split(" "):
                 layout.parse_action(token)
         except IllegalMove as exc:
             raise ValueError(f"bad Iso-Path last move: {exc}") from None
-    out = d["outcome"]
-    outcome = None if out is None else Outcome(out["winner"], str(out["reason"]))
     return IsopathPosition(size, heights, pieces, to_move, ply, last, outcome)
 
 

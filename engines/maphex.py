@@ -19,7 +19,17 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from engines.base import Game, IllegalMove, Option, Outcome, Position, normalize_move, shown
+from engines.base import (
+    Game,
+    IllegalMove,
+    Option,
+    Outcome,
+    Position,
+    load_turn,
+    normalize_move,
+    shown,
+    turn_dict,
+)
 from engines.connection import chain_connects
 from engines.geometry import Rhombus
 
@@ -198,12 +208,7 @@ class MaphexPosition(Position):
             "size": self.size,
             "rows": rows,
             "target": self.target,
-            "to_move": self.to_move,
-            "ply": self.ply,
-            "last_move": self.last_move,
-            "outcome": None
-            if self.outcome is None
-            else {"winner": self.outcome.winner, "reason": self.outcome.reason},
+            **turn_dict(self),
         }
 
 
@@ -228,14 +233,7 @@ def load(d: Mapping[str, Any]) -> MaphexPosition:
         isinstance(target, int) and 0 <= target < _LAYOUTS[size].block ** 2
     ):
         raise ValueError(f"bad Maphex target {target!r}")
-    to_move, ply = d["to_move"], d["ply"]
-    if to_move not in (0, 1) or not isinstance(ply, int) or ply < 0:
-        raise ValueError("bad Maphex turn data")
-    last = d["last_move"]
-    if last is not None and not isinstance(last, str):
-        raise ValueError("bad Maphex last move")
-    out = d["outcome"]
-    outcome = None if out is None else Outcome(out["winner"], str(out["reason"]))
+    to_move, ply, last, outcome = load_turn(d, "Maphex")
     return MaphexPosition(size, cells, target, to_move, ply, last, outcome)
 
 

@@ -20,7 +20,16 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from engines.base import Game, IllegalMove, Outcome, Position, normalize_move, shown
+from engines.base import (
+    Game,
+    IllegalMove,
+    Outcome,
+    Position,
+    load_turn,
+    normalize_move,
+    shown,
+    turn_dict,
+)
 from engines.connection import chain_connects
 from engines.geometry import Square
 
@@ -293,12 +302,7 @@ class PathagonPosition(Position):
             "returned": list(self.returned),
             "locked": [None if c is None else _NAMES[c] for c in self.locked],
             "trapped": [_NAMES[c] for c in self.trapped],
-            "to_move": self.to_move,
-            "ply": self.ply,
-            "last_move": self.last_move,
-            "outcome": None
-            if self.outcome is None
-            else {"winner": self.outcome.winner, "reason": self.outcome.reason},
+            **turn_dict(self),
         }
 
 
@@ -336,8 +340,6 @@ def _cells_from_rows(rows: Sequence[str]) -> tuple[int, ...]:
 
 def _validate(pos: PathagonPosition) -> None:
     """Raise ``ValueError`` unless ``pos`` is a position Pathagon play could reach in shape."""
-    if pos.to_move not in (0, 1) or not isinstance(pos.ply, int) or pos.ply < 0:
-        raise ValueError("bad Pathagon turn data")
     for seat in (LIGHT, DARK):
         hand, back = pos.in_hand[seat], pos.returned[seat]
         if not (isinstance(hand, int) and isinstance(back, int) and 0 <= back <= hand):
@@ -375,19 +377,19 @@ def load(d: Mapping[str, Any]) -> PathagonPosition:
     in_hand, returned, locked = d["in_hand"], d["returned"], d["locked"]
     if len(in_hand) != 2 or len(returned) != 2 or len(locked) != 2:
         raise ValueError("Pathagon hand data has one entry per side")
-    out = d["outcome"]
-    if out is not None and out["winner"] not in (0, 1):
-        raise ValueError("bad Pathagon outcome")
+    to_move, ply, last, outcome = load_turn(d, "Pathagon")
+    if outcome is not None and outcome.winner is None:
+        raise ValueError("a Pathagon game always has a winner")
     pos = PathagonPosition(
         cells,
         (in_hand[0], in_hand[1]),
         (returned[0], returned[1]),
         (_square(locked[0]), _square(locked[1])),
         tuple(sorted(_BOARD.parse(name) for name in d["trapped"])),
-        d["to_move"],
-        d["ply"],
-        d["last_move"],
-        None if out is None else Outcome(out["winner"], str(out["reason"])),
+        to_move,
+        ply,
+        last,
+        outcome,
     )
     _validate(pos)
     return pos
