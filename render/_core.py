@@ -1,0 +1,645 @@
+"""Machinery shared by every game's picture: cell placement, anti-aliased drawing, sprites,
+the status band, the result banner and the fixed-palette PNG pipeline.
+
+Speed plan: everything that does not change during a game (page, frame, goal edges, cells,
+coordinates) is drawn once per board shape and theme at ``SS`` times the size, reduced, and
+cached.  Pieces and marks are anti-aliased sprites, also drawn once (at ``SPRITE_SS`` times
+the size) and cached, then pasted.  Only the status text is drawn per picture.  The finished
+RGB picture is mapped onto a fixed 256-colour palette built from the same background and
+sprites, because a palette PNG encodes about ten times faster than an RGB one.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.base import Position
+from engines.geometry import Board, Hexagon, Rhombus, Square
+from render._fonts import font
+from render.theme import RGB, Theme
+
+#: supersampling of the cached backgrounds and of the sprites
+SS = 3
+SPRITE_SS = 4
+#: height of the status band / result banner at the top (at the default 700 px height)
+BAND = 64
+SQRT3 = math.sqrt(3.0)
+
+Point = tuple[float, float]
+RGBA = tuple[int, int, int, int]
+
+
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """The colour ``t`` of the way from ``a`` to ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * t),
+        round(a[1] + (b[1] - a[1]) * t),
+        round(a[2] + (b[2] - a[2]) * t),
+    )
+
+
+def luma(c: RGB) -> float:
+    """Perceived lightness 0..255 (Rec. 601 weights)."""
+    return 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2]
+
+
+def side_of_seat(position: Position, seat: int) -> int:
+    """The colour index (0 or 1) that ``seat`` plays: inpHeXion's pie rule can swap them."""
+    colours = getattr(position, "colours", None)
+    if colours is None:
+        return seat
+    return int(colours[seat])
+
+
+# ---------------------------------------------------------------- layout
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where a board sits on the picture.
+
+    ``centres[cell]`` is the pixel centre of each cell; ``radius`` is the circumradius of a
+    hexagonal cell or half the side of a square cell; ``inner`` the radius of the largest
+    circle inside a cell; ``corners`` the board's outline through the corner cells' centres,
+    clockwise from the top-left.
+    """
+
+    kind: str
+    centres: tuple[Point, ...]
+    radius: float
+    inner: float
+    corners: tuple[Point, ...]
+
+    def cell_polygon(self, cell: int, shrink: float = 0.0) -> list[Point]:
+        """The outline of ``cell`` (pointy-top hexagon or square), ``shrink`` px inside."""
+        x, y = self.centres[cell]
+        if self.kind == "square":
+            h = self.radius - shrink
+            return [(x - h, y - h), (x + h, y - h), (x + h, y + h), (x - h, y + h)]
+        r = self.radius - shrink / math.cos(math.pi / 6)
+        return [
+            (
+                x + r * math.cos(math.radians(-90 + 60 * k)),
+                y + r * math.sin(math.radians(-90 + 60 * k)),
+            )
+            for k in range(6)
+        ]
+
+
+def _unit_centres(board: Board) -> tuple[list[Point], str, float, list[int]]:
+    """Cell centres for a cell radius of 1, the cell kind, the inner radius and the corner
+    cells in clockwise order from the top-left."""
+    if isinstance(board, Rhombus):
+        n = board.n
+        pts = [(SQRT3 * (c + r / 2), 1.5 * r) for r in range(n) for c in range(n)]
+        corners = [0, n - 1, n * n - 1, n * (n - 1)]
+        return pts, "hex", SQRT3 / 2, corners
+    if isinstance(board, Hexagon):
+        pts = [(SQRT3 * (q + r / 2), 1.5 * r) for q, r in board.axial]
+        m = board.n - 1
+        order = [(0, -m), (m, -m), (m, 0), (0, m), (-m, m), (-m, 0)]
+        corners = [c for c in (board.at(q, r) for q, r in order) if c is not None]
+        return pts, "hex", SQRT3 / 2, corners
+    if isinstance(board, Square):
+        n = board.n
+        pts = [(2.0 * (cell % n), 2.0 * (n - 1 - cell // n)) for cell in range(n * n)]
+        corners = [n * (n - 1), n * n - 1, n - 1, 0]
+        return pts, "square", 1.0, corners
+    raise TypeError(f"no layout for {type(board).__name__}")
+
+
+def fit(
+    board: Board,
+    box: tuple[float, float, float, float],
+    margin: tuple[float, float],
+    pad: tuple[float, float] = (0.0, 0.0),
+) -> Layout:
+    """Place ``board`` centred in ``box`` (x0, y0, x1, y1) leaving room around the cells for
+    the frame and the coordinates: ``margin`` cell radii (x, y) plus ``pad`` pixels (x, y)
+    on each side.  Centres are whole pixels."""
+    pts, kind, inner, corner_cells = _unit_centres(board)
+    ext_x = inner if kind == "hex" else 1.0
+    ext_y = 1.0
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    w = max(xs) - min(xs) + 2 * (ext_x + margin[0])
+    h = max(ys) - min(ys) + 2 * (ext_y + margin[1])
+    x0, y0, x1, y1 = box
+    scale = min((x1 - x0 - 2 * pad[0]) / w, (y1 - y0 - 2 * pad[1]) / h)
+    ox = (x0 + x1) / 2 - scale * (max(xs) + min(xs)) / 2
+    oy = (y0 + y1) / 2 - scale * (max(ys) + min(ys)) / 2
+    centres = tuple((float(round(ox + scale * x)), float(round(oy + scale * y))) for x, y in pts)
+    return Layout(
+        kind="square" if kind == "square" else "hex",
+        centres=centres,
+        radius=scale,
+        inner=scale * inner,
+        corners=tuple(centres[c] for c in corner_cells),
+    )
+
+
+def offset_polygon(points: Sequence[Point], d: float) -> list[Point]:
+    """A convex polygon (clockwise on screen) grown outwards by ``d`` pixels on every side."""
+    n = len(points)
+    lines = []
+    for i in range(n):
+        (ax, ay), (bx, by) = points[i], points[(i + 1) % n]
+        length = math.hypot(bx - ax, by - ay)
+        # Outward normal of a clockwise (screen coordinates) polygon.
+        nx, ny = (by - ay) / length, -(bx - ax) / length
+        lines.append(((ax + nx * d, ay + ny * d), (bx + nx * d, by + ny * d)))
+    out = []
+    for i in range(n):
+        p1, p2 = lines[i - 1]
+        p3, p4 = lines[i]
+        out.append(_intersect(p1, p2, p3, p4))
+    return out
+
+
+def _intersect(p1: Point, p2: Point, p3: Point, p4: Point) -> Point:
+    x1, y1 = p1
+    x2, y2 = p2
+    x3, y3 = p3
+    x4, y4 = p4
+    den = (x1 - x2) * (y3 - y4) - (y1 - y2) * (x3 - x4)
+    if abs(den) < 1e-9:
+        return p2
+    t = ((x1 - x3) * (y3 - y4) - (y1 - y3) * (x3 - x4)) / den
+    return (x1 + t * (x2 - x1), y1 + t * (y2 - y1))
+
+
+# ---------------------------------------------------------------- supersampled painting
+
+
+class Painter:
+    """Draws in picture coordinates on an image ``scale`` times larger (for anti-aliasing)."""
+
+    def __init__(self, image: Image.Image, scale: int, origin: Point = (0.0, 0.0)) -> None:
+        self.image = image
+        self.scale = scale
+        self.origin = origin
+        self.draw = ImageDraw.Draw(image)
+
+    def _p(self, p: Point) -> tuple[float, float]:
+        return ((p[0] - self.origin[0]) * self.scale, (p[1] - self.origin[1]) * self.scale)
+
+    def polygon(
+        self,
+        points: Iterable[Point],
+        fill: RGB | RGBA | None = None,
+        outline: RGB | RGBA | None = None,
+        width: float = 0.0,
+    ) -> None:
+        """A filled polygon, optionally outlined ``width`` px (centred on the edge)."""
+        pts = [self._p(p) for p in points]
+        if fill is not None:
+            self.draw.polygon(pts, fill=fill)
+        if outline is not None and width > 0:
+            self.draw.line(
+                [*pts, pts[0], pts[1]], fill=outline, width=self._w(width), joint="curve"
+            )
+
+    def circle(
+        self,
+        centre: Point,
+        radius: float,
+        fill: RGB | RGBA | None = None,
+        outline: RGB | RGBA | None = None,
+        width: float = 0.0,
+    ) -> None:
+        """A disc of ``radius`` px; an outline of ``width`` px lies inside the radius."""
+        x, y = self._p(centre)
+        r = radius * self.scale
+        self.draw.ellipse(
+            (x - r, y - r, x + r, y + r),
+            fill=fill,
+            outline=outline if width > 0 else None,
+            width=self._w(width) if width > 0 else 0,
+        )
+
+    def ellipse(
+        self,
+        centre: Point,
+        rx: float,
+        ry: float,
+        fill: RGB | RGBA | None = None,
+        outline: RGB | RGBA | None = None,
+        width: float = 0.0,
+    ) -> None:
+        """An axis-aligned ellipse; the outline lies inside."""
+        x, y = self._p(centre)
+        sx, sy = rx * self.scale, ry * self.scale
+        self.draw.ellipse(
+            (x - sx, y - sy, x + sx, y + sy),
+            fill=fill,
+            outline=outline if width > 0 else None,
+            width=self._w(width) if width > 0 else 0,
+        )
+
+    def line(self, points: Sequence[Point], fill: RGB | RGBA, width: float) -> None:
+        """A thick polyline with round joins and round caps."""
+        pts = [self._p(p) for p in points]
+        w = self._w(width)
+        self.draw.line(pts, fill=fill, width=w, joint="curve")
+        r = w / 2
+        for x, y in (pts[0], pts[-1]):
+            self.draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
+
+    def text(
+        self,
+        centre: Point,
+        text: str,
+        size: float,
+        fill: RGB | RGBA,
+        *,
+        bold: bool = False,
+        stroke: float = 0.0,
+        stroke_fill: RGB | RGBA | None = None,
+        anchor: str = "mm",
+    ) -> None:
+        """``text`` at ``size`` px, centred on ``centre`` (or placed by Pillow's ``anchor``)."""
+        f = font(max(1, round(size * self.scale)), bold=bold)
+        self.draw.text(
+            self._p(centre),
+            text,
+            font=f,
+            fill=fill,
+            anchor=anchor,
+            stroke_width=round(stroke * self.scale),
+            stroke_fill=stroke_fill,
+        )
+
+    def _w(self, width: float) -> int:
+        return max(1, round(width * self.scale))
+
+
+@dataclass(frozen=True)
+class Sprite:
+    """An anti-aliased RGBA picture and the offset of its anchor point from its top-left."""
+
+    image: Image.Image
+    dx: int
+    dy: int
+
+    def paste(self, target: Image.Image, at: Point) -> None:
+        """Composite the sprite onto ``target`` with its anchor at ``at``."""
+        target.paste(self.image, (round(at[0]) - self.dx, round(at[1]) - self.dy), self.image)
+
+
+def make_sprite(
+    half_w: float,
+    half_h: float,
+    paint: Callable[[Painter], None],
+    scale: int = SPRITE_SS,
+    centre: Point = (0.0, 0.0),
+) -> Sprite:
+    """A sprite covering ``centre`` +- (``half_w``, ``half_h``) px around its anchor (0, 0);
+    ``paint`` draws on a painter whose origin is the anchor."""
+    cx, cy = round(centre[0]), round(centre[1])
+    hw, hh = math.ceil(half_w) + 2, math.ceil(half_h) + 2
+    big = Image.new("RGBA", (2 * hw * scale, 2 * hh * scale), (0, 0, 0, 0))
+    paint(Painter(big, scale, (cx - hw, cy - hh)))
+    small = big.convert("RGBa").reduce(scale).convert("RGBA")
+    return Sprite(small, hw - cx, hh - cy)
+
+
+# ---------------------------------------------------------------- common sprites
+
+
+@lru_cache(maxsize=256)
+def disc(theme: Theme, fill: RGB, radius: float) -> Sprite:
+    """A playing piece: light pieces get a dark rim, dark pieces a dark rim plus a light
+    inner ring, so the two sides differ in outline as well as lightness."""
+    dark = luma(fill) < 128
+    rim = max(2.0, radius * 0.085)
+
+    def paint(p: Painter) -> None:
+        p.circle((0, 0), radius, fill=theme.dark_rim)
+        p.circle((0, 0), radius - rim, fill=fill)
+        # A soft sheen at the top so the piece reads as a disc, away from the probe area.
+        sheen = (255, 255, 255, 46 if dark else 70)
+        p.ellipse((0, -radius * 0.52), radius * 0.5, radius * 0.2, fill=sheen)
+        if dark:
+            p.circle((0, 0), radius * 0.74, outline=theme.light_rim, width=max(1.6, radius * 0.07))
+
+    return make_sprite(radius, radius, paint)
+
+
+@lru_cache(maxsize=64)
+def last_ring(theme: Theme, radius: float) -> Sprite:
+    """The last-move mark around a piece: an accent ring with dark edges."""
+    w = max(3.0, radius * 0.16)
+
+    def paint(p: Painter) -> None:
+        p.circle((0, 0), radius + w, outline=theme.accent_edge, width=w + 2)
+        p.circle((0, 0), radius + w - 1, outline=theme.accent, width=w)
+
+    return make_sprite(radius + w + 1, radius + w + 1, paint)
+
+
+@lru_cache(maxsize=64)
+def dot(theme: Theme, radius: float, fill: RGB | None = None) -> Sprite:
+    """A small accent dot with a dark edge (centre of the last piece placed, path marks)."""
+    colour = fill if fill is not None else theme.accent
+
+    def paint(p: Painter) -> None:
+        p.circle((0, 0), radius, fill=theme.accent_edge)
+        p.circle((0, 0), radius - max(1.2, radius * 0.22), fill=colour)
+
+    return make_sprite(radius, radius, paint)
+
+
+@lru_cache(maxsize=64)
+def origin_ring(theme: Theme, radius: float) -> Sprite:
+    """A hollow accent ring on the empty cell a piece left."""
+    w = max(3.0, radius * 0.2)
+
+    def paint(p: Painter) -> None:
+        p.circle((0, 0), radius, outline=theme.accent_edge, width=w + 2)
+        p.circle((0, 0), radius - 1, outline=theme.accent, width=w)
+
+    return make_sprite(radius, radius, paint)
+
+
+@lru_cache(maxsize=64)
+def cross(theme: Theme, radius: float) -> Sprite:
+    """An X in the alert colour: a piece was removed (captured or trapped) here."""
+    w = max(4.0, radius * 0.3)
+    a = radius * 0.62
+
+    def paint(p: Painter) -> None:
+        for fill, width in ((theme.accent_edge, w + 3), (theme.alert, w)):
+            p.line([(-a, -a), (a, a)], fill, width)
+            p.line([(-a, a), (a, -a)], fill, width)
+
+    return make_sprite(radius, radius, paint)
+
+
+@lru_cache(maxsize=1024)
+def arrow(
+    theme: Theme, dx: int, dy: int, radius: float, colour: RGB, start: float, end: float
+) -> Sprite:
+    """An arrow from the anchor towards ``(dx, dy)`` px, leaving ``start`` px at its tail and
+    ``end`` px before the head's target; dark-edged so it reads on any background."""
+    length = math.hypot(dx, dy)
+    ux, uy = dx / length, dy / length
+    w = max(4.0, radius * 0.2)
+    head = w * 2.6
+    tail = (ux * start, uy * start)
+    tip = (dx - ux * end, dy - uy * end)
+    base = (tip[0] - ux * head, tip[1] - uy * head)
+    nx, ny = -uy, ux
+    wing = w * 1.6
+    tri = [
+        tip,
+        (base[0] + nx * wing, base[1] + ny * wing),
+        (base[0] - nx * wing, base[1] - ny * wing),
+    ]
+
+    def paint(p: Painter) -> None:
+        p.line([tail, base], theme.accent_edge, w + 3)
+        p.polygon(tri, fill=theme.accent_edge, outline=theme.accent_edge, width=3)
+        p.line([tail, base], colour, w)
+        p.polygon(tri, fill=colour)
+
+    return make_sprite(abs(dx) / 2 + head, abs(dy) / 2 + head, paint, centre=(dx / 2, dy / 2))
+
+
+# ---------------------------------------------------------------- shared background parts
+
+
+def band_width(lay: Layout) -> float:
+    """Thickness of the coloured goal-edge bands around the cells."""
+    return max(10.0, lay.radius * 0.42)
+
+
+def paint_frame(
+    p: Painter, lay: Layout, theme: Theme, sides: Sequence[RGB | None], *, band: float
+) -> list[Point]:
+    """The board's frame: a dark rim around the cells with each side of ``lay.corners``
+    coloured ``sides[i]`` (a goal edge) or plain.  Returns the outer outline."""
+    reach = lay.radius
+    outer = offset_polygon(lay.corners, reach + band)
+    p.polygon(outer, fill=theme.frame)
+    inner = list(lay.corners)
+    n = len(inner)
+    for i, colour in enumerate(sides):
+        if colour is None:
+            continue
+        j = (i + 1) % n
+        p.polygon([inner[i], outer[i], outer[j], inner[j]], fill=colour)
+    # A light outer line keeps a dark goal edge visible against the dark page.
+    p.polygon(outer, outline=theme.muted, width=2.5)
+    return outer
+
+
+def coord_size(lay: Layout, theme: Theme) -> float:
+    """Font size of edge coordinates: the theme's, shrunk on crowded boards."""
+    scale = theme.height / 700
+    return min(theme.coord_size * scale, lay.radius * 0.95)
+
+
+def paint_status_band(p: Painter, theme: Theme) -> None:
+    """The band at the top that holds whose turn it is (text drawn per picture)."""
+    h = BAND * theme.height / 700
+    p.polygon(
+        [(0, 0), (theme.width, 0), (theme.width, h), (0, h)],
+        fill=blend(theme.page, theme.text, 0.07),
+    )
+    p.line([(0, h - 1), (theme.width, h - 1)], blend(theme.page, theme.text, 0.18), 2)
+
+
+# ---------------------------------------------------------------- art base class
+
+
+class Art:
+    """How one game is drawn.  Subclasses draw the static board and the per-position marks;
+    the pipeline (``render.__init__``) adds the status band, banner, palette and encoding."""
+
+    #: room (x, y) around the cells for the frame, in cell radii ...
+    margin: tuple[float, float] = (0.8, 0.45)
+    #: ... plus this many pixels (x, y) for the coordinates
+    pad: tuple[float, float] = (34.0, 30.0)
+
+    def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
+        """Where the board goes: below the status band."""
+        top = BAND * theme.height / 700
+        return (6.0, top + 4, theme.width - 6.0, theme.height - 4.0)
+
+    def board(self, position: Any) -> Board:
+        """The position's board geometry."""
+        board: Board = position.board
+        return board
+
+    def static_key(self, position: Any) -> Hashable:
+        """What the cached background and palette depend on (besides the theme)."""
+        return (position.game, len(self.board(position)))
+
+    def layout(self, position: Any, theme: Theme) -> Layout:
+        """Where each cell goes."""
+        scale = theme.height / 700
+        pad = (self.pad[0] * scale, self.pad[1] * scale)
+        return fit(self.board(position), self.board_box(theme), self.margin, pad)
+
+    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+        """Draw what never changes during a game, on a painter at ``SS`` times the size."""
+        raise NotImplementedError
+
+    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+        """Draw the pieces and marks of ``position`` on a copy of the background."""
+        raise NotImplementedError
+
+    def detail(self, position: Any) -> str:
+        """Game-specific status text shown at the right of the band."""
+        return ""
+
+    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+        """Every sprite the game may paste, so the palette holds their colours."""
+        return []
+
+    def specimen_images(
+        self, position: Any, theme: Theme, lay: Layout, background: Image.Image
+    ) -> list[Image.Image]:
+        """Extra whole pictures (e.g. background plus overlays) for the palette."""
+        return []
+
+    def key_colours(self, position: Any, theme: Theme) -> list[RGB]:
+        """Flat colours that must be exact in the palette (tests read them back)."""
+        return []
+
+    def probe(self, position: Any, cell: int, lay: Layout) -> Point:
+        """A pixel inside ``cell`` that shows its occupant's colour (or the empty cell's),
+        clear of labels and marks."""
+        x, y = lay.centres[cell]
+        return (x - lay.inner * 0.45, y + lay.inner * 0.12)
+
+
+def frame_sides(
+    lay_corner_cells: Sequence[int],
+    edges: Sequence[Sequence[frozenset[int]]],
+    fills: Sequence[RGB],
+) -> list[RGB | None]:
+    """For each side of the board outline (between consecutive corner cells), the fill of
+    the colour whose goal edge (from the position's ``edges``) holds both its corners."""
+    out: list[RGB | None] = []
+    n = len(lay_corner_cells)
+    for i in range(n):
+        a, b = lay_corner_cells[i], lay_corner_cells[(i + 1) % n]
+        colour: RGB | None = None
+        for c, pair in enumerate(edges):
+            if any(a in edge and b in edge for edge in pair):
+                colour = fills[c]
+        out.append(colour)
+    return out
+
+
+def corner_cells(board: Board) -> list[int]:
+    """The corner cells of ``board``'s outline, clockwise from the top-left (as in
+    :attr:`Layout.corners`)."""
+    return _unit_centres(board)[3]
+
+
+def hex_edge_towards(lay: Layout, cell: int, other: int) -> tuple[Point, Point]:
+    """The side of hexagonal ``cell`` that faces its neighbour ``other``."""
+    (x, y), (ox, oy) = lay.centres[cell], lay.centres[other]
+    angle = math.degrees(math.atan2(oy - y, ox - x))
+    k = round((angle + 60) / 60) % 6
+    poly = lay.cell_polygon(cell)
+    return poly[k], poly[(k + 1) % 6]
+
+
+def paint_hexagon(
+    p: Painter,
+    lay: Layout,
+    theme: Theme,
+    board: Any,
+    sides: Sequence[RGB | None],
+    *,
+    cells: bool = True,
+) -> None:
+    """A hex-hex board: frame (``sides`` colours each side of the outline, from the top),
+    cells with their names inside (unless ``cells`` is false: the game draws them), and the
+    row letters at both ends of every row."""
+    band = band_width(lay)
+    paint_frame(p, lay, theme, sides, band=band)
+    if cells:
+        grid_w = max(1.5, lay.radius * 0.05)
+        for cell in board.cells:
+            p.polygon(lay.cell_polygon(cell), fill=theme.cell, outline=theme.grid, width=grid_w)
+            p.text(
+                lay.centres[cell], board.name(cell), label_size(lay, theme), theme.label, bold=True
+            )
+    size = coord_size(lay, theme)
+    reach = (lay.radius + band) * 1.155 + size * 0.6
+    rows: dict[int, list[int]] = {}
+    for cell in board.cells:
+        rows.setdefault(board.row(cell), []).append(cell)
+    for row in rows.values():
+        letter = board.name(row[0])[0]
+        (x, y), (rx, _) = lay.centres[row[0]], lay.centres[row[-1]]
+        p.text((x - reach, y), letter, size, theme.text, bold=True)
+        p.text((rx + reach, y), letter, size, theme.text, bold=True)
+
+
+def label_size(lay: Layout, theme: Theme) -> float:
+    """Font size of the cell names inside empty cells."""
+    return min(theme.label_size * theme.height / 700, lay.inner * 0.5)
+
+
+@lru_cache(maxsize=16)
+def cell_outline(theme: Theme, lay_radius: float, kind: str) -> Sprite:
+    """An accent outline just inside a cell (hexagonal or square): the last move's cell."""
+    w = max(3.5, lay_radius * 0.12)
+    probe = Layout(
+        kind, ((0.0, 0.0),), lay_radius, lay_radius * (SQRT3 / 2 if kind == "hex" else 1), ()
+    )
+
+    def paint(p: Painter) -> None:
+        p.polygon(probe.cell_polygon(0, w * 0.5 + 1.5), outline=theme.accent_edge, width=w + 3)
+        p.polygon(probe.cell_polygon(0, w * 0.5 + 1.5), outline=theme.accent, width=w)
+
+    return make_sprite(lay_radius, lay_radius, paint)
+
+
+@lru_cache(maxsize=16)
+def badge(theme: Theme, radius: float, fill: RGB, shape: str) -> Sprite:
+    """A small dark-edged badge: ``"diamond"`` (a capture) or ``"circle"``."""
+
+    def paint(p: Painter) -> None:
+        r = radius
+        if shape == "diamond":
+            pts = [(0.0, -r), (r, 0.0), (0.0, r), (-r, 0.0)]
+            p.polygon(pts, fill=fill, outline=theme.accent_edge, width=max(1.5, r * 0.22))
+        else:
+            p.circle((0, 0), r, fill=fill, outline=theme.accent_edge, width=max(1.5, r * 0.22))
+
+    return make_sprite(radius + 1, radius + 1, paint)
+
+
+@lru_cache(maxsize=4096)
+def text_sprite(
+    text: str, size: int, fill: RGB, *, bold: bool = False, anchor: str = "lm"
+) -> Sprite:
+    """``text`` rendered once as a sprite anchored as Pillow's ``anchor`` says; status
+    texts repeat from picture to picture, and pasting is much cheaper than rasterising."""
+    f = font(size, bold=bold)
+    box = f.getbbox(text, anchor=anchor)
+    left, top = math.floor(box[0]), math.floor(box[1])
+    right, bottom = math.ceil(box[2]), math.ceil(box[3])
+    mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
+    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=f, anchor=anchor)
+    image = Image.new("RGBA", mask.size, (*fill, 255))
+    image.putalpha(mask)
+    return Sprite(image, 1 - left, 1 - top)
+
+
+@lru_cache(maxsize=4096)
+def text_width(text: str, size: int, *, bold: bool = False) -> float:
+    """The advance width of ``text`` in pixels."""
+    return float(font(size, bold=bold).getlength(text))

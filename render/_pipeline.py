@@ -1,0 +1,295 @@
+"""From a position to palette pixels: cached background, per-game marks, status band or
+result banner, fixed palette, PNG / GIF encoding."""
+
+from __future__ import annotations
+
+import io
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
+from typing import Any
+
+from PIL import Image, ImageChops, ImageDraw
+
+from engines.base import Position
+from render._core import (
+    BAND,
+    SS,
+    Art,
+    Layout,
+    Painter,
+    blend,
+    disc,
+    luma,
+    paint_status_band,
+    side_of_seat,
+    text_sprite,
+    text_width,
+)
+from render._fonts import font
+from render.theme import RGB, Theme
+
+__all__ = ["art_for", "encode_png", "gif", "layout_of", "picture", "rgb_picture"]
+
+_ARTS: dict[str, Art] = {}
+_DEFAULT = Theme()
+#: PNG zlib level: 3 is as small as 6 within a few per cent here and twice as fast
+PNG_LEVEL = 3
+#: the palette index no picture uses: the GIF recap's "unchanged pixel"
+TRANSPARENT = 255
+
+
+def register(game: str, art: Art) -> None:
+    """Make ``art`` draw ``game``'s positions."""
+    _ARTS[game] = art
+
+
+def art_for(position: Position) -> Art:
+    """The drawer of ``position``'s game (``ValueError`` for a game render cannot draw)."""
+    art = _ARTS.get(position.game)
+    if art is None:
+        raise ValueError(f"render has no drawing for game {position.game!r}")
+    return art
+
+
+class _Cache:
+    """A small least-recently-used cache (backgrounds are ~2 MB each: keep a few)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.data: OrderedDict[Hashable, Any] = OrderedDict()
+
+    def get(self, key: Hashable) -> Any:
+        value = self.data.get(key)
+        if value is not None:
+            self.data.move_to_end(key)
+        return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self.data[key] = value
+        self.data.move_to_end(key)
+        while len(self.data) > self.size:
+            self.data.popitem(last=False)
+
+
+_STATIC = _Cache(16)
+
+
+class _Static:
+    """What is computed once per (board shape, theme): layout, background, palette."""
+
+    def __init__(self, art: Art, position: Position, theme: Theme) -> None:
+        self.layout: Layout = art.layout(position, theme)
+        big = Image.new("RGB", (theme.width * SS, theme.height * SS), theme.page)
+        painter = Painter(big, SS)
+        paint_status_band(painter, theme)
+        art.paint_background(painter, position, theme, self.layout)
+        self.background: Image.Image = big.reduce(SS)
+        self.palette: Image.Image = _build_palette(art, position, theme, self)
+
+
+def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
+    art = art_for(position)
+    key = (art.static_key(position), theme)
+    found = _STATIC.get(key)
+    if found is None:
+        found = _Static(art, position, theme)
+        _STATIC.put(key, found)
+    return art, found
+
+
+def layout_of(position: Position, theme: Theme | None = None) -> tuple[Art, Layout]:
+    """The drawer and the cell layout of ``position``'s picture."""
+    art, static = _static(position, theme or _DEFAULT)
+    return art, static.layout
+
+
+def _text_colour_on(fill: RGB, theme: Theme) -> RGB:
+    return theme.dark_rim if luma(fill) > 140 else theme.text
+
+
+def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme) -> None:
+    """Whose turn and the move number, or the result banner once the game is over."""
+    scale = theme.height / 700
+    h = BAND * scale
+    mid = h / 2
+    big = round(theme.status_size * scale)
+    small = round(theme.status_size * scale * 0.8)
+    names = position.seat_sides
+    sides = theme.sides(position.game)
+    outcome = position.outcome
+    right_parts = []
+    if position.last_move is not None:
+        right_parts.append(f"last: {position.last_move}")
+    if outcome is None:
+        seat = position.to_move
+        colour = side_of_seat(position, seat)
+        disc(theme, sides[colour], round(h * 0.3)).paste(image, (h * 0.52, mid))
+        x = h * 0.95
+        head = f"{names[seat]} to move"
+        text_sprite(head, big, theme.text, bold=True).paste(image, (x, mid))
+        x += text_width(head, big, bold=True)
+        text_sprite(f"  ·  move {position.ply + 1}", small, theme.muted).paste(image, (x, mid))
+        detail = art.detail(position)
+        if detail:
+            right_parts.insert(0, detail)
+        fill_right = theme.muted
+    else:
+        winner = outcome.winner
+        if winner is None:
+            fill = blend(theme.page, theme.text, 0.35)
+            head = f"Draw  ·  {outcome.reason}"
+        else:
+            fill = sides[side_of_seat(position, winner)]
+            head = f"{names[winner]} wins  ·  {outcome.reason}"
+        ink = _text_colour_on(fill, theme)
+        draw = ImageDraw.Draw(image)
+        draw.rectangle((0, 0, theme.width, round(h) - 1), fill=fill)
+        draw.rectangle((0, round(h) - 4, theme.width, round(h) - 1), fill=theme.accent)
+        x = h * 0.3
+        text_sprite("★", big, ink, bold=True).paste(image, (x, mid))
+        x += text_width("★ ", big, bold=True)
+        text_sprite(head, big, ink, bold=True).paste(image, (x, mid))
+        right_parts.append(f"{position.ply} moves")
+        fill_right = ink
+    if right_parts:
+        text = "  ·  ".join(right_parts)
+        text_sprite(text, small, fill_right, anchor="rm").paste(image, (theme.width - h * 0.3, mid))
+
+
+def rgb_picture(position: Position, theme: Theme | None = None) -> Image.Image:
+    """The picture of ``position`` in full RGB, before palette mapping."""
+    theme = theme or _DEFAULT
+    art, static = _static(position, theme)
+    image = static.background.copy()
+    art.draw(image, position, theme, static.layout)
+    _draw_band(image, art, position, theme)
+    return image
+
+
+def picture(position: Position, theme: Theme | None = None) -> Image.Image:
+    """The picture of ``position`` as a palette ("P") image on the game's fixed palette."""
+    theme = theme or _DEFAULT
+    _, static = _static(position, theme)
+    rgb = rgb_picture(position, theme)
+    return rgb.quantize(palette=static.palette, dither=Image.Dither.NONE)
+
+
+def encode_png(image: Image.Image) -> bytes:
+    """PNG bytes of ``image``."""
+    out = io.BytesIO()
+    image.save(out, "PNG", compress_level=PNG_LEVEL)
+    return out.getvalue()
+
+
+def _build_palette(art: Art, position: Any, theme: Theme, static: _Static) -> Image.Image:
+    """A fixed 256-colour palette: the theme's flat colours exactly, plus a median cut of the
+    background, every sprite the game uses and the band in all its states."""
+    lay = static.layout
+    sides = theme.sides(position.game)
+    keys: list[RGB] = [
+        theme.page, theme.text, theme.muted, theme.cell, theme.cell_alt, theme.grid,
+        theme.frame, theme.border, theme.label, *sides, theme.dark_rim, theme.light_rim,
+        theme.accent, theme.accent_edge, theme.alert, theme.second,
+        *art.key_colours(position, theme),
+    ]  # fmt: skip
+    sheet_parts: list[Image.Image] = [static.background]
+    sprites = art.specimens(position, theme, lay)
+    if sprites:
+        size = max(max(s.image.size) for s in sprites) + 4
+        cols = 12
+        rows = (len(sprites) + cols - 1) // cols
+        for ground in (theme.cell, theme.page):
+            tile = Image.new("RGB", (cols * size, rows * size), ground)
+            for i, s in enumerate(sprites):
+                s.paste(tile, ((i % cols + 0.5) * size, (i // cols + 0.5) * size))
+            sheet_parts.append(tile)
+    sheet_parts.extend(art.specimen_images(position, theme, lay, static.background))
+    sheet_parts.append(_band_specimens(art, position, theme))
+    width = max(im.width for im in sheet_parts)
+    height = sum(im.height for im in sheet_parts)
+    sheet = Image.new("RGB", (width, height), theme.page)
+    y = 0
+    for im in sheet_parts:
+        sheet.paste(im.convert("RGB"), (0, y))
+        y += im.height
+    unique = list(dict.fromkeys(keys))
+    room = TRANSPARENT - len(unique)
+    cut = sheet.quantize(room, method=Image.Quantize.MEDIANCUT)
+    cut_pal = cut.getpalette() or []
+    colours: list[RGB] = list(unique)
+    for i in range(0, min(len(cut_pal), 3 * room), 3):
+        c = (cut_pal[i], cut_pal[i + 1], cut_pal[i + 2])
+        # A near-twin of a colour already there would only steal its flat areas.
+        if all(sum((a - b) ** 2 for a, b in zip(c, k, strict=True)) > 36 for k in colours):
+            colours.append(c)
+    colours = colours[:TRANSPARENT]
+    while len(colours) < 256:
+        # Pure green appears in no theme colour or blend, so nothing maps to the GIF's
+        # transparent index by accident.
+        colours.append((0, 255, 0))
+    pal = Image.new("P", (1, 1))
+    pal.putpalette([v for c in colours for v in c])
+    return pal
+
+
+def _band_specimens(art: Art, position: Any, theme: Theme) -> Image.Image:
+    """The band in every state (each side to move, each side winning) for the palette."""
+    h = round(BAND * theme.height / 700)
+    strip = Image.new("RGB", (theme.width, h * 4), theme.page)
+    sides = theme.sides(position.game)
+    draw = ImageDraw.Draw(strip)
+    big = font(round(theme.status_size * theme.height / 700), bold=True)
+    for i, fill in enumerate((*sides, blend(theme.page, theme.text, 0.07), theme.page)):
+        ink = _text_colour_on(fill, theme)
+        draw.rectangle((0, i * h, theme.width, (i + 1) * h), fill=fill)
+        draw.text((10, i * h + h / 2), "★ Wins to move 0123456789", font=big, fill=ink, anchor="lm")
+        draw.text((600, i * h + h / 2), "last: move", font=big, fill=theme.muted, anchor="lm")
+        for k, side in enumerate(sides):
+            disc(theme, side, round(h * 0.3)).paste(strip, (900 + 40 * k, i * h + h / 2))
+    return strip
+
+
+def gif(positions: Sequence[Position], theme: Theme | None = None) -> bytes:
+    """An animated GIF, one frame per position, the last one held.
+
+    Frames after the first keep only the pixels that changed; the rest are transparent, so a
+    long game stays small (a few kB per frame)."""
+    theme = theme or _DEFAULT
+    if not positions:
+        raise ValueError("a game recap needs at least one position")
+    frames: list[Image.Image] = []
+    previous: Image.Image | None = None
+    transparent = TRANSPARENT
+    for position in positions:
+        frame = picture(position, theme)
+        if previous is None or previous.size != frame.size:
+            frames.append(frame)
+        else:
+            frames.append(_delta(previous, frame, transparent))
+        previous = frame
+    durations = [900] * len(frames)
+    durations[-1] = 4000
+    out = io.BytesIO()
+    frames[0].save(
+        out,
+        "GIF",
+        save_all=True,
+        append_images=frames[1:],
+        duration=durations,
+        loop=0,
+        disposal=1,
+        optimize=False,
+        transparency=transparent,
+    )
+    return out.getvalue()
+
+
+def _delta(previous: Image.Image, frame: Image.Image, transparent: int) -> Image.Image:
+    """``frame`` with the pixels equal to ``previous`` set to the transparent index."""
+    old = Image.frombytes("L", previous.size, previous.tobytes())
+    new = Image.frombytes("L", frame.size, frame.tobytes())
+    diff = ImageChops.difference(old, new).point(lambda v: 255 if v else 0, mode="1")
+    out = Image.new("P", frame.size, transparent)
+    out.putpalette(frame.getpalette() or [])
+    out.paste(frame, (0, 0), diff)
+    return out

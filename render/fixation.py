@@ -1,0 +1,229 @@
+"""Lines of Fixation pictures: stacks on a hexagon of side 5.
+
+Drawn from the position (``engines/fixation.py``): ``stacks`` (bottom to top), ``last_from``,
+``last_path``, ``last_captures``, ``last_merges``.  Each stack is drawn as a short tower of
+disks, bottom to top in their colours, with its height written on the top disk; the top
+face sits at the same place in every cell so the owner is read at a glance.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from render._core import (
+    BAND,
+    Art,
+    Layout,
+    Painter,
+    Point,
+    Sprite,
+    arrow,
+    badge,
+    blend,
+    cell_outline,
+    dot,
+    luma,
+    make_sprite,
+    origin_ring,
+    paint_hexagon,
+    text_sprite,
+)
+from render.theme import RGB, Theme
+
+__all__ = ["FixationArt"]
+
+PANEL = 0.72
+#: the top face of every stack is this many cell radii above the cell centre
+LIFT = 0.12
+
+
+class FixationArt(Art):
+    """Draws Lines of Fixation positions."""
+
+    margin = (0.8, 0.45)
+    pad = (26.0, 4.0)
+
+    def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
+        top = BAND * theme.height / 700
+        return (6.0, top + 2, theme.width * PANEL, theme.height - 2.0)
+
+    def static_key(self, position: Any) -> tuple[str, int]:
+        return ("fixation", len(position.board))
+
+    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+        paint_hexagon(p, lay, theme, position.board, [None] * 6)
+        s = theme.height / 700
+        x0 = theme.width * PANEL + 14
+        sides = theme.sides("fixation")
+        for seat in (0, 1):
+            y = BAND * s + (40 + 80 * seat) * s
+            p.circle((x0 + 16 * s, y), 15 * s, fill=theme.dark_rim)
+            p.circle((x0 + 16 * s, y), 13 * s, fill=sides[seat])
+            p.text(
+                (x0 + 42 * s, y),
+                position.seat_sides[seat],
+                26 * s,
+                theme.text,
+                bold=True,
+                anchor="lm",
+            )
+        y = BAND * s + 250 * s
+        p.text((x0, y), "Goal: all your stacks", 19 * s, theme.muted, anchor="lm")
+        p.text((x0, y + 26 * s), "in one group", 19 * s, theme.muted, anchor="lm")
+        legend = [
+            ("stack", "stack height"),
+            ("path", "disk dropped"),
+            ("capture", "captured"),
+            ("merge", "merged"),
+        ]
+        for i, (kind, text) in enumerate(legend):
+            cy = y + (80 + 46 * i) * s
+            cx = x0 + 16 * s
+            if kind == "stack":
+                p.circle((cx, cy), 15 * s, fill=theme.white, outline=theme.dark_rim, width=2)
+                p.text((cx, cy), "3", 18 * s, theme.dark_rim, bold=True)
+            else:
+                fill = {"path": theme.accent, "capture": theme.alert, "merge": theme.second}[kind]
+                r = 9 * s
+                if kind == "capture":
+                    pts = [
+                        (cx, cy - r * 1.2),
+                        (cx + r * 1.2, cy),
+                        (cx, cy + r * 1.2),
+                        (cx - r * 1.2, cy),
+                    ]
+                    p.polygon(pts, fill=fill, outline=theme.accent_edge, width=2)
+                else:
+                    p.circle((cx, cy), r, fill=fill, outline=theme.accent_edge, width=2)
+            p.text((x0 + 42 * s, cy), text, 19 * s, theme.muted, anchor="lm")
+
+    def _geometry(self, lay: Layout) -> tuple[float, float, float]:
+        """Half-width and half-height of a disk face, and the thickness of a disk."""
+        rx = lay.inner * 0.76
+        return rx, rx * 0.42, lay.radius * 0.14
+
+    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+        rx, ry, t = self._geometry(lay)
+        centres = lay.centres
+        lift = lay.radius * LIFT
+        src = position.last_from
+        path = position.last_path
+        if src is not None:
+            origin_ring(theme, lay.inner * 0.4).paste(image, centres[src])
+        if path:
+            cell_outline(theme, lay.radius, "hex").paste(image, centres[path[-1]])
+        # The arrow lies on the board, under the stacks, so no height number is hidden.
+        if src is not None and path:
+            (ax, ay), (bx, by) = centres[src], centres[path[-1]]
+            arrow(
+                theme,
+                round(bx - ax),
+                round(by - ay),
+                lay.inner,
+                theme.accent,
+                lay.inner * 0.3,
+                lay.inner * 0.75,
+            ).paste(image, centres[src])
+        for cell, stack in enumerate(position.stacks):
+            if stack:
+                x, y = centres[cell]
+                stack_sprite(theme, stack, rx, ry, t).paste(image, (x, y - lift))
+        small = lay.inner * 0.2
+        for cell in path[:-1]:
+            x, y = centres[cell]
+            dot(theme, small).paste(image, (x - lay.inner * 0.62, y - lay.radius * 0.5))
+        for cell in position.last_merges:
+            x, y = centres[cell]
+            badge(theme, small, theme.second, "circle").paste(
+                image, (x + lay.inner * 0.62, y - lay.radius * 0.5)
+            )
+        for cell in position.last_captures:
+            x, y = centres[cell]
+            badge(theme, small * 1.25, theme.alert, "diamond").paste(
+                image, (x + lay.inner * 0.62, y - lay.radius * 0.5)
+            )
+        self._draw_counts(image, position, theme)
+
+    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme) -> None:
+        s = theme.height / 700
+        x0 = theme.width * PANEL + 14
+        for seat in (0, 1):
+            owned = [st for st in position.stacks if st and st[-1] == seat]
+            tallest = max((len(st) for st in owned), default=0)
+            y = BAND * s + (40 + 80 * seat + 34) * s
+            text = f"{len(owned)} stacks, tallest {tallest}"
+            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y))
+
+    def probe(self, position: Any, cell: int, lay: Layout) -> Point:
+        x, y = lay.centres[cell]
+        return (x - lay.inner * 0.5, y - lay.radius * LIFT)
+
+    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+        rx, ry, t = self._geometry(lay)
+        out = [
+            stack_sprite(theme, st, rx, ry, t)
+            for st in (
+                (0,),
+                (1,),
+                (0, 1),
+                (1, 0),
+                (0, 1, 0, 1, 1, 0),
+                (1, 0, 1, 0, 0, 1),
+                (0, 0, 0),
+                (1, 1, 1),
+            )
+        ]
+        small = lay.inner * 0.2
+        out += [
+            origin_ring(theme, lay.inner * 0.4),
+            cell_outline(theme, lay.radius, "hex"),
+            dot(theme, small),
+            badge(theme, small, theme.second, "circle"),
+            badge(theme, small * 1.25, theme.alert, "diamond"),
+            arrow(
+                theme,
+                round(lay.inner * 4),
+                0,
+                lay.inner,
+                theme.accent,
+                lay.inner * 0.3,
+                lay.inner * 0.75,
+            ),
+        ]
+        return out
+
+
+@lru_cache(maxsize=512)
+def stack_sprite(theme: Theme, stack: tuple[int, ...], rx: float, ry: float, t: float) -> Sprite:
+    """A stack as a tower of disks, bottom first, anchored at the centre of its top face,
+    with its height on the top face."""
+    sides = theme.sides("fixation")
+    h = len(stack)
+
+    def paint(p: Painter) -> None:
+        for i, colour in enumerate(stack):
+            face = sides[colour]
+            dark = luma(face) < 128
+            wall = blend(face, theme.text if dark else theme.dark_rim, 0.22)
+            y = (h - 1 - i) * t
+            p.ellipse((0, y + t), rx, ry, fill=theme.dark_rim)
+            p.polygon([(-rx, y), (rx, y), (rx, y + t), (-rx, y + t)], fill=theme.dark_rim)
+            p.ellipse((0, y + t), rx - 1.6, ry - 1.6, fill=wall)
+            p.polygon(
+                [(-rx + 1.6, y), (rx - 1.6, y), (rx - 1.6, y + t), (-rx + 1.6, y + t)], fill=wall
+            )
+            p.ellipse((0, y), rx, ry, fill=theme.dark_rim)
+            p.ellipse((0, y), rx - 1.6, ry - 1.6, fill=face)
+            if dark:
+                # Dark disks carry a light rim: outline as well as lightness tells them apart.
+                p.ellipse((0, y), rx - 3.2, ry - 3.0, outline=theme.light_rim, width=1.4)
+        top = sides[stack[-1]]
+        ink: RGB = theme.dark_rim if luma(top) > 128 else theme.text
+        p.text((0, 0.5), str(h), ry * 1.75, ink, bold=True)
+
+    # The box runs from the top face's upper rim down to the bottom disk's lower rim.
+    depth = h * t + ry
+    return make_sprite(rx + 1, (depth + ry) / 2 + 1, paint, centre=(0, (depth - ry) / 2))

@@ -1,0 +1,300 @@
+"""Hexagonal Iso-Path pictures: tiles of three heights, pieces, home rows and teleports.
+
+Drawn from the position (``engines/isopath.py``): ``heights``, ``pieces``, ``home_rows``,
+``teleports``, ``threatened``, ``last_tile``, ``last_step``, ``last_capture``.  Heights are
+told apart by lightness *and* shape: a two-tile mountain is light, raised (bevel with a
+highlight and a shadow) and heavily outlined with its second tile drawn on top; a trench is
+dark with an inner shadow and a dashed rim; a single tile is flat.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from render._core import (
+    BAND,
+    SQRT3,
+    Art,
+    Layout,
+    Painter,
+    Point,
+    Sprite,
+    arrow,
+    blend,
+    corner_cells,
+    cross,
+    disc,
+    dot,
+    frame_sides,
+    label_size,
+    last_ring,
+    make_sprite,
+    paint_hexagon,
+    text_sprite,
+)
+from render.theme import RGB, Theme
+
+__all__ = ["IsopathArt"]
+
+PANEL = 0.72
+
+
+def _piece_radius(lay: Layout) -> float:
+    return lay.inner * 0.6
+
+
+class IsopathArt(Art):
+    """Draws Hexagonal Iso-Path positions."""
+
+    margin = (0.8, 0.45)
+    pad = (26.0, 4.0)
+
+    def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
+        top = BAND * theme.height / 700
+        return (6.0, top + 2, theme.width * PANEL, theme.height - 2.0)
+
+    def static_key(self, position: Any) -> tuple[str, int]:
+        return ("isopath", position.size)
+
+    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+        board = position.board
+        sides = theme.sides("isopath")
+        homes = tuple((row,) for row in position.home_rows)
+        paint_hexagon(
+            p, lay, theme, board, frame_sides(corner_cells(board), homes, sides), cells=False
+        )
+        pairs = _pair_numbers(position.teleports)
+        for cell in board.cells:
+            _paint_tile(p, theme, lay, lay.centres[cell], 0, board.name(cell), pairs.get(cell))
+        s = theme.height / 700
+        x0 = theme.width * PANEL + 14
+        for seat in (0, 1):
+            y = BAND * s + (36 + 78 * seat) * s
+            p.circle((x0 + 16 * s, y), 15 * s, fill=theme.dark_rim)
+            p.circle((x0 + 16 * s, y), 13 * s, fill=sides[seat])
+            p.text(
+                (x0 + 42 * s, y),
+                position.seat_sides[seat],
+                26 * s,
+                theme.text,
+                bold=True,
+                anchor="lm",
+            )
+        y = BAND * s + 200 * s
+        mini = Layout("hex", (), 21 * s, 21 * s * SQRT3 / 2, ())
+        legend = [
+            (1, "two tiles: White walks"),
+            (0, "one tile"),
+            (-1, "no tile: Black walks"),
+        ]
+        for i, (height, text) in enumerate(legend):
+            cy = y + i * 50 * s
+            _paint_tile(p, theme, mini, (x0 + 18 * s, cy), height, "", None)
+            p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
+        y += 160 * s
+        marks = [
+            ("threat", "may be captured now"),
+            ("teleport", "teleport pair"),
+            ("tile", "tile taken / put"),
+        ]
+        for i, (kind, text) in enumerate(marks):
+            cy = y + i * 46 * s
+            cx = x0 + 18 * s
+            if kind == "threat":
+                _paint_threat(p, theme, (cx, cy), 13 * s)
+            elif kind == "teleport":
+                _paint_portal(p, theme, (cx, cy), 11 * s, 1)
+            else:
+                _paint_tile_badge(p, theme, (cx - 12 * s, cy), 9 * s, "−")
+                _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
+            p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
+
+    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+        board = position.board
+        centres = lay.centres
+        pairs = _pair_numbers(position.teleports)
+        pieces_at = position.pieces
+        for cell, height in enumerate(position.heights):
+            if height != 0:
+                # A piece hides the name, so an occupied space is drawn without it.
+                name = "" if pieces_at[cell] >= 0 else board.name(cell)
+                tile_sprite(theme, lay.radius, height, name, pairs.get(cell)).paste(
+                    image, centres[cell]
+                )
+        r = _piece_radius(lay)
+        sides = theme.sides("isopath")
+        pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
+        for cell, value in enumerate(position.pieces):
+            if value >= 0:
+                pieces[value].paste(image, centres[cell])
+        for cell in position.threatened:
+            threat_sprite(theme, r).paste(image, centres[cell])
+        badge_r = lay.inner * 0.2
+        tile = position.last_tile
+        if tile is not None:
+            for cell, sign in zip(tile, ("−", "+"), strict=True):
+                x, y = centres[cell]
+                tile_badge(theme, badge_r, sign).paste(
+                    image, (x + lay.inner * 0.55, y - lay.radius * 0.5)
+                )
+        if position.last_capture is not None:
+            cross(theme, r).paste(image, centres[position.last_capture])
+        step = position.last_step
+        if step is not None:
+            src, dst = step
+            last_ring(theme, r).paste(image, centres[dst])
+            dot(theme, r * 0.3).paste(image, centres[dst])
+            (ax, ay), (bx, by) = centres[src], centres[dst]
+            arrow(
+                theme, round(bx - ax), round(by - ay), lay.inner, theme.accent, r * 0.2, r * 1.25
+            ).paste(image, centres[src])
+        self._draw_counts(image, position, theme)
+
+    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme) -> None:
+        s = theme.height / 700
+        x0 = theme.width * PANEL + 14
+        for seat in (0, 1):
+            count = sum(1 for v in position.pieces if v == seat)
+            y = BAND * s + (36 + 78 * seat + 33) * s
+            text = f"{count} piece{'s' if count != 1 else ''} left"
+            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y))
+
+    def probe(self, position: Any, cell: int, lay: Layout) -> Point:
+        x, y = lay.centres[cell]
+        r = _piece_radius(lay)
+        return (x - r * 0.35, y + r * 0.45)
+
+    def key_colours(self, position: Any, theme: Theme) -> list[RGB]:
+        return [theme.trench, theme.ground, theme.mountain]
+
+    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+        r = _piece_radius(lay)
+        sides = theme.sides("isopath")
+        out = [
+            tile_sprite(theme, lay.radius, h, name, pair)
+            for h in (-1, 1)
+            for name, pair in (("c4", None), ("a1", 1))
+        ]
+        out += [
+            disc(theme, sides[0], r),
+            disc(theme, sides[1], r),
+            threat_sprite(theme, r),
+            tile_badge(theme, lay.inner * 0.2, "−"),
+            tile_badge(theme, lay.inner * 0.2, "+"),
+            cross(theme, r),
+            last_ring(theme, r),
+            dot(theme, r * 0.3),
+            arrow(theme, round(lay.inner * 2), 0, lay.inner, theme.accent, r * 0.2, r * 1.25),
+        ]
+        return out
+
+
+def _pair_numbers(teleports: tuple[tuple[int, int], ...]) -> dict[int, int]:
+    """Teleport cell -> the number of its pair (1, 2, 3 in the position's order)."""
+    out: dict[int, int] = {}
+    for i, (a, b) in enumerate(teleports):
+        out[a] = out[b] = i + 1
+    return out
+
+
+def _hexagon(centre: Point, radius: float) -> list[Point]:
+    x, y = centre
+    return [
+        (
+            x + radius * math.cos(math.radians(-90 + 60 * k)),
+            y + radius * math.sin(math.radians(-90 + 60 * k)),
+        )
+        for k in range(6)
+    ]
+
+
+def _paint_tile(
+    p: Painter, theme: Theme, lay: Layout, centre: Point, height: int, name: str, pair: int | None
+) -> None:
+    """One space at ``height``, its name and its teleport mark."""
+    R = lay.radius
+    x, y = centre
+    grid_w = max(1.5, R * 0.05)
+    if height > 0:
+        shadow = blend(theme.mountain, theme.dark_rim, 0.45)
+        light = blend(theme.mountain, (255, 255, 255), 0.6)
+        p.polygon(_hexagon(centre, R), fill=theme.ground, outline=theme.grid, width=grid_w)
+        # The lower tile, then the upper one shifted up: a raised, two-tile block.
+        p.polygon(_hexagon((x, y + R * 0.06), R * 0.9), fill=shadow)
+        p.polygon(_hexagon((x, y - R * 0.04), R * 0.86), fill=light)
+        p.polygon(_hexagon((x + R * 0.03, y), R * 0.8), fill=theme.mountain)
+        p.polygon(_hexagon((x, y), R * 0.9), outline=theme.dark_rim, width=max(2.5, R * 0.08))
+        ink = theme.dark_rim
+    elif height < 0:
+        deep = blend(theme.trench, theme.dark_rim, 0.55)
+        p.polygon(_hexagon(centre, R), fill=theme.trench, outline=theme.grid, width=grid_w)
+        # Inner shadow along the upper sides: the space is sunk below its neighbours.
+        p.polygon(_hexagon((x, y - R * 0.05), R * 0.86), fill=deep)
+        p.polygon(_hexagon((x + R * 0.02, y + R * 0.06), R * 0.78), fill=theme.trench)
+        p.polygon(
+            _hexagon(centre, R * 0.9),
+            outline=blend(theme.trench, (255, 255, 255), 0.45),
+            width=max(1.5, R * 0.04),
+        )
+        ink = blend(theme.trench, (255, 255, 255), 0.7)
+    else:
+        p.polygon(_hexagon(centre, R), fill=theme.ground, outline=theme.grid, width=grid_w)
+        ink = blend(theme.ground, theme.dark_rim, 0.45)
+    if name:
+        # Above the middle: the lower half is where a piece's colour is read.
+        p.text((x, y - R * 0.2), name, label_size(lay, theme), ink, bold=True)
+    if pair is not None:
+        _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19, pair)
+
+
+def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float, pair: int) -> None:
+    p.circle(centre, r, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.16))
+    p.text((centre[0], centre[1] + r * 0.05), str(pair), r * 1.35, theme.dark_rim, bold=True)
+
+
+def _paint_threat(p: Painter, theme: Theme, centre: Point, r: float) -> None:
+    """Crosshair ticks and a ring: this piece may be captured this turn."""
+    x, y = centre
+    w = max(2.5, r * 0.16)
+    p.circle(centre, r + w, outline=theme.accent_edge, width=w + 2)
+    p.circle(centre, r + w - 1, outline=theme.alert, width=w)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        a = (x + dx * (r + w * 0.3), y + dy * (r + w * 0.3))
+        b = (x + dx * (r + w * 2.6), y + dy * (r + w * 2.6))
+        p.line([a, b], theme.accent_edge, w + 2.5)
+        p.line([a, b], theme.alert, w)
+
+
+def _paint_tile_badge(p: Painter, theme: Theme, centre: Point, r: float, sign: str) -> None:
+    x, y = centre
+    sq = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
+    p.polygon(sq, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.18))
+    p.text((x, y - r * 0.08), sign, r * 2.0, theme.dark_rim, bold=True)
+
+
+@lru_cache(maxsize=512)
+def tile_sprite(theme: Theme, radius: float, height: int, name: str, pair: int | None) -> Sprite:
+    """A raised or sunken space with its name (the flat ones are in the background)."""
+    lay = Layout("hex", (), radius, radius * SQRT3 / 2, ())
+
+    def paint(p: Painter) -> None:
+        _paint_tile(p, theme, lay, (0.0, 0.0), height, name, pair)
+
+    return make_sprite(radius, radius, paint)
+
+
+@lru_cache(maxsize=16)
+def threat_sprite(theme: Theme, r: float) -> Sprite:
+    """The threatened-piece mark around a piece of radius ``r``."""
+    span = r + max(2.5, r * 0.16) * 3 + 2
+    return make_sprite(span, span, lambda p: _paint_threat(p, theme, (0.0, 0.0), r))
+
+
+@lru_cache(maxsize=16)
+def tile_badge(theme: Theme, r: float, sign: str) -> Sprite:
+    """A small tile with ``−`` (a tile was taken here) or ``+`` (put here)."""
+    return make_sprite(r + 1, r + 1, lambda p: _paint_tile_badge(p, theme, (0.0, 0.0), r, sign))

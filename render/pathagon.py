@@ -1,0 +1,267 @@
+"""Pathagon pictures: the 7x7 square board and each side's pieces in hand.
+
+Drawn from the position (``engines/pathagon.py``): ``cells``, ``in_hand``, ``returned``,
+``forbidden``, ``locked``, ``trapped``, ``last_from``, ``last_to``, ``edges``.  Forbidden
+squares are hatched, a piece that may not move carries a padlock, trapped pieces leave a
+cross, and the panel on the right shows the pieces in hand with returned ones apart.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image
+
+from render._core import (
+    BAND,
+    Art,
+    Layout,
+    Painter,
+    Sprite,
+    arrow,
+    band_width,
+    coord_size,
+    corner_cells,
+    cross,
+    disc,
+    dot,
+    frame_sides,
+    last_ring,
+    make_sprite,
+    origin_ring,
+    paint_frame,
+    text_sprite,
+)
+from render.theme import Theme
+
+__all__ = ["PathagonArt"]
+
+#: left edge of the side panel, as a share of the picture width
+PANEL = 0.655
+
+
+def _piece_radius(lay: Layout) -> float:
+    return lay.radius * 0.78
+
+
+class PathagonArt(Art):
+    """Draws Pathagon positions."""
+
+    margin = (0.45, 0.45)
+    pad = (30.0, 30.0)
+
+    def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
+        top = BAND * theme.height / 700
+        return (6.0, top + 4, theme.width * PANEL, theme.height - 4.0)
+
+    def static_key(self, position: Any) -> tuple[str, int]:
+        return ("pathagon", len(position.board))
+
+    def _hand_radius(self, theme: Theme) -> float:
+        return 15.0 * theme.height / 700
+
+    def _panel_rows(self, theme: Theme) -> tuple[float, float, float]:
+        """x of the panel, and the y of each seat's block."""
+        s = theme.height / 700
+        return theme.width * PANEL + 14, BAND * s + 34 * s, BAND * s + 246 * s
+
+    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+        board = position.board
+        n = board.n
+        band = band_width(lay)
+        sides = theme.sides("pathagon")
+        paint_frame(
+            p, lay, theme, frame_sides(corner_cells(board), position.edges, sides), band=band
+        )
+        grid = max(1.5, lay.radius * 0.04)
+        for cell in board.cells:
+            p.polygon(lay.cell_polygon(cell), fill=theme.cell, outline=theme.grid, width=grid)
+        size = coord_size(lay, theme)
+        reach = lay.radius + band + size * 0.75
+        for c in range(n):
+            letter = board.name(c)[0]
+            x, y = lay.centres[c]
+            p.text((x, y + reach), letter, size, theme.text, bold=True)
+            p.text(
+                (x, lay.centres[n * (n - 1) + c][1] - reach), letter, size, theme.text, bold=True
+            )
+        for r in range(n):
+            x, y = lay.centres[r * n]
+            number = board.name(r * n)[1:]
+            p.text((x - reach, y), number, size, theme.text, bold=True)
+            p.text((lay.centres[r * n + n - 1][0] + reach, y), number, size, theme.text, bold=True)
+        # The panel: each side's name (hands are drawn per position) and a legend.
+        s = theme.height / 700
+        x0, *ys = self._panel_rows(theme)
+        for seat, y in enumerate(ys):
+            p.circle((x0 + 16 * s, y), 15 * s, fill=theme.dark_rim)
+            p.circle((x0 + 16 * s, y), 13 * s, fill=sides[seat])
+            p.text(
+                (x0 + 42 * s, y),
+                position.seat_sides[seat],
+                26 * s,
+                theme.text,
+                bold=True,
+                anchor="lm",
+            )
+            edge = "connects rows 1 and 7" if seat == 0 else "connects columns a and g"
+            p.text((x0, y + 30 * s), edge, 18 * s, theme.muted, anchor="lm")
+        legend_y = BAND * s + 468 * s
+        icon_r = 15 * s
+        icons = [
+            (hatch(theme, icon_r), "forbidden this turn"),
+            (padlock(theme, icon_r * 0.9), "may not move next turn"),
+            (cross(theme, icon_r), "trapped by the last move"),
+            (hand_returned(theme, icon_r * 0.8), "returned piece in hand"),
+        ]
+        for i, (sprite, text) in enumerate(icons):
+            y = legend_y + i * 44 * s
+            cx = x0 + 16 * s
+            p.circle((cx, y), icon_r * 1.15, fill=theme.cell, outline=theme.grid, width=2)
+            _paint_sprite(p, sprite, (cx, y))
+            p.text((x0 + 42 * s, y), text, 19 * s, theme.muted, anchor="lm")
+
+    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+        centres = lay.centres
+        half = lay.radius
+        for cell in position.forbidden:
+            hatch(theme, half).paste(image, centres[cell])
+        r = _piece_radius(lay)
+        sides = theme.sides("pathagon")
+        pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
+        for cell, value in enumerate(position.cells):
+            if value >= 0:
+                pieces[value].paste(image, centres[cell])
+        for cell in position.trapped:
+            cross(theme, r * 0.8).paste(image, centres[cell])
+        for cell in position.locked:
+            if cell is not None:
+                x, y = centres[cell]
+                padlock(theme, r * 0.55).paste(image, (x + r * 0.78, y + r * 0.74))
+        src, dst = position.last_from, position.last_to
+        if dst is not None:
+            last_ring(theme, r).paste(image, centres[dst])
+            dot(theme, r * 0.3).paste(image, centres[dst])
+        if src is not None and dst is not None:
+            origin_ring(theme, r * 0.5).paste(image, centres[src])
+            (ax, ay), (bx, by) = centres[src], centres[dst]
+            arrow(
+                theme, round(bx - ax), round(by - ay), lay.inner, theme.accent, r * 0.5, r * 1.2
+            ).paste(image, centres[src])
+        self._draw_hands(image, position, theme)
+
+    def _draw_hands(self, image: Image.Image, position: Any, theme: Theme) -> None:
+        s = theme.height / 700
+        x0, *ys = self._panel_rows(theme)
+        hr = self._hand_radius(theme)
+        sides = theme.sides("pathagon")
+        step = hr * 2 + 4 * s
+        for seat, y in enumerate(ys):
+            total, back = position.in_hand[seat], position.returned[seat]
+            fresh = total - back
+            text = f"{total} in hand" + (f", {back} returned" if back else "")
+            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y + 58 * s))
+            piece = disc(theme, sides[seat], hr)
+            row_y = y + 92 * s
+            for i in range(fresh):
+                piece.paste(image, (x0 + hr + (i % 7) * step, row_y + (i // 7) * step))
+            if back:
+                marked = hand_returned(theme, hr)
+                by = row_y + ((fresh + 6) // 7) * step + 8 * s
+                for i in range(back):
+                    at = (x0 + hr + (i % 7) * step, by + (i // 7) * step)
+                    piece.paste(image, at)
+                    marked.paste(image, at)
+
+    def detail(self, position: Any) -> str:
+        if position.outcome is not None:
+            return ""
+        return "place a piece" if position.in_hand[position.to_move] else "move a piece"
+
+    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+        r = _piece_radius(lay)
+        sides = theme.sides("pathagon")
+        hr = self._hand_radius(theme)
+        return [
+            disc(theme, sides[0], r),
+            disc(theme, sides[1], r),
+            disc(theme, sides[0], hr),
+            disc(theme, sides[1], hr),
+            hand_returned(theme, hr),
+            hatch(theme, lay.radius),
+            cross(theme, r * 0.8),
+            padlock(theme, r * 0.55),
+            last_ring(theme, r),
+            dot(theme, r * 0.3),
+            origin_ring(theme, r * 0.5),
+            arrow(
+                theme,
+                round(lay.radius * 4),
+                round(lay.radius * 2),
+                lay.inner,
+                theme.accent,
+                r * 0.5,
+                r,
+            ),
+        ]
+
+
+def _paint_sprite(p: Painter, sprite: Sprite, at: tuple[float, float]) -> None:
+    """Paste a 1x sprite into a supersampled background (scaled up to match)."""
+    big = sprite.image.resize((sprite.image.width * p.scale, sprite.image.height * p.scale))
+    x = round((at[0] - p.origin[0]) * p.scale) - sprite.dx * p.scale
+    y = round((at[1] - p.origin[1]) * p.scale) - sprite.dy * p.scale
+    p.image.paste(big, (x, y), big)
+
+
+@lru_cache(maxsize=16)
+def hatch(theme: Theme, half: float) -> Sprite:
+    """Diagonal alert stripes over a square: the player to move may not use it."""
+    h = half - 2
+
+    def paint(p: Painter) -> None:
+        step = max(6.0, half * 0.32)
+        k = -2 * h
+        while k < 2 * h:
+            # Clip the stripe x - y = k to the square.
+            x1, x2 = max(-h, k - h), min(h, k + h)
+            if x1 < x2:
+                p.line([(x1, x1 - k), (x2, x2 - k)], (*theme.alert, 150), max(2.5, half * 0.09))
+            k += step
+        p.polygon(
+            [(-h, -h), (h, -h), (h, h), (-h, h)],
+            outline=(*theme.alert, 255),
+            width=max(2.5, half * 0.07),
+        )
+
+    return make_sprite(half, half, paint)
+
+
+@lru_cache(maxsize=16)
+def padlock(theme: Theme, size: float) -> Sprite:
+    """A small padlock: this piece may not move on its owner's next turn."""
+
+    def paint(p: Painter) -> None:
+        w, h = size * 0.8, size * 0.62
+        body = [(-w, -h * 0.2), (w, -h * 0.2), (w, h), (-w, h)]
+        p.circle((0, -h * 0.2), size * 0.62, outline=theme.light_rim, width=size * 0.42)
+        p.circle((0, -h * 0.2), size * 0.56, outline=theme.dark_rim, width=size * 0.26)
+        p.polygon(body, fill=theme.dark_rim, outline=theme.light_rim, width=max(1.5, size * 0.12))
+        p.circle((0, h * 0.38), size * 0.16, fill=theme.accent)
+
+    return make_sprite(size * 1.1, size * 1.1, paint)
+
+
+@lru_cache(maxsize=16)
+def hand_returned(theme: Theme, radius: float) -> Sprite:
+    """The mark of a returned piece in hand: a dashed ring in the secondary colour."""
+
+    def paint(p: Painter) -> None:
+        p.circle((0, 0), radius + 5, outline=theme.accent_edge, width=5)
+        p.circle((0, 0), radius + 4, outline=theme.second, width=3)
+        bx, by, br = radius * 0.78, -radius * 0.78, radius * 0.55
+        p.circle((bx, by), br, fill=theme.second, outline=theme.accent_edge, width=1.5)
+        p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True)
+
+    return make_sprite(radius + 6, radius + 6, paint)
