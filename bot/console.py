@@ -1,0 +1,150 @@
+"""The console adapter: local players take turns at one keyboard, with the chat commands.
+
+It uses the same manager and store as the chat adapters, so a console game survives a restart.
+After every reply it prints the text, the board description (``render.describe``) and the path
+of the board PNG it wrote.  ``as <name>`` switches the local player; after a move the console
+switches to the player to move by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import TextIO
+
+from bot.commands import execute
+from bot.manager import SessionManager
+from bot.replies import Chat, Reply, User, parse_action
+
+__all__ = ["PLATFORM", "Console", "read_stdin_line"]
+
+PLATFORM = "console"
+CHAT = Chat(PLATFORM, "local")
+BAD_INPUT_EXIT = 2
+
+
+def console_user(name: str) -> User:
+    """The console player called ``name`` (names are case-insensitive ids)."""
+    return User(PLATFORM, name.lower(), name)
+
+
+async def read_stdin_line() -> bytes:
+    """One raw line of standard input (``b""`` at the end), read off the event loop."""
+    return await asyncio.to_thread(sys.stdin.buffer.readline)
+
+
+class Console:
+    """A read-eval-print loop over a :class:`SessionManager`."""
+
+    def __init__(
+        self,
+        manager: SessionManager,
+        board_dir: Path,
+        *,
+        player: str = "player1",
+        out: TextIO | None = None,
+        err: TextIO | None = None,
+        read_line: Callable[[], Awaitable[bytes]] = read_stdin_line,
+        prompt: bool = False,
+    ) -> None:
+        self.manager = manager
+        self.board_dir = board_dir
+        self.user = console_user(player)
+        self.out = out or sys.stdout
+        self.err = err or sys.stderr
+        self.read_line = read_line
+        self.prompt = prompt
+
+    def say(self, text: str) -> None:
+        """Print a line and flush (a pipe reader waits on it)."""
+        print(text, file=self.out, flush=True)
+
+    async def show(self, reply: Reply) -> None:
+        """Print a reply: its text, the board description and where the board PNG went."""
+        self.say(reply.text if reply.ok else f"! {reply.text}")
+        if reply.alt:
+            self.say(reply.alt)
+        if reply.image is not None and reply.game_id is not None:
+            path = self.board_dir / f"hexhall-game-{reply.game_id}.png"
+            try:
+                self.board_dir.mkdir(parents=True, exist_ok=True)
+                await asyncio.to_thread(path.write_bytes, reply.image)
+            except OSError as exc:
+                self.say(f"! cannot write the board picture: {exc}")
+            else:
+                self.say(f"board: {path}")
+        if reply.animation is not None and reply.game_id is not None:
+            path = self.board_dir / f"hexhall-game-{reply.game_id}.gif"
+            try:
+                self.board_dir.mkdir(parents=True, exist_ok=True)
+                await asyncio.to_thread(path.write_bytes, reply.animation)
+            except OSError as exc:
+                self.say(f"! cannot write the game recap: {exc}")
+            else:
+                self.say(f"recap: {path}")
+        for action in reply.actions:
+            self.say(f"  [{action.label}] {action.id}")
+        if reply.ok and reply.game_id is not None:
+            await self._follow(reply.game_id)
+        await self._deliver()
+
+    async def _follow(self, game_id: int) -> None:
+        # At one keyboard the next player is whoever is to move in the game just played.
+        player = await self.manager.player_to_move(game_id)
+        if (
+            player is not None
+            and player.platform == PLATFORM
+            and player.user_id != self.user.user_id
+        ):
+            self.user = console_user(player.name)
+            self.say(f"(now playing as {player.name})")
+
+    async def _deliver(self) -> None:
+        # The console is its own chat: "your turn" is already in the reply, so only the other
+        # kinds are shown; all are marked delivered.
+        notes = await self.manager.store.due_notifications(PLATFORM, self.manager.now(), 100)
+        for note in notes:
+            if note.kind != "your_turn":
+                self.say(f"» to {note.user_id}: {note.text}")
+        await self.manager.store.mark_sent([n.id for n in notes], self.manager.now())
+
+    async def handle(self, line: str) -> bool:
+        """Run one line; ``False`` when the player asked to quit."""
+        words = line.split()
+        if not words:
+            return True
+        if words[0].lower() in ("quit", "exit"):
+            return False
+        if words[0].lower() == "as":
+            if len(words) != 2 or len(words[1]) > 32 or not words[1].isprintable():
+                self.say("! Usage: as <name> (one word, at most 32 characters)")
+            else:
+                self.user = console_user(words[1])
+                self.say(f"(now playing as {self.user.name})")
+            return True
+        if words[0].lower() == "help":
+            self.say("as <name>   switch the local player;   quit   leave")
+        if parse_action(line.strip()) is not None:  # a button id typed in, e.g. acc:3
+            reply = await self.manager.press(self.user, CHAT, line.strip())
+        else:
+            reply = await execute(self.manager, self.user, CHAT, line, console_user)
+        await self.show(reply)
+        return True
+
+    async def run(self) -> int:
+        """Read and run lines until the end of input or ``quit``; the exit status."""
+        while True:
+            if self.prompt:
+                print(f"{self.user.name}> ", end="", file=self.out, flush=True)
+            raw = await self.read_line()
+            if not raw:
+                return 0
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                print("hexhall: input is not UTF-8 text; stopping.", file=self.err, flush=True)
+                return BAD_INPUT_EXIT
+            if not await self.handle(line):
+                return 0

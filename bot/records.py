@@ -1,0 +1,299 @@
+"""Plain-text game records: ``export`` writes one, ``parse`` reads it back and replays it.
+
+A record is a header of ``Key: value`` lines, a blank line, then the moves numbered from 1, one
+per line (every move is one turn, whoever made it)::
+
+    Hexhall game record
+    Game: Maphex (maphex)
+    Options: size=9
+    Red: Alice
+    Blue: Bob
+    Time per move: 3 days
+    Started: 2026-01-05T12:00:00Z
+    Ended: 2026-01-07T09:13:00Z
+    Result: 1-0 (connection)
+
+    1. 5
+    2. e5
+
+The side lines name the player in each seat by the side that seat starts with (a pie rule may
+swap sides later).  ``Result`` is ``1-0`` (first seat wins), ``0-1``, ``1/2-1/2`` (draw),
+``aborted`` or ``*`` (still going), followed by the reason in brackets.  Lines starting with
+``#`` are comments.  Only ``Game`` and the moves are required.
+
+>>> rec = Record("maphex", {"size": 9}, ("Alice", "Bob"), ("5", "e5"))
+>>> parse(export(rec)) == rec
+True
+>>> parse("Game: maphex\\n\\n1. 5\\n2. a1")
+Traceback (most recent call last):
+ValueError: line 4: move 2 (a1) is illegal: a1 is not in the target sub-board (centre, 5)
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from types import MappingProxyType
+from typing import Any
+
+import engines
+from bot.clock import describe_time_control, parse_time_control
+from engines import IllegalMove, Position
+
+__all__ = ["Record", "Result", "export", "parse"]
+
+HEADLINE = "Hexhall game record"
+_MOVE_LINE = re.compile(r"^(\d+)\s*\.\s*(.*)$")
+_RESULT = re.compile(r"^(1-0|0-1|1/2-1/2|aborted|\*)\s*(?:\((.*)\))?$", re.IGNORECASE)
+_CODES = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
+#: Longest player name kept in a record; names are one line of printable text.
+MAX_NAME = 64
+
+
+@dataclass(frozen=True)
+class Result:
+    """How a game ended: ``winner`` seat (``None`` for a draw), the ``reason`` in a few words
+    (the rules' outcome, ``resignation``, ``timeout``, ``agreement``), or ``aborted``."""
+
+    winner: int | None
+    reason: str
+    aborted: bool = False
+
+    def code(self) -> str:
+        """The record's result code: ``1-0``, ``0-1``, ``1/2-1/2`` or ``aborted``."""
+        return "aborted" if self.aborted else _CODES[self.winner]
+
+
+@dataclass(frozen=True)
+class Record:
+    """One game: what the header says and the moves.  ``players`` are the display names of
+    seat 0 and seat 1; ``time_per_move`` is in days (``None``: no limit); ``result`` is
+    ``None`` while the game is going on."""
+
+    game: str
+    options: Mapping[str, Any]
+    players: tuple[str, str]
+    moves: tuple[str, ...]
+    result: Result | None = None
+    started: datetime | None = None
+    ended: datetime | None = None
+    time_per_move: int | None = None
+    game_id: str | None = None
+
+    def __post_init__(self) -> None:
+        # Options are part of the value: freeze them so a record hashes and compares safely.
+        object.__setattr__(self, "options", MappingProxyType(dict(self.options)))
+
+    def replay(self) -> Position:
+        """The position after every move (``ValueError`` on an unknown game or bad option,
+        :class:`~engines.IllegalMove` naming the move number on an illegal move)."""
+        pos = engines.new(self.game, **self.options)
+        for number, move in enumerate(self.moves, 1):
+            try:
+                pos = pos.play(move)
+            except IllegalMove as exc:
+                raise IllegalMove(f"move {number} ({move}) is illegal: {exc}") from None
+        return pos
+
+
+def _clean_name(name: str) -> str:
+    text = " ".join("".join(ch if ch.isprintable() else " " for ch in name).split())
+    return text[:MAX_NAME] or "?"
+
+
+def _stamp(when: datetime) -> str:
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _option_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def export(record: Record) -> str:
+    """The plain-text record of ``record`` (see the module docstring for the format)."""
+    game = engines.GAMES[record.game]
+    lines = [HEADLINE, f"Game: {game.title} ({game.name})"]
+    options = ", ".join(f"{k}={_option_text(v)}" for k, v in record.options.items())
+    lines.append(f"Options: {options or 'none'}")
+    for side, name in zip(game.sides, record.players, strict=True):
+        lines.append(f"{side}: {_clean_name(name)}")
+    lines.append(f"Time per move: {describe_time_control(record.time_per_move)}")
+    if record.game_id is not None:
+        lines.append(f"Id: {_clean_name(record.game_id)}")
+    if record.started is not None:
+        lines.append(f"Started: {_stamp(record.started)}")
+    if record.ended is not None:
+        lines.append(f"Ended: {_stamp(record.ended)}")
+    if record.result is None:
+        lines.append("Result: *")
+    else:
+        reason = _clean_name(record.result.reason)
+        lines.append(f"Result: {record.result.code()} ({reason})")
+    lines.append("")
+    lines.extend(f"{number}. {move}" for number, move in enumerate(record.moves, 1))
+    return "\n".join(lines) + "\n"
+
+
+def _fail(number: int, message: str) -> ValueError:
+    return ValueError(f"line {number}: {message}")
+
+
+def _parse_game(value: str, number: int) -> str:
+    value = value.strip()
+    match = re.search(r"\(([^()]*)\)\s*$", value)
+    name = (match.group(1) if match else value).strip().lower()
+    if name not in engines.GAMES:
+        known = ", ".join(engines.GAMES)
+        raise _fail(number, f"unknown game {value[:24]!r} (games: {known})")
+    return name
+
+
+def _parse_options(value: str, game: str, number: int) -> dict[str, Any]:
+    given: dict[str, str] = {}
+    if value.strip().lower() not in ("", "none"):
+        for part in value.split(","):
+            key, sep, val = part.partition("=")
+            if not sep or not key.strip():
+                raise _fail(number, f"options are name=value, not {part.strip()[:24]!r}")
+            given[key.strip().lower()] = val.strip()
+    try:
+        return engines.GAMES[game].resolve_options(**given)
+    except ValueError as exc:
+        raise _fail(number, f"bad option: {exc}") from None
+
+
+def _parse_time(value: str, number: int) -> datetime:
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise _fail(number, f"{value[:32]!r} is not a date (2026-01-05T12:00:00Z)") from None
+    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+
+
+def _parse_result(value: str, number: int) -> Result | None:
+    match = _RESULT.match(value.strip())
+    if not match:
+        raise _fail(number, f"result is 1-0, 0-1, 1/2-1/2, aborted or *, not {value[:24]!r}")
+    code, reason = match.group(1).lower(), (match.group(2) or "").strip()
+    if code == "*":
+        return None
+    if code == "aborted":
+        return Result(None, reason or "aborted", aborted=True)
+    winner = {"1-0": 0, "0-1": 1, "1/2-1/2": None}[code]
+    return Result(winner, reason or ("draw" if winner is None else "win"))
+
+
+def parse(text: str) -> Record:
+    """Read a record written by :func:`export` (or by hand) and replay it.
+
+    Raises ``ValueError`` with the line number for anything wrong: an unknown game, a bad
+    option, a malformed line, a move number out of sequence or an illegal move.
+    """
+    game: str | None = None
+    option_text: tuple[str, int] | None = None
+    header: dict[str, tuple[str, int]] = {}
+    moves: list[str] = []
+    move_lines: list[int] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#") or (line == HEADLINE and not moves):
+            continue
+        numbered = _MOVE_LINE.match(line)
+        if numbered:
+            if game is None:
+                raise _fail(number, "the moves come after the header (Game: ...)")
+            if int(numbered.group(1)) != len(moves) + 1:
+                raise _fail(number, f"expected move {len(moves) + 1}, found {numbered.group(1)}")
+            if not numbered.group(2).strip():
+                raise _fail(number, f"move {len(moves) + 1} is empty")
+            moves.append(numbered.group(2).strip())
+            move_lines.append(number)
+            continue
+        if moves:
+            raise _fail(number, f"expected a numbered move, not {shown_line(line)!r}")
+        key, sep, value = line.partition(":")
+        if not sep:
+            raise _fail(
+                number, f"expected 'Key: value' or a numbered move, not {shown_line(line)!r}"
+            )
+        key = key.strip().lower()
+        if key == "game":
+            game = _parse_game(value, number)
+        elif key == "options":
+            option_text = (value, number)
+        else:
+            header[key] = (value.strip(), number)
+    if game is None:
+        raise ValueError("line 1: the record does not say which game it is (Game: ...)")
+    options = (
+        _parse_options(option_text[0], game, option_text[1])
+        if option_text
+        else engines.GAMES[game].resolve_options()
+    )
+    sides = [s.lower() for s in engines.GAMES[game].sides]
+    players = ["?", "?"]
+    result: Result | None = None
+    started = ended = None
+    time_per_move: int | None = None
+    game_id: str | None = None
+    for key, (value, number) in header.items():
+        if key in sides:
+            players[sides.index(key)] = _clean_name(value)
+        elif key == "result":
+            result = _parse_result(value, number)
+        elif key == "started":
+            started = _parse_time(value, number)
+        elif key == "ended":
+            ended = _parse_time(value, number)
+        elif key == "time per move":
+            try:
+                time_per_move = parse_time_control(value)
+            except ValueError as exc:
+                raise _fail(number, str(exc)) from None
+        elif key == "id":
+            game_id = value
+        else:
+            known = ", ".join(["Game", "Options", *engines.GAMES[game].sides, "Result"])
+            raise _fail(number, f"unknown header {key!r} (headers: {known}, ...)")
+    pos = engines.new(game, **options)
+    canonical: list[str] = []
+    for index, move in enumerate(moves):
+        try:
+            pos = pos.play(move)
+        except IllegalMove as exc:
+            raise _fail(
+                move_lines[index], f"move {index + 1} ({shown_line(move)}) is illegal: {exc}"
+            ) from None
+        # Keep the engines' spelling, so a record typed by hand exports canonically.
+        canonical.append(pos.last_move or move)
+    _check_result(result, pos, header.get("result", ("", 1))[1])
+    return Record(
+        game,
+        options,
+        (players[0], players[1]),
+        tuple(canonical),
+        result,
+        started,
+        ended,
+        time_per_move,
+        game_id,
+    )
+
+
+def _check_result(result: Result | None, pos: Position, number: int) -> None:
+    outcome = pos.outcome
+    if outcome is None or result is None:
+        return
+    if result.aborted or result.winner != outcome.winner:
+        said = result.code()
+        actual = _CODES[outcome.winner]
+        raise _fail(number, f"result {said} does not match the moves, which end {actual}")
+
+
+def shown_line(text: str, limit: int = 32) -> str:
+    """``text`` shortened for quoting in an error message."""
+    return engines.base.shown(text, limit)

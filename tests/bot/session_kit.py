@@ -1,0 +1,77 @@
+"""Shared pieces of the session tests: players, a manager on a real SQLite file, and move
+sequences that finish a game (found with the engines' own legal moves)."""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import engines
+from bot.clock import FakeClock
+from bot.manager import SessionManager
+from bot.replies import Chat, Reply, User
+from bot.store import Store
+
+ALICE = User("test", "1", "alice")
+BOB = User("test", "2", "bob")
+CAROL = User("test", "3", "carol")
+ROOM = Chat("test", "room")
+
+
+@asynccontextmanager
+async def session(
+    path: Path, clock: FakeClock | None = None, seed: int = 1
+) -> AsyncIterator[SessionManager]:
+    """A manager (no pictures) on the SQLite file ``path``, closed afterwards."""
+    store = await Store.open(path)
+    try:
+        yield SessionManager(store, clock or FakeClock(), pictures=False, rng=random.Random(seed))
+    finally:
+        await store.close()
+
+
+@functools.cache
+def finishing_moves(game: str, cap: int = 300) -> tuple[str, ...]:
+    """A legal move sequence that ends ``game`` (default options): random legal moves, taking
+    a winning move whenever one is in a short list; the first seed that finishes within
+    ``cap`` plies."""
+    for seed in range(50):
+        rng = random.Random(seed)
+        pos = engines.new(game)
+        moves: list[str] = []
+        while pos.outcome is None and len(moves) < cap:
+            legal = pos.legal_moves()
+            win = None
+            if len(legal) <= 300:
+                win = next((m for m in legal if pos.play(m).outcome is not None), None)
+            move = win or rng.choice(legal)
+            pos = pos.play(move)
+            moves.append(pos.last_move or move)
+        if pos.outcome is not None:
+            return tuple(moves)
+    raise AssertionError(f"no random {game} game finished within {cap} plies")
+
+
+async def start_game(
+    manager: SessionManager, game: str, first: str = "me", **options: str
+) -> tuple[int, Reply]:
+    """Alice challenges Bob to ``game``; Bob accepts.  Returns the game id and Bob's reply."""
+    made = await manager.challenge(ALICE, ROOM, game, BOB, options, first)
+    assert made.ok, made.text
+    challenge_id = int(made.actions[0].id.split(":")[1])
+    accepted = await manager.accept(BOB, ROOM, challenge_id)
+    assert accepted.ok, accepted.text
+    assert accepted.game_id is not None
+    return accepted.game_id, accepted
+
+
+async def mover(manager: SessionManager, game_id: int) -> User:
+    """The test user whose turn it is (Alice sits in seat 0 when she chose first=me)."""
+    row = await manager.store.get_game(game_id)
+    assert row is not None and row.to_move is not None
+    player = await manager.store.get_player(row.seats[row.to_move])
+    assert player is not None
+    return ALICE if player.user_id == ALICE.user_id else BOB

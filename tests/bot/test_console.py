@@ -1,0 +1,125 @@
+"""The console adapter: the chat commands at one keyboard, describe + PNG after every move."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from bot.clock import FakeClock
+from bot.console import Console
+from bot.manager import SessionManager
+from bot.store import Store
+
+
+def feeder(lines: list[bytes]) -> Callable[[], Awaitable[bytes]]:
+    """A read_line that returns ``lines`` and then the end of input."""
+    queue = list(lines)
+
+    async def read() -> bytes:
+        return queue.pop(0) if queue else b""
+
+    return read
+
+
+async def run_console(tmp_path: Path, lines: list[bytes]) -> tuple[int, str, str]:
+    store = await Store.open(tmp_path / "h.db")
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        manager = SessionManager(store, FakeClock())
+        console = Console(manager, tmp_path / "boards", out=out, err=err, read_line=feeder(lines))
+        code = await console.run()
+    finally:
+        await store.close()
+    return code, out.getvalue(), err.getvalue()
+
+
+async def test_console_plays_with_the_chat_commands(tmp_path: Path) -> None:
+    script = [
+        b"as alice\n",
+        b"challenge bob maphex size=9 first=me days=none\n",
+        b"as bob\n",
+        b"accept\n",
+        b"5\n",  # a bare line is a move; the console then switches to alice by itself
+        b"move e5\n",
+        b"move e5\n",  # bob to move now: e5 is taken
+        b"board\n",
+        b"history\n",
+        b"games\n",
+        b"rules maphex\n",
+        b"resign\n",
+        b"quit\n",
+        b"never read\n",
+    ]
+    code, out, _ = await run_console(tmp_path, script)
+    assert code == 0
+    assert "challenge #1" in out.lower()
+    assert "#1 Maphex, move 1: bob (Blue) played 5. alice (Red) to move." in out
+    assert "(now playing as alice)" in out and "(now playing as bob)" in out
+    assert "! Illegal move in #1: e5 is already taken" in out
+    assert "1. 5 (bob)\n2. e5 (alice)" in out
+    assert "# Maphex" in out  # the rules page
+    assert "bob resigned #1: alice (Red) wins (resignation)." in out
+    # render.describe after every move, and the board PNG written where it says.
+    assert "Last: Red e5" in out
+    png_lines = [line for line in out.splitlines() if line.startswith("board: ")]
+    assert png_lines
+    path = Path(png_lines[-1].removeprefix("board: "))
+    assert path.read_bytes().startswith(b"\x89PNG")
+    assert "never read" not in out
+
+
+async def test_console_refuses_unknown_commands_as_moves_and_bad_names(tmp_path: Path) -> None:
+    code, out, _ = await run_console(
+        tmp_path, [b"frobnicate\n", b"as\n", b"challenge\n", b"accept #9\n"]
+    )
+    assert code == 0
+    assert "! You have no active game here" in out
+    assert "! Usage: as <name>" in out
+    assert "! Usage: challenge" in out
+    assert "! There is no challenge #9." in out
+
+
+async def test_console_stops_on_input_that_is_not_text(tmp_path: Path) -> None:
+    code, _, err = await run_console(tmp_path, [b"help\n", b"\xff\xfe move\n"])
+    assert code == 2
+    assert "not UTF-8" in err
+
+
+async def test_console_accepts_typed_button_ids(tmp_path: Path) -> None:
+    code, out, _ = await run_console(
+        tmp_path, [b"as alice\n", b"challenge open maphex\n", b"as bob\n", b"acc:1\n"]
+    )
+    assert code == 0
+    assert "bob accepted challenge #1: game #1 Maphex." in out
+
+
+COMMAND_WORDS = st.sampled_from(
+    [
+        *("challenge", "accept", "decline", "cancel", "move", "board", "history", "resign"),
+        *("games", "rules", "help", "open", "bob", "maphex", "#1", "#0", "1", "5", "e5"),
+        *("size=16", "first=x", "days=7", "days=nan", "=", "#99999999999999999999", "acc:1"),
+        *("mv:1:0:5", "\x00", "é", "quit"),
+    ]
+)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(st.lists(st.lists(COMMAND_WORDS | st.text(max_size=8), max_size=5), max_size=6))
+def test_no_typed_line_makes_the_manager_raise(tmp_path: Path, script: list[list[str]]) -> None:
+    """Whatever is typed, every line gets an answer and the loop goes on."""
+    lines = [" ".join(words).replace("\n", " ").encode() + b"\n" for words in script]
+    db = tmp_path / "fuzz"
+    db.mkdir(exist_ok=True)
+    code, out, err = asyncio.run(run_console(db, [b"as alice\n", *lines, b"as bob\n", *lines]))
+    assert code == 0 and err == ""
+    answered = [line for line in lines if line.split()]
+    assert out.count("\n") >= min(len(answered), 1)
+    for old in db.glob("h.db*"):
+        old.unlink()

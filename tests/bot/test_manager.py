@@ -1,0 +1,431 @@
+"""The session manager on a real SQLite file: full lifecycles for every game, authorisation,
+races, corrupt rows and button ids (issue 8)."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engines
+from bot.clock import FakeClock
+from bot.manager import SessionManager
+from bot.replies import ACTION_ID_LIMIT, Reply
+from bot.store import GameRow, Store
+from tests.bot.session_kit import (
+    ALICE,
+    BOB,
+    CAROL,
+    ROOM,
+    finishing_moves,
+    mover,
+    session,
+    start_game,
+)
+
+GAMES = list(engines.GAMES)
+
+
+async def snapshot(manager: SessionManager, game_id: int) -> tuple[object, ...]:
+    """Everything about a game that a refusal must leave unchanged."""
+    row = await manager.store.get_game(game_id)
+    moves = await manager.store.moves(game_id)
+    return (row, tuple(moves))
+
+
+# -- lifecycle ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_lifecycle_challenge_accept_moves_to_the_end(tmp_path: Path, game: str) -> None:
+    moves = finishing_moves(game)
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, game)
+        for number, move in enumerate(moves):
+            reply = await m.move(await mover(m, game_id), ROOM, move)
+            assert reply.ok, f"move {number + 1} {move}: {reply.text}"
+        row = await m.store.get_game(game_id)
+        assert row is not None
+        expected = engines.new(game)
+        for move in moves:
+            expected = expected.play(move)
+        assert expected.outcome is not None
+        assert (row.status, row.winner, row.reason) == (
+            "finished",
+            expected.outcome.winner,
+            expected.outcome.reason,
+        )
+        assert row.ply == len(moves) and row.to_move is None
+        assert [mv.move for mv in await m.store.moves(game_id)] == list(moves)
+        assert "wins" in reply.text or "drawn" in reply.text
+        late = await m.move(ALICE, ROOM, moves[0], game_id)
+        assert not late.ok
+    # A fresh process rebuilds the same finished game from the file.
+    async with session(tmp_path / "h.db") as again:
+        board = await again.board(ALICE, ROOM, game_id)
+        assert board.ok and f"#{game_id}" in board.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_lifecycle_resign(tmp_path: Path, game: str) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, game)
+        first = finishing_moves(game)[0]
+        assert (await m.move(await mover(m, game_id), ROOM, first)).ok
+        reply = await m.resign(BOB, ROOM)
+        assert reply.ok and "resign" in reply.text
+        row = await m.store.get_game(game_id)
+        assert row is not None
+        alice = await m.player(ALICE)
+        assert (row.status, row.reason) == ("finished", "resignation")
+        assert row.winner is not None and row.seats[row.winner] == alice.id
+        again = await m.resign(BOB, ROOM, game_id)
+        assert not again.ok and "over" in again.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_lifecycle_open_challenge(tmp_path: Path, game: str) -> None:
+    async with session(tmp_path / "h.db") as m:
+        made = await m.challenge(ALICE, ROOM, game, None, {}, "them")
+        assert made.ok and "anyone" in made.text
+        own = await m.accept(ALICE, ROOM, 1)
+        assert not own.ok and "your own" in own.text
+        taken = await m.accept(CAROL, ROOM)
+        assert taken.ok and taken.game_id is not None
+        row = await m.store.get_game(taken.game_id)
+        carol = await m.player(CAROL)
+        assert row is not None and row.seat0 == carol.id  # first=them: Carol takes seat 0
+        late = await m.accept(BOB, ROOM, 1)
+        assert not late.ok and "already accepted" in late.text
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_lifecycle_expiry(tmp_path: Path, game: str) -> None:
+    clock = FakeClock()
+    async with session(tmp_path / "h.db", clock) as m:
+        made = await m.challenge(ALICE, ROOM, game, BOB)
+        assert made.ok
+        clock.advance(hours=24, seconds=1)
+        reply = await m.accept(BOB, ROOM, 1)
+        assert not reply.ok and "expired" in reply.text
+        assert await m.store.games_of((await m.player(BOB)).id, ("active",)) == []
+        expired = await m.expire_challenges()
+        assert [c.id for c in expired] == [1]
+        again = await m.accept(BOB, ROOM, 1)
+        assert not again.ok and "expired" in again.text
+
+
+# -- notifications -----------------------------------------------------------------------------
+
+
+async def test_outbox_challenge_your_turn_once_per_move_and_game_over(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        bob = await m.player(BOB)
+        alice = await m.player(ALICE)
+        kinds = [n.kind for n in await m.store.notifications_for(bob.id)]
+        assert kinds == ["challenge"]
+        # Bob (Blue, seat 1) opens Maphex by choosing the sub-board; then it is Alice's turn.
+        assert (await m.move(BOB, ROOM, "5")).ok
+        assert (await m.move(BOB, ROOM, "5")).ok  # a duplicate: same answer, no new event
+        turns = [n for n in await m.store.notifications_for(alice.id) if n.kind == "your_turn"]
+        assert [(n.game_id, n.dedupe) for n in turns] == [(game_id, f"your_turn:{game_id}:1")]
+        assert (await m.resign(ALICE, ROOM)).ok
+        over = [n for n in await m.store.notifications_for(bob.id) if n.kind == "game_over"]
+        assert len(over) == 1 and "you win" in over[0].text
+        due = await m.store.due_notifications("test", m.now())
+        await m.store.mark_sent([n.id for n in due], m.now())
+        assert await m.store.due_notifications("test", m.now()) == []
+
+
+# -- refusals: each one line, nothing changed ----------------------------------------------------
+
+
+def one_line_refusal(reply: Reply, *words: str) -> None:
+    assert not reply.ok
+    assert "\n" not in reply.text
+    for word in words:
+        assert word in reply.text, reply.text
+
+
+async def test_refusal_strangers_move(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        before = await snapshot(m, game_id)
+        one_line_refusal(await m.move(CAROL, ROOM, "5", game_id), "not playing")
+        assert await snapshot(m, game_id) == before
+
+
+async def test_refusal_move_out_of_turn(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        before = await snapshot(m, game_id)
+        one_line_refusal(await m.move(ALICE, ROOM, "5"), "not your turn", "bob")
+        assert await snapshot(m, game_id) == before
+
+
+async def test_refusal_illegal_move_names_the_rule(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        before = await snapshot(m, game_id)
+        one_line_refusal(await m.move(BOB, ROOM, "e5"), "Illegal move", "sub-board")
+        one_line_refusal(await m.move(BOB, ROOM, "x" * 500), "Illegal move")
+        assert await snapshot(m, game_id) == before
+
+
+async def test_refusal_unknown_game_id_and_no_game(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        one_line_refusal(await m.move(ALICE, ROOM, "e5", 999), "no game #999")
+        one_line_refusal(await m.move(ALICE, ROOM, "e5", 10**30), "no game")
+        one_line_refusal(await m.press(ALICE, ROOM, "acc:" + "9" * 40), "no challenge")
+        one_line_refusal(await m.press(ALICE, ROOM, "bd:-3"), "no game")
+        one_line_refusal(await m.board(ALICE, ROOM, 999), "no game #999")
+        one_line_refusal(await m.move(ALICE, ROOM, "e5"), "no active game")
+        one_line_refusal(await m.challenge(ALICE, ROOM, "chess", BOB), "no game")
+        one_line_refusal(await m.challenge(ALICE, ROOM, "maphex", BOB, {"size": 10}), "size")
+        one_line_refusal(await m.challenge(ALICE, ROOM, "maphex", BOB, {"colour": 1}), "option")
+        one_line_refusal(await m.challenge(ALICE, ROOM, "maphex", ALICE), "yourself")
+        one_line_refusal(await m.challenge(ALICE, ROOM, "maphex", BOB, first="me2"), "first")
+        one_line_refusal(await m.rules("chess"), "no game")
+
+
+async def test_refusal_expired_challenge(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with session(tmp_path / "h.db", clock) as m:
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        clock.advance(hours=25)
+        before = await m.store.get_challenge(1)
+        one_line_refusal(await m.accept(BOB, ROOM, 1), "expired")
+        one_line_refusal(await m.decline(BOB, ROOM, 1), "expired")
+        assert await m.store.get_challenge(1) == before
+
+
+async def test_refusal_double_accept(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        one_line_refusal(await m.accept(BOB, ROOM, 1), "already accepted")
+        bob = await m.player(BOB)
+        assert [g.id for g in await m.store.games_of(bob.id, ("active",))] == [game_id]
+
+
+async def test_refusal_double_accept_racing(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        assert (await m.challenge(ALICE, ROOM, "maphex", None)).ok
+        a, b = await asyncio.gather(m.accept(BOB, ROOM, 1), m.accept(CAROL, ROOM, 1))
+        assert sorted([a.ok, b.ok]) == [False, True]
+        loser = a if not a.ok else b
+        one_line_refusal(loser, "already")
+
+
+async def test_double_move_same_ply_is_applied_once_and_answered_the_same(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        first, second = await asyncio.gather(m.move(BOB, ROOM, "5"), m.move(BOB, ROOM, " 5 "))
+        assert first.ok and second == first
+        later = await m.move(BOB, ROOM, "5")
+        assert later == first
+        button = await m.press(BOB, ROOM, f"mv:{game_id}:0:5")
+        assert button == first
+        assert [mv.move for mv in await m.store.moves(game_id)] == ["5"]
+
+
+async def test_racing_different_moves_one_applies_other_told_position_changed(
+    tmp_path: Path,
+) -> None:
+    async with session(tmp_path / "h.db") as m:
+        game_id, _ = await start_game(m, "maphex")
+        a, b = await asyncio.gather(
+            m.press(BOB, ROOM, f"mv:{game_id}:0:5"), m.press(BOB, ROOM, f"mv:{game_id}:0:7")
+        )
+        assert a.ok and not b.ok
+        one_line_refusal(b, "changed")
+        assert [mv.move for mv in await m.store.moves(game_id)] == ["5"]
+
+
+async def test_two_processes_are_serialised_by_the_store(tmp_path: Path) -> None:
+    """Two managers with their own connections (as two processes) race for the same ply."""
+    path = tmp_path / "h.db"
+    async with session(path) as one, session(path) as two:
+        game_id, _ = await start_game(one, "maphex")
+        assert (await two.board(BOB, ROOM, game_id)).ok  # two has the position cached
+        assert (await one.move(BOB, ROOM, "5")).ok
+        stale = await two.press(BOB, ROOM, f"mv:{game_id}:0:7")
+        one_line_refusal(stale, "changed")
+        same = await two.press(BOB, ROOM, f"mv:{game_id}:0:5")
+        assert same.ok and "played 5" in same.text
+        # Drive the optimistic check itself: a write based on a stale row is refused.
+        row = await two.store.get_game(game_id)
+        assert row is not None
+        assert await one.store.apply_move(row, "e5", 0, "{}", 1, one.now()) is not None
+        assert await two.store.apply_move(row, "e4", 0, "{}", 1, two.now()) is None
+        assert [mv.move for mv in await two.store.moves(game_id)] == ["5", "e5"]
+
+
+async def test_authorisation_decline_cancel_resign(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        one_line_refusal(await m.decline(CAROL, ROOM, 1), "not addressed to you")
+        one_line_refusal(await m.cancel(BOB, ROOM, 1), "not yours")
+        one_line_refusal(await m.accept(CAROL, ROOM, 1), "for bob")
+        assert (await m.decline(BOB, ROOM, 1)).ok
+        one_line_refusal(await m.accept(BOB, ROOM, 1), "declined")
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        assert (await m.cancel(ALICE, ROOM)).ok
+        one_line_refusal(await m.accept(BOB, ROOM, 2), "cancelled")
+        game_id, _ = await start_game(m, "maphex")
+        before = await snapshot(m, game_id)
+        one_line_refusal(await m.resign(CAROL, ROOM, game_id), "only its players")
+        assert await snapshot(m, game_id) == before
+
+
+async def test_at_most_ten_pending_challenges(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        for _ in range(10):
+            assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        one_line_refusal(await m.challenge(ALICE, ROOM, "maphex", BOB), "10 pending")
+        assert (await m.cancel(ALICE, ROOM, 3)).ok
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+
+
+async def test_commands_need_no_id_with_one_game_and_ask_with_two(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        first_id, _ = await start_game(m, "maphex")
+        assert (await m.board(ALICE, ROOM)).game_id == first_id
+        second_id, _ = await start_game(m, "maphex")
+        one_line_refusal(await m.board(ALICE, ROOM), f"#{first_id}", f"#{second_id}")
+        assert (await m.move(BOB, ROOM, "5", second_id)).ok
+        listing = (await m.games(ALICE)).text.splitlines()
+        assert listing[0].startswith(f"#{second_id}") and "your turn" in listing[0]
+
+
+@pytest.mark.parametrize(
+    ("column", "value"),
+    [
+        ("options", "{not json"),
+        ("snapshot", '{"game": "maphex"}'),
+        ("moves", "zz99"),
+    ],
+)
+async def test_corrupt_row_is_reported_and_set_aside(
+    tmp_path: Path, column: str, value: str
+) -> None:
+    path = tmp_path / "h.db"
+    async with session(path) as m:
+        bad_id, _ = await start_game(m, "maphex")
+        good_id, _ = await start_game(m, "maphex")
+        assert (await m.move(BOB, ROOM, "5", bad_id)).ok
+    with sqlite3.connect(path) as raw:
+        if column == "moves":
+            raw.execute("UPDATE moves SET move = ? WHERE game_id = ?", (value, bad_id))
+        else:
+            raw.execute(f"UPDATE games SET {column} = ? WHERE id = ?", (value, bad_id))
+    async with session(path) as m:
+        moves_before = await m.store.moves(bad_id)
+        reply = await m.move(ALICE, ROOM, "e5", bad_id)
+        one_line_refusal(reply, f"#{bad_id}", "set aside")
+        row = await m.store.get_game(bad_id)
+        assert row is not None and row.status == "corrupt" and row.corrupt_reason
+        assert await m.store.moves(bad_id) == moves_before
+        one_line_refusal(await m.board(ALICE, ROOM, bad_id), "set aside")
+        assert "damaged" in (await m.games(ALICE)).text
+        # The other game is untouched and playable.
+        assert (await m.move(BOB, ROOM, "5", good_id)).ok
+        assert (await m.move(ALICE, ROOM, "e5", good_id)).ok
+
+
+# -- buttons -------------------------------------------------------------------------------------
+
+
+async def test_actions_are_compact_and_resolve_after_a_restart(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    async with session(path) as m:
+        made = await m.challenge(ALICE, ROOM, "maphex", BOB, first="me")
+        assert [a.id for a in made.actions] == ["acc:1", "dec:1"]
+    async with session(path) as fresh:  # a new process: nothing in memory
+        accepted = await fresh.press(BOB, ROOM, "acc:1")
+        assert accepted.ok and accepted.game_id == 1
+        assert all(len(a.id.encode()) <= ACTION_ID_LIMIT for a in accepted.actions)
+    async with session(path) as fresh:
+        moved = await fresh.press(BOB, ROOM, "mv:1:0:5")
+        assert moved.ok
+        confirm = await fresh.press(BOB, ROOM, "rs:1")
+        assert [a.id for a in confirm.actions] == ["rsy:1"]
+        assert (await fresh.press(BOB, ROOM, "rsy:1")).ok
+        for junk in ("", "zz:1", "acc:", "acc:x", "mv:1:x:e5", "mv:1", "a" * 100):
+            one_line_refusal(await fresh.press(BOB, ROOM, junk), "button")
+
+
+async def test_rules_text_comes_from_docs_rules(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        reply = await m.rules("Maphex")
+        path = Path(__file__).resolve().parents[2] / "docs" / "rules" / "maphex.md"
+        assert reply.ok and reply.text == path.read_text(encoding="utf-8").strip()
+
+
+async def test_pictures_come_with_alt_text_when_render_is_there(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "h.db")
+    try:
+        m = SessionManager(store, FakeClock(), pictures=True)
+        _, accepted = await start_game(m, "maphex")
+        assert accepted.image is not None and accepted.image.startswith(b"\x89PNG")
+        assert accepted.alt
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize(("move", "applied"), [("7", False), ("5", True)])
+async def test_other_process_moving_between_read_and_write(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, move: str, applied: bool
+) -> None:
+    """The store's optimistic check: process two read the game, process one moved, then two
+    writes.  A different move is told the position changed; the same move gets its answer."""
+    path = tmp_path / "h.db"
+    async with session(path) as one, session(path) as two:
+        game_id, _ = await start_game(one, "maphex")
+        write = two.store.apply_move
+        raced: list[Reply] = []
+
+        async def race_then_write(row: GameRow, *args: Any, **kwargs: Any) -> GameRow | None:
+            raced.append(await one.move(BOB, ROOM, "5", row.id))
+            return await write(row, *args, **kwargs)
+
+        monkeypatch.setattr(two.store, "apply_move", race_then_write)
+        reply = await two.move(BOB, ROOM, move, game_id)
+        assert raced[0].ok
+        if applied:
+            assert reply.ok and "played 5" in reply.text
+        else:
+            one_line_refusal(reply, "changed")
+        assert [mv.move for mv in await one.store.moves(game_id)] == ["5"]
+
+
+async def test_a_stale_cache_is_checked_against_the_store_not_trusted(tmp_path: Path) -> None:
+    """Process two cached the game; process one moved since.  Two's next move is judged
+    against the stored game, so the right player's move goes through."""
+    path = tmp_path / "h.db"
+    async with session(path) as one, session(path) as two:
+        game_id, _ = await start_game(one, "maphex")
+        assert (await two.move(BOB, ROOM, "5", game_id)).ok  # two caches ply 1
+        e5 = await one.move(ALICE, ROOM, "e5", game_id)
+        assert e5.ok
+        again = await two.move(ALICE, ROOM, "e5", game_id)  # a duplicate via process two
+        assert again.ok and again.text == e5.text
+        assert (await two.move(BOB, ROOM, "d4", game_id)).ok
+        assert [mv.move for mv in await one.store.moves(game_id)] == ["5", "e5", "d4"]
+
+
+async def test_corrupt_challenge_row_is_set_aside(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    async with session(path) as m:
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+    with sqlite3.connect(path) as raw:
+        raw.execute("UPDATE challenges SET options = '[1, 2' WHERE id = 1")
+    async with session(path) as m:
+        one_line_refusal(await m.accept(BOB, ROOM, 1), "#1", "set aside")
+        challenge = await m.store.get_challenge(1)
+        assert challenge is not None and challenge.status == "corrupt"
+        assert (await m.accept(BOB, ROOM, 2)).ok
