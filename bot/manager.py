@@ -28,7 +28,7 @@ from bot import clock as clk
 from bot import records
 from bot.clock import Clock, SystemClock
 from bot.notify import Kind, QuietHours, Settings, delivery_time
-from bot.pictures import board_picture, game_recap
+from bot.pictures import board_picture, recap_in_worker
 from bot.replies import Action, Chat, Reply, User, parse_action
 from bot.store import (
     ChallengeRow,
@@ -975,16 +975,6 @@ class SessionManager:
 
     # -- correspondence: game over, clocks, vacation ---------------------------------------
 
-    async def _positions_upto(self, row: GameRow, upto: int) -> list[Position]:
-        """Every position of a stored game from the start to ply ``upto``."""
-        options = json.loads(row.options)
-        position = engines.new(row.game, **options)
-        seen = [position]
-        for m in (await self.store.moves(row.id))[:upto]:
-            position = position.play(m.move)
-            seen.append(position)
-        return seen
-
     async def _game_over_reply(
         self, row: GameRow, position: Position, text: str, upto: int | None = None
     ) -> Reply:
@@ -994,11 +984,13 @@ class SessionManager:
         reply = await self._picture(position, reply)
         if not self.pictures:
             return reply
+        moves = [m.move for m in await self.store.moves(row.id)]
         try:
-            positions = await self._positions_upto(row, row.ply if upto is None else upto)
-        except (ValueError, TypeError):
+            options = json.loads(row.options)
+        except ValueError:
             return reply  # a damaged game is reported by the board; the recap is a bonus
-        gif = await asyncio.to_thread(game_recap, positions)
+        count = row.ply if upto is None else upto
+        gif = await recap_in_worker(row.game, options, moves[:count])
         return replace(reply, animation=gif)
 
     async def _expire(

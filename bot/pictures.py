@@ -5,12 +5,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+import multiprocessing
+from collections.abc import Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
 
+import engines
 from engines import Position
 
-__all__ = ["board_picture", "game_recap"]
+__all__ = ["board_picture", "game_recap", "recap_in_worker"]
 
 log = logging.getLogger(__name__)
 
@@ -37,15 +43,44 @@ def board_picture(position: Position) -> tuple[bytes | None, str | None]:
     return bytes(png), str(alt)
 
 
-def game_recap(positions: Sequence[Position]) -> bytes | None:
-    """The animated GIF recap of a game (one frame per position), or ``None`` when ``render``
-    is unavailable or fails.  Runs in a worker thread."""
+def game_recap(game: str, options: Mapping[str, Any], moves: Sequence[str]) -> bytes | None:
+    """The animated GIF recap of a game (one frame per position, replayed from ``moves``), or
+    ``None`` when ``render`` is unavailable or fails.
+
+    Runs in a worker process (see :func:`recap_in_worker`): a whole game's frames are seconds
+    of CPU, which in a thread would hold the interpreter lock and slow every other move.
+    """
     try:
         import render
     except ImportError:
         return None
     try:
-        return render.game_gif(positions)
+        position = engines.new(game, **options)
+        positions = [position]
+        for move in moves:
+            position = position.play(move)
+            positions.append(position)
+        return bytes(render.game_gif(positions))
     except Exception:  # a drawing bug must not hide the result of a finished game
-        log.exception("recap failed for %s", positions[-1].game if positions else "?")
+        log.exception("recap failed for %s after %d moves", game, len(moves))
+        return None
+
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+async def recap_in_worker(
+    game: str, options: Mapping[str, Any], moves: Sequence[str]
+) -> bytes | None:
+    """:func:`game_recap` computed in a worker process (started on first use, "spawn" so the
+    bot's threads are not forked); ``None`` if the worker cannot be used."""
+    global _POOL
+    loop = asyncio.get_running_loop()
+    try:
+        if _POOL is None:
+            _POOL = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        return await loop.run_in_executor(_POOL, game_recap, game, dict(options), list(moves))
+    except (BrokenProcessPool, OSError, RuntimeError):
+        log.exception("the recap worker failed; no recap for this game")
+        _POOL = None
         return None
