@@ -27,7 +27,7 @@ import engines
 from bot import clock as clk
 from bot import records
 from bot.clock import Clock, SystemClock
-from bot.notify import Kind, QuietHours, Settings, delivery_time
+from bot.notify import Kind, QuietHours, Settings, dedupe_key, delivery_time
 from bot.pictures import board_picture, recap_in_worker
 from bot.replies import Action, Chat, Reply, User, parse_action
 from bot.store import (
@@ -69,6 +69,7 @@ HELP = """Commands (a game id like #42 is needed only when you have several game
 challenge <player|open> <game> [option=value ...] [first=me|them|random] [days=none|1|3|7|14]
 accept [#challenge]   decline [#challenge]   cancel [#challenge]
 move [#game] <move>   board [#game]   history [#game]   export [#game]   resign [#game]
+  (a move that would lose is not played until you confirm it: end it with !)
 draw [#game] [accept|decline]   takeback [#game] [accept|decline]   rematch [#game]
 away <days>   back   settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]
 games   rules <game>   help"""
@@ -647,15 +648,22 @@ class SessionManager:
         text: str,
         game_id: int | None = None,
         expected_ply: int | None = None,
+        confirm: bool = False,
     ) -> Reply:
         """Play ``text`` in a game (your only active game here when no id is given).
 
         ``expected_ply`` is the ply the player saw (buttons carry it): if the game has moved on
         since, the move is refused as "the position changed" unless it is the same move the
         same player already made at that ply, which gets the same answer again.
+
+        A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
+        have such moves) is not played: the reply warns and offers to play it anyway.
+        ``confirm`` (or a move ending in ``!``) plays it without asking.
         """
         if not isinstance(text, str):
             raise Refusal("A move is text, e.g. e5.")
+        if text.rstrip().endswith("!"):
+            text, confirm = text.rstrip()[:-1], True
         me = await self.player(user)
         gid = await self._pick_game(me, chat, game_id)
         # What the player saw when they sent the move: a racing submission is judged against it.
@@ -668,7 +676,7 @@ class SessionManager:
         async with lock:
             for fresh in (False, True):
                 loaded = await self._load(gid, fresh)
-                reply = await self._try_move(me, loaded, text, expected_ply)
+                reply = await self._try_move(me, loaded, text, expected_ply, confirm)
                 if reply is not None:
                     return reply
                 if not loaded.cached:
@@ -684,7 +692,12 @@ class SessionManager:
             raise AssertionError("unreachable: the fresh attempt returns or raises")
 
     async def _try_move(
-        self, me: PlayerRow, loaded: _Loaded, text: str, expected_ply: int | None
+        self,
+        me: PlayerRow,
+        loaded: _Loaded,
+        text: str,
+        expected_ply: int | None,
+        confirm: bool = False,
     ) -> Reply | None:
         """Check and commit one move; ``None`` if the store refused the write as stale."""
         row, position, gid = loaded.row, loaded.position, loaded.row.id
@@ -721,6 +734,17 @@ class SessionManager:
             after = position.play(text)
         except IllegalMove as exc:
             raise Refusal(f"Illegal move in #{gid}: {exc}") from None
+        outcome = after.outcome
+        if not confirm and outcome is not None and outcome.winner not in (None, seat):
+            move = after.last_move or text
+            winner = await self._who(row, position, outcome.winner)
+            return Reply(
+                f"Careful: {move} loses #{gid}, {winner} would win ({outcome.reason}). "
+                f"Nothing is played yet: press Play it anyway, or send {move} ! to confirm.",
+                actions=(Action.make("Play it anyway", "mvy", gid, row.ply, move),),
+                ok=False,
+                game_id=gid,
+            )
         return await self._commit(row, after, me, seat)
 
     async def _commit(
@@ -770,7 +794,7 @@ class SessionManager:
                         now,
                         chat_id=row.chat_id,
                         game_id=row.id,
-                        dedupe=f"your_turn:{row.id}:{after.ply}",
+                        dedupe=dedupe_key(Kind.YOUR_TURN, row.id, after.ply),
                     )
                 )
         updated = await self.store.apply_move(
@@ -1056,7 +1080,7 @@ class SessionManager:
                     now,
                     game_id=row.id,
                     chat_id=row.chat_id,
-                    dedupe=f"reminder:{row.id}:{row.ply}",
+                    dedupe=dedupe_key(Kind.REMINDER, row.id, row.ply),
                     at=at,
                 )
             )
@@ -1608,4 +1632,8 @@ class SessionManager:
             if not fields[1].isdigit():
                 raise Refusal("That button is not one of mine (or is too old).")
             return await self.move(user, chat, fields[2], number, int(fields[1]))
+        if kind == "mvy":
+            if not fields[1].isdigit():
+                raise Refusal("That button is not one of mine (or is too old).")
+            return await self.move(user, chat, fields[2], number, int(fields[1]), confirm=True)
         raise Refusal("That button is not one of mine (or is too old).")

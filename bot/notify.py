@@ -1,8 +1,9 @@
 """Notifications: what the bot tells a player outside their own command, and when.
 
-The session manager emits :class:`Notification` values (each with its target player); the chat
-adapters deliver them.  This module is pure: the kinds, a player's :class:`Settings` and
-:func:`delivery_time`, which says when (and whether) a notification may go out.
+The session manager puts notifications into the store's outbox, each with its target player and
+the time it may be delivered; the chat adapters deliver them.  This module is pure: the kinds
+(:class:`Kind`), a player's :class:`Settings`, :func:`delivery_time`, which says when (and
+whether) a notification may go out, and :func:`dedupe_key`.
 
 Quiet hours are a window of local time given with a fixed UTC offset, e.g. ``22:00-07:00
 +01:00``; the window may wrap midnight.  Anything that falls inside is held until it ends.
@@ -25,7 +26,6 @@ from typing import Any
 
 __all__ = [
     "Kind",
-    "Notification",
     "QuietHours",
     "Settings",
     "dedupe_key",
@@ -238,21 +238,3 @@ def dedupe_key(kind: Kind, game_id: int | str | None, ply: int | None = None) ->
     if kind in (Kind.YOUR_TURN, Kind.REMINDER) and game_id is not None:
         return f"{kind.value}:{game_id}:{ply}"
     return None
-
-
-@dataclass(frozen=True)
-class Notification:
-    """One message for one player, delivered by an adapter at ``deliver_at`` or later.
-
-    ``player`` is the target; ``chat`` the game's chat (used when direct messages are off or
-    the platform cannot send one); ``key`` a dedupe key from :func:`dedupe_key`.
-    """
-
-    kind: Kind
-    player: Any
-    text: str
-    deliver_at: datetime
-    game_id: int | None = None
-    chat: Any = None
-    direct: bool = True
-    key: str | None = None

@@ -1,7 +1,4 @@
-"""Board pictures for replies: the one place the bot calls ``render``.
-
-``render`` is imported lazily so the bot still answers in text when it is missing.
-"""
+"""Board pictures for replies: the one place the bot calls ``render``."""
 
 from __future__ import annotations
 
@@ -14,6 +11,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engines
+import render
 from engines import Position
 
 __all__ = ["board_picture", "game_recap", "recap_in_worker"]
@@ -22,38 +20,24 @@ log = logging.getLogger(__name__)
 
 
 def board_picture(position: Position) -> tuple[bytes | None, str | None]:
-    """The board PNG and its alt text, or ``(None, None)`` when ``render`` is unavailable.
+    """The board PNG and its alt text, or ``(None, None)`` if drawing failed.
 
     Runs in a worker thread (the manager calls it through ``asyncio.to_thread``).
     """
     try:
-        import render
-    except ImportError:
-        return None, None
-    describe = getattr(render, "describe", None)
-    draw = getattr(render, "board_png", None)
-    if describe is None or draw is None:  # render/ is still being written
-        return None, None
-    try:
-        alt = describe(position)
-        png = draw(position)
+        return render.board_png(position), render.describe(position)
     except Exception:  # a drawing bug must not hide the answer to a move already committed
         log.exception("render failed for %s at ply %d", position.game, position.ply)
         return None, None
-    return bytes(png), str(alt)
 
 
 def game_recap(game: str, options: Mapping[str, Any], moves: Sequence[str]) -> bytes | None:
     """The animated GIF recap of a game (one frame per position, replayed from ``moves``), or
-    ``None`` when ``render`` is unavailable or fails.
+    ``None`` if drawing it failed.
 
     Runs in a worker process (see :func:`recap_in_worker`): a whole game's frames are seconds
     of CPU, which in a thread would hold the interpreter lock and slow every other move.
     """
-    try:
-        import render
-    except ImportError:
-        return None
     try:
         position = engines.new(game, **options)
         positions = [position]

@@ -39,6 +39,7 @@ ACTION_FIELDS = {
     "rs": 1,  # rs:<game> ask to confirm resigning
     "rsy": 1,  # rsy:<game> resign, confirmed
     "mv": 3,  # mv:<game>:<ply>:<move> move
+    "mvy": 3,  # mvy:<game>:<ply>:<move> play a move that loses, after the warning
     "dra": 1,  # dra:<game> accept the draw offer
     "drd": 1,  # drd:<game> decline the draw offer
     "tba": 1,  # tba:<game> accept the takeback request

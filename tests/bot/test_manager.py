@@ -45,7 +45,8 @@ async def test_lifecycle_challenge_accept_moves_to_the_end(tmp_path: Path, game:
     async with session(tmp_path / "h.db") as m:
         game_id, _ = await start_game(m, game)
         for number, move in enumerate(moves):
-            reply = await m.move(await mover(m, game_id), ROOM, move)
+            # A random game may hold a move that loses for its player: confirm it as they would.
+            reply = await m.move(await mover(m, game_id), ROOM, move, confirm=True)
             assert reply.ok, f"move {number + 1} {move}: {reply.text}"
         row = await m.store.get_game(game_id)
         assert row is not None
@@ -429,3 +430,48 @@ async def test_corrupt_challenge_row_is_set_aside(tmp_path: Path) -> None:
         challenge = await m.store.get_challenge(1)
         assert challenge is not None and challenge.status == "corrupt"
         assert (await m.accept(BOB, ROOM, 2)).ok
+
+
+# inpHeXion 5x5 without pie: after these moves Black (Bob) can push a White disc into the gap
+# that completes White's connection, a legal move that loses (inpHeXion rules, point 8a).
+SELF_LOSS = (
+    "c3, c3-d2, c3-b3, d2-d3, b3-b4, d3-e2, b4-a4, b3-c2, a4-a3, c3-c4, b3-b2, e2-e3, b2-c1, "
+    "e3-e4, d2-d1, d2-e1 e1>b1, e2-e1"
+).split(", ")
+
+
+async def test_a_move_that_loses_is_only_played_once_confirmed(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as manager:
+        gid, _ = await start_game(manager, "inphexion", size="5", pie="no")
+        for move in SELF_LOSS:
+            reply = await manager.move(await mover(manager, gid), ROOM, move, gid)
+            assert reply.ok, reply.text
+        before = await manager.store.get_game(gid)
+        assert before is not None and before.status == "active"
+        warned = await manager.move(BOB, ROOM, "a4-a5", gid)
+        assert not warned.ok
+        assert "Careful: a4-a5 loses" in warned.text and "alice (White) would win" in warned.text
+        assert [a.id for a in warned.actions] == [f"mvy:{gid}:{before.ply}:a4-a5"]
+        after_warning = await manager.store.get_game(gid)
+        assert after_warning == before  # nothing was played
+        done = await manager.press(BOB, ROOM, warned.actions[0].id)
+        assert done.ok, done.text
+        over = await manager.store.get_game(gid)
+        assert over is not None and over.status == "finished" and over.winner == 0
+        assert over.reason == "connection"
+        # A double press is answered the same way and changes nothing.
+        again = await manager.press(BOB, ROOM, warned.actions[0].id)
+        assert again.text == done.text
+        assert await manager.store.get_game(gid) == over
+
+
+async def test_a_losing_move_ending_in_bang_is_played_at_once(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as manager:
+        gid, _ = await start_game(manager, "inphexion", size="5", pie="no")
+        for move in SELF_LOSS:
+            played = await manager.move(await mover(manager, gid), ROOM, move, gid)
+            assert played.ok, played.text
+        reply = await manager.move(BOB, ROOM, "a4-a5 !", gid)
+        assert reply.ok, reply.text
+        row = await manager.store.get_game(gid)
+        assert row is not None and row.status == "finished" and row.winner == 0
