@@ -70,7 +70,8 @@ async def play(
             await asyncio.sleep(rng.expovariate(1 / think))
         user = a if seat == 0 else b
         t = time.perf_counter()
-        reply = await manager.move(user, chat, move, game_id)
+        # Simulated players confirm a move that loses, as a real player would after the warning.
+        reply = await manager.move(user, chat, move, game_id, confirm=True)
         latencies.append(time.perf_counter() - t)
         if not reply.ok:
             raise RuntimeError(f"game {game_id}: {reply.text}")
