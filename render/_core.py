@@ -466,11 +466,16 @@ class Art:
     margin: tuple[float, float] = (0.8, 0.45)
     #: ... plus this many pixels (x, y) for the coordinates
     pad: tuple[float, float] = (34.0, 30.0)
+    #: where a side panel (hands, legend) starts, as a share of the width; ``None``: no panel
+    panel: float | None = None
+    #: pixels kept free above and below the board
+    inset: float = 4.0
 
     def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
-        """Where the board goes: below the status band."""
+        """Where the board goes: below the status band, left of the side panel if any."""
         top = BAND * theme.height / 700
-        return (6.0, top + 4, theme.width - 6.0, theme.height - 4.0)
+        right = theme.width - 6.0 if self.panel is None else theme.width * self.panel
+        return (6.0, top + self.inset, right, theme.height - self.inset)
 
     def board(self, position: Any) -> Board:
         """The position's board geometry."""

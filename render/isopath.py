@@ -52,10 +52,8 @@ class IsopathArt(Art):
 
     margin = (0.8, 0.45)
     pad = (26.0, 4.0)
-
-    def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
-        top = BAND * theme.height / 700
-        return (6.0, top + 2, theme.width * PANEL, theme.height - 2.0)
+    panel = PANEL
+    inset = 2.0
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("isopath", position.size)

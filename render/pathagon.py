@@ -50,10 +50,7 @@ class PathagonArt(Art):
 
     margin = (0.45, 0.45)
     pad = (30.0, 30.0)
-
-    def board_box(self, theme: Theme) -> tuple[float, float, float, float]:
-        top = BAND * theme.height / 700
-        return (6.0, top + 4, theme.width * PANEL, theme.height - 4.0)
+    panel = PANEL
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("pathagon", len(position.board))
