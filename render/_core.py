@@ -455,6 +455,15 @@ def paint_status_band(p: Painter, theme: Theme) -> None:
     p.line([(0, h - 1), (theme.width, h - 1)], blend(theme.page, theme.text, 0.18), 2)
 
 
+def side_heading(
+    p: Painter, theme: Theme, x0: float, y: float, colour: RGB, name: str, scale: float
+) -> None:
+    """A side-panel heading: a disc of the side's colour and its name, centred on ``y``."""
+    p.circle((x0 + 16 * scale, y), 15 * scale, fill=theme.dark_rim)
+    p.circle((x0 + 16 * scale, y), 13 * scale, fill=colour)
+    p.text((x0 + 42 * scale, y), name, 26 * scale, theme.text, bold=True, anchor="lm")
+
+
 # ---------------------------------------------------------------- art base class
 
 

@@ -29,6 +29,7 @@ from render._core import (
     make_sprite,
     origin_ring,
     paint_hexagon,
+    side_heading,
     text_sprite,
 )
 from render.theme import RGB, Theme
@@ -58,16 +59,7 @@ class FixationArt(Art):
         sides = theme.sides("fixation")
         for seat in (0, 1):
             y = BAND * s + (40 + 80 * seat) * s
-            p.circle((x0 + 16 * s, y), 15 * s, fill=theme.dark_rim)
-            p.circle((x0 + 16 * s, y), 13 * s, fill=sides[seat])
-            p.text(
-                (x0 + 42 * s, y),
-                position.seat_sides[seat],
-                26 * s,
-                theme.text,
-                bold=True,
-                anchor="lm",
-            )
+            side_heading(p, theme, x0, y, sides[seat], position.seat_sides[seat], s)
         y = BAND * s + 250 * s
         p.text((x0, y), "Goal: all your stacks", 19 * s, theme.muted, anchor="lm")
         p.text((x0, y + 26 * s), "in one group", 19 * s, theme.muted, anchor="lm")

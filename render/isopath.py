@@ -34,6 +34,7 @@ from render._core import (
     last_ring,
     make_sprite,
     paint_hexagon,
+    side_heading,
     text_sprite,
 )
 from render.theme import RGB, Theme
@@ -72,16 +73,7 @@ class IsopathArt(Art):
         x0 = theme.width * PANEL + 14
         for seat in (0, 1):
             y = BAND * s + (36 + 78 * seat) * s
-            p.circle((x0 + 16 * s, y), 15 * s, fill=theme.dark_rim)
-            p.circle((x0 + 16 * s, y), 13 * s, fill=sides[seat])
-            p.text(
-                (x0 + 42 * s, y),
-                position.seat_sides[seat],
-                26 * s,
-                theme.text,
-                bold=True,
-                anchor="lm",
-            )
+            side_heading(p, theme, x0, y, sides[seat], position.seat_sides[seat], s)
         y = BAND * s + 200 * s
         mini = Layout("hex", (), 21 * s, 21 * s * SQRT3 / 2, ())
         legend = [

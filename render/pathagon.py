@@ -31,6 +31,7 @@ from render._core import (
     make_sprite,
     origin_ring,
     paint_frame,
+    side_heading,
     text_sprite,
 )
 from render.theme import Theme
@@ -92,16 +93,7 @@ class PathagonArt(Art):
         s = theme.height / 700
         x0, *ys = self._panel_rows(theme)
         for seat, y in enumerate(ys):
-            p.circle((x0 + 16 * s, y), 15 * s, fill=theme.dark_rim)
-            p.circle((x0 + 16 * s, y), 13 * s, fill=sides[seat])
-            p.text(
-                (x0 + 42 * s, y),
-                position.seat_sides[seat],
-                26 * s,
-                theme.text,
-                bold=True,
-                anchor="lm",
-            )
+            side_heading(p, theme, x0, y, sides[seat], position.seat_sides[seat], s)
             edge = "connects rows 1 and 7" if seat == 0 else "connects columns a and g"
             p.text((x0, y + 30 * s), edge, 18 * s, theme.muted, anchor="lm")
         legend_y = BAND * s + 468 * s
