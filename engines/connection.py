@@ -103,3 +103,47 @@ def is_one_group(members: Collection[int], neighbours: Neighbours) -> bool:
                 seen.add(nb)
                 todo.append(nb)
     return len(seen) == len(members)
+
+
+def edge_touches(
+    owner: Sequence[int],
+    who: int,
+    neighbours: Neighbours,
+    edge_a: Collection[int],
+    edge_b: Collection[int],
+) -> list[int]:
+    """For every cell of ``who``: which edges its chain touches (bit 1 ``edge_a``, bit 2
+    ``edge_b``); 0 for other cells.  One pass over the board, so that many "would a disc
+    here connect?" questions cost a lookup each: a new disc connects when the bits of the
+    chains it joins (and its own edges) add up to 3.
+
+    >>> from engines.geometry import Rhombus
+    >>> b = Rhombus(3)
+    >>> edge_touches((-1, 0, -1,  -1, -1, -1,  0, -1, -1), 0, b.neighbours, b.top, b.bottom)
+    [0, 1, 0, 0, 0, 0, 2, 0, 0]
+    >>> edge_touches((-1, 0, -1,  -1, 0, -1,  0, -1, -1), 0, b.neighbours, b.top, b.bottom)
+    [0, 3, 0, 0, 3, 0, 3, 0, 0]
+    """
+    out = [0] * len(owner)
+    seen = [False] * len(owner)
+    for start, v in enumerate(owner):
+        if v != who or seen[start]:
+            continue
+        seen[start] = True
+        group = [start]
+        todo = [start]
+        bits = 0
+        while todo:
+            c = todo.pop()
+            if c in edge_a:
+                bits |= 1
+            if c in edge_b:
+                bits |= 2
+            for nb in neighbours[c]:
+                if not seen[nb] and owner[nb] == who:
+                    seen[nb] = True
+                    group.append(nb)
+                    todo.append(nb)
+        for c in group:
+            out[c] = bits
+    return out

@@ -42,7 +42,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
-from engines.connection import chain_connects, connects
+from engines.connection import chain_connects, connects, edge_touches
 from engines.geometry import Rhombus
 
 __all__ = ["BLACK", "EMPTY", "GAME", "WHITE", "InphexionPosition", "new"]
@@ -241,8 +241,8 @@ class InphexionPosition(Position):
         spare = len(empties) - 1  # empty cells left after the push
         m_a, m_b = layout.edges[mover]
         o_a, o_b = layout.edges[opp]
-        groups = _group_edges(cells, opp, nbrs, o_a, o_b)
-        own_groups = _group_edges(cells, mover, nbrs, m_a, m_b)
+        groups = edge_touches(cells, opp, nbrs, o_a, o_b)
+        own_groups = edge_touches(cells, mover, nbrs, m_a, m_b)
         step, part = layout.step, layout.part
         for a, v in enumerate(cells):
             if v != opp:
@@ -568,40 +568,6 @@ def _read_last(board: Rhombus, move: str | None) -> _Parts:
 def _movable(cells: tuple[int, ...], colour: int, nbrs: tuple[tuple[int, ...], ...]) -> bool:
     """Whether some disc of ``colour`` has an empty neighbour (so it can be pushed)."""
     return any(v == colour and EMPTY in (cells[nb] for nb in nbrs[c]) for c, v in enumerate(cells))
-
-
-def _group_edges(
-    cells: tuple[int, ...],
-    colour: int,
-    nbrs: tuple[tuple[int, ...], ...],
-    edge_a: frozenset[int],
-    edge_b: frozenset[int],
-) -> list[int]:
-    """Per cell of ``colour``: which of the two edges its chain touches (bit 1 edge_a,
-    bit 2 edge_b); 0 elsewhere.  One pass over the board."""
-    out = [0] * len(cells)
-    seen = [False] * len(cells)
-    for start, v in enumerate(cells):
-        if v != colour or seen[start]:
-            continue
-        seen[start] = True
-        group = [start]
-        todo = [start]
-        bits = 0
-        while todo:
-            c = todo.pop()
-            if c in edge_a:
-                bits |= 1
-            if c in edge_b:
-                bits |= 2
-            for nb in nbrs[c]:
-                if not seen[nb] and cells[nb] == colour:
-                    seen[nb] = True
-                    group.append(nb)
-                    todo.append(nb)
-        for c in group:
-            out[c] = bits
-    return out
 
 
 def new(size: int = 7, pie: bool = True) -> InphexionPosition:
