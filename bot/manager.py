@@ -1268,6 +1268,34 @@ class SessionManager:
         self._positions[updated.id] = (updated, position)
         return updated
 
+    async def _open_request(
+        self,
+        row: GameRow,
+        position: Position,
+        seat: int,
+        opponent: PlayerRow,
+        column: str,
+        kind: Kind,
+        note_text: str,
+        reply_text: str,
+        answers: tuple[Action, Action],
+        now: datetime,
+    ) -> Reply:
+        """Record that ``seat`` asks the opponent for something (a draw, a takeback): the
+        request column is set and the opponent notified in one transaction, and the reply
+        carries the buttons that answer it."""
+        note = self._note(opponent, kind.value, note_text, now, game_id=row.id, chat_id=row.chat_id)
+        self._store_row(await self.store.update_game(row, now, [note], **{column: seat}), position)
+        return Reply(reply_text, actions=answers, game_id=row.id)
+
+    async def _close_request(
+        self, row: GameRow, position: Position, column: str, reply_text: str, now: datetime
+    ) -> Reply:
+        """Clear a declined request (``column``) and say so."""
+        updated = await self.store.update_game(row, now, (), **{column: None})
+        self._store_row(updated, position)
+        return Reply(reply_text, game_id=row.id)
+
     @_guard
     async def draw(
         self, user: User, chat: Chat, game_id: int | None = None, answer: str = "offer"
@@ -1287,34 +1315,29 @@ class SessionManager:
             if answer == "offer" and offer != 1 - seat:
                 if offer == seat:
                     raise Refusal(f"You already offered a draw in #{gid}.")
-                note = self._note(
+                return await self._open_request(
+                    row,
+                    position,
+                    seat,
                     opponent,
-                    Kind.DRAW_OFFERED.value,
+                    "draw_offer_by",
+                    Kind.DRAW_OFFERED,
                     f"{me.name} offers a draw in #{gid} {self._title(row)}.",
-                    now,
-                    game_id=gid,
-                    chat_id=row.chat_id,
-                )
-                self._store_row(
-                    await self.store.update_game(row, now, [note], draw_offer_by=seat), position
-                )
-                return Reply(
                     f"{me.name} offers a draw in #{gid}; it stands until {opponent.name} moves.",
-                    actions=(
+                    (
                         Action.make("Accept draw", "dra", gid),
                         Action.make("Decline draw", "drd", gid),
                     ),
-                    game_id=gid,
+                    now,
                 )
             if offer is None:
                 raise Refusal(f"There is no draw offer in #{gid}.")
             if offer == seat:
                 raise Refusal(f"You offered the draw in #{gid}: {opponent.name} may accept it.")
             if answer == "decline":
-                self._store_row(
-                    await self.store.update_game(row, now, (), draw_offer_by=None), position
+                return await self._close_request(
+                    row, position, "draw_offer_by", f"{me.name} declined the draw in #{gid}.", now
                 )
-                return Reply(f"{me.name} declined the draw in #{gid}.", game_id=gid)
             note = self._note(
                 opponent,
                 Kind.GAME_OVER.value,
@@ -1358,34 +1381,29 @@ class SessionManager:
                     )
                 if asked == seat:
                     raise Refusal(f"You already asked to take back {last.move} in #{gid}.")
-                note = self._note(
+                return await self._open_request(
+                    row,
+                    position,
+                    seat,
                     opponent,
-                    Kind.TAKEBACK_REQUESTED.value,
+                    "takeback_by",
+                    Kind.TAKEBACK_REQUESTED,
                     f"{me.name} asks to take back {last.move} in #{gid} {self._title(row)}.",
-                    now,
-                    game_id=gid,
-                    chat_id=row.chat_id,
-                )
-                self._store_row(
-                    await self.store.update_game(row, now, [note], takeback_by=seat), position
-                )
-                return Reply(
                     f"{me.name} asks to take back {last.move} in #{gid}.",
-                    actions=(
+                    (
                         Action.make("Allow takeback", "tba", gid),
                         Action.make("Refuse takeback", "tbd", gid),
                     ),
-                    game_id=gid,
+                    now,
                 )
             if asked is None:
                 raise Refusal(f"There is no takeback request in #{gid}.")
             if asked == seat:
                 raise Refusal(f"You asked for the takeback in #{gid}: {opponent.name} decides.")
             if answer == "decline":
-                self._store_row(
-                    await self.store.update_game(row, now, (), takeback_by=None), position
+                return await self._close_request(
+                    row, position, "takeback_by", f"{me.name} refused the takeback in #{gid}.", now
                 )
-                return Reply(f"{me.name} refused the takeback in #{gid}.", game_id=gid)
             undone = await self.store.move_at(gid, row.ply - 1)
             before = await self._replay(row, upto=row.ply - 1)
             next_player = await self._player_by_id(row.seats[before.to_move])
