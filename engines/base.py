@@ -182,11 +182,6 @@ class Position(abc.ABC):
         position; it always holds ``"game"``."""
 
     @property
-    def is_over(self) -> bool:
-        """Whether the game has ended."""
-        return self.outcome is not None
-
-    @property
     def seat_sides(self) -> tuple[str, str]:
         """The side each seat plays now (a pie rule may swap them)."""
         from engines import GAMES
