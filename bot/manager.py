@@ -289,14 +289,12 @@ class SessionManager:
             options = json.loads(row.options)
             if not isinstance(options, dict):
                 raise ValueError("options are not an object")
-            position = engines.new(row.game, **options)
             count = row.ply if upto is None else upto
             if [m.ply for m in moves[:count]] != list(range(count)) or (
                 upto is None and len(moves) != row.ply
             ):
                 raise ValueError(f"{len(moves)} stored moves for ply {count}")
-            for m in moves[:count]:
-                position = position.play(m.move)
+            position = engines.position_after(row.game, [m.move for m in moves[:count]], **options)
             if upto is None and json.loads(json.dumps(position.to_dict())) != json.loads(
                 row.snapshot
             ):
@@ -1553,11 +1551,9 @@ class SessionManager:
         names = [n.lower() for n in record.players]
         mine = 1 if names[1] == user.name.lower() and names[0] != user.name.lower() else 0
         seats = (me, other) if mine == 0 else (other, me)
-        position = engines.new(record.game, **record.options)
-        movers = []
-        for move in record.moves:
-            movers.append(position.to_move)
-            position = position.play(move)
+        positions = list(engines.replay(record.game, record.moves, **record.options))
+        movers = [p.to_move for p in positions[:-1]]
+        position = positions[-1]
         finish: tuple[str, int | None, str, str] | None = None
         if record.result is not None:
             if record.result.aborted:

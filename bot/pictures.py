@@ -39,12 +39,7 @@ def game_recap(game: str, options: Mapping[str, Any], moves: Sequence[str]) -> b
     of CPU, which in a thread would hold the interpreter lock and slow every other move.
     """
     try:
-        position = engines.new(game, **options)
-        positions = [position]
-        for move in moves:
-            position = position.play(move)
-            positions.append(position)
-        return bytes(render.game_gif(positions))
+        return bytes(render.game_gif(list(engines.replay(game, moves, **options))))
     except Exception:  # a drawing bug must not hide the result of a finished game
         log.exception("recap failed for %s after %d moves", game, len(moves))
         return None

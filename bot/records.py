@@ -89,13 +89,7 @@ class Record:
     def replay(self) -> Position:
         """The position after every move (``ValueError`` on an unknown game or bad option,
         :class:`~engines.IllegalMove` naming the move number on an illegal move)."""
-        pos = engines.new(self.game, **self.options)
-        for number, move in enumerate(self.moves, 1):
-            try:
-                pos = pos.play(move)
-            except IllegalMove as exc:
-                raise IllegalMove(f"move {number} ({move}) is illegal: {exc}") from None
-        return pos
+        return engines.position_after(self.game, self.moves, **self.options)
 
 
 def _clean_name(name: str) -> str:

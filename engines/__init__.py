@@ -9,12 +9,24 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections import deque
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engines.base import Game, IllegalMove, Option, Outcome, Position
+from engines.base import Game, IllegalMove, Option, Outcome, Position, shown
 
-__all__ = ["GAMES", "Game", "IllegalMove", "Option", "Outcome", "Position", "from_dict", "new"]
+__all__ = [
+    "GAMES",
+    "Game",
+    "IllegalMove",
+    "Option",
+    "Outcome",
+    "Position",
+    "from_dict",
+    "new",
+    "position_after",
+    "replay",
+]
 
 from engines import fixation, inphexion, isopath, maphex, pathagon
 
@@ -38,6 +50,35 @@ def new(name: str, **options: Any) -> Position:
     An unknown game or a bad option raises ``ValueError`` with a clear message.
     """
     return _game(name).new(**options)
+
+
+def replay(name: str, moves: Iterable[str], **options: Any) -> Iterator[Position]:
+    """The start position of game ``name``, then the position after each of ``moves``.
+
+    An illegal move raises :class:`IllegalMove` naming its number, e.g.
+    ``move 2 (a1) is illegal: a1 is not in the target sub-board (centre, 5)``.
+
+    >>> [p.last_move for p in replay("maphex", ["5", "E5"])]
+    [None, '5', 'e5']
+    """
+    position = new(name, **options)
+    yield position
+    for number, move in enumerate(moves, 1):
+        try:
+            position = position.play(move)
+        except IllegalMove as exc:
+            raise IllegalMove(f"move {number} ({shown(move)}) is illegal: {exc}") from None
+        yield position
+
+
+def position_after(name: str, moves: Iterable[str], **options: Any) -> Position:
+    """The position of game ``name`` after all of ``moves`` (see :func:`replay`).
+
+    >>> position_after("maphex", ["5", "e5"]).to_move
+    1
+    """
+    # Only the last position is kept: a long game's positions can be large (superko history).
+    return deque(replay(name, moves, **options), maxlen=1)[0]
 
 
 def from_dict(d: Mapping[str, Any]) -> Position:
