@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 from engines.base import Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
 from render._fonts import font
+from render._words import side_lists
 from render.theme import RGB, Theme
 
 #: supersampling of the cached backgrounds and of the sprites
@@ -511,6 +512,20 @@ class Art:
 
     def detail(self, position: Any) -> str:
         """Game-specific status text shown at the right of the band."""
+        return ""
+
+    # -- words for ``render.describe`` (alt text, console) ------------------------------------
+
+    def pieces_text(self, position: Any) -> str:
+        """Where each side stands; by default the cells of each colour in ``cells``."""
+        return side_lists(position, position.cells)
+
+    def effects_text(self, position: Any) -> str:
+        """What the last move captured, trapped or relocated, as ``", trapping c4"``."""
+        return ""
+
+    def turn_text(self, position: Any) -> str:
+        """What the player to move must know, as ``", in centre, 5"``."""
         return ""
 
     def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:

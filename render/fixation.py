@@ -32,6 +32,7 @@ from render._core import (
     side_heading,
     text_sprite,
 )
+from render._words import colour_name, names
 from render.theme import RGB, Theme
 
 __all__ = ["FixationArt"]
@@ -48,6 +49,21 @@ class FixationArt(Art):
     pad = (26.0, 4.0)
     panel = PANEL
     inset = 2.0
+
+    def pieces_text(self, position: Any) -> str:
+        board = position.board
+        letters = "".join(colour_name(position, c)[0] for c in (0, 1))
+        stacks = [
+            f"{board.name(c)} {''.join(letters[d] for d in s)}"
+            for c, s in enumerate(position.stacks)
+            if s
+        ]
+        return f"Stacks, bottom to top ({letters[0]}/{letters[1]}): " + ", ".join(stacks) + "."
+
+    def effects_text(self, position: Any) -> str:
+        if position.last_captures:
+            return f", capturing {names(position.board, position.last_captures)}"
+        return ""
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("fixation", len(position.board))

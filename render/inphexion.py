@@ -55,6 +55,21 @@ class InphexionArt(Art):
     def detail(self, position: Any) -> str:
         return "colours swapped (pie rule)" if position.swapped else ""
 
+    def effects_text(self, position: Any) -> str:
+        board = position.board
+        text = ""
+        if position.last_from is not None and position.last_to is not None:
+            text = (
+                f", pushing the disc on {board.name(position.last_from)}"
+                f" to {board.name(position.last_to)}"
+            )
+        if position.relocations:
+            moved = ", ".join(
+                f"{board.name(a)} to {board.name(b)}" for a, b in position.relocations
+            )
+            text += f", relocating {moved}"
+        return text
+
     def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
         r = piece_radius(lay)
         sides = theme.sides("inphexion")

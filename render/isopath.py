@@ -37,6 +37,7 @@ from render._core import (
     side_heading,
     text_sprite,
 )
+from render._words import names, side_lists
 from render.theme import RGB, Theme
 
 __all__ = ["IsopathArt"]
@@ -55,6 +56,25 @@ class IsopathArt(Art):
     pad = (26.0, 4.0)
     panel = PANEL
     inset = 2.0
+
+    def pieces_text(self, position: Any) -> str:
+        board = position.board
+        hills = [c for c, h in enumerate(position.heights) if h > 0]
+        pits = [c for c, h in enumerate(position.heights) if h < 0]
+        return (
+            side_lists(position, position.pieces)
+            + f" Two tiles: {names(board, hills)}; no tile: {names(board, pits)}."
+        )
+
+    def effects_text(self, position: Any) -> str:
+        if position.last_capture is not None:
+            return f", capturing {position.board.name(position.last_capture)}"
+        return ""
+
+    def turn_text(self, position: Any) -> str:
+        if position.threatened:
+            return f" (may capture {names(position.board, sorted(position.threatened))})"
+        return ""
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("isopath", position.size)

@@ -123,6 +123,20 @@ class MaphexArt(Art):
             return "target full: play anywhere"
         return f"play in {position.target_name}"
 
+    def effects_text(self, position: Any) -> str:
+        if position.last_move.isdigit():
+            return f" (the sub-board for {position.seat_sides[0]}'s first disc)"
+        return ""
+
+    def turn_text(self, position: Any) -> str:
+        if position.choosing:
+            return f", choosing the sub-board for {position.seat_sides[0]}'s first disc"
+        if position.free:
+            return ", anywhere (the target sub-board is full)"
+        if position.target_name:
+            return f", in {position.target_name}"
+        return ""
+
     def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
         r = piece_radius(lay)
         sides = theme.sides("maphex")

@@ -34,6 +34,7 @@ from render._core import (
     side_heading,
     text_sprite,
 )
+from render._words import names, side_lists
 from render.theme import Theme
 
 __all__ = ["PathagonArt"]
@@ -52,6 +53,24 @@ class PathagonArt(Art):
     margin = (0.45, 0.45)
     pad = (30.0, 30.0)
     panel = PANEL
+
+    def pieces_text(self, position: Any) -> str:
+        hand = [
+            f"{position.seat_sides[s]} {position.in_hand[s]}"
+            + (f" ({position.returned[s]} returned)" if position.returned[s] else "")
+            for s in (0, 1)
+        ]
+        return side_lists(position, position.cells) + " In hand: " + ", ".join(hand) + "."
+
+    def effects_text(self, position: Any) -> str:
+        if position.trapped:
+            return f", trapping {names(position.board, position.trapped)}"
+        return ""
+
+    def turn_text(self, position: Any) -> str:
+        if position.forbidden:
+            return f" (not on {names(position.board, sorted(position.forbidden))})"
+        return ""
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("pathagon", len(position.board))
