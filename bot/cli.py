@@ -18,12 +18,17 @@ import asyncio
 import logging
 import re
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engines
 from bot.config import ConfigError, load_env, settings
 from bot.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from bot.manager import SessionManager
 
 __all__ = ["main", "parse_moves"]
 
@@ -138,8 +143,9 @@ def _render(game: str, moves: str, options: list[str], output: str) -> int:
     return 0
 
 
-async def _console(db_path: str, play: tuple[str, dict[str, Any]] | None) -> int:
-    from bot.console import CHAT, Console, console_user
+@asynccontextmanager
+async def _opened(db_path: str) -> AsyncIterator[SessionManager]:
+    """A manager on the database at ``db_path`` (a bad path is a one-line CliError)."""
     from bot.manager import SessionManager
 
     try:
@@ -147,7 +153,15 @@ async def _console(db_path: str, play: tuple[str, dict[str, Any]] | None) -> int
     except StoreError as exc:
         raise CliError(str(exc)) from None
     try:
-        manager = SessionManager(store)
+        yield SessionManager(store)
+    finally:
+        await store.close()
+
+
+async def _console(db_path: str, play: tuple[str, dict[str, Any]] | None) -> int:
+    from bot.console import CHAT, Console, console_user
+
+    async with _opened(db_path) as manager:
         board_dir = Path(db_path).expanduser().resolve().parent / "hexhall-boards"
         console = Console(manager, board_dir, prompt=sys.stdin.isatty())
         console.say(
@@ -170,8 +184,6 @@ async def _console(db_path: str, play: tuple[str, dict[str, Any]] | None) -> int
         finally:
             stop.set()
             await clocks
-    finally:
-        await store.close()
 
 
 def _console_name(name: str, fallback: str) -> str:
@@ -182,7 +194,6 @@ def _console_name(name: str, fallback: str) -> str:
 
 async def _import(db_path: str, text: str) -> int:
     from bot.console import CHAT, console_user
-    from bot.manager import SessionManager
     from bot.records import parse
 
     try:
@@ -193,15 +204,8 @@ async def _import(db_path: str, text: str) -> int:
     two = _console_name(record.players[1], "player2")
     if one.lower() == two.lower():
         one, two = f"{one}1", f"{two}2"
-    try:
-        store = await Store.open(db_path)
-    except StoreError as exc:
-        raise CliError(str(exc)) from None
-    try:
-        manager = SessionManager(store)
+    async with _opened(db_path) as manager:
         reply = await manager.import_record(console_user(one), CHAT, text, console_user(two))
-    finally:
-        await store.close()
     if not reply.ok:
         raise CliError(reply.text)
     print(reply.text)

@@ -61,29 +61,29 @@ class Console:
         """Print a line and flush (a pipe reader waits on it)."""
         print(text, file=self.out, flush=True)
 
+    async def _save(
+        self, data: bytes | None, game_id: int, suffix: str, label: str, what: str
+    ) -> None:
+        """Write a picture of the reply next to the database and print its path."""
+        if data is None:
+            return
+        path = self.board_dir / f"hexhall-game-{game_id}.{suffix}"
+        try:
+            self.board_dir.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(path.write_bytes, data)
+        except OSError as exc:
+            self.say(f"! cannot write {what}: {exc}")
+        else:
+            self.say(f"{label}: {path}")
+
     async def show(self, reply: Reply) -> None:
         """Print a reply: its text, the board description and where the board PNG went."""
         self.say(reply.text if reply.ok else f"! {reply.text}")
         if reply.alt:
             self.say(reply.alt)
-        if reply.image is not None and reply.game_id is not None:
-            path = self.board_dir / f"hexhall-game-{reply.game_id}.png"
-            try:
-                self.board_dir.mkdir(parents=True, exist_ok=True)
-                await asyncio.to_thread(path.write_bytes, reply.image)
-            except OSError as exc:
-                self.say(f"! cannot write the board picture: {exc}")
-            else:
-                self.say(f"board: {path}")
-        if reply.animation is not None and reply.game_id is not None:
-            path = self.board_dir / f"hexhall-game-{reply.game_id}.gif"
-            try:
-                self.board_dir.mkdir(parents=True, exist_ok=True)
-                await asyncio.to_thread(path.write_bytes, reply.animation)
-            except OSError as exc:
-                self.say(f"! cannot write the game recap: {exc}")
-            else:
-                self.say(f"recap: {path}")
+        if reply.game_id is not None:
+            await self._save(reply.image, reply.game_id, "png", "board", "the board picture")
+            await self._save(reply.animation, reply.game_id, "gif", "recap", "the game recap")
         for action in reply.actions:
             self.say(f"  [{action.label}] {action.id}")
         if reply.ok and reply.game_id is not None:
