@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import permutations
 from typing import Any
@@ -522,29 +522,12 @@ class InphexionPosition(Position):
             ply = sum(1 for v in cells if v != EMPTY)
         pos = cls(size, cells, (WHITE, BLACK), pie, to_move, ply, None, None)
         layout = pos._layout
+        # Seats play their own colours here (no swap), so a colour is also a seat.
         for colour in (WHITE, BLACK):
             if connects(cells, colour, layout.neighbours, *layout.edges[colour]):
-                return cls(
-                    size,
-                    cells,
-                    (WHITE, BLACK),
-                    pie,
-                    to_move,
-                    ply,
-                    None,
-                    Outcome(colour, "connection"),
-                )
+                return replace(pos, outcome=Outcome(colour, "connection"))
         if ply > 0 and not _movable(cells, 1 - to_move, layout.neighbours):
-            return cls(
-                size,
-                cells,
-                (WHITE, BLACK),
-                pie,
-                to_move,
-                ply,
-                None,
-                Outcome(1 - to_move, "no legal move"),
-            )
+            return replace(pos, outcome=Outcome(1 - to_move, "no legal move"))
         return pos
 
 
