@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines
 from bot.clock import SystemClock
 from bot.manager import SessionManager
-from bot.replies import Chat, User
+from bot.messages import Chat, User
 from bot.store import Store
 
 

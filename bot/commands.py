@@ -16,7 +16,7 @@ from collections.abc import Callable
 import engines
 from bot.clock import DEFAULT_TIME_CONTROL, parse_time_control
 from bot.manager import HELP, SessionManager
-from bot.replies import Chat, Reply, User
+from bot.messages import Chat, Reply, User
 
 __all__ = ["COMMANDS", "execute", "split_id"]
 

@@ -16,7 +16,7 @@ from typing import TextIO
 
 from bot.commands import execute
 from bot.manager import SessionManager
-from bot.replies import Chat, Reply, User, parse_action
+from bot.messages import Chat, Reply, User, parse_action
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
 

@@ -1,7 +1,7 @@
 """The platform-neutral session manager: challenges, games, moves, and their notifications.
 
 Adapters (console, Discord, Telegram) call the async methods of :class:`SessionManager` with a
-:class:`~bot.replies.User` and a :class:`~bot.replies.Chat` and show the :class:`Reply` they get.
+:class:`~bot.messages.User` and a :class:`~bot.messages.Chat` and show the :class:`Reply` they get.
 Every refusal is a one-line ``Reply`` with ``ok=False``; bad input never raises.  Everything
 that matters is in the store: the manager only caches positions it can rebuild.
 
@@ -27,9 +27,9 @@ import engines
 from bot import clock as clk
 from bot import records
 from bot.clock import Clock, SystemClock
-from bot.notify import Kind, QuietHours, Settings, dedupe_key, delivery_time
+from bot.delivery.notify import Kind, QuietHours, Settings, dedupe_key, delivery_time
+from bot.messages import Action, Chat, Reply, User, parse_action
 from bot.pictures import board_picture, recap_in_worker
-from bot.replies import Action, Chat, Reply, User, parse_action
 from bot.store import (
     ChallengeRow,
     GameRow,

@@ -159,6 +159,24 @@ class InphexionPosition(Position):
         """The seat that plays ``colour`` now."""
         return self.colours.index(colour)
 
+    @property
+    def can_swap(self) -> bool:
+        """Whether the player to move may answer ``swap`` (the pie rule, right after the first
+        disc)."""
+        return self.outcome is None and self.ply == 1 and self.pie and not self.swapped
+
+    @cached_property
+    def winning_cells(self) -> frozenset[int]:
+        """The winner's chain that joins their colour's two edges (empty while the game goes
+        on, and after a win by a blocked or impossible move)."""
+        out = self.outcome
+        if out is None or out.winner is None or out.reason != "connection":
+            return frozenset()
+        colour = self.colours[out.winner]
+        layout = self._layout
+        touches = edge_touches(self.cells, colour, layout.neighbours, *layout.edges[colour])
+        return frozenset(c for c, bits in enumerate(touches) if bits == 3)
+
     @cached_property
     def _last_parts(self) -> _Parts:
         """(from, to, relocations) of the last move, read back from its canonical text."""

@@ -30,7 +30,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
-from engines.connection import chain_connects
+from engines.connection import chain_connects, edge_touches
 from engines.geometry import Square
 
 __all__ = ["GAME", "PIECES", "PathagonPosition", "load", "new"]
@@ -183,6 +183,17 @@ class PathagonPosition(Position):
         if self.last_move is None:
             return None
         return _BOARD.index[self.last_move.split("-")[-1]]
+
+    @cached_property
+    def winning_cells(self) -> frozenset[int]:
+        """The winner's chain of pieces that joins their two lines (empty while the game goes
+        on)."""
+        out = self.outcome
+        if out is None or out.winner is None or out.reason != "connection":
+            return frozenset()
+        who = out.winner
+        touches = edge_touches(self.cells, who, _BOARD.neighbours, *_EDGES[who])
+        return frozenset(c for c, bits in enumerate(touches) if bits == 3)
 
     @cached_property
     def _legal(self) -> tuple[str, ...]:

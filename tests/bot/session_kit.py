@@ -12,7 +12,7 @@ from pathlib import Path
 import engines
 from bot.clock import FakeClock
 from bot.manager import SessionManager
-from bot.replies import Chat, Reply, User
+from bot.messages import Chat, Reply, User
 from bot.store import Store
 
 ALICE = User("test", "1", "alice")

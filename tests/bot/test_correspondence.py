@@ -17,7 +17,7 @@ from bot.cli import main
 from bot.clock import FakeClock
 from bot.commands import execute
 from bot.manager import SessionManager
-from bot.replies import Chat, User
+from bot.messages import Chat, User
 from bot.store import GameRow, NotificationRow, Store, from_ts
 from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, finishing_moves, session, start_game
 

@@ -7,10 +7,10 @@ from types import ModuleType
 
 import pytest
 
-from bot import cli, commands, config, replies, store
+from bot import cli, commands, config, messages, store
 
 
-@pytest.mark.parametrize("module", [cli, commands, config, replies, store])
+@pytest.mark.parametrize("module", [cli, commands, config, messages, store])
 def test_docstring_examples(module: ModuleType) -> None:
     result = doctest.testmod(module)
     assert result.attempted > 0 and result.failed == 0

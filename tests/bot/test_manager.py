@@ -13,7 +13,7 @@ import pytest
 import engines
 from bot.clock import FakeClock
 from bot.manager import SessionManager
-from bot.replies import ACTION_ID_LIMIT, Reply
+from bot.messages import ACTION_ID_LIMIT, Reply
 from bot.store import GameRow, Store
 from tests.bot.session_kit import (
     ALICE,

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
-from bot.notify import (
+from bot.delivery.notify import (
     Kind,
     QuietHours,
     Settings,
@@ -27,6 +27,8 @@ def at(hour: int, minute: int = 0, day: int = 0) -> datetime:
 def test_every_kind_of_the_issue_exists() -> None:
     assert {k.value for k in Kind} == {
         "challenge",
+        "challenge_accepted",
+        "challenge_declined",
         "your_turn",
         "reminder",
         "game_over",

@@ -36,9 +36,11 @@ __all__ = [
 
 
 class Kind(enum.StrEnum):
-    """What a notification is about."""
+    """What a notification is about (every kind the bot sends has a member here)."""
 
     CHALLENGE = "challenge"
+    CHALLENGE_ACCEPTED = "challenge_accepted"
+    CHALLENGE_DECLINED = "challenge_declined"
     YOUR_TURN = "your_turn"
     REMINDER = "reminder"
     GAME_OVER = "game_over"

@@ -1,0 +1,75 @@
+"""The notification value: what the session manager puts in the outbox for an adapter.
+
+A notification is structured, not a pre-rendered sentence: whom it is for, which chat the game
+lives in, what it is about (:class:`~bot.delivery.notify.Kind`), the game or challenge, the
+text with the players it names as :class:`~bot.messages.Mention` segments, and the buttons that
+belong with it.  Each adapter turns it into a message its own way.
+
+>>> from datetime import UTC, datetime
+>>> ada = Recipient("console", "ada", "Ada", player_id=1)
+>>> n = Notification(
+...     kind=Kind.YOUR_TURN,
+...     recipient=ada,
+...     text=Text.of(ada.mention(), ", it is your turn in #3."),
+...     deliver_after=datetime(2026, 1, 5, tzinfo=UTC),
+...     chat=Chat("console", "local"),
+...     game_id=3,
+...     ply=4,
+... )
+>>> str(n.text)
+'Ada, it is your turn in #3.'
+>>> n.direct
+True
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.delivery.notify import Kind
+from bot.messages import Action, Chat, Mention, Text
+
+__all__ = ["Kind", "Notification", "Recipient"]
+
+
+@dataclass(frozen=True)
+class Recipient:
+    """Who a notification is for: the platform and user id to deliver to, the display name, and
+    the stored player id (``None`` only for players the store does not know yet)."""
+
+    platform: str
+    user_id: str
+    name: str
+    player_id: int | None = None
+
+    def mention(self) -> Mention:
+        """This player as a mention inside a text."""
+        return Mention(self.platform, self.user_id, self.name)
+
+
+@dataclass(frozen=True)
+class Notification:
+    """One outbox entry (see the module docstring).
+
+    ``direct``: the recipient wants direct messages (otherwise, or when the platform refuses a
+    direct message, it goes to ``chat`` once).  ``ply`` is the ply a "your turn" or reminder is
+    about, so one made obsolete by a later move is never sent.  ``dedupe`` makes a second copy
+    of the same notification a no-op.  ``id`` is set once stored; ``attempts`` counts failed
+    deliveries.
+    """
+
+    kind: Kind
+    recipient: Recipient
+    text: Text
+    deliver_after: datetime
+    chat: Chat | None = None
+    game_id: int | None = None
+    challenge_id: int | None = None
+    ply: int | None = None
+    actions: tuple[Action, ...] = ()
+    direct: bool = True
+    dedupe: str | None = None
+    created_at: datetime | None = None
+    id: int | None = None
+    attempts: int = 0

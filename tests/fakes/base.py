@@ -1,0 +1,142 @@
+"""What the fake Telegram and Discord servers share: an aiohttp server on a free 127.0.0.1 port
+that records every call, and waiting on those records with a deadline instead of sleeping.
+
+>>> import asyncio
+>>> async def demo() -> int:
+...     async with FakeServer() as server:
+...         server.record("ping", {"n": 1})
+...         call = await server.wait_for(lambda c: c.method == "ping")
+...         return call.data["n"]
+>>> asyncio.run(demo())
+1
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Self
+
+from aiohttp import web
+
+__all__ = ["Call", "FakeServer", "WaitTimeout"]
+
+#: How long a test waits for something the bot should do before failing (never a fixed sleep:
+#: waits end as soon as the condition holds).
+DEFAULT_DEADLINE = 10.0
+
+
+class WaitTimeout(AssertionError):
+    """The awaited call did not arrive before the deadline (the message lists what did)."""
+
+
+@dataclass
+class Call:
+    """One request the fake received: the API method (or route), its decoded fields, any
+    uploaded files by part name, and what the fake answered."""
+
+    method: str
+    data: dict[str, Any]
+    files: dict[str, bytes] = field(default_factory=dict)
+    response: Any = None
+
+
+class FakeServer:
+    """Base of the fakes: subclasses add routes to ``self.app`` before :meth:`start`.
+
+    Use as ``async with Fake() as fake:``; ``fake.url`` is ``http://127.0.0.1:<port>``.
+    """
+
+    def __init__(self) -> None:
+        self.app = web.Application(client_max_size=64 * 1024 * 1024)
+        self.calls: list[Call] = []
+        self._changed = asyncio.Condition()
+        self._runner: web.AppRunner | None = None
+        self.port = 0
+
+    @property
+    def url(self) -> str:
+        """Base URL of the running server."""
+        return f"http://127.0.0.1:{self.port}"
+
+    async def start(self) -> None:
+        """Listen on a free port of 127.0.0.1."""
+        self._runner = web.AppRunner(self.app, handle_signals=False)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def stop(self) -> None:
+        """Stop listening and close open connections."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def __aenter__(self) -> Self:
+        await self.start()
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    def record(
+        self,
+        method: str,
+        data: dict[str, Any],
+        files: dict[str, bytes] | None = None,
+        response: Any = None,
+    ) -> Call:
+        """Append a call and wake everyone waiting on the records."""
+        call = Call(method, data, files or {}, response)
+        self.calls.append(call)
+        self.notify()
+        return call
+
+    def notify(self) -> None:
+        """Wake waiters (after recording, or after any other state change they may wait on)."""
+
+        async def wake() -> None:
+            async with self._changed:
+                self._changed.notify_all()
+
+        asyncio.get_running_loop().create_task(wake())
+
+    def calls_to(self, method: str) -> list[Call]:
+        """Every recorded call of ``method``, oldest first."""
+        return [c for c in self.calls if c.method == method]
+
+    async def wait_until(
+        self, condition: Callable[[], bool], *, timeout: float = DEFAULT_DEADLINE
+    ) -> None:
+        """Return as soon as ``condition()`` holds; raise :class:`WaitTimeout` after ``timeout``."""
+        try:
+            async with asyncio.timeout(timeout), self._changed:
+                await self._changed.wait_for(condition)
+        except TimeoutError:
+            seen = ", ".join(c.method for c in self.calls[-20:])
+            raise WaitTimeout(f"condition not met within {timeout} s; last calls: {seen}") from None
+
+    async def wait_for(
+        self,
+        predicate: Callable[[Call], bool],
+        *,
+        after: int = 0,
+        timeout: float = DEFAULT_DEADLINE,
+    ) -> Call:
+        """The first call (from index ``after`` on) matching ``predicate``, waiting for it."""
+        found: list[Call] = []
+
+        def check() -> bool:
+            found[:] = [c for c in self.calls[after:] if predicate(c)][:1]
+            return bool(found)
+
+        await self.wait_until(check, timeout=timeout)
+        return found[0]
