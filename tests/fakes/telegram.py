@@ -1,0 +1,1537 @@
+"""A fake Telegram Bot API server for the adapter tests: the real python-telegram-bot
+``Application`` talks HTTP to it on 127.0.0.1 and it answers like Telegram does.
+
+It implements the methods a board-game bot calls (``getMe``, ``deleteWebhook``, ``getUpdates``
+as a real long poll honouring ``offset``, ``sendMessage``, ``sendPhoto``, ``sendAnimation``,
+``sendDocument``, the four ``editMessage*`` methods, ``deleteMessage``, ``answerCallbackQuery``,
+``sendChatAction``, ``setMyCommands``/``getMyCommands``/``deleteMyCommands`` and ``getFile``),
+with Telegram's response shapes, limits and error wording, and 404 ``Not Found`` for every other
+method. Inbound updates are built with python-telegram-bot's own types.
+
+Pointing an application at it::
+
+    async with FakeTelegram() as fake:
+        app = fake.application_builder().build()   # token, base_url, base_file_url set
+        alice = fake.user(1, "Alice", "alice")
+        await fake.start_private(alice)             # Alice pressed Start (queues "/start")
+        await fake.send_text(alice, fake.private(alice), "/new hex")
+        reply = await fake.wait_for_message(alice.id, lambda m: bool(m.photo))
+        query_id = await fake.press(alice, reply, "resign")
+        answer = await fake.wait_for_answer(query_id)
+
+What the fake knows (test-facing):
+
+- chats: :meth:`FakeTelegram.user` (also opens the user's private chat, whose id is the user
+  id), :meth:`FakeTelegram.group`, :meth:`FakeTelegram.private`; a private user must have
+  "started" the bot (:meth:`FakeTelegram.start_private`) before the bot can write to them
+  (else 403), :meth:`FakeTelegram.block` and :meth:`FakeTelegram.kick_bot` answer 403 too;
+- groups run in privacy mode by default: :meth:`FakeTelegram.send_text` delivers only
+  commands for this bot, replies to the bot's messages and mentions of it (it returns ``None``
+  for chatter the bot would not see);
+- messages: the bot's messages per chat in their current state (after edits, without the
+  deleted ones): :meth:`FakeTelegram.sent`, :meth:`FakeTelegram.message`,
+  :meth:`FakeTelegram.keyboard`, :meth:`FakeTelegram.photo_bytes`, :meth:`FakeTelegram.last_photo`,
+  :meth:`FakeTelegram.wait_for_message`; message ids increase per chat;
+- callback answers: :attr:`FakeTelegram.callback_answers`, :meth:`FakeTelegram.wait_for_answer`;
+- failures on demand: :meth:`FakeTelegram.flood` (429 with ``retry_after``) and
+  :meth:`FakeTelegram.fail`;
+- every request is recorded as a :class:`~tests.fakes.base.Call` (``method``, ``data`` with
+  JSON fields decoded and other form values as the strings Telegram receives, ``files`` by part
+  name, ``response`` the JSON body answered), errors included.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dtm
+import io
+import itertools
+import json
+import mimetypes
+import re
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from html.parser import HTMLParser
+from typing import Any, ClassVar
+from urllib.parse import urlparse
+
+import telegram
+from aiohttp import web
+from PIL import Image, UnidentifiedImageError
+from telegram.ext import ApplicationBuilder
+
+from tests.fakes.base import DEFAULT_DEADLINE, Call, FakeServer
+
+__all__ = [
+    "CALLBACK_ANSWER_LIMIT",
+    "CALLBACK_DATA_LIMIT",
+    "CAPTION_LIMIT",
+    "DEFAULT_TOKEN",
+    "TEXT_LIMIT",
+    "CallbackAnswer",
+    "FakeTelegram",
+]
+
+#: A well-formed token (``<bot id>:<secret>``); the bot id is the part before the colon.
+DEFAULT_TOKEN = "7000000001:AAHexhallFakeTokenForOfflineTests01"
+#: Message text, 1..4096 characters after entity parsing.
+TEXT_LIMIT = 4096
+#: Media captions, 0..1024 characters after entity parsing.
+CAPTION_LIMIT = 1024
+#: Inline button callback data, 1..64 bytes.
+CALLBACK_DATA_LIMIT = 64
+#: Text of an ``answerCallbackQuery`` notification, 0..200 characters.
+CALLBACK_ANSWER_LIMIT = 200
+#: Inline keyboards hold at most this many buttons.
+KEYBOARD_BUTTON_LIMIT = 100
+#: Photos are at most 10 MB; other uploads at most 50 MB.
+PHOTO_BYTES_LIMIT = 10 * 1024 * 1024
+UPLOAD_BYTES_LIMIT = 50 * 1024 * 1024
+#: Telegram stores a photo as JPEG thumbnails whose longest side is one of these (never more
+#: than 1280: bigger uploads are scaled down, which is why boards must survive it).
+PHOTO_SIDES = (90, 320, 800, 1280)
+
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are "
+    "exactly the same as a current content and reply markup of the message"
+)
+QUERY_INVALID = "Bad Request: query is too old and response timeout expired or query ID is invalid"
+GET_UPDATES_CONFLICT = (
+    "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
+    "is running"
+)
+# Form fields Telegram reads as JSON (everything else is a string or a number in a string).
+_JSON_FIELDS = frozenset(
+    {
+        "reply_markup",
+        "media",
+        "entities",
+        "caption_entities",
+        "commands",
+        "scope",
+        "allowed_updates",
+        "reply_parameters",
+        "link_preview_options",
+    }
+)
+# Exactly one of these makes an inline button do something.
+_BUTTON_ACTIONS = (
+    "url",
+    "callback_data",
+    "web_app",
+    "login_url",
+    "switch_inline_query",
+    "switch_inline_query_current_chat",
+    "switch_inline_query_chosen_chat",
+    "copy_text",
+    "callback_game",
+    "pay",
+)
+_CHAT_ACTIONS = frozenset(
+    {
+        "typing",
+        "upload_photo",
+        "record_video",
+        "upload_video",
+        "record_voice",
+        "upload_voice",
+        "upload_document",
+        "choose_sticker",
+        "find_location",
+        "record_video_note",
+        "upload_video_note",
+    }
+)
+_COMMAND_RE = re.compile(r"(?<![\w/])/([A-Za-z0-9_]{1,32})(?:@([A-Za-z0-9_]{3,32}))?")
+_MENTION_RE = re.compile(r"(?<![\w@])@([A-Za-z0-9_]{5,32})")
+_BOT_COMMAND_NAME_RE = re.compile(r"[a-z0-9_]{1,32}")
+_MEDIA_KEYS = ("photo", "animation", "document")
+
+ChatRef = int | telegram.Chat
+MessageRef = telegram.Message | tuple[int, int]
+
+
+class _ApiError(Exception):
+    """An error answer: HTTP status, Telegram's description, optional ``parameters``."""
+
+    def __init__(
+        self, status: int, description: str, parameters: dict[str, Any] | None = None
+    ) -> None:
+        super().__init__(description)
+        self.status = status
+        self.description = description
+        self.parameters = parameters
+
+    def body(self) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "ok": False,
+            "error_code": self.status,
+            "description": self.description,
+        }
+        if self.parameters:
+            body["parameters"] = self.parameters
+        return body
+
+
+def _bad(description: str) -> _ApiError:
+    return _ApiError(400, f"Bad Request: {description}")
+
+
+@dataclass(frozen=True)
+class CallbackAnswer:
+    """One accepted ``answerCallbackQuery``: the notification the presser saw (if any)."""
+
+    query_id: str
+    text: str | None
+    show_alert: bool
+    url: str | None
+    cache_time: int
+
+
+@dataclass
+class _Upload:
+    data: bytes
+    filename: str | None
+    content_type: str | None
+
+
+@dataclass
+class _StoredFile:
+    kind: str  # "photo", "animation", "document"
+    file_id: str
+    file_unique_id: str
+    data: bytes
+    file_name: str | None = None
+    mime_type: str | None = None
+    width: int = 0
+    height: int = 0
+    duration: int = 0
+
+
+@dataclass
+class _ChatState:
+    chat: dict[str, Any]
+    messages: dict[int, dict[str, Any]] = field(default_factory=dict)
+    last_id: int = 0
+
+    @property
+    def id(self) -> int:
+        return int(self.chat["id"])
+
+    @property
+    def private(self) -> bool:
+        return bool(self.chat["type"] == "private")
+
+
+@dataclass
+class _Failure:
+    status: int
+    description: str
+    parameters: dict[str, Any] | None
+
+
+class _Params:
+    """A request's fields: strings from forms, native values from JSON bodies."""
+
+    def __init__(self, fields: dict[str, Any], files: dict[str, _Upload]) -> None:
+        self.fields = fields
+        self.files = files
+
+    def has(self, name: str) -> bool:
+        return self.fields.get(name) not in (None, "")
+
+    def text(self, name: str) -> str | None:
+        value = self.fields.get(name)
+        return None if value is None else str(value)
+
+    def integer(self, name: str) -> int | None:
+        value = self.fields.get(name)
+        if value in (None, ""):
+            return None
+        if isinstance(value, bool):
+            raise _bad(f'field "{name}" must be of type Integer')
+        try:
+            return int(value)
+        except (TypeError, ValueError):
+            raise _bad(f'field "{name}" must be of type Integer') from None
+
+    def number(self, name: str) -> float | None:
+        value = self.fields.get(name)
+        if value in (None, ""):
+            return None
+        try:
+            return float(value)
+        except (TypeError, ValueError):
+            raise _bad(f'field "{name}" must be a Number') from None
+
+    def flag(self, name: str) -> bool:
+        return self.fields.get(name) in (True, 1, "true", "True", "1")
+
+    def json(self, name: str) -> Any:
+        value = self.fields.get(name)
+        if not isinstance(value, str):
+            return value
+        try:
+            return json.loads(value)
+        except ValueError:
+            raise _bad(f"can't parse {name} JSON object") from None
+
+
+def _utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+def _now() -> int:
+    return int(time.time())
+
+
+class _HtmlEntities(HTMLParser):
+    """Telegram's HTML parse mode: plain text plus entities with UTF-16 offsets."""
+
+    _TAGS: ClassVar[dict[str, str]] = {
+        "b": "bold",
+        "strong": "bold",
+        "i": "italic",
+        "em": "italic",
+        "u": "underline",
+        "ins": "underline",
+        "s": "strikethrough",
+        "strike": "strikethrough",
+        "del": "strikethrough",
+        "code": "code",
+        "pre": "pre",
+        "a": "text_link",
+        "tg-spoiler": "spoiler",
+        "span": "spoiler",
+        "blockquote": "blockquote",
+    }
+
+    def __init__(self, source: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.source = source
+        self.parts: list[str] = []
+        self.position = 0
+        self.open: list[tuple[str, dict[str, Any]]] = []
+        self.entities: list[dict[str, Any]] = []
+
+    def _byte_offset(self) -> int:
+        line, column = self.getpos()
+        lines = self.source.split("\n")
+        before = "\n".join(lines[: line - 1])
+        prefix = (before + "\n" if line > 1 else "") + lines[line - 1][:column]
+        return len(prefix.encode())
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        kind = self._TAGS.get(tag)
+        attributes = dict(attrs)
+        if kind is None or (tag == "span" and attributes.get("class") != "tg-spoiler"):
+            raise _bad(
+                f'can\'t parse entities: Unsupported start tag "{tag}" at byte offset '
+                f"{self._byte_offset()}"
+            )
+        entity: dict[str, Any] = {"type": kind, "offset": self.position}
+        if tag == "a":
+            href = attributes.get("href")
+            if not href:
+                raise _bad("can't parse entities: Can't find end tag corresponding to start tag a")
+            entity["url"] = href
+        if tag == "code" and self.open and self.open[-1][0] == "pre":
+            # <pre><code class="language-x"> is one pre entity with a language.
+            language = (attributes.get("class") or "").removeprefix("language-")
+            if language:
+                self.open[-1][1]["language"] = language
+            entity["type"] = "merged"
+        self.open.append((tag, entity))
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.open or self.open[-1][0] != tag:
+            expected = f'"</{self.open[-1][0]}>"' if self.open else "nothing"
+            raise _bad(
+                f"can't parse entities: Unmatched end tag at byte offset {self._byte_offset()}, "
+                f'expected {expected}, found "</{tag}>"'
+            )
+        _, entity = self.open.pop()
+        entity["length"] = self.position - entity["offset"]
+        if entity["type"] != "merged" and entity["length"] > 0:
+            self.entities.append(entity)
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+        self.position += _utf16_len(data)
+
+    def result(self) -> tuple[str, list[dict[str, Any]]]:
+        self.feed(self.source)
+        self.close()
+        if self.open:
+            raise _bad(
+                "can't parse entities: Can't find end tag corresponding to start tag "
+                f'"{self.open[-1][0]}"'
+            )
+        self.entities.sort(key=lambda e: (e["offset"], -e["length"]))
+        return "".join(self.parts), self.entities
+
+
+def _parse_text(
+    text: str, parse_mode: str | None, entities: Any
+) -> tuple[str, list[dict[str, Any]]]:
+    """Plain text and entities as Telegram stores them, leading and trailing spaces trimmed."""
+    if parse_mode:
+        if parse_mode.lower() != "html":
+            # Fail loudly rather than pretend: only HTML is implemented by the fake.
+            raise _bad(f"unsupported parse_mode {parse_mode!r} (the fake implements HTML only)")
+        plain, found = _HtmlEntities(text).result()
+    else:
+        plain, found = text, []
+        if entities:
+            if not isinstance(entities, list):
+                raise _bad("can't parse entities JSON object")
+            total = _utf16_len(text)
+            for entity in entities:
+                if (
+                    not isinstance(entity, dict)
+                    or not isinstance(entity.get("type"), str)
+                    or not isinstance(entity.get("offset"), int)
+                    or not isinstance(entity.get("length"), int)
+                    or entity["offset"] < 0
+                    or entity["length"] <= 0
+                    or entity["offset"] + entity["length"] > total
+                ):
+                    raise _bad("can't parse entities: entity is out of the text")
+                found.append(dict(entity))
+    stripped = plain.strip()
+    if stripped != plain:
+        lead = _utf16_len(plain[: len(plain) - len(plain.lstrip())])
+        end = _utf16_len(stripped)
+        trimmed = []
+        for entity in found:
+            start = max(entity["offset"] - lead, 0)
+            stop = min(entity["offset"] - lead + entity["length"], end)
+            if stop > start:
+                trimmed.append({**entity, "offset": start, "length": stop - start})
+        plain, found = stripped, trimmed
+    return plain, found
+
+
+def _image_size(data: bytes) -> tuple[int, int]:
+    """Width and height of a PNG/JPEG/GIF/WEBP photo; ``IMAGE_PROCESS_FAILED`` otherwise."""
+    if not data.startswith((b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF8", b"RIFF")):
+        raise _bad("IMAGE_PROCESS_FAILED")
+    try:
+        with Image.open(io.BytesIO(data)) as image:
+            image.load()
+            return image.size
+    except (UnidentifiedImageError, OSError, ValueError, SyntaxError):
+        raise _bad("IMAGE_PROCESS_FAILED") from None
+
+
+class FakeTelegram(FakeServer):
+    """The fake Bot API server. Use as ``async with FakeTelegram() as fake:``.
+
+    :param token: the only token accepted (others answer 401 Unauthorized).
+    :param username: the bot's username (``/cmd@username`` routes to it).
+    :param first_name: the bot's display name.
+    :param privacy_mode: groups deliver only commands, replies to the bot and mentions of it.
+    :param max_poll_timeout: the longest a ``getUpdates`` long poll is held, whatever the client
+        asks (Telegram's own cap is 50 s).
+    """
+
+    def __init__(
+        self,
+        *,
+        token: str = DEFAULT_TOKEN,
+        username: str = "hexhall_bot",
+        first_name: str = "Hexhall",
+        privacy_mode: bool = True,
+        max_poll_timeout: float = 50.0,
+    ) -> None:
+        super().__init__()
+        self.token = token
+        self.privacy_mode = privacy_mode
+        self.max_poll_timeout = max_poll_timeout
+        self.bot_user = telegram.User(
+            id=int(token.split(":", 1)[0]),
+            first_name=first_name,
+            is_bot=True,
+            username=username,
+            can_join_groups=True,
+            can_read_all_group_messages=not privacy_mode,
+            supports_inline_queries=False,
+        )
+        #: Every accepted ``answerCallbackQuery``, oldest first.
+        self.callback_answers: list[CallbackAnswer] = []
+        self._chats: dict[int, _ChatState] = {}
+        self._users: dict[int, telegram.User] = {}
+        self._started: set[int] = set()
+        self._blocked: set[int] = set()
+        self._kicked: set[int] = set()
+        self._files: dict[str, _StoredFile] = {}
+        self._file_counter = itertools.count(1)
+        self._commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        self._queries: dict[str, bool] = {}  # callback query id -> answered
+        self._query_counter = itertools.count(4_000_000_000_000_000_001)
+        self._failures: dict[str, deque[_Failure]] = {}
+        # Updates: queued until a getUpdates with a higher offset confirms them.
+        self._pending: list[dict[str, Any]] = []
+        self._update_counter = itertools.count(100_001)
+        self._delivered: set[int] = set()
+        self._confirmed_below = 0
+        self._allowed_updates: frozenset[str] | None = None
+        self._poll_generation = 0
+        self._poll_wakeup = asyncio.Event()
+        self._closing = False
+        #: Long polls currently held open (for tests of shutdown and conflicts).
+        self.waiting_polls = 0
+        self._handlers: dict[str, Callable[[_Params], Awaitable[Any]]] = {
+            "getMe": self._get_me,
+            "deleteWebhook": self._delete_webhook,
+            "getUpdates": self._get_updates,
+            "sendMessage": self._send_message,
+            "sendPhoto": self._send_photo,
+            "sendAnimation": self._send_animation,
+            "sendDocument": self._send_document,
+            "editMessageText": self._edit_message_text,
+            "editMessageCaption": self._edit_message_caption,
+            "editMessageMedia": self._edit_message_media,
+            "editMessageReplyMarkup": self._edit_message_reply_markup,
+            "deleteMessage": self._delete_message,
+            "answerCallbackQuery": self._answer_callback_query,
+            "sendChatAction": self._send_chat_action,
+            "setMyCommands": self._set_my_commands,
+            "getMyCommands": self._get_my_commands,
+            "deleteMyCommands": self._delete_my_commands,
+            "getFile": self._get_file,
+        }
+        # Telegram matches method names case-insensitively.
+        self._by_lower = {name.lower(): name for name in self._handlers}
+        self.app.router.add_route("*", "/bot{token}/{method}", self._handle)
+        self.app.router.add_route("GET", "/file/bot{token}/{path:.+}", self._download)
+        self.app.router.add_route("*", "/{tail:.*}", self._not_found)
+
+    # ---------------------------------------------------------------- connection details
+
+    @property
+    def base_url(self) -> str:
+        """For ``ApplicationBuilder.base_url`` (the token is appended by the library)."""
+        return f"{self.url}/bot"
+
+    @property
+    def base_file_url(self) -> str:
+        """For ``ApplicationBuilder.base_file_url``."""
+        return f"{self.url}/file/bot"
+
+    def application_builder(self) -> ApplicationBuilder[Any, Any, Any, Any, Any, Any]:
+        """An ``ApplicationBuilder`` with this fake's token, base URL and file URL set."""
+        return (
+            ApplicationBuilder()
+            .token(self.token)
+            .base_url(self.base_url)
+            .base_file_url(self.base_file_url)
+        )
+
+    async def stop(self) -> None:
+        """Answer held long polls at once (so shutdown never waits them out), then stop."""
+        self._closing = True
+        self._wake_polls()
+        await super().stop()
+
+    # ---------------------------------------------------------------- people and chats
+
+    def user(
+        self,
+        id: int,
+        first_name: str,
+        username: str | None = None,
+        *,
+        last_name: str | None = None,
+        language_code: str | None = None,
+    ) -> telegram.User:
+        """A person, and their private chat with the bot (same id; not started yet)."""
+        if id <= 0:
+            raise ValueError(f"user ids are positive, not {id}")
+        user = telegram.User(
+            id=id,
+            first_name=first_name,
+            is_bot=False,
+            last_name=last_name,
+            username=username,
+            language_code=language_code,
+        )
+        self._users[id] = user
+        chat: dict[str, Any] = {"id": id, "type": "private", "first_name": first_name}
+        if last_name:
+            chat["last_name"] = last_name
+        if username:
+            chat["username"] = username
+        if id in self._chats:
+            self._chats[id].chat = chat
+        else:
+            self._chats[id] = _ChatState(chat)
+        return user
+
+    def group(
+        self, id: int, title: str, *, supergroup: bool = False, username: str | None = None
+    ) -> telegram.Chat:
+        """A group (or supergroup) the bot is a member of. Group ids are negative."""
+        if id >= 0:
+            raise ValueError(f"group ids are negative, not {id}")
+        chat: dict[str, Any] = {
+            "id": id,
+            "type": "supergroup" if supergroup else "group",
+            "title": title,
+        }
+        if username:
+            chat["username"] = username
+        if id in self._chats:
+            self._chats[id].chat = chat
+        else:
+            self._chats[id] = _ChatState(chat)
+        return telegram.Chat.de_json(chat, None)
+
+    def private(self, user: telegram.User) -> telegram.Chat:
+        """The private chat between ``user`` and the bot."""
+        return telegram.Chat.de_json(self._chat_state(user.id).chat, None)
+
+    async def start_private(self, user: telegram.User, *, send_start: bool = True) -> int | None:
+        """``user`` pressed Start: the bot may now write to them. Queues the ``/start`` message
+        the client sends (unless ``send_start`` is false) and returns its update id."""
+        self._started.add(user.id)
+        self._blocked.discard(user.id)
+        if not send_start:
+            return None
+        return await self.send_text(user, self.private(user), "/start")
+
+    def block(self, user: telegram.User) -> None:
+        """``user`` blocked the bot: writing to them answers 403."""
+        self._blocked.add(user.id)
+
+    def kick_bot(self, chat: ChatRef) -> None:
+        """The bot was removed from a group: writing there answers 403."""
+        self._kicked.add(self._chat_id(chat))
+
+    # ---------------------------------------------------------------- inbound updates
+
+    def next_update_id(self) -> int:
+        """A fresh update id (for updates built by hand with :meth:`queue_update`)."""
+        return next(self._update_counter)
+
+    async def queue_update(self, update: telegram.Update | dict[str, Any]) -> int:
+        """Queue an update for ``getUpdates`` and wake a waiting long poll; returns its id."""
+        data = json.loads(update.to_json()) if isinstance(update, telegram.Update) else update
+        self._pending.append(data)
+        self._pending.sort(key=lambda u: u["update_id"])
+        self._wake_polls()
+        self.notify()
+        return int(data["update_id"])
+
+    async def send_text(
+        self,
+        user: telegram.User,
+        chat: ChatRef,
+        text: str,
+        *,
+        reply_to: MessageRef | None = None,
+    ) -> int | None:
+        """``user`` writes ``text`` in ``chat`` (``/commands`` and ``@mentions`` get their
+        entities). Returns the update id, or ``None`` when a group in privacy mode would not
+        deliver it to the bot (not a command for it, not a reply to it, no mention of it)."""
+        state = self._chat_state(self._chat_id(chat))
+        if state.private:
+            if state.id != user.id:
+                raise ValueError(f"chat {state.id} is private to user {state.id}, not {user.id}")
+            if user.id not in self._started:
+                raise ValueError(f"user {user.id} has not started the bot: call start_private")
+        reply = None
+        if reply_to is not None:
+            reply = self._message_dict(state, self._message_id(reply_to, state.id))
+        entities = []
+        for match in _COMMAND_RE.finditer(text):
+            entities.append(
+                telegram.MessageEntity(
+                    telegram.MessageEntity.BOT_COMMAND,
+                    _utf16_len(text[: match.start()]),
+                    _utf16_len(match.group(0)),
+                )
+            )
+        for match in _MENTION_RE.finditer(text):
+            entities.append(
+                telegram.MessageEntity(
+                    telegram.MessageEntity.MENTION,
+                    _utf16_len(text[: match.start()]),
+                    _utf16_len(match.group(0)),
+                )
+            )
+        entities.sort(key=lambda e: e.offset)
+        state.last_id += 1
+        message = telegram.Message(
+            message_id=state.last_id,
+            date=dtm.datetime.now(dtm.UTC),
+            chat=telegram.Chat.de_json(state.chat, None),
+            from_user=user,
+            text=text,
+            entities=entities or None,
+            reply_to_message=telegram.Message.de_json(reply, None) if reply else None,
+        )
+        data = json.loads(message.to_json())
+        state.messages[state.last_id] = data
+        if not state.private and self.privacy_mode and not self._sees(text, reply):
+            return None
+        update = telegram.Update(self.next_update_id(), message=message)
+        return await self.queue_update(update)
+
+    async def press(self, user: telegram.User, message: MessageRef, data: str) -> str:
+        """``user`` presses the inline button with callback ``data`` on a bot message (as it is
+        now, after edits); returns the callback query id. Raises ``ValueError`` if the message
+        has no such button, since no one can press a button that is not there."""
+        chat_id, message_id = self._message_key(message)
+        state = self._chat_state(chat_id)
+        current = self._message_dict(state, message_id)
+        datas = {
+            button.get("callback_data")
+            for row in current.get("reply_markup", {}).get("inline_keyboard", [])
+            for button in row
+        }
+        if data not in datas:
+            raise ValueError(f"message {message_id} in chat {chat_id} has no button {data!r}")
+        query_id = str(next(self._query_counter))
+        self._queries[query_id] = False
+        query = telegram.CallbackQuery(
+            id=query_id,
+            from_user=user,
+            chat_instance=str(abs(chat_id) * 7919 + 13),
+            message=telegram.Message.de_json(current, None),
+            data=data,
+        )
+        await self.queue_update(telegram.Update(self.next_update_id(), callback_query=query))
+        return query_id
+
+    def pending_updates(self) -> list[int]:
+        """Ids of the updates not yet confirmed by a ``getUpdates`` offset."""
+        return [u["update_id"] for u in self._pending]
+
+    async def wait_delivered(self, update_id: int, *, timeout: float = DEFAULT_DEADLINE) -> None:
+        """Wait until a ``getUpdates`` answer carried ``update_id``."""
+        await self.wait_until(lambda: update_id in self._delivered, timeout=timeout)
+
+    async def wait_confirmed(self, update_id: int, *, timeout: float = DEFAULT_DEADLINE) -> None:
+        """Wait until the bot confirmed ``update_id`` (it will never be delivered again)."""
+        await self.wait_until(lambda: self._confirmed_below > update_id, timeout=timeout)
+
+    # ---------------------------------------------------------------- assertions
+
+    def sent(self, chat: ChatRef) -> list[telegram.Message]:
+        """The bot's messages in ``chat`` as they are now (edited, deleted ones left out)."""
+        state = self._chat_state(self._chat_id(chat))
+        return [
+            telegram.Message.de_json(m, None)
+            for m in state.messages.values()
+            if m.get("from", {}).get("id") == self.bot_user.id
+        ]
+
+    def message(self, chat: ChatRef, message_id: int) -> telegram.Message:
+        """One message (the bot's or a user's) as it is now; ``KeyError`` if absent/deleted."""
+        state = self._chat_state(self._chat_id(chat))
+        return telegram.Message.de_json(state.messages[message_id], None)
+
+    def keyboard(
+        self, message: MessageRef
+    ) -> tuple[tuple[telegram.InlineKeyboardButton, ...], ...]:
+        """The current inline keyboard of a message (after edits); empty if it has none."""
+        chat_id, message_id = self._message_key(message)
+        markup = self.message(chat_id, message_id).reply_markup
+        return markup.inline_keyboard if markup else ()
+
+    def photo_bytes(self, message: MessageRef) -> bytes:
+        """The bytes the bot uploaded for a photo message's current photo."""
+        chat_id, message_id = self._message_key(message)
+        photo = self.message(chat_id, message_id).photo
+        if not photo:
+            raise ValueError(f"message {message_id} in chat {chat_id} has no photo")
+        return self._files[photo[-1].file_id].data
+
+    def last_photo(self, chat: ChatRef) -> bytes:
+        """The uploaded bytes of the newest bot message with a photo in ``chat``."""
+        for message in reversed(self.sent(chat)):
+            if message.photo:
+                return self._files[message.photo[-1].file_id].data
+        raise ValueError(f"the bot has no photo in chat {self._chat_id(chat)}")
+
+    def recompressed_photo(self, message: MessageRef) -> bytes:
+        """The photo as people see it: JPEG, longest side at most 1280 (Telegram re-encodes)."""
+        with Image.open(io.BytesIO(self.photo_bytes(message))) as image:
+            picture = image.convert("RGB")
+        picture.thumbnail((PHOTO_SIDES[-1], PHOTO_SIDES[-1]))
+        out = io.BytesIO()
+        picture.save(out, "JPEG", quality=87)
+        return out.getvalue()
+
+    def file_bytes(self, file_id: str) -> bytes:
+        """The bytes behind a file id the fake handed out."""
+        return self._files[file_id].data
+
+    def commands(
+        self, *, scope: dict[str, Any] | None = None, language_code: str = ""
+    ) -> list[telegram.BotCommand]:
+        """The bot's command menu for ``scope`` (default scope if ``None``) and language."""
+        stored = self._commands.get((self._scope_key(scope), language_code), [])
+        return [telegram.BotCommand(c["command"], c["description"]) for c in stored]
+
+    async def wait_for_message(
+        self,
+        chat: ChatRef,
+        predicate: Callable[[telegram.Message], bool] | None = None,
+        *,
+        after: int = 0,
+        timeout: float = DEFAULT_DEADLINE,
+    ) -> telegram.Message:
+        """The first bot message in ``chat`` (from index ``after`` of :meth:`sent`) that matches
+        ``predicate`` in its current state, waiting for it."""
+        found: list[telegram.Message] = []
+
+        def check() -> bool:
+            found[:] = [m for m in self.sent(chat)[after:] if predicate is None or predicate(m)][:1]
+            return bool(found)
+
+        await self.wait_until(check, timeout=timeout)
+        return found[0]
+
+    async def wait_for_answer(
+        self, query_id: str, *, timeout: float = DEFAULT_DEADLINE
+    ) -> CallbackAnswer:
+        """The answer to callback query ``query_id``, waiting for it."""
+        found: list[CallbackAnswer] = []
+
+        def check() -> bool:
+            found[:] = [a for a in self.callback_answers if a.query_id == query_id][:1]
+            return bool(found)
+
+        await self.wait_until(check, timeout=timeout)
+        return found[0]
+
+    # ---------------------------------------------------------------- failures on demand
+
+    def fail(
+        self,
+        method: str,
+        error_code: int,
+        description: str,
+        *,
+        times: int = 1,
+        parameters: dict[str, Any] | None = None,
+    ) -> None:
+        """The next ``times`` calls of ``method`` answer this error instead of working."""
+        queue = self._failures.setdefault(method.lower(), deque())
+        queue.extend(_Failure(error_code, description, parameters) for _ in range(times))
+
+    def flood(self, method: str, retry_after: int = 1, *, times: int = 1) -> None:
+        """Flood control: the next ``times`` calls of ``method`` answer 429 ``retry_after``."""
+        self.fail(
+            method,
+            429,
+            f"Too Many Requests: retry after {retry_after}",
+            times=times,
+            parameters={"retry_after": retry_after},
+        )
+
+    # ---------------------------------------------------------------- HTTP plumbing
+
+    async def _handle(self, request: web.Request) -> web.Response:
+        name = request.match_info["method"]
+        method = self._by_lower.get(name.lower(), name)
+        status = 200
+        try:
+            fields, files = await self._read(request)
+        except ValueError:
+            fields, files = {}, {}
+            error: _ApiError | None = _bad("can't parse JSON object")
+        else:
+            error = None
+        recorded = {key: self._decode_for_record(key, value) for key, value in fields.items()}
+        uploads = {key: upload.data for key, upload in files.items()}
+        call: Call | None = None
+        body: dict[str, Any]
+        try:
+            if error is not None:
+                raise error
+            if request.match_info["token"] != self.token:
+                raise _ApiError(401, "Unauthorized")
+            handler = self._handlers.get(method)
+            if handler is None:
+                raise _ApiError(404, "Not Found")
+            failures = self._failures.get(method.lower())
+            if failures:
+                failure = failures.popleft()
+                raise _ApiError(failure.status, failure.description, failure.parameters)
+            if method == "getUpdates":
+                # Calls are listed in order of arrival: a long poll is listed when it starts,
+                # and its response is filled in when it answers.
+                call = self.record(method, recorded, uploads)
+            result = await handler(_Params(fields, files))
+            body = {"ok": True, "result": result}
+            if method == "deleteWebhook":
+                body["description"] = "Webhook is already deleted"
+        except _ApiError as exc:
+            status = exc.status
+            body = exc.body()
+        if call is None:
+            self.record(method, recorded, uploads, body)
+        else:
+            call.response = body
+            self.notify()
+        return web.json_response(body, status=status)
+
+    async def _read(self, request: web.Request) -> tuple[dict[str, Any], dict[str, _Upload]]:
+        fields: dict[str, Any] = dict(request.query)
+        files: dict[str, _Upload] = {}
+        if request.method != "POST" or not request.body_exists:
+            return fields, files
+        if request.content_type == "application/json":
+            body = await request.json()
+            if not isinstance(body, dict):
+                raise ValueError("JSON body is not an object")
+            fields.update(body)
+            return fields, files
+        form = await request.post()
+        for key, value in form.items():
+            if isinstance(value, web.FileField):
+                files[key] = _Upload(value.file.read(), value.filename, value.content_type)
+            else:
+                fields[key] = value if isinstance(value, str) else bytes(value).decode()
+        return fields, files
+
+    @staticmethod
+    def _decode_for_record(key: str, value: Any) -> Any:
+        if key in _JSON_FIELDS and isinstance(value, str):
+            try:
+                return json.loads(value)
+            except ValueError:
+                return value
+        return value
+
+    async def _not_found(self, request: web.Request) -> web.Response:
+        return web.json_response(
+            {"ok": False, "error_code": 404, "description": "Not Found"}, status=404
+        )
+
+    async def _download(self, request: web.Request) -> web.Response:
+        if request.match_info["token"] != self.token:
+            return await self._not_found(request)
+        path = request.match_info["path"]
+        for stored in self._files.values():
+            if self._file_path(stored) == path:
+                return web.Response(body=stored.data)
+        return await self._not_found(request)
+
+    # ---------------------------------------------------------------- state helpers
+
+    @staticmethod
+    def _chat_id(chat: ChatRef) -> int:
+        return chat.id if isinstance(chat, telegram.Chat) else int(chat)
+
+    def _chat_state(self, chat_id: int) -> _ChatState:
+        try:
+            return self._chats[chat_id]
+        except KeyError:
+            raise ValueError(f"unknown chat {chat_id}: create it with user() or group()") from None
+
+    @staticmethod
+    def _message_key(message: MessageRef) -> tuple[int, int]:
+        if isinstance(message, telegram.Message):
+            return message.chat.id, message.message_id
+        return message
+
+    def _message_id(self, message: MessageRef, chat_id: int) -> int:
+        key = self._message_key(message)
+        if key[0] != chat_id:
+            raise ValueError(f"message {key[1]} is in chat {key[0]}, not {chat_id}")
+        return key[1]
+
+    @staticmethod
+    def _message_dict(state: _ChatState, message_id: int) -> dict[str, Any]:
+        try:
+            return state.messages[message_id]
+        except KeyError:
+            raise ValueError(f"no message {message_id} in chat {state.id}") from None
+
+    def _sees(self, text: str, reply: dict[str, Any] | None) -> bool:
+        """Whether a group message reaches a bot in privacy mode."""
+        username = (self.bot_user.username or "").lower()
+        if reply is not None and reply.get("from", {}).get("id") == self.bot_user.id:
+            return True
+        command = _COMMAND_RE.match(text)
+        if command is not None:
+            return command.group(2) is None or command.group(2).lower() == username
+        return any(m.group(1).lower() == username for m in _MENTION_RE.finditer(text))
+
+    def _wake_polls(self) -> None:
+        self._poll_wakeup.set()
+        self._poll_wakeup = asyncio.Event()
+
+    def _target_chat(self, p: _Params) -> _ChatState:
+        raw = p.text("chat_id")
+        if not raw:
+            raise _bad("chat_id is empty")
+        try:
+            state = self._chats[int(raw)]
+        except (ValueError, KeyError):
+            raise _bad("chat not found") from None
+        if state.private:
+            if state.id in self._blocked:
+                raise _ApiError(403, "Forbidden: bot was blocked by the user")
+            if state.id not in self._started:
+                raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif state.id in self._kicked:
+            raise _ApiError(403, f"Forbidden: bot was kicked from the {state.chat['type']} chat")
+        return state
+
+    def _new_message(
+        self, p: _Params, state: _ChatState, content: dict[str, Any]
+    ) -> dict[str, Any]:
+        """Store and return a bot message: reply target checked, inline keyboard echoed."""
+        reply = self._reply_target(p, state)
+        markup = self._reply_markup(p.json("reply_markup"), inline_only=False)
+        state.last_id += 1
+        message: dict[str, Any] = {
+            "message_id": state.last_id,
+            "from": self.bot_user.to_dict(),
+            "chat": dict(state.chat),
+            "date": _now(),
+            **content,
+        }
+        if reply is not None:
+            message["reply_to_message"] = {
+                k: v for k, v in reply.items() if k != "reply_to_message"
+            }
+        if markup is not None:
+            message["reply_markup"] = markup
+        state.messages[state.last_id] = message
+        return message
+
+    def _reply_target(self, p: _Params, state: _ChatState) -> dict[str, Any] | None:
+        parameters = p.json("reply_parameters")
+        if parameters is None and p.has("reply_to_message_id"):
+            parameters = {
+                "message_id": p.integer("reply_to_message_id"),
+                "allow_sending_without_reply": p.flag("allow_sending_without_reply"),
+            }
+        if parameters is None:
+            return None
+        if not isinstance(parameters, dict) or not isinstance(parameters.get("message_id"), int):
+            raise _bad("can't parse reply parameters JSON object")
+        target = state.messages.get(parameters["message_id"])
+        if target is None and not parameters.get("allow_sending_without_reply"):
+            raise _bad("message to be replied not found")
+        return target
+
+    def _reply_markup(self, markup: Any, *, inline_only: bool) -> dict[str, Any] | None:
+        """Validate ``reply_markup``; return what Telegram echoes (inline keyboards only)."""
+        if markup is None:
+            return None
+        if not isinstance(markup, dict):
+            raise _bad("can't parse reply keyboard markup JSON object")
+        if "inline_keyboard" not in markup:
+            if inline_only:
+                raise _bad("inline keyboard expected")
+            if not any(k in markup for k in ("keyboard", "remove_keyboard", "force_reply")):
+                raise _bad("can't parse reply keyboard markup JSON object")
+            return None
+        rows = markup["inline_keyboard"]
+        if not isinstance(rows, list) or not all(isinstance(row, list) for row in rows):
+            raise _bad(
+                'can\'t parse inline keyboard button: Field "inline_keyboard" must be of '
+                "type Array of Array"
+            )
+        if sum(len(row) for row in rows) > KEYBOARD_BUTTON_LIMIT:
+            raise _bad("REPLY_MARKUP_TOO_LONG")
+        echoed = []
+        for row in rows:
+            echoed_row = []
+            for button in row:
+                echoed_row.append(self._button(button))
+            if echoed_row:
+                echoed.append(echoed_row)
+        return {"inline_keyboard": echoed}
+
+    @staticmethod
+    def _button(button: Any) -> dict[str, Any]:
+        if not isinstance(button, dict):
+            raise _bad("can't parse inline keyboard button: InlineKeyboardButton must be an Object")
+        if "text" not in button:
+            raise _bad("can't parse inline keyboard button: Can't find field \"text\"")
+        text = button["text"]
+        if not isinstance(text, str):
+            raise _bad('can\'t parse inline keyboard button: Field "text" must be of type String')
+        if not text.strip():
+            raise _bad("BUTTON_TEXT_INVALID")
+        actions = [key for key in _BUTTON_ACTIONS if key in button]
+        if not actions:
+            raise _bad(
+                "can't parse inline keyboard button: Text buttons are unallowed in the inline "
+                "keyboard"
+            )
+        action = actions[0]
+        value = button[action]
+        if action == "callback_data" and (
+            not isinstance(value, str) or not 1 <= len(value.encode()) <= CALLBACK_DATA_LIMIT
+        ):
+            raise _bad("BUTTON_DATA_INVALID")
+        if action == "url":
+            parsed = urlparse(value) if isinstance(value, str) else None
+            if (
+                parsed is None
+                or parsed.scheme not in ("http", "https", "tg")
+                or not (parsed.netloc or parsed.path)
+            ):
+                raise _bad("BUTTON_URL_INVALID")
+        return {"text": text, action: value}
+
+    def _text_content(self, p: _Params) -> dict[str, Any]:
+        plain, entities = _parse_text(
+            p.text("text") or "", p.text("parse_mode"), p.json("entities")
+        )
+        if not plain:
+            raise _bad("message text is empty")
+        if len(plain) > TEXT_LIMIT:
+            raise _bad("message is too long")
+        content: dict[str, Any] = {"text": plain}
+        if entities:
+            content["entities"] = entities
+        return content
+
+    @staticmethod
+    def _caption_content(
+        caption: str | None, parse_mode: str | None, entities: Any
+    ) -> dict[str, Any]:
+        plain, found = _parse_text(caption or "", parse_mode, entities)
+        if len(plain) > CAPTION_LIMIT:
+            raise _bad("message caption is too long")
+        content: dict[str, Any] = {}
+        if plain:
+            content["caption"] = plain
+        if found:
+            content["caption_entities"] = found
+        return content
+
+    def _upload(self, p: _Params, name: str) -> _Upload | _StoredFile | None:
+        """An uploaded part (own name or ``attach://``), a known file id, or ``None``."""
+        if name in p.files:
+            return p.files[name]
+        return self._file_reference(p, p.text(name))
+
+    def _file_reference(self, p: _Params, value: str | None) -> _Upload | _StoredFile | None:
+        if not value:
+            return None
+        if value.startswith("attach://"):
+            part = value.removeprefix("attach://")
+            if part not in p.files:
+                raise _bad(f"can't find attached file {part!r}")
+            return p.files[part]
+        stored = self._files.get(value)
+        if stored is None:
+            raise _bad("wrong file identifier/HTTP URL specified")
+        return stored
+
+    def _new_file_id(self, kind: str) -> tuple[str, str]:
+        n = next(self._file_counter)
+        return f"fake-{kind}-{n:06d}", f"fake-unique-{n:06d}"
+
+    def _store_photo(self, source: _Upload | _StoredFile) -> list[dict[str, Any]]:
+        """PhotoSize list for a photo: scaled copies, the largest side at most 1280."""
+        if isinstance(source, _StoredFile):
+            if source.kind != "photo":
+                raise _bad(f"can't use file of type {source.kind.title()} as Photo")
+            data = source.data
+        else:
+            data = source.data
+        if len(data) > PHOTO_BYTES_LIMIT:
+            raise _bad("file is too big")
+        width, height = _image_size(data)
+        if width + height > 10_000 or max(width, height) > 20 * min(width, height):
+            raise _bad("PHOTO_INVALID_DIMENSIONS")
+        longest = max(width, height)
+        sizes: list[dict[str, Any]] = []
+        for side in PHOTO_SIDES:
+            scale = min(1.0, side / longest)
+            w, h = max(1, round(width * scale)), max(1, round(height * scale))
+            if sizes and (sizes[-1]["width"], sizes[-1]["height"]) == (w, h):
+                break
+            file_id, unique = self._new_file_id("photo")
+            self._files[file_id] = _StoredFile(
+                "photo", file_id, unique, data, width=w, height=h, mime_type="image/jpeg"
+            )
+            sizes.append(
+                {
+                    "file_id": file_id,
+                    "file_unique_id": unique,
+                    "width": w,
+                    "height": h,
+                    "file_size": max(1, int(len(data) * scale * scale)),
+                }
+            )
+            if scale == 1.0:
+                break
+        return sizes
+
+    def _store_document(self, source: _Upload | _StoredFile) -> dict[str, Any]:
+        if isinstance(source, _StoredFile):
+            data, name, mime = source.data, source.file_name, source.mime_type
+        else:
+            data, name = source.data, source.filename
+            mime = source.content_type
+            guessed = mimetypes.guess_type(name or "")[0]
+            if guessed:
+                mime = guessed
+        if len(data) > UPLOAD_BYTES_LIMIT:
+            raise _ApiError(413, "Request Entity Too Large")
+        file_id, unique = self._new_file_id("document")
+        stored = _StoredFile("document", file_id, unique, data, file_name=name, mime_type=mime)
+        self._files[file_id] = stored
+        document: dict[str, Any] = {
+            "file_id": file_id,
+            "file_unique_id": unique,
+            "file_size": len(data),
+        }
+        if name:
+            document["file_name"] = name
+        if mime:
+            document["mime_type"] = mime
+        return document
+
+    def _animation_content(
+        self, source: _Upload | _StoredFile, width: int | None, height: int | None
+    ) -> dict[str, Any]:
+        """``animation`` (and the ``document`` Telegram adds for old clients) for a GIF or MP4;
+        anything else is sent as a plain document, as Telegram does."""
+        if isinstance(source, _StoredFile):
+            if source.kind not in ("animation", "document"):
+                raise _bad(f"can't use file of type {source.kind.title()} as Animation")
+            data, name = source.data, source.file_name
+        else:
+            data, name = source.data, source.filename
+        duration = 0
+        if data.startswith(b"GIF8"):
+            try:
+                with Image.open(io.BytesIO(data)) as image:
+                    width, height = image.size
+                    total_ms = 0
+                    for frame in range(getattr(image, "n_frames", 1)):
+                        image.seek(frame)
+                        total_ms += int(image.info.get("duration", 0))
+                    duration = round(total_ms / 1000)
+            except (UnidentifiedImageError, OSError, ValueError):
+                return {"document": self._store_document(source)}
+            name = f"{name or 'animation.gif'}.mp4"
+        elif data[4:8] != b"ftyp":
+            return {"document": self._store_document(source)}
+        if len(data) > UPLOAD_BYTES_LIMIT:
+            raise _ApiError(413, "Request Entity Too Large")
+        file_id, unique = self._new_file_id("animation")
+        stored = _StoredFile(
+            "animation",
+            file_id,
+            unique,
+            data,
+            file_name=name or "animation.mp4",
+            mime_type="video/mp4",
+            width=width or 0,
+            height=height or 0,
+            duration=duration,
+        )
+        self._files[file_id] = stored
+        animation = {
+            "file_id": file_id,
+            "file_unique_id": unique,
+            "width": stored.width,
+            "height": stored.height,
+            "duration": duration,
+            "file_name": stored.file_name,
+            "mime_type": "video/mp4",
+            "file_size": len(data),
+        }
+        document = {
+            k: animation[k]
+            for k in ("file_id", "file_unique_id", "file_name", "mime_type", "file_size")
+        }
+        return {"animation": animation, "document": document}
+
+    def _editable(self, p: _Params) -> tuple[_ChatState, dict[str, Any]]:
+        if p.has("inline_message_id"):
+            raise _bad("MESSAGE_ID_INVALID")
+        state = self._target_chat(p)
+        message_id = p.integer("message_id")
+        if message_id is None:
+            raise _bad("message identifier is not specified")
+        message = state.messages.get(message_id)
+        if message is None:
+            raise _bad("message to edit not found")
+        if message.get("from", {}).get("id") != self.bot_user.id:
+            raise _bad("message can't be edited")
+        return state, message
+
+    def _apply_edit(
+        self, state: _ChatState, message: dict[str, Any], changes: dict[str, Any], drop: list[str]
+    ) -> dict[str, Any]:
+        """Replace fields; "not modified" if nothing changes (keyboard included)."""
+        edited = {k: v for k, v in message.items() if k not in drop and k != "edit_date"}
+        edited.update(changes)
+        before = {k: v for k, v in message.items() if k != "edit_date"}
+        if edited == before:
+            raise _bad(NOT_MODIFIED.removeprefix("Bad Request: "))
+        edited["edit_date"] = _now()
+        state.messages[message["message_id"]] = edited
+        return edited
+
+    @staticmethod
+    def _scope_key(scope: Any) -> str:
+        return json.dumps(scope or {"type": "default"}, sort_keys=True)
+
+    def _file_path(self, stored: _StoredFile) -> str:
+        suffix = mimetypes.guess_extension(stored.mime_type or "") or ""
+        return f"{stored.kind}s/{stored.file_unique_id}{suffix}"
+
+    # ---------------------------------------------------------------- API methods
+
+    async def _get_me(self, p: _Params) -> Any:
+        return self.bot_user.to_dict()
+
+    async def _delete_webhook(self, p: _Params) -> Any:
+        if p.flag("drop_pending_updates"):
+            if self._pending:
+                self._confirmed_below = self._pending[-1]["update_id"] + 1
+            self._pending.clear()
+        return True
+
+    async def _get_updates(self, p: _Params) -> Any:
+        offset = p.integer("offset") or 0
+        limit = min(max(p.integer("limit") or 100, 1), 100)
+        timeout = max(p.number("timeout") or 0.0, 0.0)
+        allowed = p.json("allowed_updates")
+        if allowed is not None:
+            self._allowed_updates = frozenset(allowed) if allowed else None
+        if offset > 0:
+            self._confirmed_below = max(self._confirmed_below, offset)
+            self._pending = [u for u in self._pending if u["update_id"] >= offset]
+        elif offset < 0:
+            self._pending = self._pending[offset:]
+        self.notify()
+        # A newer getUpdates ends an older one still waiting, as on Telegram.
+        self._poll_generation += 1
+        generation = self._poll_generation
+        self._wake_polls()
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + min(timeout, self.max_poll_timeout)
+        self.waiting_polls += 1
+        self.notify()
+        try:
+            while True:
+                if generation != self._poll_generation:
+                    raise _ApiError(409, GET_UPDATES_CONFLICT)
+                ready = [
+                    u
+                    for u in self._pending
+                    if self._allowed_updates is None
+                    or any(k in self._allowed_updates for k in u if k != "update_id")
+                ][:limit]
+                if self._closing:
+                    return []
+                if ready:
+                    self._delivered.update(u["update_id"] for u in ready)
+                    return ready
+                remaining = deadline - loop.time()
+                if remaining <= 0:
+                    return []
+                wakeup = self._poll_wakeup
+                try:
+                    async with asyncio.timeout(remaining):
+                        await wakeup.wait()
+                except TimeoutError:
+                    pass
+        finally:
+            self.waiting_polls -= 1
+            self.notify()
+
+    async def _send_message(self, p: _Params) -> Any:
+        state = self._target_chat(p)
+        return self._new_message(p, state, self._text_content(p))
+
+    async def _send_photo(self, p: _Params) -> Any:
+        state = self._target_chat(p)
+        source = self._upload(p, "photo")
+        if source is None:
+            raise _bad("there is no photo in the request")
+        content: dict[str, Any] = {"photo": self._store_photo(source)}
+        content.update(
+            self._caption_content(
+                p.text("caption"), p.text("parse_mode"), p.json("caption_entities")
+            )
+        )
+        if p.flag("has_spoiler"):
+            content["has_media_spoiler"] = True
+        return self._new_message(p, state, content)
+
+    async def _send_animation(self, p: _Params) -> Any:
+        state = self._target_chat(p)
+        source = self._upload(p, "animation")
+        if source is None:
+            raise _bad("there is no animation in the request")
+        content = self._animation_content(source, p.integer("width"), p.integer("height"))
+        content.update(
+            self._caption_content(
+                p.text("caption"), p.text("parse_mode"), p.json("caption_entities")
+            )
+        )
+        return self._new_message(p, state, content)
+
+    async def _send_document(self, p: _Params) -> Any:
+        state = self._target_chat(p)
+        source = self._upload(p, "document")
+        if source is None:
+            raise _bad("there is no document in the request")
+        content: dict[str, Any] = {"document": self._store_document(source)}
+        content.update(
+            self._caption_content(
+                p.text("caption"), p.text("parse_mode"), p.json("caption_entities")
+            )
+        )
+        return self._new_message(p, state, content)
+
+    async def _edit_message_text(self, p: _Params) -> Any:
+        state, message = self._editable(p)
+        if "text" not in message:
+            raise _bad("there is no text in the message to edit")
+        content = self._text_content(p)
+        markup = self._reply_markup(p.json("reply_markup"), inline_only=True)
+        if markup is not None:
+            content["reply_markup"] = markup
+        # Without reply_markup the keyboard goes: Telegram treats it as "no keyboard".
+        return self._apply_edit(state, message, content, ["text", "entities", "reply_markup"])
+
+    async def _edit_message_caption(self, p: _Params) -> Any:
+        state, message = self._editable(p)
+        if not any(key in message for key in _MEDIA_KEYS):
+            raise _bad("there is no caption in the message to edit")
+        content = self._caption_content(
+            p.text("caption"), p.text("parse_mode"), p.json("caption_entities")
+        )
+        markup = self._reply_markup(p.json("reply_markup"), inline_only=True)
+        if markup is not None:
+            content["reply_markup"] = markup
+        return self._apply_edit(
+            state, message, content, ["caption", "caption_entities", "reply_markup"]
+        )
+
+    async def _edit_message_media(self, p: _Params) -> Any:
+        state, message = self._editable(p)
+        if not any(key in message for key in _MEDIA_KEYS):
+            raise _bad("there is no media in the message to edit")
+        media = p.json("media")
+        if not isinstance(media, dict) or not isinstance(media.get("media"), str):
+            raise _bad("can't parse InputMedia JSON object")
+        source = self._file_reference(p, media["media"])
+        if source is None:
+            raise _bad("there is no media in the request")
+        kind = media.get("type")
+        content: dict[str, Any]
+        if kind == "photo":
+            content = {"photo": self._store_photo(source)}
+        elif kind == "animation":
+            content = self._animation_content(source, media.get("width"), media.get("height"))
+        elif kind == "document":
+            content = {"document": self._store_document(source)}
+        else:
+            raise _bad(
+                f"unsupported media type {kind!r} (the fake implements photo, animation "
+                "and document)"
+            )
+        content.update(
+            self._caption_content(
+                media.get("caption"), media.get("parse_mode"), media.get("caption_entities")
+            )
+        )
+        markup = self._reply_markup(p.json("reply_markup"), inline_only=True)
+        if markup is not None:
+            content["reply_markup"] = markup
+        drop = [*_MEDIA_KEYS, "caption", "caption_entities", "reply_markup", "has_media_spoiler"]
+        return self._apply_edit(state, message, content, drop)
+
+    async def _edit_message_reply_markup(self, p: _Params) -> Any:
+        state, message = self._editable(p)
+        markup = self._reply_markup(p.json("reply_markup"), inline_only=True)
+        content = {"reply_markup": markup} if markup is not None else {}
+        return self._apply_edit(state, message, content, ["reply_markup"])
+
+    async def _delete_message(self, p: _Params) -> Any:
+        state = self._target_chat(p)
+        message_id = p.integer("message_id")
+        message = state.messages.get(message_id or 0)
+        if message is None:
+            raise _bad("message to delete not found")
+        from_bot = message.get("from", {}).get("id") == self.bot_user.id
+        if not from_bot and not state.private:
+            raise _bad("message can't be deleted")
+        del state.messages[message["message_id"]]
+        return True
+
+    async def _answer_callback_query(self, p: _Params) -> Any:
+        query_id = p.text("callback_query_id") or ""
+        if self._queries.get(query_id, True):
+            raise _bad(QUERY_INVALID.removeprefix("Bad Request: "))
+        text = p.text("text")
+        if text is not None and len(text) > CALLBACK_ANSWER_LIMIT:
+            raise _bad("MESSAGE_TOO_LONG")
+        self._queries[query_id] = True
+        self.callback_answers.append(
+            CallbackAnswer(
+                query_id=query_id,
+                text=text,
+                show_alert=p.flag("show_alert"),
+                url=p.text("url"),
+                cache_time=p.integer("cache_time") or 0,
+            )
+        )
+        return True
+
+    async def _send_chat_action(self, p: _Params) -> Any:
+        self._target_chat(p)
+        if p.text("action") not in _CHAT_ACTIONS:
+            raise _bad("wrong parameter action in request")
+        return True
+
+    async def _set_my_commands(self, p: _Params) -> Any:
+        commands = p.json("commands")
+        if not isinstance(commands, list) or len(commands) > 100:
+            raise _bad("can't parse commands JSON object")
+        stored = []
+        for command in commands:
+            if not isinstance(command, dict):
+                raise _bad("can't parse BotCommand JSON object")
+            name, description = command.get("command"), command.get("description")
+            if not isinstance(name, str) or not _BOT_COMMAND_NAME_RE.fullmatch(name):
+                raise _bad("BOT_COMMAND_INVALID")
+            if not isinstance(description, str) or not 1 <= len(description.strip()) <= 256:
+                raise _bad("BOT_COMMAND_DESCRIPTION_INVALID")
+            stored.append({"command": name, "description": description})
+        key = (self._scope_key(p.json("scope")), p.text("language_code") or "")
+        self._commands[key] = stored
+        return True
+
+    async def _get_my_commands(self, p: _Params) -> Any:
+        key = (self._scope_key(p.json("scope")), p.text("language_code") or "")
+        return list(self._commands.get(key, []))
+
+    async def _delete_my_commands(self, p: _Params) -> Any:
+        key = (self._scope_key(p.json("scope")), p.text("language_code") or "")
+        self._commands.pop(key, None)
+        return True
+
+    async def _get_file(self, p: _Params) -> Any:
+        stored = self._files.get(p.text("file_id") or "")
+        if stored is None:
+            raise _bad("invalid file_id")
+        return {
+            "file_id": stored.file_id,
+            "file_unique_id": stored.file_unique_id,
+            "file_size": len(stored.data),
+            "file_path": self._file_path(stored),
+        }

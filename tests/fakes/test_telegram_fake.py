@@ -1,0 +1,469 @@
+"""The fake Telegram server against the real python-telegram-bot: handlers, polling, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime as dtm
+import io
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+import telegram
+from PIL import Image
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, RetryAfter
+from telegram.ext import (
+    Application,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    MessageHandler,
+    filters,
+)
+
+from tests.fakes.telegram import FakeTelegram
+
+App = Application[Any, Any, Any, Any, Any, Any]
+
+
+def _png(width: int = 600, height: int = 400, colour: str = "white") -> bytes:
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), colour).save(out, "PNG")
+    return out.getvalue()
+
+
+def _gif() -> bytes:
+    frames = [Image.new("P", (40, 30), i) for i in range(3)]
+    out = io.BytesIO()
+    frames[0].save(out, "GIF", save_all=True, append_images=frames[1:], duration=1000, loop=0)
+    return out.getvalue()
+
+
+BOARD_PNG = _png(1600, 800)
+RESIGN = InlineKeyboardMarkup([[InlineKeyboardButton("Resign", callback_data="resign")]])
+REMATCH = InlineKeyboardMarkup([[InlineKeyboardButton("Rematch", callback_data="rematch")]])
+
+
+@pytest.fixture(autouse=True)
+def _no_proxy(monkeypatch: pytest.MonkeyPatch) -> None:
+    # httpx honours proxy variables; calls to the fake must stay on 127.0.0.1.
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("no_proxy", "127.0.0.1,localhost")
+    # Durations as timedelta (PTB 22 warns on the int form it is phasing out).
+    monkeypatch.setenv("PTB_TIMEDELTA", "1")
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram() as server:
+        yield server
+
+
+@pytest.fixture
+async def bot(fake: FakeTelegram) -> AsyncIterator[telegram.Bot]:
+    async with telegram.Bot(
+        fake.token, base_url=fake.base_url, base_file_url=fake.base_file_url
+    ) as client:
+        yield client
+
+
+@pytest.fixture
+async def alice(fake: FakeTelegram) -> telegram.User:
+    user = fake.user(5, "Alice", "alice")
+    await fake.start_private(user, send_start=False)
+    return user
+
+
+class Seen:
+    """What the test handlers saw, so tests can wait on it."""
+
+    def __init__(self) -> None:
+        self.update_ids: list[int] = []
+        self.replies_to: list[int | None] = []
+
+
+def _application(fake: FakeTelegram, seen: Seen) -> App:
+    app = fake.application_builder().build()
+
+    async def board(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        seen.update_ids.append(update.update_id)
+        assert update.effective_chat is not None
+        await update.effective_chat.send_photo(BOARD_PNG, caption="Your move", reply_markup=RESIGN)
+
+    async def pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        seen.update_ids.append(update.update_id)
+        query = update.callback_query
+        assert query is not None
+        await query.answer(f"You pressed {query.data}")
+        await query.edit_message_caption("Game over", reply_markup=REMATCH)
+
+    async def echo(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        seen.update_ids.append(update.update_id)
+        message = update.effective_message
+        assert message is not None and message.text is not None
+        reply_to = message.reply_to_message
+        seen.replies_to.append(reply_to.message_id if reply_to else None)
+        await message.reply_text(message.text)
+
+    app.add_handler(CommandHandler("board", board))
+    app.add_handler(CallbackQueryHandler(pressed))
+    app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, echo))
+    return app
+
+
+@contextlib.asynccontextmanager
+async def _running(app: App) -> AsyncIterator[App]:
+    async with app:
+        await app.start()
+        assert app.updater is not None
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        try:
+            yield app
+        finally:
+            if app.updater.running:
+                await app.updater.stop()
+            await app.stop()
+
+
+async def test_application_bootstraps_against_the_fake(fake: FakeTelegram) -> None:
+    seen = Seen()
+    async with _running(_application(fake, seen)) as app:
+        assert app.bot.username == "hexhall_bot"
+        me = await app.bot.get_me()
+        assert me.is_bot and me.first_name == "Hexhall"
+        assert me.can_read_all_group_messages is False
+        assert me.supports_inline_queries is False
+        await fake.wait_for(lambda c: c.method == "getUpdates")
+    methods = [c.method for c in fake.calls]
+    assert methods.index("getMe") < methods.index("deleteWebhook") < methods.index("getUpdates")
+
+
+async def test_command_photo_keyboard_and_callback_round_trip(
+    fake: FakeTelegram, alice: telegram.User
+) -> None:
+    seen = Seen()
+    async with _running(_application(fake, seen)):
+        await fake.send_text(alice, fake.private(alice), "/board")
+        board = await fake.wait_for_message(alice.id, lambda m: bool(m.photo))
+        assert board.caption == "Your move"
+        assert board.from_user is not None and board.from_user.username == "hexhall_bot"
+        assert fake.photo_bytes(board) == BOARD_PNG == fake.last_photo(alice.id)
+        # Telegram keeps at most 1280 on the longest side.
+        assert (board.photo[-1].width, board.photo[-1].height) == (1280, 640)
+        assert [[b.callback_data for b in row] for row in fake.keyboard(board)] == [["resign"]]
+        upload = fake.calls_to("sendPhoto")[0]
+        assert upload.files["photo"] == BOARD_PNG
+        assert upload.data["chat_id"] == str(alice.id)
+        assert upload.data["reply_markup"] == RESIGN.to_dict()
+
+        query_id = await fake.press(alice, board, "resign")
+        answer = await fake.wait_for_answer(query_id)
+        assert answer.text == "You pressed resign" and not answer.show_alert
+        edited = await fake.wait_for_message(alice.id, lambda m: m.caption == "Game over")
+        assert edited.message_id == board.message_id and edited.edit_date is not None
+        assert [[b.text for b in row] for row in fake.keyboard(board)] == [["Rematch"]]
+        with pytest.raises(ValueError, match="no button 'resign'"):
+            await fake.press(alice, board, "resign")
+
+
+async def test_privacy_mode_group_delivers_commands_replies_and_mentions_only(
+    fake: FakeTelegram,
+) -> None:
+    seen = Seen()
+    bob = fake.user(6, "Bob")
+    hall = fake.group(-40, "Hex hall")
+    async with _running(_application(fake, seen)):
+        assert await fake.send_text(bob, hall, "/board@other_bot") is None
+        assert await fake.send_text(bob, hall, "just chatting") is None
+        await fake.send_text(bob, hall, "/board@hexhall_bot")
+        board = await fake.wait_for_message(hall, lambda m: bool(m.photo))
+        reply_id = await fake.send_text(bob, hall, "nice board", reply_to=board)
+        assert reply_id is not None
+        echo = await fake.wait_for_message(hall, lambda m: m.text == "nice board")
+        assert seen.replies_to == [board.message_id]
+        mention_id = await fake.send_text(bob, hall, "hello @hexhall_bot")
+        assert mention_id is not None
+        await fake.wait_for_message(hall, lambda m: m.text == "hello @hexhall_bot")
+    assert len([m for m in fake.sent(hall) if m.photo]) == 1
+    # Message ids increase per chat, users' and the bot's alike.
+    assert board.message_id < echo.message_id
+
+
+async def test_command_for_another_bot_is_ignored_by_the_library() -> None:
+    seen = Seen()
+    async with FakeTelegram(privacy_mode=False) as fake:
+        bob = fake.user(6, "Bob")
+        hall = fake.group(-40, "Hex hall")
+        async with _running(_application(fake, seen)):
+            other = await fake.send_text(bob, hall, "/board@other_bot")
+            ours = await fake.send_text(bob, hall, "/board@hexhall_bot")
+            assert other is not None and ours is not None
+            await fake.wait_for_message(hall, lambda m: bool(m.photo))
+            await fake.wait_confirmed(ours)
+        assert seen.update_ids == [ours]
+        assert len(fake.sent(hall)) == 1
+
+
+async def test_no_update_is_delivered_twice_across_restarts(
+    fake: FakeTelegram, alice: telegram.User
+) -> None:
+    seen = Seen()
+    app = _application(fake, seen)
+    async with _running(app):
+        first = await fake.send_text(alice, alice.id, "one")
+        await fake.wait_for_message(alice.id, lambda m: m.text == "one")
+        assert app.updater is not None
+        await app.updater.stop()
+        # The updater's last getUpdates confirmed what it fetched.
+        assert first is not None and fake.pending_updates() == []
+        second = await fake.send_text(alice, alice.id, "two")
+        await app.updater.start_polling(poll_interval=0, timeout=1)
+        await fake.wait_for_message(alice.id, lambda m: m.text == "two")
+    # A fresh application (a restarted bot) gets only what is new.
+    async with _running(_application(fake, seen)):
+        third = await fake.send_text(alice, alice.id, "three")
+        await fake.wait_for_message(alice.id, lambda m: m.text == "three")
+    assert seen.update_ids == [first, second, third]
+    assert [m.text for m in fake.sent(alice.id)] == ["one", "two", "three"]
+
+
+async def test_text_messages_edits_and_deletion(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    sent = await bot.send_message(
+        alice.id, "<b>Alice</b> to move", parse_mode=ParseMode.HTML, reply_markup=RESIGN
+    )
+    assert sent.text == "Alice to move"
+    assert [(e.type, e.offset, e.length) for e in sent.entities] == [("bold", 0, 5)]
+    assert sent.reply_markup == RESIGN
+    second = await bot.send_message(alice.id, "Waiting", reply_to_message_id=sent.message_id)
+    assert second.message_id == sent.message_id + 1
+    assert second.reply_to_message is not None
+    assert second.reply_to_message.message_id == sent.message_id
+
+    edited = await bot.edit_message_text(
+        "Bob to move", alice.id, sent.message_id, reply_markup=RESIGN
+    )
+    assert isinstance(edited, telegram.Message) and edited.text == "Bob to move"
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await bot.edit_message_text("Bob to move", alice.id, sent.message_id, reply_markup=RESIGN)
+    # Editing the text without reply_markup removes the keyboard, as on Telegram.
+    await bot.edit_message_text("Bob to move", alice.id, sent.message_id)
+    assert fake.keyboard((alice.id, sent.message_id)) == ()
+    await bot.edit_message_reply_markup(alice.id, sent.message_id, reply_markup=REMATCH)
+    assert fake.keyboard((alice.id, sent.message_id))[0][0].text == "Rematch"
+    with pytest.raises(BadRequest, match="Message is not modified"):
+        await bot.edit_message_reply_markup(alice.id, sent.message_id, reply_markup=REMATCH)
+
+    assert await bot.delete_message(alice.id, sent.message_id)
+    with pytest.raises(BadRequest, match="Message to edit not found"):
+        await bot.edit_message_text("gone", alice.id, sent.message_id)
+    with pytest.raises(BadRequest, match="Message to delete not found"):
+        await bot.delete_message(alice.id, sent.message_id)
+    assert [m.message_id for m in fake.sent(alice.id)] == [second.message_id]
+    assert await bot.send_chat_action(alice.id, "upload_photo")
+    with pytest.raises(BadRequest, match="Can't parse entities"):
+        await bot.send_message(alice.id, "<blink>no</blink>", parse_mode=ParseMode.HTML)
+
+
+async def test_media_messages_edits_and_file_download(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    photo = await bot.send_photo(alice.id, _png(), caption="Board", reply_markup=RESIGN)
+    assert photo.photo[-1].width == 600 and photo.caption == "Board"
+    with pytest.raises(BadRequest, match="There is no text in the message to edit"):
+        await bot.edit_message_text("text", alice.id, photo.message_id)
+    captioned = await bot.edit_message_caption(alice.id, photo.message_id, caption="Move 2")
+    assert isinstance(captioned, telegram.Message) and captioned.caption == "Move 2"
+    assert captioned.reply_markup is None
+
+    new_board = _png(300, 300, "black")
+    replaced = await bot.edit_message_media(
+        telegram.InputMediaPhoto(new_board, caption="Move 3"),
+        alice.id,
+        photo.message_id,
+        reply_markup=REMATCH,
+    )
+    assert isinstance(replaced, telegram.Message) and replaced.caption == "Move 3"
+    assert fake.photo_bytes(replaced) == new_board
+    assert fake.keyboard(replaced)[0][0].callback_data == "rematch"
+    again = await bot.send_photo(alice.id, replaced.photo[-1].file_id)
+    assert fake.photo_bytes(again) == new_board
+
+    gif = _gif()
+    animation = await bot.send_animation(alice.id, gif, caption="Replay", filename="game.gif")
+    assert animation.animation is not None
+    assert (animation.animation.width, animation.animation.height) == (40, 30)
+    assert animation.animation.duration == dtm.timedelta(seconds=3)
+    assert animation.animation.mime_type == "video/mp4"
+
+    document = await bot.send_document(alice.id, BOARD_PNG, filename="board.png")
+    assert document.document is not None and document.document.file_name == "board.png"
+    assert document.document.mime_type == "image/png"
+    assert document.document.file_size == len(BOARD_PNG)
+    file = await bot.get_file(document.document.file_id)
+    assert bytes(await file.download_as_bytearray()) == BOARD_PNG
+    with pytest.raises(BadRequest, match="Image_process_failed"):
+        await bot.send_photo(alice.id, b"GIF89a not really")
+    with pytest.raises(BadRequest, match="Wrong file identifier"):
+        await bot.send_photo(alice.id, "no-such-file-id")
+
+
+async def test_commands_menu(fake: FakeTelegram, bot: telegram.Bot) -> None:
+    commands = [telegram.BotCommand("new", "Start a game"), telegram.BotCommand("move", "Play")]
+    assert await bot.set_my_commands(commands)
+    assert list(await bot.get_my_commands()) == commands
+    assert fake.commands() == commands
+    assert fake.commands(language_code="de") == []
+    with pytest.raises(BadRequest, match="Bot_command_invalid"):
+        await bot.set_my_commands([telegram.BotCommand("New", "Capitalised")])
+    assert await bot.delete_my_commands()
+    assert list(await bot.get_my_commands()) == []
+
+
+async def test_limits(fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User) -> None:
+    assert len((await bot.send_message(alice.id, "x" * 4096)).text or "") == 4096
+    with pytest.raises(BadRequest, match="Message is too long"):
+        await bot.send_message(alice.id, "x" * 4097)
+    with pytest.raises(BadRequest, match="Message text is empty"):
+        await bot.send_message(alice.id, "  \n ")
+    with pytest.raises(BadRequest, match="Message caption is too long"):
+        await bot.send_photo(alice.id, _png(), caption="c" * 1025)
+
+    def keyboard(**button: Any) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup([[InlineKeyboardButton(**button)]])
+
+    await bot.send_message(alice.id, "ok", reply_markup=keyboard(text="b", callback_data="é" * 32))
+    with pytest.raises(BadRequest, match="Button_data_invalid"):
+        await bot.send_message(
+            alice.id, "no", reply_markup=keyboard(text="b", callback_data="x" * 65)
+        )
+    with pytest.raises(BadRequest, match="Button_text_invalid"):
+        await bot.send_message(alice.id, "no", reply_markup=keyboard(text=" ", callback_data="x"))
+    with pytest.raises(BadRequest, match="text buttons are unallowed"):
+        await bot.send_message(alice.id, "no", reply_markup=keyboard(text="bare"))
+
+    board = await bot.send_message(alice.id, "board", reply_markup=RESIGN)
+    query_id = await fake.press(alice, board, "resign")
+    with pytest.raises(BadRequest, match="Message_too_long"):
+        await bot.answer_callback_query(query_id, "a" * 201)
+    assert await bot.answer_callback_query(query_id, "a" * 200, show_alert=True)
+    with pytest.raises(BadRequest, match="Query is too old"):
+        await bot.answer_callback_query(query_id, "again")
+    assert [(a.query_id, a.show_alert) for a in fake.callback_answers] == [(query_id, True)]
+
+
+async def test_who_the_bot_may_write_to(fake: FakeTelegram, bot: telegram.Bot) -> None:
+    carol = fake.user(7, "Carol")
+    with pytest.raises(Forbidden, match="bot can't initiate conversation with a user"):
+        await bot.send_message(carol.id, "hi")
+    with pytest.raises(Forbidden, match="bot can't initiate conversation with a user"):
+        await bot.send_photo(carol.id, _png())
+    await fake.start_private(carol, send_start=False)
+    assert (await bot.send_message(carol.id, "hi")).text == "hi"
+    fake.block(carol)
+    with pytest.raises(Forbidden, match="bot was blocked by the user"):
+        await bot.send_message(carol.id, "hi")
+    hall = fake.group(-41, "Hall")
+    fake.kick_bot(hall)
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await bot.send_message(hall.id, "hi")
+    with pytest.raises(BadRequest, match="Chat not found"):
+        await bot.send_message(999, "hi")
+
+
+async def test_flood_control_raises_retry_after(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    fake.flood("sendMessage", retry_after=3, times=2)
+    for _ in range(2):
+        with pytest.raises(RetryAfter) as caught:
+            await bot.send_message(alice.id, "too fast")
+        assert caught.value.retry_after == dtm.timedelta(seconds=3)
+    assert (await bot.send_message(alice.id, "later")).text == "later"
+    refused = fake.calls_to("sendMessage")[0].response
+    assert refused == {
+        "ok": False,
+        "error_code": 429,
+        "description": "Too Many Requests: retry after 3",
+        "parameters": {"retry_after": 3},
+    }
+    assert [m.text for m in fake.sent(alice.id)] == ["later"]
+
+
+async def test_unknown_method_and_wrong_token(fake: FakeTelegram, bot: telegram.Bot) -> None:
+    with pytest.raises(InvalidToken):
+        await bot.get_chat_menu_button()
+    async with httpx.AsyncClient(trust_env=False) as client:
+        response = await client.post(f"{fake.base_url}{fake.token}/sendSticker", data={})
+        assert response.status_code == 404
+        assert response.json() == {"ok": False, "error_code": 404, "description": "Not Found"}
+        elsewhere = await client.get(f"{fake.url}/favicon.ico")
+        assert elsewhere.status_code == 404 and elsewhere.json()["description"] == "Not Found"
+    wrong = telegram.Bot("7000000001:wrong", base_url=fake.base_url)
+    with pytest.raises(InvalidToken):
+        await wrong.get_me()
+    assert fake.calls[-1].response["error_code"] == 401
+
+
+async def test_json_get_and_case_insensitive_requests(
+    fake: FakeTelegram, alice: telegram.User
+) -> None:
+    async with httpx.AsyncClient(trust_env=False, base_url=fake.base_url + fake.token) as client:
+        me = (await client.get("/getme")).json()
+        assert me["ok"] and me["result"]["username"] == "hexhall_bot"
+        sent = await client.post(
+            "/sendMessage",
+            json={"chat_id": alice.id, "text": "json", "reply_markup": RESIGN.to_dict()},
+        )
+        body = sent.json()
+        assert body["ok"] and body["result"]["reply_markup"] == RESIGN.to_dict()
+        assert body["result"]["chat"]["id"] == alice.id
+        broken = await client.post(
+            "/sendMessage", data={"chat_id": str(alice.id), "text": "x", "reply_markup": "{"}
+        )
+        assert broken.status_code == 400
+    assert [c.method for c in fake.calls] == ["getMe", "sendMessage", "sendMessage"]
+
+
+async def test_long_poll_waits_honours_offset_and_ends_on_conflict_or_stop(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    async with httpx.AsyncClient(
+        trust_env=False, base_url=fake.base_url + fake.token, timeout=60
+    ) as client:
+
+        async def poll(**params: Any) -> dict[str, Any]:
+            response = await client.post("/getUpdates", data=params)
+            return dict(response.json())
+
+        waiting = asyncio.create_task(poll(timeout=30))
+        await fake.wait_until(lambda: fake.waiting_polls == 1)
+        update_id = await fake.send_text(alice, alice.id, "move e4")
+        assert update_id is not None
+        async with asyncio.timeout(5):
+            delivered = await waiting
+        assert [u["update_id"] for u in delivered["result"]] == [update_id]
+        assert delivered["result"][0]["message"]["text"] == "move e4"
+        # Not confirmed yet: delivered again; confirmed by offset: gone for good.
+        assert (await poll(timeout=0))["result"][0]["update_id"] == update_id
+        assert (await poll(offset=update_id + 1, timeout=0))["result"] == []
+        assert fake.pending_updates() == []
+
+        # A second getUpdates ends the one still waiting with 409, as Telegram does.
+        older = asyncio.create_task(bot.get_updates(timeout=30))
+        await fake.wait_until(lambda: fake.waiting_polls == 1)
+        newer = asyncio.create_task(poll(timeout=30))
+        with pytest.raises(Conflict, match="terminated by other getUpdates request"):
+            async with asyncio.timeout(5):
+                await older
+        await fake.wait_until(lambda: fake.waiting_polls == 1)
+        # Stopping the fake answers the held poll at once instead of waiting it out.
+        async with asyncio.timeout(5):
+            await fake.stop()
+            stopped = await newer
+        assert stopped == {"ok": True, "result": []}
