@@ -1,0 +1,664 @@
+"""The fake Discord against the real discord.py 2.7 client: login and gateway, command sync,
+slash commands, autocomplete, views, dynamic items across a restart, deferral and followups,
+and the limits and errors the fake enforces."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import re
+from collections.abc import AsyncIterator
+from typing import Any, cast
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import discord.webhook.async_
+import pytest
+import yarl
+from discord import app_commands
+
+from tests.fakes.base import DEFAULT_DEADLINE
+from tests.fakes.discord_fake import (
+    FakeDiscord,
+    ImpossibleInteraction,
+    InteractionContext,
+    ResponseKind,
+    ResponseRefused,
+    point_discord_py_at,
+)
+
+GUILD_ID = 1_000
+CHANNEL_ID = 1_001
+ALICE = 2_001
+BOB = 2_002
+#: Not a real PNG: the fake and the test only compare the bytes.
+BOARD_BYTES = b"\x89PNG\r\n\x1a\n" + bytes(range(256))
+
+
+class Board(
+    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=r"board:(?P<game>[0-9]+)"
+):
+    """A persistent button: works after a restart through its custom id alone."""
+
+    def __init__(self, game: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Board", style=discord.ButtonStyle.secondary, custom_id=f"board:{game}"
+            )
+        )
+        self.game = game
+
+    @classmethod
+    async def from_custom_id(
+        cls,
+        interaction: discord.Interaction,
+        item: discord.ui.Button[discord.ui.View],
+        match: re.Match[str],
+    ) -> Board:
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = cast(Bot, interaction.client)
+        await interaction.response.send_message(f"board of game {self.game}", ephemeral=True)
+        await bot.outcomes.put(("board", self.game, interaction.user.id))
+
+
+class GameView(discord.ui.View):
+    """A View stored under the response's message id (not persistent)."""
+
+    def __init__(self, bot: Bot) -> None:
+        super().__init__(timeout=None)
+        self.bot = bot
+
+    @discord.ui.button(label="Resign", style=discord.ButtonStyle.danger, custom_id="resign")
+    async def resign(
+        self, interaction: discord.Interaction, button: discord.ui.Button[GameView]
+    ) -> None:
+        assert interaction.message is not None
+        await interaction.response.edit_message(content="resigned", view=None)
+        await self.bot.outcomes.put(("resign", interaction.user.id, interaction.message.id))
+
+
+class Bot(discord.Client):
+    """A tiny bot with the kinds of commands the adapter will have."""
+
+    def __init__(self, intents: discord.Intents | None = None) -> None:
+        super().__init__(intents=intents or discord.Intents.default(), guild_ready_timeout=0.05)
+        self.tree = app_commands.CommandTree(self)
+        self.ready = asyncio.Event()
+        #: Blocks /wait until the test opens it (the 3-second rule).
+        self.gate = asyncio.Event()
+        #: What the handlers did or caught, in order.
+        self.outcomes: asyncio.Queue[Any] = asyncio.Queue()
+        #: The task running ``start()`` (set by ``running``).
+        self.start_task: asyncio.Task[None] | None = None
+        self.add_dynamic_items(Board)
+        self._add_commands()
+
+    async def on_ready(self) -> None:
+        self.ready.set()
+
+    async def next_outcome(self) -> Any:
+        """The next thing a handler reported; fails at once if the client itself crashed."""
+        getter = asyncio.create_task(self.outcomes.get())
+        watched = {getter} if self.start_task is None else {getter, self.start_task}
+        await asyncio.wait(watched, timeout=DEFAULT_DEADLINE, return_when="FIRST_COMPLETED")
+        if not getter.done():
+            getter.cancel()
+            if self.start_task is not None and self.start_task.done():
+                self.start_task.result()  # raises what ended the client
+            raise AssertionError("no outcome within the deadline")
+        return getter.result()
+
+    def _add_commands(self) -> None:
+        tree = self.tree
+
+        async def game_autocomplete(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            if current == "gate":
+                await self.gate.wait()
+            if current == "many":
+                return [app_commands.Choice(name=f"game {i}", value=str(i)) for i in range(26)]
+            games = [g for g in ("12", "13", "120") if g.startswith(current)]
+            return [app_commands.Choice(name=f"game {g}", value=g) for g in games]
+
+        @tree.command(name="move", description="Play a move")
+        @app_commands.describe(game="Game number", side="Your side")
+        @app_commands.choices(
+            side=[
+                app_commands.Choice(name="Black", value="black"),
+                app_commands.Choice(name="White", value="white"),
+            ]
+        )
+        @app_commands.autocomplete(game=game_autocomplete)
+        @app_commands.guild_only()
+        async def move(
+            interaction: discord.Interaction,
+            game: str,
+            side: app_commands.Choice[str] | None = None,
+        ) -> None:
+            view = GameView(self)
+            view.add_item(Board(int(game)))
+            await interaction.response.send_message(
+                f"{interaction.user.mention} to move, <@{BOB}> waits. @everyone",
+                file=discord.File(io.BytesIO(BOARD_BYTES), filename="board.png"),
+                embed=discord.Embed(title=f"Game {game}").set_image(url="attachment://board.png"),
+                view=view,
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[interaction.user]
+                ),
+            )
+            await self.outcomes.put(("move", game, None if side is None else side.value))
+
+        @tree.command(name="typed", description="Options of every kind the fake sends")
+        async def typed(
+            interaction: discord.Interaction,
+            count: app_commands.Range[int, 1, 9],
+            flag: bool,
+            ratio: float,
+            who: discord.Member,
+        ) -> None:
+            await interaction.response.send_message("ok", ephemeral=True)
+            await self.outcomes.put((count, flag, ratio, who.id, who.display_name))
+
+        @tree.command(name="slow", description="Think, then answer")
+        async def slow(interaction: discord.Interaction) -> None:
+            await interaction.response.defer(thinking=True)
+            await interaction.followup.send("done")
+            second = await interaction.followup.send("second", wait=True)
+            await interaction.edit_original_response(content="done, edited")
+            original = await interaction.original_response()
+            await second.delete()
+            await self.outcomes.put(("slow", original.content, second.content))
+
+        @tree.command(name="wait", description="Answer when the test allows")
+        async def wait(interaction: discord.Interaction) -> None:
+            await self.gate.wait()
+            try:
+                await interaction.response.send_message("late")
+            except discord.NotFound as error:
+                await self.outcomes.put(error)
+
+        @tree.command(name="ping", description="Answer twice")
+        async def ping(interaction: discord.Interaction) -> None:
+            try:
+                await interaction.response.send_message("pong")
+            except discord.HTTPException as error:
+                await self.outcomes.put(error)
+                return
+            try:
+                await interaction.response.send_message("again")
+            except discord.InteractionResponded as error:
+                await self.outcomes.put(error)
+
+        @tree.command(name="dm", description="Write to a player")
+        async def dm(interaction: discord.Interaction, target: discord.User) -> None:
+            try:
+                await target.send("Your move")
+            except discord.Forbidden as error:
+                await interaction.response.send_message("cannot DM", ephemeral=True)
+                await self.outcomes.put(error)
+            else:
+                await interaction.response.send_message("sent", ephemeral=True)
+                await self.outcomes.put("sent")
+
+        @tree.command(name="hello", description="Works anywhere")
+        @app_commands.allowed_installs(guilds=True, users=True)
+        @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+        async def hello(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("hello")
+            context = interaction.context
+            where = "guild" if context.guild else "dm" if context.dm_channel else "private"
+            await self.outcomes.put((type(interaction.user).__name__, interaction.guild_id, where))
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord() as server:
+        guild = server.guild(GUILD_ID, "Hexhall")
+        server.channel(guild, CHANNEL_ID, "games")
+        server.member(guild, ALICE, "alice")
+        server.member(guild, BOB, "bob")
+        with point_discord_py_at(server):
+            yield server
+
+
+@contextlib.asynccontextmanager
+async def running(
+    fake: FakeDiscord, *, sync: bool = True, intents: discord.Intents | None = None
+) -> AsyncIterator[Bot]:
+    """A started bot (READY and GUILD_CREATE handled), closed on exit."""
+    bot = Bot(intents)
+    task = bot.start_task = asyncio.create_task(bot.start(fake.token))
+    ready = asyncio.create_task(bot.ready.wait())
+    try:
+        await asyncio.wait({task, ready}, timeout=DEFAULT_DEADLINE, return_when="FIRST_COMPLETED")
+        if task.done():
+            task.result()  # a failed start raises here
+        assert bot.ready.is_set(), "the bot did not get ready"
+        if sync:
+            await bot.tree.sync()
+        yield bot
+    finally:
+        ready.cancel()
+        await bot.close()
+        await task
+
+
+def test_canary_discord_py_url_settings() -> None:
+    """The two internals the fake relies on exist with their defaults, and build the URLs."""
+    assert discord.http.Route.BASE == "https://discord.com/api/v10"
+    assert yarl.URL("wss://gateway.discord.gg/") == discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    # Interaction callbacks and followups go through the webhook adapter: same Route class.
+    assert discord.webhook.async_.Route is discord.http.Route
+    route = discord.http.Route("GET", "/users/{user_id}", user_id=7)
+    assert route.url == "https://discord.com/api/v10/users/7"
+
+
+async def test_pointing_is_restored(fake: FakeDiscord) -> None:
+    assert discord.http.Route("GET", "/users/@me").url == f"{fake.url}/api/v10/users/@me"
+    assert fake.gateway_url == discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+    with point_discord_py_at(FakeDiscord()):
+        pass
+    assert fake.api_base == discord.http.Route.BASE
+
+
+async def test_login_ready_and_guild_create(fake: FakeDiscord) -> None:
+    async with running(fake, sync=False) as bot:
+        assert bot.user is not None and bot.user.id == fake.bot.id
+        assert bot.application_id == fake.application_id
+        guild = bot.get_guild(GUILD_ID)
+        assert guild is not None and guild.name == "Hexhall"
+        channel = guild.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel) and channel.name == "games"
+        assert fake.calls_to("GET /users/@me")[0].response["status"] == 200
+        identify = fake.calls_to("gateway IDENTIFY")[0]
+        assert identify.data["intents"] == discord.Intents.default().value
+        await fake.wait_until(lambda: fake.sessions[0].heartbeats >= 1)
+        assert len(fake.sessions) == 1
+        shards, url, _ = await bot.http.get_bot_gateway()
+        assert (shards, url) == (1, str(fake.gateway_url))
+
+
+@pytest.mark.parametrize("members_intent", [False, True])
+async def test_members_follow_the_members_intent(fake: FakeDiscord, members_intent: bool) -> None:
+    intents = discord.Intents.default()
+    intents.members = members_intent
+    async with running(fake, sync=False, intents=intents) as bot:
+        guild = bot.get_guild(GUILD_ID)
+        assert guild is not None
+        everyone = {fake.bot.id, ALICE, BOB}
+        assert {m.id for m in guild.members} == (everyone if members_intent else {fake.bot.id})
+        if members_intent:
+            assert {m.id for m in await guild.chunk()} == everyone
+            assert fake.calls_to("gateway REQUEST_GUILD_MEMBERS")
+
+
+async def test_dropped_session_resumes_and_gets_what_it_missed(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        await fake.drop_sessions()
+        # Dispatched while the bot is away: replayed when it resumes.
+        await fake.wait_until(lambda: not fake.sessions)
+        await fake.dispatch(
+            "GUILD_UPDATE",
+            {**fake.guilds[GUILD_ID].payload(fake.users, all_members=False), "name": "Renamed"},
+        )
+        await fake.wait_until(lambda: len(fake.calls_to("gateway RESUME")) == 1)
+        await fake.wait_connected()
+        assert len(fake.calls_to("gateway IDENTIFY")) == 1
+        await fake.slash(ALICE, CHANNEL_ID, "move", {"game": "13"})
+        assert await bot.next_outcome() == ("move", "13", None)
+        guild = bot.get_guild(GUILD_ID)
+        assert guild is not None and guild.name == "Renamed"
+
+
+async def test_resume_of_an_unknown_session_is_invalidated(fake: FakeDiscord) -> None:
+    async with aiohttp.ClientSession() as session, session.ws_connect(str(fake.gateway_url)) as ws:
+        hello = await ws.receive_json(timeout=DEFAULT_DEADLINE)
+        assert hello["op"] == 10 and hello["d"]["heartbeat_interval"] > 0
+        await ws.send_json({"op": 1, "d": None})
+        assert (await ws.receive_json(timeout=DEFAULT_DEADLINE))["op"] == 11
+        await ws.send_json({"op": 6, "d": {"token": fake.token, "session_id": "x", "seq": 3}})
+        assert await ws.receive_json(timeout=DEFAULT_DEADLINE) == {
+            "op": 9,
+            "d": False,
+            "s": None,
+            "t": None,
+        }
+
+
+async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
+    bot = Bot()
+    with pytest.raises(discord.LoginFailure):
+        await bot.login("not-the-token")
+    await bot.close()
+
+
+async def test_command_sync_is_validated_and_stored(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        stored = {c["name"]: c for c in fake.commands()}
+        assert set(stored) == {"move", "typed", "slow", "wait", "ping", "dm", "hello"}
+        game, side = stored["move"]["options"]
+        assert game["autocomplete"] is True and game["required"] is True
+        assert [c["value"] for c in side["choices"]] == ["black", "white"]
+        assert stored["move"]["contexts"] == [0]
+        fetched = await bot.tree.fetch_commands()
+        assert {c.name: c.id for c in fetched} == {n: int(c["id"]) for n, c in stored.items()}
+
+        @bot.tree.command(name="toomany", description="26 choices")
+        @app_commands.choices(
+            pick=[app_commands.Choice(name=f"c{i}", value=str(i)) for i in range(26)]
+        )
+        async def toomany(interaction: discord.Interaction, pick: str) -> None:
+            raise AssertionError("never synced")
+
+        with pytest.raises(app_commands.CommandSyncFailure) as failure:
+            await bot.tree.sync()
+        assert (failure.value.status, failure.value.code) == (400, 50035)
+        assert "toomany" in str(failure.value)
+        assert {c["name"] for c in fake.commands()} == set(stored)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        {"name": "Move", "description": "upper case"},
+        {"name": "m" * 33, "description": "too long"},
+        {"name": "move", "description": ""},
+        {"name": "move", "description": "d" * 101},
+        {
+            "name": "move",
+            "description": "required after optional",
+            "options": [
+                {"type": 3, "name": "a", "description": "a", "required": False},
+                {"type": 3, "name": "b", "description": "b", "required": True},
+            ],
+        },
+        {
+            "name": "move",
+            "description": "choices and autocomplete",
+            "options": [
+                {
+                    "type": 3,
+                    "name": "a",
+                    "description": "a",
+                    "autocomplete": True,
+                    "choices": [{"name": "x", "value": "x"}],
+                }
+            ],
+        },
+        {
+            "name": "move",
+            "description": "26 options",
+            "options": [{"type": 3, "name": f"o{i}", "description": "o"} for i in range(26)],
+        },
+    ],
+)
+async def test_bad_command_schemas_are_refused(fake: FakeDiscord, command: dict[str, Any]) -> None:
+    async with running(fake, sync=False) as bot:
+        with pytest.raises(discord.HTTPException) as error:
+            await bot.http.bulk_upsert_global_commands(fake.application_id, payload=[command])
+        assert (error.value.status, error.value.code) == (400, 50035)
+        assert fake.commands() == []
+
+
+async def test_slash_reply_with_file_embed_view_and_mentions(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        interaction = await fake.slash(
+            ALICE, CHANNEL_ID, "move", {"game": "12", "side": "black"}, guild=GUILD_ID
+        )
+        assert await bot.next_outcome() == ("move", "12", "black")
+        response = await fake.response(interaction)
+        assert response.type == ResponseKind.CHANNEL_MESSAGE
+        message = interaction.original
+        assert message is not None and not message.ephemeral
+        assert message.files == {"board.png": BOARD_BYTES}
+        assert message.embeds[0]["image"]["url"] == message.attachments[0]["url"]
+        assert message.custom_ids == ["resign", "board:12"]
+        # Only the player to move is notified, never @everyone, although both are written.
+        assert message.pinged_users == {ALICE}
+        assert not message.pinged_everyone
+        assert "@everyone" in message.content and f"<@{BOB}>" in message.content
+        # The attachment URL serves the bytes, as Discord's CDN would.
+        assert await bot.http.get_from_cdn(message.attachments[0]["url"]) == BOARD_BYTES
+
+
+async def test_slash_options_are_checked_against_the_schema(fake: FakeDiscord) -> None:
+    async with running(fake):
+        with pytest.raises(ImpossibleInteraction):
+            await fake.slash(ALICE, CHANNEL_ID, "move", {"game": "12", "side": "red"})
+        with pytest.raises(ImpossibleInteraction):
+            await fake.slash(ALICE, CHANNEL_ID, "move", {"side": "black"})
+        with pytest.raises(ImpossibleInteraction):
+            await fake.slash(ALICE, CHANNEL_ID, "nosuch", {})
+        # A stale client may still send it: the bot must cope (here discord.py accepts it).
+        interaction = await fake.slash(
+            ALICE, CHANNEL_ID, "move", {"game": "12", "side": "red"}, strict=False
+        )
+        assert interaction.payload["data"]["options"][1] == {
+            "name": "side",
+            "type": 3,
+            "value": "red",
+        }
+
+
+async def test_options_are_typed_per_the_schema(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        options = {"count": 3, "flag": True, "ratio": 0.5, "who": BOB}
+        interaction = await fake.slash(ALICE, CHANNEL_ID, "typed", options)
+        assert await bot.next_outcome() == (3, True, 0.5, BOB, "bob")
+        assert (await fake.response(interaction)).ephemeral
+        assert interaction.payload["data"]["resolved"]["users"][str(BOB)]["username"] == "bob"
+        for wrong in ({"count": 10}, {"count": "3"}, {"flag": "yes"}):
+            with pytest.raises(ImpossibleInteraction):
+                await fake.slash(ALICE, CHANNEL_ID, "typed", {**options, **wrong})
+
+
+async def test_autocomplete_cannot_be_deferred(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        interaction = await fake.autocomplete_interaction(
+            ALICE, CHANNEL_ID, "move", {"game": "gate"}, focused="game"
+        )
+        url = f"{fake.api_base}/interactions/{interaction.id}/{interaction.token}/callback"
+        async with aiohttp.ClientSession() as session, session.post(url, json={"type": 5}) as r:
+            assert r.status == 400
+            assert (await r.json())["code"] == 50035
+        bot.gate.set()
+        await fake.wait_until(lambda: interaction.response is not None)
+        assert interaction.choices == []
+
+
+async def test_autocomplete_round_trip_and_limit(fake: FakeDiscord) -> None:
+    async with running(fake):
+        choices = await fake.autocomplete(ALICE, CHANNEL_ID, "move", {"game": "12"}, focused="game")
+        assert choices == [
+            {"name": "game 12", "value": "12"},
+            {"name": "game 120", "value": "120"},
+        ]
+        with pytest.raises(ResponseRefused) as refused:
+            await fake.autocomplete(ALICE, CHANNEL_ID, "move", {"game": "many"}, focused="game")
+        assert refused.value.attempt.status == 400
+        assert refused.value.attempt.body["code"] == 50035
+
+
+async def test_button_click_carrying_the_message_id_reaches_the_view(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        command = await fake.slash(ALICE, CHANNEL_ID, "move", {"game": "12"})
+        await bot.next_outcome()
+        message = await fake.original(command)
+        with pytest.raises(ImpossibleInteraction):
+            await fake.click(ALICE, message, "no-such-button")
+        click = await fake.click(ALICE, message, "resign")
+        assert await bot.next_outcome() == ("resign", ALICE, message.id)
+        response = await fake.response(click)
+        assert response.type == ResponseKind.UPDATE_MESSAGE
+        assert message.content == "resigned" and message.components == []
+        assert message.edits == 1
+
+
+async def test_dynamic_item_works_after_a_restart(fake: FakeDiscord) -> None:
+    async with running(fake) as first:
+        command = await fake.slash(ALICE, CHANNEL_ID, "move", {"game": "12"})
+        await first.next_outcome()
+        message = await fake.original(command)
+    await fake.wait_until(lambda: not fake.gateway_sessions)
+    async with running(fake, sync=False) as second:
+        click = await fake.click(BOB, message, "board:12")
+        assert await second.next_outcome() == ("board", 12, BOB)
+        response = await fake.response(click)
+        assert response.type == ResponseKind.CHANNEL_MESSAGE
+        assert click.original is not None and click.original.ephemeral
+        assert click.original.content == "board of game 12"
+
+
+async def test_deferral_then_followups(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        interaction = await fake.slash(ALICE, CHANNEL_ID, "slow")
+        assert await bot.next_outcome() == ("slow", "done, edited", "second")
+        response = await fake.response(interaction)
+        assert response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE
+        first, second = await fake.followups(interaction, 2)
+        # The first followup after a "thinking" deferral replaces the placeholder.
+        original = await fake.original(interaction, edits=2)
+        assert first is original and not original.loading
+        assert original.content == "done, edited"
+        assert second.id != original.id and second.content == "second"
+        assert second.deleted and fake.messages_in(CHANNEL_ID) == [original]
+
+
+async def test_two_processes_answering_one_interaction(fake: FakeDiscord) -> None:
+    async with running(fake) as one, running(fake, sync=False) as two:
+        await fake.wait_connected(2)
+        interaction = await fake.slash(ALICE, CHANNEL_ID, "ping")
+        assert interaction.delivered_to == 2
+        outcomes = [await one.next_outcome(), await two.next_outcome()]
+        refused = [o for o in outcomes if isinstance(o, discord.HTTPException)]
+        # The winner then tried a second response itself: discord.py refuses that locally.
+        local = [o for o in outcomes if isinstance(o, discord.InteractionResponded)]
+        assert len(refused) == 1 and len(local) == 1
+        assert (refused[0].status, refused[0].code) == (400, 40060)
+        assert sorted(a.status for a in interaction.attempts) == [200, 400]
+
+
+async def test_first_response_after_the_deadline_is_refused(fake: FakeDiscord) -> None:
+    fake.response_deadline = 0.2
+    async with running(fake) as bot:
+        interaction = await fake.slash(ALICE, CHANNEL_ID, "wait")
+        await fake.wait_until(lambda: interaction.expired)
+        bot.gate.set()
+        error = await bot.next_outcome()
+        assert isinstance(error, discord.NotFound) and error.code == 10062
+        with pytest.raises(ResponseRefused) as refused:
+            await fake.response(interaction)
+        assert refused.value.attempt.status == 404
+
+
+async def test_dm_refused_by_a_user_who_closed_them(fake: FakeDiscord) -> None:
+    fake.close_dms(BOB)
+    async with running(fake) as bot:
+        await fake.slash(ALICE, CHANNEL_ID, "dm", {"target": BOB})
+        error = await bot.next_outcome()
+        assert isinstance(error, discord.Forbidden) and error.code == 50007
+        await fake.slash(BOB, CHANNEL_ID, "dm", {"target": ALICE})
+        assert await bot.next_outcome() == "sent"
+        [dm] = fake.messages_in(fake.dm_channel(ALICE))
+        assert dm.content == "Your move"
+        assert fake.messages_in(fake.dm_channel(BOB)) == []
+
+
+async def test_interactions_outside_a_guild(fake: FakeDiscord) -> None:
+    async with running(fake) as bot:
+        await fake.slash(ALICE, fake.dm_channel(ALICE), "hello")
+        assert await bot.next_outcome() == ("User", None, "dm")
+        friends = fake.private_channel(3_000, [ALICE, BOB])
+        interaction = await fake.slash(ALICE, friends, "hello")
+        assert interaction.context is InteractionContext.PRIVATE_CHANNEL
+        assert interaction.payload["authorizing_integration_owners"] == {"1": str(ALICE)}
+        assert await bot.next_outcome() == ("User", None, "private")
+        assert [m.content for m in fake.messages_in(friends)] == ["hello"]
+        with pytest.raises(ImpossibleInteraction):
+            await fake.slash(ALICE, friends, "move", {"game": "12"})
+        # The bot is not in that channel: it can only answer the interaction.
+        channel = await bot.fetch_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        with pytest.raises(discord.Forbidden):
+            await bot.http.send_message(friends.id, params=_params(content="x"))
+
+
+def _params(**fields: Any) -> discord.http.MultipartParameters:
+    return discord.http.MultipartParameters(payload=fields, multipart=None, files=None)
+
+
+async def test_unknown_route_is_not_found(fake: FakeDiscord) -> None:
+    async with running(fake, sync=False) as bot:
+        with pytest.raises(discord.NotFound) as error:
+            await bot.http.request(discord.http.Route("GET", "/nothing/here"))
+        assert error.value.code == 0
+        assert fake.calls_to("GET /nothing/here")[0].response["status"] == 404
+        with pytest.raises(discord.NotFound):
+            await bot.fetch_user(424242)
+        with pytest.raises(discord.HTTPException) as wrong_method:
+            await bot.http.request(discord.http.Route("DELETE", "/users/@me"))
+        assert wrong_method.value.status == 405
+
+
+async def test_rate_limit_is_retried_by_discord_py(fake: FakeDiscord) -> None:
+    fake.rate_limit("POST /channels/{channel_id}/messages", retry_after=0.05)
+    async with running(fake, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("after a pause")
+        calls = fake.calls_to("POST /channels/{channel_id}/messages")
+        assert [c.response["status"] for c in calls] == [429, 200]
+        assert calls[0].response["body"]["retry_after"] == 0.05
+        assert fake.messages[sent.id].content == "after a pause"
+
+
+def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+@pytest.mark.parametrize(
+    ("payload", "code"),
+    [
+        ({"content": "x" * 2001}, 50035),
+        ({"content": ""}, 50006),
+        ({"embeds": [{"title": "t"}] * 11}, 50035),
+        ({"embeds": [{"description": "d" * 4097}]}, 50035),
+        ({"embeds": [{"description": "d" * 4000}, {"description": "d" * 2001}]}, 50035),
+        ({"components": [{"type": 1, "components": [_button(f"r{i}")]} for i in range(6)]}, 50035),
+        ({"components": [{"type": 1, "components": [_button(f"b{i}") for i in range(6)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_button("same"), _button("same")]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_button("c" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_button("x", "l" * 81)]}]}, 50035),
+        ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, 50035),
+        ({"embeds": [{"fields": ["not an object"]}]}, 50035),
+    ],
+)
+async def test_message_limits(fake: FakeDiscord, payload: dict[str, Any], code: int) -> None:
+    async with running(fake, sync=False) as bot:
+        with pytest.raises(discord.HTTPException) as error:
+            await bot.http.send_message(CHANNEL_ID, params=_params(**payload))
+        assert (error.value.status, error.value.code) == (400, code)
+        assert fake.messages_in(CHANNEL_ID) == []
+
+
+async def test_edits_keep_limits_and_attachments(fake: FakeDiscord) -> None:
+    async with running(fake, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send(
+            "board", file=discord.File(io.BytesIO(BOARD_BYTES), filename="board.png")
+        )
+        with pytest.raises(discord.HTTPException):
+            await sent.edit(content="x" * 2001)
+        edited = await sent.edit(content="board, edited")
+        stored = fake.messages[sent.id]
+        assert stored.content == "board, edited" and stored.files == {"board.png": BOARD_BYTES}
+        assert [a.filename for a in edited.attachments] == ["board.png"]
+        await sent.edit(attachments=[])
+        assert stored.files == {}
