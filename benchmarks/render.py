@@ -4,6 +4,10 @@ ratio, and the time of a 60-ply GIF recap.
 
 Run: ``.venv/bin/python benchmarks/render.py`` (``--quick`` for a short run).
 Targets: under 8 ms per board, within 3x of the encode-only floor, GIF of 60 plies under 1.5 s.
+
+``--gallery`` instead writes the README's pictures, ``docs/img/<game>.png``: each game at the
+end of a seeded random game (the shortest of a few that ends with something to mark as won),
+with the players Ada and Grace, so the pictures can be made again after any drawing change.
 """
 
 from __future__ import annotations
@@ -59,7 +63,41 @@ def median_ms(func: Callable[[], object], repeat: int) -> float:
     return statistics.median(times) * 1000
 
 
+#: the README's pictures: game, options, seeds tried (the shortest finished game is drawn)
+GALLERY: list[tuple[str, dict[str, Any], range]] = [
+    ("maphex", {}, range(8)),
+    ("inphexion", {}, range(8)),
+    ("pathagon", {}, range(8)),
+    ("fixation", {}, range(8)),
+    ("isopath", {}, range(8)),
+]
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "img"
+
+
+def finished_game(game: str, options: dict[str, Any], seed: int) -> engines.Position:
+    """The last position of a random game of ``game`` played with ``seed``."""
+    rng = random.Random(seed)
+    pos = engines.new(game, **options)
+    while pos.outcome is None:
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return pos
+
+
+def gallery() -> None:
+    """Write ``docs/img/<game>.png``: a finished game of each, its winner marked."""
+    for game, options, seeds in GALLERY:
+        ends = [finished_game(game, options, seed) for seed in seeds]
+        marked = [p for p in ends if getattr(p, "winning_cells", None)]
+        final = min(marked or ends, key=lambda p: p.ply)
+        path = DOCS / f"{game}.png"
+        path.write_bytes(render.board_png(final, players=("Ada", "Grace")))
+        print(f"{path.relative_to(DOCS.parent.parent)}: {render.describe(final)[-70:]}")
+
+
 def main() -> None:
+    if "--gallery" in sys.argv:
+        gallery()
+        return
     quick = "--quick" in sys.argv
     repeat = 20 if quick else 200
     rng = random.Random(1)

@@ -17,9 +17,10 @@ False
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Collection, Iterable, Sequence
 
-__all__ = ["chain", "chain_connects", "connects", "is_one_group"]
+__all__ = ["chain", "chain_connects", "connects", "is_one_group", "shortest_link"]
 
 Neighbours = Sequence[Sequence[int]]
 
@@ -87,6 +88,41 @@ def connects(
                 seen.add(nb)
                 todo.append(nb)
     return False
+
+
+def shortest_link(
+    owner: Sequence[int],
+    who: int,
+    neighbours: Neighbours,
+    edge_a: Iterable[int],
+    edge_b: Collection[int],
+) -> tuple[int, ...]:
+    """The fewest of ``who``'s cells that join ``edge_a`` to ``edge_b`` through neighbours,
+    from ``edge_a`` on (the first such path in cell order when several are as short); ``()``
+    when they are not joined.  What a finished connection game shows as its winning chain.
+
+    >>> from engines.geometry import Rhombus
+    >>> b = Rhombus(3)
+    >>> shortest_link((0, 0, -1,  0, 0, -1,  0, -1, -1), 0, b.neighbours, b.top, b.bottom)
+    (0, 3, 6)
+    """
+    starts = sorted(c for c in edge_a if owner[c] == who)
+    came: dict[int, int | None] = dict.fromkeys(starts)
+    todo = deque(starts)
+    while todo:
+        cell = todo.popleft()
+        if cell in edge_b:
+            path = []
+            step: int | None = cell
+            while step is not None:
+                path.append(step)
+                step = came[step]
+            return tuple(reversed(path))
+        for nb in sorted(neighbours[cell]):
+            if nb not in came and owner[nb] == who:
+                came[nb] = cell
+                todo.append(nb)
+    return ()
 
 
 def is_one_group(members: Collection[int], neighbours: Neighbours) -> bool:

@@ -257,6 +257,40 @@ class FixationPosition(Position):
     def _legal(self) -> tuple[str, ...]:
         return self._forcing or tuple(self._moves)
 
+    @property
+    def forced_captures(self) -> tuple[str, ...]:
+        """The capturing moves the player to move must choose from (rule 8: a legal capture
+        by a mono-colour stack of 3 or more); empty when no capture is forced."""
+        return self._forcing
+
+    @cached_property
+    def forced_stacks(self) -> frozenset[int]:
+        """The cells of the stacks that :attr:`forced_captures` move."""
+        return frozenset(self._moves[text].start for text in self._forcing)
+
+    @cached_property
+    def forced_targets(self) -> frozenset[int]:
+        """The cells of the stacks that :attr:`forced_captures` would capture."""
+        return frozenset(c for text in self._forcing for c in self._moves[text].captures)
+
+    @cached_property
+    def winning_cells(self) -> frozenset[int]:
+        """What won (rule 10): every stack of the winner when they form one group, or the
+        winner's 6-high bi-colour stacks; empty while the game goes on and after a win by
+        the opponent having no legal move."""
+        out = self.outcome
+        if out is None or out.winner is None:
+            return frozenset()
+        who = out.winner
+        mine = [c for c, stack in enumerate(self.stacks) if stack and stack[-1] == who]
+        if out.reason == "one group":
+            return frozenset(mine)
+        if out.reason == "two 6-high stacks":
+            return frozenset(
+                c for c in mine if self.height(c) == MAX_HEIGHT and not self.is_mono(c)
+            )
+        return frozenset()
+
     def legal_moves(self) -> list[str]:
         return list(self._legal)
 

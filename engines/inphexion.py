@@ -42,7 +42,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
-from engines.connection import chain_connects, connects, edge_touches
+from engines.connection import chain_connects, connects, edge_touches, shortest_link
 from engines.geometry import Rhombus
 
 __all__ = ["BLACK", "EMPTY", "GAME", "WHITE", "InphexionPosition", "new"]
@@ -167,15 +167,16 @@ class InphexionPosition(Position):
 
     @cached_property
     def winning_cells(self) -> frozenset[int]:
-        """The winner's chain that joins their colour's two edges (empty while the game goes
-        on, and after a win by a blocked or impossible move)."""
+        """A shortest chain of the winner's discs joining their colour's two edges (empty
+        while the game goes on, and after a win by a blocked or impossible move)."""
         out = self.outcome
         if out is None or out.winner is None or out.reason != "connection":
             return frozenset()
         colour = self.colours[out.winner]
         layout = self._layout
-        touches = edge_touches(self.cells, colour, layout.neighbours, *layout.edges[colour])
-        return frozenset(c for c, bits in enumerate(touches) if bits == 3)
+        return frozenset(
+            shortest_link(self.cells, colour, layout.neighbours, *layout.edges[colour])
+        )
 
     @cached_property
     def _last_parts(self) -> _Parts:

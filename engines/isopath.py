@@ -555,6 +555,17 @@ class IsopathPosition(Position):
         """The last turn's piece move as (from, to), if it had one."""
         return next(((a, b) for k, a, b in self._last_actions if k == "-"), None)
 
+    @cached_property
+    def winning_cells(self) -> frozenset[int]:
+        """The winner's piece on the opponent's home row after a "home row" win; empty while
+        the game goes on and after other wins."""
+        out = self.outcome
+        if out is None or out.winner is None or out.reason != "home row":
+            return frozenset()
+        who = out.winner
+        goal = self._layout.home_rows[1 - who]
+        return frozenset(c for c in goal if self.pieces[c] == who)
+
     @property
     def last_capture(self) -> int | None:
         """The space of the piece captured in the last turn, if any."""

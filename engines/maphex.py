@@ -30,7 +30,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
-from engines.connection import chain_connects, edge_touches
+from engines.connection import chain_connects, shortest_link
 from engines.geometry import Rhombus
 
 __all__ = ["GAME", "MaphexPosition", "new"]
@@ -148,13 +148,13 @@ class MaphexPosition(Position):
 
     @cached_property
     def winning_cells(self) -> frozenset[int]:
-        """The winner's chain that joins their two edges (empty while the game goes on)."""
+        """A shortest chain of the winner's discs joining their two edges (empty while the game
+        goes on)."""
         out = self.outcome
         if out is None or out.winner is None or out.reason != "connection":
             return frozenset()
         who = out.winner
-        touches = edge_touches(self.cells, who, self.board.neighbours, *self.edges[who])
-        return frozenset(c for c, bits in enumerate(touches) if bits == 3)
+        return frozenset(shortest_link(self.cells, who, self.board.neighbours, *self.edges[who]))
 
     @cached_property
     def _legal(self) -> tuple[str, ...]:

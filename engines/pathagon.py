@@ -30,7 +30,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
-from engines.connection import chain_connects, edge_touches
+from engines.connection import chain_connects, shortest_link
 from engines.geometry import Square
 
 __all__ = ["GAME", "PIECES", "PathagonPosition", "load", "new"]
@@ -186,14 +186,14 @@ class PathagonPosition(Position):
 
     @cached_property
     def winning_cells(self) -> frozenset[int]:
-        """The winner's chain of pieces that joins their two lines (empty while the game goes
-        on)."""
+        """A shortest chain of the winner's pieces joining their two lines (empty while the
+        game goes on)."""
         out = self.outcome
         if out is None or out.winner is None or out.reason != "connection":
             return frozenset()
-        who = out.winner
-        touches = edge_touches(self.cells, who, _BOARD.neighbours, *_EDGES[who])
-        return frozenset(c for c, bits in enumerate(touches) if bits == 3)
+        return frozenset(
+            shortest_link(self.cells, out.winner, _BOARD.neighbours, *_EDGES[out.winner])
+        )
 
     @cached_property
     def _legal(self) -> tuple[str, ...]:

@@ -19,9 +19,11 @@ from collections.abc import Sequence
 
 from PIL import Image
 
-from engines.base import Position
+from engines.base import Outcome, Position
 from render import _pipeline
+from render._core import scene_of
 from render._describe import describe
+from render._words import result_text
 from render.fixation import FixationArt
 from render.inphexion import InphexionArt
 from render.isopath import IsopathArt
@@ -37,6 +39,7 @@ __all__ = [
     "describe",
     "game_gif",
     "probe_points",
+    "result_text",
 ]
 
 _pipeline.register("maphex", MaphexArt())
@@ -46,22 +49,57 @@ _pipeline.register("fixation", FixationArt())
 _pipeline.register("isopath", IsopathArt())
 
 
-def board_image(position: Position, *, theme: Theme | None = None) -> Image.Image:
+def board_image(
+    position: Position,
+    *,
+    theme: Theme | None = None,
+    outcome: Outcome | None = None,
+    players: Sequence[str] | None = None,
+    clock: str | None = None,
+) -> Image.Image:
     """The picture of ``position``: a palette ("P") image, ``theme.width`` x ``theme.height``
-    (1000x700 by default).  ``.convert("RGB")`` it for further drawing."""
-    return _pipeline.picture(position, theme)
+    (1000x700 by default; a 16x16 Maphex board ``theme.large_board_scale`` times larger, at
+    most 1280 wide by default).  ``.convert("RGB")`` it for further drawing.
+
+    ``outcome`` is a result the bot decided (``Outcome(winner_seat_or_None, reason)`` with
+    reason ``"resignation"``, ``"agreement"``, ``"time"``, ``"aborted"``...): it overrides
+    ``position.outcome``, and a finished game shows no "to move" text and no hint for a next
+    move.  ``players`` names the players by seat (0, 1); ``clock`` is a short text such as
+    ``"2 days 4 h left"`` shown for the player to move."""
+    return _pipeline.picture(position, theme, scene_of(position, outcome, players, clock))
 
 
-def board_png(position: Position, *, theme: Theme | None = None) -> bytes:
-    """The picture of ``position`` as PNG bytes, ready to post."""
-    return _pipeline.encode_png(_pipeline.picture(position, theme))
+def board_png(
+    position: Position,
+    *,
+    theme: Theme | None = None,
+    outcome: Outcome | None = None,
+    players: Sequence[str] | None = None,
+    clock: str | None = None,
+) -> bytes:
+    """The picture of ``position`` as PNG bytes, ready to post (options as
+    :func:`board_image`)."""
+    scene = scene_of(position, outcome, players, clock)
+    return _pipeline.encode_png(_pipeline.picture(position, theme, scene))
 
 
-def game_gif(positions: Sequence[Position], *, theme: Theme | None = None) -> bytes:
+def game_gif(
+    positions: Sequence[Position],
+    *,
+    theme: Theme | None = None,
+    outcome: Outcome | None = None,
+    players: Sequence[str] | None = None,
+) -> bytes:
     """An animated GIF recap: one frame per position (one per ply), the last frame held.
 
-    Frames store only what changed, so a 100-ply game stays far under 8 MB."""
-    return _pipeline.gif(positions, theme)
+    ``outcome`` (a result the bot decided) is shown on the last frame; ``players`` names the
+    players by seat on every frame.  Frames store only what changed, so a 100-ply game stays
+    far under 8 MB."""
+    last = len(positions) - 1
+    scenes = [
+        scene_of(p, outcome if i == last else None, players, None) for i, p in enumerate(positions)
+    ]
+    return _pipeline.gif(positions, theme, scenes)
 
 
 def cell_centres(position: Position, *, theme: Theme | None = None) -> list[tuple[int, int]]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from engines.base import Position
+from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
 from render._fonts import font
 from render._words import side_lists
@@ -56,6 +56,63 @@ def side_of_seat(position: Position, seat: int) -> int:
     if colours is None:
         return seat
     return int(colours[seat])
+
+
+def seat_of_side(position: Position, colour: int) -> int:
+    """The seat that plays colour index ``colour`` now (the inverse of :func:`side_of_seat`)."""
+    colours = getattr(position, "colours", None)
+    if colours is None:
+        return colour
+    return 0 if colours[0] == colour else 1
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What a picture shows besides the position, as the bot knows it.
+
+    ``outcome`` is the result (``position.outcome``, or one the bot decided: resignation,
+    agreement, time, abort); ``players`` the names by seat; ``clock`` a short text such as
+    ``"2 days 4 h left"`` for the player to move.
+    """
+
+    outcome: Outcome | None = None
+    players: tuple[str, str] | None = None
+    clock: str | None = None
+
+    @property
+    def over(self) -> bool:
+        """Whether the game is finished (nothing is "to move" any more)."""
+        return self.outcome is not None
+
+    def player_of_side(self, position: Position, colour: int) -> str | None:
+        """The name of the player of colour index ``colour``, if names were given."""
+        if self.players is None:
+            return None
+        return self.players[seat_of_side(position, colour)]
+
+
+def scene_of(
+    position: Position,
+    outcome: Outcome | None,
+    players: Sequence[str] | None,
+    clock: str | None,
+) -> Scene:
+    """The scene of ``position`` with the bot's knowledge: a given ``outcome`` overrides the
+    position's own, names are made printable, an empty clock text counts as none."""
+    names = None
+    if players is not None:
+        first, second = (_printable(str(name)) for name in players)
+        names = (first, second)
+    return Scene(
+        outcome if outcome is not None else getattr(position, "outcome", None),
+        names,
+        _printable(clock) if clock else None,
+    )
+
+
+def _printable(text: str) -> str:
+    # Control characters (newlines, bidi overrides...) would break the one-line layout.
+    return "".join(ch if ch.isprintable() else " " for ch in text).strip() or "?"
 
 
 # ---------------------------------------------------------------- layout
@@ -435,8 +492,17 @@ def paint_frame(
             continue
         j = (i + 1) % n
         p.polygon([inner[i], outer[i], outer[j], inner[j]], fill=colour)
-    # A light outer line keeps a dark goal edge visible against the dark page.
     p.polygon(outer, outline=theme.muted, width=2.5)
+    # A dark goal edge would vanish against the dark page: it gets a light inner line along
+    # its outer side (a light edge a dark one), so every edge reads as a strip of its colour.
+    inset = offset_polygon(lay.corners, reach + band * 0.62)
+    line_w = max(2.5, band * 0.16)
+    for i, colour in enumerate(sides):
+        if colour is None:
+            continue
+        j = (i + 1) % n
+        ink = theme.light_rim if luma(colour) < 128 else theme.dark_rim
+        p.line([inset[i], inset[j]], ink, line_w)
     return outer
 
 
@@ -456,13 +522,60 @@ def paint_status_band(p: Painter, theme: Theme) -> None:
     p.line([(0, h - 1), (theme.width, h - 1)], blend(theme.page, theme.text, 0.18), 2)
 
 
+def paint_sprite(p: Painter, sprite: Sprite, at: Point) -> None:
+    """Paste a 1x sprite into a supersampled background (scaled up to match): legend icons
+    drawn with the very sprites the board uses."""
+    big = sprite.image.resize((sprite.image.width * p.scale, sprite.image.height * p.scale))
+    x = round((at[0] - p.origin[0]) * p.scale) - sprite.dx * p.scale
+    y = round((at[1] - p.origin[1]) * p.scale) - sprite.dy * p.scale
+    p.image.paste(big, (x, y), big)
+
+
+def fit_text(text: str, size: int, width: float, *, bold: bool = False) -> str:
+    """``text`` cut with an ellipsis so it is at most ``width`` pixels wide."""
+    if text_width(text, size, bold=bold) <= width:
+        return text
+    low, high = 0, len(text)
+    while low < high:
+        mid = (low + high + 1) // 2
+        if text_width(text[:mid].rstrip() + "…", size, bold=bold) <= width:
+            low = mid
+        else:
+            high = mid - 1
+    return text[:low].rstrip() + "…"
+
+
 def side_heading(
-    p: Painter, theme: Theme, x0: float, y: float, colour: RGB, name: str, scale: float
+    image: Image.Image,
+    theme: Theme,
+    at: Point,
+    fill: RGB,
+    side: str,
+    player: str | None,
+    right: float,
+    *,
+    tail: bool = True,
 ) -> None:
-    """A side-panel heading: a disc of the side's colour and its name, centred on ``y``."""
-    p.circle((x0 + 16 * scale, y), 15 * scale, fill=theme.dark_rim)
-    p.circle((x0 + 16 * scale, y), 13 * scale, fill=colour)
-    p.text((x0 + 42 * scale, y), name, 26 * scale, theme.text, bold=True, anchor="lm")
+    """A side heading centred on ``at[1]``: a disc of the side's colour, then the player's
+    name in bold followed by the side in muted text (unless ``tail`` is false: the caller
+    names the side elsewhere), or just the side when no names are known; cut with an
+    ellipsis at ``right``."""
+    s = theme.height / 700
+    x0, y = at
+    disc(theme, fill, 14 * s).paste(image, (x0 + 16 * s, y))
+    x = x0 + 40 * s
+    big = round(26 * s)
+    if player is None or not tail:
+        heading = fit_text(side if player is None else player, big, right - x, bold=True)
+        text_sprite(heading, big, theme.text, bold=True).paste(image, (x, y))
+        return
+    small = round(20 * s)
+    suffix = f"  {side}"
+    room = right - x - text_width(suffix, small)
+    name = fit_text(player, big, room, bold=True)
+    text_sprite(name, big, theme.text, bold=True).paste(image, (x, y))
+    x += text_width(name, big, bold=True)
+    text_sprite(suffix, small, theme.muted).paste(image, (x, y + 2 * s))
 
 
 # ---------------------------------------------------------------- art base class
@@ -496,6 +609,11 @@ class Art:
         """What the cached background and palette depend on (besides the theme)."""
         return (position.game, len(self.board(position)))
 
+    def theme_for(self, position: Any, theme: Theme) -> Theme:
+        """The theme ``position`` is drawn with: ``theme`` itself, or a larger canvas for a
+        crowded board (see :attr:`Theme.large_board_scale`)."""
+        return theme
+
     def layout(self, position: Any, theme: Theme) -> Layout:
         """Where each cell goes."""
         scale = theme.height / 700
@@ -506,8 +624,11 @@ class Art:
         """Draw what never changes during a game, on a painter at ``SS`` times the size."""
         raise NotImplementedError
 
-    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
-        """Draw the pieces and marks of ``position`` on a copy of the background."""
+    def draw(
+        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
+        """Draw the pieces and marks of ``position`` on a copy of the background; once
+        ``scene`` is over, no hint about the next move (target, threats, forced captures)."""
         raise NotImplementedError
 
     def detail(self, position: Any) -> str:
@@ -526,6 +647,10 @@ class Art:
 
     def turn_text(self, position: Any) -> str:
         """What the player to move must know, as ``", in centre, 5"``."""
+        return ""
+
+    def opening_text(self, position: Any) -> str:
+        """A sentence for the first board (who opens, who plays what); by default none."""
         return ""
 
     def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
@@ -622,18 +747,116 @@ def label_size(lay: Layout, theme: Theme) -> float:
 
 
 @lru_cache(maxsize=16)
-def cell_outline(theme: Theme, lay_radius: float, kind: str) -> Sprite:
-    """An accent outline just inside a cell (hexagonal or square): the last move's cell."""
+def cell_outline(
+    theme: Theme, lay_radius: float, kind: str, colour: RGB | None = None, inset: float = 0.0
+) -> Sprite:
+    """An outline just inside a cell (hexagonal or square), ``inset`` px further in: the last
+    move's cell in the accent colour, or ``colour``."""
     w = max(3.5, lay_radius * 0.12)
     probe = Layout(
         kind, ((0.0, 0.0),), lay_radius, lay_radius * (SQRT3 / 2 if kind == "hex" else 1), ()
     )
+    ink = theme.accent if colour is None else colour
 
     def paint(p: Painter) -> None:
-        p.polygon(probe.cell_polygon(0, w * 0.5 + 1.5), outline=theme.accent_edge, width=w + 3)
-        p.polygon(probe.cell_polygon(0, w * 0.5 + 1.5), outline=theme.accent, width=w)
+        outline = probe.cell_polygon(0, w * 0.5 + 1.5 + inset)
+        p.polygon(outline, outline=theme.accent_edge, width=w + 3)
+        p.polygon(outline, outline=ink, width=w)
 
     return make_sprite(lay_radius, lay_radius, paint)
+
+
+def paint_threat(p: Painter, theme: Theme, centre: Point, r: float) -> None:
+    """Crosshair ticks and a ring in the alert colour around a piece of radius ``r``: this
+    piece may (or must) be captured now."""
+    x, y = centre
+    w = max(2.5, r * 0.16)
+    p.circle(centre, r + w, outline=theme.accent_edge, width=w + 2)
+    p.circle(centre, r + w - 1, outline=theme.alert, width=w)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        a = (x + dx * (r + w * 0.3), y + dy * (r + w * 0.3))
+        b = (x + dx * (r + w * 2.6), y + dy * (r + w * 2.6))
+        p.line([a, b], theme.accent_edge, w + 2.5)
+        p.line([a, b], theme.alert, w)
+
+
+@lru_cache(maxsize=16)
+def threat_sprite(theme: Theme, r: float) -> Sprite:
+    """The :func:`paint_threat` mark as a sprite."""
+    span = r + max(2.5, r * 0.16) * 3 + 2
+    return make_sprite(span, span, lambda p: paint_threat(p, theme, (0.0, 0.0), r))
+
+
+# ---------------------------------------------------------------- what won
+
+
+def win_width(radius: float) -> float:
+    """Thickness of the winning mark's links for pieces of ``radius``."""
+    return max(4.0, radius * 0.16)
+
+
+@lru_cache(maxsize=32)
+def win_ring(theme: Theme, radius: float) -> Sprite:
+    """A thick ring in the win colour with dark edges around a piece of ``radius``."""
+    w = win_width(radius)
+
+    def paint(p: Painter) -> None:
+        p.circle((0, 0), radius + w * 0.5 + 1.5, outline=theme.accent_edge, width=w + 3)
+        p.circle((0, 0), radius + w * 0.5, outline=theme.win, width=w)
+
+    return make_sprite(radius + w + 3, radius + w + 3, paint)
+
+
+@lru_cache(maxsize=64)
+def win_link(theme: Theme, dx: int, dy: int, radius: float) -> Sprite:
+    """A dark-edged bar in the win colour from the anchor to ``(dx, dy)`` px, with a dot at
+    each end: two neighbouring cells of the winning chain, linked."""
+    w = win_width(radius)
+
+    def paint(p: Painter) -> None:
+        p.line([(0, 0), (dx, dy)], theme.accent_edge, w + 3)
+        p.line([(0, 0), (dx, dy)], theme.win, w)
+        for x, y in ((0, 0), (dx, dy)):
+            p.circle((x, y), w * 0.95, fill=theme.accent_edge)
+            p.circle((x, y), w * 0.95 - 1.5, fill=theme.win)
+
+    half = w + 2
+    return make_sprite(abs(dx) / 2 + half, abs(dy) / 2 + half, paint, centre=(dx / 2, dy / 2))
+
+
+def draw_win(
+    image: Image.Image,
+    theme: Theme,
+    lay: Layout,
+    cells: Iterable[int],
+    neighbours: Sequence[Sequence[int]],
+    radius: float,
+    *,
+    rings: bool = True,
+    links: bool = True,
+) -> None:
+    """Mark what won: every winning cell ringed (``radius``: its piece) and each two
+    neighbouring winning cells linked by a bar, so the chain reads as a path."""
+    chosen = frozenset(cells)
+    centres = lay.centres
+    if links:
+        for a in sorted(chosen):
+            (ax, ay) = centres[a]
+            for b in neighbours[a]:
+                if b > a and b in chosen:
+                    bx, by = centres[b]
+                    win_link(theme, round(bx - ax), round(by - ay), radius).paste(image, (ax, ay))
+    if rings:
+        for cell in chosen:
+            win_ring(theme, radius).paste(image, centres[cell])
+
+
+def win_specimens(theme: Theme, lay: Layout, radius: float) -> list[Sprite]:
+    """The winning marks' sprites, for the palette."""
+    if len(lay.centres) < 2:
+        return [win_ring(theme, radius)]
+    (ax, ay), (bx, by) = lay.centres[0], lay.centres[1]
+    return [win_ring(theme, radius), win_link(theme, round(bx - ax), round(by - ay), radius)]
 
 
 @lru_cache(maxsize=16)

@@ -17,8 +17,10 @@ from render._core import (
     Art,
     Layout,
     Painter,
+    Scene,
     blend,
     disc,
+    fit_text,
     luma,
     paint_status_band,
     side_of_seat,
@@ -26,9 +28,10 @@ from render._core import (
     text_width,
 )
 from render._fonts import font
+from render._words import result_text
 from render.theme import RGB, Theme
 
-__all__ = ["art_for", "encode_png", "gif", "layout_of", "picture", "rgb_picture"]
+__all__ = ["art_for", "encode_png", "gif", "layout_of", "picture", "rgb_picture", "theme_of"]
 
 _ARTS: dict[str, Art] = {}
 _DEFAULT = Theme()
@@ -88,6 +91,7 @@ class _Static:
 
 
 def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
+    """The drawer and the cached static parts; ``theme`` is already :meth:`Art.theme_for`'s."""
     art = art_for(position)
     key = (art.static_key(position), theme)
     found = _STATIC.get(key)
@@ -97,9 +101,14 @@ def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
     return art, found
 
 
+def theme_of(position: Position, theme: Theme | None = None) -> Theme:
+    """The theme ``position``'s picture is drawn with (a crowded board's is larger)."""
+    return art_for(position).theme_for(position, theme or _DEFAULT)
+
+
 def layout_of(position: Position, theme: Theme | None = None) -> tuple[Art, Layout]:
     """The drawer and the cell layout of ``position``'s picture."""
-    art, static = _static(position, theme or _DEFAULT)
+    art, static = _static(position, theme_of(position, theme))
     return art, static.layout
 
 
@@ -107,8 +116,9 @@ def _text_colour_on(fill: RGB, theme: Theme) -> RGB:
     return theme.dark_rim if luma(fill) > 140 else theme.text
 
 
-def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme) -> None:
-    """Whose turn and the move number, or the result banner once the game is over."""
+def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme, scene: Scene) -> None:
+    """Whose turn, the move number and the clock, or the result banner once the game is
+    over (by the position or by the bot: ``scene.outcome``)."""
     scale = theme.height / 700
     h = BAND * scale
     mid = h / 2
@@ -116,7 +126,7 @@ def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme) -> Non
     small = round(theme.status_size * scale * 0.8)
     names = position.seat_sides
     sides = theme.sides(position.game)
-    outcome = position.outcome
+    outcome = scene.outcome
     right_parts = []
     if position.last_move is not None:
         right_parts.append(f"last: {position.last_move}")
@@ -128,7 +138,14 @@ def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme) -> Non
         head = f"{names[seat]} to move"
         text_sprite(head, big, theme.text, bold=True).paste(image, (x, mid))
         x += text_width(head, big, bold=True)
-        text_sprite(f"  ·  move {position.ply + 1}", small, theme.muted).paste(image, (x, mid))
+        tail = f"  ·  move {position.ply + 1}"
+        text_sprite(tail, small, theme.muted).paste(image, (x, mid))
+        x += text_width(tail, small)
+        if scene.clock:
+            # The clock is the mover's: next to their name, in the text colour.
+            clock = fit_text(f"  ·  {scene.clock}", small, theme.width * 0.62 - x)
+            text_sprite(clock, small, theme.text).paste(image, (x, mid))
+            x += text_width(clock, small)
         detail = art.detail(position)
         if detail:
             right_parts.insert(0, detail)
@@ -137,10 +154,9 @@ def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme) -> Non
         winner = outcome.winner
         if winner is None:
             fill = blend(theme.page, theme.text, 0.35)
-            head = f"Draw  ·  {outcome.reason}"
         else:
             fill = sides[side_of_seat(position, winner)]
-            head = f"{names[winner]} wins  ·  {outcome.reason}"
+        head = result_text(outcome, names)
         ink = _text_colour_on(fill, theme)
         draw = ImageDraw.Draw(image)
         draw.rectangle((0, 0, theme.width, round(h) - 1), fill=fill)
@@ -148,29 +164,40 @@ def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme) -> Non
         x = h * 0.3
         text_sprite("★", big, ink, bold=True).paste(image, (x, mid))
         x += text_width("★ ", big, bold=True)
+        head = fit_text(head, big, theme.width * 0.7 - x, bold=True)
         text_sprite(head, big, ink, bold=True).paste(image, (x, mid))
+        x += text_width(head, big, bold=True)
         right_parts.append(f"{position.ply} moves")
         fill_right = ink
     if right_parts:
-        text = "  ·  ".join(right_parts)
+        # The right-hand text gives way to the left-hand one (cut, never overlapping).
+        room = theme.width - h * 0.3 - x - h * 0.4
+        text = fit_text("  ·  ".join(right_parts), small, room)
         text_sprite(text, small, fill_right, anchor="rm").paste(image, (theme.width - h * 0.3, mid))
 
 
-def rgb_picture(position: Position, theme: Theme | None = None) -> Image.Image:
-    """The picture of ``position`` in full RGB, before palette mapping."""
-    theme = theme or _DEFAULT
+def _rgb(position: Position, theme: Theme, scene: Scene | None) -> tuple[Image.Image, _Static]:
+    """The RGB picture and the static parts, for a theme already through ``theme_of``."""
+    scene = scene or Scene(position.outcome)
     art, static = _static(position, theme)
     image = static.background.copy()
-    art.draw(image, position, theme, static.layout)
-    _draw_band(image, art, position, theme)
-    return image
+    art.draw(image, position, theme, static.layout, scene)
+    _draw_band(image, art, position, theme, scene)
+    return image, static
 
 
-def picture(position: Position, theme: Theme | None = None) -> Image.Image:
+def rgb_picture(
+    position: Position, theme: Theme | None = None, scene: Scene | None = None
+) -> Image.Image:
+    """The picture of ``position`` in full RGB, before palette mapping."""
+    return _rgb(position, theme_of(position, theme), scene)[0]
+
+
+def picture(
+    position: Position, theme: Theme | None = None, scene: Scene | None = None
+) -> Image.Image:
     """The picture of ``position`` as a palette ("P") image on the game's fixed palette."""
-    theme = theme or _DEFAULT
-    _, static = _static(position, theme)
-    rgb = rgb_picture(position, theme)
+    rgb, static = _rgb(position, theme_of(position, theme), scene)
     return rgb.quantize(palette=static.palette, dither=Image.Dither.NONE)
 
 
@@ -189,7 +216,7 @@ def _build_palette(art: Art, position: Any, theme: Theme, static: _Static) -> Im
     keys: list[RGB] = [
         theme.page, theme.text, theme.muted, theme.cell, theme.cell_alt, theme.grid,
         theme.frame, theme.border, theme.label, *sides, theme.dark_rim, theme.light_rim,
-        theme.accent, theme.accent_edge, theme.alert, theme.second,
+        theme.accent, theme.accent_edge, theme.alert, theme.second, theme.win,
         *art.key_colours(position, theme),
     ]  # fmt: skip
     sheet_parts: list[Image.Image] = [static.background]
@@ -249,19 +276,21 @@ def _band_specimens(art: Art, position: Any, theme: Theme) -> Image.Image:
     return strip
 
 
-def gif(positions: Sequence[Position], theme: Theme | None = None) -> bytes:
-    """An animated GIF, one frame per position, the last one held.
+def gif(
+    positions: Sequence[Position], theme: Theme | None = None, scenes: Sequence[Scene] = ()
+) -> bytes:
+    """An animated GIF, one frame per position, the last one held; ``scenes[i]`` (when
+    given) is what frame ``i`` shows besides its position.
 
     Frames after the first keep only the pixels that changed; the rest are transparent, so a
     long game stays small (a few kB per frame)."""
-    theme = theme or _DEFAULT
     if not positions:
         raise ValueError("a game recap needs at least one position")
     frames: list[Image.Image] = []
     previous: Image.Image | None = None
     transparent = TRANSPARENT
-    for position in positions:
-        frame = picture(position, theme)
+    for i, position in enumerate(positions):
+        frame = picture(position, theme, scenes[i] if i < len(scenes) else None)
         if previous is None or previous.size != frame.size:
             frames.append(frame)
         else:

@@ -19,18 +19,23 @@ from render._core import (
     Layout,
     Painter,
     Point,
+    Scene,
     Sprite,
     arrow,
     badge,
     blend,
     cell_outline,
     dot,
+    draw_win,
     luma,
     make_sprite,
     origin_ring,
     paint_hexagon,
+    paint_sprite,
     side_heading,
     text_sprite,
+    threat_sprite,
+    win_link,
 )
 from render._words import colour_name, names
 from render.theme import RGB, Theme
@@ -65,6 +70,16 @@ class FixationArt(Art):
             return f", capturing {names(position.board, position.last_captures)}"
         return ""
 
+    def turn_text(self, position: Any) -> str:
+        forced = position.forced_captures
+        if not forced:
+            return ""
+        listed = forced[0] if len(forced) == 1 else ", ".join(forced[:-1]) + " or " + forced[-1]
+        return (
+            f", and must capture with a mono-colour stack of 3 or more: {listed}"
+            f" (taking {names(position.board, sorted(position.forced_targets))})"
+        )
+
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("fixation", len(position.board))
 
@@ -72,11 +87,7 @@ class FixationArt(Art):
         paint_hexagon(p, lay, theme, position.board, [None] * 6)
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
-        sides = theme.sides("fixation")
-        for seat in (0, 1):
-            y = BAND * s + (40 + 80 * seat) * s
-            side_heading(p, theme, x0, y, sides[seat], position.seat_sides[seat], s)
-        y = BAND * s + 250 * s
+        y = BAND * s + 236 * s
         p.text((x0, y), "Goal: all your stacks", 19 * s, theme.muted, anchor="lm")
         p.text((x0, y + 26 * s), "in one group", 19 * s, theme.muted, anchor="lm")
         legend = [
@@ -84,11 +95,24 @@ class FixationArt(Art):
             ("path", "disk dropped"),
             ("capture", "captured"),
             ("merge", "merged"),
+            ("forced", "must capture (rule 8)"),
+            ("target", "capture it must make"),
+            ("win", "what won"),
         ]
+        icon = 12 * s
+        mini = cell_outline(theme, icon * 1.3, "hex", theme.alert)
         for i, (kind, text) in enumerate(legend):
-            cy = y + (80 + 46 * i) * s
+            cy = y + (64 + 42 * i) * s
             cx = x0 + 16 * s
-            if kind == "stack":
+            if kind == "forced":
+                paint_sprite(p, mini, (cx, cy))
+            elif kind == "target":
+                paint_sprite(p, threat_sprite(theme, icon * 0.75), (cx, cy))
+            elif kind == "win":
+                paint_sprite(
+                    p, win_link(theme, round(icon * 1.6), 0, icon * 0.6), (cx - icon * 0.8, cy)
+                )
+            elif kind == "stack":
                 p.circle((cx, cy), 15 * s, fill=theme.white, outline=theme.dark_rim, width=2)
                 p.text((cx, cy), "3", 18 * s, theme.dark_rim, bold=True)
             else:
@@ -111,16 +135,29 @@ class FixationArt(Art):
         rx = lay.inner * 0.76
         return rx, rx * 0.42, lay.radius * 0.14
 
-    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+    def draw(
+        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         rx, ry, t = self._geometry(lay)
         centres = lay.centres
         lift = lay.radius * LIFT
         src = position.last_from
         path = position.last_path
+        # A wide ring near the cell's edge: the name of the emptied cell stays readable.
         if src is not None:
-            origin_ring(theme, lay.inner * 0.4).paste(image, centres[src])
+            origin_ring(theme, lay.inner * 0.82).paste(image, centres[src])
         if path:
             cell_outline(theme, lay.radius, "hex").paste(image, centres[path[-1]])
+        # Links under the stacks and an inner outline: what won, without hiding heights.
+        won = position.winning_cells
+        if won:
+            draw_win(image, theme, lay, won, position.board.neighbours, rx * 0.5, rings=False)
+            ring = cell_outline(theme, lay.radius, "hex", theme.win, lay.radius * 0.13)
+            for cell in won:
+                ring.paste(image, centres[cell])
+        forced = () if scene.over else position.forced_stacks
+        for cell in forced:
+            cell_outline(theme, lay.radius, "hex", theme.alert).paste(image, centres[cell])
         # The arrow lies on the board, under the stacks, so no height number is hidden.
         if src is not None and path:
             (ax, ay), (bx, by) = centres[src], centres[path[-1]]
@@ -130,7 +167,7 @@ class FixationArt(Art):
                 round(by - ay),
                 lay.inner,
                 theme.accent,
-                lay.inner * 0.3,
+                lay.inner * 0.86,
                 lay.inner * 0.75,
             ).paste(image, centres[src])
         for cell, stack in enumerate(position.stacks):
@@ -138,9 +175,20 @@ class FixationArt(Art):
                 x, y = centres[cell]
                 stack_sprite(theme, stack, rx, ry, t).paste(image, (x, y - lift))
         small = lay.inner * 0.2
+        # Dropped disks: a dot centred above the stack's top face (clear of its height).
+        drop = dot(theme, lay.inner * 0.25)
         for cell in path[:-1]:
             x, y = centres[cell]
-            dot(theme, small).paste(image, (x - lay.inner * 0.62, y - lay.radius * 0.5))
+            drop.paste(image, (x, y - lift - ry - lay.inner * 0.25))
+        face = win_face(theme, rx, ry)
+        for cell in won:
+            x, y = centres[cell]
+            face.paste(image, (x, y - lift))
+        if not scene.over:
+            target = threat_sprite(theme, rx * 0.78)
+            for cell in position.forced_targets:
+                x, y = centres[cell]
+                target.paste(image, (x, y - lift))
         for cell in position.last_merges:
             x, y = centres[cell]
             badge(theme, small, theme.second, "circle").paste(
@@ -151,12 +199,22 @@ class FixationArt(Art):
             badge(theme, small * 1.25, theme.alert, "diamond").paste(
                 image, (x + lay.inner * 0.62, y - lay.radius * 0.5)
             )
-        self._draw_counts(image, position, theme)
+        self._draw_counts(image, position, theme, scene)
 
-    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme) -> None:
+    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
+        sides = theme.sides("fixation")
         for seat in (0, 1):
+            side_heading(
+                image,
+                theme,
+                (x0, BAND * s + (40 + 80 * seat) * s),
+                sides[seat],
+                position.seat_sides[seat],
+                scene.player_of_side(position, seat),
+                theme.width - 10 * s,
+            )
             owned = [st for st in position.stacks if st and st[-1] == seat]
             tallest = max((len(st) for st in owned), default=0)
             y = BAND * s + (40 + 80 * seat + 34) * s
@@ -184,9 +242,14 @@ class FixationArt(Art):
         ]
         small = lay.inner * 0.2
         out += [
-            origin_ring(theme, lay.inner * 0.4),
+            origin_ring(theme, lay.inner * 0.82),
             cell_outline(theme, lay.radius, "hex"),
-            dot(theme, small),
+            cell_outline(theme, lay.radius, "hex", theme.alert),
+            cell_outline(theme, lay.radius, "hex", theme.win, lay.radius * 0.13),
+            threat_sprite(theme, rx * 0.78),
+            win_link(theme, round(lay.inner * 2), 0, rx * 0.5),
+            dot(theme, lay.inner * 0.25),
+            win_face(theme, rx, ry),
             badge(theme, small, theme.second, "circle"),
             badge(theme, small * 1.25, theme.alert, "diamond"),
             arrow(
@@ -233,3 +296,15 @@ def stack_sprite(theme: Theme, stack: tuple[int, ...], rx: float, ry: float, t: 
     # The box runs from the top face's upper rim down to the bottom disk's lower rim.
     depth = h * t + ry
     return make_sprite(rx + 1, (depth + ry) / 2 + 1, paint, centre=(0, (depth - ry) / 2))
+
+
+@lru_cache(maxsize=8)
+def win_face(theme: Theme, rx: float, ry: float) -> Sprite:
+    """A ring in the win colour around a stack's top face (its height stays readable)."""
+    w = max(3.0, ry * 0.3)
+
+    def paint(p: Painter) -> None:
+        p.ellipse((0, 0), rx + w + 1.5, ry + w + 1.5, outline=theme.accent_edge, width=w + 3)
+        p.ellipse((0, 0), rx + w, ry + w, outline=theme.win, width=w)
+
+    return make_sprite(rx + w + 3, ry + w + 3, paint)

@@ -12,9 +12,29 @@ from typing import Any
 
 from PIL import Image
 
-from render._core import Art, Layout, Painter, Sprite, arrow, disc, dot, last_ring, origin_ring
-from render.maphex import paint_rhombus, piece_radius
-from render.theme import Theme
+from render._core import (
+    Art,
+    Layout,
+    Painter,
+    Scene,
+    Sprite,
+    arrow,
+    disc,
+    dot,
+    draw_win,
+    last_ring,
+    origin_ring,
+    win_specimens,
+)
+from render.maphex import (
+    draw_sides,
+    legend_chain,
+    paint_legend,
+    paint_rhombus,
+    paint_sides,
+    piece_radius,
+)
+from render.theme import RGB, Theme
 
 __all__ = ["InphexionArt"]
 
@@ -28,9 +48,25 @@ class InphexionArt(Art):
     def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
         board = position.board
         fills = [theme.cell] * len(board)
-        paint_rhombus(p, lay, theme, board, position.edges, theme.sides("inphexion"), fills)
+        sides = theme.sides("inphexion")
+        paint_rhombus(p, lay, theme, board, position.edges, sides, fills)
+        paint_sides(p, lay, theme, sides)
+        s = theme.height / 700
+        paint_legend(
+            p,
+            lay,
+            theme,
+            [
+                (last_ring(theme, 9 * s), "disc placed"),
+                (_legend_arrow(theme, 11 * s, theme.accent), "disc pushed"),
+                (_legend_arrow(theme, 11 * s, theme.second), "disc relocated"),
+                (legend_chain(theme, lay), "winning chain"),
+            ],
+        )
 
-    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+    def draw(
+        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         r = piece_radius(lay)
         sides = theme.sides("inphexion")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
@@ -38,6 +74,7 @@ class InphexionArt(Art):
         for cell, value in enumerate(position.cells):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
+        draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
         for a, _ in position.relocations:
             origin_ring(theme, r * 0.5).paste(image, centres[a])
         placed = position.last_placed
@@ -51,9 +88,17 @@ class InphexionArt(Art):
             )
         for a, b in position.relocations:
             _arrow(theme, lay, a, b, theme.second, r * 0.5, r * 0.6).paste(image, centres[a])
+        draw_sides(image, position, theme, lay, scene)
 
     def detail(self, position: Any) -> str:
+        if position.can_swap:
+            return "may answer swap (pie rule)"
         return "colours swapped (pie rule)" if position.swapped else ""
+
+    def turn_text(self, position: Any) -> str:
+        if position.can_swap:
+            return ", or answer swap to take White's colour and disc (pie rule)"
+        return ""
 
     def effects_text(self, position: Any) -> str:
         board = position.board
@@ -81,6 +126,9 @@ class InphexionArt(Art):
             origin_ring(theme, r * 0.5),
             _arrow(theme, lay, 0, 1, theme.accent, r * 0.35, r * 0.55),
             _arrow(theme, lay, 0, 2, theme.second, r * 0.5, r * 0.6),
+            *win_specimens(theme, lay, r),
+            disc(theme, sides[0], 14 * theme.height / 700),
+            disc(theme, sides[1], 14 * theme.height / 700),
         ]
 
 
@@ -89,3 +137,11 @@ def _arrow(
 ) -> Sprite:
     (ax, ay), (bx, by) = lay.centres[a], lay.centres[b]
     return arrow(theme, round(bx - ax), round(by - ay), lay.inner, colour, start, end)
+
+
+def _legend_arrow(theme: Theme, r: float, colour: RGB) -> Sprite:
+    """A short arrow for the legend, centred on its anchor."""
+    w = round(r * 2.2)
+    sprite = arrow(theme, w, 0, r * 1.2, colour, 0.0, 0.0)
+    # The arrow sprite is anchored at its tail: move the anchor to its middle.
+    return Sprite(sprite.image, sprite.dx + w // 2, sprite.dy)

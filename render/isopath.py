@@ -22,6 +22,7 @@ from render._core import (
     Layout,
     Painter,
     Point,
+    Scene,
     Sprite,
     arrow,
     blend,
@@ -29,13 +30,17 @@ from render._core import (
     cross,
     disc,
     dot,
+    draw_win,
     frame_sides,
     label_size,
     last_ring,
     make_sprite,
     paint_hexagon,
+    paint_threat,
     side_heading,
     text_sprite,
+    threat_sprite,
+    win_ring,
 )
 from render._words import names, side_lists
 from render.theme import RGB, Theme
@@ -91,10 +96,7 @@ class IsopathArt(Art):
             _paint_tile(p, theme, lay, lay.centres[cell], 0, board.name(cell), pairs.get(cell))
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
-        for seat in (0, 1):
-            y = BAND * s + (36 + 78 * seat) * s
-            side_heading(p, theme, x0, y, sides[seat], position.seat_sides[seat], s)
-        y = BAND * s + 200 * s
+        y = BAND * s + 196 * s
         mini = Layout("hex", (), 21 * s, 21 * s * SQRT3 / 2, ())
         legend = [
             (1, "two tiles: White walks"),
@@ -105,17 +107,22 @@ class IsopathArt(Art):
             cy = y + i * 50 * s
             _paint_tile(p, theme, mini, (x0 + 18 * s, cy), height, "", None)
             p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
-        y += 160 * s
+        y += 150 * s
         marks = [
             ("threat", "may be captured now"),
             ("teleport", "teleport pair"),
             ("tile", "tile taken / put"),
+            ("win", "reached the home row"),
         ]
         for i, (kind, text) in enumerate(marks):
-            cy = y + i * 46 * s
+            cy = y + i * 42 * s
             cx = x0 + 18 * s
             if kind == "threat":
-                _paint_threat(p, theme, (cx, cy), 13 * s)
+                paint_threat(p, theme, (cx, cy), 11 * s)
+            elif kind == "win":
+                p.circle((cx, cy), 11 * s, fill=theme.white, outline=theme.dark_rim, width=2)
+                p.circle((cx, cy), 15 * s, outline=theme.accent_edge, width=6 * s)
+                p.circle((cx, cy), 14.5 * s, outline=theme.win, width=4 * s)
             elif kind == "teleport":
                 _paint_portal(p, theme, (cx, cy), 11 * s, 1)
             else:
@@ -123,7 +130,9 @@ class IsopathArt(Art):
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
             p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
 
-    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+    def draw(
+        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         board = position.board
         centres = lay.centres
         pairs = _pair_numbers(position.teleports)
@@ -141,16 +150,6 @@ class IsopathArt(Art):
         for cell, value in enumerate(position.pieces):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
-        for cell in position.threatened:
-            threat_sprite(theme, r).paste(image, centres[cell])
-        badge_r = lay.inner * 0.2
-        tile = position.last_tile
-        if tile is not None:
-            for cell, sign in zip(tile, ("−", "+"), strict=True):
-                x, y = centres[cell]
-                tile_badge(theme, badge_r, sign).paste(
-                    image, (x + lay.inner * 0.55, y - lay.radius * 0.5)
-                )
         if position.last_capture is not None:
             cross(theme, r).paste(image, centres[position.last_capture])
         step = position.last_step
@@ -162,12 +161,39 @@ class IsopathArt(Art):
             arrow(
                 theme, round(bx - ax), round(by - ay), lay.inner, theme.accent, r * 0.2, r * 1.25
             ).paste(image, centres[src])
-        self._draw_counts(image, position, theme)
+        # Outside the last-move ring: the piece that won usually just moved.
+        draw_win(image, theme, lay, position.winning_cells, position.adjacent, r * 1.4)
+        # After the last move's marks, so neither hides them: a threatened piece that just
+        # moved gets its crosshair outside the last-move ring.
+        moved = None if step is None else step[1]
+        if not scene.over:
+            for cell in position.threatened:
+                radius = r * 1.22 if cell == moved else r
+                threat_sprite(theme, radius).paste(image, centres[cell])
+        badge_r = lay.inner * 0.2
+        tile = position.last_tile
+        if tile is not None:
+            for cell, sign in zip(tile, ("−", "+"), strict=True):
+                x, y = centres[cell]
+                tile_badge(theme, badge_r, sign).paste(
+                    image, (x + lay.inner * 0.55, y - lay.radius * 0.5)
+                )
+        self._draw_counts(image, position, theme, scene)
 
-    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme) -> None:
+    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
+        sides = theme.sides("isopath")
         for seat in (0, 1):
+            side_heading(
+                image,
+                theme,
+                (x0, BAND * s + (36 + 78 * seat) * s),
+                sides[seat],
+                position.seat_sides[seat],
+                scene.player_of_side(position, seat),
+                theme.width - 10 * s,
+            )
             count = sum(1 for v in position.pieces if v == seat)
             y = BAND * s + (36 + 78 * seat + 33) * s
             text = f"{count} piece{'s' if count != 1 else ''} left"
@@ -193,6 +219,10 @@ class IsopathArt(Art):
             disc(theme, sides[0], r),
             disc(theme, sides[1], r),
             threat_sprite(theme, r),
+            threat_sprite(theme, r * 1.22),
+            win_ring(theme, r * 1.4),
+            disc(theme, sides[0], 14 * theme.height / 700),
+            disc(theme, sides[1], 14 * theme.height / 700),
             tile_badge(theme, lay.inner * 0.2, "−"),
             tile_badge(theme, lay.inner * 0.2, "+"),
             cross(theme, r),
@@ -266,19 +296,6 @@ def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float, pair: int) 
     p.text((centre[0], centre[1] + r * 0.05), str(pair), r * 1.35, theme.dark_rim, bold=True)
 
 
-def _paint_threat(p: Painter, theme: Theme, centre: Point, r: float) -> None:
-    """Crosshair ticks and a ring: this piece may be captured this turn."""
-    x, y = centre
-    w = max(2.5, r * 0.16)
-    p.circle(centre, r + w, outline=theme.accent_edge, width=w + 2)
-    p.circle(centre, r + w - 1, outline=theme.alert, width=w)
-    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        a = (x + dx * (r + w * 0.3), y + dy * (r + w * 0.3))
-        b = (x + dx * (r + w * 2.6), y + dy * (r + w * 2.6))
-        p.line([a, b], theme.accent_edge, w + 2.5)
-        p.line([a, b], theme.alert, w)
-
-
 def _paint_tile_badge(p: Painter, theme: Theme, centre: Point, r: float, sign: str) -> None:
     x, y = centre
     sq = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
@@ -295,13 +312,6 @@ def tile_sprite(theme: Theme, radius: float, height: int, name: str, pair: int |
         _paint_tile(p, theme, lay, (0.0, 0.0), height, name, pair)
 
     return make_sprite(radius, radius, paint)
-
-
-@lru_cache(maxsize=16)
-def threat_sprite(theme: Theme, r: float) -> Sprite:
-    """The threatened-piece mark around a piece of radius ``r``."""
-    span = r + max(2.5, r * 0.16) * 3 + 2
-    return make_sprite(span, span, lambda p: _paint_threat(p, theme, (0.0, 0.0), r))
 
 
 @lru_cache(maxsize=16)

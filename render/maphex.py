@@ -9,30 +9,52 @@ number.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
 from PIL import Image
 
 from render._core import (
+    BAND,
     Art,
     Layout,
     Painter,
+    Scene,
     Sprite,
     band_width,
+    blend,
     coord_size,
     corner_cells,
     disc,
     dot,
+    draw_win,
+    fit_text,
     frame_sides,
     hex_edge_towards,
     last_ring,
+    luma,
     make_sprite,
+    offset_polygon,
     paint_frame,
+    paint_sprite,
+    side_heading,
+    text_sprite,
+    win_link,
+    win_specimens,
 )
+from render._words import colour_name
 from render.theme import RGB, Theme
 
-__all__ = ["MaphexArt", "paint_rhombus", "piece_radius"]
+__all__ = [
+    "MaphexArt",
+    "draw_sides",
+    "legend_chain",
+    "paint_legend",
+    "paint_rhombus",
+    "paint_sides",
+    "piece_radius",
+]
 
 
 def paint_rhombus(
@@ -71,18 +93,121 @@ def piece_radius(lay: Layout) -> float:
     return lay.inner * 0.8
 
 
+def _outer(lay: Layout) -> list[tuple[float, float]]:
+    return offset_polygon(lay.corners, lay.radius + band_width(lay))
+
+
+def _edge_x(a: tuple[float, float], b: tuple[float, float], y: float) -> float:
+    return a[0] + (b[0] - a[0]) * (y - a[1]) / (b[1] - a[1])
+
+
+def free_right(lay: Layout, theme: Theme, y: float) -> float:
+    """The first x right of a rhombus board (frame and row numbers) at height ``y``: the
+    empty corner at the top right holds the sides and players."""
+    outer = _outer(lay)
+    return _edge_x(outer[1], outer[2], y) + coord_size(lay, theme) * 2.2 + 6
+
+
+def free_left(lay: Layout, theme: Theme, y: float) -> float:
+    """The last x left of a rhombus board at height ``y``: the empty corner at the bottom
+    left holds the legend."""
+    outer = _outer(lay)
+    return _edge_x(outer[0], outer[3], y) - coord_size(lay, theme) * 2.2 - 6
+
+
+def side_rows(lay: Layout, theme: Theme) -> tuple[float, tuple[float, float]]:
+    """x of the sides' block in the top-right corner, and the y of each colour's heading."""
+    s = theme.height / 700
+    top = BAND * s + 28 * s
+    ys = (top, top + 64 * s)
+    return free_right(lay, theme, ys[1] + 36 * s), ys
+
+
+#: what each colour connects on a rhombus board, under its heading
+GOALS = ("top ↔ bottom", "left ↔ right")
+
+
+def paint_sides(p: Painter, lay: Layout, theme: Theme, fills: tuple[RGB, RGB]) -> None:
+    """A swatch of each colour's goal edge, outlined as on the board, under its heading (the
+    heading and the words are drawn per picture: they carry the player's name)."""
+    s = theme.height / 700
+    x0, ys = side_rows(lay, theme)
+    for colour, y in enumerate(ys):
+        ink = theme.light_rim if luma(fills[colour]) < 128 else theme.dark_rim
+        box = [(x0 + 6 * s, y + 28 * s), (x0 + 26 * s, y + 28 * s)]
+        p.line(box, ink, 12 * s)
+        p.line(box, fills[colour], 8 * s)
+
+
+def draw_sides(image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    """Each colour's heading (its player's name when the bot gave names, else the colour)
+    and, under it, what the colour connects."""
+    s = theme.height / 700
+    x0, ys = side_rows(lay, theme)
+    fills = theme.sides(position.game)
+    right = theme.width - 8 * s
+    small = round(17 * s)
+    for colour, y in enumerate(ys):
+        side = colour_name(position, colour)
+        player = scene.player_of_side(position, colour)
+        heading = (x0, y)
+        side_heading(image, theme, heading, fills[colour], side, player, right, tail=False)
+        goal = f"{side}: {GOALS[colour]}" if player is not None else GOALS[colour]
+        x = x0 + 40 * s
+        words = fit_text(goal, small, right - x)
+        text_sprite(words, small, theme.muted).paste(image, (x, y + 28 * s))
+
+
+def paint_legend(p: Painter, lay: Layout, theme: Theme, items: list[tuple[Sprite, str]]) -> None:
+    """A legend in the empty bottom-left corner of a rhombus board: icon and words per
+    row, the last row at the bottom."""
+    s = theme.height / 700
+    step = 38 * s
+    size = 18 * s
+    x0 = 10 * s
+    for k, (sprite, text) in enumerate(reversed(items)):
+        y = theme.height - 22 * s - k * step
+        cx = x0 + 16 * s
+        p.circle((cx, y), 16 * s, fill=theme.cell, outline=theme.grid, width=2)
+        paint_sprite(p, sprite, (cx, y))
+        room = free_left(lay, theme, y - 12 * s) - (x0 + 40 * s)
+        if room > 40 * s:
+            words = fit_text(text, round(size * p.scale), room * p.scale)
+            p.text((x0 + 40 * s, y), words, size, theme.muted, anchor="lm")
+
+
+def legend_chain(theme: Theme, lay: Layout) -> Sprite:
+    """The legend's picture of a winning chain: two linked rings."""
+    r = 8 * theme.height / 700
+    return win_link(theme, round(r * 1.6), 0, r * 0.6)
+
+
 class MaphexArt(Art):
     """Draws Maphex positions."""
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("maphex", position.size)
 
+    def theme_for(self, position: Any, theme: Theme) -> Theme:
+        if position.size < 16 or theme.large_board_scale == 1:
+            return theme
+        k = theme.large_board_scale
+        return replace(theme, width=round(theme.width * k), height=round(theme.height * k))
+
+    def opening_text(self, position: Any) -> str:
+        red, blue = position.seat_sides
+        return (
+            f"{blue} opens by choosing the sub-board (1-{position.block**2}) where {red} "
+            f"places the first disc; {red} connects top and bottom, {blue} left and right."
+        )
+
     def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
         board = position.board
         k = position.block
         sub = position.subboard
         fills = [theme.cell if (s // k + s % k) % 2 == 0 else theme.cell_alt for s in sub]
-        paint_rhombus(p, lay, theme, board, position.edges, theme.sides("maphex"), fills)
+        sides = theme.sides("maphex")
+        paint_rhombus(p, lay, theme, board, position.edges, sides, fills)
         # Sub-board borders: the cell sides between two different sub-boards.
         border_w = max(3.0, lay.radius * 0.13)
         for cell in board.cells:
@@ -92,13 +217,29 @@ class MaphexArt(Art):
                     p.line([a, b], theme.border, border_w)
         for cell in position.autocells:
             p.circle(lay.centres[cell], lay.inner * 0.16, fill=theme.border)
+        paint_sides(p, lay, theme, sides)
+        s = theme.height / 700
+        # The longest words go last: the corner is widest at the bottom.
+        paint_legend(
+            p,
+            lay,
+            theme,
+            [
+                (_legend_target(theme, 12 * s), "target sub-board"),
+                (last_ring(theme, 9 * s), "last disc"),
+                (legend_chain(theme, lay), "winning chain"),
+                (_legend_auto(theme, 12 * s), "sends to own sub-board"),
+            ],
+        )
 
-    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
-        if position.choosing:
+    def draw(
+        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
+        if position.choosing and not scene.over:
             choice_overlay(theme, lay, position.size, position.block, position.subboard).paste(
                 image, (0, 0)
             )
-        elif position.target is not None and not position.free and position.outcome is None:
+        elif position.target is not None and not position.free and not scene.over:
             target_overlay(theme, lay, position.size, position.block, position.target).paste(
                 image, (0, 0)
             )
@@ -109,14 +250,17 @@ class MaphexArt(Art):
         for cell, value in enumerate(position.cells):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
+        draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
         last = position.last_cell
         if last is not None:
             last_ring(theme, r).paste(image, centres[last])
             dot(theme, r * 0.3).paste(image, centres[last])
+        draw_sides(image, position, theme, lay, scene)
 
     def detail(self, position: Any) -> str:
         if position.choosing:
-            return f"choose {position.seat_sides[0]}'s sub-board: 1-{position.block**2}"
+            red, blue = position.seat_sides
+            return f"{blue} opens: pick {red}'s sub-board, 1-{position.block**2}"
         if position.outcome is not None or position.target is None:
             return ""
         if position.free:
@@ -140,11 +284,15 @@ class MaphexArt(Art):
     def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
         r = piece_radius(lay)
         sides = theme.sides("maphex")
+        s = theme.height / 700
         return [
             disc(theme, sides[0], r),
             disc(theme, sides[1], r),
             last_ring(theme, r),
             dot(theme, r * 0.3),
+            *win_specimens(theme, lay, r),
+            disc(theme, sides[0], 14 * s),
+            disc(theme, sides[1], 14 * s),
         ]
 
     def specimen_images(
@@ -159,6 +307,31 @@ class MaphexArt(Art):
             sprite.paste(im, (0, 0))
             out.append(im)
         return out
+
+
+@lru_cache(maxsize=8)
+def _legend_target(theme: Theme, r: float) -> Sprite:
+    """A small hexagon tinted and outlined like the target sub-board."""
+    mini = Layout("hex", ((0.0, 0.0),), r, r * 0.866, ())
+
+    def paint(p: Painter) -> None:
+        p.polygon(mini.cell_polygon(0), fill=blend(theme.cell, theme.accent, 0.36))
+        p.polygon(mini.cell_polygon(0), outline=theme.accent_edge, width=4)
+        p.polygon(mini.cell_polygon(0), outline=theme.accent, width=2.5)
+
+    return make_sprite(r + 2, r + 2, paint)
+
+
+@lru_cache(maxsize=8)
+def _legend_auto(theme: Theme, r: float) -> Sprite:
+    """A small cell with the autocell dot."""
+    mini = Layout("hex", ((0.0, 0.0),), r, r * 0.866, ())
+
+    def paint(p: Painter) -> None:
+        p.polygon(mini.cell_polygon(0), fill=theme.cell, outline=theme.grid, width=1.5)
+        p.circle((0, 0), r * 0.22, fill=theme.border)
+
+    return make_sprite(r + 1, r + 1, paint)
 
 
 def _members(subboard: tuple[int, ...], s: int) -> list[int]:

@@ -18,6 +18,7 @@ from render._core import (
     Art,
     Layout,
     Painter,
+    Scene,
     Sprite,
     arrow,
     band_width,
@@ -26,13 +27,17 @@ from render._core import (
     cross,
     disc,
     dot,
+    draw_win,
     frame_sides,
     last_ring,
     make_sprite,
     origin_ring,
     paint_frame,
+    paint_sprite,
     side_heading,
     text_sprite,
+    win_link,
+    win_specimens,
 )
 from render._words import names, side_lists
 from render.theme import Theme
@@ -112,35 +117,39 @@ class PathagonArt(Art):
         s = theme.height / 700
         x0, *ys = self._panel_rows(theme)
         for seat, y in enumerate(ys):
-            side_heading(p, theme, x0, y, sides[seat], position.seat_sides[seat], s)
             edge = "connects rows 1 and 7" if seat == 0 else "connects columns a and g"
             p.text((x0, y + 30 * s), edge, 18 * s, theme.muted, anchor="lm")
-        legend_y = BAND * s + 468 * s
+        legend_y = BAND * s + 448 * s
         icon_r = 15 * s
         icons = [
             (hatch(theme, icon_r), "forbidden this turn"),
             (padlock(theme, icon_r * 0.9), "may not move next turn"),
             (cross(theme, icon_r), "trapped by the last move"),
             (hand_returned(theme, icon_r * 0.8), "returned piece in hand"),
+            (win_link(theme, round(icon_r * 1.4), 0, icon_r * 0.5), "winning path"),
         ]
         for i, (sprite, text) in enumerate(icons):
-            y = legend_y + i * 44 * s
+            y = legend_y + i * 36 * s
             cx = x0 + 16 * s
             p.circle((cx, y), icon_r * 1.15, fill=theme.cell, outline=theme.grid, width=2)
-            _paint_sprite(p, sprite, (cx, y))
+            paint_sprite(p, sprite, (cx, y))
             p.text((x0 + 42 * s, y), text, 19 * s, theme.muted, anchor="lm")
 
-    def draw(self, image: Image.Image, position: Any, theme: Theme, lay: Layout) -> None:
+    def draw(
+        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         centres = lay.centres
         half = lay.radius
-        for cell in position.forbidden:
-            hatch(theme, half).paste(image, centres[cell])
+        if not scene.over:
+            for cell in position.forbidden:
+                hatch(theme, half).paste(image, centres[cell])
         r = _piece_radius(lay)
         sides = theme.sides("pathagon")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
         for cell, value in enumerate(position.cells):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
+        draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
         for cell in position.trapped:
             cross(theme, r * 0.8).paste(image, centres[cell])
         for cell in position.locked:
@@ -157,15 +166,24 @@ class PathagonArt(Art):
             arrow(
                 theme, round(bx - ax), round(by - ay), lay.inner, theme.accent, r * 0.5, r * 1.2
             ).paste(image, centres[src])
-        self._draw_hands(image, position, theme)
+        self._draw_hands(image, position, theme, scene)
 
-    def _draw_hands(self, image: Image.Image, position: Any, theme: Theme) -> None:
+    def _draw_hands(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
         x0, *ys = self._panel_rows(theme)
         hr = self._hand_radius(theme)
         sides = theme.sides("pathagon")
         step = hr * 2 + 4 * s
         for seat, y in enumerate(ys):
+            side_heading(
+                image,
+                theme,
+                (x0, y),
+                sides[seat],
+                position.seat_sides[seat],
+                scene.player_of_side(position, seat),
+                theme.width - 10 * s,
+            )
             total, back = position.in_hand[seat], position.returned[seat]
             fresh = total - back
             text = f"{total} in hand" + (f", {back} returned" if back else "")
@@ -212,15 +230,10 @@ class PathagonArt(Art):
                 r * 0.5,
                 r,
             ),
+            *win_specimens(theme, lay, r),
+            disc(theme, sides[0], 14 * theme.height / 700),
+            disc(theme, sides[1], 14 * theme.height / 700),
         ]
-
-
-def _paint_sprite(p: Painter, sprite: Sprite, at: tuple[float, float]) -> None:
-    """Paste a 1x sprite into a supersampled background (scaled up to match)."""
-    big = sprite.image.resize((sprite.image.width * p.scale, sprite.image.height * p.scale))
-    x = round((at[0] - p.origin[0]) * p.scale) - sprite.dx * p.scale
-    y = round((at[1] - p.origin[1]) * p.scale) - sprite.dy * p.scale
-    p.image.paste(big, (x, y), big)
 
 
 @lru_cache(maxsize=16)

@@ -59,10 +59,15 @@ class Theme:
     alert: RGB = (214, 36, 120)
     #: secondary arrows (inpHeXion relocations, Iso-Path tile moves)
     second: RGB = (86, 180, 233)
+    #: what won: rings and links over the winning chain, stacks or piece
+    win: RGB = (0, 196, 140)
     #: Iso-Path tile heights: trench, single tile, two-tile mountain
     trench: RGB = (100, 86, 72)
     ground: RGB = (198, 182, 148)
     mountain: RGB = (242, 224, 176)
+    #: crowded boards (16x16 Maphex) are drawn this much larger than ``width`` x ``height``
+    #: (1.28 makes the default picture 1280 wide, the most Telegram keeps)
+    large_board_scale: float = 1.28
     #: font sizes (pixels at the default picture size)
     status_size: int = 27
     coord_size: int = 22

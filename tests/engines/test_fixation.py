@@ -427,3 +427,28 @@ def test_to_dict_keeps_the_last_move_details() -> None:
         engines.from_dict(bad)
     with pytest.raises(ValueError, match="stack"):
         engines.from_dict({**d, "stacks": {"e5": "lldlldl"}})
+
+
+# -- render-facing: forced captures and what won -------------------------------------------------
+
+
+def test_forced_captures_name_the_moves_stacks_and_targets_of_rule_8() -> None:
+    p = setup({"e5": "LLL", "e6": "D", "a1": "D"})
+    assert p.forced_captures == ("e5-e8",)
+    assert p.legal_moves() == ["e5-e8"]
+    assert names(tuple(p.forced_stacks)) == ["e5"]
+    assert names(tuple(p.forced_targets)) == ["e6"]
+    # A bi-colour stack does not force: nothing to show.
+    q = setup({"e5": "DLL", "e6": "D", "a1": "D"})
+    assert q.forced_captures == () and q.forced_stacks == q.forced_targets == frozenset()
+
+
+def test_winning_cells_are_the_group_or_the_two_6_high_stacks() -> None:
+    p = setup({"e5": "L", "e7": "L", "a1": "D", "i5": "D"})
+    assert p.winning_cells == frozenset()
+    group = p.play("e7-e6")
+    assert group.outcome == Outcome(0, "one group")
+    assert names(tuple(sorted(group.winning_cells))) == ["e5", "e6"]
+    tall = setup({"e1": "DDDDDL", "e5": "L", "e6": "DDDDD", "a1": "D", "i5": "D"}).play("e5-e6")
+    assert tall.outcome == Outcome(0, "two 6-high stacks")
+    assert names(tuple(sorted(tall.winning_cells))) == ["e1", "e6"]

@@ -659,3 +659,37 @@ def test_point7_and_8_legal_moves_match_a_plain_reading_of_the_rules() -> None:
                 assert count == math.perm(spare, len(newly))
             checked += 1
     assert checked > 500
+
+
+# -- render-facing: swap offer and what won ------------------------------------------------------
+
+
+def test_can_swap_only_as_the_answer_to_the_first_disc_with_the_pie_rule() -> None:
+    first = start().play("d4")
+    assert not start().can_swap
+    assert first.can_swap
+    assert not start(pie=False).play("d4").can_swap
+    swapped = first.play("swap")
+    assert not swapped.can_swap
+    assert not first.play(first.legal_moves()[1]).can_swap
+
+
+def test_winning_cells_follow_the_winner_seats_colour_after_a_swap() -> None:
+    pos = diagram(
+        """
+        w . . . .
+         w . . . .
+          b . . . .
+           w . . . .
+            w . . . .
+        """,
+        WHITE,
+    )
+    assert pos.winning_cells == frozenset()
+    data = pos.to_dict()
+    data["colours"], data["to_move"] = [BLACK, WHITE], 1  # seat 1 plays White
+    swapped = engines.from_dict(data)
+    assert isinstance(swapped, InphexionPosition)
+    won = swapped.play("a3-b3")
+    assert won.outcome == Outcome(1, "connection")
+    assert sorted(won.board.name(c) for c in won.winning_cells) == ["a1", "a2", "a3", "a4", "a5"]

@@ -539,3 +539,19 @@ def test_messages_are_one_line_and_name_the_problem() -> None:
         assert "\n" not in str(info.value)
     q = setup(white=["b2", "b3", "a1"], black=["c3", "g1"])
     assert q.play("X C3  E1 > E2").last_move == "xc3 e1>e2"
+
+
+# -- render-facing: what won ---------------------------------------------------------------------
+
+
+def test_winning_cells_are_the_piece_on_the_home_row() -> None:
+    p = setup(white=["f2"], black=["d4"], heights={"g2": 1})
+    assert p.winning_cells == frozenset()
+    won = p.play("f2-g2")
+    assert won.outcome == Outcome(0, "home row")
+    assert won.winning_cells == frozenset(cells(won, "g2"))
+    # Taking the last piece wins too, with no piece on the home row to show.
+    last = setup(white=["c3", "c5"], black=["c4"])
+    taken = last.play("xc4")
+    assert taken.outcome == Outcome(0, "last piece captured")
+    assert taken.winning_cells == frozenset()

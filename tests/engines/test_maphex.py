@@ -142,3 +142,30 @@ def test_point7_full_board_holds_exactly_one_connection() -> None:
         assert connects(p.cells, winner, p.board.neighbours, a, b)
         la, lb = p.edges[1 - winner]
         assert not connects(p.cells, 1 - winner, p.board.neighbours, la, lb)
+
+
+# -- render-facing: what won ---------------------------------------------------------------------
+
+
+def test_winning_cells_are_a_shortest_chain_of_the_winner_joining_their_edges() -> None:
+    import random
+
+    from engines.connection import connects, is_one_group
+
+    for seed in range(4):
+        rng = random.Random(seed)
+        p = play()
+        while p.outcome is None:
+            assert p.winning_cells == frozenset()  # nothing won while the game goes on
+            p = p.play(rng.choice(p.legal_moves()))
+        winner = p.outcome.winner
+        assert winner is not None
+        won = p.winning_cells
+        assert won and all(p.cells[c] == winner for c in won)
+        assert is_one_group(won, p.board.neighbours)
+        only = tuple(winner if c in won else -1 for c in range(len(p.cells)))
+        assert connects(only, winner, p.board.neighbours, *p.edges[winner])
+        # Shortest: no cell of it can go and still leave a connection.
+        for cell in won:
+            fewer = tuple(winner if c in won and c != cell else -1 for c in range(len(p.cells)))
+            assert not connects(fewer, winner, p.board.neighbours, *p.edges[winner])

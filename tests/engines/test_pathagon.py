@@ -520,3 +520,27 @@ def test_position_round_trips_with_locks_and_traps() -> None:
         PathagonPosition.from_diagram("LLL")
     with pytest.raises(ValueError, match="locked"):
         PathagonPosition.from_diagram(FULL, locked=("b1", None))
+
+
+# -- render-facing: what won ---------------------------------------------------------------------
+
+
+def test_winning_cells_are_the_winning_path_and_empty_before() -> None:
+    from engines import Outcome
+
+    before = PathagonPosition.from_diagram(
+        """
+        .......
+        ...L...
+        ...L.D.
+        ..LL.D.
+        ..L..D.
+        ..L....
+        ..L....
+        """
+    )
+    assert before.winning_cells == frozenset()
+    won = before.play("d7")
+    assert won.outcome == Outcome(0, "connection")
+    names = sorted(won.board.name(c) for c in won.winning_cells)
+    assert names == ["c1", "c2", "c3", "c4", "d4", "d5", "d6", "d7"]
