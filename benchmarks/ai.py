@@ -1,0 +1,168 @@
+"""Computer player strength and speed: win rates and time per move for every game.
+
+Run: ``.venv/bin/python benchmarks/ai.py`` (``--games 10 --only maphex,pathagon --workers 2``
+for a reduced run; ``--help`` for every flag).
+
+For each game it plays the ``normal`` level against a uniformly random player, against a
+greedy player (takes a win when it has one, avoids a move that lets the opponent win at
+once, otherwise random) and ``hard`` against ``normal``; every match-up has both seats
+played equally.  A game still going after ``--cap`` plies is scored by the AI's evaluation
+and counted in the "capped" column.  The figures: win rate of the first-named player,
+iterations per second of the search and the median time per AI move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engines
+from engines.ai import Level, budget_of, safe_moves, think, winning_move
+from engines.ai.knowledge import knowledge_of
+
+# (label, game, options)
+GAMES: list[tuple[str, str, dict[str, Any]]] = [
+    ("maphex 9x9", "maphex", {"size": 9}),
+    ("inphexion 7x7", "inphexion", {"size": 7}),
+    ("pathagon", "pathagon", {}),
+    ("fixation", "fixation", {}),
+    ("isopath h4", "isopath", {"size": 4}),
+]
+MATCHUPS = ("random", "greedy", "hard")
+
+
+@dataclass
+class GameResult:
+    """One game from the first-named player's side."""
+
+    score: float  # 1 win, 0 loss, 0.5 draw
+    capped: bool
+    ai_times: list[float] = field(default_factory=list)
+    ai_iterations: int = 0
+    ai_seconds: float = 0.0
+
+
+Player = Callable[[engines.Position, random.Random], str]
+
+
+def _ai(level: Level, seed_base: int, out: GameResult | None) -> Player:
+    budget = budget_of(level)
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        t = time.perf_counter()
+        choice = think(pos, **budget, seed=rng.randrange(2**31) + seed_base)
+        dt = time.perf_counter() - t
+        if out is not None:
+            out.ai_times.append(dt)
+            if choice.iterations:
+                out.ai_iterations += choice.iterations
+                out.ai_seconds += dt
+        return choice.move
+
+    return play
+
+
+def _random(pos: engines.Position, rng: random.Random) -> str:
+    return rng.choice(pos.legal_moves())
+
+
+def _greedy(pos: engines.Position, rng: random.Random) -> str:
+    win = winning_move(pos)
+    return win if win is not None else rng.choice(safe_moves(pos))
+
+
+def play_one(args: tuple[str, str, dict[str, Any], int, int]) -> tuple[str, str, GameResult]:
+    """One game of match-up ``matchup``; the first-named player takes seat ``game_no % 2``."""
+    label, matchup, options, game_no, cap = args
+    game = next(g for lab, g, _ in GAMES if lab == label)
+    rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
+    res = GameResult(0.5, False)
+    first: Player
+    if matchup == "hard":
+        first = _ai(Level.HARD, game_no, res)
+        second = _ai(Level.NORMAL, game_no + 1, None)
+    else:
+        first = _ai(Level.NORMAL, game_no, res)
+        second = _random if matchup == "random" else _greedy
+    seat = game_no % 2
+    pos = engines.new(game, **options)
+    while pos.outcome is None and pos.ply < cap:
+        player = first if pos.to_move == seat else second
+        pos = pos.play(player(pos, rng))
+    if pos.outcome is None:
+        res.capped = True
+        v0 = knowledge_of(pos).evaluate(pos)
+        value = v0 if seat == 0 else 1 - v0
+        res.score = 1.0 if value > 0.5 else 0.0 if value < 0.5 else 0.5
+    else:
+        winner = pos.outcome.winner
+        res.score = 0.5 if winner is None else (1.0 if winner == seat else 0.0)
+    return label, matchup, res
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--games", type=int, default=50, help="games per match-up (even)")
+    parser.add_argument(
+        "--only", default="", help="comma-separated games, e.g. maphex,isopath (default: all)"
+    )
+    parser.add_argument(
+        "--matchups", default=",".join(MATCHUPS), help="comma-separated: random,greedy,hard"
+    )
+    parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument("--cap", type=int, default=300, help="plies before a game is scored")
+    parser.add_argument("--progress", action="store_true", help="print every finished game")
+    ns = parser.parse_args()
+    wanted = {w for w in ns.only.split(",") if w}
+    matchups = [m for m in ns.matchups.split(",") if m]
+    jobs = [
+        (label, matchup, options, n, ns.cap)
+        for label, game, options in GAMES
+        if not wanted or game in wanted
+        for matchup in matchups
+        for n in range(ns.games)
+    ]
+    print(f"budgets: {', '.join(f'{lv.value} {budget_of(lv)}' for lv in Level)}")
+    print(f"{len(jobs)} games on {ns.workers} worker(s), cap {ns.cap} plies", flush=True)
+    start = time.perf_counter()
+    results: dict[tuple[str, str], list[GameResult]] = {}
+    with multiprocessing.Pool(ns.workers) as pool:
+        for label, matchup, res in pool.imap_unordered(play_one, jobs):
+            results.setdefault((label, matchup), []).append(res)
+            if ns.progress:
+                print(
+                    f"  {label} {matchup}: {res.score} ({len(res.ai_times)} AI moves)", flush=True
+                )
+    names = {"random": "normal vs random", "greedy": "normal vs greedy", "hard": "hard vs normal"}
+    print(
+        f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'capped':>7}"
+        f"{'it/s':>8}{'median s/move':>14}{'max s/move':>11}"
+    )
+    for label, _, _ in GAMES:
+        for matchup in matchups:
+            rs = results.get((label, matchup))
+            if not rs:
+                continue
+            win = 100 * sum(r.score for r in rs) / len(rs)
+            capped = sum(r.capped for r in rs)
+            times = [t for r in rs for t in r.ai_times]
+            its = sum(r.ai_iterations for r in rs) / max(1e-9, sum(r.ai_seconds for r in rs))
+            print(
+                f"{label:<15}{names[matchup]:<18}{len(rs):>6}{win:>7.1f}{capped:>7}"
+                f"{its:>8.0f}{statistics.median(times):>14.3f}{max(times):>11.3f}"
+            )
+    print(f"total {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""The computer player: Monte Carlo tree search over any game's :class:`~engines.base.Position`.
+
+Pure: no I/O, no asyncio.  :func:`choose_move` returns a move that ``position.play()``
+accepts, searching for a number of ``iterations`` and/or ``seconds``; the same seed and
+iteration count give the same move.  The levels are budgets, in :data:`BUDGETS`:
+
+>>> import engines
+>>> from engines.ai import Level, budget_of, choose_move
+>>> p = engines.position_after("maphex", ["5", "e5"])
+>>> move = choose_move(p, iterations=50, seed=1)
+>>> move in p.legal_moves(), move == choose_move(p, iterations=50, seed=1)
+(True, True)
+>>> budget_of(Level.EASY)
+{'iterations': 150, 'seconds': 2.0}
+
+Before searching it takes a move that wins at once, and keeps out the moves after which
+the opponent wins at once (or that lose on the spot) when any other move exists.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import time
+from dataclasses import dataclass
+from typing import TypedDict
+
+from engines.ai.knowledge import KNOWLEDGE, Knowledge, knowledge_of
+from engines.ai.mcts import search
+from engines.ai.tactics import Tactics, safe_moves, winning_move
+from engines.base import Position
+
+__all__ = [
+    "BUDGETS",
+    "KNOWLEDGE",
+    "Budget",
+    "BudgetArgs",
+    "Choice",
+    "Knowledge",
+    "Level",
+    "budget_of",
+    "choose_move",
+    "safe_moves",
+    "think",
+    "winning_move",
+]
+
+
+class Level(enum.Enum):
+    """How hard the computer player tries: each level is a search budget (:data:`BUDGETS`)."""
+
+    EASY = "easy"
+    NORMAL = "normal"
+    HARD = "hard"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """A search budget: ``iterations`` of the tree search, capped at ``seconds`` of wall time
+    (the cap only bites on a slow machine; below it the move depends on the seed alone)."""
+
+    iterations: int
+    seconds: float
+
+
+#: The budget of every level.
+BUDGETS: dict[Level, Budget] = {
+    Level.EASY: Budget(iterations=150, seconds=2.0),
+    Level.NORMAL: Budget(iterations=600, seconds=2.0),
+    Level.HARD: Budget(iterations=2400, seconds=8.0),
+}
+
+
+class BudgetArgs(TypedDict):
+    """The keyword arguments of :func:`choose_move` that :func:`budget_of` returns."""
+
+    iterations: int
+    seconds: float
+
+
+def budget_of(level: Level | str) -> BudgetArgs:
+    """The keyword arguments of :func:`choose_move` for ``level`` (a :class:`Level` or its
+    name, e.g. ``"normal"``); ``ValueError`` for an unknown level."""
+    budget = BUDGETS[Level(level)]
+    return {"iterations": budget.iterations, "seconds": budget.seconds}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What :func:`think` decided: the ``move``, the search ``iterations`` it ran (0 when
+    one-move tactics decided alone) and the ``reason`` (``"only move"``, ``"wins"``,
+    ``"only safe move"`` or ``"search"``)."""
+
+    move: str
+    iterations: int
+    reason: str
+
+
+def choose_move(
+    position: Position,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    seed: int | None = None,
+) -> str:
+    """A legal move for the player to move in ``position``, chosen by tree search.
+
+    The search stops after ``iterations`` or ``seconds`` of wall time, whichever comes
+    first; at least one must be given (``ValueError`` otherwise, or for a finished game).
+    With a ``seed`` and no time cap reached, the move is always the same.
+    """
+    return think(position, iterations=iterations, seconds=seconds, seed=seed).move
+
+
+def think(
+    position: Position,
+    *,
+    iterations: int | None = None,
+    seconds: float | None = None,
+    seed: int | None = None,
+) -> Choice:
+    """:func:`choose_move` with the figures of the search (for benchmarks and logs)."""
+    if iterations is None and seconds is None:
+        raise ValueError("give a search budget: iterations, seconds or both")
+    if iterations is not None and (isinstance(iterations, bool) or iterations < 1):
+        raise ValueError(f"iterations must be a positive whole number, not {iterations!r}")
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"seconds must be positive, not {seconds!r}")
+    if position.outcome is not None:
+        raise ValueError("the game is over: there is no move to choose")
+    start = time.perf_counter()
+    rng = random.Random(seed)
+    knowledge = knowledge_of(position)
+    moves = position.legal_moves()
+    if len(moves) == 1:
+        return Choice(moves[0], 0, "only move")
+    found = Tactics(position, knowledge, sample=rng)
+    if found.win is not None:
+        return Choice(found.win, 0, "wins")
+    candidates = found.best
+    if len(candidates) == 1:
+        return Choice(candidates[0], 0, "only safe move")
+    deadline = None if seconds is None else start + seconds
+    move, done = search(
+        position,
+        candidates,
+        knowledge,
+        rng,
+        iterations=iterations,
+        deadline=deadline,
+        children=found.children,
+    )
+    return Choice(move, done, "search")

@@ -1,0 +1,102 @@
+"""One-move tactics shared by the search and the benchmark's greedy player: take a win that is
+there (decisive move), and do not leave the opponent one (anti-decisive move).
+
+>>> import engines
+>>> moves = "d1 a1 d2 a2 d3 a3 d4 a4 d5 a5 d6".split()
+>>> before = engines.position_after("pathagon", moves)
+>>> safe_moves(before)
+['d7']
+>>> winning_move(before.play("g1"))
+'d7'
+"""
+
+from __future__ import annotations
+
+import random
+
+from engines.ai.knowledge import Knowledge, knowledge_of
+from engines.base import Position
+
+__all__ = ["Tactics", "loses_at_once", "safe_moves", "tactics", "winning_move"]
+
+
+def winning_move(position: Position, knowledge: Knowledge | None = None) -> str | None:
+    """A move that wins the game at once for the player to move, or ``None``."""
+    if position.outcome is not None:
+        return None
+    known = knowledge or knowledge_of(position)
+    if not known.may_win_now(position):
+        return None
+    mover = position.to_move
+    for move in known.win_candidates(position):
+        out = position.play(move).outcome
+        if out is not None and out.winner == mover:
+            return move
+    return None
+
+
+def loses_at_once(position: Position, mover: int) -> bool:
+    """Whether ``position`` (just reached by ``mover``'s move) is a game ``mover`` lost."""
+    out = position.outcome
+    return out is not None and out.winner is not None and out.winner != mover
+
+
+class Tactics:
+    """The root moves of ``position`` sorted by what one move of look-ahead says.
+
+    ``win`` is a move that wins at once (or ``None``); ``safe`` the moves after which the
+    opponent has no immediate win; ``unsafe`` those after which it has one; ``losing`` the
+    moves that lose on the spot.  ``children`` holds the positions played to find out.
+    With a ``sample`` generator, a game with more moves than its knowledge's
+    ``root_sample`` only has a random sample of them sorted (a win is still looked for
+    among all of them).
+    """
+
+    def __init__(
+        self,
+        position: Position,
+        knowledge: Knowledge | None = None,
+        sample: random.Random | None = None,
+    ) -> None:
+        known = knowledge or knowledge_of(position)
+        mover = position.to_move
+        self.children: dict[str, Position] = {}
+        self.win: str | None = winning_move(position, known)
+        self.safe: list[str] = []
+        self.unsafe: list[str] = []
+        self.losing: list[str] = []
+        if self.win is not None:
+            return
+        moves = position.legal_moves()
+        limit = known.root_sample
+        if sample is not None and limit is not None and len(moves) > limit:
+            # Thousands of turns (Iso-Path): look at a random sample of them.
+            moves = sample.sample(moves, limit)
+        if known.quiet(position) and not known.self_losing:
+            self.safe = moves  # nothing to find by playing them
+            return
+        for move in moves:
+            child = position.play(move)
+            self.children[move] = child
+            if loses_at_once(child, mover):
+                self.losing.append(move)
+            elif child.outcome is None and winning_move(child, known) is not None:
+                self.unsafe.append(move)
+            else:
+                self.safe.append(move)
+
+    @property
+    def best(self) -> list[str]:
+        """The moves worth searching: safe ones, else those that do not lose at once."""
+        return self.safe or self.unsafe or self.losing
+
+
+def tactics(position: Position) -> Tactics:
+    """:class:`Tactics` of ``position`` with its game's knowledge."""
+    return Tactics(position)
+
+
+def safe_moves(position: Position) -> list[str]:
+    """The moves of ``position`` that neither lose at once nor leave the opponent an
+    immediate win; if there are none, those that do not lose at once; else every move."""
+    return Tactics(position).best
