@@ -47,7 +47,8 @@ class GameResult:
 
     score: float  # 1 win, 0 loss, 0.5 draw
     capped: bool
-    ai_times: list[float] = field(default_factory=list)
+    ai_times: list[float] = field(default_factory=list)  # processor seconds per AI move
+    ai_walls: list[float] = field(default_factory=list)  # wall seconds per AI move
     ai_iterations: int = 0
     ai_seconds: float = 0.0
 
@@ -55,15 +56,23 @@ class GameResult:
 Player = Callable[[engines.Position, random.Random], str]
 
 
-def _ai(level: Level, seed_base: int, out: GameResult | None) -> Player:
+def _ai(level: Level, seed_base: int, out: GameResult | None, wall_cap: bool) -> Player:
     budget = budget_of(level)
+    seconds = budget["seconds"] if wall_cap else None
 
     def play(pos: engines.Position, rng: random.Random) -> str:
-        t = time.perf_counter()
-        choice = think(pos, **budget, seed=rng.randrange(2**31) + seed_base)
-        dt = time.perf_counter() - t
+        t = time.process_time()
+        wall = time.perf_counter()
+        choice = think(
+            pos,
+            iterations=budget["iterations"],
+            seconds=seconds,
+            seed=rng.randrange(2**31) + seed_base,
+        )
+        dt = time.process_time() - t
         if out is not None:
             out.ai_times.append(dt)
+            out.ai_walls.append(time.perf_counter() - wall)
             if choice.iterations:
                 out.ai_iterations += choice.iterations
                 out.ai_seconds += dt
@@ -81,18 +90,20 @@ def _greedy(pos: engines.Position, rng: random.Random) -> str:
     return win if win is not None else rng.choice(safe_moves(pos))
 
 
-def play_one(args: tuple[str, str, dict[str, Any], int, int]) -> tuple[str, str, GameResult]:
+def play_one(
+    args: tuple[str, str, dict[str, Any], int, int, bool],
+) -> tuple[str, str, GameResult]:
     """One game of match-up ``matchup``; the first-named player takes seat ``game_no % 2``."""
-    label, matchup, options, game_no, cap = args
+    label, matchup, options, game_no, cap, wall_cap = args
     game = next(g for lab, g, _ in GAMES if lab == label)
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
     res = GameResult(0.5, False)
     first: Player
     if matchup == "hard":
-        first = _ai(Level.HARD, game_no, res)
-        second = _ai(Level.NORMAL, game_no + 1, None)
+        first = _ai(Level.HARD, game_no, res, wall_cap)
+        second = _ai(Level.NORMAL, game_no + 1, None, wall_cap)
     else:
-        first = _ai(Level.NORMAL, game_no, res)
+        first = _ai(Level.NORMAL, game_no, res, wall_cap)
         second = _random if matchup == "random" else _greedy
     seat = game_no % 2
     pos = engines.new(game, **options)
@@ -114,6 +125,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=50, help="games per match-up (even)")
     parser.add_argument(
+        "--hard-games", type=int, default=None, help="games of hard vs normal (default --games)"
+    )
+    parser.add_argument(
+        "--no-wall-cap",
+        action="store_true",
+        help="search the levels' iterations without their wall-time cap (on a machine shared "
+        "with other work the cap would cut the search short; the time columns are processor "
+        "time either way)",
+    )
+    parser.add_argument(
         "--only", default="", help="comma-separated games, e.g. maphex,isopath (default: all)"
     )
     parser.add_argument(
@@ -122,31 +143,51 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument("--cap", type=int, default=300, help="plies before a game is scored")
     parser.add_argument("--progress", action="store_true", help="print every finished game")
+    parser.add_argument(
+        "--table-every", type=int, default=0, help="also print the table every N finished games"
+    )
     ns = parser.parse_args()
     wanted = {w for w in ns.only.split(",") if w}
     matchups = [m for m in ns.matchups.split(",") if m]
+    # Game by game number across every match-up, so that a run stopped early (or read
+    # through --table-every) has figures for all of them.
+    hard_games = ns.games if ns.hard_games is None else ns.hard_games
     jobs = [
-        (label, matchup, options, n, ns.cap)
+        (label, matchup, options, n, ns.cap, not ns.no_wall_cap)
+        for n in range(max(ns.games, hard_games))
         for label, game, options in GAMES
         if not wanted or game in wanted
         for matchup in matchups
-        for n in range(ns.games)
+        if n < (hard_games if matchup == "hard" else ns.games)
     ]
     print(f"budgets: {', '.join(f'{lv.value} {budget_of(lv)}' for lv in Level)}")
-    print(f"{len(jobs)} games on {ns.workers} worker(s), cap {ns.cap} plies", flush=True)
+    print(
+        f"{len(jobs)} games on {ns.workers} worker(s), cap {ns.cap} plies, "
+        f"wall-time cap {'off' if ns.no_wall_cap else 'on'}",
+        flush=True,
+    )
     start = time.perf_counter()
     results: dict[tuple[str, str], list[GameResult]] = {}
     with multiprocessing.Pool(ns.workers) as pool:
-        for label, matchup, res in pool.imap_unordered(play_one, jobs):
+        for done, (label, matchup, res) in enumerate(pool.imap_unordered(play_one, jobs), 1):
             results.setdefault((label, matchup), []).append(res)
             if ns.progress:
                 print(
                     f"  {label} {matchup}: {res.score} ({len(res.ai_times)} AI moves)", flush=True
                 )
+            if ns.table_every and done % ns.table_every == 0 and done < len(jobs):
+                print(f"after {done} games, {time.perf_counter() - start:.0f} s:")
+                print_table(results, matchups)
+    print_table(results, matchups)
+    print(f"total {time.perf_counter() - start:.0f} s")
+
+
+def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list[str]) -> None:
+    """The figures of every match-up played so far."""
     names = {"random": "normal vs random", "greedy": "normal vs greedy", "hard": "hard vs normal"}
     print(
         f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'capped':>7}"
-        f"{'it/s':>8}{'median s/move':>14}{'max s/move':>11}"
+        f"{'it/s':>7}{'cpu s/move med':>15}{'max':>7}{'wall s/move med':>16}{'max':>7}"
     )
     for label, _, _ in GAMES:
         for matchup in matchups:
@@ -156,12 +197,14 @@ def main() -> None:
             win = 100 * sum(r.score for r in rs) / len(rs)
             capped = sum(r.capped for r in rs)
             times = [t for r in rs for t in r.ai_times]
+            walls = [t for r in rs for t in r.ai_walls]
             its = sum(r.ai_iterations for r in rs) / max(1e-9, sum(r.ai_seconds for r in rs))
             print(
                 f"{label:<15}{names[matchup]:<18}{len(rs):>6}{win:>7.1f}{capped:>7}"
-                f"{its:>8.0f}{statistics.median(times):>14.3f}{max(times):>11.3f}"
+                f"{its:>7.0f}{statistics.median(times):>15.3f}{max(times):>7.2f}"
+                f"{statistics.median(walls):>16.3f}{max(walls):>7.2f}"
             )
-    print(f"total {time.perf_counter() - start:.0f} s")
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -25,10 +25,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
-from bot.clock import SystemClock
-from bot.manager import SessionManager
 from bot.messages import Chat, User
-from bot.store import Store
+from bot.sessions.clock import SystemClock
+from bot.sessions.manager import SessionManager
+from bot.storage import SqliteStore
 
 
 async def start(manager: SessionManager, number: int, game: str) -> tuple[int, User, User, Chat]:
@@ -92,7 +92,7 @@ async def run(
     rngs = [random.Random(seed + n) for n in range(games)]
     plans = [sequence(names[n % len(names)], max_moves, rngs[n]) for n in range(games)]
     with tempfile.TemporaryDirectory() as folder:
-        store = await Store.open(Path(folder) / "bench.db")
+        store = await SqliteStore.open(Path(folder) / "bench.db")
         try:
             manager = SessionManager(store, SystemClock(), pictures=pictures)
             seated = [await start(manager, n, names[n % len(names)]) for n in range(games)]

@@ -30,23 +30,29 @@ manager needs to resolve it after a restart, e.g. ``acc:17`` (accept challenge 1
 
 from __future__ import annotations
 
+import enum
 import json
+import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 __all__ = [
     "ACTION_ID_LIMIT",
+    "MESSAGE_LIMITS",
     "Action",
     "Chat",
     "Code",
     "Mention",
+    "Need",
+    "NeedKind",
     "Reply",
     "Segment",
     "Strong",
     "Text",
     "User",
     "parse_action",
+    "sections",
 ]
 
 #: Longest action id in bytes (Telegram's callback_data limit).
@@ -69,6 +75,12 @@ ACTION_FIELDS = {
     "tba": 1,  # tba:<game> accept the takeback request
     "tbd": 1,  # tbd:<game> decline the takeback request
     "rm": 1,  # rm:<game> ask for a rematch of a finished game
+    "pk": 1,  # pk:<game> open the move picker at the current ply
+    "pp": 4,  # pp:<game>:<ply>:<page>:=<prefix> a step of the move picker
+    "pc": 1,  # pc:<game> close the move picker
+    "dro": 1,  # dro:<game> offer a draw
+    "ds": 1,  # ds:<game> describe the board in words
+    "pvc": 1,  # pvc:<game> cancel a move preview (nothing was stored)
 }
 
 
@@ -124,11 +136,18 @@ class Text:
 
     @classmethod
     def of(cls, *parts: Segment | Text) -> Text:
-        """A text from pieces; nested texts are flattened and empty strings dropped."""
+        """A text from pieces; nested texts are flattened, empty strings dropped and plain
+        pieces next to each other joined (so equal texts have equal segments)."""
         out: list[Segment] = []
         for part in parts:
-            out.extend(part.segments if isinstance(part, Text) else (part,))
-        return cls(tuple(p for p in out if p != ""))
+            for piece in part.segments if isinstance(part, Text) else (part,):
+                if piece == "":
+                    continue
+                if isinstance(piece, str) and out and isinstance(out[-1], str):
+                    out[-1] += piece
+                else:
+                    out.append(piece)
+        return cls(tuple(out))
 
     def __str__(self) -> str:
         return "".join(str(s) for s in self.segments)
@@ -221,10 +240,21 @@ class User:
 
 @dataclass(frozen=True)
 class Chat:
-    """A conversation on a platform (a channel, a group, a direct chat, the console)."""
+    """A conversation on a platform (a channel, a group, a direct chat, the console).
+
+    ``community`` is the group of people it belongs to, for ``leaderboard``: a Discord
+    server's id for its channels; ``None`` (the chat itself) for a Telegram group, a direct
+    chat, the console.  It is not part of the chat's identity (equality ignores it).
+    """
 
     platform: str
     chat_id: str
+    community: str | None = field(default=None, compare=False)
+
+    @property
+    def community_id(self) -> str:
+        """The community's id: ``community``, or the chat's own id."""
+        return self.chat_id if self.community is None else self.community
 
 
 @dataclass(frozen=True)
@@ -263,16 +293,110 @@ def parse_action(action_id: str) -> tuple[str, list[str]] | None:
     return kind, fields
 
 
+class NeedKind(enum.Enum):
+    """What a request lacks when the manager cannot tell which thing it is about."""
+
+    GAME = "game"
+    CHALLENGE = "challenge"
+
+
+@dataclass(frozen=True)
+class Need:
+    """A refusal's meaning when the request did not say which game or challenge: ``kind`` is
+    what to name, ``candidates`` the ids that would do (empty: none here, so name one by id).
+    Each adapter says how to name one in its own terms (a typed ``#42``, a slash-command
+    option, a button per candidate)."""
+
+    kind: NeedKind
+    candidates: tuple[int, ...] = ()
+
+
+#: The longest message each chat platform takes, in characters.
+MESSAGE_LIMITS: dict[str, int] = {"discord": 2000, "telegram": 4096}
+
+
+def sections(text: Text, limit: int) -> tuple[Text, ...]:
+    """``text`` cut into pieces of at most ``limit`` characters (plain form): whole paragraphs
+    where they fit, else whole lines, else cut anywhere (a mention or span is cut only when it
+    alone is too long).  A message that fits is one section.
+
+    >>> [str(t) for t in sections(Text.of("one two\\n\\nthree", Strong("!")), 9)]
+    ['one two', 'three!']
+    >>> [str(t) for t in sections(Text.of("ab\\ncd\\nef"), 5)]
+    ['ab\\ncd', 'ef']
+    >>> [len(str(t)) for t in sections(Text.of("x" * 25), 10)]
+    [10, 10, 5]
+    """
+    if limit < 1:
+        raise ValueError("a section holds at least one character")
+    out: list[Text] = []
+    for paragraph in _split(text, "\n\n"):
+        if len(str(paragraph)) > limit:
+            pieces = [p for line in _split(paragraph, "\n") for p in _cut(line, limit)]
+        else:
+            pieces = [paragraph]
+        for i, piece in enumerate(pieces):
+            sep = "\n" if i else "\n\n"
+            if out and len(str(out[-1])) + len(sep) + len(str(piece)) <= limit:
+                out[-1] = Text.of(out[-1], sep, piece)
+            else:
+                out.append(piece)
+    return tuple(out) or (Text(),)
+
+
+def _split(text: Text, sep: str) -> list[Text]:
+    # The text cut at every ``sep`` inside its plain pieces (spans hold no line breaks).
+    parts: list[list[Segment]] = [[]]
+    for segment in text.segments:
+        if isinstance(segment, str):
+            first, *rest = segment.split(sep)
+            parts[-1].append(first)
+            parts.extend([p] for p in rest)
+        else:
+            parts[-1].append(segment)
+    return [Text.of(*p) for p in parts]
+
+
+def _cut(text: Text, limit: int) -> list[Text]:
+    # Pieces of at most ``limit`` characters; a segment is cut only when it must be.
+    out: list[list[Segment]] = [[]]
+    size = 0
+    for segment in text.segments:
+        plain = str(segment)
+        if size and size + len(plain) > limit and len(plain) <= limit:
+            out.append([])
+            size = 0
+        while size + len(plain) > limit:
+            room = limit - size
+            out[-1].append(_part(segment, plain[:room]))
+            out.append([])
+            size, plain = 0, plain[room:]
+        if plain:
+            out[-1].append(_part(segment, plain))
+            size += len(plain)
+    return [Text.of(*p) for p in out if p]
+
+
+def _part(segment: Segment, plain: str) -> Segment:
+    if isinstance(segment, Strong | Code):
+        return type(segment)(plain)
+    if isinstance(segment, Mention) and plain == segment.name:
+        return segment
+    return plain
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the manager answers: one message.
 
-    ``ok`` is ``False`` for a refusal (then ``text`` is one line saying why and nothing
-    changed).  ``image`` is a PNG of the board when there is one, ``alt`` its text description;
-    ``game_id`` names the game the reply is about, if any.
+    ``body`` is the text (:attr:`text` its plain form).  ``ok`` is ``False`` for a refusal
+    (then the text is one line saying why and nothing changed; ``need`` says what the request
+    lacked when it did not name a game or challenge).  ``image`` is a PNG of the board when
+    there is one, ``alt`` its text description; ``game_id`` and ``challenge_id`` name the game
+    or challenge the reply is about, if any.
     """
 
-    text: str
+    body: Text
     image: bytes | None = None
     alt: str | None = None
     actions: tuple[Action, ...] = ()
@@ -280,8 +404,27 @@ class Reply:
     game_id: int | None = None
     #: an animated GIF recap of the whole game (sent with the reply that ends a game)
     animation: bytes | None = None
+    challenge_id: int | None = None
+    need: Need | None = None
+
+    @property
+    def text(self) -> str:
+        """The plain form of :attr:`body` (what the console prints)."""
+        return str(self.body)
+
+    def sections(self, limit: int) -> tuple[Text, ...]:
+        """The body in pieces that each fit a message of ``limit`` characters (see
+        :func:`sections` and :data:`MESSAGE_LIMITS`)."""
+        return sections(self.body, limit)
 
     @classmethod
-    def refuse(cls, text: str) -> Reply:
+    def refuse(cls, text: Text | str, need: Need | None = None) -> Reply:
         """A one-line refusal."""
-        return cls(" ".join(text.split()), ok=False)
+        body = text if isinstance(text, Text) else Text.of(text)
+        # One line: runs of white space (new lines too) become one space.
+        flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.segments]
+        if flat and isinstance(flat[0], str):
+            flat[0] = flat[0].lstrip()
+        if flat and isinstance(flat[-1], str):
+            flat[-1] = flat[-1].rstrip()
+        return cls(Text.of(*flat), ok=False, need=need)

@@ -30,7 +30,12 @@ from datetime import datetime
 from bot.delivery.notify import Kind
 from bot.messages import Action, Chat, Mention, Text
 
-__all__ = ["Kind", "Notification", "Recipient"]
+__all__ = ["BOT_USER_ID", "Kind", "Notification", "Recipient"]
+
+#: The user id of Hexhall's own player (the bot as an opponent) on every platform.  It holds a
+#: space, so it is never a platform's user id (digits on Telegram and Discord, one word at the
+#: console).  The bot reads nothing: the outbox delivers nothing to it.
+BOT_USER_ID = "hexhall bot"
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,11 @@ class Recipient:
     def mention(self) -> Mention:
         """This player as a mention inside a text."""
         return Mention(self.platform, self.user_id, self.name)
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether this is Hexhall's own player (see :data:`BOT_USER_ID`)."""
+        return self.user_id == BOT_USER_ID
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,30 @@ class Kind(enum.StrEnum):
     DRAW_OFFERED = "draw_offered"
     TAKEBACK_REQUESTED = "takeback_requested"
     OPPONENT_AWAY = "opponent_away"
+    #: the animated recap of a finished game, drawn when it is delivered
+    RECAP = "recap"
+
+    @property
+    def about_ply(self) -> bool:
+        """Whether it concerns one ply of its game ("your turn", the reminder): obsolete once
+        that ply has been played or taken back."""
+        return self in (Kind.YOUR_TURN, Kind.REMINDER)
+
+    @property
+    def lapses_when_game_ends(self) -> bool:
+        """Whether it is obsolete once its game is over (all about a running game; the
+        game-over note, the recap and the challenge kinds are not).
+
+        >>> Kind.YOUR_TURN.lapses_when_game_ends, Kind.GAME_OVER.lapses_when_game_ends
+        (True, False)
+        """
+        return self in (
+            Kind.YOUR_TURN,
+            Kind.REMINDER,
+            Kind.DRAW_OFFERED,
+            Kind.TAKEBACK_REQUESTED,
+            Kind.OPPONENT_AWAY,
+        )
 
 
 @dataclass(frozen=True)

@@ -71,6 +71,10 @@ BUDGETS: dict[Level, Budget] = {
 }
 
 
+#: The share of a time budget that the one-move look-ahead may use before the search starts.
+TACTICS_SHARE = 0.5
+
+
 class BudgetArgs(TypedDict):
     """The keyword arguments of :func:`choose_move` that :func:`budget_of` returns."""
 
@@ -134,13 +138,20 @@ def think(
     moves = position.legal_moves()
     if len(moves) == 1:
         return Choice(moves[0], 0, "only move")
-    found = Tactics(position, knowledge, sample=rng)
+    # The look-ahead may use part of a time budget; moves it had no time for are searched
+    # unchecked, so a move never takes much more than ``seconds``.
+    deadline = None if seconds is None else start + seconds
+    found = Tactics(
+        position,
+        knowledge,
+        sample=rng,
+        deadline=None if seconds is None else start + TACTICS_SHARE * seconds,
+    )
     if found.win is not None:
         return Choice(found.win, 0, "wins")
     candidates = found.best
     if len(candidates) == 1:
         return Choice(candidates[0], 0, "only safe move")
-    deadline = None if seconds is None else start + seconds
     move, done = search(
         position,
         candidates,

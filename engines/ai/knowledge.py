@@ -156,6 +156,40 @@ def edge_distance(
     return far
 
 
+def weighted_distance(
+    owner: Sequence[int],
+    who: int,
+    neighbours: Sequence[Sequence[int]],
+    edge_a: Collection[int],
+    edge_b: Collection[int],
+    costs: Sequence[int],
+) -> int:
+    """:func:`edge_distance` with a price per kind of cell: ``costs[0]`` for an empty cell,
+    ``costs[1]`` for an opponent's one (own cells are free).  Dijkstra over small integer
+    prices with one bucket per distance."""
+    empty_cost, opp_cost = costs
+    far = 2 * len(owner) * max(costs) + 1
+    price = [0 if v == who else empty_cost if v == EMPTY else opp_cost for v in owner]
+    dist = [far] * len(owner)
+    buckets: list[list[int]] = [[] for _ in range(far + 1)]
+    for c in edge_a:
+        dist[c] = price[c]
+        buckets[price[c]].append(c)
+    for d, bucket in enumerate(buckets):
+        while bucket:
+            c = bucket.pop()
+            if dist[c] != d:
+                continue
+            if c in edge_b:
+                return d
+            for nb in neighbours[c]:
+                nd = d + price[nb]
+                if nd < dist[nb]:
+                    dist[nb] = nd
+                    buckets[nd].append(nb)
+    return far
+
+
 def _connection_value(d0: int, d1: int, to_move: int, scale: float) -> float:
     """Seat 0's chance from the two sides' distances; the side to move is half a move up."""
     lead = d1 - d0 + (0.5 if to_move == 0 else -0.5)
@@ -242,6 +276,31 @@ class InphexionKnowledge(Knowledge):
     playout_depth = 4
     rave = True
     exploration = 0.4
+    #: Prices of an empty and of an opponent's cell in the connection distance (a turn
+    #: takes an opponent's disc; an empty cell must first receive a pushed disc); ``None``
+    #: for the plain distance that only crosses empty cells.
+    costs: tuple[int, int] | None = None
+    scale = 0.6
+    #: Whether a random move picks a push first and then its relocations (instead of any
+    #: listed turn, where a push that surrounds discs counts once per destination).
+    push_first = False
+
+    def random_move(self, position: Position, rng: random.Random) -> str:
+        moves = position.legal_moves()
+        if not self.push_first:
+            return rng.choice(moves)
+        # Turns are listed push by push: pick one of the pushes, then one of its turns.
+        heads = []
+        last = ""
+        for i, m in enumerate(moves):
+            head = m.split(" ", 1)[0]
+            if head != last:
+                heads.append(i)
+                last = head
+        k = rng.randrange(len(heads))
+        lo = heads[k]
+        hi = heads[k + 1] if k + 1 < len(heads) else len(moves)
+        return moves[rng.randrange(lo, hi)]
 
     def amaf_key(self, move: str) -> str:
         # "c3-c4 d5>a1": the mover's disc lands on c3, where RAVE looks for it.
@@ -252,10 +311,14 @@ class InphexionKnowledge(Knowledge):
         nb = position.board.neighbours
         cells = position.cells
         dist = []
+        costs = self.costs
         for seat in (0, 1):
             colour = position.colours[seat]
-            dist.append(edge_distance(cells, colour, nb, *position.edges[colour]))
-        return _connection_value(dist[0], dist[1], position.to_move, 0.6)
+            if costs is None:
+                dist.append(edge_distance(cells, colour, nb, *position.edges[colour]))
+            else:
+                dist.append(weighted_distance(cells, colour, nb, *position.edges[colour], costs))
+        return _connection_value(dist[0], dist[1], position.to_move, self.scale)
 
     def _winning_cells(self, position: InphexionPosition) -> set[int]:
         """Opponent discs the mover could push and replace to complete a connection."""

@@ -114,7 +114,13 @@ def search(
             v = result(child) if child.outcome is not None else knowledge.evaluate(child)
             return v if mover == 0 else 1 - v
 
-        scored = [(value(m), i, m) for i, m in enumerate(order)]
+        scored: list[tuple[float, int, str]] = []
+        for i, m in enumerate(order):
+            if deadline is not None and time.perf_counter() > deadline:
+                # Out of time: the moves not scored yet are tried last (popped from the end).
+                scored.extend((-1.0, j, m) for j, m in enumerate(order[i:], i))
+                break
+            scored.append((value(m), i, m))
         scored.sort()
         order = [m for _, _, m in scored]
     else:

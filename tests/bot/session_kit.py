@@ -10,10 +10,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import engines
-from bot.clock import FakeClock
-from bot.manager import SessionManager
 from bot.messages import Chat, Reply, User
-from bot.store import Store
+from bot.sessions.clock import FakeClock
+from bot.sessions.manager import SessionManager
+from bot.storage import SqliteStore
 
 ALICE = User("test", "1", "alice")
 BOB = User("test", "2", "bob")
@@ -26,7 +26,7 @@ async def session(
     path: Path, clock: FakeClock | None = None, seed: int = 1
 ) -> AsyncIterator[SessionManager]:
     """A manager (no pictures) on the SQLite file ``path``, closed afterwards."""
-    store = await Store.open(path)
+    store = await SqliteStore.open(path)
     try:
         yield SessionManager(store, clock or FakeClock(), pictures=False, rng=random.Random(seed))
     finally:
@@ -61,7 +61,8 @@ async def start_game(
     """Alice challenges Bob to ``game``; Bob accepts.  Returns the game id and Bob's reply."""
     made = await manager.challenge(ALICE, ROOM, game, BOB, options, first)
     assert made.ok, made.text
-    challenge_id = int(made.actions[0].id.split(":")[1])
+    assert made.challenge_id is not None
+    challenge_id = made.challenge_id
     accepted = await manager.accept(BOB, ROOM, challenge_id)
     assert accepted.ok, accepted.text
     assert accepted.game_id is not None

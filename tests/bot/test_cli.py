@@ -71,6 +71,7 @@ def test_render_splits_moves_on_spaces_too(tmp_path: Path) -> None:
         (["render", "maphex", "5"], "required"),
         (["render", "maphex", "5", "-o", "/nonexistent/dir/x.png"], "cannot write"),
         (["play", "chess"], "unknown game"),
+        (["rules", "chess"], "unknown game"),
         (["play", "maphex", "size"], "not option=value"),
         (["fly"], "invalid choice"),
     ],
@@ -100,18 +101,18 @@ def test_run_with_no_token_starts_the_console(tmp_path: Path) -> None:
     assert (tmp_path / "h.db").exists()
 
 
-@pytest.mark.parametrize("name", ["DISCORD", "TELEGRAM"])
-def test_run_with_a_token_says_the_adapter_is_not_there_yet(tmp_path: Path, name: str) -> None:
-    done = hexhall(tmp_path, "run", env={f"{name}_TOKEN": "secret"})
-    assert done.returncode == 3
-    assert done.stderr.decode().count("\n") == 1
-    assert f"{name.title()} adapter is not available yet" in done.stderr.decode()
-
-
+# Discord runs now: see tests/adapters/test_discord_process.py; Telegram: the next test.
 def test_run_reads_dot_env(tmp_path: Path) -> None:
-    (tmp_path / ".env").write_text("# local settings\nTELEGRAM_TOKEN='abc'\n", encoding="utf-8")
-    done = hexhall(tmp_path, "run")
-    assert done.returncode == 3 and b"Telegram adapter" in done.stderr
+    # The token from .env starts the Telegram adapter; nothing listens at the API URL (port 9
+    # of 127.0.0.1), so it stops with one line that does not show the token.
+    (tmp_path / ".env").write_text(
+        "# local settings\nTELEGRAM_TOKEN='123:abcsecret'\n"
+        "TELEGRAM_API_URL=http://127.0.0.1:9/bot\n",
+        encoding="utf-8",
+    )
+    done = hexhall(tmp_path, "run", env={"NO_PROXY": "127.0.0.1", "no_proxy": "127.0.0.1"})
+    assert done.returncode == 3 and b"cannot connect to Telegram" in done.stderr
+    assert b"abcsecret" not in done.stderr + done.stdout
 
 
 def test_bad_dot_env_is_a_clear_error(tmp_path: Path) -> None:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import pytest
 
-from bot.clock import (
+from bot.adapters.commands import execute
+from bot.sessions.clock import (
     DEFAULT_TIME_CONTROL,
     MAX_AWAY_DAYS_PER_YEAR,
     SWEEP_GAP,
@@ -18,19 +20,32 @@ from bot.clock import (
     away_used,
     check_away,
     deadline,
+    describe_time_control,
     pace,
     parse_time_control,
     paused_deadline,
     reminder_at,
 )
+from tests.bot.session_kit import ALICE, BOB, ROOM, session
 
 T0 = datetime(2026, 3, 2, 12, 0, tzinfo=UTC)
 DAY = timedelta(days=1)
 
 
-def test_time_controls_are_none_1_3_7_14_days_default_3() -> None:
-    assert TIME_CONTROLS == (None, 1, 3, 7, 14)
-    assert DEFAULT_TIME_CONTROL == 3
+def test_every_time_control_reads_back_from_its_description() -> None:
+    for days in TIME_CONTROLS:
+        assert parse_time_control(describe_time_control(days)) == days
+    assert parse_time_control(describe_time_control(DEFAULT_TIME_CONTROL)) == 3
+
+
+async def test_a_typed_challenge_without_days_gives_three_days_per_move(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db", FakeClock(T0)) as m:
+        made = await execute(m, ALICE, ROOM, "challenge bob maphex first=me", lambda _: BOB)
+        assert made.ok and made.challenge_id is not None, made.text
+        started = await m.accept(BOB, ROOM, made.challenge_id)
+        assert started.ok and started.game_id is not None
+        row = await m.store.get_game(started.game_id)
+        assert row is not None and row.deadline_at == T0 + 3 * DAY
 
 
 @pytest.mark.parametrize(

@@ -10,10 +10,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.clock import FakeClock
-from bot.console import Console
-from bot.manager import SessionManager
-from bot.store import Store
+from bot.adapters.console import Console
+from bot.sessions.clock import FakeClock
+from bot.sessions.manager import SessionManager
+from bot.storage import SqliteStore
 
 
 def feeder(lines: list[bytes]) -> Callable[[], Awaitable[bytes]]:
@@ -27,7 +27,7 @@ def feeder(lines: list[bytes]) -> Callable[[], Awaitable[bytes]]:
 
 
 async def run_console(tmp_path: Path, lines: list[bytes]) -> tuple[int, str, str]:
-    store = await Store.open(tmp_path / "h.db")
+    store = await SqliteStore.open(tmp_path / "h.db")
     out, err = io.StringIO(), io.StringIO()
     try:
         manager = SessionManager(store, FakeClock())
@@ -62,7 +62,9 @@ async def test_console_plays_with_the_chat_commands(tmp_path: Path) -> None:
     assert "(now playing as alice)" in out and "(now playing as bob)" in out
     assert "! Illegal move in #1: e5 is already taken" in out
     assert "1. 5 (bob)\n2. e5 (alice)" in out
-    assert "# Maphex" in out  # the rules page
+    # The rules page, without Markdown marks.
+    assert "\nMaphex\n\nA game by Néstor Romeral Andrés." in out
+    assert "\nThe board\n" in out and "**" not in out and "`" not in out
     assert "bob resigned #1: alice (Red) wins (resignation)." in out
     # render.describe after every move, and the board PNG written where it says.
     assert "Last: Red e5" in out
@@ -112,14 +114,40 @@ COMMAND_WORDS = st.sampled_from(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(st.lists(st.lists(COMMAND_WORDS | st.text(max_size=8), max_size=5), max_size=6))
-def test_no_typed_line_makes_the_manager_raise(tmp_path: Path, script: list[list[str]]) -> None:
-    """Whatever is typed, every line gets an answer and the loop goes on."""
-    lines = [" ".join(words).replace("\n", " ").encode() + b"\n" for words in script]
+def test_every_typed_line_is_answered(tmp_path: Path, script: list[list[str]]) -> None:
+    """Whatever is typed, every line that is not blank gets an answer (at least one printed
+    line of its own) and the loop goes on until ``quit`` or the end of input."""
+    typed = [" ".join(words).replace("\n", " ").encode() + b"\n" for words in script]
+    lines = [b"as alice\n", *typed, b"as bob\n", *typed]
     db = tmp_path / "fuzz"
     db.mkdir(exist_ok=True)
-    code, out, err = asyncio.run(run_console(db, [b"as alice\n", *lines, b"as bob\n", *lines]))
-    assert code == 0 and err == ""
-    answered = [line for line in lines if line.split()]
-    assert out.count("\n") >= min(len(answered), 1)
+    out, err = io.StringIO(), io.StringIO()
+    # Where the output stood each time the console asked for its next line.
+    marks: list[int] = []
+    queue = list(lines)
+
+    async def read() -> bytes:
+        marks.append(len(out.getvalue()))
+        return queue.pop(0) if queue else b""
+
+    async def play() -> int:
+        store = await SqliteStore.open(db / "h.db")
+        try:
+            manager = SessionManager(store, FakeClock())
+            return await Console(manager, db / "boards", out=out, err=err, read_line=read).run()
+        finally:
+            await store.close()
+
+    assert asyncio.run(play()) == 0 and err.getvalue() == ""
+    handled = lines[: len(marks) - 1]
+    for number, line in enumerate(handled):
+        words = line.decode().split()
+        if words and words[0].lower() in ("quit", "exit"):
+            assert number == len(handled) - 1  # nothing is read after quit
+        elif words:
+            answer = out.getvalue()[marks[number] : marks[number + 1]]
+            assert answer.endswith("\n") and answer.strip(), (line, answer)
+    if not any(line.decode().lower().split()[:1] in (["quit"], ["exit"]) for line in lines):
+        assert len(handled) == len(lines)  # every line was read
     for old in db.glob("h.db*"):
         old.unlink()

@@ -4,7 +4,6 @@ vacation, notification settings and quiet hours, draws, takebacks, rematches and
 
 from __future__ import annotations
 
-import json
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -12,13 +11,15 @@ from pathlib import Path
 import pytest
 
 import engines
-from bot import records
+from bot.adapters.commands import execute
 from bot.cli import main
-from bot.clock import FakeClock
-from bot.commands import execute
-from bot.manager import SessionManager
+from bot.delivery.notification import Notification
+from bot.delivery.recap import Recaps
 from bot.messages import Chat, User
-from bot.store import GameRow, NotificationRow, Store, from_ts
+from bot.sessions import records
+from bot.sessions.clock import FakeClock
+from bot.sessions.manager import SessionManager
+from bot.storage import GameRow, SqliteStore
 from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, finishing_moves, session, start_game
 
 DAY = timedelta(days=1)
@@ -31,7 +32,7 @@ async def game(m: SessionManager, game_id: int) -> GameRow:
     return row
 
 
-async def notes(m: SessionManager, user: User, kind: str) -> list[NotificationRow]:
+async def notes(m: SessionManager, user: User, kind: str) -> list[Notification]:
     player = await m.player(user)
     return [n for n in await m.store.notifications_for(player.id) if n.kind == kind]
 
@@ -41,7 +42,7 @@ async def maphex_after_first_move(m: SessionManager, days: int | None = 3) -> in
     centre, so Alice's clock runs."""
     made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", days)
     assert made.ok, made.text
-    accepted = await m.accept(BOB, ROOM, int(made.actions[0].id.split(":")[1]))
+    accepted = await m.accept(BOB, ROOM, made.challenge_id)
     assert accepted.game_id is not None
     assert (await m.move(BOB, ROOM, "5", accepted.game_id)).ok
     return accepted.game_id
@@ -60,7 +61,7 @@ async def test_time_per_move_chosen_in_the_challenge_sets_the_stored_deadline(
         row = await game(m, gid)
         assert row.time_per_move == days
         expected = None if days is None else clock.now() + days * DAY
-        assert from_ts(row.deadline_at) == expected
+        assert (row.deadline_at) == expected
 
 
 async def test_time_per_move_default_is_3_days_and_other_values_are_refused(
@@ -69,7 +70,7 @@ async def test_time_per_move_default_is_3_days_and_other_values_are_refused(
     clock = FakeClock()
     async with session(tmp_path / "h.db", clock) as m:
         gid, _ = await start_game(m, "maphex")
-        assert from_ts((await game(m, gid)).deadline_at) == clock.now() + 3 * DAY
+        assert ((await game(m, gid)).deadline_at) == clock.now() + 3 * DAY
         refused = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 2)
         assert not refused.ok and "Days per move" in refused.text
         words = await execute(m, ALICE, ROOM, "challenge bob maphex days=5", lambda n: BOB)
@@ -93,7 +94,7 @@ async def test_reminder_once_and_only_once_when_10_percent_of_the_time_is_left(
             clock.advance(hours=1)
             assert await m.sweep() == 0
         sent = await notes(m, ALICE, "reminder")
-        assert len(sent) == 1 and f"#{gid}" in sent[0].text
+        assert len(sent) == 1 and f"#{gid}" in str(sent[0].text)
         assert sent[0].dedupe == f"reminder:{gid}:1"
         assert await notes(m, BOB, "reminder") == []
         assert (await game(m, gid)).status == "active"
@@ -117,11 +118,13 @@ async def test_each_move_gets_its_own_single_reminder(tmp_path: Path) -> None:
         gid = await maphex_after_first_move(m, 1)
         clock.advance(hours=23)
         assert await m.sweep() == 1
+        assert len(await notes(m, ALICE, "reminder")) == 1
         assert (await m.move(ALICE, ROOM, "e5", gid)).ok  # Bob's clock: a new move, a new one
+        # Alice's undelivered reminder is for a move she has made: cancelled with the move.
+        assert await notes(m, ALICE, "reminder") == []
         clock.advance(hours=23)
         assert await m.sweep() == 1
         assert await m.sweep() == 0
-        assert len(await notes(m, ALICE, "reminder")) == 1
         assert len(await notes(m, BOB, "reminder")) == 1
 
 
@@ -150,8 +153,8 @@ async def test_timeout_the_player_to_move_loses_on_time(tmp_path: Path) -> None:
         row = await game(m, gid)
         assert (row.status, row.winner, row.result, row.reason) == ("finished", 1, "win", "timeout")
         assert row.deadline_at is None
-        assert "your time ran out" in (await notes(m, ALICE, "game_over"))[0].text
-        assert "You win on time" in (await notes(m, BOB, "game_over"))[0].text
+        assert "your time ran out" in str((await notes(m, ALICE, "game_over"))[0].text)
+        assert "You win on time" in str((await notes(m, BOB, "game_over"))[0].text)
         late = await m.move(ALICE, ROOM, "e5", gid)
         assert not late.ok and "timeout" in late.text
 
@@ -184,7 +187,7 @@ async def test_abort_with_no_result_when_the_first_player_never_moves(tmp_path: 
             "none",
             "no first move",
         )
-        assert "did not make the first move" in (await notes(m, ALICE, "game_over"))[0].text
+        assert "did not make the first move" in str((await notes(m, ALICE, "game_over"))[0].text)
         board = await m.board(ALICE, ROOM, gid)
         assert "was aborted (no first move)" in board.text
 
@@ -219,13 +222,13 @@ async def test_a_restart_with_overdue_deadlines_handles_them_paced_and_rearms_th
         for gid in overdue:
             assert (await game(m, gid)).reason == "timeout"
         assert (await game(m, later)).status == "active"
-        assert from_ts((await game(m, later)).deadline_at) is not None
+        assert ((await game(m, later)).deadline_at) is not None
         over = await notes(m, BOB, "game_over")
         reminders = await notes(m, ALICE, "reminder")
         assert {n.game_id for n in over} == set(overdue)
         assert {n.game_id for n in reminders} == set(first_moves)
         # Oldest first, one gap apart from now on: never a burst.
-        slots = sorted(from_ts(n.deliver_after) for n in [*over, *reminders])
+        slots = sorted((n.deliver_after) for n in [*over, *reminders])
         assert slots == [now + i * gap for i in range(8)]
         assert due_at(over, now) == 1
         # The rest were re-armed: each is handled when its own time comes.
@@ -236,15 +239,15 @@ async def test_a_restart_with_overdue_deadlines_handles_them_paced_and_rearms_th
         clock.set(start + 13 * DAY)
         assert await m.sweep() == 1
         (late,) = [n for n in await notes(m, ALICE, "reminder") if n.game_id == later]
-        assert from_ts(late.deliver_after) == clock.now()
+        assert (late.deliver_after) == clock.now()
         clock.set(start + 14 * DAY)
         assert await m.sweep() == 1
         assert (await game(m, later)).reason == "timeout"
 
 
-def due_at(rows: list[NotificationRow], when: datetime) -> int:
+def due_at(rows: list[Notification], when: datetime) -> int:
     """How many of ``rows`` may be delivered at ``when``."""
-    return sum(1 for n in rows if (from_ts(n.deliver_after) or when) <= when)
+    return sum(1 for n in rows if ((n.deliver_after) or when) <= when)
 
 
 async def test_the_sweeper_paces_across_calls(tmp_path: Path) -> None:
@@ -256,7 +259,7 @@ async def test_the_sweeper_paces_across_calls(tmp_path: Path) -> None:
         second = await maphex_after_first_move(m, 1)
         clock.advance(days=1, seconds=1)  # the paced stretch (3 x gap) is long over by now
         await m.sweep()
-        slots = {n.game_id: from_ts(n.deliver_after) for n in await notes(m, BOB, "game_over")}
+        slots = {n.game_id: (n.deliver_after) for n in await notes(m, BOB, "game_over")}
         assert sorted(slots[g] for g in first) == [
             slots[first[0]] + i * m.sweep_gap for i in range(3)
         ]
@@ -274,16 +277,16 @@ async def test_vacation_pauses_clocks_tells_opponents_and_resumes(tmp_path: Path
         clock.advance(days=1)
         away = await m.away(ALICE, 5)
         assert away.ok and "9 days of vacation left" in away.text
-        assert from_ts((await game(m, gid)).deadline_at) == deadline + 5 * DAY
+        assert ((await game(m, gid)).deadline_at) == deadline + 5 * DAY
         told = await notes(m, BOB, "opponent_away")
-        assert len(told) == 1 and "alice is away until" in told[0].text
+        assert len(told) == 1 and "alice is away until" in str(told[0].text)
         clock.set(deadline + DAY)
         await m.sweep()
         assert (await game(m, gid)).status == "active"
         # Back from vacation, Alice moves in her 2 remaining days; Bob's clock then runs.
         clock.set(deadline + 4 * DAY)
         assert (await m.move(ALICE, ROOM, "e5", gid)).ok
-        assert from_ts((await game(m, gid)).deadline_at) == clock.now() + 3 * DAY
+        assert ((await game(m, gid)).deadline_at) == clock.now() + 3 * DAY
 
 
 async def test_vacation_deadline_is_reached_after_the_time_away(tmp_path: Path) -> None:
@@ -304,12 +307,12 @@ async def test_a_turn_given_to_a_player_away_starts_after_the_vacation(tmp_path:
     start = clock.now()
     async with session(tmp_path / "h.db", clock) as m:
         made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
-        gid = (await m.accept(BOB, ROOM, int(made.actions[0].id.split(":")[1]))).game_id
+        gid = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
         assert gid is not None
         assert (await m.away(ALICE, 4)).ok
         clock.advance(hours=23)
         assert (await m.move(BOB, ROOM, "5", gid)).ok  # Alice is away: her day starts later
-        assert from_ts((await game(m, gid)).deadline_at) == start + 5 * DAY
+        assert ((await game(m, gid)).deadline_at) == start + 5 * DAY
 
 
 async def test_coming_back_early_restarts_the_clock(tmp_path: Path) -> None:
@@ -321,8 +324,8 @@ async def test_coming_back_early_restarts_the_clock(tmp_path: Path) -> None:
         clock.advance(days=2)
         back = await m.back(ALICE)
         assert back.ok
-        assert from_ts((await game(m, gid)).deadline_at) == deadline + 2 * DAY
-        assert "back" in (await notes(m, BOB, "opponent_away"))[-1].text
+        assert ((await game(m, gid)).deadline_at) == deadline + 2 * DAY
+        assert "back" in str((await notes(m, BOB, "opponent_away"))[-1].text)
         # Only the two days really taken count against the year: 2 + 1 of 14.
         assert "11 days of vacation left" in (await m.away(ALICE, 1)).text
         assert not (await m.back(BOB)).ok
@@ -353,12 +356,12 @@ async def test_quiet_hours_delay_delivery_until_they_end(tmp_path: Path) -> None
         await maphex_after_first_move(m, 3)
         (turn,) = await notes(m, ALICE, "your_turn")
         morning = datetime(2026, 1, 6, 7, 0, tzinfo=UTC)
-        assert from_ts(turn.deliver_after) == morning
+        assert (turn.deliver_after) == morning
         assert turn.id not in {n.id for n in await m.store.due_notifications("test", clock.now())}
         assert turn.id in {n.id for n in await m.store.due_notifications("test", morning)}
         # Bob has no quiet hours: his challenge went at once.
         (challenge,) = await notes(m, BOB, "challenge")
-        assert from_ts(challenge.deliver_after) == datetime(2026, 1, 5, 22, 30, tzinfo=UTC)
+        assert (challenge.deliver_after) == datetime(2026, 1, 5, 22, 30, tzinfo=UTC)
 
 
 async def test_a_reminder_falling_in_quiet_hours_waits_for_them_to_end(tmp_path: Path) -> None:
@@ -369,7 +372,7 @@ async def test_a_reminder_falling_in_quiet_hours_waits_for_them_to_end(tmp_path:
         clock.set(datetime(2026, 1, 6, 9, 40, tzinfo=UTC))
         assert await m.sweep() == 1
         (reminder,) = await notes(m, ALICE, "reminder")
-        assert from_ts(reminder.deliver_after) == datetime(2026, 1, 6, 13, 0, tzinfo=UTC)
+        assert (reminder.deliver_after) == datetime(2026, 1, 6, 13, 0, tzinfo=UTC)
 
 
 async def test_settings_show_change_and_refuse_nonsense(tmp_path: Path) -> None:
@@ -388,7 +391,7 @@ async def test_direct_messages_off_marks_notifications_for_the_games_chat(tmp_pa
         assert (await m.settings(ALICE, "dm", "off")).ok
         await maphex_after_first_move(m, 3)
         (turn,) = await notes(m, ALICE, "your_turn")
-        assert not turn.direct and turn.chat_id == ROOM.chat_id
+        assert not turn.direct and turn.chat == ROOM
         (challenge,) = await notes(m, BOB, "challenge")
         assert challenge.direct
 
@@ -401,10 +404,8 @@ async def test_at_most_one_your_turn_per_game_per_move(tmp_path: Path) -> None:
         assert len(await notes(m, ALICE, "your_turn")) == 1
         assert (await m.move(ALICE, ROOM, "e5", gid)).ok
         assert (await m.move(BOB, ROOM, "d5", gid)).ok
-        assert [n.dedupe for n in await notes(m, ALICE, "your_turn")] == [
-            f"your_turn:{gid}:1",
-            f"your_turn:{gid}:3",
-        ]
+        # The undelivered one for ply 1 was cancelled when Alice played that ply.
+        assert [n.dedupe for n in await notes(m, ALICE, "your_turn")] == [f"your_turn:{gid}:3"]
 
 
 # -- draws ---------------------------------------------------------------------------------
@@ -438,7 +439,7 @@ async def test_draw_offer_accept_and_refusals_for_the_wrong_player(tmp_path: Pat
             None,
             "agreement",
         )
-        assert "accepted your draw offer" in (await notes(m, ALICE, "game_over"))[0].text
+        assert "accepted your draw offer" in str((await notes(m, ALICE, "game_over"))[0].text)
 
 
 async def test_draw_decline_and_offers_from_both_sides_agree(tmp_path: Path) -> None:
@@ -493,7 +494,8 @@ async def test_takeback_ask_accept_and_refusals_for_the_wrong_player(tmp_path: P
         assert await m.store.moves(gid) == []
         # Bob chooses again: the new move is a new move, announced once.
         assert (await m.move(BOB, ROOM, "3", gid)).ok
-        assert len(await notes(m, ALICE, "your_turn")) == 2
+        # (the one for the move taken back was cancelled with the takeback)
+        assert [n.ply for n in await notes(m, ALICE, "your_turn")] == [1]
         assert (await m.move(ALICE, ROOM, "h2", gid)).ok
 
 
@@ -519,7 +521,7 @@ async def test_takeback_restarts_the_clock_of_the_player_who_moves_again(tmp_pat
         clock.advance(hours=20)
         assert (await m.takeback(BOB, ROOM, gid)).ok
         assert (await m.takeback(ALICE, ROOM, gid, "accept")).ok
-        assert from_ts((await game(m, gid)).deadline_at) == clock.now() + DAY
+        assert ((await game(m, gid)).deadline_at) == clock.now() + DAY
 
 
 # -- rematches -----------------------------------------------------------------------------
@@ -528,7 +530,7 @@ async def test_takeback_restarts_the_clock_of_the_player_who_moves_again(tmp_pat
 async def test_rematch_same_game_and_options_seats_swapped_linked(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         made = await m.challenge(ALICE, ROOM, "maphex", BOB, {"size": "16"}, "me", 7)
-        old = (await m.accept(BOB, ROOM, int(made.actions[0].id.split(":")[1]))).game_id
+        old = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
         assert old is not None
         early = await m.rematch(ALICE, ROOM, old)
         assert not early.ok and "still going" in early.text
@@ -545,7 +547,7 @@ async def test_rematch_same_game_and_options_seats_swapped_linked(tmp_path: Path
         assert accepted.ok and accepted.game_id is not None
         first, second = await game(m, old), await game(m, accepted.game_id)
         assert (second.seat0, second.seat1) == (first.seat1, first.seat0)
-        assert (second.game, json.loads(second.options), second.time_per_move) == (
+        assert (second.game, dict(second.options), second.time_per_move) == (
             "maphex",
             {"size": 16},
             7,
@@ -560,7 +562,7 @@ async def test_rematch_can_be_declined_by_the_opponent_only(tmp_path: Path) -> N
         gid, _ = await start_game(m, "maphex")
         assert (await m.resign(BOB, ROOM, gid)).ok
         asked = await m.rematch(BOB, ROOM, gid)
-        challenge = int(asked.actions[0].id.split(":")[1])
+        challenge = asked.challenge_id
         assert not (await m.accept(CAROL, ROOM, challenge)).ok
         assert not (await m.accept(BOB, ROOM, challenge)).ok
         assert (await m.decline(ALICE, ROOM, challenge)).ok
@@ -648,7 +650,7 @@ async def test_history_shows_the_record_header_and_numbered_moves(tmp_path: Path
 
 
 async def test_the_game_over_reply_carries_the_animated_recap(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "h.db")
+    store = await SqliteStore.open(tmp_path / "h.db")
     try:
         m = SessionManager(store, FakeClock(), pictures=True, rng=random.Random(1))
         gid, _ = await start_game(m, "maphex")
@@ -660,12 +662,19 @@ async def test_the_game_over_reply_carries_the_animated_recap(tmp_path: Path) ->
         assert player is not None
         user = ALICE if player.user_id == ALICE.user_id else BOB
         last = await m.move(user, ROOM, moves[-1], gid)
-        assert last.ok and "wins" in last.text
-        assert last.animation is not None and last.animation[:6] in (b"GIF87a", b"GIF89a")
+        # The reply goes at once with the final board; the recap follows as its own delivery.
+        assert last.ok and "wins" in last.text and last.animation is None
         assert last.image is not None and [a.id for a in last.actions] == [f"rm:{gid}"]
+        due = await m.store.due_notifications("test", m.now())
+        (recap,) = [n for n in due if n.kind == "recap"]
+        assert recap.game_id == gid and not recap.direct and recap.chat == ROOM
+        gif = await Recaps(m.store).gif(gid)
+        assert gif is not None and gif[:6] in (b"GIF87a", b"GIF89a")
         resigned_game, _ = await start_game(m, "maphex")
         resigned = await m.resign(ALICE, ROOM, resigned_game)
-        assert resigned.animation is not None and resigned.animation[:3] == b"GIF"
+        assert resigned.ok and resigned.animation is None
+        recaps = [n for n in await m.store.due_notifications("test", m.now()) if n.kind == "recap"]
+        assert [n.game_id for n in recaps] == [gid, resigned_game]
     finally:
         await store.close()
 

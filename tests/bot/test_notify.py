@@ -24,18 +24,15 @@ def at(hour: int, minute: int = 0, day: int = 0) -> datetime:
     return MONDAY + timedelta(days=day, hours=hour, minutes=minute)
 
 
-def test_every_kind_of_the_issue_exists() -> None:
-    assert {k.value for k in Kind} == {
-        "challenge",
-        "challenge_accepted",
-        "challenge_declined",
-        "your_turn",
-        "reminder",
-        "game_over",
-        "draw_offered",
-        "takeback_requested",
-        "opponent_away",
-    }
+def test_quiet_hours_hold_back_every_kind_and_only_reminders_can_be_turned_off() -> None:
+    quiet = Settings().change("quiet", "22-7")
+    no_reminders = Settings().change("reminders", "off")
+    for kind in Kind:
+        # Raised in the quiet hours: held until they end; outside them: at once.
+        assert delivery_time(kind, quiet, at(23)) == at(7, day=1), kind
+        assert delivery_time(kind, quiet, at(12)) == at(12), kind
+        expected = None if kind is Kind.REMINDER else at(12)
+        assert delivery_time(kind, no_reminders, at(12)) == expected, kind
 
 
 def test_default_settings_send_everything_directly_at_once() -> None:
@@ -145,7 +142,10 @@ def test_settings_describe_themselves_in_one_line() -> None:
 
 
 def test_your_turn_and_reminder_are_keyed_once_per_game_per_move() -> None:
-    assert dedupe_key(Kind.YOUR_TURN, 7, 3) == dedupe_key(Kind.YOUR_TURN, 7, 3)
-    assert dedupe_key(Kind.YOUR_TURN, 7, 3) != dedupe_key(Kind.YOUR_TURN, 7, 4)
-    assert dedupe_key(Kind.YOUR_TURN, 7, 3) != dedupe_key(Kind.REMINDER, 7, 3)
+    # One key per (kind, game, move): no two of them collide, e.g. game 1 move 23 and
+    # game 12 move 3.
+    grid = [(kind, game, ply) for kind in (Kind.YOUR_TURN, Kind.REMINDER)
+            for game in (1, 12, 123) for ply in (0, 3, 23)]  # fmt: skip
+    keys = [dedupe_key(kind, game, ply) for kind, game, ply in grid]
+    assert None not in keys and len(set(keys)) == len(grid)
     assert dedupe_key(Kind.GAME_OVER, 7, 3) is None

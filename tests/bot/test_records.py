@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import engines
-from bot.records import Record, Result, export, parse
+from bot.sessions.records import Record, Result, export, parse
 
 STARTED = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 ENDED = datetime(2026, 1, 9, 8, 30, tzinfo=UTC)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 import engines
 from engines import Position
 from engines.ai import BUDGETS, Level, budget_of, choose_move, safe_moves, think, winning_move
+from engines.ai.tactics import Tactics
 from engines.fixation import FixationPosition, setup
 from engines.inphexion import InphexionPosition
 from engines.isopath import IsopathPosition
@@ -78,6 +80,24 @@ def test_a_seconds_budget_alone_searches() -> None:
     choice = think(pos, seconds=0.05, seed=1)
     assert choice.move in pos.legal_moves()
     assert choice.iterations >= 1
+
+
+def test_the_look_ahead_stops_at_its_deadline() -> None:
+    # A deadline already past: no move is looked at, every move is left to the search.
+    pos = _pathagon_light_threat(1)
+    late = Tactics(pos, deadline=time.perf_counter() - 1.0)
+    assert late.win is None and not late.children
+    assert sorted(late.best) == sorted(pos.legal_moves())
+    # Without a deadline the same position has one safe move.
+    assert Tactics(pos).best == ["d4"]
+
+
+def test_a_tiny_time_budget_still_gives_a_legal_move() -> None:
+    # The look-ahead gets part of the budget and the search at least one iteration.
+    pos = engines.position_after("fixation", ["a3-c5", "i3-g5"])
+    choice = think(pos, seconds=1e-6, seed=5)
+    assert choice.move in pos.legal_moves()
+    assert choice.reason == "search" and choice.iterations == 1
 
 
 # -- determinism ----------------------------------------------------------------------------

@@ -2104,6 +2104,7 @@ class FakeDiscord(FakeServer):
             and record.response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE
             and original is not None
             and original.loading
+            and not original.deleted
         ):
             # Discord: the first followup after a "thinking" deferral replaces the placeholder,
             # keeping the deferral's ephemerality.

@@ -729,6 +729,20 @@ class FakeTelegram(FakeServer):
             if m.get("from", {}).get("id") == self.bot_user.id
         ]
 
+    def last_message_id(self, chat: ChatRef) -> int:
+        """The id of the newest message in ``chat`` (anyone's; 0 before the first)."""
+        return self._chat_state(self._chat_id(chat)).last_id
+
+    def sent_after(self, chat: ChatRef, message_id: int) -> list[telegram.Message]:
+        """The bot's messages in ``chat`` newer than ``message_id``, as they are now (cheaper
+        than :meth:`sent` in a long chat: older messages are not decoded)."""
+        state = self._chat_state(self._chat_id(chat))
+        return [
+            telegram.Message.de_json(m, None)
+            for key, m in state.messages.items()
+            if key > message_id and m.get("from", {}).get("id") == self.bot_user.id
+        ]
+
     def message(self, chat: ChatRef, message_id: int) -> telegram.Message:
         """One message (the bot's or a user's) as it is now; ``KeyError`` if absent/deleted."""
         state = self._chat_state(self._chat_id(chat))

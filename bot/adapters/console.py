@@ -14,9 +14,13 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.commands import execute
-from bot.manager import SessionManager
+from bot.adapters.commands import execute, typed_action
+from bot.delivery.notification import Notification
+from bot.delivery.notify import Kind
+from bot.delivery.outbox import Outbox
+from bot.delivery.recap import Recaps
 from bot.messages import Chat, Reply, User, parse_action
+from bot.sessions.manager import SessionManager
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
 
@@ -56,6 +60,10 @@ class Console:
         self.err = err or sys.stderr
         self.read_line = read_line
         self.prompt = prompt
+        #: delivers the console's notifications (after each command, and from :mod:`bot.app`'s
+        #: worker for those the clocks cause meanwhile)
+        self.outbox = Outbox(manager.store, manager.clock)
+        self.recaps = Recaps(manager.store)
 
     def say(self, text: str) -> None:
         """Print a line and flush (a pipe reader waits on it)."""
@@ -85,7 +93,8 @@ class Console:
             await self._save(reply.image, reply.game_id, "png", "board", "the board picture")
             await self._save(reply.animation, reply.game_id, "gif", "recap", "the game recap")
         for action in reply.actions:
-            self.say(f"  [{action.label}] {action.id}")
+            typed = typed_action(action)
+            self.say(f"  [{action.label}] {action.id}" + (f"  (or type {typed})" if typed else ""))
         if reply.ok and reply.game_id is not None:
             await self._follow(reply.game_id)
         await self._deliver()
@@ -102,13 +111,17 @@ class Console:
             self.say(f"(now playing as {player.name})")
 
     async def _deliver(self) -> None:
-        # The console is its own chat: "your turn" is already in the reply, so only the other
-        # kinds are shown; all are marked delivered.
-        notes = await self.manager.store.due_notifications(PLATFORM, self.manager.now(), 100)
-        for note in notes:
-            if note.kind != "your_turn":
-                self.say(f"» to {note.user_id}: {note.text}")
-        await self.manager.store.mark_sent([n.id for n in notes], self.manager.now())
+        await self.outbox.deliver_due(PLATFORM, self)
+
+    async def send(self, notification: Notification) -> None:
+        """The console's outbox sender.  The console is its own chat: "your turn" is already
+        in the reply, so it is not shown again; a recap is drawn and saved as a GIF."""
+        if notification.kind is Kind.RECAP:
+            if notification.game_id is not None:
+                gif = await self.recaps.gif(notification.game_id)
+                await self._save(gif, notification.game_id, "gif", "recap", "the game recap")
+        elif notification.kind is not Kind.YOUR_TURN:
+            self.say(f"» to {notification.recipient.user_id}: {notification.text}")
 
     async def handle(self, line: str) -> bool:
         """Run one line; ``False`` when the player asked to quit."""

@@ -39,7 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 import engines
-from bot.clock import describe_time_control, parse_time_control
+from bot.sessions.clock import describe_time_control, parse_time_control
 from engines import IllegalMove, Position
 
 __all__ = ["Record", "Result", "export", "parse"]

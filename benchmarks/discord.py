@@ -1,0 +1,181 @@
+"""Discord adapter speed, through the real discord.py client against the fake Discord on
+127.0.0.1 (both in this process, so the figures include the client's own event handling).
+
+Run: ``.venv/bin/python benchmarks/discord.py`` (``--quick`` for a short run).
+
+1. Autocompletion: the time from an autocomplete interaction's dispatch to the bot's choices,
+   for ``move`` in a game of every kind at several points of a random game (Iso-Path on the
+   size-5 board included), typed nothing and typed a first part; worst case and p50 per game.
+   Discord cannot wait for these: they must come fast.
+2. Moves: ``--games`` games at once (the kinds in turn), every player to move answering at
+   once, by ``/move`` slash commands with board pictures, until ``--moves`` moves were made;
+   the time from each interaction's dispatch to its first response, p50 and p99 (Discord
+   wants it within 3 s; the bot defers a slow answer first).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+# This script's own folder first on the path would make ``import discord`` import this very
+# file: put the repository there instead.
+_HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != _HERE]
+sys.path.insert(0, str(_HERE.parent))
+
+import engines
+from bot.adapters.discord import DiscordBot
+from bot.sessions.manager import SessionManager
+from bot.storage import SqliteStore
+from tests.fakes.discord_fake import FakeDiscord, InteractionRecord, point_discord_py_at
+
+GUILD, CHANNEL = 1_000, 1_001
+KINDS: list[tuple[str, dict[str, Any]]] = [
+    ("maphex", {"size": 9}),
+    ("maphex", {"size": 16}),
+    ("pathagon", {}),
+    ("fixation", {}),
+    ("isopath", {"size": 4}),
+    ("isopath", {"size": 5}),
+    ("inphexion", {"size": 7, "pie": True}),
+]
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p / 100 * len(ordered)))]
+
+
+async def answered(fake: FakeDiscord, record: InteractionRecord) -> float:
+    """Seconds from dispatch to the first response."""
+    response = await fake.response(record, timeout=60)
+    return response.at - record.dispatched_at
+
+
+async def new_game(
+    fake: FakeDiscord, one: int, two: int, game: str, options: dict[str, Any]
+) -> tuple[int, engines.Position]:
+    record = await fake.slash(
+        one, CHANNEL, "challenge", {"game": game, "opponent": two, "first": "me", **options}
+    )
+    await fake.response(record, timeout=60)
+    card = await fake.original(record, timeout=60)
+    click = await fake.click(two, card, next(i for i in card.custom_ids if i.startswith("acc")))
+    await fake.response(click, timeout=60)
+    await fake.wait_until(lambda: any(i.startswith("bd:") for i in card.custom_ids), timeout=60)
+    gid = int(next(i for i in card.custom_ids if i.startswith("bd:")).split(":")[1])
+    return gid, engines.new(game, **options)
+
+
+async def autocomplete_figures(fake: FakeDiscord, samples: int) -> None:
+    print("autocomplete of /move (dispatch -> choices), ms:")
+    rng = random.Random(3)
+    for index, (game, options) in enumerate(KINDS):
+        one, two = 3_000 + 2 * index, 3_001 + 2 * index
+        gid, position = await new_game(fake, one, two, game, options)
+        times: list[float] = []
+        for _ in range(samples):
+            if position.outcome is not None:
+                break
+            mover = (one, two)[position.to_move]
+            legal = position.legal_moves()
+            for typed in ("", legal[0].split(" ")[0][:2], legal[0].split(" ")[0]):
+                record = await fake.autocomplete_interaction(
+                    mover, CHANNEL, "move", {"game": str(gid), "move": typed}, focused="move"
+                )
+                times.append(await answered(fake, record))
+            move = rng.choice(legal)
+            record = await fake.slash(mover, CHANNEL, "move", {"game": str(gid), "move": move})
+            await fake.response(record, timeout=60)
+            await fake.original(record, timeout=60)
+            position = position.play(move)
+        label = f"{game} {' '.join(f'{k}={v}' for k, v in options.items())}".strip()
+        print(
+            f"  {label:<28} worst {max(times) * 1000:7.1f}  p50 "
+            f"{statistics.median(times) * 1000:6.1f}  ({len(times)} answers, up to move "
+            f"{position.ply}, {len(position.legal_moves()) if position.outcome is None else 0}"
+            " legal moves at the end)"
+        )
+
+
+async def move_figures(fake: FakeDiscord, games: int, moves: int) -> None:
+    pairs = [(4_000 + 2 * i, 4_001 + 2 * i) for i in range(games)]
+    started = await asyncio.gather(
+        *(new_game(fake, one, two, *KINDS[i % len(KINDS)]) for i, (one, two) in enumerate(pairs))
+    )
+    state = {gid: (pair, position) for (gid, position), pair in zip(started, pairs, strict=True)}
+    rng = random.Random(11)
+    times: list[float] = []
+    deferred = 0
+    begin = time.perf_counter()
+
+    async def one_move(gid: int) -> None:
+        nonlocal deferred
+        pair, position = state[gid]
+        mover = pair[position.to_move]
+        move = rng.choice(position.legal_moves())
+        record = await fake.slash(mover, CHANNEL, "move", {"game": str(gid), "move": move})
+        times.append(await answered(fake, record))
+        assert record.response is not None
+        deferred += record.response.type == 5
+        board = await fake.original(record, timeout=60)
+        if board.ephemeral:  # a move that loses for its player: played another time
+            return
+        after = position.play(move)
+        state[gid] = (pair, after)
+        if after.outcome is not None:
+            del state[gid]
+
+    while len(times) < moves and state:
+        await asyncio.gather(*(one_move(gid) for gid in list(state)))
+    took = time.perf_counter() - begin
+    print(
+        f"moves: {len(times)} /move interactions in {games} concurrent games, {took:.1f} s "
+        f"({len(times) / took:.0f}/s); dispatch -> first response p50 "
+        f"{pct(times, 50) * 1000:.0f} ms, p99 {pct(times, 99) * 1000:.0f} ms, max "
+        f"{max(times) * 1000:.0f} ms; deferred first: {deferred}"
+    )
+
+
+async def main(quick: bool, games: int, moves: int) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        async with FakeDiscord(response_deadline=30.0) as fake:
+            guild = fake.guild(GUILD, "Bench")
+            fake.channel(guild, CHANNEL, "games")
+            for uid in range(3_000, 3_000 + 2 * len(KINDS)):
+                fake.member(guild, uid, f"p{uid}")
+            for uid in range(4_000, 4_000 + 2 * games):
+                fake.member(guild, uid, f"p{uid}")
+            with point_discord_py_at(fake):
+                store = await SqliteStore.open(Path(folder) / "bench.db")
+                manager = SessionManager(store, rng=random.Random(1))
+                bot = DiscordBot(manager, guild_ready_timeout=0.05)
+                await bot.login(fake.token)
+                task = asyncio.create_task(bot.connect())
+                await bot.wait_until_ready()
+                try:
+                    await autocomplete_figures(fake, 3 if quick else 12)
+                    await move_figures(fake, games, moves)
+                finally:
+                    await bot.close()
+                    await task
+                    await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a short run")
+    parser.add_argument("--games", type=int, default=50, help="concurrent games")
+    parser.add_argument("--moves", type=int, default=500, help="moves to time (at least)")
+    args = parser.parse_args()
+    if args.quick:
+        args.games, args.moves = min(args.games, 10), min(args.moves, 60)
+    asyncio.run(main(args.quick, args.games, args.moves))

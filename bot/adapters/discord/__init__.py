@@ -1,0 +1,29 @@
+"""The Discord adapter (discord.py 2.7): :class:`DiscordBot` and its buttons in
+:mod:`~bot.adapters.discord.adapter`, Discord's formatting in :mod:`~bot.adapters.discord.format`,
+the outbox sender in :mod:`~bot.adapters.discord.sender`, and running it in the bot process in
+:mod:`~bot.adapters.discord.service`."""
+
+from bot.adapters.discord.adapter import ActionButton, DiscordBot
+from bot.adapters.discord.format import PLATFORM
+from bot.adapters.discord.sender import DiscordSender
+from bot.adapters.discord.service import (
+    DEFAULT_API_URL,
+    DEFAULT_GATEWAY_URL,
+    DiscordUnavailable,
+    TokenFilter,
+    point_at,
+    serve,
+)
+
+__all__ = [
+    "DEFAULT_API_URL",
+    "DEFAULT_GATEWAY_URL",
+    "PLATFORM",
+    "ActionButton",
+    "DiscordBot",
+    "DiscordSender",
+    "DiscordUnavailable",
+    "TokenFilter",
+    "point_at",
+    "serve",
+]

@@ -1,0 +1,128 @@
+"""Discord's form of the manager's values: markdown with names escaped, mentions as ``<@id>``,
+``allowed_mentions`` that ping only the player to move, the board embed, and the users and
+chats the manager knows.
+
+>>> from bot.messages import Code, Mention, Strong, Text
+>>> ada = Mention(PLATFORM, "42", "Ada")
+>>> markdown(Text.of(ada, " played ", Code("e5"), " in ", Strong("#3"), " *ok*"))
+'<@42> played `e5` in **\\\\#3** \\\\*ok\\\\*'
+>>> markdown(Text.of(Mention("telegram", "7", "@everyone_*")))
+'@\\u200beveryone\\\\_\\\\*'
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import discord
+
+from bot.messages import MESSAGE_LIMITS, Chat, Code, Mention, Strong, Text, User
+from bot.sessions.preview import BoardFacts
+
+__all__ = [
+    "ALT_LIMIT",
+    "BOARD_FILE",
+    "PLATFORM",
+    "TEXT_LIMIT",
+    "board_embed",
+    "chat_of",
+    "markdown",
+    "mentions_only",
+    "plain",
+    "timestamp",
+    "user_of",
+]
+
+PLATFORM = "discord"
+#: The longest message content Discord takes.
+TEXT_LIMIT = MESSAGE_LIMITS[PLATFORM]
+#: The longest alt text (an attachment's description).
+ALT_LIMIT = 1024
+#: The board picture's file name (the embed shows it through ``attachment://``).
+BOARD_FILE = "board.png"
+_FIELD_LIMIT = 1024
+
+
+def _escape(text: str) -> str:
+    # Markdown first, then mentions: a name may not format, nor ping @everyone or a role.
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
+
+
+def _mention(mention: Mention) -> str:
+    if mention.platform == PLATFORM and mention.user_id.isdigit():
+        return f"<@{mention.user_id}>"
+    return _escape(mention.name)
+
+
+def markdown(text: Text) -> str:
+    """``text`` as Discord markdown: names and plain pieces escaped, mentions as ``<@id>``,
+    code spans raw (markdown does not apply inside them; a backtick would end one)."""
+    out = []
+    for segment in text.segments:
+        if isinstance(segment, Mention):
+            out.append(_mention(segment))
+        elif isinstance(segment, Strong):
+            out.append(f"**{_escape(segment.text)}**")
+        elif isinstance(segment, Code):
+            out.append("`" + segment.text.replace("`", "'") + "`")
+        else:
+            out.append(_escape(segment))
+    return "".join(out)
+
+
+def plain(text: Text, limit: int) -> str:
+    """``text`` without markup, cut to ``limit`` characters (embed fields, alt text)."""
+    flat = str(text)
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def mentions_only(*who: Mention | None) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly these Discord players (never @everyone or roles)."""
+    users = [
+        discord.Object(int(m.user_id))
+        for m in who
+        if m is not None and m.platform == PLATFORM and m.user_id.isdigit()
+    ]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
+
+
+def timestamp(moment: datetime) -> str:
+    """A Discord timestamp that each client shows in its own time zone, relative (``in 3
+    days``)."""
+    return discord.utils.format_dt(moment, "R")
+
+
+def board_embed(facts: BoardFacts, *, image: bool) -> discord.Embed:
+    """The card of a board message: game, players, move number, last move, whose turn and the
+    deadline (or the result), with the attached board picture when ``image``."""
+    embed = discord.Embed(title=f"#{facts.game_id} {facts.title}")
+    embed.add_field(
+        name="Players",
+        value=plain(Text.join(facts.players, " vs "), _FIELD_LIMIT),
+        inline=False,
+    )
+    embed.add_field(name="Moves played", value=str(facts.moves))
+    if facts.last_move:
+        embed.add_field(name="Last move", value=f"`{facts.last_move}`")
+    if facts.to_move_side is not None:
+        embed.add_field(name="To move", value=markdown(facts.to_move_side)[:_FIELD_LIMIT])
+    if facts.deadline is not None:
+        embed.add_field(
+            name="Deadline",
+            value=f"{discord.utils.format_dt(facts.deadline, 'f')} ({timestamp(facts.deadline)})",
+        )
+    if facts.result is not None:
+        embed.add_field(name="Result", value=plain(facts.result, _FIELD_LIMIT), inline=False)
+    if image:
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def user_of(user: discord.User | discord.Member) -> User:
+    """The manager's user for a Discord user."""
+    return User(PLATFORM, str(user.id), user.display_name or user.name or str(user.id))
+
+
+def chat_of(channel_id: int | None) -> Chat:
+    """The manager's chat for a Discord channel (a server channel, a DM, a group DM)."""
+    return Chat(PLATFORM, str(channel_id or 0))

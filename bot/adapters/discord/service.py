@@ -1,0 +1,124 @@
+"""Running the Discord adapter in the bot process: point discord.py at the configured URLs,
+log in, sync the commands, deliver the outbox's Discord notifications, and stop cleanly.
+
+The token is handed to discord.py and to nothing else; a log filter replaces it with ``***``
+in every record that reaches the process's log handlers, just in case.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Iterator
+
+import aiohttp
+import discord
+import discord.gateway
+import discord.http
+import yarl
+
+from bot.adapters.discord.adapter import DiscordBot, TokenFilter
+from bot.adapters.discord.format import PLATFORM
+from bot.adapters.discord.sender import DiscordSender
+from bot.delivery.outbox import Outbox
+from bot.delivery.recap import Recaps
+from bot.sessions.manager import SessionManager
+
+__all__ = [
+    "DEFAULT_API_URL",
+    "DEFAULT_GATEWAY_URL",
+    "DiscordUnavailable",
+    "TokenFilter",
+    "point_at",
+    "serve",
+]
+
+log = logging.getLogger(__name__)
+
+#: Discord's REST base and gateway (what discord.py 2.7 uses by default).
+DEFAULT_API_URL = "https://discord.com/api/v10"
+DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+
+class DiscordUnavailable(RuntimeError):
+    """The bot cannot log in to Discord or lost its connection for good (the message says
+    which, without the token)."""
+
+
+def point_at(api_url: str, gateway_url: str) -> None:
+    """Make discord.py talk to ``api_url`` (REST base, ending in ``/api/v10``) and
+    ``gateway_url`` (websocket).  These are discord.py internals (pinned ``~= 2.7.0``; a
+    canary test fails if they change)."""
+    discord.http.Route.BASE = api_url.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+@contextlib.contextmanager
+def _filtered(token: str) -> Iterator[None]:
+    handlers = logging.getLogger().handlers
+    token_filter = TokenFilter(token)
+    for handler in handlers:
+        handler.addFilter(token_filter)
+    try:
+        yield
+    finally:
+        for handler in handlers:
+            handler.removeFilter(token_filter)
+
+
+async def serve(
+    manager: SessionManager,
+    token: str,
+    stop: asyncio.Event,
+    *,
+    api_url: str = DEFAULT_API_URL,
+    gateway_url: str = DEFAULT_GATEWAY_URL,
+    guild_id: int | None = None,
+    guild_ready_timeout: float = 2.0,
+) -> None:
+    """Run the bot until ``stop`` is set (or the connection fails for good: then raise)."""
+    point_at(api_url, gateway_url)
+    outbox = Outbox(manager.store, manager.clock)
+    bot = DiscordBot(
+        manager, guild_id=guild_id, outbox=outbox, guild_ready_timeout=guild_ready_timeout
+    )
+    sender = DiscordSender(bot, Recaps(manager.store))
+    with _filtered(token):
+        try:
+            await bot.login(token)
+        except discord.LoginFailure:
+            await bot.close()
+            raise DiscordUnavailable("Discord refused the token (DISCORD_TOKEN)") from None
+        except (aiohttp.ClientError, OSError):
+            await bot.close()
+            raise DiscordUnavailable(f"cannot connect to Discord at {api_url}") from None
+        except BaseException:
+            await bot.close()
+            raise
+        running = asyncio.create_task(bot.connect())
+        stopping = asyncio.create_task(stop.wait())
+        ready = asyncio.create_task(bot.wait_until_ready())
+        delivery: asyncio.Task[None] | None = None
+        try:
+            await asyncio.wait({running, stopping, ready}, return_when=asyncio.FIRST_COMPLETED)
+            if ready.done() and not stop.is_set():
+                delivery = asyncio.create_task(outbox.run(PLATFORM, sender, stop=stop))
+                log.info("Discord adapter ready as %s", bot.user)
+                await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stop.set()
+            for task in (stopping, ready):
+                task.cancel()
+            if delivery is not None:
+                await delivery
+            await bot.close()
+            if running.done() and not running.cancelled() and running.exception() is not None:
+                error = running.exception()
+                raise DiscordUnavailable(
+                    f"the connection to Discord ended: {type(error).__name__}"
+                ) from None
+            else:
+                running.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await running

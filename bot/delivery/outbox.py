@@ -1,0 +1,190 @@
+"""The outbox: how adapters deliver notifications.
+
+Each adapter gives the outbox a *sender* (anything with ``async def send(notification)``) and
+runs :meth:`Outbox.run` for its platform.  The outbox claims the platform's due notifications
+from the store with a lease (this worker's until a time), hands each to the sender and marks it
+sent.  When sending fails it is tried again later with exponential backoff, and given up after
+a few tries with a log line.  A claim whose worker died is taken again when its lease ends, and
+two workers (in one process or several) never hold the same notification.
+
+The sender says what went wrong by what it raises:
+
+- :class:`DirectRefused`: the platform refused a direct message (the user never started the
+  bot, direct messages closed).  The notification is delivered in the game's chat instead,
+  once.
+- :class:`DeliveryRefused`: the platform refused it for good (chat gone, bot removed): given
+  up at once.
+- anything else: a transient failure (network, rate limit): tried again later.
+
+Obsolete notifications (a "your turn" for a ply already played, a reminder for a game that
+ended) are dropped by the store when they are claimed, so a sender never sees them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from bot.delivery.notification import Notification
+from bot.storage.protocol import Store
+
+__all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "Sender"]
+
+log = logging.getLogger(__name__)
+
+#: How long a claim holds (a worker that died frees its claims after this).
+LEASE = timedelta(minutes=2)
+#: The first retry waits this long; each further one twice as long as the one before.
+BACKOFF = timedelta(seconds=30)
+#: Tries before a notification is given up.
+MAX_ATTEMPTS = 5
+
+
+class DeliveryRefused(Exception):
+    """The platform refused this delivery for good (the chat is gone, the bot was removed)."""
+
+
+class DirectRefused(DeliveryRefused):
+    """The platform refused a direct message (the user never started the bot, or closed their
+    direct messages): the outbox delivers it in the game's chat instead."""
+
+
+class Sender(Protocol):
+    """An adapter's way to deliver one notification (see the module docstring)."""
+
+    async def send(self, notification: Notification) -> None:
+        """Deliver ``notification`` (as a direct message when ``notification.direct``, else
+        in ``notification.chat``); raise to say it was not delivered."""
+        ...
+
+
+class Clock(Protocol):
+    """Anything that tells the current time (aware, UTC)."""
+
+    def now(self) -> datetime:
+        """The current time."""
+        ...
+
+
+def _default_owner() -> str:
+    # Unique among live workers: host, process and this object.
+    return f"{socket.gethostname()}:{os.getpid()}"
+
+
+class Outbox:
+    """Delivers a platform's notifications from ``store`` (see the module docstring).
+
+    ``owner`` names this worker in its claims (unique per worker; by default host, process
+    id and a counter).  ``lease``, ``backoff`` and ``max_attempts`` tune the claims and
+    retries; ``batch`` is how many notifications one claim takes; ``poll`` is how often
+    :meth:`run` looks for due notifications when nobody calls :meth:`wake`.
+    """
+
+    _count = 0
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock,
+        *,
+        owner: str | None = None,
+        lease: timedelta = LEASE,
+        backoff: timedelta = BACKOFF,
+        max_attempts: int = MAX_ATTEMPTS,
+        batch: int = 20,
+        poll: float = 2.0,
+    ) -> None:
+        Outbox._count += 1
+        self.store = store
+        self.clock = clock
+        self.owner = owner or f"{_default_owner()}:{Outbox._count}"
+        self.lease = lease
+        self.backoff = backoff
+        self.max_attempts = max_attempts
+        self.batch = batch
+        self.poll = poll
+        self._wake = asyncio.Event()
+
+    def wake(self) -> None:
+        """Make :meth:`run` look for due notifications now (e.g. after a command queued
+        some) instead of at its next poll."""
+        self._wake.set()
+
+    async def run(self, platform: str, sender: Sender, *, stop: asyncio.Event) -> None:
+        """Deliver ``platform``'s notifications through ``sender`` until ``stop`` is set.  A
+        failing round (the database busy, say) is logged and tried again at the next poll."""
+        while not stop.is_set():
+            self._wake.clear()
+            try:
+                await self.deliver_due(platform, sender)
+            except Exception:  # one bad round must not stop delivery for good
+                log.exception("outbox round for %s failed", platform)
+            waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
+            await asyncio.wait(waiters, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+
+    async def deliver_due(self, platform: str, sender: Sender) -> int:
+        """Claim and deliver what is due for ``platform`` now, until nothing is left;
+        how many were delivered."""
+        sent = 0
+        while True:
+            claimed = await self.store.claim_due(
+                platform, self.owner, self.clock.now(), self.lease, self.batch
+            )
+            if not claimed:
+                return sent
+            for note in claimed:
+                sent += await self._deliver(note, sender)
+
+    async def _deliver(self, note: Notification, sender: Sender) -> int:
+        assert note.id is not None, "claimed notifications are stored ones"
+        if note.recipient.is_bot:
+            # What the sessions tell every opponent (your turn, game over) reaches the bot too;
+            # it reads nothing, so it is done with, not sent.
+            await self.store.mark_sent(note.id, self.owner, self.clock.now())
+            return 0
+        try:
+            await sender.send(note)
+        except DirectRefused as exc:
+            if note.direct and note.chat is not None:
+                # Once: from now on it is a chat message, and a chat refusal gives up.
+                log.info("direct message %d refused (%s): sending it in the chat", note.id, exc)
+                await self.store.retry_later(
+                    note.id, self.owner, self.clock.now(), f"direct message refused: {exc}",
+                    direct=False,
+                )  # fmt: skip
+                return 0
+            await self._give_up(note, f"refused: {exc}")
+        except DeliveryRefused as exc:
+            await self._give_up(note, f"refused: {exc}")
+        except Exception as exc:  # the sender's transient failures, whatever their type
+            attempts = note.attempts + 1
+            error = f"{type(exc).__name__}: {exc}"
+            if attempts >= self.max_attempts:
+                await self._give_up(note, f"{attempts} attempts failed, last: {error}")
+            else:
+                later = self.clock.now() + self.backoff * 2 ** (attempts - 1)
+                log.info("notification %d not delivered (%s); again at %s", note.id, error, later)
+                await self.store.retry_later(note.id, self.owner, later, error)
+        else:
+            if not await self.store.mark_sent(note.id, self.owner, self.clock.now()):
+                log.warning("notification %d was delivered after its claim ended", note.id)
+            return 1
+        return 0
+
+    async def _give_up(self, note: Notification, why: str) -> None:
+        assert note.id is not None
+        log.warning(
+            "giving up notification %d (%s to %s:%s): %s",
+            note.id,
+            note.kind,
+            note.recipient.platform,
+            note.recipient.user_id,
+            why,
+        )
+        await self.store.give_up(note.id, self.owner, self.clock.now(), why)

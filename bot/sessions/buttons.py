@@ -1,0 +1,120 @@
+"""Button presses: an action id (see :mod:`bot.messages`) resolved through a table from its kind
+to the handler that does what the button says.  Ids hold everything, so a button still works
+after a restart."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from bot.messages import Action, Chat, Reply, User, parse_action
+from bot.sessions import challenges, history, moves, rematch, requests, texts, views
+from bot.sessions.context import Context, Refusal
+
+__all__ = ["HANDLERS", "Handler", "press"]
+
+#: What a button does: called with the context, who pressed, where, the action's number (a
+#: game or challenge id) and the action's remaining fields.
+Handler = Callable[[Context, User, Chat, int, list[str]], Awaitable[Reply]]
+
+_NOT_MINE = texts.NOT_MY_BUTTON
+
+
+async def _confirm_resign(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return Reply(
+        texts.really_resign(number),
+        actions=(Action.make("Yes, resign", "rsy", number),),
+        game_id=number,
+    )
+
+
+def _ply(fields: list[str]) -> int:
+    if not fields[0].isdigit():
+        raise Refusal(_NOT_MINE)
+    return int(fields[0])
+
+
+async def _move(ctx: Context, user: User, chat: Chat, number: int, rest: list[str]) -> Reply:
+    return await moves.move(ctx, user, chat, rest[1], number, _ply(rest))
+
+
+async def _move_anyway(ctx: Context, user: User, chat: Chat, number: int, rest: list[str]) -> Reply:
+    return await moves.move(ctx, user, chat, rest[1], number, _ply(rest), confirm=True)
+
+
+async def _accept(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await challenges.accept(ctx, user, chat, number)
+
+
+async def _decline(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await challenges.decline(ctx, user, chat, number)
+
+
+async def _cancel(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await challenges.cancel(ctx, user, chat, number)
+
+
+async def _board(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await views.board(ctx, user, chat, number)
+
+
+async def _history(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await history.history(ctx, user, chat, number)
+
+
+async def _resign(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await moves.resign(ctx, user, chat, number)
+
+
+async def _draw_yes(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await requests.draw(ctx, user, chat, number, "accept")
+
+
+async def _draw_no(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await requests.draw(ctx, user, chat, number, "decline")
+
+
+async def _takeback_yes(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await requests.takeback(ctx, user, chat, number, "accept")
+
+
+async def _takeback_no(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await requests.takeback(ctx, user, chat, number, "decline")
+
+
+async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await rematch.rematch(ctx, user, chat, number)
+
+
+#: Every action kind of :data:`bot.messages.ACTION_FIELDS` and what pressing it does.
+HANDLERS: dict[str, Handler] = {
+    "acc": _accept,
+    "dec": _decline,
+    "can": _cancel,
+    "bd": _board,
+    "hi": _history,
+    "rs": _confirm_resign,
+    "rsy": _resign,
+    "dra": _draw_yes,
+    "drd": _draw_no,
+    "tba": _takeback_yes,
+    "tbd": _takeback_no,
+    "rm": _rematch,
+    "mv": _move,
+    "mvy": _move_anyway,
+}
+
+
+async def press(ctx: Context, user: User, chat: Chat, action_id: str) -> Reply:
+    """Resolve a button press by its action id (works after a restart: ids hold it all)."""
+    parsed = parse_action(action_id)
+    if parsed is None:
+        raise Refusal(_NOT_MINE)
+    kind, fields = parsed
+    handler = HANDLERS.get(kind)
+    try:
+        number = int(fields[0])
+    except ValueError:
+        raise Refusal(_NOT_MINE) from None
+    if handler is None:
+        raise Refusal(_NOT_MINE)
+    return await handler(ctx, user, chat, number, fields[1:])

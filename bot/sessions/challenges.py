@@ -1,0 +1,303 @@
+"""Challenges: made, accepted (which starts the game), declined, cancelled, expired."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import engines
+from bot.delivery.notify import Kind
+from bot.messages import Action, Chat, Need, NeedKind, Reply, User
+from bot.sessions import standings, texts
+from bot.sessions.context import (
+    DEFAULT_TIME_PER_MOVE,
+    FIRST_CHOICES,
+    TIME_CHOICES,
+    Context,
+    Refusal,
+    checked_id,
+)
+from bot.storage import ChallengeRow, ChallengeStatus, First, NewGame, PlayerRow
+from engines.base import shown
+
+__all__ = ["accept", "cancel", "challenge", "decline", "expire_challenges"]
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def checked_terms(
+    game: str, options: Mapping[str, Any] | None, first: str, time_per_move: float | None
+) -> tuple[str, engines.Game, dict[str, Any]]:
+    """The name, the game and its resolved options for a challenge's terms (also a game
+    against the bot); :class:`Refusal` for a term that is not valid."""
+    name = game.strip().lower() if isinstance(game, str) else ""
+    spec = engines.GAMES.get(name)
+    if spec is None:
+        raise Refusal(texts.no_such_game_name(shown(str(game)), list(engines.GAMES)))
+    try:
+        resolved = spec.resolve_options(**dict(options or {}))
+    except ValueError as exc:
+        raise Refusal(str(exc)) from None
+    except TypeError:
+        raise Refusal(texts.options_need_values()) from None
+    if first not in FIRST_CHOICES:
+        raise Refusal(texts.bad_first(FIRST_CHOICES, shown(str(first))))
+    if time_per_move not in TIME_CHOICES:
+        choices = ", ".join("none" if t is None else f"{t}" for t in TIME_CHOICES)
+        raise Refusal(texts.bad_days(choices))
+    return name, spec, resolved
+
+
+async def challenge(
+    ctx: Context,
+    user: User,
+    chat: Chat,
+    game: str,
+    opponent: User | None = None,
+    options: Mapping[str, Any] | None = None,
+    first: str = "random",
+    time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
+    rated: bool | str = True,
+) -> Reply:
+    """Challenge ``opponent`` (or anyone in the chat, if ``None``) to ``game``.
+
+    ``options`` are the game's options (text values are accepted, e.g. ``{"size": "16"}``);
+    ``first`` is who takes seat 0 (``me``, ``them`` or ``random``); ``time_per_move`` is in
+    days (``None``, 1, 3, 7 or 14); ``rated=False`` (or ``"no"``) makes a casual game.
+    """
+    name, spec, resolved = checked_terms(game, options, first, time_per_move)
+    is_rated = standings.parse_rated(rated)
+    me = await ctx.player(user)
+    target: PlayerRow | None = None
+    if opponent is not None:
+        if opponent.platform != user.platform:
+            raise Refusal(texts.other_platform_player())
+        if opponent.user_id == user.user_id:
+            raise Refusal(texts.not_yourself())
+        target = await ctx.player(opponent)
+    now = ctx.now()
+    option_text = ", ".join(f"{k} {_value(v)}" for k, v in resolved.items())
+    terms = texts.terms(spec.title, option_text, first, time_per_move)
+    players = (me,) if target is None else (me, target)
+    ratings = await standings.challenge_line(ctx, name, resolved, is_rated, players)
+    notes = []
+    if target is not None:
+        notes.append(
+            ctx.note(
+                target,
+                Kind.CHALLENGE,
+                texts.challenge_note(ctx.mention(me), terms, "{challenge}") + ratings,
+                now,
+                chat_id=chat.chat_id,
+                actions=(
+                    Action.make("Accept", "acc", "{challenge}"),
+                    Action.make("Decline", "dec", "{challenge}"),
+                ),
+            )
+        )
+    created = await ctx.store.create_challenge(
+        challenger=me.id,
+        target=None if target is None else target.id,
+        platform=chat.platform,
+        chat_id=chat.chat_id,
+        game=name,
+        options=resolved,
+        first=First(first),
+        time_per_move=time_per_move,
+        now=now,
+        expires_at=now + ctx.challenge_ttl,
+        limit=ctx.max_pending,
+        notes=notes,
+        rated=is_rated,
+        community=chat.community_id,
+    )
+    if created is None:
+        raise Refusal(texts.too_many_pending(ctx.max_pending))
+    hours = ctx.challenge_ttl.total_seconds() / 3600
+    whom = None if target is None else ctx.mention(target)
+    text = texts.challenged(ctx.mention(me), whom, terms, created.id, hours) + ratings
+    actions = (
+        Action.make("Accept", "acc", created.id),
+        Action.make(
+            "Decline" if target is not None else "Cancel",
+            "dec" if target is not None else "can",
+            created.id,
+        ),
+    )
+    return Reply(text, actions=actions, challenge_id=created.id)
+
+
+async def _pick_challenge(
+    ctx: Context, player: PlayerRow, chat: Chat, challenge_id: int | None, role: str
+) -> ChallengeRow:
+    now = ctx.now()
+    if challenge_id is not None:
+        challenge = await ctx.store.get_challenge(checked_id(challenge_id, "challenge"))
+        if challenge is None:
+            raise Refusal(texts.no_such_challenge(challenge_id))
+        return challenge
+    pending = await ctx.store.pending_challenges(player.id, now)
+    if role == "challenger":
+        mine = [c for c in pending if c.challenger == player.id]
+    else:
+        mine = [c for c in pending if c.target == player.id]
+        if role == "accepter":
+            mine += [
+                c
+                for c in await ctx.store.open_challenges(chat.platform, chat.chat_id, now)
+                if c.challenger != player.id
+            ]
+    if not mine:
+        raise Refusal(texts.no_pending_challenge(), Need(NeedKind.CHALLENGE))
+    if len(mine) > 1:
+        ids = [c.id for c in mine]
+        raise Refusal(
+            texts.which_challenge(len(mine), ids), Need(NeedKind.CHALLENGE, tuple(ids[:10]))
+        )
+    return mine[0]
+
+
+def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
+    if challenge.status != "pending":
+        raise Refusal(texts.challenge_closed(challenge.id, challenge.status))
+    if challenge.expires_at <= ctx.now():
+        raise Refusal(texts.challenge_expired(challenge.id))
+
+
+async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
+    """Accept a challenge (the only one for you here when no id is given); starts the game."""
+    me = await ctx.player(user)
+    challenge = await _pick_challenge(ctx, me, chat, challenge_id, "accepter")
+    _check_pending(ctx, challenge)
+    if challenge.platform != chat.platform:
+        raise Refusal(texts.challenge_elsewhere(challenge.id))
+    if challenge.target is None:
+        if challenge.challenger == me.id:
+            raise Refusal(texts.own_open_challenge())
+    elif challenge.target != me.id:
+        target = await ctx.player_by_id(challenge.target)
+        raise Refusal(texts.challenge_for_other(challenge.id, ctx.mention(target)))
+    try:
+        position = engines.new(challenge.game, **challenge.options)
+    except (ValueError, TypeError) as exc:
+        await ctx.store.close_challenge(challenge.id, ChallengeStatus.CORRUPT, ctx.now())
+        raise Refusal(texts.challenge_unreadable(challenge.id, shown(str(exc), 80))) from None
+    challenger = await ctx.player_by_id(challenge.challenger)
+    if challenge.first == "me":
+        seats = (challenger, me)
+    elif challenge.first == "them":
+        seats = (me, challenger)
+    else:
+        seats = (challenger, me) if ctx.rng.random() < 0.5 else (me, challenger)
+    now = ctx.now()
+    sides = position.seat_sides
+    to_move = seats[position.to_move]
+    title = engines.GAMES[challenge.game].title
+    notes = [
+        ctx.note(
+            challenger,
+            Kind.CHALLENGE_ACCEPTED,
+            texts.accepted_note(ctx.mention(me), challenge.id, "{game}", title),
+            now,
+            chat_id=challenge.chat_id,
+        )
+    ]
+    if to_move.id != me.id:
+        notes.append(
+            ctx.note(
+                to_move,
+                Kind.YOUR_TURN,
+                texts.first_turn_note("{game}", title, sides[position.to_move]),
+                now,
+                chat_id=challenge.chat_id,
+                dedupe="your_turn:{game}:0",
+                ply=0,
+            )
+        )
+    row = await ctx.store.accept_challenge(
+        challenge.id,
+        me.id,
+        NewGame(
+            game=challenge.game,
+            options=challenge.options,
+            seat0=seats[0].id,
+            seat1=seats[1].id,
+            platform=challenge.platform,
+            chat_id=challenge.chat_id,
+            to_move=position.to_move,
+            snapshot=position.to_dict(),
+            time_per_move=challenge.time_per_move,
+            deadline_at=ctx.turn_deadline(to_move, challenge.time_per_move, now),
+            rematch_of=challenge.rematch_of,
+            challenge_id=challenge.id,
+            rated=challenge.rated,
+            community=challenge.community,
+        ),
+        now,
+        notes,
+    )
+    if row is None:
+        fresh = await ctx.store.get_challenge(challenge.id)
+        status = "taken" if fresh is None else fresh.status
+        raise Refusal(texts.challenge_closed(challenge.id, status))
+    ctx.positions[row.id] = (row, position)
+    text = texts.accepted(
+        ctx.mention(me),
+        challenge.id,
+        row.id,
+        title,
+        (
+            texts.plays(ctx.mention(seats[0]), sides[0]),
+            texts.plays(ctx.mention(seats[1]), sides[1]),
+        ),
+        texts.side(ctx.mention(to_move), sides[position.to_move]),
+    )
+    reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id, challenge_id=challenge.id)
+    return await ctx.picture(position, reply)
+
+
+async def decline(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
+    """Decline a challenge addressed to you."""
+    me = await ctx.player(user)
+    challenge = await _pick_challenge(ctx, me, chat, challenge_id, "target")
+    if challenge.target != me.id:
+        if challenge.challenger == me.id:
+            raise Refusal(texts.yours_cancel_instead(challenge.id))
+        raise Refusal(texts.not_addressed_to_you(challenge.id))
+    _check_pending(ctx, challenge)
+    challenger = await ctx.player_by_id(challenge.challenger)
+    now = ctx.now()
+    note = ctx.note(
+        challenger,
+        Kind.CHALLENGE_DECLINED,
+        texts.declined_note(ctx.mention(me), challenge.id),
+        now,
+        chat_id=challenge.chat_id,
+    )
+    if not await ctx.store.close_challenge(challenge.id, ChallengeStatus.DECLINED, now, [note]):
+        raise Refusal(texts.no_longer_pending(challenge.id))
+    return Reply(
+        texts.declined(ctx.mention(me), challenge.id, ctx.mention(challenger)),
+        challenge_id=challenge.id,
+    )
+
+
+async def cancel(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
+    """Withdraw your own pending challenge."""
+    me = await ctx.player(user)
+    challenge = await _pick_challenge(ctx, me, chat, challenge_id, "challenger")
+    if challenge.challenger != me.id:
+        raise Refusal(texts.not_yours_to_cancel(challenge.id))
+    _check_pending(ctx, challenge)
+    if not await ctx.store.close_challenge(challenge.id, ChallengeStatus.CANCELLED, ctx.now()):
+        raise Refusal(texts.no_longer_pending(challenge.id))
+    return Reply(texts.cancelled(ctx.mention(me), challenge.id), challenge_id=challenge.id)
+
+
+async def expire_challenges(ctx: Context) -> list[ChallengeRow]:
+    """Mark every challenge whose time is up as expired (a sweeper may call this)."""
+    return await ctx.store.expire_challenges(ctx.now())

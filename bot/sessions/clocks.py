@@ -1,0 +1,228 @@
+"""The clocks of correspondence play: reminders, losses (or aborts) on time, the sweeper that
+finds them, and vacations (``away`` / ``back``) that pause a player's clocks."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import datetime, timedelta
+
+from bot.delivery.notification import Notification
+from bot.delivery.notify import Kind, dedupe_key
+from bot.messages import Reply, User
+from bot.sessions import challenges, standings, texts
+from bot.sessions import clock as clk
+from bot.sessions.context import Context, Refusal
+from bot.storage import GameResult, GameRow, GameStatus, PlayerRow
+
+__all__ = ["away", "back", "expire", "run_clocks", "sweep"]
+
+log = logging.getLogger(__name__)
+
+#: Delivered notifications are kept this long, then pruned by the sweeper.
+KEEP_SENT = timedelta(days=30)
+
+
+async def expire(
+    ctx: Context, row: GameRow, now: datetime, at: datetime | None = None
+) -> GameRow | None:
+    """Call time on an active game whose deadline passed: the player to move loses, or the
+    game is aborted with no result if its first move was never made.  ``at`` is the paced
+    delivery time of the notifications.  ``None`` if the game changed meanwhile."""
+    if row.to_move not in (0, 1):
+        return None
+    title = ctx.title(row)
+    late = await ctx.player_by_id(row.seats[row.to_move])
+    other = await ctx.player_by_id(row.seats[1 - row.to_move])
+    if row.ply == 0:
+        status, winner, result, reason = (
+            GameStatus.ABORTED, None, GameResult.NONE, "no first move"
+        )  # fmt: skip
+        told = {
+            late.id: texts.aborted_note(row.id, title, None),
+            other.id: texts.aborted_note(row.id, title, ctx.mention(late)),
+        }
+    else:
+        status, winner, result, reason = (
+            GameStatus.FINISHED, 1 - row.to_move, GameResult.WIN, "timeout"
+        )  # fmt: skip
+        told = {
+            late.id: texts.timeout_note(row.id, title, None, ctx.mention(other)),
+            other.id: texts.timeout_note(row.id, title, ctx.mention(late), None),
+        }
+    rated = await standings.settle(ctx, row, winner, result)
+    changed = await standings.change_line(ctx, row, rated)
+    notes = [
+        ctx.note(
+            player,
+            Kind.GAME_OVER,
+            told[player.id] + changed,
+            now,
+            game_id=row.id,
+            chat_id=row.chat_id,
+            dedupe=f"game_over:{row.id}:{player.id}",
+            at=at,
+        )
+        for player in (late, other)
+    ]
+    updated = await ctx.store.finish_game(
+        row, status, winner, result, reason, now, notes, rating=rated
+    )
+    if updated is not None:
+        cached = ctx.positions.get(row.id)
+        if cached is not None:
+            ctx.positions[row.id] = (updated, cached[1])
+    return updated
+
+
+async def _remind(ctx: Context, row: GameRow, due: datetime, now: datetime, at: datetime) -> bool:
+    """Send the one reminder of the current move (unless the player turned reminders off)
+    and mark it sent; ``False`` if the game changed meanwhile."""
+    if row.to_move not in (0, 1):
+        return False
+    player = await ctx.player_by_id(row.seats[row.to_move])
+    notes = []
+    if ctx.settings_of(player).reminders:
+        left = due - now
+        hours = max(1, round(left / timedelta(hours=1)))
+        notes.append(
+            ctx.note(
+                player,
+                Kind.REMINDER,
+                texts.reminder_note(row.id, ctx.title(row), hours, due),
+                now,
+                game_id=row.id,
+                chat_id=row.chat_id,
+                dedupe=dedupe_key(Kind.REMINDER, row.id, row.ply),
+                at=at,
+                ply=row.ply,
+            )
+        )
+    updated = await ctx.store.update_game(row, now, notes, reminder_sent_for_ply=row.ply)
+    if updated is not None:
+        cached = ctx.positions.get(row.id)
+        if cached is not None:
+            ctx.positions[row.id] = (updated, cached[1])
+    return updated is not None
+
+
+async def sweep(ctx: Context) -> int:
+    """Handle the clock work that is due: reminders, and losses (or aborts) on time.
+
+    At start-up this finds everything that fell due while the bot was down; the
+    notifications it causes are spread ``sweep_gap`` apart (oldest first, also across
+    calls), never sent in a burst.  Deadlines still ahead are left for a later call: they
+    live in the store, so nothing needs re-arming in memory.  Returns how many pieces of
+    work were done.  Tests call this directly after moving the injected clock.
+    """
+    now = ctx.now()
+    work: list[tuple[datetime, tuple[str, int]]] = []
+    for row in await ctx.store.clock_games(now + clk.REMINDER_LEAD):
+        due = row.deadline_at
+        if due is None:
+            continue
+        if due <= now:
+            work.append((due, ("timeout", row.id)))
+        elif row.reminder_sent_for_ply != row.ply and row.time_per_move:
+            when = clk.reminder_at(due, row.time_per_move)
+            if when <= now:
+                work.append((when, ("reminder", row.id)))
+    start = now if ctx.next_free is None else max(now, ctx.next_free)
+    done = 0
+    for slot, (kind, gid) in clk.pace(work, start, ctx.sweep_gap):
+        async with ctx.lock(gid):
+            try:
+                row = (await ctx.load(gid)).row
+            except Refusal:
+                continue  # a damaged game was set aside by the load
+            due = row.deadline_at
+            if row.status != "active" or due is None:
+                continue
+            if kind == "timeout" and due <= now:
+                handled = await expire(ctx, row, now, slot) is not None
+            elif kind == "reminder" and due > now and row.reminder_sent_for_ply != row.ply:
+                handled = await _remind(ctx, row, due, now, slot)
+            else:
+                handled = False
+        if handled:
+            done += 1
+            ctx.next_free = slot + ctx.sweep_gap
+    return done
+
+
+async def run_clocks(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
+    """The sweeper: at start-up, then every ``every`` seconds until ``stop`` is set, run
+    :meth:`sweep` and expire old challenges.  A failing round is logged, not fatal."""
+    while not stop.is_set():
+        try:
+            await sweep(ctx)
+            await challenges.expire_challenges(ctx)
+            await ctx.store.prune_notifications(ctx.now() - KEEP_SENT)
+        except Exception:  # one bad round must not stop the clocks of every game
+            log.exception("clock sweep failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=every)
+
+
+async def _away_change(
+    ctx: Context, me: PlayerRow, now: datetime, until: datetime | None, spans: list[clk.AwaySpan]
+) -> tuple[int, int]:
+    """Store a vacation change: deadlines of the games where ``me`` is to move lose what
+    is left of a running vacation and gain the new one; opponents are told.  Returns
+    (games paused or resumed, opponents told)."""
+    running_end = max((s.end for s in spans if s.start <= now < s.end), default=now)
+    games = await ctx.store.games_of(me.id, (GameStatus.ACTIVE,), limit=1_000_000)
+    deadlines: list[tuple[GameRow, datetime]] = []
+    notes: list[Notification] = []
+    for g in games:
+        seat = ctx.seat(me, g)
+        if seat is None:
+            continue
+        opponent = await ctx.player_by_id(g.seats[1 - seat])
+        text = texts.away_note(ctx.mention(me), until, g.id, ctx.title(g))
+        notes.append(
+            ctx.note(opponent, Kind.OPPONENT_AWAY, text, now, game_id=g.id, chat_id=g.chat_id)
+        )
+        due = g.deadline_at
+        if g.to_move == seat and due is not None:
+            base = due - (running_end - now)  # take back the running vacation's pause
+            pushed = base if until is None else base + (until - now)
+            deadlines.append((g, pushed))
+    if not await ctx.store.set_away(me.id, now, until, deadlines, notes):
+        raise Refusal(texts.game_changed_try_again())
+    ctx.forget_player(me.id)
+    for g, _ in deadlines:
+        ctx.positions.pop(g.id, None)
+    return len(deadlines), len(notes)
+
+
+async def away(ctx: Context, user: User, days: int | str) -> Reply:
+    """Go on vacation for ``days`` days: your clocks stop (deadlines move by the time
+    away), at most 14 days per calendar year; your opponents are told."""
+    me = await ctx.player(user)
+    try:
+        count = int(str(days).strip())
+    except ValueError:
+        raise Refusal(texts.away_needs_days()) from None
+    now = ctx.now()
+    spans = [clk.AwaySpan(a, b) for a, b in await ctx.store.away_spans(me.id)]
+    try:
+        span = clk.check_away(spans, now, count)
+    except ValueError as exc:
+        raise Refusal(texts.sentence(str(exc))) from None
+    paused, _ = await _away_change(ctx, me, now, span.end, spans)
+    kept = [clk.AwaySpan(s.start, min(s.end, now)) for s in spans if s.start <= now]
+    left = clk.away_left([*kept, span], now.year) / timedelta(days=1)
+    return Reply(texts.away(ctx.mention(me), span.end, paused, left))
+
+
+async def back(ctx: Context, user: User) -> Reply:
+    """End your vacation early: your clocks run again (the unused days are not counted)."""
+    me = await ctx.player(user)
+    now = ctx.now()
+    spans = [clk.AwaySpan(a, b) for a, b in await ctx.store.away_spans(me.id)]
+    if not any(s.start <= now < s.end for s in spans):
+        raise Refusal(texts.not_away())
+    await _away_change(ctx, me, now, None, spans)
+    return Reply(texts.welcome_back(ctx.mention(me)))

@@ -1,0 +1,134 @@
+"""Records of stored games: the move list, the plain-text export, and importing a record."""
+
+from __future__ import annotations
+
+import engines
+from bot.messages import Chat, Reply, Text, User
+from bot.sessions import clock as clk
+from bot.sessions import records, texts
+from bot.sessions.context import Context, Refusal
+from bot.storage import GameResult, GameRow, GameStatus, MoveRow, NewGame
+
+__all__ = ["export", "history", "import_record"]
+
+
+def _record(
+    ctx: Context, row: GameRow, names: tuple[str, str], moves: list[MoveRow]
+) -> records.Record:
+    """The plain-text record of a stored game."""
+    result = None
+    if row.status == "aborted":
+        result = records.Result(None, row.reason or "aborted", aborted=True)
+    elif row.status == "finished":
+        winner = row.winner if row.result == "win" else None
+        result = records.Result(winner, row.reason or "")
+    days = row.time_per_move
+    time_per_move = int(days) if days is not None and days in clk.TIME_CONTROLS else None
+    return records.Record(
+        row.game,
+        dict(row.options),
+        names,
+        tuple(m.move for m in moves),
+        result,
+        row.created_at,
+        row.finished_at,
+        time_per_move,
+        f"#{row.id}",
+    )
+
+
+async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
+    """The numbered move list of a game."""
+    me = await ctx.player(user)
+    gid = await ctx.pick_game(me, chat, game_id)
+    loaded = await ctx.load(gid)
+    row = loaded.row
+    moves = await ctx.store.moves(gid)
+    names = await ctx.names(row)
+    # The record's header (game, options, players, dates, result), then the moves with
+    # who played them.
+    header = records.export(_record(ctx, row, names, [])).split("\n\n")[0]
+    players = await ctx.mentions(row)
+    lines = [texts.history_head(gid, ctx.title(row), players), Text.of(header)]
+    lines += [texts.history_line(m.ply + 1, m.move, players[m.seat]) for m in moves]
+    if not moves:
+        lines.append(texts.no_moves_yet())
+    if row.status != "active":
+        lines.append(await ctx.result_text(row, loaded.position))
+    return Reply(Text.join(lines, "\n"), game_id=gid)
+
+
+async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
+    """The plain-text record of a game (``hexhall import`` reads it back)."""
+    me = await ctx.player(user)
+    gid = await ctx.pick_game(me, chat, game_id)
+    loaded = await ctx.load(gid)
+    moves = await ctx.store.moves(gid)
+    record = _record(ctx, loaded.row, await ctx.names(loaded.row), moves)
+    return Reply(Text.of(records.export(record)), game_id=gid)
+
+
+async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponent: User) -> Reply:
+    """Store the game of a plain-text record between ``user`` and ``opponent`` in
+    ``chat``: finished as recorded, or active and ready to continue.  ``user`` takes the
+    seat whose player has their name (the first seat otherwise)."""
+    try:
+        record = records.parse(text)
+    except ValueError as exc:
+        raise Refusal(texts.cannot_import(str(exc))) from None
+    if (opponent.platform, opponent.user_id) == (user.platform, user.user_id):
+        raise Refusal(texts.import_needs_two_players())
+    me = await ctx.player(user)
+    other = await ctx.player(opponent)
+    names = [n.lower() for n in record.players]
+    mine = 1 if names[1] == user.name.lower() and names[0] != user.name.lower() else 0
+    seats = (me, other) if mine == 0 else (other, me)
+    positions = list(engines.replay(record.game, record.moves, **record.options))
+    movers = [p.to_move for p in positions[:-1]]
+    position = positions[-1]
+    finish: tuple[GameStatus, int | None, GameResult, str] | None = None
+    if record.result is not None:
+        if record.result.aborted:
+            finish = (GameStatus.ABORTED, None, GameResult.NONE, record.result.reason)
+        else:
+            winner = record.result.winner
+            finish = (GameStatus.FINISHED, winner,
+                      GameResult.DRAW if winner is None else GameResult.WIN,
+                      record.result.reason)  # fmt: skip
+    elif position.outcome is not None:
+        winner = position.outcome.winner
+        finish = (GameStatus.FINISHED, winner,
+                  GameResult.DRAW if winner is None else GameResult.WIN,
+                  position.outcome.reason)  # fmt: skip
+    now = ctx.now()
+    next_player = seats[position.to_move]
+    row = await ctx.store.import_game(
+        NewGame(
+            game=record.game,
+            options=dict(record.options),
+            seat0=seats[0].id,
+            seat1=seats[1].id,
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            to_move=position.to_move,
+            snapshot=position.to_dict(),
+            time_per_move=record.time_per_move,
+            deadline_at=ctx.turn_deadline(next_player, record.time_per_move, now),
+        ),
+        record.moves,
+        movers,
+        now,
+        finish,
+    )
+    ctx.positions[row.id] = (row, position)
+    title = ctx.title(row)
+    players = (ctx.mention(seats[0]), ctx.mention(seats[1]))
+    if row.status == "active":
+        tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
+        said = texts.imported(title, row.id, players, len(record.moves), tail)
+        return await ctx.picture(
+            position, Reply(said, actions=ctx.game_actions(row), game_id=row.id)
+        )
+    tail = await ctx.result_text(row, position)
+    said = texts.imported(title, row.id, players, len(record.moves), tail)
+    return await ctx.picture(position, Reply(said, game_id=row.id))

@@ -1,0 +1,300 @@
+"""Moves (with the race and repeat rules of correspondence play) and resigning.
+
+Concurrency: moves of one game are serialised by a per-game ``asyncio.Lock`` in this process and
+by the store's optimistic check (``WHERE ply = ? AND version = ?``) across processes.
+"""
+
+from __future__ import annotations
+
+from bot.delivery.notify import Kind, dedupe_key
+from bot.messages import Action, Chat, Reply, User
+from bot.sessions import clocks, standings, texts
+from bot.sessions.context import Context, Loaded, Refusal
+from bot.storage import GameResult, GameRow, GameStatus, PlayerRow, RatedEnd
+from engines import IllegalMove, Position
+
+__all__ = ["commit", "move", "resign"]
+
+
+async def move(
+    ctx: Context,
+    user: User,
+    chat: Chat,
+    text: str,
+    game_id: int | None = None,
+    expected_ply: int | None = None,
+    confirm: bool = False,
+) -> Reply:
+    """Play ``text`` in a game (your only active game here when no id is given).
+
+    ``expected_ply`` is the ply the player saw (buttons carry it): if the game has moved on
+    since, the move is refused as "the position changed" unless it is the same move the
+    same player already made at that ply, which gets the same answer again.
+
+    A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
+    have such moves) is not played: the reply warns and offers to play it anyway.
+    ``confirm`` plays it without asking.
+    """
+    if not isinstance(text, str):
+        raise Refusal(texts.move_is_text())
+    me = await ctx.player(user)
+    gid = await ctx.pick_game(me, chat, game_id)
+    # What the player saw when they sent the move: a racing submission is judged against it.
+    # Only when another submission holds the lock is there a race to judge; otherwise the
+    # fresh stored state is what the player is answered against.
+    lock = ctx.lock(gid)
+    seen = ctx.positions.get(gid)
+    if expected_ply is None and seen is not None and lock.locked():
+        expected_ply = seen[1].ply
+    async with lock:
+        for fresh in (False, True):
+            loaded = await ctx.load(gid, fresh)
+            reply = await _try_move(ctx, me, loaded, text, expected_ply, confirm)
+            if reply is not None:
+                return reply
+            if not loaded.cached:
+                # Another process changed the game between our read and our write.
+                ctx.positions.pop(gid, None)
+                row = await ctx.store.get_game(gid)
+                seat = ctx.seat(me, loaded.row)
+                if row is None or seat is None:
+                    raise Refusal(texts.no_such("game", str(gid)))
+                return await _stale(ctx, row, seat, text, loaded.row.ply)
+            # Our cached row was stale (another process wrote): judge again, fresh.
+            ctx.positions.pop(gid, None)
+        raise AssertionError("unreachable: the fresh attempt returns or raises")
+
+
+async def _try_move(
+    ctx: Context,
+    me: PlayerRow,
+    loaded: Loaded,
+    text: str,
+    expected_ply: int | None,
+    confirm: bool = False,
+) -> Reply | None:
+    """Check and commit one move; ``None`` if the store refused the write as stale."""
+    row, position, gid = loaded.row, loaded.position, loaded.row.id
+    seat = ctx.seat(me, row)
+    if seat is None:
+        raise Refusal(texts.not_playing(gid))
+    if expected_ply is not None and expected_ply != row.ply:
+        if loaded.cached:
+            return None  # check against the stored state before calling it stale
+        return await _stale(ctx, row, seat, text, expected_ply)
+    if row.status != "active":
+        repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
+        if repeat is not None:
+            return repeat
+        raise Refusal(texts.is_over(gid, await ctx.result_text(row, position)))
+    due = row.deadline_at
+    if due is not None and due <= ctx.now():
+        if loaded.cached:
+            return None  # look at the stored game before calling time
+        # The deadline passed before the sweeper got to it: time is called now.
+        ended = await clocks.expire(ctx, row, ctx.now())
+        if ended is None:
+            return None
+        raise Refusal(texts.time_ran_out(gid, await ctx.result_text(ended, position)))
+    if position.to_move != seat:
+        if loaded.cached:
+            return None
+        repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
+        if repeat is not None:
+            return repeat
+        other = await ctx.who(row, position, position.to_move)
+        raise Refusal(texts.not_your_turn(gid, other))
+    try:
+        after = position.play(text)
+    except IllegalMove as exc:
+        raise Refusal(texts.illegal(gid, str(exc))) from None
+    outcome = after.outcome
+    if not confirm and outcome is not None and outcome.winner not in (None, seat):
+        move = after.last_move or text
+        winner = await ctx.who(row, position, outcome.winner)
+        return Reply(
+            texts.careful(move, gid, winner, outcome.reason),
+            actions=(Action.make("Play it anyway", "mvy", gid, row.ply, move),),
+            ok=False,
+            game_id=gid,
+        )
+    return await _commit(ctx, row, after, me, seat)
+
+
+async def _commit(
+    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int
+) -> Reply | None:
+    """Store the move (one transaction with its notifications) and answer it; ``None`` if
+    the stored game was no longer at ``row``'s ply and version."""
+    updated = await commit(ctx, row, after, me, seat)
+    if updated is None:
+        return None
+    return await _move_reply(ctx, updated, row.ply, seat, after)
+
+
+async def commit(
+    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int
+) -> GameRow | None:
+    """Store ``me``'s move that made ``after`` (one transaction with its notifications): the
+    stored game, or ``None`` if it was no longer at ``row``'s ply and version.  Every move
+    is stored here, the bot's too (see :mod:`~bot.sessions.opponent`)."""
+    now = ctx.now()
+    move = after.last_move or ""
+    opponent = await ctx.player_by_id(row.seats[1 - seat])
+    title = ctx.title(row)
+    finish: tuple[int | None, GameResult, str] | None = None
+    rated: RatedEnd | None = None
+    notes = []
+    deadline = None
+    if after.outcome is None:
+        next_player = await ctx.player_by_id(row.seats[after.to_move])
+        deadline = ctx.turn_deadline(next_player, row.time_per_move, now)
+    if after.outcome is not None:
+        result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
+        finish = (after.outcome.winner, result, after.outcome.reason)
+        rated = await standings.settle(ctx, row, after.outcome.winner, result)
+        notes.append(
+            ctx.note(
+                opponent,
+                Kind.GAME_OVER,
+                texts.game_over_note(
+                    row.id,
+                    title,
+                    ctx.mention(me),
+                    move,
+                    None if after.outcome.winner is None else after.outcome.winner != seat,
+                    after.outcome.reason,
+                )
+                + await standings.change_line(ctx, row, rated),
+                now,
+                chat_id=row.chat_id,
+                game_id=row.id,
+                dedupe=f"game_over:{row.id}:{opponent.id}",
+            )
+        )
+        notes += ctx.recap_notes(row, me, now)
+    else:
+        mover = row.seats[after.to_move]
+        if mover != me.id:
+            target = await ctx.player_by_id(mover)
+            notes.append(
+                ctx.note(
+                    target,
+                    Kind.YOUR_TURN,
+                    texts.your_turn_note(row.id, title, ctx.mention(me), move),
+                    now,
+                    chat_id=row.chat_id,
+                    game_id=row.id,
+                    dedupe=dedupe_key(Kind.YOUR_TURN, row.id, after.ply),
+                    ply=after.ply,
+                )
+            )
+    updated = await ctx.store.apply_move(
+        row,
+        move,
+        seat,
+        after.to_dict(),
+        None if after.outcome is not None else after.to_move,
+        now,
+        notes,
+        finish,
+        deadline,
+        rating=rated,
+    )
+    if updated is not None:
+        ctx.positions[row.id] = (updated, after)
+    return updated
+
+
+async def _canonical(ctx: Context, row: GameRow, text: str, ply: int) -> str | None:
+    """``text`` as the canonical move it would have been at ``ply``, if legal there."""
+    try:
+        position = await ctx.replay(row, upto=ply)
+        return position.play(text).last_move
+    except (IllegalMove, Refusal):
+        return None
+
+
+async def _repeat(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> Reply | None:
+    """The first answer again if ``text`` is the move ``seat`` already made at ``ply``."""
+    if ply < 0:
+        return None
+    stored = await ctx.store.move_at(row.id, ply)
+    if stored is None or stored.seat != seat:
+        return None
+    if await _canonical(ctx, row, text, ply) != stored.move:
+        return None
+    return await _move_reply(ctx, row, ply, seat, None)
+
+
+async def _stale(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> Reply:
+    repeat = await _repeat(ctx, row, seat, text, ply)
+    if repeat is not None:
+        return repeat
+    raise Refusal(texts.position_changed(row.id, row.ply + 1))
+
+
+async def _move_reply(
+    ctx: Context, row: GameRow, ply: int, seat: int, after: Position | None
+) -> Reply:
+    """The answer to ``seat``'s move at ``ply`` (the same whenever it is asked again)."""
+    if after is None or after.ply != ply + 1:
+        after = await ctx.replay(row, upto=ply + 1)
+    stored_move = after.last_move
+    who = await ctx.who(row, after, seat)
+    text = texts.moved(row.id, ctx.title(row), ply + 1, who, stored_move or "")
+    actions: tuple[Action, ...] = ()
+    if after.outcome is not None:
+        if after.outcome.winner is None:
+            text += texts.drawn_by(after.outcome.reason)
+        else:
+            winner = await ctx.who(row, after, after.outcome.winner)
+            text += texts.wins_by(winner, after.outcome.reason)
+        return await ctx.game_over_reply(row, after, text, upto=ply + 1)
+    text += texts.to_move(await ctx.who(row, after, after.to_move))
+    actions = ctx.game_actions(row)
+    return await ctx.picture(after, Reply(text, actions=actions, game_id=row.id))
+
+
+async def resign(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
+    """Resign a game you play in."""
+    me = await ctx.player(user)
+    gid = await ctx.pick_game(me, chat, game_id)
+    async with ctx.lock(gid):
+        loaded = await ctx.load(gid)
+        row, position = loaded.row, loaded.position
+        seat = ctx.seat(me, row)
+        if seat is None:
+            raise Refusal(texts.not_playing(gid, "resign"))
+        if row.status != "active":
+            raise Refusal(texts.already_over(gid))
+        now = ctx.now()
+        opponent = await ctx.player_by_id(row.seats[1 - seat])
+        rated = await standings.settle(ctx, row, 1 - seat, GameResult.WIN)
+        note = ctx.note(
+            opponent,
+            Kind.GAME_OVER,
+            texts.resigned_note(ctx.mention(me), gid, ctx.title(row))
+            + await standings.change_line(ctx, row, rated),
+            now,
+            chat_id=row.chat_id,
+            game_id=gid,
+            dedupe=f"game_over:{gid}:{opponent.id}",
+        )
+        updated = await ctx.store.finish_game(
+            row,
+            GameStatus.FINISHED,
+            1 - seat,
+            GameResult.WIN,
+            "resignation",
+            now,
+            [note, *ctx.recap_notes(row, me, now)],
+            rating=rated,
+        )
+        if updated is None:
+            raise Refusal(texts.changed_meanwhile(gid))
+        ctx.positions[gid] = (updated, position)
+        winner = await ctx.who(updated, position, 1 - seat)
+        return await ctx.game_over_reply(
+            updated, position, texts.resigned(ctx.mention(me), gid, winner)
+        )

@@ -1,0 +1,339 @@
+"""The bot as an opponent: games against Hexhall itself (issue 17).
+
+``challenge bot <game>`` starts a game at once (no challenge to accept).  The bot is a stored
+player, one per platform (user id :data:`~bot.delivery.notification.BOT_USER_ID`, named
+:data:`~bot.sessions.texts.BOT_NAME`), so every sentence that names a player names it too; the
+game stores the bot's seat and level (:attr:`~bot.storage.GameRow.bot_seat`,
+:attr:`~bot.storage.GameRow.bot_level`) and is never rated (origin ``bot``).
+
+The bot's move:
+
+- :func:`wake` starts it when the bot is to move (after the player's move, at the start of a
+  game, after a takeback): a task per game, never two for one game in this process.
+- The search runs in a worker process (:class:`~bot.sessions.thinker.Thinker`), outside the
+  game's lock: other games' moves, and this game's board and takeback, are answered meanwhile.
+- The move is stored by :func:`bot.sessions.moves.commit`, the path of every move, with the
+  store's ply-and-version check: if the game changed while the bot thought (a takeback), the
+  search is thrown away and made again for the new position; if another process stored the
+  bot's move first, this one is simply not stored.  So a move is made exactly once.
+- The player is told as for any move: a "your turn" notification (or "game over") through the
+  outbox.  Notifications to the bot itself are not delivered (see the outbox).
+- The bot has no clock (:meth:`~bot.sessions.context.Context.turn_deadline`); the player keeps
+  the time per move of the challenge.
+- :func:`resume`, part of the sweep, finds the games where the bot is to move (say, after the
+  process died while it thought) and wakes them.
+
+Takebacks are granted at once (the player's last move and the bot's reply go); a draw offered
+to the bot is declined; a rematch starts the next game at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+from dataclasses import replace
+
+import engines
+from bot.delivery.notification import BOT_USER_ID
+from bot.messages import Chat, Reply, Text, User
+from bot.ratings import Origin
+from bot.sessions import challenges, moves, texts
+from bot.sessions.context import DEFAULT_TIME_PER_MOVE, Context, Refusal
+from bot.storage import GameRow, GameStatus, NewGame, PlayerRow
+from engines import IllegalMove, Position
+from engines.ai import Level
+from engines.base import shown
+
+__all__ = [
+    "after_move",
+    "bot_user",
+    "close",
+    "decline_draw",
+    "idle",
+    "is_bot",
+    "parse_level",
+    "rematch",
+    "resume",
+    "run",
+    "start",
+    "takeback",
+    "wake",
+]
+
+log = logging.getLogger(__name__)
+
+#: A move the bot searched for is thrown away when the game changed meanwhile; after this many
+#: tries in a row it waits for the next sweep.
+TRIES = 5
+
+
+def bot_user(platform: str) -> User:
+    """The bot as a user of ``platform``."""
+    return User(platform, BOT_USER_ID, texts.BOT_NAME)
+
+
+def is_bot(player: PlayerRow) -> bool:
+    """Whether ``player`` is the bot itself."""
+    return player.user_id == BOT_USER_ID
+
+
+def parse_level(level: Level | str) -> Level:
+    """``level`` as a :class:`~engines.ai.Level` (its name, any case); :class:`Refusal` if
+    there is no such level."""
+    if isinstance(level, Level):
+        return level
+    try:
+        return Level(str(level).strip().lower())
+    except ValueError:
+        raise Refusal(texts.bad_level(shown(str(level)), [lv.value for lv in Level])) from None
+
+
+def _bot_to_move(row: GameRow) -> bool:
+    return (
+        row.status == GameStatus.ACTIVE and row.bot_seat is not None and row.to_move == row.bot_seat
+    )
+
+
+async def start(
+    ctx: Context,
+    user: User,
+    chat: Chat,
+    game: str,
+    level: Level | str = Level.NORMAL,
+    options: dict[str, object] | None = None,
+    first: str = "random",
+    time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
+    rematch_of: int | None = None,
+) -> Reply:
+    """Start a game of ``game`` between ``user`` and the bot at ``level`` in ``chat``, at
+    once.  ``first`` is who takes seat 0 (``me``: the player, ``them``: the bot, ``random``);
+    ``time_per_move`` (days) is the player's clock (the bot has none)."""
+    name, spec, resolved = challenges.checked_terms(game, options, first, time_per_move)
+    chosen = parse_level(level)
+    if user.user_id == BOT_USER_ID:
+        raise Refusal(texts.not_yourself())
+    me = await ctx.player(user)
+    bot = await ctx.player(bot_user(chat.platform))
+    try:
+        position = engines.new(name, **resolved)
+    except (ValueError, TypeError) as exc:
+        raise Refusal(str(exc)) from None
+    if first == "me" or (first == "random" and ctx.rng.random() < 0.5):
+        seats, bot_seat = (me, bot), 1
+    else:
+        seats, bot_seat = (bot, me), 0
+    now = ctx.now()
+    to_move = seats[position.to_move]
+    row = await ctx.store.create_game(
+        NewGame(
+            game=name,
+            options=resolved,
+            seat0=seats[0].id,
+            seat1=seats[1].id,
+            platform=chat.platform,
+            chat_id=chat.chat_id,
+            to_move=position.to_move,
+            snapshot=position.to_dict(),
+            time_per_move=time_per_move,
+            deadline_at=ctx.turn_deadline(to_move, time_per_move, now),
+            rematch_of=rematch_of,
+            rated=False,
+            origin=Origin.BOT,
+            community=chat.community_id,
+            bot_seat=bot_seat,
+            bot_level=chosen,
+        ),
+        now,
+    )
+    ctx.positions[row.id] = (row, position)
+    sides = position.seat_sides
+    text = texts.bot_game_started(
+        row.id,
+        spec.title,
+        chosen.value,
+        (
+            texts.plays(ctx.mention(seats[0]), sides[0]),
+            texts.plays(ctx.mention(seats[1]), sides[1]),
+        ),
+        texts.side(ctx.mention(to_move), sides[position.to_move]),
+    )
+    if wake(ctx, row):
+        text += texts.bot_thinking(ctx.mention(bot))
+    reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id)
+    return await ctx.picture(position, reply)
+
+
+def wake(ctx: Context, row: GameRow) -> bool:
+    """Start the bot's move in ``row``'s game if the bot is to move there (unless it is at it
+    already); whether the bot is (now) thinking.  Call it with the game as just stored."""
+    if not _bot_to_move(row):
+        return False
+    task = ctx.bot_tasks.get(row.id)
+    if task is None or task.done():
+        task = asyncio.create_task(_play(ctx, row.id), name=f"the bot's move in #{row.id}")
+        ctx.bot_tasks[row.id] = task
+        task.add_done_callback(functools.partial(_finished, ctx, row.id))
+    return True
+
+
+async def after_move(ctx: Context, reply: Reply) -> Reply:
+    """``reply`` (to a move, a button press) with "the bot is thinking" added when its game is
+    one where the bot is now to move, whose move is then started (:func:`wake`)."""
+    if not reply.ok or reply.game_id is None:
+        return reply
+    cached = ctx.positions.get(reply.game_id)
+    if cached is None or not wake(ctx, cached[0]):
+        return reply
+    row = cached[0]
+    assert row.bot_seat is not None  # wake() said the bot is to move
+    bot = await ctx.player_by_id(row.seats[row.bot_seat])
+    return replace(reply, body=Text.of(reply.body, texts.bot_thinking(ctx.mention(bot))))
+
+
+def _finished(ctx: Context, game_id: int, task: asyncio.Task[None]) -> None:
+    if ctx.bot_tasks.get(game_id) is task:
+        del ctx.bot_tasks[game_id]
+    if not task.cancelled() and task.exception() is not None:
+        # The sweep tries again (resume); a store that is busy or a worker that died is
+        # no reason to stop the bot for good.
+        log.error("the bot's move in #%d failed", game_id, exc_info=task.exception())
+
+
+async def _play(ctx: Context, game_id: int) -> None:
+    """Make the bot's move in a game, as often as it is the bot's turn there (see the module
+    docstring)."""
+    for _ in range(TRIES):
+        async with ctx.lock(game_id):
+            try:
+                row = (await ctx.load(game_id)).row
+            except Refusal:
+                return  # the game was set aside
+            if not _bot_to_move(row):
+                return
+            played = [m.move for m in await ctx.store.moves(game_id)]
+        if len(played) != row.ply:
+            continue  # moved on between the two reads
+        level = row.bot_level or Level.NORMAL
+        move = await ctx.thinker.move(row.game, row.options, played, level, _seed(row))
+        async with ctx.lock(game_id):
+            try:
+                loaded = await ctx.load(game_id)
+            except Refusal:
+                return
+            if loaded.row.version != row.version:
+                continue  # a takeback, or another process: search the new position
+            try:
+                after = loaded.position.play(move)
+            except IllegalMove:
+                log.error("the bot chose an illegal move %r in #%d", move, game_id)
+                return
+            assert row.bot_seat is not None
+            bot = await ctx.player_by_id(row.seats[row.bot_seat])
+            await moves.commit(ctx, loaded.row, after, bot, row.bot_seat)
+        # Stored, or another process stored a move first: either way look again.
+    log.warning("the bot's move in #%d: the game kept changing; the sweep tries again", game_id)
+
+
+def _seed(row: GameRow) -> int:
+    # The same game and ply give the same search: a move searched again after a restart is
+    # the one the bot would have played.
+    return row.id * 100_003 + row.ply
+
+
+async def resume(ctx: Context) -> int:
+    """Wake every game where the bot is to move (after a restart, or a move that failed);
+    how many there are."""
+    rows = await ctx.store.bot_turn_games()
+    return sum(wake(ctx, row) for row in rows)
+
+
+async def idle(ctx: Context) -> None:
+    """Wait until the bot has no move in the works in this process."""
+    while ctx.bot_tasks:
+        await asyncio.gather(*ctx.bot_tasks.values(), return_exceptions=True)
+
+
+async def close(ctx: Context) -> None:
+    """Stop the bot's moves in the works (the sweep of the next start makes them) and its
+    worker processes."""
+    tasks = list(ctx.bot_tasks.values())
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    ctx.thinker.close()
+
+
+async def takeback(
+    ctx: Context, me: PlayerRow, row: GameRow, position: Position, seat: int
+) -> Reply:
+    """Take back ``me``'s last move in a game against the bot, and the bot's reply to it if it
+    made one: granted at once, it is ``me``'s turn again.  Called with the game's lock held."""
+    played = await ctx.store.moves(row.id)
+    keep = len(played)
+    while keep > 0 and played[keep - 1].seat != seat:
+        keep -= 1
+    if keep == 0:
+        raise Refusal(texts.bot_no_takeback(row.id))
+    keep -= 1  # the player's own last move goes too
+    now = ctx.now()
+    current, before = row, position
+    while current.ply > keep:
+        before = await ctx.replay(current, upto=current.ply - 1)
+        next_player = await ctx.player_by_id(current.seats[before.to_move])
+        deadline = ctx.turn_deadline(next_player, current.time_per_move, now)
+        current = ctx.store_row(
+            await ctx.store.take_back(current, before.to_dict(), before.to_move, now, deadline),
+            before,
+        )
+    assert row.bot_seat is not None
+    bot = await ctx.player_by_id(row.seats[row.bot_seat])
+    answers = [m.move for m in played[keep + 1 :]]
+    reply = (ctx.mention(bot), ", ".join(answers)) if answers else None
+    who = await ctx.who(current, before, before.to_move)
+    text = texts.bot_taken_back(ctx.mention(me), row.id, played[keep].move, reply, who)
+    if wake(ctx, current):  # only when the player's takeback leaves the bot to move
+        text += texts.bot_thinking(ctx.mention(bot))
+    return await ctx.picture(before, Reply(text, actions=ctx.game_actions(current), game_id=row.id))
+
+
+async def decline_draw(ctx: Context, row: GameRow) -> Reply:
+    """The bot's answer to a draw offer: it plays on."""
+    assert row.bot_seat is not None
+    bot = await ctx.player_by_id(row.seats[row.bot_seat])
+    return Reply(texts.bot_declines_draw(ctx.mention(bot), row.id), ok=False, game_id=row.id)
+
+
+async def rematch(ctx: Context, user: User, me: PlayerRow, row: GameRow, seat: int) -> Reply:
+    """A rematch of a finished game against the bot: the next game starts at once, same game,
+    options, level and time per move, seats swapped."""
+    for game in await ctx.store.games_of(
+        me.id, (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABORTED), limit=50
+    ):
+        if game.rematch_of == row.id:
+            raise Refusal(texts.rematch_exists(row.id, game.id))
+    chat = Chat(row.platform, row.chat_id, row.community)
+    return await start(
+        ctx,
+        user,
+        chat,
+        row.game,
+        row.bot_level or Level.NORMAL,
+        dict(row.options),
+        "them" if seat == 0 else "me",
+        row.time_per_move,
+        rematch_of=row.id,
+    )
+
+
+async def run(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
+    """At start-up, then every ``every`` seconds until ``stop`` is set: :func:`resume`.  A
+    failing round is logged, not fatal; at the end the bot's moves in the works stop."""
+    while not stop.is_set():
+        try:
+            await resume(ctx)
+        except Exception:  # the database busy, say: the next round tries again
+            log.exception("waking the bot's moves failed")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), timeout=every)

@@ -1,0 +1,237 @@
+"""The move picker: a move built part by part (a cell, then where it goes, ...) from the engines'
+completions, for players who would rather tap than type.
+
+A move's canonical notation splits into *parts* at its joining signs: ``b1>b2 a1-b2`` is
+``b1``, ``>b2``, `` a1``, ``-b2``; ``e5`` is one part.  From a position and the parts chosen so
+far (the *prefix*), :func:`next_parts` lists the parts that can follow and says whether the
+prefix is already a whole legal move.  It works for every game because it only reads
+``Position.completions``.  :func:`matches` serves typed autocompletion (Discord): whole moves
+when they fit, else the prefixes one part further.
+
+>>> import engines
+>>> step = next_parts(engines.new("maphex"), "")
+>>> step.parts[:3], step.complete
+(('1', '2', '3'), False)
+>>> split_parts("b1>b2 a1-b2")
+['b1', '>b2', ' a1', '-b2']
+>>> matches(engines.new("pathagon"), "g", 3)
+['g1', 'g2', 'g3']
+
+:func:`open_picker` is the session side: it checks that the player is to move at the ply the
+buttons were made for and answers with a :class:`Picker` (the buttons of the next step), which
+adapters lay out as a keyboard.  Button ids: ``pk:<game>`` opens the picker at the current ply,
+``pp:<game>:<ply>:<page>:=<prefix>`` shows a step, ``mv:<game>:<ply>:<move>`` plays the move and
+``pc:<game>`` closes the picker.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from bot.messages import Action, Chat, User, parse_action
+from bot.sessions.context import Context, Refusal, checked_id
+from engines import Position
+
+__all__ = [
+    "PAGE_SIZE",
+    "Picker",
+    "Step",
+    "matches",
+    "next_parts",
+    "open_picker",
+    "page_count",
+    "pick",
+    "split_parts",
+    "suggestions",
+]
+
+#: Parts shown on one page of the picker (Telegram allows 100 buttons per keyboard; the rest
+#: of the keyboard is Back, Cancel, Play it and the page buttons).
+PAGE_SIZE = 48
+# Every move, however many there are (Iso-Path has thousands of turns).
+_ALL = 1_000_000
+# A part: an optional joining sign, then the text up to the next sign.
+_PART = re.compile(r"[ >\-]?[^ >\-]+")
+_JOINERS = " >-"
+# What a picker step's prefix field starts with (an action field may not be empty).
+PREFIX_MARK = "="
+
+
+def split_parts(move: str) -> list[str]:
+    """The parts of a move (or of a prefix) in canonical notation, joining signs kept."""
+    return _PART.findall(move)
+
+
+@dataclass(frozen=True)
+class Step:
+    """What can follow a prefix: the next ``parts`` (distinct, in the engine's move order) and
+    whether the prefix is already a ``complete`` legal move."""
+
+    parts: tuple[str, ...]
+    complete: bool
+
+    @property
+    def legal(self) -> bool:
+        """Whether the prefix starts (or is) a legal move at all."""
+        return self.complete or bool(self.parts)
+
+
+def next_parts(position: Position, prefix: str) -> Step:
+    """The parts that can follow ``prefix`` (canonical parts joined) in ``position``."""
+    parts: dict[str, None] = {}
+    complete = False
+    for move in position.completions(prefix, _ALL):
+        if not move.startswith(prefix):
+            continue  # completions may read a prefix more loosely than part by part
+        rest = move[len(prefix) :]
+        if not rest:
+            complete = True
+        elif not prefix or rest[0] in _JOINERS:
+            head = _PART.match(rest)
+            parts[head.group() if head else rest] = None
+    return Step(tuple(parts), complete)
+
+
+def matches(position: Position, typed: str, limit: int = 25) -> list[str]:
+    """Suggestions for a partly typed move, most useful first: every whole legal move that
+    starts with ``typed`` when at most ``limit`` do, else the distinct beginnings one part
+    beyond ``typed`` (so choosing one narrows the list)."""
+    if limit <= 0:
+        return []
+    text = " ".join(typed.lower().split())
+    found = [m for m in position.completions(text, _ALL) if m.startswith(text)]
+    if len(found) <= limit:
+        return found
+    out: dict[str, None] = {}
+    for move in found:
+        rest = move[len(text) :]
+        # Finish the part being typed, or take the next one when a part just ended.
+        head = _PART.match(rest)
+        cut = len(text) + (head.end() if head else len(rest))
+        out[move[:cut]] = None
+        if len(out) >= limit:
+            break
+    return list(out)
+
+
+def page_count(total: int, size: int = PAGE_SIZE) -> int:
+    """How many pages ``total`` parts fill (at least one)."""
+    return max(1, -(-total // size))
+
+
+@dataclass(frozen=True)
+class Picker:
+    """One step of the move picker for a game: a one-line ``text`` saying where the player is,
+    the ``parts`` to choose from (this page), and the ``controls`` (Play it, Back, the page
+    buttons, Cancel), all as actions."""
+
+    text: str
+    game_id: int
+    ply: int
+    prefix: str
+    parts: tuple[Action, ...]
+    controls: tuple[Action, ...]
+
+
+def _step_action(label: str, game_id: int, ply: int, page: int, prefix: str) -> Action:
+    return Action.make(label, "pp", game_id, ply, page, PREFIX_MARK + prefix)
+
+
+async def open_picker(
+    ctx: Context,
+    user: User,
+    chat: Chat,
+    game_id: int,
+    ply: int | None = None,
+    prefix: str = "",
+    page: int = 0,
+    page_size: int = PAGE_SIZE,
+) -> Picker:
+    """The picker step for ``user`` in game ``game_id`` after choosing ``prefix``.
+
+    ``ply`` is the ply the buttons were made for (``None``: the game's current ply).  Raises
+    :class:`Refusal` unless ``user`` is the player to move in that active game at that ply and
+    ``prefix`` starts a legal move.
+    """
+    gid = checked_id(game_id, "game")
+    me = await ctx.player(user)
+    loaded = await ctx.load(gid)
+    row, position = loaded.row, loaded.position
+    seat = ctx.seat(me, row)
+    if seat is None:
+        raise Refusal(f"Only the players of #{gid} can move in it.")
+    if row.status != "active" or position.outcome is not None:
+        raise Refusal(f"#{gid} is over.")
+    if ply is not None and ply != row.ply:
+        raise Refusal(f"#{gid} has moved on since: use its latest board.")
+    if position.to_move != seat:
+        raise Refusal(f"It is not your turn in #{gid}.")
+    step = next_parts(position, prefix)
+    if not step.legal:
+        raise Refusal(f"No legal move in #{gid} starts with {prefix}.")
+    pages = page_count(len(step.parts), page_size)
+    page = min(max(page, 0), pages - 1)
+    shown = step.parts[page * page_size : (page + 1) * page_size]
+    parts = tuple(
+        _step_action(part.strip() or part, gid, row.ply, 0, prefix + part) for part in shown
+    )
+    controls: list[Action] = []
+    if step.complete:
+        controls.append(Action.make(f"Play {prefix}", "mv", gid, row.ply, prefix))
+    if pages > 1:
+        if page > 0:
+            controls.append(_step_action("◀", gid, row.ply, page - 1, prefix))
+        if page < pages - 1:
+            controls.append(_step_action("▶", gid, row.ply, page + 1, prefix))
+    if prefix:
+        back = "".join(split_parts(prefix)[:-1])
+        controls.append(_step_action("Back", gid, row.ply, 0, back))
+    controls.append(Action.make("Cancel", "pc", gid))
+    if not prefix:
+        text = f"#{gid}, move {row.ply + 1}: choose where your move starts."
+    elif step.parts:
+        text = f"#{gid}, move {row.ply + 1}: {prefix} so far; choose the next part."
+        if step.complete:
+            text = text[:-1] + ", or play it."
+    else:
+        text = f"#{gid}, move {row.ply + 1}: {prefix} is complete; play it."
+    if pages > 1:
+        text += f" (page {page + 1} of {pages})"
+    return Picker(text, gid, row.ply, prefix, parts, tuple(controls))
+
+
+async def pick(ctx: Context, user: User, chat: Chat, action_id: str) -> Picker:
+    """The picker step a ``pk`` or ``pp`` button asks for (see the module docstring)."""
+    parsed = parse_action(action_id)
+    if parsed is None or parsed[0] not in ("pk", "pp"):
+        raise Refusal("That button is not one of mine (or is too old).")
+    kind, fields = parsed
+    numbers = fields[:3] if kind == "pp" else fields
+    if not all(f.isdigit() and len(f) < 12 for f in numbers):
+        raise Refusal("That button is not one of mine (or is too old).")
+    if kind == "pk":
+        return await open_picker(ctx, user, chat, int(fields[0]))
+    if not fields[3].startswith(PREFIX_MARK):
+        raise Refusal("That button is not one of mine (or is too old).")
+    prefix = fields[3][len(PREFIX_MARK) :]
+    return await open_picker(
+        ctx, user, chat, int(fields[0]), int(fields[1]), prefix, int(fields[2])
+    )
+
+
+async def suggestions(
+    ctx: Context, user: User, chat: Chat, game_id: int | None, typed: str, limit: int = 25
+) -> list[str]:
+    """:func:`matches` in ``user``'s game (their only active one in ``chat`` when no id is
+    given); empty when they are not to move in it (autocompletion never refuses)."""
+    try:
+        me = await ctx.player(user)
+        gid = await ctx.pick_game(me, chat, game_id)
+        loaded = await ctx.load(gid)
+    except Refusal:
+        return []
+    row, position = loaded.row, loaded.position
+    if row.status != "active" or ctx.seat(me, row) != position.to_move:
+        return []
+    return matches(position, typed, limit)

@@ -1,0 +1,189 @@
+"""Requests to the opponent during a game: draw offers and takeback requests."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from bot.delivery.notify import Kind
+from bot.messages import Action, Chat, Reply, Text, User
+from bot.sessions import opponent as opponent_bot
+from bot.sessions import standings, texts
+from bot.sessions.context import Context, Refusal
+from bot.storage import GameResult, GameRow, GameStatus, PlayerRow
+from engines import Position
+
+__all__ = ["draw", "takeback"]
+
+
+async def _open_request(
+    ctx: Context,
+    row: GameRow,
+    position: Position,
+    seat: int,
+    opponent: PlayerRow,
+    column: str,
+    kind: Kind,
+    note_text: Text,
+    reply_text: Text,
+    answers: tuple[Action, Action],
+    now: datetime,
+) -> Reply:
+    """Record that ``seat`` asks the opponent for something (a draw, a takeback): the
+    request column is set and the opponent notified in one transaction, and the reply
+    carries the buttons that answer it."""
+    note = ctx.note(
+        opponent, kind, note_text, now, game_id=row.id, chat_id=row.chat_id, actions=answers
+    )
+    ctx.store_row(await ctx.store.update_game(row, now, [note], **{column: seat}), position)
+    return Reply(reply_text, actions=answers, game_id=row.id)
+
+
+async def _close_request(
+    ctx: Context, row: GameRow, position: Position, column: str, reply_text: Text, now: datetime
+) -> Reply:
+    """Clear a declined request (``column``) and say so."""
+    updated = await ctx.store.update_game(row, now, (), **{column: None})
+    ctx.store_row(updated, position)
+    return Reply(reply_text, game_id=row.id)
+
+
+async def draw(
+    ctx: Context, user: User, chat: Chat, game_id: int | None = None, answer: str = "offer"
+) -> Reply:
+    """Offer a draw (``answer="offer"``), or ``accept`` / ``decline`` the opponent's offer.
+    Offering when the opponent has already offered agrees to the draw.  An offer lapses
+    when the offerer's opponent moves."""
+    if answer not in ("offer", "accept", "decline"):
+        raise Refusal(texts.draw_answers())
+    me, gid = await ctx.own_game(user, chat, game_id)
+    async with ctx.lock(gid):
+        loaded = await ctx.load(gid)
+        row, position, seat = await ctx.seat_in_active(me, loaded, "agree to a draw")
+        if row.against_bot and answer == "offer":
+            return await opponent_bot.decline_draw(ctx, row)
+        now = ctx.now()
+        opponent = await ctx.player_by_id(row.seats[1 - seat])
+        offer = row.draw_offer_by
+        if answer == "offer" and offer != 1 - seat:
+            if offer == seat:
+                raise Refusal(texts.draw_already_offered(gid))
+            return await _open_request(
+                ctx,
+                row,
+                position,
+                seat,
+                opponent,
+                "draw_offer_by",
+                Kind.DRAW_OFFERED,
+                texts.draw_offer_note(ctx.mention(me), gid, ctx.title(row)),
+                texts.draw_offered(ctx.mention(me), gid, ctx.mention(opponent)),
+                (
+                    Action.make("Accept draw", "dra", gid),
+                    Action.make("Decline draw", "drd", gid),
+                ),
+                now,
+            )
+        if offer is None:
+            raise Refusal(texts.no_draw_offer(gid))
+        if offer == seat:
+            raise Refusal(texts.own_draw_offer(gid, ctx.mention(opponent)))
+        if answer == "decline":
+            return await _close_request(
+                ctx, row, position, "draw_offer_by", texts.draw_declined(ctx.mention(me), gid), now
+            )
+        rated = await standings.settle(ctx, row, None, GameResult.DRAW)
+        note = ctx.note(
+            opponent,
+            Kind.GAME_OVER,
+            texts.draw_accepted_note(ctx.mention(me), gid, ctx.title(row))
+            + await standings.change_line(ctx, row, rated),
+            now,
+            game_id=gid,
+            chat_id=row.chat_id,
+            dedupe=f"game_over:{gid}:{opponent.id}",
+        )
+        updated = ctx.store_row(
+            await ctx.store.finish_game(
+                row,
+                GameStatus.FINISHED,
+                None,
+                GameResult.DRAW,
+                "agreement",
+                now,
+                [note, *ctx.recap_notes(row, me, now)],
+                rating=rated,
+            ),
+            position,
+        )
+        return await ctx.game_over_reply(updated, position, texts.draw_agreed(ctx.mention(me), gid))
+
+
+async def takeback(
+    ctx: Context, user: User, chat: Chat, game_id: int | None = None, answer: str = "ask"
+) -> Reply:
+    """Ask to take back your own last move (``answer="ask"``) while your opponent has not
+    moved, or ``accept`` / ``decline`` the opponent's request."""
+    if answer not in ("ask", "accept", "decline"):
+        raise Refusal(texts.takeback_answers())
+    me, gid = await ctx.own_game(user, chat, game_id)
+    async with ctx.lock(gid):
+        loaded = await ctx.load(gid)
+        row, position, seat = await ctx.seat_in_active(me, loaded, "take moves back")
+        if row.against_bot and answer == "ask":
+            return await opponent_bot.takeback(ctx, me, row, position, seat)
+        now = ctx.now()
+        opponent = await ctx.player_by_id(row.seats[1 - seat])
+        asked = row.takeback_by
+        if answer == "ask":
+            last = await ctx.store.move_at(gid, row.ply - 1) if row.ply > 0 else None
+            if last is None or last.seat != seat:
+                raise Refusal(texts.only_own_last_move(gid, ctx.mention(opponent)))
+            if asked == seat:
+                raise Refusal(texts.takeback_already_asked(last.move, gid))
+            return await _open_request(
+                ctx,
+                row,
+                position,
+                seat,
+                opponent,
+                "takeback_by",
+                Kind.TAKEBACK_REQUESTED,
+                texts.takeback_note(ctx.mention(me), last.move, gid, ctx.title(row)),
+                texts.takeback_asked(ctx.mention(me), last.move, gid),
+                (
+                    Action.make("Allow takeback", "tba", gid),
+                    Action.make("Refuse takeback", "tbd", gid),
+                ),
+                now,
+            )
+        if asked is None:
+            raise Refusal(texts.no_takeback_request(gid))
+        if asked == seat:
+            raise Refusal(texts.own_takeback_request(gid, ctx.mention(opponent)))
+        if answer == "decline":
+            return await _close_request(
+                ctx, row, position, "takeback_by", texts.takeback_refused(ctx.mention(me), gid), now
+            )
+        undone = await ctx.store.move_at(gid, row.ply - 1)
+        before = await ctx.replay(row, upto=row.ply - 1)
+        next_player = await ctx.player_by_id(row.seats[before.to_move])
+        updated = ctx.store_row(
+            await ctx.store.take_back(
+                row,
+                before.to_dict(),
+                before.to_move,
+                now,
+                ctx.turn_deadline(next_player, row.time_per_move, now),
+            ),
+            before,
+        )
+        move = undone.move if undone is not None else None
+        who = await ctx.who(updated, before, before.to_move)
+        return await ctx.picture(
+            before,
+            Reply(
+                texts.taken_back(ctx.mention(me), gid, move, who),
+                actions=ctx.game_actions(updated),
+                game_id=gid,
+            ),
+        )

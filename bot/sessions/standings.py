@@ -1,0 +1,251 @@
+"""Ratings in play: the changes a game that ends makes (handed to the store's transaction that
+ends it), ratings on challenge cards and boards, ``leaderboard``, ``stats`` and rebuilding.
+
+The maths and the rule of which games count are :mod:`bot.ratings`'; the numbers live in the
+store (:mod:`bot.storage.standings`).  A game counts when it is rated (``rated=no`` makes a
+casual one), came from a challenge between two people (not a game against the bot, not an
+imported one) and ended with a result (an aborted game has none).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from datetime import datetime
+
+from bot.messages import Chat, Mention, Reply, Text, User
+from bot.ratings import (
+    FinishedGame,
+    Origin,
+    Pool,
+    Rating,
+    RatingChange,
+    RatingPoint,
+    Result,
+    head_to_head,
+    pool_from_text,
+    pool_of,
+    rate,
+    records_by_pool,
+    streak,
+)
+from bot.sessions import texts
+from bot.sessions.context import Context, Refusal
+from bot.storage import GameResult, GameRow, PlayerRow, RatedEnd, RebuildSummary
+from engines.base import shown
+from render.chart import rating_chart_png
+
+__all__ = [
+    "board_line",
+    "challenge_line",
+    "change_line",
+    "ended_line",
+    "leaderboard",
+    "parse_rated",
+    "rebuild",
+    "settle",
+    "stats",
+]
+
+log = logging.getLogger(__name__)
+
+#: Lines of a leaderboard.
+LEADERBOARD_SIZE = 10
+
+
+def parse_rated(value: object) -> bool:
+    """``rated=`` as typed or passed: ``True``/``False``, or yes/no/on/off/true/false/1/0;
+    :class:`Refusal` otherwise.
+
+    >>> parse_rated("no"), parse_rated(True), parse_rated("Yes")
+    (False, True, True)
+    """
+    if isinstance(value, bool):
+        return value
+    word = str(value).strip().lower()
+    if word in ("yes", "on", "true", "1", "rated"):
+        return True
+    if word in ("no", "off", "false", "0", "casual"):
+        return False
+    raise Refusal(texts.bad_rated(shown(str(value), 24)))
+
+
+def _pool(row: GameRow) -> Pool | None:
+    try:
+        return pool_of(row.game, row.options)
+    except (ValueError, TypeError):
+        return None
+
+
+def _finished(row: GameRow, pool: Pool, winner: int | None, result: GameResult) -> FinishedGame:
+    outcome = None if result is GameResult.NONE else Result.from_winner(winner)
+    return FinishedGame(
+        id=row.id,
+        pool=pool,
+        players=row.seats,
+        result=outcome,
+        finished_at=row.updated_at,
+        rated=row.rated,
+        origin=Origin.BOT if row.against_bot else row.origin,
+    )
+
+
+async def settle(
+    ctx: Context, row: GameRow, winner: int | None, result: GameResult
+) -> RatedEnd | None:
+    """The rating changes of ``row`` ending with ``winner`` / ``result`` (``None`` if the
+    game does not count), from the ratings stored now: pass them to the store call that ends
+    the game, which writes them in its transaction (and refuses them with
+    :class:`~bot.storage.standings.RatingsMoved` if a rating changed in between)."""
+    pool = _pool(row)
+    if pool is None or not _finished(row, pool, winner, result).counts:
+        return None
+    before = (await ctx.store.rating(row.seat0, pool), await ctx.store.rating(row.seat1, pool))
+    outcome = Result.from_winner(None if result is GameResult.DRAW else winner)
+    return RatedEnd(pool, rate(before[0], before[1], outcome))
+
+
+async def change_line(ctx: Context, row: GameRow, rated: RatedEnd | None) -> Text:
+    """How each rating changes, for the game-over messages (empty when not rated)."""
+    if rated is None:
+        return Text.of("")
+    return await _changes(ctx, row, rated.pool, rated.changes)
+
+
+async def _changes(
+    ctx: Context, row: GameRow, pool: Pool, changes: tuple[RatingChange, RatingChange]
+) -> Text:
+    a, b = await ctx.mentions(row)
+    return texts.rating_changes(pool.title, ((a, str(changes[0])), (b, str(changes[1]))))
+
+
+async def ended_line(ctx: Context, row: GameRow) -> Text:
+    """How each rating changed when ``row`` ended, as stored (empty when it was not rated):
+    the same answer whenever it is asked again."""
+    pool = _pool(row)
+    changes = await ctx.store.rating_changes(row.id)
+    if pool is None or changes is None:
+        return Text.of("")
+    return await _changes(ctx, row, pool, changes)
+
+
+async def _ratings(
+    ctx: Context, pool: Pool, players: tuple[PlayerRow, ...]
+) -> tuple[tuple[Mention, str], ...]:
+    found = []
+    for player in players:
+        rating = await ctx.store.rating(player.id, pool)
+        found.append((ctx.mention(player), rating.format()))
+    return tuple(found)
+
+
+async def challenge_line(
+    ctx: Context,
+    game: str,
+    options: dict[str, object],
+    rated: bool,
+    players: tuple[PlayerRow, ...],
+) -> Text:
+    """For a challenge card: the players' ratings in the game's pool, or "casual"."""
+    if not rated:
+        return texts.CASUAL
+    try:
+        pool = pool_of(game, options)
+    except (ValueError, TypeError):
+        return Text.of("")
+    return texts.rated_terms(pool.title, await _ratings(ctx, pool, players))
+
+
+async def board_line(ctx: Context, row: GameRow) -> Text:
+    """For a board's caption: both players' ratings in the game's pool, or "casual"."""
+    if not row.rated or row.origin is not Origin.CHALLENGE or row.against_bot:
+        return texts.CASUAL
+    pool = _pool(row)
+    if pool is None:
+        return Text.of("")
+    seats = (await ctx.player_by_id(row.seat0), await ctx.player_by_id(row.seat1))
+    return texts.rated_terms(pool.title, await _ratings(ctx, pool, seats))
+
+
+async def leaderboard(
+    ctx: Context, chat: Chat, game: str, everywhere: bool = False, limit: int = LEADERBOARD_SIZE
+) -> Reply:
+    """The top players of ``game``'s pool (``maphex``, ``maphex 16``, ``isopath h5``,
+    ``maphex16``): of this chat's community (people who played a rated game in it), or of
+    everyone when ``everywhere``."""
+    try:
+        pool = pool_from_text(game)
+    except ValueError as exc:
+        raise Refusal(texts.no_pool(str(exc))) from None
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        limit = LEADERBOARD_SIZE
+    if everywhere:
+        lines = await ctx.store.leaderboard(pool, limit=limit)
+    else:
+        lines = await ctx.store.leaderboard(
+            pool, platform=chat.platform, community=chat.community_id, limit=limit
+        )
+    if not lines:
+        return Reply(texts.leaderboard_empty(pool.title, everywhere))
+    text = texts.leaderboard_head(pool.title, everywhere)
+    for line in lines:
+        text += texts.leaderboard_line(line.rank, line.name, str(line.rating), line.rating.games)
+    if any(line.rating.provisional for line in lines):
+        text += texts.PROVISIONAL_NOTE
+    return Reply(text)
+
+
+async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None) -> Reply:
+    """``player``'s (the asker's by default) rating and record per game, current streak,
+    record against the asker, and a chart of their rating over time in the game they played
+    most rated games of (the reply's image)."""
+    me = await ctx.player(user)
+    if player is None or (player.platform, player.user_id) == (user.platform, user.user_id):
+        them = me
+    else:
+        found = await ctx.store.find_player(player.platform, player.user_id)
+        if found is None:
+            raise Refusal(texts.unknown_player(shown(player.name, 32)))
+        them = found
+    ratings = await ctx.store.ratings_of(them.id)
+    games = await ctx.store.finished_games(them.id)
+    records = records_by_pool(games, them.id, rated_only=False)
+    text = texts.stats_head(ctx.mention(them))
+    pools = [p for p in Pool if p in ratings or p in records]
+    if not pools:
+        text += texts.stats_nothing()
+    for pool in pools:
+        rating = ratings.get(pool)
+        text += texts.stats_pool(
+            pool.title, None if rating is None else rating.format(), str(records[pool])
+        )
+    current = streak(games, them.id, rated_only=False)
+    if current is not None:
+        text += texts.stats_streak(str(current))
+    if them.id != me.id:
+        text += texts.stats_head_to_head(
+            ctx.mention(me), str(head_to_head(games, them.id, me.id, rated_only=False))
+        )
+    reply = Reply(text)
+    if ctx.pictures and ratings:
+        pool = max(ratings, key=lambda p: (ratings[p].games, -list(Pool).index(p)))
+        history = await ctx.store.rating_history(them.id, pool)
+        points = _chart_points(history)
+        png = await asyncio.to_thread(rating_chart_png, points, title=pool.title)
+        alt = texts.chart_alt(pool.title, len(history), ratings[pool].format())
+        reply = Reply(text, image=png, alt=alt)
+    return reply
+
+
+def _chart_points(history: list[RatingPoint]) -> list[tuple[datetime, float]]:
+    """The chart's points: where the player started (a new player's rating, at their first
+    rated game), then their rating after each game."""
+    if not history:
+        return []
+    start = (history[0].at, float(Rating().value))
+    return [start, *((point.at, float(point.rating.value)) for point in history)]
+
+
+async def rebuild(ctx: Context) -> RebuildSummary:
+    """Recompute every rating from the stored games in order (``hexhall ratings rebuild``)."""
+    return await ctx.store.rebuild_ratings()

@@ -1,0 +1,38 @@
+"""What the store raises: every failure of the database is a :class:`StoreError`.
+
+>>> str(StoreBusy())
+'the database is busy, try again'
+>>> error = BadRow("games", 7, "deadline_at", "not a time: 'soon'")
+>>> str(error)
+"games #7: column deadline_at cannot be read (not a time: 'soon')"
+>>> isinstance(error, ValueError), (error.table, error.row_id, error.column)
+(True, ('games', 7, 'deadline_at'))
+"""
+
+from __future__ import annotations
+
+__all__ = ["BadRow", "StoreBusy", "StoreError"]
+
+
+class StoreError(Exception):
+    """The database cannot be opened or used (bad path, not a database, newer schema)."""
+
+
+class StoreBusy(StoreError):
+    """Another connection held the write lock longer than the busy timeout (a backup, a stuck
+    second process).  Nothing was changed: the same request may simply be tried again."""
+
+    def __init__(self) -> None:
+        super().__init__("the database is busy, try again")
+
+
+class BadRow(StoreError, ValueError):
+    """A stored value cannot be read back (a damaged time, JSON or enum value): names the
+    table, the row's id and the column, so the row can be set aside and the others used."""
+
+    def __init__(self, table: str, row_id: object, column: str, detail: str) -> None:
+        self.table = table
+        self.row_id = row_id
+        self.column = column
+        self.detail = detail
+        super().__init__(f"{table} #{row_id}: column {column} cannot be read ({detail})")

@@ -1,0 +1,309 @@
+"""The SQLite schema as a list of migrations (``PRAGMA user_version`` counts those applied).
+
+Entry ``i`` brings a database from version ``i`` to ``i + 1``; :class:`~bot.storage.sqlite.
+SqliteStore` runs the missing ones in order when it opens a database, each in one
+transaction.  Never edit a released entry: append.  Entry 0 is the schema of issue 8/9 exactly
+as ``bot/store.py`` released it, so databases made by that store upgrade in place.
+"""
+
+from __future__ import annotations
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION"]
+
+MIGRATIONS: tuple[str, ...] = (
+    """
+    CREATE TABLE players (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        -- settings (issue 9 reads and writes them)
+        dm_enabled INTEGER NOT NULL DEFAULT 1,
+        reminders_enabled INTEGER NOT NULL DEFAULT 1,
+        quiet_start INTEGER,            -- minutes after local midnight, NULL = no quiet hours
+        quiet_end INTEGER,
+        utc_offset_min INTEGER NOT NULL DEFAULT 0,
+        vacation_days_used INTEGER NOT NULL DEFAULT 0,
+        vacation_year INTEGER,
+        away_until TEXT,
+        UNIQUE (platform, user_id)
+    );
+    CREATE INDEX players_name ON players (platform, name COLLATE NOCASE);
+
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,          -- JSON object of resolved options
+        seat0 INTEGER NOT NULL REFERENCES players (id),
+        seat1 INTEGER NOT NULL REFERENCES players (id),
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        status TEXT NOT NULL,           -- active | finished | aborted | corrupt
+        ply INTEGER NOT NULL DEFAULT 0,
+        version INTEGER NOT NULL DEFAULT 0,
+        to_move INTEGER,                -- seat to move, NULL once over
+        snapshot TEXT NOT NULL,         -- JSON of Position.to_dict() after the last move
+        winner INTEGER,                 -- seat, NULL for a draw or no result
+        result TEXT,                    -- win | draw | none (aborted)
+        reason TEXT,                    -- connection, resignation, timeout, agreement, ...
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        finished_at TEXT,
+        time_per_move REAL,             -- days, NULL = no clock
+        turn_started_at TEXT,           -- when the player to move got the move (clock start)
+        deadline_at TEXT,
+        reminder_sent_for_ply INTEGER,
+        draw_offer_by INTEGER,          -- seat or NULL
+        takeback_by INTEGER,            -- seat or NULL
+        rematch_of INTEGER REFERENCES games (id),
+        challenge_id INTEGER,
+        corrupt_reason TEXT,
+        last_move TEXT,                 -- the move that made this ply (moves has them all)
+        last_seat INTEGER,
+        pending_notes TEXT              -- JSON notes, moved to notifications by a trigger
+    );
+    CREATE INDEX games_seat0 ON games (seat0, status);
+    CREATE INDEX games_seat1 ON games (seat1, status);
+    CREATE INDEX games_deadline ON games (status, deadline_at);
+
+    CREATE TABLE moves (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        ply INTEGER NOT NULL,           -- ply before the move (0 for the first)
+        move TEXT NOT NULL,
+        seat INTEGER NOT NULL,
+        played_at TEXT NOT NULL,
+        PRIMARY KEY (game_id, ply)
+    );
+
+    CREATE TABLE challenges (
+        id INTEGER PRIMARY KEY,
+        challenger INTEGER NOT NULL REFERENCES players (id),
+        target INTEGER REFERENCES players (id),  -- NULL = open challenge
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        first TEXT NOT NULL,            -- me | them | random (who takes seat 0)
+        time_per_move REAL,
+        status TEXT NOT NULL,           -- pending | accepted | declined | cancelled | expired
+        created_at TEXT NOT NULL,
+        expires_at TEXT NOT NULL,
+        closed_at TEXT,
+        game_id INTEGER REFERENCES games (id),
+        rematch_of INTEGER REFERENCES games (id)
+    );
+    CREATE INDEX challenges_pending ON challenges (status, expires_at);
+
+    CREATE TABLE notifications (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        player_id INTEGER REFERENCES players (id),
+        kind TEXT NOT NULL,             -- challenge | your_turn | game_over | ... (issue 9 adds)
+        game_id INTEGER,
+        challenge_id INTEGER,
+        chat_id TEXT,                   -- the game's chat (when direct messages are off)
+        text TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        deliver_after TEXT NOT NULL,
+        sent_at TEXT,
+        dedupe TEXT UNIQUE              -- e.g. your_turn:<game>:<ply>: at most one such event
+    );
+
+    CREATE TABLE away_spans (           -- vacations (issue 9): clocks pause inside them
+        id INTEGER PRIMARY KEY,
+        player_id INTEGER NOT NULL REFERENCES players (id),
+        start_at TEXT NOT NULL,
+        end_at TEXT NOT NULL
+    );
+    CREATE INDEX away_spans_player ON away_spans (player_id, end_at);
+    CREATE INDEX notifications_due ON notifications (platform, sent_at, deliver_after);
+
+    -- A move is ONE statement (UPDATE games ...): these triggers append the move and move the
+    -- notes into the outbox inside it, so it is atomic without BEGIN/COMMIT and costs one trip
+    -- to the database thread instead of five.  (PostgreSQL: one statement of data-modifying
+    -- CTEs does the same.)
+    CREATE TRIGGER games_append_move AFTER UPDATE OF ply ON games
+    WHEN NEW.ply = OLD.ply + 1 AND NEW.last_move IS NOT NULL
+    BEGIN
+        INSERT INTO moves (game_id, ply, move, seat, played_at)
+        VALUES (NEW.id, OLD.ply, NEW.last_move, NEW.last_seat, NEW.updated_at);
+    END;
+    CREATE TRIGGER games_emit_notes AFTER UPDATE OF pending_notes ON games
+    WHEN NEW.pending_notes IS NOT NULL
+    BEGIN
+        INSERT OR IGNORE INTO notifications (platform, user_id, player_id, kind, game_id,
+            challenge_id, chat_id, text, created_at, deliver_after, dedupe)
+        SELECT json_extract(value, '$.platform'), json_extract(value, '$.user_id'),
+            json_extract(value, '$.player_id'), json_extract(value, '$.kind'),
+            json_extract(value, '$.game_id'), json_extract(value, '$.challenge_id'),
+            json_extract(value, '$.chat_id'), json_extract(value, '$.text'),
+            json_extract(value, '$.created_at'), json_extract(value, '$.deliver_after'),
+            json_extract(value, '$.dedupe')
+        FROM json_each(NEW.pending_notes);
+        UPDATE games SET pending_notes = NULL WHERE id = NEW.id;
+    END;
+    """,
+    # 1 -> 2 (issue 12): no triggers (a move is one explicit transaction), structured
+    # notifications with delivery leases, indexes for the queries every command runs, and no
+    # columns or indexes that nothing reads.
+    """
+    DROP TRIGGER games_append_move;
+    DROP TRIGGER games_emit_notes;
+    DROP INDEX games_seat0;
+    DROP INDEX games_seat1;
+    DROP INDEX games_deadline;
+    DROP INDEX challenges_pending;
+    DROP INDEX notifications_due;
+    DROP INDEX players_name;
+    ALTER TABLE games DROP COLUMN pending_notes;
+    ALTER TABLE games DROP COLUMN last_move;
+    ALTER TABLE games DROP COLUMN last_seat;
+    ALTER TABLE games DROP COLUMN turn_started_at;
+    ALTER TABLE players DROP COLUMN vacation_days_used;
+    ALTER TABLE players DROP COLUMN vacation_year;
+
+    -- A player's games by seat and status: "my active games" is an index lookup per seat.
+    CREATE INDEX games_seat0 ON games (seat0, status);
+    CREATE INDEX games_seat1 ON games (seat1, status);
+    -- The sweeper's "active games due by then": only active games are in it.
+    CREATE INDEX games_deadline ON games (deadline_at) WHERE status = 'active';
+    CREATE INDEX challenges_challenger ON challenges (challenger) WHERE status = 'pending';
+    CREATE INDEX challenges_target ON challenges (target) WHERE status = 'pending';
+    CREATE INDEX challenges_open ON challenges (platform, chat_id)
+        WHERE status = 'pending' AND target IS NULL;
+    CREATE INDEX challenges_expiry ON challenges (expires_at) WHERE status = 'pending';
+    CREATE INDEX challenges_rematch ON challenges (rematch_of) WHERE rematch_of IS NOT NULL;
+
+    CREATE TABLE notifications_v2 (
+        id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,         -- the recipient: platform, user id, display name
+        user_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        player_id INTEGER REFERENCES players (id),
+        chat_id TEXT,                   -- the game's chat (on the recipient's platform)
+        kind TEXT NOT NULL,             -- bot.delivery.notify.Kind
+        game_id INTEGER,
+        challenge_id INTEGER,
+        ply INTEGER,                    -- the ply a "your turn" or reminder is about
+        text TEXT NOT NULL,             -- bot.messages.Text.to_json()
+        actions TEXT NOT NULL,          -- JSON [[label, action id], ...]
+        direct INTEGER NOT NULL,        -- 1: as a direct message; 0: in the chat
+        created_at TEXT NOT NULL,
+        deliver_after TEXT NOT NULL,
+        dedupe TEXT UNIQUE,             -- a second notification with this key is not added
+        attempts INTEGER NOT NULL DEFAULT 0,
+        lease_owner TEXT,               -- the outbox worker delivering it ...
+        lease_until TEXT,               -- ... until then (after that another may take it)
+        done_at TEXT,                   -- NULL while it is to be delivered
+        outcome TEXT,                   -- sent | obsolete | failed
+        last_error TEXT
+    );
+    INSERT INTO notifications_v2 (id, platform, user_id, name, player_id, chat_id, kind,
+        game_id, challenge_id, ply, text, actions, direct, created_at, deliver_after, dedupe,
+        done_at, outcome)
+    SELECT n.id, n.platform, n.user_id, COALESCE(p.name, n.user_id), n.player_id, n.chat_id,
+        n.kind, n.game_id, n.challenge_id,
+        CASE WHEN n.kind IN ('your_turn', 'reminder') AND n.game_id IS NOT NULL
+            AND n.dedupe LIKE n.kind || ':' || n.game_id || ':%'
+        THEN CAST(substr(n.dedupe, length(n.kind || ':' || n.game_id || ':') + 1) AS INTEGER)
+        END,
+        json_array(n.text),
+        CASE WHEN n.kind = 'challenge' AND n.challenge_id IS NOT NULL
+        THEN json_array(json_array('Accept', 'acc:' || n.challenge_id),
+                        json_array('Decline', 'dec:' || n.challenge_id))
+        ELSE '[]' END,
+        COALESCE(p.dm_enabled, 1), n.created_at, n.deliver_after,
+        CASE WHEN n.dedupe LIKE '%:undone:%' THEN NULL ELSE n.dedupe END,
+        CASE WHEN n.sent_at IS NOT NULL THEN n.sent_at
+             WHEN n.dedupe LIKE '%:undone:%' THEN n.created_at END,
+        CASE WHEN n.sent_at IS NOT NULL THEN 'sent'
+             WHEN n.dedupe LIKE '%:undone:%' THEN 'obsolete' END
+    FROM notifications n LEFT JOIN players p ON p.id = n.player_id;
+    DROP TABLE notifications;
+    ALTER TABLE notifications_v2 RENAME TO notifications;
+    -- Due notifications of a platform, oldest first (what outbox workers claim).
+    CREATE INDEX notifications_due ON notifications (platform, deliver_after)
+        WHERE done_at IS NULL;
+    -- Undelivered notifications of a game (cancelled when a change makes them obsolete).
+    CREATE INDEX notifications_game ON notifications (game_id) WHERE done_at IS NULL;
+    -- Delivered ones by age (pruned after 30 days).
+    CREATE INDEX notifications_done ON notifications (done_at) WHERE done_at IS NOT NULL;
+    ANALYZE;
+    """,
+    # 2 -> 3 (issue 18): ratings.  A rating per (player, pool) with its shown value, so a
+    # leaderboard is a walk down an index; each rated game's before/after per seat (the stats
+    # chart); who played rated games in which community (server or group); the rated flag and
+    # community of challenges and games, and where a game came from (only games from a
+    # challenge are rated: imported ones, stored before this without a challenge, never).
+    """
+    ALTER TABLE challenges ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE challenges ADD COLUMN community TEXT;
+    ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE games ADD COLUMN origin TEXT NOT NULL DEFAULT 'challenge';
+    ALTER TABLE games ADD COLUMN community TEXT;
+    UPDATE games SET origin = 'imported' WHERE challenge_id IS NULL;
+    UPDATE games SET community = chat_id;
+    UPDATE challenges SET community = chat_id;
+
+    CREATE TABLE ratings (
+        player INTEGER NOT NULL REFERENCES players (id),
+        pool TEXT NOT NULL,             -- bot.ratings.Pool key
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,         -- rated games it rests on
+        value INTEGER NOT NULL,         -- the shown number (bot.ratings.Rating.value)
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (player, pool)
+    ) WITHOUT ROWID;
+    -- "leaderboard <game> all": the first rows of one pool in this index, nothing else read.
+    CREATE INDEX ratings_board ON ratings (pool, value DESC, games DESC, player);
+
+    CREATE TABLE rating_changes (
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        seat INTEGER NOT NULL,
+        player INTEGER NOT NULL REFERENCES players (id),
+        pool TEXT NOT NULL,
+        mu_before REAL NOT NULL,
+        sigma_before REAL NOT NULL,
+        games_before INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        at TEXT NOT NULL,               -- the game's finish time
+        PRIMARY KEY (game_id, seat)
+    ) WITHOUT ROWID;
+    -- A player's rating history in a pool, oldest first (the stats chart).
+    CREATE INDEX rating_changes_player ON rating_changes (player, pool, at, game_id);
+
+    -- Who played a rated game in which community, with their current rating in the pool
+    -- copied in, so "leaderboard <game>" is one index range too.
+    CREATE TABLE rating_members (
+        platform TEXT NOT NULL,
+        community TEXT NOT NULL,        -- a group, a server (Discord guild), the console
+        pool TEXT NOT NULL,
+        player INTEGER NOT NULL REFERENCES players (id),
+        value INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        PRIMARY KEY (platform, community, pool, player)
+    ) WITHOUT ROWID;
+    CREATE INDEX rating_members_board
+        ON rating_members (platform, community, pool, value DESC, games DESC, player);
+    CREATE INDEX rating_members_player ON rating_members (player, pool);
+    -- Finished games in finish order (a rebuild replays them).
+    CREATE INDEX games_finished ON games (finished_at, id) WHERE status = 'finished';
+    ANALYZE;
+    """,
+    # 3 -> 4 (issue 17): games against the bot.  ``bot_seat`` is the seat Hexhall itself plays
+    # (NULL: a game between people), ``bot_level`` its level; the index lists the games that
+    # wait for the bot's move (the sweep finds them again after a restart).
+    """
+    ALTER TABLE games ADD COLUMN bot_seat INTEGER;
+    ALTER TABLE games ADD COLUMN bot_level TEXT;
+    CREATE INDEX games_bot_turn ON games (id)
+        WHERE status = 'active' AND bot_seat IS NOT NULL AND to_move = bot_seat;
+    """,
+)
+
+SCHEMA_VERSION = len(MIGRATIONS)

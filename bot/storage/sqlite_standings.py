@@ -1,0 +1,356 @@
+"""The SQLite side of ratings: :class:`SqliteStandings` (the rating methods of
+:class:`~bot.storage.sqlite.SqliteStore`) and :func:`write_rated_end`, which the store's
+game-ending transactions call.
+
+Tables (migration 3 of :mod:`bot.storage.sqlite_schema`): ``ratings`` (one row per player and
+pool, with the shown value copied in for the leaderboard index), ``rating_changes`` (before and
+after per seat of each rated game) and ``rating_members`` (who played a rated game in which
+community, with their value in the pool copied in).  Every number is computed by
+:mod:`bot.ratings`; SQL only stores and orders them.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import sqlite3
+from collections.abc import Callable, Iterable
+from datetime import UTC, datetime
+from typing import TypeVar
+
+from bot.ratings import (
+    FinishedGame,
+    Origin,
+    PlayerId,
+    Pool,
+    Rating,
+    RatingChange,
+    RatingPoint,
+    Result,
+    pool_of,
+    rebuild,
+)
+from bot.storage.errors import StoreError
+from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
+
+__all__ = ["SqliteStandings", "write_rated_end"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: The most lines a leaderboard may ask for.
+MAX_LIMIT = 100
+
+
+def _ts(when: datetime) -> str:
+    # The same text as bot.storage.sqlite.to_ts (imported there from here would be circular).
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _from_ts(text: object) -> datetime:
+    if not isinstance(text, str):
+        raise ValueError(f"not a time: {text!r}")
+    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+
+
+def _rating(row: sqlite3.Row | tuple[float, float, int]) -> Rating:
+    mu, sigma, games = row[0], row[1], row[2]
+    return Rating(float(mu), float(sigma), int(games))
+
+
+def _stored_rating(conn: sqlite3.Connection, player: int, pool: Pool) -> Rating:
+    row = conn.execute(
+        "SELECT mu, sigma, games FROM ratings WHERE player = ? AND pool = ?", (player, pool.key)
+    ).fetchone()
+    return Rating() if row is None else _rating(row)
+
+
+def _put_rating(
+    conn: sqlite3.Connection,
+    player: int,
+    pool: Pool,
+    rating: Rating,
+    at: datetime,
+    platform: str,
+    community: str,
+) -> None:
+    """Store ``player``'s new rating in ``pool`` and copy its value to every community
+    leaderboard they are on, joining ``community``'s."""
+    conn.execute(
+        "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, pool) DO UPDATE SET mu = excluded.mu, "
+        "sigma = excluded.sigma, games = excluded.games, value = excluded.value, "
+        "updated_at = excluded.updated_at",
+        (player, pool.key, rating.mu, rating.sigma, rating.games, rating.value, _ts(at)),
+    )
+    conn.execute(
+        "INSERT INTO rating_members (platform, community, pool, player, value, games) "
+        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, community, pool, player) DO NOTHING",
+        (platform, community, pool.key, player, rating.value, rating.games),
+    )
+    conn.execute(
+        "UPDATE rating_members SET value = ?, games = ? WHERE player = ? AND pool = ?",
+        (rating.value, rating.games, player, pool.key),
+    )
+
+
+def _put_change(
+    conn: sqlite3.Connection,
+    game_id: int,
+    seat: int,
+    player: int,
+    pool: Pool,
+    change: RatingChange,
+    at: datetime,
+) -> None:
+    before, after = change.before, change.after
+    conn.execute(
+        "INSERT INTO rating_changes (game_id, seat, player, pool, mu_before, sigma_before, "
+        "games_before, mu, sigma, games, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            game_id,
+            seat,
+            player,
+            pool.key,
+            before.mu,
+            before.sigma,
+            before.games,
+            after.mu,
+            after.sigma,
+            after.games,
+            _ts(at),
+        ),
+    )
+
+
+def _finished(row: sqlite3.Row) -> FinishedGame:
+    """What :mod:`bot.ratings` needs of a stored game that ended (``ValueError`` if a value
+    cannot be read)."""
+    options = json.loads(row["options"])
+    if not isinstance(options, dict):
+        raise ValueError("options are not a JSON object")
+    result = None
+    if row["status"] == "finished" and row["result"] in ("win", "draw"):
+        result = Result.from_winner(row["winner"] if row["result"] == "win" else None)
+    return FinishedGame(
+        id=int(row["id"]),
+        pool=pool_of(str(row["game"]), options),
+        players=(int(row["seat0"]), int(row["seat1"])),
+        result=result,
+        finished_at=_from_ts(row["finished_at"] or row["updated_at"]),
+        rated=bool(row["rated"]),
+        # A game against the bot (issue 17 marks it with the seat the bot plays) never counts.
+        origin=Origin.BOT if row["bot_seat"] is not None else Origin(row["origin"]),
+    )
+
+
+_FINISHED_COLUMNS = (
+    "id, game, options, seat0, seat1, status, result, winner, finished_at, updated_at, rated, "
+    "origin, platform, chat_id, community, bot_seat"
+)
+
+
+def write_rated_end(conn: sqlite3.Connection, game: sqlite3.Row, rating: RatedEnd) -> None:
+    """Inside the transaction that ends ``game`` (its row as just updated): check that each
+    seat's stored rating is still the change's ``before`` (:class:`RatingsMoved` if not),
+    then store the new ratings, the changes and the community membership.
+
+    Refuses (``StoreError``) a game that does not count for ratings: the rule is
+    :attr:`bot.ratings.FinishedGame.counts`, asked here again so no path can rate a casual,
+    bot or imported game."""
+    try:
+        finished = _finished(game)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise StoreError(f"game #{game['id']} cannot be rated: {exc}") from None
+    if not finished.counts or finished.pool is not rating.pool:
+        raise StoreError(f"game #{game['id']} does not count for ratings in {rating.pool.key}")
+    platform = str(game["platform"])
+    community = str(game["community"] or game["chat_id"])
+    for seat, (player, change) in enumerate(zip(finished.players, rating.changes, strict=True)):
+        if _stored_rating(conn, player, rating.pool) != change.before:
+            raise RatingsMoved()
+        _put_rating(
+            conn, player, rating.pool, change.after, finished.finished_at, platform, community
+        )
+        _put_change(conn, finished.id, seat, player, rating.pool, change, finished.finished_at)
+
+
+def _leaderboard_sql(community: bool) -> str:
+    if community:
+        return (
+            "SELECT m.player, p.name, r.mu, r.sigma, r.games FROM rating_members m "
+            "JOIN ratings r ON r.player = m.player AND r.pool = m.pool "
+            "JOIN players p ON p.id = m.player "
+            "WHERE m.platform = ? AND m.community = ? AND m.pool = ? "
+            "ORDER BY m.value DESC, m.games DESC, m.player LIMIT ?"
+        )
+    return (
+        "SELECT r.player, p.name, r.mu, r.sigma, r.games FROM ratings r "
+        "JOIN players p ON p.id = r.player WHERE r.pool = ? "
+        "ORDER BY r.value DESC, r.games DESC, r.player LIMIT ?"
+    )
+
+
+def leaderboard_query(
+    pool: Pool, platform: str | None, community: str | None, limit: int
+) -> tuple[str, tuple[object, ...]]:
+    """The SQL and arguments of a leaderboard (the benchmark prints its query plan)."""
+    limit = max(1, min(MAX_LIMIT, int(limit)))
+    if platform is not None and community is not None:
+        return _leaderboard_sql(True), (platform, community, pool.key, limit)
+    return _leaderboard_sql(False), (pool.key, limit)
+
+
+class SqliteStandings:
+    """The rating methods of the SQLite store (see :class:`~bot.storage.standings.
+    StandingsStore`); mixed into :class:`~bot.storage.sqlite.SqliteStore`, which provides
+    ``_read`` and ``_write``."""
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def rating(self, player_id: PlayerId, pool: Pool) -> Rating:
+        """A player's rating in ``pool`` (a new player's ``Rating()`` if they have none)."""
+        return await self._read(lambda c: _stored_rating(c, player_id, pool))
+
+    async def ratings_of(self, player_id: PlayerId) -> dict[Pool, Rating]:
+        """Every rating a player has, in :class:`Pool` order."""
+        rows = await self._read(
+            lambda c: c.execute(
+                "SELECT pool, mu, sigma, games FROM ratings WHERE player = ?", (player_id,)
+            ).fetchall()
+        )
+        found = {}
+        for row in rows:
+            try:
+                found[Pool(row["pool"])] = _rating((row["mu"], row["sigma"], row["games"]))
+            except (ValueError, TypeError):
+                log.error("skipping a rating that cannot be read: player %s", player_id)
+        return {pool: found[pool] for pool in Pool if pool in found}
+
+    async def leaderboard(
+        self,
+        pool: Pool,
+        *,
+        platform: str | None = None,
+        community: str | None = None,
+        limit: int = 10,
+    ) -> list[Standing]:
+        """The ``limit`` highest ratings in ``pool``: of the players who played a rated game
+        in ``community`` on ``platform`` when both are given, of everyone otherwise.  One
+        index range in either case (never a scan of the games)."""
+        sql, args = leaderboard_query(pool, platform, community, limit)
+        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        return [
+            Standing(rank, int(row[0]), str(row[1]), _rating((row[2], row[3], row[4])))
+            for rank, row in enumerate(rows, 1)
+        ]
+
+    async def rating_history(self, player_id: PlayerId, pool: Pool) -> list[RatingPoint]:
+        """A player's rating after each of their rated games in ``pool``, oldest first."""
+        rows = await self._read(
+            lambda c: c.execute(
+                "SELECT game_id, at, mu, sigma, games FROM rating_changes "
+                "WHERE player = ? AND pool = ? ORDER BY at, game_id",
+                (player_id, pool.key),
+            ).fetchall()
+        )
+        return [
+            RatingPoint(int(r["game_id"]), _from_ts(r["at"]), _rating((r[2], r[3], r[4])))
+            for r in rows
+        ]
+
+    async def rating_changes(self, game_id: int) -> tuple[RatingChange, RatingChange] | None:
+        """The rating changes a game made, by seat (``None``: it was not rated)."""
+        rows = await self._read(
+            lambda c: c.execute(
+                "SELECT seat, mu_before, sigma_before, games_before, mu, sigma, games "
+                "FROM rating_changes WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            ).fetchall()
+        )
+        if len(rows) != 2:
+            return None
+        a, b = (RatingChange(_rating(r[1:4]), _rating(r[4:7])) for r in rows)
+        return a, b
+
+    async def finished_games(self, player_id: PlayerId) -> list[FinishedGame]:
+        """Every game of a player that has ended (finished or aborted), in finish order, as
+        :mod:`bot.ratings` reads them (rows that cannot be read are left out with a log
+        line)."""
+        rows = await self._read(
+            lambda c: c.execute(
+                f"SELECT {_FINISHED_COLUMNS} FROM games WHERE seat0 = ? "
+                "AND status IN ('finished', 'aborted') "
+                f"UNION ALL SELECT {_FINISHED_COLUMNS} FROM games WHERE seat1 = ? AND seat0 <> ? "
+                "AND status IN ('finished', 'aborted')",
+                (player_id, player_id, player_id),
+            ).fetchall()
+        )
+        return sorted(_readable(rows), key=lambda g: g.order)
+
+    async def rebuild_ratings(self) -> RebuildSummary:
+        """Recompute every rating, rating change and leaderboard membership from the stored
+        games in order (finish time, then id), in one transaction."""
+        return await self._write(_rebuild)
+
+
+def _readable(rows: Iterable[sqlite3.Row]) -> list[FinishedGame]:
+    games = []
+    for row in rows:
+        try:
+            games.append(_finished(row))
+        except (ValueError, TypeError, KeyError, RecursionError) as exc:
+            log.error("game #%s left out of ratings: %s", row["id"], exc)
+    return games
+
+
+def _rebuild(conn: sqlite3.Connection) -> RebuildSummary:
+    rows = conn.execute(
+        f"SELECT {_FINISHED_COLUMNS} FROM games WHERE status = 'finished' ORDER BY finished_at, id"
+    ).fetchall()
+    games = _readable(rows)
+    places = {int(r["id"]): (str(r["platform"]), str(r["community"] or r["chat_id"])) for r in rows}
+    done = rebuild(games)
+    conn.execute("DELETE FROM rating_changes")
+    conn.execute("DELETE FROM rating_members")
+    conn.execute("DELETE FROM ratings")
+    # Each game's "before" is the previous point of the same (player, pool).
+    seen: dict[tuple[PlayerId, Pool], int] = {}
+    last: dict[tuple[PlayerId, Pool], datetime] = {}
+    members: dict[tuple[str, str, Pool, PlayerId], None] = {}
+    counted = sorted((g for g in games if g.counts), key=lambda g: g.order)
+    for game in counted:
+        platform, community = places[game.id]
+        for seat, player in enumerate(game.players):
+            key = (player, game.pool)
+            points = done.history[key]
+            index = seen.get(key, 0)
+            seen[key] = index + 1
+            before = points[index - 1].rating if index else Rating()
+            change = RatingChange(before, points[index].rating)
+            _put_change(conn, game.id, seat, player, game.pool, change, game.finished_at)
+            last[key] = game.finished_at
+            members[(platform, community, game.pool, player)] = None
+    conn.executemany(
+        "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (player, pool.key, r.mu, r.sigma, r.games, r.value, _ts(last[(player, pool)]))
+            for (player, pool), r in done.ratings.items()
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO rating_members (platform, community, pool, player, value, games) "
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (platform, community, pool.key, player, r.value, r.games)
+            for platform, community, pool, player in members
+            for r in [done.ratings[(player, pool)]]
+        ],
+    )
+    return RebuildSummary(len(games), len(counted), len(done.ratings))

@@ -1,0 +1,150 @@
+"""Shared pieces of the Telegram adapter tests: the real adapter and application on a real
+SQLite file, polling the fake Bot API; helpers that wait for what the bot sends."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import telegram
+from telegram.ext import AIORateLimiter
+
+from bot.adapters.telegram import TelegramAdapter
+from bot.adapters.telegram.adapter import tg_chat, tg_user
+from bot.adapters.telegram.sender import TelegramSender
+from bot.delivery.outbox import Outbox
+from bot.delivery.recap import Recaps
+from bot.messages import Chat, User
+from bot.sessions.manager import SessionManager
+from bot.storage import SqliteStore
+from tests.fakes.telegram import FakeTelegram
+
+#: The bot's messages may take a while under load (board pictures, a recap): wait this long.
+DEADLINE = 30.0
+
+
+def quiet_limiter() -> AIORateLimiter:
+    """The library's rate limiter without pacing (0 = no limit), still retrying flood
+    control: the fake is not Telegram, but ``RetryAfter`` must be honoured."""
+    return AIORateLimiter(overall_max_rate=0, group_max_rate=0, max_retries=3)
+
+
+@dataclass
+class Bot:
+    """A running adapter and the fake it talks to."""
+
+    fake: FakeTelegram
+    adapter: TelegramAdapter
+    manager: SessionManager
+    #: The real outbox delivering through the adapter's sender (``deliver=True`` only).
+    outbox: Outbox | None = None
+
+    async def say(
+        self,
+        user: telegram.User,
+        chat: telegram.Chat,
+        text: str,
+        *,
+        reply_to: telegram.Message | None = None,
+    ) -> telegram.Message:
+        """``user`` writes ``text``; the first new bot message in ``chat`` afterwards."""
+        await self.fake.send_text(user, chat, text, reply_to=reply_to)
+        return await self.next_message(chat, self.fake.last_message_id(chat))
+
+    async def next_message(self, chat: telegram.Chat, after: int) -> telegram.Message:
+        """The first bot message in ``chat`` newer than message id ``after``, waiting for it."""
+        found: list[telegram.Message] = []
+
+        def check() -> bool:
+            found[:] = self.fake.sent_after(chat, after)[:1]
+            return bool(found)
+
+        await self.fake.wait_until(check, timeout=DEADLINE)
+        return found[0]
+
+    async def press(
+        self, user: telegram.User, message: telegram.Message, data: str
+    ) -> tuple[str, str | None, bool]:
+        """``user`` presses a button; the callback answer's query id, text and alert flag."""
+        query = await self.fake.press(user, message, data)
+        answer = await self.fake.wait_for_answer(query, timeout=DEADLINE)
+        return query, answer.text, answer.show_alert
+
+    def button(self, message: telegram.Message, label: str) -> str:
+        """The callback data of the button called ``label`` on a bot message as it is now."""
+        for row in self.fake.keyboard(message):
+            for b in row:
+                if b.text == label and isinstance(b.callback_data, str):
+                    return b.callback_data
+        labels = [b.text for row in self.fake.keyboard(message) for b in row]
+        raise AssertionError(f"no button {label!r} on the message (buttons: {labels})")
+
+    def game_id(self, board: telegram.Message) -> int:
+        """The game a board message is about (from its Move button)."""
+        return int(self.button(board, "Move").split(":")[1])
+
+    async def to_move(self, game_id: int, *users: telegram.User) -> telegram.User:
+        """Which of ``users`` is to move in the game."""
+        player = await self.manager.player_to_move(game_id)
+        assert player is not None, f"nobody is to move in #{game_id}"
+        return next(u for u in users if str(u.id) == player.user_id)
+
+    @staticmethod
+    def as_user(user: telegram.User) -> User:
+        """The manager's user for a Telegram user."""
+        return tg_user(user)
+
+    @staticmethod
+    def as_chat(chat: telegram.Chat) -> Chat:
+        """The manager's chat for a Telegram chat."""
+        return tg_chat(chat.id)
+
+    def labels(self, message: telegram.Message) -> list[str]:
+        """The labels of a bot message's buttons as it is now."""
+        return [b.text for row in self.fake.keyboard(message) for b in row]
+
+
+@contextlib.asynccontextmanager
+async def running(
+    path: Path,
+    *,
+    pictures: bool = True,
+    fake: FakeTelegram | None = None,
+    deliver: bool = False,
+) -> AsyncIterator[Bot]:
+    """The adapter on a fresh manager over the SQLite file ``path``, polling a fake;
+    ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``)."""
+    async with contextlib.AsyncExitStack() as stack:
+        server = fake or await stack.enter_async_context(FakeTelegram())
+        store = await SqliteStore.open(path)
+        stack.push_async_callback(store.close)
+        manager = SessionManager(store, pictures=pictures, rng=random.Random(7))
+        adapter = TelegramAdapter.build(
+            manager,
+            server.token,
+            api_url=server.base_url,
+            file_url=server.base_file_url,
+            rate_limiter=quiet_limiter(),
+        )
+        outbox = None
+        if deliver:
+            outbox = Outbox(store, manager.clock, poll=1.0)
+            adapter.outbox = outbox
+            sender = TelegramSender(adapter.application.bot, Recaps(store))
+            stop = asyncio.Event()
+            delivery = asyncio.create_task(outbox.run("telegram", sender, stop=stop))
+
+            async def end_delivery() -> None:
+                stop.set()
+                await delivery
+
+            stack.push_async_callback(end_delivery)
+        await adapter.start(poll_timeout=1)
+        try:
+            yield Bot(server, adapter, manager, outbox)
+        finally:
+            await adapter.stop()

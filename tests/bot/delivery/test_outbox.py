@@ -1,0 +1,242 @@
+"""The outbox (issue 12): leases, two workers on one database, retries with backoff, the
+direct-message fallback, and obsolete notifications never sent."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import AsyncIterator
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from bot.delivery.notification import Notification, Recipient
+from bot.delivery.notify import Kind
+from bot.delivery.outbox import DeliveryRefused, DirectRefused, Outbox
+from bot.messages import Chat, Text
+from bot.storage import GameRow, NewGame, PlayerRow, SqliteStore
+
+START = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+ROOM = Chat("test", "room")
+
+
+class Clock:
+    """A clock the test sets."""
+
+    def __init__(self) -> None:
+        self.at = START
+
+    def now(self) -> datetime:
+        return self.at
+
+
+class Recorder:
+    """A sender that records what it was given and fails as told: ``fail`` maps a
+    notification id to the exception to raise (every time it is tried)."""
+
+    def __init__(self, name: str = "sender") -> None:
+        self.name = name
+        self.sent: list[tuple[str, Notification]] = []
+        self.tries = 0
+        self.fail: dict[int, Exception] = {}
+        self.refuse_direct = False
+
+    async def send(self, notification: Notification) -> None:
+        self.tries += 1
+        await asyncio.sleep(0)  # let another worker run in between, as a network call would
+        if self.refuse_direct and notification.direct:
+            raise DirectRefused("the user has not started the bot")
+        error = self.fail.get(notification.id or 0)
+        if error is not None:
+            raise error
+        self.sent.append((self.name, notification))
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
+    opened = await SqliteStore.open(tmp_path / "h.db")
+    try:
+        yield opened
+    finally:
+        await opened.close()
+
+
+async def setup(store: SqliteStore) -> tuple[PlayerRow, GameRow]:
+    alice = await store.player("test", "1", "alice", START)
+    bob = await store.player("test", "2", "bob", START)
+    game = await store.create_game(
+        NewGame("maphex", {}, alice.id, bob.id, "test", "room", 0, {}), START
+    )
+    return bob, game
+
+
+def notes(
+    player: PlayerRow,
+    game: GameRow,
+    count: int,
+    kind: Kind = Kind.OPPONENT_AWAY,
+    ply: int | None = None,
+) -> list[Notification]:
+    who = Recipient(player.platform, player.user_id, player.name, player.id)
+    return [
+        Notification(
+            kind=kind,
+            recipient=who,
+            text=Text.of(who.mention(), f": note {i}"),
+            deliver_after=START,
+            chat=ROOM,
+            game_id=game.id,
+            ply=ply,
+        )
+        for i in range(count)
+    ]
+
+
+async def queue(store: SqliteStore, game: GameRow, items: list[Notification]) -> GameRow:
+    updated = await store.update_game(game, START, items, reminder_sent_for_ply=game.ply)
+    assert updated is not None
+    return updated
+
+
+async def test_two_workers_on_one_database_send_each_notification_once(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    first, second = await SqliteStore.open(path), await SqliteStore.open(path)
+    try:
+        bob, game = await setup(first)
+        await queue(first, game, notes(bob, game, 120))
+        clock = Clock()
+        a, b = Recorder("a"), Recorder("b")
+        one = Outbox(first, clock, owner="a", batch=5)
+        two = Outbox(second, clock, owner="b", batch=5)
+        counts = await asyncio.gather(one.deliver_due("test", a), two.deliver_due("test", b))
+        ids = [n.id for _, n in a.sent + b.sent]
+        assert len(ids) == len(set(ids)) == 120 == sum(counts)
+        assert a.sent and b.sent  # both took part
+        assert await first.due_notifications("test", clock.now()) == []
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_running_workers_deliver_until_stopped(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    first, second = await SqliteStore.open(path), await SqliteStore.open(path)
+    try:
+        bob, game = await setup(first)
+        clock = Clock()
+        a, b = Recorder("a"), Recorder("b")
+        outboxes = [Outbox(first, clock, batch=3, poll=0.05), Outbox(second, clock, batch=3)]
+        stop = asyncio.Event()
+        tasks = [
+            asyncio.create_task(o.run("test", s, stop=stop))
+            for o, s in zip(outboxes, (a, b), strict=True)
+        ]
+        await queue(first, game, notes(bob, game, 30))
+        outboxes[1].wake()
+        deadline = time.monotonic() + 30
+        while len(a.sent) + len(b.sent) < 30 and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+        stop.set()
+        await asyncio.wait_for(asyncio.gather(*tasks), timeout=30)
+        ids = [n.id for _, n in a.sent + b.sent]
+        assert len(ids) == len(set(ids)) == 30
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_dead_workers_claim_is_delivered_when_its_lease_ends(store: SqliteStore) -> None:
+    bob, game = await setup(store)
+    await queue(store, game, notes(bob, game, 2))
+    clock = Clock()
+    # A worker claims both, then dies without sending.
+    claimed = await store.claim_due("test", "dead", clock.now(), timedelta(minutes=2))
+    assert len(claimed) == 2
+    sender = Recorder()
+    outbox = Outbox(store, clock, owner="alive", lease=timedelta(minutes=2))
+    assert await outbox.deliver_due("test", sender) == 0
+    clock.at += timedelta(minutes=2)
+    assert await outbox.deliver_due("test", sender) == 2
+    assert sorted(n.id or 0 for _, n in sender.sent) == sorted(n.id or 0 for n in claimed)
+    # The dead worker, were it to wake up, no longer holds them.
+    assert not await store.mark_sent(claimed[0].id or 0, "dead", clock.now())
+
+
+async def test_failures_are_retried_with_backoff_then_given_up(
+    store: SqliteStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    bob, game = await setup(store)
+    await queue(store, game, notes(bob, game, 2))
+    clock = Clock()
+    sender = Recorder()
+    (flaky, fine) = await store.due_notifications("test", clock.now())
+    sender.fail[flaky.id or 0] = ConnectionError("network down")
+    outbox = Outbox(store, clock, backoff=timedelta(seconds=30), max_attempts=3)
+    assert await outbox.deliver_due("test", sender) == 1
+    assert [n.id for _, n in sender.sent] == [fine.id]
+    tries = []
+    for wait in (29, 1, 59, 1, 119, 1, 1000):  # due again after 30 s, then 60 s; 3 tries in all
+        clock.at += timedelta(seconds=wait)
+        before = sender.tries
+        await outbox.deliver_due("test", sender)
+        tries.append(sender.tries - before)
+    assert tries == [0, 1, 0, 1, 0, 0, 0]
+    assert f"giving up notification {flaky.id}" in caplog.text and "network down" in caplog.text
+    with sqlite3.connect(store.path) as raw:
+        row = raw.execute(
+            "SELECT outcome, attempts, last_error FROM notifications WHERE id = ?", (flaky.id,)
+        ).fetchone()
+    assert row[0] == "failed" and "ConnectionError: network down" in row[2]
+
+
+async def test_a_refused_direct_message_goes_to_the_chat_once(store: SqliteStore) -> None:
+    bob, game = await setup(store)
+    game = await queue(store, game, notes(bob, game, 1))
+    no_chat = notes(bob, game, 1)[0]
+    game = await queue(store, game, [replace(no_chat, chat=None)])
+    sender = Recorder()
+    sender.refuse_direct = True
+    outbox = Outbox(store, Clock())
+    assert await outbox.deliver_due("test", sender) == 1
+    ((_, delivered),) = sender.sent
+    assert delivered.direct is False and delivered.chat == ROOM
+    assert await outbox.deliver_due("test", sender) == 0
+    # A refusal of the chat message too is final.
+    await queue(store, game, notes(bob, game, 1))
+    refused = await store.due_notifications("test", START)
+    for n in refused:
+        sender.fail[n.id or 0] = DeliveryRefused("bot removed")
+    assert await outbox.deliver_due("test", sender) == 0
+    assert await store.due_notifications("test", START) == []
+    assert len(sender.sent) == 1
+
+
+async def test_obsolete_notifications_are_dropped_when_claimed(store: SqliteStore) -> None:
+    """A "your turn" for a ply that another writer moved past (without cancelling it) and a
+    draw offer of a game that ended are not sent; the game-over note is."""
+    bob, game = await setup(store)
+    turn = notes(bob, game, 1, Kind.YOUR_TURN, ply=0)
+    offer = notes(bob, game, 1, Kind.DRAW_OFFERED)
+    over = notes(bob, game, 1, Kind.GAME_OVER)
+    game = await queue(store, game, turn + offer + over)
+    with sqlite3.connect(store.path) as raw:
+        raw.execute("UPDATE games SET ply = 1, draw_offer_by = 0 WHERE id = ?", (game.id,))
+    sender = Recorder()
+    assert await Outbox(store, Clock()).deliver_due("test", sender) == 2
+    assert sorted(n.kind for _, n in sender.sent) == [Kind.DRAW_OFFERED, Kind.GAME_OVER]
+    offer_again = notes(bob, game, 1, Kind.DRAW_OFFERED)
+    game = await queue(store, game, offer_again)
+    with sqlite3.connect(store.path) as raw:
+        raw.execute("UPDATE games SET status = 'finished' WHERE id = ?", (game.id,))
+    assert await Outbox(store, Clock()).deliver_due("test", sender) == 0
+    with sqlite3.connect(store.path) as raw:
+        outcomes = raw.execute("SELECT kind, outcome FROM notifications ORDER BY id").fetchall()
+    assert outcomes == [
+        ("your_turn", "obsolete"),
+        ("draw_offered", "sent"),
+        ("game_over", "sent"),
+        ("draw_offered", "obsolete"),
+    ]
