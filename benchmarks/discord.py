@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import random
 import statistics
 import sys
@@ -145,6 +146,23 @@ async def move_figures(fake: FakeDiscord, games: int, moves: int) -> None:
     )
 
 
+def live_boards(fake: FakeDiscord) -> collections.Counter[str]:
+    """How many public messages of each game still offer to resign."""
+    return collections.Counter(
+        custom_id
+        for message in fake.messages_in(CHANNEL)
+        if not message.ephemeral
+        for custom_id in message.custom_ids
+        if custom_id.startswith("rs:")
+    )
+
+
+async def settled(fake: FakeDiscord) -> None:
+    """Wait until the bot has taken the buttons off every older board (work it does after
+    answering): closing it earlier would cut those edits off."""
+    await fake.wait_until(lambda: all(n <= 1 for n in live_boards(fake).values()), timeout=60)
+
+
 async def main(quick: bool, games: int, moves: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(response_deadline=30.0) as fake:
@@ -164,6 +182,7 @@ async def main(quick: bool, games: int, moves: int) -> None:
                 try:
                     await autocomplete_figures(fake, 3 if quick else 12)
                     await move_figures(fake, games, moves)
+                    await settled(fake)
                 finally:
                     await bot.close()
                     await task

@@ -8,6 +8,7 @@ Every failure a user can cause is an :class:`AppError`: one line and an exit sta
 from __future__ import annotations
 
 import asyncio
+import io
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -19,10 +20,12 @@ import engines
 from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.delivery.outbox import Outbox
+from bot.delivery.recap import Recaps
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
 from bot.storage import SqliteStore, StoreError
+from engines.base import option_text
 
 __all__ = [
     "UNAVAILABLE_EXIT",
@@ -35,6 +38,7 @@ __all__ = [
     "rules_text",
     "run",
     "serve",
+    "serve_chat",
 ]
 
 USAGE_EXIT = 2
@@ -67,20 +71,21 @@ async def opened(db_path: str) -> AsyncIterator[SessionManager]:
         store = await SqliteStore.open(db_path)
     except StoreError as exc:
         raise AppError(str(exc)) from None
+    manager = SessionManager(store)
     try:
-        yield SessionManager(store)
+        yield manager
     finally:
+        # The bot's moves in the works stop with its workers; the next start's sweep makes them.
+        await manager.close()
         await store.close()
 
 
 async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None) -> int:
-    """Run the bot until its input ends: the adapters whose tokens are set (Telegram,
+    """Run the bot until its input ends: the chat adapters whose tokens are set (Telegram,
     Discord, or both), else the console, with the clock sweeper alongside.
     ``play`` starts a local game at once (then tokens are ignored)."""
-    if play is None and config.telegram_token:
-        return await serve_telegram(config)
-    if play is None and config.discord_token:
-        return await serve_discord(config)
+    if play is None and (config.telegram_token or config.discord_token):
+        return await serve_chat(config)
     async with opened(config.db_path) as manager:
         board_dir = Path(config.db_path).expanduser().resolve().parent / "hexhall-boards"
         console = Console(manager, board_dir, prompt=sys.stdin.isatty())
@@ -108,48 +113,61 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
             await outbox
 
 
-async def serve_telegram(config: Settings) -> int:
-    """Run the Telegram adapter with the clock sweeper and the outbox until SIGINT/SIGTERM
-    (with DISCORD_TOKEN also set, the Discord adapter beside it on the same manager)."""
-    from bot.adapters.telegram import TelegramAdapter, TelegramUnavailable
-    from bot.adapters.telegram.format import PLATFORM as TELEGRAM
-    from bot.adapters.telegram.sender import TelegramSender
-
+async def serve_chat(config: Settings) -> int:
+    """Run the chat adapters whose tokens are set, side by side on one manager, with the clock
+    sweeper, until SIGINT/SIGTERM (or until one of them fails for good: an AppError)."""
     async with opened(config.db_path) as manager:
-        adapter = TelegramAdapter.build(
-            manager,
-            config.telegram_token.reveal(),
-            api_url=config.telegram_api_url,
-            file_url=config.telegram_file_url,
-        )
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        outbox = Outbox(manager.store, manager.clock)
         clocks = asyncio.create_task(manager.run_clocks(stop, SWEEP_EVERY))
-        sender = TelegramSender(adapter.application.bot)
-        delivery = asyncio.create_task(outbox.run(TELEGRAM, sender, stop=stop))
-        # With DISCORD_TOKEN also set, Discord runs beside Telegram on the same manager.
-        discord = (
-            asyncio.create_task(_discord(config, manager, stop)) if config.discord_token else None
-        )
+        adapters = []
+        if config.telegram_token:
+            adapters.append(asyncio.create_task(_telegram(config, manager, stop)))
+        if config.discord_token:
+            adapters.append(asyncio.create_task(_discord(config, manager, stop)))
         try:
-            await adapter.run(stop)
-        except TelegramUnavailable as exc:
-            raise AppError(str(exc), UNAVAILABLE_EXIT) from None
+            # Each adapter sets ``stop`` when it ends, so the others end with it.
+            results = await asyncio.gather(*adapters, return_exceptions=True)
         finally:
             stop.set()
             await clocks
-            await delivery
-            if discord is not None:
-                await discord
+        for result in results:
+            if isinstance(result, BaseException):
+                raise result
         return 0
 
 
+async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Event) -> None:
+    """The Telegram adapter and its outbox worker on ``manager`` until ``stop`` is set (a
+    token or connection that fails for good is an AppError)."""
+    from bot.adapters.telegram import TelegramAdapter, TelegramUnavailable
+    from bot.adapters.telegram.format import PLATFORM as TELEGRAM
+    from bot.adapters.telegram.sender import TelegramSender
+
+    adapter = TelegramAdapter.build(
+        manager,
+        config.telegram_token.reveal(),
+        api_url=config.telegram_api_url,
+        file_url=config.telegram_file_url,
+    )
+    outbox = Outbox(manager.store, manager.clock)
+    adapter.outbox = outbox  # woken after every update: notices go out at once
+    sender = TelegramSender(adapter.application.bot, Recaps(manager.store), manager)
+    delivery = asyncio.create_task(outbox.run(TELEGRAM, sender, stop=stop))
+    try:
+        await adapter.run(stop)
+    except TelegramUnavailable as exc:
+        raise AppError(str(exc), UNAVAILABLE_EXIT) from None
+    finally:
+        stop.set()
+        await delivery
+
+
 async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Event) -> None:
-    """The Discord adapter on ``manager`` until ``stop`` is set (a login or connection that
-    fails for good is an AppError)."""
+    """The Discord adapter (with its outbox worker) on ``manager`` until ``stop`` is set (a
+    login or connection that fails for good is an AppError)."""
     from bot.adapters.discord import DiscordUnavailable
     from bot.adapters.discord import serve as serve_discord_bot
 
@@ -163,24 +181,9 @@ async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Even
             guild_id=config.discord_guild_id,
         )
     except DiscordUnavailable as exc:
-        stop.set()
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None
-
-
-async def serve_discord(config: Settings) -> int:
-    """Run the Discord adapter with the clock sweeper until SIGINT/SIGTERM."""
-    async with opened(config.db_path) as manager:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        clocks = asyncio.create_task(manager.run_clocks(stop, SWEEP_EVERY))
-        try:
-            await _discord(config, manager, stop)
-        finally:
-            stop.set()
-            await clocks
-        return 0
+    finally:
+        stop.set()
 
 
 def run(play: tuple[str, dict[str, Any]] | None = None) -> int:
@@ -202,15 +205,21 @@ async def _import(db_path: str, text: str) -> int:
     one = _console_name(record.players[0], "player1")
     two = _console_name(record.players[1], "player2")
     if one.lower() == two.lower():
-        one, two = f"{one}1", f"{two}2"
+        # Console players are told apart by name: renaming them would record other players.
+        raise AppError(
+            f"cannot import: both players are called {one!r}, and console players are told "
+            "apart by name; give one of them another name in the record and import it again"
+        )
     async with opened(db_path) as manager:
         reply = await manager.import_record(console_user(one), CHAT, text, console_user(two))
+        row = None if reply.game_id is None else await manager.store.get_game(reply.game_id)
     if not reply.ok:
         raise AppError(reply.text)
     print(reply.text)
     if reply.alt:
         print(reply.alt)
-    print("Continue it with: hexhall run")
+    if row is not None and row.status == "active":
+        print("Continue it with: hexhall run")
     return 0
 
 
@@ -240,15 +249,33 @@ def import_file(path: str) -> int:
     return asyncio.run(_import(db_path, text))
 
 
+#: The picture formats ``hexhall render`` writes, by file suffix (Pillow's format names).
+PICTURE_FORMATS = {".png": "PNG", ".jpg": "JPEG", ".jpeg": "JPEG"}
+
+
 def render_position(position: engines.Position, output: str) -> str:
-    """Draw ``position`` to the PNG file ``output``; its description."""
+    """Draw ``position`` to the file ``output`` in the format its suffix names (PNG or
+    JPEG; ``-`` writes PNG to standard output); its description."""
     try:
         import render
     except ImportError:
         raise AppError("drawing is not available: the render package is missing", 3) from None
-    png = render.board_png(position)
+    if output == "-":
+        sys.stdout.buffer.write(render.board_png(position))
+        sys.stdout.buffer.flush()
+        return render.describe(position)
+    kind = PICTURE_FORMATS.get(Path(output).suffix.lower())
+    if kind is None:
+        known = ", ".join(PICTURE_FORMATS)
+        raise AppError(f"cannot write {output}: name a picture file ending in {known} (or -)")
+    if kind == "PNG":
+        data = render.board_png(position)
+    else:
+        out = io.BytesIO()
+        render.board_image(position).convert("RGB").save(out, kind, quality=92)
+        data = out.getvalue()
     try:
-        Path(output).write_bytes(png)
+        Path(output).write_bytes(data)
     except OSError as exc:
         raise AppError(f"cannot write {output}: {exc.strerror or exc}") from None
     return render.describe(position)
@@ -260,8 +287,9 @@ def games_text() -> str:
     for spec in engines.GAMES.values():
         lines.append(f"{spec.name}: {spec.title} ({spec.sides[0]} vs {spec.sides[1]})")
         for opt in spec.options:
-            values = "|".join(str(v) for v in opt.values)
-            lines.append(f"  {opt.name}={values} (default {opt.default}): {opt.help}")
+            values = "|".join(option_text(v) for v in opt.values)
+            default = option_text(opt.default)
+            lines.append(f"  {opt.name}={values} (default {opt.name}={default}): {opt.help}")
     return "\n".join(lines)
 
 

@@ -45,12 +45,14 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("run", help="start the bot (the console when no chat token is set)")
     play = sub.add_parser("play", help="play a local game at one keyboard")
     play.add_argument("game")
-    play.add_argument("options", nargs="*", metavar="option=value")
+    play.add_argument("options", nargs="*", default=[], metavar="option=value")
     draw = sub.add_parser("render", help="draw a position to a PNG file")
     draw.add_argument("game")
     draw.add_argument("moves", help='the moves, e.g. "5 e5 d4" (separate with ; if in doubt)')
-    draw.add_argument("options", nargs="*", metavar="option=value")
-    draw.add_argument("-o", "--output", required=True, help="PNG file to write")
+    draw.add_argument("options", nargs="*", default=[], metavar="option=value")
+    draw.add_argument(
+        "-o", "--output", required=True, help="picture file to write (.png, .jpg; - for stdout)"
+    )
     sub.add_parser("games", help="list the games and their options")
     rules = sub.add_parser("rules", help="show the rules of a game")
     rules.add_argument("game")
@@ -90,6 +92,8 @@ def parse_moves(position: engines.Position, text: str) -> engines.Position:
             position = _play(position, chunk, number)
         return position
     words = text.split()
+    # A word of the game's own (inpHeXion's swap) is always a turn of its own.
+    alone = set(engines.GAMES[position.game].words)
     number, i = 0, 0
     while i < len(words):
         number += 1
@@ -97,7 +101,7 @@ def parse_moves(position: engines.Position, text: str) -> engines.Position:
             position = position.play(words[i])
             i += 1
         except engines.IllegalMove as single:
-            if i + 1 >= len(words):
+            if i + 1 >= len(words) or {words[i].lower(), words[i + 1].lower()} & alone:
                 raise CliError(f"move {number} ({words[i]!r}) is illegal: {single}") from None
             position = _play(position, f"{words[i]} {words[i + 1]}", number)
             i += 2
@@ -114,7 +118,9 @@ def _play(position: engines.Position, move: str, number: int) -> engines.Positio
 def _render(game: str, moves: str, options: list[str], output: str) -> int:
     resolved = _options(game, options)
     position = parse_moves(engines.new(game.lower(), **resolved), moves)
-    print(f"{output}: {app.render_position(position, output)}")
+    described = app.render_position(position, output)
+    # With -o - the picture is on standard output: the description goes beside it.
+    print(f"{output}: {described}", file=sys.stderr if output == "-" else sys.stdout)
     return 0
 
 

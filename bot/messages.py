@@ -37,6 +37,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.limits import MAX_ID, MAX_PAGE, MAX_PLY, ascii_number
+
 __all__ = [
     "ACTION_ID_LIMIT",
     "MESSAGE_LIMITS",
@@ -81,6 +83,7 @@ ACTION_FIELDS = {
     "dro": 1,  # dro:<game> offer a draw
     "ds": 1,  # ds:<game> describe the board in words
     "pvc": 1,  # pvc:<game> cancel a move preview (nothing was stored)
+    "br": 2,  # br:<game>:<ply> the position after <ply> moves, with first/previous/next/last
 }
 
 
@@ -231,11 +234,17 @@ class Text:
 
 @dataclass(frozen=True)
 class User:
-    """A player as a platform knows them: platform name, platform user id, display name."""
+    """A player as a platform knows them: platform name, platform user id, display name.
+
+    ``username`` is the platform's handle when it has one (a Telegram @username, without the
+    ``@``): a challenge to a handle whose id is unknown is accepted by matching it.  It is not
+    part of the user's identity (equality ignores it).
+    """
 
     platform: str
     user_id: str
     name: str
+    username: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -279,9 +288,33 @@ class Action:
         return cls(label, action_id)
 
 
+# The largest value of each leading numeric field of an action id, per kind (every kind's
+# first field is a game or challenge id); numbers are range-checked here, once, so nothing
+# after ``parse_action`` converts an unchecked one.
+_NUMBERS: dict[str, tuple[int, ...]] = {
+    "mv": (MAX_ID, MAX_PLY),
+    "mvy": (MAX_ID, MAX_PLY),
+    "pp": (MAX_ID, MAX_PLY, MAX_PAGE),
+}
+
+
 def parse_action(action_id: str) -> tuple[str, list[str]] | None:
-    """Split an action id into its kind and fields, or ``None`` if it is not one we made."""
-    if not isinstance(action_id, str) or len(action_id.encode()) > ACTION_ID_LIMIT:
+    """Split an action id into its kind and fields, or ``None`` if it is not one we made.
+
+    Every numeric field is ASCII digits within its range (ids ``1..MAX_ID``, plies up to
+    ``MAX_PLY``, picker pages up to ``MAX_PAGE``: see :mod:`bot.limits`), so the fields of a
+    parsed id convert with ``int()`` safely.
+
+    >>> parse_action("rm:99999999999999999999") is None, parse_action("mvy:1:\u00b2:e5") is None
+    (True, True)
+    """
+    if not isinstance(action_id, str):
+        return None
+    try:
+        size = len(action_id.encode())
+    except UnicodeEncodeError:  # a lone surrogate: no button of ours holds one
+        return None
+    if size > ACTION_ID_LIMIT:
         return None
     kind, _, rest = action_id.partition(":")
     count = ACTION_FIELDS.get(kind)
@@ -290,6 +323,9 @@ def parse_action(action_id: str) -> tuple[str, list[str]] | None:
     fields = rest.split(":", count - 1)
     if len(fields) != count or not all(fields):
         return None
+    for i, high in enumerate(_NUMBERS.get(kind, (MAX_ID,))):
+        if ascii_number(fields[i], high, low=0 if i else 1) is None:
+            return None
     return kind, fields
 
 

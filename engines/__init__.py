@@ -23,6 +23,7 @@ __all__ = [
     "Outcome",
     "Position",
     "from_dict",
+    "looks_like_move",
     "new",
     "position_after",
     "replay",
@@ -79,6 +80,19 @@ def position_after(name: str, moves: Iterable[str], **options: Any) -> Position:
     """
     # Only the last position is kept: a long game's positions can be large (superko history).
     return deque(replay(name, moves, **options), maxlen=1)[0]
+
+
+def looks_like_move(text: str, game: str | None = None) -> bool:
+    """Whether ``text`` is written like a move of ``game`` (of any game when ``None``), legal
+    or not: see :meth:`Game.looks_like_move`.
+
+    >>> looks_like_move("hlep"), looks_like_move("swap", "maphex"), looks_like_move("asdfgh")
+    (False, False, False)
+    >>> looks_like_move("swap"), looks_like_move("g3-g2"), looks_like_move("5", "maphex")
+    (True, True, True)
+    """
+    games = GAMES.values() if game is None else [_game(game)]
+    return any(g.looks_like_move(text) for g in games)
 
 
 def from_dict(d: Mapping[str, Any]) -> Position:

@@ -22,6 +22,7 @@ __all__ = [
     "Position",
     "load_turn",
     "normalize_move",
+    "option_text",
     "shown",
     "turn_dict",
 ]
@@ -88,10 +89,19 @@ class Option:
         raise ValueError(f"option {self.name} must be one of {choices}, not {value!r}")
 
 
-def _format_value(value: Any) -> str:
+def option_text(value: Any) -> str:
+    """An option's value as players write it (``pie=yes``, ``size=9``): the one spelling every
+    text uses.
+
+    >>> option_text(True), option_text(16)
+    ('yes', '16')
+    """
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
+
+
+_format_value = option_text
 
 
 @dataclass(frozen=True)
@@ -107,6 +117,8 @@ class Game:
     options: tuple[Option, ...]
     start: Callable[..., Position] = field(repr=False, compare=False)
     load: Callable[[Mapping[str, Any]], Position] = field(repr=False, compare=False)
+    #: The words of the game's notation that name no cell (inpHeXion's ``swap``).
+    words: tuple[str, ...] = ()
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """Return every option of this game with ``options`` checked and defaults filled in."""
@@ -124,8 +136,27 @@ class Game:
         """The start position with ``options`` (unknown or bad options raise ``ValueError``)."""
         return self.start(**self.resolve_options(**options))
 
+    def looks_like_move(self, text: str) -> bool:
+        """Whether ``text`` is written like a move of this game (legal or not): cells, the
+        joining signs and captures of the shared notation, or one of the game's own
+        :attr:`words`.  A bot tells a mistyped move from a mistyped command with this.
+
+        >>> from engines import GAMES
+        >>> [GAMES["isopath"].looks_like_move(t) for t in ("c1>e6 x d4", "hlep", "/move")]
+        [True, False, False]
+        """
+        try:
+            words = normalize_move(text).split(" ")
+        except IllegalMove:
+            return False
+        return all(_NOTATION.fullmatch(w) is not None or w in self.words for w in words)
+
 
 _SPACES = re.compile(r"\s+")
+#: One word of the shared notation: a capture mark, a lone number (a space or sub-board) or a
+#: cell, and cells joined by ``-`` (a step) or ``>`` (a relocation, a tile move).  A lone ``x``
+#: is the capture mark written apart (``x d4``).
+_NOTATION = re.compile(r"x|x?[a-z]?\d{1,3}(?:[->][a-z]?\d{1,3})*")
 
 
 def shown(text: str, limit: int = 24) -> str:

@@ -610,4 +610,5 @@ GAME = Game(
     ),
     start=new,
     load=load,
+    words=("swap",),
 )

@@ -14,12 +14,12 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
-from bot.adapters.commands import execute, typed_action
-from bot.delivery.notification import Notification
+from bot.adapters.commands import MAX_NAME, execute, typed_action
+from bot.delivery.notification import BOT_USER_ID, Notification
 from bot.delivery.notify import Kind
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
-from bot.messages import Chat, Reply, User, parse_action
+from bot.messages import Chat, Mention, Reply, User, parse_action
 from bot.sessions.manager import SessionManager
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
@@ -27,6 +27,13 @@ __all__ = ["PLATFORM", "Console", "read_stdin_line"]
 PLATFORM = "console"
 CHAT = Chat(PLATFORM, "local")
 BAD_INPUT_EXIT = 2
+
+
+def _names_bot(notification: Notification) -> bool:
+    """Whether the bot is named in ``notification`` (a "your turn" after the bot's move)."""
+    return any(
+        isinstance(s, Mention) and s.user_id == BOT_USER_ID for s in notification.text.segments
+    )
 
 
 def console_user(name: str) -> User:
@@ -56,6 +63,8 @@ class Console:
         self.manager = manager
         self.board_dir = board_dir
         self.user = console_user(player)
+        #: the game of the last reply about one (see :func:`~bot.adapters.commands.execute`)
+        self.current_game: int | None = None
         self.out = out or sys.stdout
         self.err = err or sys.stderr
         self.read_line = read_line
@@ -70,12 +79,12 @@ class Console:
         print(text, file=self.out, flush=True)
 
     async def _save(
-        self, data: bytes | None, game_id: int, suffix: str, label: str, what: str
+        self, data: bytes | None, stem: str, suffix: str, label: str, what: str
     ) -> None:
         """Write a picture of the reply next to the database and print its path."""
         if data is None:
             return
-        path = self.board_dir / f"hexhall-game-{game_id}.{suffix}"
+        path = self.board_dir / f"{stem}.{suffix}"
         try:
             self.board_dir.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(path.write_bytes, data)
@@ -86,18 +95,28 @@ class Console:
 
     async def show(self, reply: Reply) -> None:
         """Print a reply: its text, the board description and where the board PNG went."""
+        await self._print(reply)
+        if reply.ok and reply.game_id is not None:
+            # The game last shown is the one a line naming none goes to, when unclear.
+            self.current_game = reply.game_id
+            # A question ("Really resign?") is answered by whoever asked it.
+            if not any(action.id.startswith("rsy:") for action in reply.actions):
+                await self._follow(reply.game_id)
+        await self._deliver()
+
+    async def _print(self, reply: Reply) -> None:
         self.say(reply.text if reply.ok else f"! {reply.text}")
         if reply.alt:
             self.say(reply.alt)
         if reply.game_id is not None:
-            await self._save(reply.image, reply.game_id, "png", "board", "the board picture")
-            await self._save(reply.animation, reply.game_id, "gif", "recap", "the game recap")
+            stem = f"hexhall-game-{reply.game_id}"
+            await self._save(reply.image, stem, "png", "board", "the board picture")
+            await self._save(reply.animation, stem, "gif", "recap", "the game recap")
+        else:  # a picture about no game: the rating chart of ``stats``
+            await self._save(reply.image, "hexhall-picture", "png", "picture", "the picture")
         for action in reply.actions:
             typed = typed_action(action)
             self.say(f"  [{action.label}] {action.id}" + (f"  (or type {typed})" if typed else ""))
-        if reply.ok and reply.game_id is not None:
-            await self._follow(reply.game_id)
-        await self._deliver()
 
     async def _follow(self, game_id: int) -> None:
         # At one keyboard the next player is whoever is to move in the game just played.
@@ -115,13 +134,20 @@ class Console:
 
     async def send(self, notification: Notification) -> None:
         """The console's outbox sender.  The console is its own chat: "your turn" is already
-        in the reply, so it is not shown again; a recap is drawn and saved as a GIF."""
+        in the reply, so it is not shown again, except after the bot's move (no reply said
+        it): then the board follows.  A recap is drawn and saved as a GIF."""
+        game_id = notification.game_id
         if notification.kind is Kind.RECAP:
-            if notification.game_id is not None:
-                gif = await self.recaps.gif(notification.game_id)
-                await self._save(gif, notification.game_id, "gif", "recap", "the game recap")
+            if game_id is not None:
+                gif = await self.recaps.gif(game_id)
+                await self._save(gif, f"hexhall-game-{game_id}", "gif", "recap", "the game recap")
         elif notification.kind is not Kind.YOUR_TURN:
             self.say(f"» to {notification.recipient.user_id}: {notification.text}")
+        elif game_id is not None and _names_bot(notification):
+            self.say(f"» to {notification.recipient.user_id}: {notification.text}")
+            who = User(PLATFORM, notification.recipient.user_id, notification.recipient.name)
+            await self._print(await self.manager.board(who, CHAT, game_id))
+            await self._follow(game_id)
 
     async def handle(self, line: str) -> bool:
         """Run one line; ``False`` when the player asked to quit."""
@@ -131,8 +157,8 @@ class Console:
         if words[0].lower() in ("quit", "exit"):
             return False
         if words[0].lower() == "as":
-            if len(words) != 2 or len(words[1]) > 32 or not words[1].isprintable():
-                self.say("! Usage: as <name> (one word, at most 32 characters)")
+            if len(words) != 2 or len(words[1]) > MAX_NAME or not words[1].isprintable():
+                self.say(f"! Usage: as <name> (one word, at most {MAX_NAME} characters)")
             else:
                 self.user = console_user(words[1])
                 self.say(f"(now playing as {self.user.name})")
@@ -142,7 +168,9 @@ class Console:
         if parse_action(line.strip()) is not None:  # a button id typed in, e.g. acc:3
             reply = await self.manager.press(self.user, CHAT, line.strip())
         else:
-            reply = await execute(self.manager, self.user, CHAT, line, console_user)
+            reply = await execute(
+                self.manager, self.user, CHAT, line, console_user, self.current_game
+            )
         await self.show(reply)
         return True
 

@@ -41,6 +41,8 @@ class Kind(enum.StrEnum):
     CHALLENGE = "challenge"
     CHALLENGE_ACCEPTED = "challenge_accepted"
     CHALLENGE_DECLINED = "challenge_declined"
+    #: a challenge nobody accepted in time (adapters edit its card, see bot.sessions.posts)
+    CHALLENGE_EXPIRED = "challenge_expired"
     YOUR_TURN = "your_turn"
     REMINDER = "reminder"
     GAME_OVER = "game_over"
@@ -120,8 +122,9 @@ def _offset_text(offset: timedelta) -> str:
     return f"{sign}{minutes // 60:02d}:{minutes % 60:02d}"
 
 
-_OFFSET = re.compile(r"^(?:utc|gmt)?\s*(?:([+-])\s*(\d{1,2})(?::?(\d{2}))?)?$")
-_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?$")
+# re.ASCII: \d would also match other scripts' digits (``٣``), which a player never means here.
+_OFFSET = re.compile(r"^(?:utc|gmt)?\s*(?:([+-])\s*(\d{1,2})(?::?(\d{2}))?)?$", re.ASCII)
+_TIME = re.compile(r"^(\d{1,2})(?::(\d{2}))?$", re.ASCII)
 
 
 def parse_utc_offset(text: str) -> timedelta:

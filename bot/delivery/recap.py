@@ -12,8 +12,8 @@ it when the bot dies (``PR_SET_PDEATHSIG``), so a supervisor reading the bot's o
 end as soon as the bot is gone.
 
 Run as ``python -m bot.delivery.recap <parent pid>``, this module is that child: it reads
-``{"game", "options", "moves"}`` as JSON on its standard input and writes the GIF to its
-standard output.
+``{"game", "options", "moves", "outcome", "players"}`` as JSON on its standard input and
+writes the GIF to its standard output.
 """
 
 from __future__ import annotations
@@ -26,9 +26,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import engines
 from bot.storage.errors import StoreError
 from bot.storage.protocol import Store
 from bot.workers import die_with_parent
+from engines import Outcome
 
 __all__ = ["Recaps", "draw_recap", "game_recap"]
 
@@ -38,25 +40,48 @@ log = logging.getLogger(__name__)
 TIMEOUT = 120.0
 
 
-def game_recap(game: str, options: Mapping[str, Any], moves: Sequence[str]) -> bytes | None:
-    """The animated GIF recap of a game (one frame per position, replayed from ``moves``), or
-    ``None`` if drawing it failed.  Runs in the child process."""
-    import engines
+def game_recap(
+    game: str,
+    options: Mapping[str, Any],
+    moves: Sequence[str],
+    *,
+    outcome: Outcome | None = None,
+    players: Sequence[str] | None = None,
+) -> bytes | None:
+    """The animated GIF recap of a game (one frame per position, replayed from ``moves``; the
+    last frame shows ``outcome`` and every frame the ``players``' names), or ``None`` if drawing
+    it failed.  Runs in the child process."""
     import render
 
     try:
-        return bytes(render.game_gif(list(engines.replay(game, moves, **options))))
+        positions = list(engines.replay(game, moves, **options))
+        return bytes(render.game_gif(positions, outcome=outcome, players=players))
     except Exception:  # a drawing bug must not hide the result of a finished game
         log.exception("recap failed for %s after %d moves", game, len(moves))
         return None
 
 
 async def draw_recap(
-    game: str, options: Mapping[str, Any], moves: Sequence[str], *, timeout: float = TIMEOUT
+    game: str,
+    options: Mapping[str, Any],
+    moves: Sequence[str],
+    *,
+    outcome: Outcome | None = None,
+    players: Sequence[str] | None = None,
+    timeout: float = TIMEOUT,
 ) -> bytes | None:
     """:func:`game_recap` drawn in a child process (see the module docstring); ``None`` if it
     failed or took longer than ``timeout`` seconds."""
-    request = json.dumps({"game": game, "options": dict(options), "moves": list(moves)})
+    ending = None if outcome is None else [outcome.winner, outcome.reason]
+    request = json.dumps(
+        {
+            "game": game,
+            "options": dict(options),
+            "moves": list(moves),
+            "outcome": ending,
+            "players": None if players is None else list(players),
+        }
+    )
     try:
         child = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -104,9 +129,20 @@ class Recaps:
         if both is None:
             return None
         row, moves = both
+        try:
+            seats = [await self.store.get_player(seat) for seat in row.seats]
+        except StoreError as exc:
+            log.error("recap of game #%d without names: %s", game_id, exc)
+            seats = [None, None]
+        names = None if None in seats else [p.name for p in seats if p is not None]
         async with self._slots:
             return await draw_recap(
-                row.game, row.options, [m.move for m in moves], timeout=self.timeout
+                row.game,
+                row.options,
+                [m.move for m in moves],
+                outcome=row.outcome,
+                players=names,
+                timeout=self.timeout,
             )
 
 
@@ -115,7 +151,14 @@ def main(argv: Sequence[str]) -> int:
     if argv:
         die_with_parent(int(argv[0]))
     request = json.loads(sys.stdin.buffer.read())
-    gif = game_recap(request["game"], request["options"], request["moves"])
+    ending = request.get("outcome")
+    gif = game_recap(
+        request["game"],
+        request["options"],
+        request["moves"],
+        outcome=None if ending is None else Outcome(*ending),
+        players=request.get("players"),
+    )
     if gif is None:
         return 1
     sys.stdout.buffer.write(gif)

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.messages import Action, Chat, Reply, User, parse_action
-from bot.sessions import challenges, history, moves, rematch, requests, texts, views
+from bot.messages import Chat, Reply, User, parse_action
+from bot.sessions import browse, challenges, history, moves, rematch, requests, texts, views
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["HANDLERS", "Handler", "press"]
@@ -20,11 +20,8 @@ _NOT_MINE = texts.NOT_MY_BUTTON
 
 
 async def _confirm_resign(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
-    return Reply(
-        texts.really_resign(number),
-        actions=(Action.make("Yes, resign", "rsy", number),),
-        game_id=number,
-    )
+    # Only a player of the game is asked: the question checks what resigning checks.
+    return await moves.resign(ctx, user, chat, number, confirm=False)
 
 
 def _ply(fields: list[str]) -> int:
@@ -81,6 +78,12 @@ async def _takeback_no(ctx: Context, user: User, chat: Chat, number: int, _: lis
     return await requests.takeback(ctx, user, chat, number, "decline")
 
 
+async def _browse(ctx: Context, user: User, chat: Chat, number: int, rest: list[str]) -> Reply:
+    if not (rest[0].isascii() and rest[0].isdigit() and len(rest[0]) < 10):
+        raise Refusal(_NOT_MINE)
+    return await browse.browse(ctx, user, chat, number, int(rest[0]))
+
+
 async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
     return await rematch.rematch(ctx, user, chat, number)
 
@@ -101,6 +104,7 @@ HANDLERS: dict[str, Handler] = {
     "rm": _rematch,
     "mv": _move,
     "mvy": _move_anyway,
+    browse.KIND: _browse,
 }
 
 

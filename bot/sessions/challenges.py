@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 import engines
 from bot.delivery.notify import Kind
-from bot.messages import Action, Chat, Need, NeedKind, Reply, User
-from bot.sessions import standings, texts
+from bot.messages import Action, Chat, Mention, Need, NeedKind, Reply, User
+from bot.sessions import posts, standings, texts
 from bot.sessions.context import (
     DEFAULT_TIME_PER_MOVE,
     FIRST_CHOICES,
@@ -18,15 +19,30 @@ from bot.sessions.context import (
     checked_id,
 )
 from bot.storage import ChallengeRow, ChallengeStatus, First, NewGame, PlayerRow
-from engines.base import shown
+from engines.base import option_text, shown
 
-__all__ = ["accept", "cancel", "challenge", "decline", "expire_challenges"]
+__all__ = ["accept", "cancel", "challenge", "checked_handle", "decline", "expire_challenges"]
+
+# A platform username as Telegram allows them (letters, digits, underscores).
+_HANDLE = re.compile(r"[A-Za-z0-9_]{1,32}")
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def checked_handle(typed: str) -> str:
+    """A username to invite (``@`` in front allowed), in lower case: usernames match without
+    regard to case; :class:`Refusal` when it cannot be one.
+
+    >>> checked_handle("@Bob_7")
+    'bob_7'
+    """
+    name = typed.removeprefix("@") if isinstance(typed, str) else ""
+    if not _HANDLE.fullmatch(name):
+        raise Refusal(texts.bad_handle(shown(str(typed))))
+    return name.lower()
+
+
+def _has_handle(user: User, handle: str | None) -> bool:
+    """Whether ``user`` is the player a challenge to ``handle`` invites."""
+    return handle is not None and (user.username or "").lower() == handle
 
 
 def checked_terms(
@@ -62,15 +78,21 @@ async def challenge(
     first: str = "random",
     time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
     rated: bool | str = True,
+    username: str | None = None,
 ) -> Reply:
     """Challenge ``opponent`` (or anyone in the chat, if ``None``) to ``game``.
 
     ``options`` are the game's options (text values are accepted, e.g. ``{"size": "16"}``);
     ``first`` is who takes seat 0 (``me``, ``them`` or ``random``); ``time_per_move`` is in
     days (``None``, 1, 3, 7 or 14); ``rated=False`` (or ``"no"``) makes a casual game.
+    ``username`` (with no ``opponent``) invites the player with that platform username, whose
+    id is not known yet: only they can accept, which binds their id.
     """
     name, spec, resolved = checked_terms(game, options, first, time_per_move)
     is_rated = standings.parse_rated(rated)
+    handle = None if opponent is not None or username is None else checked_handle(username)
+    if _has_handle(user, handle):
+        raise Refusal(texts.not_yourself())
     me = await ctx.player(user)
     target: PlayerRow | None = None
     if opponent is not None:
@@ -78,10 +100,25 @@ async def challenge(
             raise Refusal(texts.other_platform_player())
         if opponent.user_id == user.user_id:
             raise Refusal(texts.not_yourself())
-        target = await ctx.player(opponent)
     now = ctx.now()
-    option_text = ", ".join(f"{k} {_value(v)}" for k, v in resolved.items())
-    terms = texts.terms(spec.title, option_text, first, time_per_move)
+    # At the limit nothing is stored, not even the player named (the store checks the limit
+    # again in the transaction that adds the challenge).
+    pending = await ctx.store.pending_challenges(me.id, now)
+    if sum(c.challenger == me.id for c in pending) >= ctx.max_pending:
+        raise Refusal(texts.too_many_pending(ctx.max_pending))
+    if opponent is not None:
+        target = await ctx.someone(opponent)
+    # A repeat of a pending challenge points to it instead of piling up.
+    for twin in pending:
+        same = (twin.challenger, twin.target, twin.target_name, twin.chat_id, twin.game) == (
+            me.id, None if target is None else target.id, handle, chat.chat_id, name
+        )  # fmt: skip
+        terms_alike = (twin.options, twin.first, twin.time_per_move, twin.rated)
+        if same and terms_alike == (resolved, first, time_per_move, is_rated):
+            raise Refusal(texts.same_challenge_pending(twin.id))
+    options_said = ", ".join(f"{k}={option_text(v)}" for k, v in resolved.items())
+    opener = engines.new(name, **resolved).to_move
+    terms = texts.terms(spec.title, options_said, first, spec.sides, opener or 0, time_per_move)
     players = (me,) if target is None else (me, target)
     ratings = await standings.challenge_line(ctx, name, resolved, is_rated, players)
     notes = []
@@ -114,17 +151,21 @@ async def challenge(
         notes=notes,
         rated=is_rated,
         community=chat.community_id,
+        target_name=handle,
     )
     if created is None:
         raise Refusal(texts.too_many_pending(ctx.max_pending))
     hours = ctx.challenge_ttl.total_seconds() / 3600
-    whom = None if target is None else ctx.mention(target)
+    whom: Mention | str | None = None if handle is None else texts.invited_handle(handle)
+    if target is not None:
+        whom = ctx.mention(target)
     text = texts.challenged(ctx.mention(me), whom, terms, created.id, hours) + ratings
+    addressed = target is not None or handle is not None
     actions = (
         Action.make("Accept", "acc", created.id),
         Action.make(
-            "Decline" if target is not None else "Cancel",
-            "dec" if target is not None else "can",
+            "Decline" if addressed else "Cancel",
+            "dec" if addressed else "can",
             created.id,
         ),
     )
@@ -132,7 +173,12 @@ async def challenge(
 
 
 async def _pick_challenge(
-    ctx: Context, player: PlayerRow, chat: Chat, challenge_id: int | None, role: str
+    ctx: Context,
+    player: PlayerRow,
+    chat: Chat,
+    challenge_id: int | None,
+    role: str,
+    user: User | None = None,
 ) -> ChallengeRow:
     now = ctx.now()
     if challenge_id is not None:
@@ -150,6 +196,9 @@ async def _pick_challenge(
                 c
                 for c in await ctx.store.open_challenges(chat.platform, chat.chat_id, now)
                 if c.challenger != player.id
+                and (
+                    c.target_name is None or (user is not None and _has_handle(user, c.target_name))
+                )
             ]
     if not mine:
         raise Refusal(texts.no_pending_challenge(), Need(NeedKind.CHALLENGE))
@@ -171,13 +220,15 @@ def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
 async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
     """Accept a challenge (the only one for you here when no id is given); starts the game."""
     me = await ctx.player(user)
-    challenge = await _pick_challenge(ctx, me, chat, challenge_id, "accepter")
+    challenge = await _pick_challenge(ctx, me, chat, challenge_id, "accepter", user)
     _check_pending(ctx, challenge)
     if challenge.platform != chat.platform:
         raise Refusal(texts.challenge_elsewhere(challenge.id))
     if challenge.target is None:
         if challenge.challenger == me.id:
             raise Refusal(texts.own_open_challenge())
+        if challenge.target_name is not None and not _has_handle(user, challenge.target_name):
+            raise Refusal(texts.challenge_for_handle(challenge.id, challenge.target_name))
     elif challenge.target != me.id:
         target = await ctx.player_by_id(challenge.target)
         raise Refusal(texts.challenge_for_other(challenge.id, ctx.mention(target)))
@@ -257,16 +308,19 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
         texts.side(ctx.mention(to_move), sides[position.to_move]),
     )
     reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id, challenge_id=challenge.id)
-    return await ctx.picture(position, reply)
+    return await ctx.picture(position, reply, row)
 
 
 async def decline(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
     """Decline a challenge addressed to you."""
     me = await ctx.player(user)
     challenge = await _pick_challenge(ctx, me, chat, challenge_id, "target")
-    if challenge.target != me.id:
+    invited = challenge.target is None and _has_handle(user, challenge.target_name)
+    if challenge.target != me.id and not invited:
         if challenge.challenger == me.id:
             raise Refusal(texts.yours_cancel_instead(challenge.id))
+        if challenge.target_name is not None and challenge.target is None:
+            raise Refusal(texts.challenge_for_handle(challenge.id, challenge.target_name))
         raise Refusal(texts.not_addressed_to_you(challenge.id))
     _check_pending(ctx, challenge)
     challenger = await ctx.player_by_id(challenge.challenger)
@@ -299,5 +353,6 @@ async def cancel(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
 
 
 async def expire_challenges(ctx: Context) -> list[ChallengeRow]:
-    """Mark every challenge whose time is up as expired (a sweeper may call this)."""
-    return await ctx.store.expire_challenges(ctx.now())
+    """Mark every challenge whose time is up as expired (a sweeper may call this); their
+    cards are edited through the outbox (:func:`bot.sessions.posts.expire_challenges`)."""
+    return await posts.expire_challenges(ctx)

@@ -19,10 +19,13 @@ datetime.datetime(2026, 1, 6, 9, 36, tzinfo=datetime.timezone.utc)
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
+
+from bot.limits import is_ascii_digits
 
 __all__ = [
     "DEFAULT_TIME_CONTROL",
@@ -33,6 +36,7 @@ __all__ = [
     "Clock",
     "FakeClock",
     "SystemClock",
+    "away_days_left",
     "away_left",
     "away_used",
     "check_away",
@@ -122,7 +126,7 @@ def parse_time_control(text: str | int | None) -> int | None:
             if word.endswith(suffix):
                 word = word[: -len(suffix)].strip()
                 break
-        if word.isdigit() and int(word) in TIME_CONTROLS:
+        if is_ascii_digits(word) and int(word) in TIME_CONTROLS:
             return int(word)
     allowed = ", ".join(describe_time_control(days) for days in TIME_CONTROLS)
     raise ValueError(f"time per move must be one of {allowed}, not {str(text)[:24]!r}")
@@ -184,21 +188,29 @@ class AwaySpan:
         return max(timedelta(0), min(self.end, end) - max(self.start, start))
 
 
-def _year_bounds(year: int) -> tuple[datetime, datetime]:
-    return datetime(year, 1, 1, tzinfo=UTC), datetime(year + 1, 1, 1, tzinfo=UTC)
-
-
 def away_used(spans: Iterable[AwaySpan], year: int) -> timedelta:
-    """The vacation time that falls in calendar ``year`` (UTC); a vacation over New Year
-    counts partly in each year."""
-    first, last = _year_bounds(year)
-    return sum((span.overlap(first, last) for span in spans), timedelta(0))
+    """The vacation counted against calendar ``year`` (UTC), in whole days: every day of a
+    vacation that was begun counts as a whole day (``away 1`` then ``back`` an hour later uses
+    a day), in the year that day begins; a vacation over New Year counts partly in each year.
+
+    >>> t = datetime(2026, 3, 1, 9, tzinfo=UTC)
+    >>> away_used([AwaySpan(t, t + timedelta(hours=1))], 2026)
+    datetime.timedelta(days=1)
+    """
+    day = timedelta(days=1)
+    begun = (span.start + k * day for span in spans for k in range(math.ceil(span.length / day)))
+    return day * sum(1 for start in begun if start.year == year)
 
 
 def away_left(spans: Iterable[AwaySpan], year: int) -> timedelta:
     """The vacation time still allowed in calendar ``year``."""
     allowance = timedelta(days=MAX_AWAY_DAYS_PER_YEAR)
     return max(timedelta(0), allowance - away_used(spans, year))
+
+
+def away_days_left(spans: Iterable[AwaySpan], year: int) -> int:
+    """The whole days of vacation still allowed in calendar ``year``."""
+    return away_left(spans, year).days
 
 
 def check_away(spans: Sequence[AwaySpan], now: datetime, days: int) -> AwaySpan:
@@ -235,8 +247,8 @@ def check_away(spans: Sequence[AwaySpan], now: datetime, days: int) -> AwaySpan:
 
 
 def _days_text(span: timedelta) -> str:
-    days = span / timedelta(days=1)
-    whole = int(days) if days == int(days) else round(days, 1)
+    # Vacation is counted in whole days (see away_used).
+    whole = span.days
     return "1 day" if whole == 1 else f"{whole} days"
 
 

@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 
 from bot.delivery.notification import Notification
 from bot.delivery.notify import Kind, dedupe_key
+from bot.limits import MAX_ID, ascii_number
 from bot.messages import Reply, User
 from bot.sessions import challenges, standings, texts
 from bot.sessions import clock as clk
@@ -177,7 +178,11 @@ async def _away_change(
     notes: list[Notification] = []
     for g in games:
         seat = ctx.seat(me, g)
-        if seat is None:
+        if seat is None or g.status is not GameStatus.ACTIVE:
+            continue
+        try:
+            await ctx.check_seats(g)  # a damaged game is set aside, the others go on
+        except Refusal:
             continue
         opponent = await ctx.player_by_id(g.seats[1 - seat])
         text = texts.away_note(ctx.mention(me), until, g.id, ctx.title(g))
@@ -201,10 +206,10 @@ async def away(ctx: Context, user: User, days: int | str) -> Reply:
     """Go on vacation for ``days`` days: your clocks stop (deadlines move by the time
     away), at most 14 days per calendar year; your opponents are told."""
     me = await ctx.player(user)
-    try:
-        count = int(str(days).strip())
-    except ValueError:
-        raise Refusal(texts.away_needs_days()) from None
+    # ASCII digits only, and bounded before converting (the check below names the number).
+    count = days if isinstance(days, int) else ascii_number(days.strip(), MAX_ID)
+    if count is None:
+        raise Refusal(texts.away_needs_days())
     now = ctx.now()
     spans = [clk.AwaySpan(a, b) for a, b in await ctx.store.away_spans(me.id)]
     try:
@@ -213,7 +218,7 @@ async def away(ctx: Context, user: User, days: int | str) -> Reply:
         raise Refusal(texts.sentence(str(exc))) from None
     paused, _ = await _away_change(ctx, me, now, span.end, spans)
     kept = [clk.AwaySpan(s.start, min(s.end, now)) for s in spans if s.start <= now]
-    left = clk.away_left([*kept, span], now.year) / timedelta(days=1)
+    left = clk.away_days_left([*kept, span], now.year)
     return Reply(texts.away(ctx.mention(me), span.end, paused, left))
 
 

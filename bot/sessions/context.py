@@ -23,13 +23,14 @@ from typing import Any, ParamSpec
 import engines
 from bot.delivery.notification import BOT_USER_ID, Notification, Recipient
 from bot.delivery.notify import Kind, Settings, delivery_time
+from bot.limits import MAX_ID, cut
 from bot.messages import Action, Chat, Mention, Need, NeedKind, Reply, Segment, Text, User
 from bot.sessions import clock as clk
-from bot.sessions import texts
+from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.pictures import board_picture
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, MoveRow, PlayerRow, Store, StoreBusy
+from bot.storage import BadRow, GameRow, GameStatus, MoveRow, PlayerRow, Store, StoreBusy
 from engines import Position
 from engines.base import shown
 
@@ -82,9 +83,13 @@ def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> Reply:
         try:
-            return await method(*args, **kwargs)
+            # Every argument checked against its hint first (see bot.sessions.validate).
+            checked, named = validate.checked_call(method, args, kwargs)
+            return validate.bounded(await method(*checked, **named))
+        except validate.BadArgument as exc:
+            return Reply.refuse(exc.text)
         except Refusal as refusal:
-            return Reply.refuse(refusal.text, refusal.need)
+            return validate.bounded(Reply.refuse(refusal.text, refusal.need))
         except StoreBusy:
             # Another process (a backup, a stuck bot) held the database too long: nothing
             # was changed, the same command can simply be sent again.
@@ -100,7 +105,7 @@ def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]
 def checked_id(value: object, what: str) -> int:
     """``value`` as a game or challenge id; :class:`Refusal` if it is not a sane one."""
     # Ids come from adapters and typed text: anything but a sane int would reach SQL.
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < 2**62:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value <= MAX_ID:
         raise Refusal(texts.no_such(what, shown(str(value))))
     return value
 
@@ -201,6 +206,20 @@ class Context:
         self.players[row.id] = row
         return row
 
+    async def someone(self, user: User) -> PlayerRow:
+        """The stored player for ``user`` named by someone else (a challenge's opponent, an
+        imported record's other player): created on first mention, but an existing player's
+        display name is never changed by what another player typed (only by their own
+        requests, through :meth:`player`)."""
+        known = self.by_user.get((user.platform, user.user_id))
+        if known is None:
+            known = await self.store.find_player(user.platform, user.user_id)
+        if known is None:
+            return await self.player(user)
+        self.by_user[(user.platform, user.user_id)] = known
+        self.players[known.id] = known
+        return known
+
     async def player_by_id(self, player_id: int) -> PlayerRow:
         cached = self.players.get(player_id)
         if cached is not None:
@@ -215,6 +234,10 @@ class Context:
         """The player whose turn it is in an active game (``None`` if none or not active)."""
         row = await self.store.get_game(game_id)
         if row is None or row.status != "active" or row.to_move not in (0, 1):
+            return None
+        try:
+            await self.check_seats(row)
+        except Refusal:
             return None
         return await self.player_by_id(row.seats[row.to_move])
 
@@ -345,20 +368,76 @@ class Context:
         row, moves = both
         if row.status == "corrupt":
             raise Refusal(texts.set_aside(game_id))
+        await self.check_seats(row)
         position = await self.replay(row, moves)
         self.positions[game_id] = (row, position)
         return Loaded(row, position)
 
-    async def pick_game(self, player: PlayerRow, chat: Chat, game_id: int | None) -> int:
+    async def pick_game(
+        self,
+        player: PlayerRow,
+        chat: Chat,
+        game_id: int | None,
+        *,
+        turn: bool = False,
+        ended: bool = False,
+    ) -> int:
+        """The game a request without an id is about: the player's only active game in this
+        chat; with ``turn`` (a move) the only one where it is their turn, when several are
+        active; with ``ended`` (looking at a game) their most recent game in this chat when
+        none is active.  :class:`Refusal` with a :class:`Need` when it is not clear."""
         if game_id is not None:
             return checked_id(game_id, "game")
         games = await self.store.active_games_in_chat(player.id, chat.platform, chat.chat_id)
+        # A game found damaged while reading the list is set aside: not a candidate.
+        damaged = [g.id for g in games if g.status is GameStatus.CORRUPT]
+        games = [g for g in games if g.status is not GameStatus.CORRUPT]
+        if len(games) > 1 and turn:
+            mine = [g for g in games if g.to_move is not None and g.seats[g.to_move] == player.id]
+            if len(mine) == 1:
+                return mine[0].id
+        if not games and ended:
+            recent = await self.recent_game(player, chat)
+            if recent is not None:
+                return recent
         if not games:
+            damaged += await self.damaged_here(player, chat)
+            if damaged:
+                # Naming the damaged game says more than "no game here".
+                raise Refusal(texts.damaged_game_here(damaged[0]))
             raise Refusal(texts.no_active_game_here(), Need(NeedKind.GAME))
         if len(games) > 1:
             ids = [g.id for g in games]
             raise Refusal(texts.which_game(len(games), ids), Need(NeedKind.GAME, tuple(ids[:10])))
         return games[0].id
+
+    async def damaged_here(self, player: PlayerRow, chat: Chat, scan: int = 20) -> list[int]:
+        """Ids of ``player``'s games in ``chat`` set aside as damaged (among their ``scan``
+        newest such games), newest first."""
+        rows = await self.store.games_of(player.id, (GameStatus.CORRUPT,), limit=scan)
+        return [r.id for r in rows if (r.platform, r.chat_id) == (chat.platform, chat.chat_id)]
+
+    async def check_seats(self, row: GameRow) -> None:
+        """Read both seats' players; a game whose seat names a missing or unreadable player is
+        set aside (:class:`Refusal` naming it), so it does not block the player's other games."""
+        for player_id in row.seats:
+            try:
+                await self.player_by_id(player_id)
+            except (Refusal, BadRow) as exc:
+                reason = cut(" ".join(str(exc).split()), 200)
+                log.error("game #%d is corrupt: %s", row.id, reason)
+                await self.store.mark_corrupt(row.id, reason)
+                self.positions.pop(row.id, None)
+                raise Refusal(texts.game_damaged(row.id, cut(reason, 80))) from None
+
+    async def recent_game(self, player: PlayerRow, chat: Chat, scan: int = 200) -> int | None:
+        """The id of ``player``'s most recent game in ``chat`` (among their ``scan`` newest
+        games), if any."""
+        statuses = (GameStatus.ACTIVE, GameStatus.FINISHED, GameStatus.ABORTED)
+        for row in await self.store.games_of(player.id, statuses, limit=scan):
+            if (row.platform, row.chat_id) == (chat.platform, chat.chat_id):
+                return row.id
+        return None
 
     @staticmethod
     def seat(player: PlayerRow, row: GameRow) -> int | None:
@@ -368,10 +447,25 @@ class Context:
             return 1
         return None
 
-    async def picture(self, position: Position, reply: Reply) -> Reply:
+    async def picture(self, position: Position, reply: Reply, row: GameRow | None = None) -> Reply:
+        """``reply`` with the board of ``position`` (when pictures are on).  With the stored
+        game ``row`` the picture names the players, shows the time left to move and, at the
+        game's last ply, how it ended (also when that was a resignation, a draw or time)."""
         if not self.pictures:
             return reply
-        png, alt = await asyncio.to_thread(board_picture, position)
+        outcome = players = clock = None
+        if row is not None:
+            players = await self.names(row)
+            if position.ply == row.ply:
+                outcome = row.outcome
+                if outcome is None and row.deadline_at is not None:
+                    left = (row.deadline_at - self.now()).total_seconds()
+                    clock = texts.time_left(left)
+        png, alt = await asyncio.to_thread(
+            functools.partial(
+                board_picture, position, outcome=outcome, players=players, clock=clock
+            )
+        )
         if png is None:
             return reply
         return replace(reply, image=png, alt=alt)
@@ -413,7 +507,7 @@ class Context:
 
         text += await standings.ended_line(self, row)
         reply = Reply(text, actions=(Action.make("Rematch", "rm", row.id),), game_id=row.id)
-        return await self.picture(position, reply)
+        return await self.picture(position, reply, row)
 
     def store_row(self, updated: GameRow | None, position: Position) -> GameRow:
         if updated is None:

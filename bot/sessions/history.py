@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engines
-from bot.messages import Chat, Reply, Text, User
+from bot.messages import Action, Chat, Reply, Text, User
 from bot.sessions import clock as clk
 from bot.sessions import records, texts
 from bot.sessions.context import Context, Refusal
@@ -40,28 +40,28 @@ def _record(
 async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """The numbered move list of a game."""
     me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id)
+    gid = await ctx.pick_game(me, chat, game_id, ended=True)
     loaded = await ctx.load(gid)
     row = loaded.row
     moves = await ctx.store.moves(gid)
-    names = await ctx.names(row)
-    # The record's header (game, options, players, dates, result), then the moves with
-    # who played them.
-    header = records.export(_record(ctx, row, names, [])).split("\n\n")[0]
-    players = await ctx.mentions(row)
-    lines = [texts.history_head(gid, ctx.title(row), players), Text.of(header)]
-    lines += [texts.history_line(m.ply + 1, m.move, players[m.seat]) for m in moves]
+    # Who plays which side, then the moves numbered by turn pairs as players read them (the
+    # record with its header is what export gives).
+    seats = (await ctx.who(row, loaded.position, 0), await ctx.who(row, loaded.position, 1))
+    lines = [texts.history_head(gid, ctx.title(row), seats)]
+    lines += texts.move_list([m.move for m in moves])
     if not moves:
         lines.append(texts.no_moves_yet())
     if row.status != "active":
         lines.append(await ctx.result_text(row, loaded.position))
-    return Reply(Text.join(lines, "\n"), game_id=gid)
+    # Step through the game from its start (see bot.sessions.browse).
+    steps = (Action.make(texts.STEP_THROUGH, "br", gid, 0),) if moves else ()
+    return Reply(Text.join(lines, "\n"), actions=steps, game_id=gid)
 
 
 async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """The plain-text record of a game (``hexhall import`` reads it back)."""
     me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id)
+    gid = await ctx.pick_game(me, chat, game_id, ended=True)
     loaded = await ctx.load(gid)
     moves = await ctx.store.moves(gid)
     record = _record(ctx, loaded.row, await ctx.names(loaded.row), moves)
@@ -79,7 +79,7 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
     if (opponent.platform, opponent.user_id) == (user.platform, user.user_id):
         raise Refusal(texts.import_needs_two_players())
     me = await ctx.player(user)
-    other = await ctx.player(opponent)
+    other = await ctx.someone(opponent)
     names = [n.lower() for n in record.players]
     mine = 1 if names[1] == user.name.lower() and names[0] != user.name.lower() else 0
     seats = (me, other) if mine == 0 else (other, me)
@@ -127,8 +127,8 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
         tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
         said = texts.imported(title, row.id, players, len(record.moves), tail)
         return await ctx.picture(
-            position, Reply(said, actions=ctx.game_actions(row), game_id=row.id)
+            position, Reply(said, actions=ctx.game_actions(row), game_id=row.id), row
         )
     tail = await ctx.result_text(row, position)
     said = texts.imported(title, row.id, players, len(record.moves), tail)
-    return await ctx.picture(position, Reply(said, game_id=row.id))
+    return await ctx.picture(position, Reply(said, game_id=row.id), row)

@@ -24,6 +24,7 @@ from typing import Any
 from bot.delivery.notify import Settings
 from bot.messages import Chat, Reply, User
 from bot.sessions import (
+    browse,
     buttons,
     challenges,
     clocks,
@@ -32,6 +33,7 @@ from bot.sessions import (
     opponent,
     picker,
     players,
+    posts,
     preview,
     rematch,
     requests,
@@ -52,7 +54,7 @@ from bot.sessions.context import (
 )
 from bot.sessions.preview import BoardFacts, GameChoice
 from bot.sessions.thinker import Thinker
-from bot.storage import ChallengeRow, PlayerRow, RebuildSummary, Store
+from bot.storage import ChallengeRow, PlayerRow, Post, PostKind, RebuildSummary, Store
 
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
@@ -163,6 +165,7 @@ class SessionManager:
         first: str = "random",
         time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
         rated: bool | str = True,
+        username: str | None = None,
     ) -> Reply:
         """Challenge ``opponent`` (or anyone in the chat, if ``None``) to ``game``.
 
@@ -170,10 +173,15 @@ class SessionManager:
         ``first`` is who takes seat 0 (``me``, ``them`` or ``random``); ``time_per_move`` is in
         days (``None``, 1, 3, 7 or 14); ``rated=False`` (or ``"no"``) makes a casual game
         (rated by default).  The challenge card shows both players' ratings in the game.
+        ``username`` (with no ``opponent``) invites a player by their platform username when
+        their id is unknown (Telegram cannot look one up): only the user whose
+        :attr:`~bot.messages.User.username` matches it (in any case) can accept or decline,
+        and accepting binds their id.
         """
         return await challenges.challenge(
-            self._ctx, user, chat, game, opponent, options, first, time_per_move, rated
-        )
+            self._ctx, user, chat, game, opponent, options, first, time_per_move, rated,
+            username,
+        )  # fmt: skip
 
     @guard
     async def challenge_bot(
@@ -226,6 +234,48 @@ class SessionManager:
         """Mark every challenge whose time is up as expired (a sweeper may call this)."""
         return await challenges.expire_challenges(self._ctx)
 
+    # -- the bot's own messages on the platforms (bot.sessions.posts) ------------------------
+
+    async def remember_post(
+        self,
+        platform: str,
+        chat_id: str,
+        message_id: str,
+        kind: PostKind,
+        *,
+        game_id: int | None = None,
+        challenge_id: int | None = None,
+    ) -> list[Post]:
+        """Remember a message the bot sent (a board or a challenge card); for a board, the
+        game's older boards that had live buttons, for the caller to take them away."""
+        return await posts.remember_post(
+            self._ctx, platform, chat_id, message_id, kind,
+            game_id=game_id, challenge_id=challenge_id,
+        )  # fmt: skip
+
+    async def posts_for(
+        self,
+        platform: str,
+        *,
+        game_id: int | None = None,
+        challenge_id: int | None = None,
+        kind: PostKind | None = None,
+        live: bool | None = None,
+    ) -> list[Post]:
+        """The remembered messages of a game or a challenge on ``platform``, oldest first."""
+        return await posts.posts_for(
+            self._ctx, platform, game_id=game_id, challenge_id=challenge_id, kind=kind, live=live
+        )
+
+    async def retire_posts(self, retired: list[Post]) -> None:
+        """Mark messages as without live buttons (after taking them away)."""
+        await posts.retire_posts(self._ctx, retired)
+
+    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
+        """A chat changed its id (a Telegram group became a supergroup): its games,
+        challenges, posts and undelivered notifications move along; how many rows moved."""
+        return await posts.move_chat(self._ctx, platform, old_chat_id, new_chat_id)
+
     @guard
     async def move(
         self,
@@ -250,14 +300,26 @@ class SessionManager:
         return await opponent.after_move(self._ctx, reply)
 
     @guard
-    async def resign(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
-        """Resign a game you play in."""
-        return await moves.resign(self._ctx, user, chat, game_id)
+    async def resign(
+        self, user: User, chat: Chat, game_id: int | None = None, confirm: bool = True
+    ) -> Reply:
+        """Resign a game you play in.  ``confirm=False`` asks first: the reply is the question
+        with a "Yes, resign" button (what every adapter does before resigning)."""
+        return await moves.resign(self._ctx, user, chat, game_id, confirm)
 
     @guard
     async def board(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
         """The board of a game and whose turn it is."""
         return await views.board(self._ctx, user, chat, game_id)
+
+    @guard
+    async def browse(
+        self, user: User, chat: Chat, game_id: int | None = None, ply: int | None = None
+    ) -> Reply:
+        """The picture of a game after ``ply`` moves (its last position by default), with
+        buttons to the first, previous, next and last position (``br`` actions: adapters edit
+        the message in place when one is pressed)."""
+        return await browse.browse(self._ctx, user, chat, game_id, ply)
 
     @guard
     async def history(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:

@@ -38,7 +38,7 @@ async def move(
     if not isinstance(text, str):
         raise Refusal(texts.move_is_text())
     me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id)
+    gid = await ctx.pick_game(me, chat, game_id, turn=True)
     # What the player saw when they sent the move: a racing submission is judged against it.
     # Only when another submission holds the lock is there a race to judge; otherwise the
     # fresh stored state is what the player is answered against.
@@ -253,11 +253,14 @@ async def _move_reply(
         return await ctx.game_over_reply(row, after, text, upto=ply + 1)
     text += texts.to_move(await ctx.who(row, after, after.to_move))
     actions = ctx.game_actions(row)
-    return await ctx.picture(after, Reply(text, actions=actions, game_id=row.id))
+    return await ctx.picture(after, Reply(text, actions=actions, game_id=row.id), row)
 
 
-async def resign(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
-    """Resign a game you play in."""
+async def resign(
+    ctx: Context, user: User, chat: Chat, game_id: int | None = None, confirm: bool = True
+) -> Reply:
+    """Resign a game you play in; ``confirm=False`` only asks "Really resign?" with a button
+    that resigns (after the same checks, so nobody else is ever asked)."""
     me = await ctx.player(user)
     gid = await ctx.pick_game(me, chat, game_id)
     async with ctx.lock(gid):
@@ -268,6 +271,12 @@ async def resign(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
             raise Refusal(texts.not_playing(gid, "resign"))
         if row.status != "active":
             raise Refusal(texts.already_over(gid))
+        if not confirm:
+            return Reply(
+                texts.really_resign(gid),
+                actions=(Action.make("Yes, resign", "rsy", gid),),
+                game_id=gid,
+            )
         now = ctx.now()
         opponent = await ctx.player_by_id(row.seats[1 - seat])
         rated = await standings.settle(ctx, row, 1 - seat, GameResult.WIN)

@@ -329,7 +329,7 @@ async def rematch(ctx: Context, user: User, me: PlayerRow, row: GameRow, seat: i
 
 async def run(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
     """At start-up, then every ``every`` seconds until ``stop`` is set: :func:`resume`.  A
-    failing round is logged, not fatal; at the end the bot's moves in the works stop."""
+    failing round is logged, not fatal."""
     while not stop.is_set():
         try:
             await resume(ctx)

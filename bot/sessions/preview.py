@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from bot.messages import Action, Chat, Mention, Reply, Text, User
-from bot.sessions import texts
+from bot.sessions import standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameStatus
 from engines import IllegalMove
@@ -78,7 +78,7 @@ async def preview(
         raise Refusal(texts.illegal(gid, "too long for a button")) from None
     who = await ctx.who(row, position, seat)
     body = texts.preview_of(gid, ctx.title(row), row.ply + 1, who, move)
-    return await ctx.picture(after, Reply(body, actions=actions, game_id=gid))
+    return await ctx.picture(after, Reply(body, actions=actions, game_id=gid), row)
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,8 @@ class BoardFacts:
     """A game at a glance, for a platform's card: ``players`` are the seats with their sides,
     ``moves`` how many have been played, ``to_move`` the player whose turn it is (``None``
     once over) and ``to_move_side`` that player with their side, ``deadline`` when their move
-    is due (``None``: no clock), ``result`` how it ended (``None`` while it runs)."""
+    is due (``None``: no clock), ``result`` how it ended (``None`` while it runs), ``ratings``
+    both players' ratings in the game's pool (or that it is casual; empty when neither)."""
 
     game_id: int
     title: str
@@ -97,6 +98,7 @@ class BoardFacts:
     to_move_side: Text | None
     deadline: datetime | None
     result: Text | None
+    ratings: Text
 
 
 async def board_facts(ctx: Context, game_id: int) -> BoardFacts:
@@ -116,6 +118,7 @@ async def board_facts(ctx: Context, game_id: int) -> BoardFacts:
         to_move_side=await ctx.who(row, position, position.to_move) if active else None,
         deadline=row.deadline_at if active else None,
         result=None if active else await ctx.result_text(row, position),
+        ratings=await standings.board_line(ctx, row),
     )
 
 

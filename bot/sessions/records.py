@@ -45,7 +45,8 @@ from engines import IllegalMove, Position
 __all__ = ["Record", "Result", "export", "parse"]
 
 HEADLINE = "Hexhall game record"
-_MOVE_LINE = re.compile(r"^(\d+)\s*\.\s*(.*)$")
+# re.ASCII: move numbers are ASCII digits (\d alone would take ``٣``).
+_MOVE_LINE = re.compile(r"^(\d+)\s*\.\s*(.*)$", re.ASCII)
 _RESULT = re.compile(r"^(1-0|0-1|1/2-1/2|aborted|\*)\s*(?:\((.*)\))?$", re.IGNORECASE)
 _CODES = {0: "1-0", 1: "0-1", None: "1/2-1/2"}
 #: Longest player name kept in a record; names are one line of printable text.
@@ -278,9 +279,24 @@ def parse(text: str) -> Record:
     )
 
 
+#: The reasons a game ends for that its moves do not show: a win by resignation or on time,
+#: a draw by agreement.
+OFF_BOARD = {"resignation": True, "timeout": True, "time": True, "agreement": False}
+
+
 def _check_result(result: Result | None, pos: Position, number: int) -> None:
     outcome = pos.outcome
-    if outcome is None or result is None:
+    if result is None or (outcome is None and result.aborted):
+        return
+    if outcome is None:
+        # The moves do not end the game: only an ending outside the board explains the result.
+        if OFF_BOARD.get(result.reason.lower()) is not (result.winner is not None):
+            raise _fail(
+                number,
+                f"result {result.code()} ({shown_line(result.reason)}) does not follow from the "
+                "moves, which do not end the game (a game that goes on ends by resignation or "
+                "timeout, or is drawn by agreement)",
+            )
         return
     if result.aborted or result.winner != outcome.winner:
         said = result.code()

@@ -186,4 +186,5 @@ async def takeback(
                 actions=ctx.game_actions(updated),
                 game_id=gid,
             ),
+            updated,
         )

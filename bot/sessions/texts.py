@@ -8,7 +8,7 @@ adapter's business (see :mod:`bot.adapters.commands` for the typed forms).
 
 >>> ada = Mention("console", "ada", "Ada")
 >>> str(declined(ada, 4, Mention("console", "bo", "Bo")))
-'Ada declined challenge #4 from Bo.'
+'Ada declined challenge 4 from Bo.'
 >>> [type(s).__name__ for s in moved(3, "Maphex", 1, side(ada, "Red"), "e5").segments]
 ['str', 'Mention', 'str', 'Code', 'str']
 """
@@ -67,8 +67,8 @@ def result(game_id: int, result_code: str, reason: str | None, winner: Text | No
 
 
 def no_such(what: str, shown_id: str) -> Text:
-    """There is no game (challenge) with that id."""
-    return _t(f"There is no {what} #{shown_id}.")
+    """There is no game (challenge) with that id (``#`` marks games only)."""
+    return _t(f"There is no {what} {'#' if what == 'game' else ''}{shown_id}.")
 
 
 def no_such_game_name(shown_name: str, games: list[str]) -> Text:
@@ -95,10 +95,10 @@ BUSY = Text.of("The database is busy, try again.")
 def row_unreadable(table: str, row_id: object) -> Text:
     """A stored row that cannot be read: a game or challenge is set aside, anything else is
     only reported."""
-    what = {"games": "Game", "challenges": "Challenge"}.get(table)
+    what = {"games": "Game #", "challenges": "Challenge "}.get(table)
     if what is None:
         return _t(f"Something stored cannot be read ({table} #{row_id}).")
-    return _t(f"{what} #{row_id} cannot be read (damaged in storage); it has been set aside.")
+    return _t(f"{what}{row_id} cannot be read (damaged in storage); it has been set aside.")
 
 
 def player_missing(player_id: int) -> Text:
@@ -168,27 +168,42 @@ def too_many_pending(limit: int) -> Text:
     return _t(f"You already have {limit} pending challenges: cancel one first.")
 
 
-def terms(title: str, options: str, first: str, days: float | None) -> str:
-    """A challenge's game, options, first player and clock in words."""
+def terms(
+    title: str,
+    options: str,
+    first: str,
+    sides: tuple[str, str],
+    opener: int,
+    days: float | None,
+) -> str:
+    """A challenge's game, options, sides and clock in words.  ``first`` is who takes seat 0
+    (``me``: the challenger, ``them``, ``random``), ``sides`` the seats' sides and ``opener``
+    the seat that makes the first move (Maphex: Blue opens, though Red is seat 0)."""
     clock = "no clock" if days is None else f"{_plural(days, 'day')} per move"
-    return title + (f" ({options})" if options else "") + f"; first: {first}; {clock}"
+    if first == "random":
+        who = f"sides drawn when accepted, {sides[opener]} opens"
+    else:
+        mine = 0 if first == "me" else 1
+        opens = " and opens" if mine == opener else f", {sides[opener]} opens"
+        who = f"the challenger plays {sides[mine]}{opens}"
+    return title + (f" ({options})" if options else "") + f"; {who}; {clock}"
 
 
 def challenged(
-    me: Mention, whom: Mention | None, what: str, challenge_id: int, hours: float
+    me: Mention, whom: Mention | str | None, what: str, challenge_id: int, hours: float
 ) -> Text:
-    """A challenge was made."""
+    """A challenge was made (``whom`` a text: a player invited by username)."""
     return _t(
         me,
         " challenges ",
         "anyone here" if whom is None else whom,
-        f" to {what}. Challenge #{challenge_id} expires in {hours:g} hours.",
+        f" to {what}. Challenge {challenge_id} expires in {hours:g} hours.",
     )
 
 
 def no_such_challenge(challenge_id: int) -> Text:
     """No challenge with that id."""
-    return _t(f"There is no challenge #{challenge_id}.")
+    return _t(f"There is no challenge {challenge_id}.")
 
 
 def no_pending_challenge() -> Text:
@@ -197,23 +212,25 @@ def no_pending_challenge() -> Text:
 
 
 def which_challenge(count: int, ids: list[int]) -> Text:
-    """No challenge id given and several would do."""
-    return _t(f"There are {count} pending challenges ({_ids(ids)}): which one?")
+    """No challenge id given and several would do (challenges are numbered without ``#``,
+    which marks games)."""
+    listed = ", ".join(str(i) for i in ids[:10])
+    return _t(f"There are {count} pending challenges ({listed}): which one?")
 
 
 def challenge_closed(challenge_id: int, status: str) -> Text:
     """The challenge was accepted, declined, cancelled ... already."""
-    return _t(f"Challenge #{challenge_id} was already {status}.")
+    return _t(f"Challenge {challenge_id} was already {status}.")
 
 
 def challenge_expired(challenge_id: int) -> Text:
     """The challenge's time is up."""
-    return _t(f"Challenge #{challenge_id} has expired.")
+    return _t(f"Challenge {challenge_id} has expired.")
 
 
 def challenge_elsewhere(challenge_id: int) -> Text:
     """A challenge made on another platform."""
-    return _t(f"Challenge #{challenge_id} was made on another platform.")
+    return _t(f"Challenge {challenge_id} was made on another platform.")
 
 
 def own_open_challenge() -> Text:
@@ -223,12 +240,12 @@ def own_open_challenge() -> Text:
 
 def challenge_for_other(challenge_id: int, target: Mention) -> Text:
     """A challenge addressed to someone else."""
-    return _t(f"Challenge #{challenge_id} is for ", target, ", not for you.")
+    return _t(f"Challenge {challenge_id} is for ", target, ", not for you.")
 
 
 def challenge_unreadable(challenge_id: int, reason: str) -> Text:
     """A challenge damaged in storage."""
-    return _t(f"Challenge #{challenge_id} cannot be read ({reason}); it has been set aside.")
+    return _t(f"Challenge {challenge_id} cannot be read ({reason}); it has been set aside.")
 
 
 def accepted(
@@ -243,7 +260,7 @@ def accepted(
     side as "X plays Side")."""
     return _t(
         me,
-        f" accepted challenge #{challenge_id}: game #{game_id} {title}. ",
+        f" accepted challenge {challenge_id}: game #{game_id} {title}. ",
         seats[0],
         ", ",
         seats[1],
@@ -260,32 +277,32 @@ def plays(player: Mention, side_name: str) -> Text:
 
 def yours_cancel_instead(challenge_id: int) -> Text:
     """Declining one's own challenge."""
-    return _t(f"Challenge #{challenge_id} is yours: cancel it instead.")
+    return _t(f"Challenge {challenge_id} is yours: cancel it instead.")
 
 
 def not_addressed_to_you(challenge_id: int) -> Text:
     """Declining someone else's challenge."""
-    return _t(f"Challenge #{challenge_id} is not addressed to you.")
+    return _t(f"Challenge {challenge_id} is not addressed to you.")
 
 
 def no_longer_pending(challenge_id: int) -> Text:
     """The challenge closed meanwhile."""
-    return _t(f"Challenge #{challenge_id} is no longer pending.")
+    return _t(f"Challenge {challenge_id} is no longer pending.")
 
 
 def declined(me: Mention, challenge_id: int, challenger: Mention) -> Text:
     """A challenge was declined."""
-    return _t(me, f" declined challenge #{challenge_id} from ", challenger, ".")
+    return _t(me, f" declined challenge {challenge_id} from ", challenger, ".")
 
 
 def not_yours_to_cancel(challenge_id: int) -> Text:
     """Cancelling someone else's challenge."""
-    return _t(f"Challenge #{challenge_id} is not yours to cancel.")
+    return _t(f"Challenge {challenge_id} is not yours to cancel.")
 
 
 def cancelled(me: Mention, challenge_id: int) -> Text:
     """A challenge was withdrawn."""
-    return _t(me, f" cancelled challenge #{challenge_id}.")
+    return _t(me, f" cancelled challenge {challenge_id}.")
 
 
 # -- moves ----------------------------------------------------------------------------------
@@ -370,10 +387,12 @@ def really_resign(game_id: int) -> Text:
 
 
 def board_head(
-    game_id: int, title: str, seats: tuple[Text, Text], move_number: int, tail: Text
+    game_id: int, title: str, seats: tuple[Text, Text], plies: int, tail: Text, over: bool = False
 ) -> Text:
-    """The line above a board."""
-    return _t(f"#{game_id} {title}: ", seats[0], " vs ", seats[1], f", move {move_number}. ", tail)
+    """The line above a board after ``plies`` moves: the move to make, or once the game is
+    over how many moves it took (as the picture's description says it)."""
+    when = f"after {_plural(plies, 'move')}" if over else f"move {plies + 1}"
+    return _t(f"#{game_id} {title}: ", seats[0], " vs ", seats[1], f", {when}. ", tail)
 
 
 def to_move_line(who: Text) -> Text:
@@ -438,9 +457,15 @@ def rules(markdown: str) -> Text:
 
     >>> rules("# Maphex\\n\\nPlay **one** disc: `e5`.").segments
     (Strong(text='Maphex'), '\\n\\nPlay ', Strong(text='one'), ' disc: ', Code(text='e5'), '.')
+
+    A table becomes one line per row, its first cell before a colon (no pipes):
+
+    >>> str(rules("| row | cells |\\n|---|---|\\n| a | a1, a2 |"))
+    'row: cells\\na: a1, a2'
     """
     out: list[Segment | Text] = []
-    for number, line in enumerate(markdown.strip().split("\n")):
+    lines = [_table_row(line) for line in markdown.strip().split("\n")]
+    for number, line in enumerate(line for line in lines if line is not None):
         if number:
             out.append("\n")
         heading = line.lstrip("#")
@@ -449,6 +474,16 @@ def rules(markdown: str) -> Text:
             continue
         out.append(_inline(line))
     return _t(*out)
+
+
+def _table_row(line: str) -> str | None:
+    # A Markdown table row as "first: rest"; ``None`` for the |---| line under the header.
+    if not line.startswith("|"):
+        return line
+    cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+    if all(set(cell) <= set(":-") for cell in cells):
+        return None
+    return f"{cells[0]}: {'; '.join(cells[1:])}" if len(cells) > 1 else cells[0]
 
 
 def _inline(line: str) -> Text:
@@ -501,12 +536,13 @@ def sentence_as_is(message: str) -> Text:
     return _t(message)
 
 
-def away(me: Mention, until: datetime, paused: int, left_days: float) -> Text:
-    """A vacation started."""
+def away(me: Mention, until: datetime, paused: int, left_days: int) -> Text:
+    """A vacation started (vacation is counted in whole days: each day begun counts)."""
     return _t(
         me,
         f" is away until {_when(until)}; clocks are paused ({_plural(paused, 'game')} waiting "
-        f"on you). {left_days:g} days of vacation left this year.",
+        f"on you). {_plural(left_days, 'whole day')} of vacation left this year (each day "
+        "begun counts).",
     )
 
 
@@ -622,7 +658,7 @@ def rematch_exists(game_id: int, new_game_id: int | None) -> Text:
 
 def rematch_already_asked(game_id: int, challenge_id: int) -> Text:
     """A second rematch request."""
-    return _t(f"You already asked for a rematch of #{game_id}: challenge #{challenge_id}.")
+    return _t(f"You already asked for a rematch of #{game_id}: challenge {challenge_id}.")
 
 
 def rematch_asked(
@@ -633,15 +669,17 @@ def rematch_asked(
         me,
         " asks ",
         opponent,
-        f" for a rematch of #{game_id} {title} (seats swapped): challenge #{challenge_id}.",
+        f" for a rematch of #{game_id} {title} (seats swapped): challenge {challenge_id}.",
     )
 
 
 # -- records --------------------------------------------------------------------------------
 
 
-def history_head(game_id: int, title: str, names: tuple[Mention, Mention]) -> Text:
-    """The first line of a move list."""
+def history_head(
+    game_id: int, title: str, names: tuple[Mention, Mention] | tuple[Text, Text]
+) -> Text:
+    """The first line of a move list (the players, with their sides)."""
     return _t(f"#{game_id} {title}: ", names[0], " vs ", names[1])
 
 
@@ -699,17 +737,17 @@ def game_choice(game_id: int, title: str, opponent: str, your_turn: bool) -> str
 
 def challenge_note(me: Mention, what: str, challenge_id: int | str) -> Text:
     """You were challenged."""
-    return _t(me, f" challenges you to {what}: challenge #{challenge_id}.")
+    return _t(me, f" challenges you to {what}: challenge {challenge_id}.")
 
 
 def rematch_note(me: Mention, game_id: int, title: str, challenge_id: int | str) -> Text:
     """Your opponent asks for a rematch."""
-    return _t(me, f" asks for a rematch of #{game_id} {title}: challenge #{challenge_id}.")
+    return _t(me, f" asks for a rematch of #{game_id} {title}: challenge {challenge_id}.")
 
 
 def accepted_note(me: Mention, challenge_id: int, game_id: int | str, title: str) -> Text:
     """Your challenge was accepted."""
-    return _t(me, f" accepted challenge #{challenge_id}: game #{game_id} {title}.")
+    return _t(me, f" accepted challenge {challenge_id}: game #{game_id} {title}.")
 
 
 def first_turn_note(game_id: int | str, title: str, side_name: str) -> Text:
@@ -719,7 +757,7 @@ def first_turn_note(game_id: int | str, title: str, side_name: str) -> Text:
 
 def declined_note(me: Mention, challenge_id: int) -> Text:
     """Your challenge was declined."""
-    return _t(me, f" declined challenge #{challenge_id}.")
+    return _t(me, f" declined challenge {challenge_id}.")
 
 
 def your_turn_note(game_id: int, title: str, mover: Mention, move: str) -> Text:
@@ -939,4 +977,175 @@ def bot_taken_back(
         f" in #{game_id}. ",
         who,
         " to move.",
+    )
+
+
+# -- finding games and browsing ---------------------------------------------------------------
+
+
+def time_left(left_seconds: float) -> str:
+    """The time the player to move has left, as shown on a board (``"2 days 4 h left"``).
+
+    >>> time_left(2 * 86400 + 4 * 3600 + 59), time_left(3000), time_left(-5)
+    ('2 days 4 h left', '50 min left', 'time is up')
+    """
+    if left_seconds <= 0:
+        return "time is up"
+    minutes = int(left_seconds // 60)
+    days, hours, mins = minutes // 1440, minutes // 60 % 24, minutes % 60
+    if days:
+        return f"{_plural(days, 'day')}" + (f" {hours} h" if hours else "") + " left"
+    if hours:
+        return f"{hours} h" + (f" {mins} min" if mins else "") + " left"
+    return f"{max(mins, 1)} min left"
+
+
+# -- hardening --------------------------------------------------------------------------------
+
+
+def not_an_id(word: str) -> Text:
+    """A typed ``#...`` that is not a game or challenge id (``word`` already cut)."""
+    return _t(f"{word!r} is not an id: an id is # and digits 0-9, e.g. #12.")
+
+
+def page_usage(word: str) -> Text:
+    """``games`` with something that is not a page number (``word`` already cut)."""
+    return _t(f"{word!r} is not a page: games [page], e.g. games 2.")
+
+
+def bad_argument(name: str, expected: str) -> Text:
+    """A caller (an adapter) passed a value of the wrong kind: the request is refused."""
+    return _t(f"That request is malformed: {name} must be {expected}.")
+
+
+def id_too_long(limit: int) -> Text:
+    """A platform user or chat id longer than any platform makes."""
+    return _t(f"That player cannot be used: their id is longer than {limit} characters.")
+
+
+def game_damaged(game_id: int, reason: str) -> Text:
+    """A game found damaged while answering (``reason`` already cut): it is set aside."""
+    return _t(f"Game #{game_id} is damaged in storage ({reason}) and has been set aside.")
+
+
+def damaged_game_here(game_id: int) -> Text:
+    """A request with no id when the player's only game here has been set aside."""
+    return _t(
+        f"Your game here, #{game_id}, is damaged in storage and has been set aside; "
+        "it cannot be played."
+    )
+
+
+def same_challenge_pending(challenge_id: int) -> Text:
+    """A challenge that repeats one still pending (the same opponent, game and terms)."""
+    return _t(f"You already made that challenge: challenge {challenge_id} is still pending.")
+
+
+def move_list(moves: list[str], per_line: int = 5) -> list[Text]:
+    """A game's moves as players read them: numbered in pairs (the first side's move, then
+    the answer), ``per_line`` pairs to a line.
+
+    >>> [str(t) for t in move_list(["e5", "d4", "c3"])]
+    ['1. e5 d4  2. c3']
+    """
+    pairs = [moves[i : i + 2] for i in range(0, len(moves), 2)]
+    lines: list[Text] = []
+    for start in range(0, len(pairs), per_line):
+        parts: list[Segment | Text] = []
+        for number, pair in enumerate(pairs[start : start + per_line], start + 1):
+            parts += ["  " if parts else "", f"{number}. ", Code(pair[0])]
+            parts += [" ", Code(pair[1])] if len(pair) > 1 else []
+        lines.append(_t(*parts))
+    return lines
+
+
+def your_turn_due(move_number: int, left: str | None) -> Text:
+    """A listed game waiting on the player, with the time left when there is a clock."""
+    return _t(f"your turn (move {move_number}" + (f", {left})" if left else ")"))
+
+
+def challenge_sent_line(challenge_id: int, title: str, target: Mention | str | None) -> Text:
+    """A pending challenge the player made, in their list (``None``: open to anyone; a text:
+    a player invited by username)."""
+    whom: Segment | Text = "anyone here" if target is None else target
+    return _t(f"challenge {challenge_id}: {title} to ", whom, ", waiting for an answer")
+
+
+def challenge_received_line(challenge_id: int, title: str, challenger: Mention) -> Text:
+    """A pending challenge to the player (or open to them), in their list."""
+    return _t(
+        f"challenge {challenge_id}: {title} from ", challenger, ", yours to accept or decline"
+    )
+
+
+#: The labels of the buttons that step through a game: first, previous, next, last.
+STEP_LABELS = ("⏮ First", "◀ Previous", "Next ▶", "Last ⏭")
+
+
+def browse_head(
+    game_id: int, title: str, ply: int, last: int, mover: Text | None, move: str | None
+) -> Text:
+    """The line above a position shown while stepping through a game."""
+    where = "start position" if ply == 0 else f"after move {ply}"
+    head = _t(f"#{game_id} {title}, {where} of {last}")
+    if mover is None or move is None:
+        return head + "."
+    return _t(head, ": ", mover, " played ", Code(move), ".")
+
+
+def no_such_position(game_id: int, last: int) -> Text:
+    """A step to a position the game does not have."""
+    return _t(f"#{game_id} has positions 0 (the start) to {last}: choose one of them.")
+
+
+def damaged_line(game_id: int, title: str) -> Text:
+    """A game in a player's list that is set aside as damaged."""
+    return _t(f"#{game_id} {title}: damaged, set aside")
+
+
+#: The label of the button that starts stepping through a game.
+STEP_THROUGH = "Step through"
+
+
+# -- posts and platforms ------------------------------------------------------------------
+
+
+def challenge_expired_note(challenger: Mention, challenge_id: int, title: str) -> Text:
+    """A challenge nobody accepted in time (the card is edited to say so)."""
+    return _t(challenger, f"'s challenge #{challenge_id} ({title}) expired: nobody accepted it.")
+
+
+# -- discord ----------------------------------------------------------------------------------
+
+
+def level_is_for_the_bot() -> Text:
+    """A Discord /challenge with a level and a person as the opponent: a level means playing
+    the bot."""
+    return _t("A level is for a game against me: leave out the opponent (or pick me).")
+
+
+# -- telegram ---------------------------------------------------------------------------------
+
+
+def invited_handle(handle: str) -> str:
+    """How a challenge names a player invited by username (their id not known yet)."""
+    return f"@{handle}"
+
+
+def bad_handle(typed: str) -> Text:
+    """An invitation by a username that cannot be one."""
+    return _t(f"{typed!r} is not a username: up to 32 letters, digits and _.")
+
+
+def challenge_for_handle(challenge_id: int, handle: str) -> Text:
+    """A challenge to a username, pressed or accepted by someone else."""
+    return _t(f"Challenge {challenge_id} is for @{handle}, not for you.")
+
+
+def not_met(handle: str) -> Text:
+    """A command naming a player by a username this bot cannot look up (Telegram has no
+    look-up by username)."""
+    return _t(
+        f"I have not met @{handle} yet: ask them to send me a message, or reply to one of "
+        "theirs with the command."
     )

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 
 import engines
-from bot.messages import Chat, Reply, Text, User
+from bot.messages import Chat, Mention, Reply, Text, User
 from bot.sessions import standings, texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameStatus
+from bot.storage import GameRow, GameStatus, PlayerRow
 from engines.base import shown
 
 __all__ = ["board", "games", "help", "rules"]
@@ -17,7 +18,7 @@ __all__ = ["board", "games", "help", "rules"]
 async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """The board of a game and whose turn it is."""
     me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id)
+    gid = await ctx.pick_game(me, chat, game_id, ended=True)
     loaded = await ctx.load(gid)
     row, position = loaded.row, loaded.position
     seats = (await ctx.who(row, position, 0), await ctx.who(row, position, 1))
@@ -27,12 +28,12 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     else:
         tail = await ctx.result_text(row, position)
         actions = ()
-    head = texts.board_head(gid, ctx.title(row), seats, row.ply + 1, tail)
+    head = texts.board_head(gid, ctx.title(row), seats, row.ply, tail, row.status != "active")
     if row.status == "active":
         head += await standings.board_line(ctx, row)
     else:
         head += await standings.ended_line(ctx, row)
-    return await ctx.picture(position, Reply(head, actions=actions, game_id=gid))
+    return await ctx.picture(position, Reply(head, actions=actions, game_id=gid), row)
 
 
 #: Finished games shown per page of ``games``.
@@ -51,20 +52,33 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
         active = await ctx.store.games_of(me.id, (GameStatus.ACTIVE,), limit=1_000_000)
     done = await ctx.store.games_of(me.id, _OVER, limit=PAGE, offset=(page - 1) * PAGE)
     pages = max(1, -(-await ctx.store.count_games_of(me.id, _OVER) // PAGE))
-    active.sort(key=lambda g: (g.seats[g.to_move or 0] != me.id, -g.id))
+    # Games waiting on the player first, the nearest deadline on top.
+    far = datetime.max.replace(tzinfo=UTC)
+    active.sort(key=lambda g: (g.seats[g.to_move or 0] != me.id, g.deadline_at or far, -g.id))
     lines: list[Text] = []
+    now = ctx.now()
     for g in active:
         seat = ctx.seat(me, g)
-        other = ctx.mention(await ctx.player_by_id(g.seats[1 - (seat or 0)]))
-        turn = (
-            texts.your_turn_state(g.ply + 1)
-            if g.to_move is not None and g.seats[g.to_move] == me.id
-            else texts.their_turn_state(other, g.ply + 1)
-        )
+        other = await _other(ctx, g, seat)
+        if other is None:
+            lines.append(texts.damaged_line(g.id, ctx.title(g)))
+            continue
+        if g.to_move is not None and g.seats[g.to_move] == me.id:
+            due = None if g.deadline_at is None else texts.time_left(
+                (g.deadline_at - now).total_seconds()
+            )  # fmt: skip
+            turn = texts.your_turn_due(g.ply + 1, due)
+        else:
+            turn = texts.their_turn_state(other, g.ply + 1)
         lines.append(texts.game_line(g.id, ctx.title(g), other, turn))
+    if page == 1:
+        lines += await _challenge_lines(ctx, me)
     for g in done:
         seat = ctx.seat(me, g)
-        other = ctx.mention(await ctx.player_by_id(g.seats[1 - (seat or 0)]))
+        other = await _other(ctx, g, seat)
+        if other is None:
+            lines.append(texts.damaged_line(g.id, ctx.title(g)))
+            continue
         outcome = texts.finished_state(g.status, g.result, g.reason, g.winner == seat)
         lines.append(texts.game_line(g.id, ctx.title(g), other, outcome))
     if not lines:
@@ -74,6 +88,38 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
     if pages > 1:
         lines.append(texts.page_of(page, pages))
     return Reply(Text.join(lines, "\n"))
+
+
+async def _other(ctx: Context, g: GameRow, seat: int | None) -> Mention | None:
+    """The opponent in a listed game; ``None`` when the game is damaged (a row found damaged
+    while listing, or a seat naming a missing player: then it is set aside here)."""
+    if g.status is GameStatus.CORRUPT:
+        return None
+    try:
+        await ctx.check_seats(g)
+    except Refusal:
+        return None
+    return ctx.mention(await ctx.player_by_id(g.seats[1 - (seat or 0)]))
+
+
+async def _challenge_lines(ctx: Context, me: PlayerRow) -> list[Text]:
+    """The player's pending challenges: those they sent, then those sent to them."""
+    pending = await ctx.store.pending_challenges(me.id, ctx.now())
+    pending.sort(key=lambda c: (c.challenger != me.id, c.id))
+    lines = []
+    for c in pending:
+        title = engines.GAMES[c.game].title if c.game in engines.GAMES else c.game
+        if c.challenger == me.id:
+            whom: Mention | str | None = None
+            if c.target is not None:
+                whom = ctx.mention(await ctx.player_by_id(c.target))
+            elif c.target_name is not None:  # invited by username, id not known yet
+                whom = texts.invited_handle(c.target_name)
+            lines.append(texts.challenge_sent_line(c.id, title, whom))
+        else:
+            sender = ctx.mention(await ctx.player_by_id(c.challenger))
+            lines.append(texts.challenge_received_line(c.id, title, sender))
+    return lines
 
 
 async def rules(ctx: Context, game: str) -> Reply:

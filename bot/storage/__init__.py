@@ -5,6 +5,7 @@ Open a database with ``await SqliteStore.open(path)``; everything else is typed 
 """
 
 from bot.storage.errors import BadRow, StoreBusy, StoreError
+from bot.storage.posts import Post, PostKind
 from bot.storage.protocol import Store
 from bot.storage.rows import (
     ChallengeRow,
@@ -31,6 +32,8 @@ __all__ = [
     "MoveRow",
     "NewGame",
     "PlayerRow",
+    "Post",
+    "PostKind",
     "RatedEnd",
     "RatingsMoved",
     "RebuildSummary",

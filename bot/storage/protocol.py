@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from bot.delivery.notification import Notification
 from bot.delivery.notify import Settings
+from bot.storage.posts import PostsStore
 from bot.storage.rows import (
     ChallengeRow,
     ChallengeStatus,
@@ -33,7 +34,7 @@ from bot.storage.standings import RatedEnd, StandingsStore
 __all__ = ["Store"]
 
 
-class Store(StandingsStore, Protocol):
+class Store(StandingsStore, PostsStore, Protocol):
     """What the bot needs from a database (see the module docstring)."""
 
     async def close(self) -> None:
@@ -78,11 +79,13 @@ class Store(StandingsStore, Protocol):
         rematch_of: int | None = None,
         rated: bool = True,
         community: str | None = None,
+        target_name: str | None = None,
     ) -> ChallengeRow | None:
         """Store a pending challenge and its notifications; ``None`` if the challenger already
         has ``limit`` pending challenges.  The count and the insert are one transaction that
         holds the write lock, so two processes cannot both slip under the limit.  ``rated``
-        is false for a casual game; ``community`` is the group or server (``None``: the chat)."""
+        is false for a casual game; ``community`` is the group or server (``None``: the chat);
+        ``target_name`` the invited player's username (lower case) while their id is unknown."""
         ...
 
     async def get_challenge(self, challenge_id: int) -> ChallengeRow | None:

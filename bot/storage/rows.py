@@ -24,6 +24,7 @@ from typing import Any
 
 from bot.delivery.notify import Settings
 from bot.ratings import Origin
+from engines import Outcome
 from engines.ai import Level
 
 __all__ = [
@@ -106,6 +107,10 @@ class PlayerRow:
         return self.settings.direct
 
 
+#: The stored reasons whose words differ from those the pictures (``render``) know them by.
+_PICTURE_REASONS = {"timeout": "time", "no first move": "aborted"}
+
+
 @dataclass(frozen=True)
 class GameRow:
     """A stored game (the position itself is rebuilt from its moves by the sessions)."""
@@ -158,6 +163,21 @@ class GameRow:
         return (self.seat0, self.seat1)
 
     @property
+    def outcome(self) -> Outcome | None:
+        """How the game ended, as pictures show it (``None`` while it goes on).
+
+        A game that ended by the rules has the same outcome as its position; a resignation, a
+        draw by agreement, a loss on time or an abort exists only in the store, so a picture
+        of the final position (a board, the recap's last frame) must be told.
+        """
+        if self.status == GameStatus.ABORTED:
+            return Outcome(None, "aborted")
+        if self.status != GameStatus.FINISHED:
+            return None
+        reason = self.reason or ""
+        return Outcome(self.winner, _PICTURE_REASONS.get(reason, reason))
+
+    @property
     def against_bot(self) -> bool:
         """Whether Hexhall itself plays one seat (such a game never counts for ratings)."""
         return self.bot_seat is not None
@@ -197,6 +217,9 @@ class ChallengeRow:
     rated: bool = True
     #: the community (group, server) it was made in (``None``: its chat)
     community: str | None = None
+    #: the invited player's platform username, lower case, while ``target`` is unknown (a
+    #: Telegram @username): only that person may accept, which binds ``target``
+    target_name: str | None = None
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ from bot.storage.rows import (
     NewGame,
     PlayerRow,
 )
+from bot.storage.sqlite_posts import SqlitePosts
 from bot.storage.sqlite_schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sqlite_standings import SqliteStandings, write_rated_end
 from bot.storage.standings import RatedEnd
@@ -174,7 +175,7 @@ GAME_COLUMNS = (
 )
 CHALLENGE_COLUMNS = (
     "id, challenger, target, platform, chat_id, game, options, first, time_per_move, status, "
-    "created_at, expires_at, closed_at, game_id, rematch_of, rated, community"
+    "created_at, expires_at, closed_at, game_id, rematch_of, rated, community, target_name"
 )
 MOVE_COLUMNS = "game_id, ply, move, seat, played_at"
 NOTE_COLUMNS = (
@@ -188,10 +189,26 @@ NOTE_RETURNING = (
 )
 
 
+def _status_match(statuses: Sequence[GameStatus]) -> tuple[str, list[str]]:
+    # The SQL condition for games with one of ``statuses``, and its arguments.  A status no
+    # version of Hexhall writes is a damaged row: it is listed with the games set aside (and
+    # set aside for good when it is read), so a damaged game never silently vanishes.
+    names = [str(GameStatus(s)) for s in statuses]
+    match = f"status IN ({', '.join('?' for _ in names)})"
+    if GameStatus.CORRUPT in names:
+        known = ", ".join(f"'{s}'" for s in GameStatus)
+        match = f"({match} OR status IS NULL OR status NOT IN ({known}))"
+    return match, names
+
+
 def _player(row: sqlite3.Row) -> PlayerRow:
     r = _Reader("players", row)
+    # Who the player is must be readable; what they chose (quiet hours, a vacation's end) or
+    # when they came falls back to the neutral value with a log line: a damaged setting must
+    # not lock a player out of every game (nor their opponents, whose moves give them the turn).
+    soft = _Lenient("players", row)
     quiet = None
-    start, end = r.opt_integer("quiet_start"), r.opt_integer("quiet_end")
+    start, end = soft.opt_integer("quiet_start"), soft.opt_integer("quiet_end")
     if start is not None and end is not None and start != end:
         try:
             quiet = QuietHours(
@@ -199,16 +216,21 @@ def _player(row: sqlite3.Row) -> PlayerRow:
                 time(end // 60, end % 60),
                 timedelta(minutes=r.integer("utc_offset_min")),
             )
-        except ValueError as exc:
-            raise r.bad("quiet_start", str(exc)) from None
+        except (ValueError, OverflowError, BadRow) as exc:
+            log.error("players #%s: quiet hours cannot be read, ignored (%s)", r.id, exc)
+    try:
+        away_until = r.opt_time("away_until")
+    except BadRow as exc:
+        log.error("%s; read as not away", exc)
+        away_until = None
     return PlayerRow(
         id=r.integer("id"),
         platform=r.text("platform"),
         user_id=r.text("user_id"),
-        name=r.text("name"),
-        created_at=r.time("created_at"),
+        name=soft.text("name") or f"player {r.id}",
+        created_at=soft.time("created_at"),
         settings=Settings(bool(row["dm_enabled"]), bool(row["reminders_enabled"]), quiet),
-        away_until=r.opt_time("away_until"),
+        away_until=away_until,
     )
 
 
@@ -330,6 +352,7 @@ def _challenge(row: sqlite3.Row, reader: _Reader | None = None) -> ChallengeRow:
         rematch_of=r.opt_integer("rematch_of"),
         rated=bool(r.integer("rated")),
         community=r.opt_text("community"),
+        target_name=r.opt_text("target_name"),
     )
 
 
@@ -540,7 +563,7 @@ _GAME_UPDATABLE = frozenset(
 )
 
 
-class SqliteStore(SqliteStandings):
+class SqliteStore(SqliteStandings, SqlitePosts):
     """The SQLite store.  Open with ``await SqliteStore.open(path)``; close with :meth:`close`.
 
     ``busy_timeout`` (seconds) is how long a write waits for another connection's lock before
@@ -726,11 +749,13 @@ class SqliteStore(SqliteStandings):
         rematch_of: int | None = None,
         rated: bool = True,
         community: str | None = None,
+        target_name: str | None = None,
     ) -> ChallengeRow | None:
         """Store a pending challenge and its notifications; ``None`` if the challenger already
         has ``limit`` pending challenges.  The count and the insert are one transaction that
         holds the write lock, so two processes cannot both slip under the limit.  ``rated``
-        is false for a casual game; ``community`` is the group or server (``None``: the chat)."""
+        is false for a casual game; ``community`` is the group or server (``None``: the chat);
+        ``target_name`` the invited player's username while their id is unknown."""
         values = (
             challenger,
             target,
@@ -745,6 +770,7 @@ class SqliteStore(SqliteStandings):
             rematch_of,
             int(bool(rated)),
             chat_id if community is None else community,
+            target_name,
         )
 
         def create(conn: sqlite3.Connection) -> sqlite3.Row | None:
@@ -758,7 +784,8 @@ class SqliteStore(SqliteStandings):
             row: sqlite3.Row = conn.execute(
                 "INSERT INTO challenges (challenger, target, platform, chat_id, game, options, "
                 "first, time_per_move, status, created_at, expires_at, rematch_of, rated, "
-                "community) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?) "
+                "community, target_name) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) "
                 f"RETURNING {CHALLENGE_COLUMNS}",
                 values,
             ).fetchone()
@@ -960,24 +987,22 @@ class SqliteStore(SqliteStandings):
     ) -> list[GameRow]:
         """Games where ``player_id`` sits with one of ``statuses``, newest first: ``limit``
         of them after skipping ``offset`` (pages through all of them)."""
-        marks = ", ".join("?" for _ in statuses)
-        names = [str(GameStatus(s)) for s in statuses]
+        match, names = _status_match(statuses)
         # One index lookup per seat (an OR of the two seats may make the planner scan).
         rows = await self._rows(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE seat0 = ? AND status IN ({marks}) "
+            f"SELECT {GAME_COLUMNS} FROM games WHERE seat0 = ? AND {match} "
             f"UNION ALL SELECT {GAME_COLUMNS} FROM games WHERE seat1 = ? AND seat0 <> ? "
-            f"AND status IN ({marks}) ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
+            f"AND {match} ORDER BY updated_at DESC, id DESC LIMIT ? OFFSET ?",
             (player_id, *names, player_id, player_id, *names, limit, offset),
         )
         return await self._games(rows)
 
     async def count_games_of(self, player_id: int, statuses: Sequence[GameStatus]) -> int:
         """How many games :meth:`games_of` pages through."""
-        marks = ", ".join("?" for _ in statuses)
-        names = [str(GameStatus(s)) for s in statuses]
+        match, names = _status_match(statuses)
         row = await self._row(
-            f"SELECT (SELECT COUNT(*) FROM games WHERE seat0 = ? AND status IN ({marks})) + "
-            f"(SELECT COUNT(*) FROM games WHERE seat1 = ? AND seat0 <> ? AND status IN ({marks}))",
+            f"SELECT (SELECT COUNT(*) FROM games WHERE seat0 = ? AND {match}) + "
+            f"(SELECT COUNT(*) FROM games WHERE seat1 = ? AND seat0 <> ? AND {match})",
             (player_id, *names, player_id, player_id, *names),
         )
         return 0 if row is None else int(row[0])

@@ -304,6 +304,30 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX games_bot_turn ON games (id)
         WHERE status = 'active' AND bot_seat IS NOT NULL AND to_move = bot_seat;
     """,
+    # 4 -> 5 (issue 15): the bot's own messages on the chat platforms (bot.storage.posts), so
+    # a challenge card or an old board can be edited after a restart.
+    """
+    CREATE TABLE posts (
+        platform TEXT NOT NULL,
+        chat_id TEXT NOT NULL,
+        message_id TEXT NOT NULL,       -- the platform's id of the message, as text
+        kind TEXT NOT NULL,             -- bot.storage.posts.PostKind: board | card
+        game_id INTEGER REFERENCES games (id),
+        challenge_id INTEGER REFERENCES challenges (id),
+        live INTEGER NOT NULL DEFAULT 1, -- 1 while it has buttons that work
+        created_at TEXT NOT NULL,
+        PRIMARY KEY (platform, chat_id, message_id)
+    );
+    -- A game's live board(s), a challenge's card.
+    CREATE INDEX posts_game ON posts (game_id, kind) WHERE game_id IS NOT NULL;
+    CREATE INDEX posts_challenge ON posts (challenge_id) WHERE challenge_id IS NOT NULL;
+    """,
+    # 5 -> 6 (issue 15): a challenge to a player known only by their platform username
+    # (Telegram gives bots no look-up by @username): ``target`` stays NULL until the person
+    # with that username (lower case) accepts, and is then bound to their id.
+    """
+    ALTER TABLE challenges ADD COLUMN target_name TEXT;
+    """,
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -16,11 +16,13 @@ from bot.adapters.discord.format import PLATFORM
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.messages import Chat, User
+from bot.sessions.clock import Clock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from tests.fakes.discord_fake import (
     FakeDiscord,
     InteractionRecord,
+    ResponseKind,
     StoredMessage,
     point_discord_py_at,
 )
@@ -72,8 +74,16 @@ class Run:
 
     async def click(self, user: int, message: StoredMessage, label: str) -> InteractionRecord:
         """``user`` presses the button called ``label``; waits for the first response."""
+        edits = message.edits
         record = await self.fake.click(user, message, button(message, label))
-        await self.fake.response(record, timeout=DEADLINE)
+        response = await self.fake.response(record, timeout=DEADLINE)
+        if response.type == ResponseKind.DEFERRED_UPDATE_MESSAGE:
+            # A busy bot deferred: wait for what it then did (an edit, or a new message).
+            await self.fake.wait_until(
+                lambda: message.edits > edits or bool(record.followups), timeout=DEADLINE
+            )
+        elif response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE:
+            await self.fake.original(record, timeout=DEADLINE)
         return record
 
     async def autocomplete(
@@ -123,13 +133,16 @@ async def running(
     sync: bool = True,
     outbox: bool = False,
     defer_after: float = 1.5,
+    clock: Clock | None = None,
 ) -> AsyncIterator[Run]:
     """The bot on a fresh manager over the SQLite file ``path``, logged in to ``fake``; with
-    ``outbox``, its notifications are delivered through the outbox as in production."""
+    ``outbox``, its notifications are delivered through the outbox as in production;
+    ``clock`` is the manager's (and the outbox's) clock."""
     async with contextlib.AsyncExitStack() as stack:
         store = await SqliteStore.open(path)
         stack.push_async_callback(store.close)
-        manager = SessionManager(store, pictures=pictures, rng=random.Random(7))
+        manager = SessionManager(store, clock, pictures=pictures, rng=random.Random(7))
+        stack.push_async_callback(manager.close)
         box = Outbox(manager.store, manager.clock, poll=0.2) if outbox else None
         bot = DiscordBot(
             manager,

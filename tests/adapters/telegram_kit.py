@@ -6,8 +6,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from pathlib import Path
 
 import telegram
@@ -19,7 +20,9 @@ from bot.adapters.telegram.sender import TelegramSender
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.messages import Chat, User
+from bot.sessions.context import CHALLENGE_TTL
 from bot.sessions.manager import SessionManager
+from bot.sessions.thinker import Thinker
 from bot.storage import SqliteStore
 from tests.fakes.telegram import FakeTelegram
 
@@ -103,6 +106,16 @@ class Bot:
         """The manager's chat for a Telegram chat."""
         return tg_chat(chat.id)
 
+    async def eventually(self, condition: Callable[[], Awaitable[bool]]) -> None:
+        """Wait until the async ``condition`` holds (it reads the store, which the bot writes
+        right after sending), failing after :data:`DEADLINE`; a condition wait, re-checked
+        every 10 ms, never a fixed sleep."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+        while not await condition():
+            assert loop.time() < deadline, "condition not met in time"
+            await asyncio.sleep(0.01)
+
     def labels(self, message: telegram.Message) -> list[str]:
         """The labels of a bot message's buttons as it is now."""
         return [b.text for row in self.fake.keyboard(message) for b in row]
@@ -115,14 +128,24 @@ async def running(
     pictures: bool = True,
     fake: FakeTelegram | None = None,
     deliver: bool = False,
+    challenge_ttl: timedelta = CHALLENGE_TTL,
+    thinker: Thinker | None = None,
 ) -> AsyncIterator[Bot]:
     """The adapter on a fresh manager over the SQLite file ``path``, polling a fake;
-    ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``)."""
+    ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``);
+    ``thinker`` searches the bot's moves (tests give it tiny budgets)."""
     async with contextlib.AsyncExitStack() as stack:
-        server = fake or await stack.enter_async_context(FakeTelegram())
+        server = fake if fake is not None else await stack.enter_async_context(FakeTelegram())
         store = await SqliteStore.open(path)
         stack.push_async_callback(store.close)
-        manager = SessionManager(store, pictures=pictures, rng=random.Random(7))
+        manager = SessionManager(
+            store,
+            pictures=pictures,
+            rng=random.Random(7),
+            challenge_ttl=challenge_ttl,
+            thinker=thinker,
+        )
+        stack.push_async_callback(manager.close)
         adapter = TelegramAdapter.build(
             manager,
             server.token,
@@ -134,7 +157,7 @@ async def running(
         if deliver:
             outbox = Outbox(store, manager.clock, poll=1.0)
             adapter.outbox = outbox
-            sender = TelegramSender(adapter.application.bot, Recaps(store))
+            sender = TelegramSender(adapter.application.bot, Recaps(store), manager)
             stop = asyncio.Event()
             delivery = asyncio.create_task(outbox.run("telegram", sender, stop=stop))
 

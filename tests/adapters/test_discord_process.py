@@ -6,16 +6,21 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import os
 import random
 import signal
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
 
+import telegram
+
 import engines
-from tests.adapters.discord_kit import ALICE, BOB, DEADLINE, button, fake_discord
+from tests.adapters.discord_kit import ALICE, BOB, DEADLINE, button, fake_discord, labels
 from tests.fakes.discord_fake import FakeDiscord, StoredMessage
+from tests.fakes.telegram import FakeTelegram
 
 ROOT = Path(__file__).resolve().parents[2]
 #: Moves played (across the kill) before the player to move resigns: random Pathagon games
@@ -128,3 +133,83 @@ async def test_run_without_a_reachable_discord_is_one_line(tmp_path: Path) -> No
         "hexhall: cannot connect to Discord at http://127.0.0.1:9/api/v10"
     )
     assert b"secret" not in out + err
+
+
+async def test_discord_beside_telegram_in_one_process(tmp_path: Path) -> None:
+    """Both tokens set: ``hexhall run`` serves Telegram and Discord from one process and one
+    database; a game on each platform, a move in each, and a clean stop."""
+    db, log = tmp_path / "hexhall.db", tmp_path / "bot.log"
+    async with fake_discord() as fake, FakeTelegram() as tg:
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_"))}
+        env.update(
+            PYTHONPATH=str(ROOT),
+            HEXHALL_DB=str(db),
+            DISCORD_TOKEN=fake.token,
+            DISCORD_API_URL=fake.api_base,
+            DISCORD_GATEWAY_URL=str(fake.gateway_url),
+            TELEGRAM_TOKEN=tg.token,
+            TELEGRAM_API_URL=tg.base_url,
+            TELEGRAM_FILE_URL=tg.base_file_url,
+            NO_PROXY="127.0.0.1,localhost",
+            no_proxy="127.0.0.1,localhost",
+        )
+        with log.open("ab") as out:
+            process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "bot", "run", cwd=tmp_path, env=env,
+                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
+            )  # fmt: skip
+        try:
+            await fake.wait_until(lambda: bool(fake.sessions), timeout=DEADLINE)
+            await tg.wait_until(lambda: bool(tg.calls_to("getUpdates")), timeout=DEADLINE)
+            # Discord: a challenge, accepted on its card, and a move.
+            card = await answer(fake, ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
+            click = await fake.click(BOB, card, button(card, "Accept"))
+            await fake.response(click, timeout=DEADLINE)
+            await fake.wait_until(lambda: "Board" in labels(card), timeout=DEADLINE)
+            gid = int(button(card, "Board").split(":")[1])
+            mover = _to_move(card)
+            board = await answer(fake, mover, "move", {"game": str(gid), "move": "a1"})
+            assert not board.ephemeral and "played `a1`" in board.content
+            # Telegram, meanwhile in the same process: the same, in a group.
+            alice, bob = tg.user(31, "Alice", "alice"), tg.user(32, "Bob", "bob")
+            group = tg.group(-500, "Hex club")
+            await tg.send_text(bob, group, "hi")
+            before = tg.last_message_id(group)
+            await tg.send_text(alice, group, "/challenge pathagon first=me", reply_to=(group.id, 1))
+            tg_card = await _telegram_answer(tg, group, before)
+            accept = next(
+                b.callback_data for row in tg.keyboard(tg_card) for b in row if b.text == "Accept"
+            )
+            assert isinstance(accept, str)
+            before = tg.last_message_id(group)
+            await tg.press(bob, tg_card, accept)
+            await _telegram_answer(tg, group, before)
+            before = tg.last_message_id(group)
+            await tg.send_text(alice, group, "/move a1")
+            await tg.wait_until(
+                lambda: any(
+                    m.photo and "played a1" in (m.caption or "")
+                    for m in tg.sent_after(group, before)
+                ),
+                timeout=DEADLINE,
+            )
+            with contextlib.closing(sqlite3.connect(f"file:{db}?mode=ro", uri=True)) as conn:
+                rows = conn.execute(
+                    "SELECT p.platform, g.ply FROM games g JOIN players p ON p.id = g.seat0 "
+                    "ORDER BY p.platform"
+                ).fetchall()
+            assert rows == [("discord", 1), ("telegram", 1)]
+            process.send_signal(signal.SIGTERM)
+            assert await asyncio.wait_for(process.wait(), DEADLINE) == 0
+        finally:
+            if process.returncode is None:
+                process.send_signal(signal.SIGKILL)
+                await process.wait()
+    text = log.read_text(encoding="utf-8", errors="replace")
+    assert fake.token not in text and tg.token not in text
+
+
+async def _telegram_answer(tg: FakeTelegram, chat: telegram.Chat, after: int) -> telegram.Message:
+    """The first bot message in ``chat`` after message ``after``."""
+    await tg.wait_until(lambda: bool(tg.sent_after(chat, after)), timeout=DEADLINE)
+    return tg.sent_after(chat, after)[0]

@@ -85,8 +85,7 @@ async def test_turns_reach_players_once_by_dm_or_chat_mention(tmp_path: Path) ->
         await bot.say(alice, group, f"/move {move}")
         await fake.wait_until(
             lambda: any(
-                _notice_for(m, bob) and f"played {move}" in (m.text or "")
-                for m in fake.sent(group)
+                _notice_for(m, bob) and f"played {move}" in (m.text or "") for m in fake.sent(group)
             ),
             timeout=DEADLINE,
         )

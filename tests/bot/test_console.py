@@ -51,17 +51,17 @@ async def test_console_plays_with_the_chat_commands(tmp_path: Path) -> None:
         b"history\n",
         b"games\n",
         b"rules maphex\n",
-        b"resign\n",
+        b"resign !\n",
         b"quit\n",
         b"never read\n",
     ]
     code, out, _ = await run_console(tmp_path, script)
     assert code == 0
-    assert "challenge #1" in out.lower()
+    assert "challenge 1" in out.lower()
     assert "#1 Maphex, move 1: bob (Blue) played 5. alice (Red) to move." in out
     assert "(now playing as alice)" in out and "(now playing as bob)" in out
     assert "! Illegal move in #1: e5 is already taken" in out
-    assert "1. 5 (bob)\n2. e5 (alice)" in out
+    assert "\n1. 5 e5\n" in out
     # The rules page, without Markdown marks.
     assert "\nMaphex\n\nA game by Néstor Romeral Andrés." in out
     assert "\nThe board\n" in out and "**" not in out and "`" not in out
@@ -80,10 +80,10 @@ async def test_console_refuses_unknown_commands_as_moves_and_bad_names(tmp_path:
         tmp_path, [b"frobnicate\n", b"as\n", b"challenge\n", b"accept #9\n"]
     )
     assert code == 0
-    assert "! You have no active game here" in out
+    assert "! Unknown command 'frobnicate'; help lists them." in out
     assert "! Usage: as <name>" in out
     assert "! Usage: challenge" in out
-    assert "! There is no challenge #9." in out
+    assert "! There is no challenge 9." in out
 
 
 async def test_console_stops_on_input_that_is_not_text(tmp_path: Path) -> None:
@@ -97,7 +97,7 @@ async def test_console_accepts_typed_button_ids(tmp_path: Path) -> None:
         tmp_path, [b"as alice\n", b"challenge open maphex\n", b"as bob\n", b"acc:1\n"]
     )
     assert code == 0
-    assert "bob accepted challenge #1: game #1 Maphex." in out
+    assert "bob accepted challenge 1: game #1 Maphex." in out
 
 
 COMMAND_WORDS = st.sampled_from(
@@ -151,3 +151,21 @@ def test_every_typed_line_is_answered(tmp_path: Path, script: list[list[str]]) -
         assert len(handled) == len(lines)  # every line was read
     for old in db.glob("h.db*"):
         old.unlink()
+
+
+async def test_the_stats_chart_is_saved_like_a_board(tmp_path: Path) -> None:
+    """A picture about no game (the rating chart of ``stats``) is written and its path shown."""
+    script = [
+        b"as alice\n",
+        b"challenge bob pathagon first=me\n",
+        b"as bob\n",
+        b"accept\n",
+        b"as alice\n",
+        b"resign !\n",
+        b"stats\n",
+        b"quit\n",
+    ]
+    code, out, _ = await run_console(tmp_path, script)
+    assert code == 0
+    (line,) = [line for line in out.splitlines() if line.startswith("picture: ")]
+    assert Path(line.removeprefix("picture: ")).read_bytes().startswith(b"\x89PNG")

@@ -4,13 +4,16 @@ vacation, notification settings and quiet hours, draws, takebacks, rematches and
 
 from __future__ import annotations
 
+import io
 import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 import engines
+import render
 from bot.adapters.commands import execute
 from bot.cli import main
 from bot.delivery.notification import Notification
@@ -20,6 +23,7 @@ from bot.sessions import records
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import GameRow, SqliteStore
+from engines import Outcome
 from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, finishing_moves, session, start_game
 
 DAY = timedelta(days=1)
@@ -276,7 +280,7 @@ async def test_vacation_pauses_clocks_tells_opponents_and_resumes(tmp_path: Path
         deadline = clock.now() + 3 * DAY
         clock.advance(days=1)
         away = await m.away(ALICE, 5)
-        assert away.ok and "9 days of vacation left" in away.text
+        assert away.ok and "9 whole days of vacation left" in away.text
         assert ((await game(m, gid)).deadline_at) == deadline + 5 * DAY
         told = await notes(m, BOB, "opponent_away")
         assert len(told) == 1 and "alice is away until" in str(told[0].text)
@@ -327,7 +331,7 @@ async def test_coming_back_early_restarts_the_clock(tmp_path: Path) -> None:
         assert ((await game(m, gid)).deadline_at) == deadline + 2 * DAY
         assert "back" in str((await notes(m, BOB, "opponent_away"))[-1].text)
         # Only the two days really taken count against the year: 2 + 1 of 14.
-        assert "11 days of vacation left" in (await m.away(ALICE, 1)).text
+        assert "11 whole days of vacation left" in (await m.away(ALICE, 1)).text
         assert not (await m.back(BOB)).ok
 
 
@@ -639,14 +643,13 @@ async def test_import_refuses_a_bad_record_with_the_line(tmp_path: Path) -> None
         assert not (await m.import_record(ALICE, ROOM, "Game: maphex\n", ALICE)).ok
 
 
-async def test_history_shows_the_record_header_and_numbered_moves(tmp_path: Path) -> None:
+async def test_history_shows_the_players_and_the_numbered_moves(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid = await maphex_after_first_move(m, 7)
         assert (await m.move(ALICE, ROOM, "e5", gid)).ok
         text = (await m.history(ALICE, ROOM, gid)).text
-        assert "Game: Maphex (maphex)\nOptions: size=9\nRed: alice\nBlue: bob" in text
-        assert "Time per move: 7 days" in text and "Result: *" in text
-        assert text.endswith("1. 5 (bob)\n2. e5 (alice)")
+        # A readable move list (issue 13): the record with its header is what export gives.
+        assert text == f"#{gid} Maphex: alice (Red) vs bob (Blue)\n1. 5 e5"
 
 
 async def test_the_game_over_reply_carries_the_animated_recap(tmp_path: Path) -> None:
@@ -675,6 +678,20 @@ async def test_the_game_over_reply_carries_the_animated_recap(tmp_path: Path) ->
         assert resigned.ok and resigned.animation is None
         recaps = [n for n in await m.store.due_notifications("test", m.now()) if n.kind == "recap"]
         assert [n.game_id for n in recaps] == [gid, resigned_game]
+        # The recap's last frame shows what only the store knows (the resignation) and the
+        # players' names, exactly as the board of the finished game does.
+        resigned_row = await game(m, resigned_game)
+        final = engines.position_after(
+            "maphex", [mv.move for mv in await m.store.moves(resigned_game)]
+        )
+        shown = await Recaps(m.store).gif(resigned_game)
+        assert shown is not None
+        frames = Image.open(io.BytesIO(shown))
+        frames.seek(getattr(frames, "n_frames", 1) - 1)
+        expected = render.board_image(
+            final, outcome=Outcome(resigned_row.winner, "resignation"), players=("alice", "bob")
+        )
+        assert frames.convert("RGB").tobytes() == expected.convert("RGB").tobytes()
     finally:
         await store.close()
 

@@ -98,7 +98,7 @@ def test_sigkill_mid_game_then_a_new_process_continues(tmp_path: Path) -> None:
 def run_both(tmp_path: Path, first: Hexhall) -> None:
     """Play, kill, restart and continue."""
     first.send("as alice", "challenge bob maphex first=me", "as bob", "accept")
-    first.wait_for("bob accepted challenge #1: game #1 Maphex")
+    first.wait_for("bob accepted challenge 1: game #1 Maphex")
     first.send("5", "e5")
     first.wait_for("move 2: alice (Red) played e5. bob (Blue) to move.")
     # A challenge still pending at the kill must survive too.
@@ -121,8 +121,8 @@ def continue_after_kill(second: Hexhall) -> None:
     second.send("d4")
     second.wait_for("move 3: bob (Blue) played d4. alice (Red) to move.")
     second.send("history")
-    second.wait_for("3. d4 (bob)")
+    second.wait_for("1. 5 e5  2. d4")
     second.send("as alice", "accept 2")
-    second.wait_for("alice accepted challenge #2: game #2 Pathagon")
+    second.wait_for("alice accepted challenge 2: game #2 Pathagon")
     second.send("quit")
     assert second.proc.wait(timeout=TIMEOUT) == 0

@@ -192,8 +192,8 @@ async def test_refusal_unknown_game_id_and_no_game(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         one_line_refusal(await m.move(ALICE, ROOM, "e5", 999), "no game #999")
         one_line_refusal(await m.move(ALICE, ROOM, "e5", 10**30), "no game")
-        one_line_refusal(await m.press(ALICE, ROOM, "acc:" + "9" * 40), "no challenge")
-        one_line_refusal(await m.press(ALICE, ROOM, "bd:-3"), "no game")
+        one_line_refusal(await m.press(ALICE, ROOM, "acc:" + "9" * 40), "not one of mine")
+        one_line_refusal(await m.press(ALICE, ROOM, "bd:-3"), "not one of mine")
         one_line_refusal(await m.board(ALICE, ROOM, 999), "no game #999")
         one_line_refusal(await m.move(ALICE, ROOM, "e5"), "no active game")
         one_line_refusal(await m.challenge(ALICE, ROOM, "chess", BOB), "no game")
@@ -295,11 +295,13 @@ async def test_authorisation_decline_cancel_resign(tmp_path: Path) -> None:
 
 async def test_at_most_ten_pending_challenges(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        for _ in range(10):
-            assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
-        one_line_refusal(await m.challenge(ALICE, ROOM, "maphex", BOB), "10 pending")
+        # Ten different challenges (a repeat of a pending one is refused as such).
+        for first in ("me", "them"):
+            for days in (None, 1, 3, 7, 14):
+                assert (await m.challenge(ALICE, ROOM, "maphex", BOB, {}, first, days)).ok
+        one_line_refusal(await m.challenge(ALICE, ROOM, "pathagon", BOB), "10 pending")
         assert (await m.cancel(ALICE, ROOM, 3)).ok
-        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        assert (await m.challenge(ALICE, ROOM, "pathagon", BOB)).ok
 
 
 async def test_commands_need_no_id_with_one_game_and_ask_with_two(tmp_path: Path) -> None:
@@ -441,11 +443,11 @@ async def test_corrupt_challenge_row_is_set_aside(tmp_path: Path) -> None:
     path = tmp_path / "h.db"
     async with session(path) as m:
         assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
-        assert (await m.challenge(ALICE, ROOM, "maphex", BOB)).ok
+        assert (await m.challenge(ALICE, ROOM, "maphex", BOB, first="me")).ok
     with sqlite3.connect(path) as raw:
         raw.execute("UPDATE challenges SET options = '[1, 2' WHERE id = 1")
     async with session(path) as m:
-        one_line_refusal(await m.accept(BOB, ROOM, 1), "#1", "set aside")
+        one_line_refusal(await m.accept(BOB, ROOM, 1), "Challenge 1", "set aside")
         challenge = await m.store.get_challenge(1)
         assert challenge is not None and challenge.status == "corrupt"
         assert (await m.accept(BOB, ROOM, 2)).ok

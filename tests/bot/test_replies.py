@@ -78,11 +78,14 @@ async def test_a_missing_game_id_is_a_structured_refusal(tmp_path: Path) -> None
         assert not none.ok and none.need is not None
         assert none.need.kind is NeedKind.GAME and none.need.candidates == ()
         assert "#42" not in none.text  # how to name a game is the adapter's business
-        await start_game(m, "maphex")
+        # Both wait on Alice (Light opens Pathagon): a bare move cannot tell which.
+        await start_game(m, "pathagon")
         await start_game(m, "pathagon")
         two = await m.move(ALICE, ROOM, "e5")
         assert two.need is not None and two.need.candidates == (1, 2)
-        challenges = [await m.challenge(CAROL, ROOM, "maphex", ALICE) for _ in range(2)]
+        challenges = [
+            await m.challenge(CAROL, ROOM, "maphex", ALICE, first=f) for f in ("me", "them")
+        ]
         assert all(c.ok for c in challenges)
         which = await m.accept(ALICE, ROOM)
         assert which.need is not None and which.need.kind is NeedKind.CHALLENGE
@@ -93,24 +96,24 @@ async def test_typed_commands_say_how_to_type_what_is_missing(tmp_path: Path) ->
     async with session(tmp_path / "h.db") as m:
         none = await execute(m, ALICE, ROOM, "board", lambda _: BOB)
         assert none.text == "You have no active game here. Give a game id, e.g. #42."
-        await start_game(m, "maphex")
+        await start_game(m, "pathagon")
         await start_game(m, "pathagon")
         two = await execute(m, ALICE, ROOM, "e5", lambda _: BOB)
         assert two.text.endswith("(#1, #2): which one? Put its id first, e.g. move #1 e5.")
         help_text = (await execute(m, ALICE, ROOM, "help", lambda _: BOB)).text
-        assert "move [#game] <move>" in help_text and "end it with !" in help_text
+        assert "move [#game] <move>" in help_text and "end the line with !" in help_text
         assert "move [#game]" not in (await m.help()).text
 
 
 async def test_every_button_of_the_table_reaches_its_command(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         for kind in HANDLERS:
-            extra = ["0", "e5"] if ACTION_FIELDS[kind] == 3 else []
+            extra = ["0", "e5", "?"][: ACTION_FIELDS[kind] - 1]
             action_id = ":".join([kind, "77", *extra])
             reply = await m.press(ALICE, ROOM, action_id)
-            # Each kind reaches its command, which looks for game or challenge #77.
+            # Each kind reaches its command, which looks for game #77 or challenge 77.
             assert "not one of mine" not in reply.text, (action_id, reply.text)
-            assert "#77" in reply.text, (action_id, reply.text)
+            assert "#77" in reply.text or "challenge 77" in reply.text, (action_id, reply.text)
 
 
 SEGMENTS = st.one_of(

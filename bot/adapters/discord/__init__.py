@@ -10,7 +10,6 @@ from bot.adapters.discord.service import (
     DEFAULT_API_URL,
     DEFAULT_GATEWAY_URL,
     DiscordUnavailable,
-    TokenFilter,
     point_at,
     serve,
 )
@@ -23,7 +22,6 @@ __all__ = [
     "DiscordBot",
     "DiscordSender",
     "DiscordUnavailable",
-    "TokenFilter",
     "point_at",
     "serve",
 ]

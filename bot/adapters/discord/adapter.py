@@ -9,6 +9,11 @@ Errors of any handler are logged and answered in one place, :meth:`DiscordBot.re
 
 Buttons are :class:`ActionButton` dynamic items over the manager's compact action ids, so a
 board's buttons keep working after a restart: the id holds everything.
+
+Which message shows which game's board, or which challenge's card, is remembered in the store
+(:mod:`bot.sessions.posts`), so after a restart too only a game's latest board keeps live
+buttons, and an expired challenge's cards are edited by the outbox's sender
+(:mod:`bot.adapters.discord.sender`).
 """
 
 from __future__ import annotations
@@ -19,9 +24,8 @@ import io
 import logging
 import re
 import time
-import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -31,6 +35,8 @@ import engines
 from bot.adapters.discord.format import (
     ALT_LIMIT,
     BOARD_FILE,
+    CHART_FILE,
+    PLATFORM,
     TEXT_LIMIT,
     board_embed,
     chat_of,
@@ -38,18 +44,24 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.redact import TokenRedactor
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_FIELDS, Action, Chat, Reply, User, parse_action
+from bot.ratings import Pool
+from bot.sessions import texts
+from bot.sessions.browse import KIND as BROWSE_KIND
 from bot.sessions.manager import FIRST_CHOICES, TIME_CHOICES, SessionManager
 from bot.sessions.preview import CANCEL_KIND
+from bot.storage import Post, PostKind
+from engines.ai import Level
 
 __all__ = [
     "DEFER_AFTER",
     "GAME_OPTIONS",
+    "SCOPES",
     "ActionButton",
     "DiscordBot",
     "Mode",
-    "TokenFilter",
     "action_view",
 ]
 
@@ -64,32 +76,15 @@ TOKEN_LIFETIME = 14 * 60.0
 ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 #: Kinds of action that mark a board as the live board of an active game.
 _LIVE_KIND = "rs"
+#: The scopes of /leaderboard: this server (or group DM), or everyone on the bot.
+SCOPES = ("here", "all")
 #: Game options offered by /challenge (each game takes the ones it has; the manager checks).
 GAME_OPTIONS: tuple[str, ...] = ("size", "pie")
 _KINDS = "|".join(sorted(ACTION_FIELDS, key=len, reverse=True))
+#: Kinds of button that answer a challenge on its card.
+_CARD_KINDS = ("acc", "dec", "can")
 _DANGER = {"dec", "can", "rs", "rsy", "mvy"}
 _SUCCESS = {"acc", "mv", "dra", "tba", "rm"}
-
-
-class TokenFilter(logging.Filter):
-    """Replaces a token in a log record's message and traceback with ``***``."""
-
-    def __init__(self, token: str) -> None:
-        super().__init__()
-        self.token = token
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite ``record`` without the token; always keeps it."""
-        if not self.token:
-            return True
-        message = record.getMessage()
-        if self.token in message:
-            record.msg, record.args = message.replace(self.token, "***"), None
-        if record.exc_info and record.exc_info[1] is not None:
-            text = "".join(traceback.format_exception(record.exc_info[1]))
-            record.exc_text = text.replace(self.token, "***").rstrip("\n")
-            record.exc_info = None
-        return True
 
 
 class Mode(enum.Enum):
@@ -149,32 +144,32 @@ class ActionButton(
 
 
 def action_view(actions: tuple[Action, ...]) -> discord.ui.View | None:
-    """A view of buttons for ``actions`` (five to a row, at most five rows), or ``None``."""
+    """A view of buttons for ``actions`` (five to a row, at most five rows; one button per
+    action id), or ``None``."""
     if not actions:
         return None
     view = discord.ui.View(timeout=None)
-    for action in actions[:25]:
+    seen: set[str] = set()
+    for action in actions:
+        # Discord wants custom ids unique in a message: of two buttons doing the same (the
+        # position browser's "next" that is also the "last"), the first stays.
+        if action.id in seen or len(seen) == 25:
+            continue
+        seen.add(action.id)
         view.add_item(ActionButton(action))
     return view
 
 
 @dataclass
-class _Board:
-    """The latest public board message of a game (only it keeps live buttons)."""
-
-    channel_id: int
-    message_id: int
-    interaction: discord.Interaction | None
-    at: float = field(default_factory=time.monotonic)
-
-
-@dataclass
 class _Outgoing:
-    """A reply in Discord's terms: the first message's fields and the sections that follow."""
+    """A reply in Discord's terms: the first message's fields and the sections that follow;
+    ``board`` is the game whose board it shows (remembered as the game's latest board when
+    public), ``card`` the challenge whose card it is."""
 
     fields: dict[str, Any]
     rest: list[str]
-    live_game: int | None
+    board: int | None
+    card: int | None
 
 
 class _Tree(app_commands.CommandTree["DiscordBot"]):
@@ -182,6 +177,25 @@ class _Tree(app_commands.CommandTree["DiscordBot"]):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         await self.client.report(interaction, error)
+
+
+def _is_board(reply: Reply, live_game: int | None) -> bool:
+    """Whether a reply shows a game's board: its live board (with Resign), a board picture,
+    or the end of the game (with Rematch)."""
+    if reply.game_id is None:
+        return False
+    kinds = {a.id.partition(":")[0] for a in reply.actions}
+    return live_game is not None or reply.image is not None or "rm" in kinds
+
+
+def _is_card(reply: Reply) -> bool:
+    """Whether a reply is a challenge's card (it can be accepted)."""
+    cid = reply.challenge_id
+    return (
+        reply.game_id is None
+        and cid is not None
+        and any(a.id == f"acc:{cid}" for a in reply.actions)
+    )
 
 
 def _game_id(value: str | None) -> int | None:
@@ -233,13 +247,16 @@ class DiscordBot(discord.Client):
                 guild=True, dm_channel=True, private_channel=True
             ),
         )
-        self._boards: dict[int, _Board] = {}
+        # Which interaction sent each recent public message, while its token may still edit
+        # it (the only way into a private channel the bot is not in); which message is which
+        # game's board or which challenge's card lives in the store (bot.sessions.posts).
+        self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
         self.add_dynamic_items(ActionButton)
         _add_commands(self)
 
     async def login(self, token: str) -> None:
         """Log in; from now on this module's log records never show ``token``."""
-        log.addFilter(TokenFilter(token))
+        log.addFilter(TokenRedactor(token))
         await super().login(token)
 
     async def setup_hook(self) -> None:
@@ -282,8 +299,10 @@ class DiscordBot(discord.Client):
             self.outbox.wake()
 
     async def _compose(
-        self, reply: Reply, caller: User, *, file_name: str | None = None
+        self, reply: Reply, caller: User, *, file_name: str | None = None, board: bool = True
     ) -> _Outgoing:
+        """``reply`` as Discord message fields; ``board=False`` shows a game's picture without
+        the board card (a past position of the position browser)."""
         sections = [markdown(s) for s in reply.sections(TEXT_LIMIT)]
         first, rest = sections[0], sections[1:]
         fields: dict[str, Any] = {"allowed_mentions": mentions_only()}
@@ -300,7 +319,7 @@ class DiscordBot(discord.Client):
             # The text itself is the file (an exported record).
             fields["file"] = discord.File(io.BytesIO(reply.text.encode()), filename=file_name)
             first, rest = "", []
-        elif reply.ok and reply.game_id is not None and (reply.image or live_game):
+        elif board and reply.ok and reply.game_id is not None and (reply.image or live_game):
             # A board: the picture (with the board in words as alt text) and its card.
             facts = await self.manager.board_facts(reply.game_id)
             if reply.image is not None:
@@ -311,12 +330,19 @@ class DiscordBot(discord.Client):
             if facts is not None:
                 fields["embed"] = board_embed(facts, image=reply.image is not None)
                 fields["allowed_mentions"] = mentions_only(facts.to_move)
+        elif reply.ok and reply.image is not None:
+            # Another picture (a past position, a rating chart), described by its alt text.
+            alt = reply.alt[:ALT_LIMIT] if reply.alt else None
+            name = BOARD_FILE if reply.game_id is not None else CHART_FILE
+            fields["file"] = discord.File(io.BytesIO(reply.image), filename=name, description=alt)
         if first:
             fields["content"] = first
         view = action_view(actions)
         if view is not None:
             fields["view"] = view
-        return _Outgoing(fields, rest, live_game)
+        shown = reply.game_id if board and reply.ok and _is_board(reply, live_game) else None
+        card = reply.challenge_id if reply.ok and _is_card(reply) else None
+        return _Outgoing(fields, rest, shown, card)
 
     async def _run(
         self,
@@ -325,9 +351,14 @@ class DiscordBot(discord.Client):
         mode: Mode,
         *,
         file_name: str | None = None,
+        pressed: str = "",
+        board: bool = True,
     ) -> None:
-        """Make the one manager call, deferring first if it is slow, and show its reply."""
-        user, chat = user_of(interaction.user), chat_of(interaction.channel_id)
+        """Make the one manager call, deferring first if it is slow, and show its reply
+        (``pressed``: the kind of the button pressed, if one was; ``board``: see
+        :meth:`_compose`)."""
+        user = user_of(interaction.user)
+        chat = chat_of(interaction.channel_id, interaction.guild_id)
         task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);
@@ -342,7 +373,7 @@ class DiscordBot(discord.Client):
                 await interaction.response.defer(ephemeral=mode is Mode.PRIVATE, thinking=True)
             deferred = True
         reply = await task
-        await self._show(interaction, reply, mode, deferred, file_name)
+        await self._show(interaction, reply, mode, deferred, file_name, pressed, board)
         self._wake()
 
     async def _show(
@@ -352,8 +383,11 @@ class DiscordBot(discord.Client):
         mode: Mode,
         deferred: bool,
         file_name: str | None,
+        pressed: str = "",
+        board: bool = True,
     ) -> None:
-        out = await self._compose(reply, user_of(interaction.user), file_name=file_name)
+        caller = user_of(interaction.user)
+        out = await self._compose(reply, caller, file_name=file_name, board=board)
         fields = out.fields
         sent: discord.InteractionMessage | discord.WebhookMessage | None = None
         if not reply.ok or mode is Mode.PRIVATE:
@@ -379,8 +413,11 @@ class DiscordBot(discord.Client):
                 sent = await interaction.edit_original_response(**edit)
             else:
                 await interaction.response.edit_message(**edit)
-            if interaction.message is not None and out.live_game is not None:
-                await self._track(out.live_game, interaction, interaction.message.id)
+            if interaction.message is not None:
+                await self._remember(interaction, out, interaction.message.id)
+            if pressed in _CARD_KINDS and reply.challenge_id is not None:
+                # After answering (Discord's 3 s): the challenge's other cards close too.
+                await self._close_cards(reply.challenge_id, interaction.message)
         else:
             if mode is Mode.SETTLE:
                 # The pressed message (a preview, a warning) has done its job.
@@ -396,27 +433,74 @@ class DiscordBot(discord.Client):
                 resource = response.resource
                 if isinstance(resource, discord.InteractionMessage):
                     sent = resource
-            if sent is not None and out.live_game is not None:
-                await self._track(out.live_game, interaction, sent.id)
+            if sent is not None:
+                await self._remember(interaction, out, sent.id)
         for section in out.rest:
             await interaction.followup.send(section, allowed_mentions=mentions_only())
 
-    async def _track(self, game_id: int, interaction: discord.Interaction, message_id: int) -> None:
-        """Make ``message_id`` the game's latest board; the one before loses its buttons."""
-        old = self._boards.get(game_id)
-        channel_id = interaction.channel_id or 0
-        self._boards[game_id] = _Board(channel_id, message_id, interaction)
-        if old is None or old.message_id == message_id:
+    async def _remember(
+        self, interaction: discord.Interaction, out: _Outgoing, message_id: int
+    ) -> None:
+        """Remember a public message that shows a board or a card (in the store, so it is
+        known after a restart); a game's older boards lose their buttons."""
+        if out.board is None and out.card is None:
             return
+        channel = str(interaction.channel_id or 0)
+        now = time.monotonic()
+        self._tokens.pop(message_id, None)
+        self._tokens[message_id] = (interaction, now)
+        while self._tokens:  # oldest first: drop the tokens that expired
+            oldest = next(iter(self._tokens))
+            if now - self._tokens[oldest][1] < TOKEN_LIFETIME:
+                break
+            del self._tokens[oldest]
+        manager = self.manager
+        if out.card is not None:
+            await manager.remember_post(
+                PLATFORM, channel, str(message_id), PostKind.CARD, challenge_id=out.card
+            )
+            return
+        older = await manager.remember_post(
+            PLATFORM, channel, str(message_id), PostKind.BOARD, game_id=out.board
+        )
+        for post in older:  # only the latest board of a game keeps live buttons
+            await self.edit_post(post, view=None)
+
+    async def _close_cards(self, challenge_id: int, pressed: discord.Message | None) -> None:
+        """A challenge was answered on one of its cards (``pressed``, edited by the caller):
+        its other cards lose their buttons, and none of them is a live card any more."""
+        cards = await self.manager.posts_for(
+            PLATFORM, challenge_id=challenge_id, kind=PostKind.CARD
+        )
+        for card in cards:
+            if pressed is None or card.message_id != str(pressed.id):
+                await self.edit_post(card, view=None)
+        await self.manager.retire_posts(cards)
+
+    async def edit_post(self, post: Post, **fields: Any) -> bool:
+        """Edit one of the bot's remembered messages (``fields`` as for
+        :meth:`discord.Message.edit`): through the interaction that sent it while its token
+        lasts (it reaches private channels the bot is not in), else through the channel.
+        ``False`` when Discord refused (a deleted message, a channel out of reach)."""
         try:
-            if old.interaction is not None and time.monotonic() - old.at < TOKEN_LIFETIME:
-                await old.interaction.followup.edit_message(old.message_id, view=None)
-            else:
-                channel = self.get_partial_messageable(old.channel_id)
-                await channel.get_partial_message(old.message_id).edit(view=None)
+            message_id, channel_id = int(post.message_id), int(post.chat_id)
+        except ValueError:
+            return False
+        fresh = self._tokens.get(message_id)
+        if fresh is not None and time.monotonic() - fresh[1] < TOKEN_LIFETIME:
+            try:
+                await fresh[0].followup.edit_message(message_id, **fields)
+                return True
+            except discord.HTTPException as exc:
+                log.info("could not edit message %s by its interaction: %s", message_id, exc)
+        try:
+            channel = self.get_partial_messageable(channel_id)
+            await channel.get_partial_message(message_id).edit(**fields)
         except discord.HTTPException as exc:
-            # An old board whose buttons stay: the manager still refuses stale presses.
-            log.info("could not retire board %s of game %s: %s", old.message_id, game_id, exc)
+            # An old message whose buttons stay: the manager still refuses stale presses.
+            log.info("could not edit message %s in %s: %s", message_id, channel_id, exc)
+            return False
+        return True
 
     # -- handlers -------------------------------------------------------------------------
 
@@ -436,11 +520,15 @@ class DiscordBot(discord.Client):
 
             await self._run(interaction, offer, Mode.PUBLIC)
             return
+        message = interaction.message
+        # The position browser steps in place in its own (private) message; "Step through"
+        # on a public message (a move list) opens a private browser instead.
+        browsing = kind == BROWSE_KIND and message is not None and message.flags.ephemeral
         mode = (
             Mode.EDIT
-            if kind in ("acc", "dec", "can")
+            if kind in _CARD_KINDS or browsing
             else Mode.PRIVATE
-            if kind in ("bd", "hi", "rs")
+            if kind in ("bd", "hi", "rs", BROWSE_KIND)
             else Mode.SETTLE
             if kind in ("mv", "mvy")
             else Mode.PUBLIC
@@ -449,7 +537,7 @@ class DiscordBot(discord.Client):
         async def press(user: User, chat: Chat) -> Reply:
             return await manager.press(user, chat, action_id)
 
-        await self._run(interaction, press, mode)
+        await self._run(interaction, press, mode, pressed=kind, board=kind != BROWSE_KIND)
 
     async def autocomplete_game(
         self, interaction: discord.Interaction, current: str
@@ -466,7 +554,11 @@ class DiscordBot(discord.Client):
         typed_game = getattr(interaction.namespace, "game", None)
         game = _game_id(typed_game if isinstance(typed_game, str) else None)
         moves = await self.manager.suggest_moves(
-            user_of(interaction.user), chat_of(interaction.channel_id), game, current[:100], 25
+            user_of(interaction.user),
+            chat_of(interaction.channel_id, interaction.guild_id),
+            game,
+            current[:100],
+            25,
         )
         return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves if m]
 
@@ -497,6 +589,8 @@ def _add_commands(bot: DiscordBot) -> None:
         days="Days per move",
         size="Board size (games that have sizes)",
         pie="Pie rule (inpHeXion)",
+        rated="Whether the game counts for ratings (rated unless you say no)",
+        level="Play the bot itself at this level (or pick the bot as the opponent)",
     )
     @app_commands.choices(
         game=game_names,
@@ -505,6 +599,7 @@ def _add_commands(bot: DiscordBot) -> None:
             app_commands.Choice(name="no clock" if t is None else f"{t:g}", value=f"{t or 'none'}")
             for t in TIME_CHOICES
         ],
+        level=[app_commands.Choice(name=lv.value, value=lv.value) for lv in Level],
     )
     @app_commands.choices(size=[app_commands.Choice(name=str(v), value=int(v)) for v in sizes])
     async def challenge(
@@ -515,12 +610,27 @@ def _add_commands(bot: DiscordBot) -> None:
         days: str = "3",
         size: int | None = None,
         pie: bool | None = None,
+        rated: bool | None = None,
+        level: str | None = None,
     ) -> None:
         options = {k: v for k, v in (("size", size), ("pie", pie)) if v is not None}
         whom = None if opponent is None else user_of(opponent)
+        # The bot itself as the opponent, or a level: a game against the bot (never rated).
+        against_member = (
+            opponent is not None and bot.user is not None and opponent.id == bot.user.id
+        )
+        against_bot = level is not None or against_member
 
         async def call(user: User, chat: Chat) -> Reply:
-            return await manager.challenge(user, chat, game, whom, options, first, _days(days))
+            if level is not None and whom is not None and not against_member:
+                return Reply.refuse(texts.level_is_for_the_bot())
+            if against_bot:
+                return await manager.challenge_bot(
+                    user, chat, game, level or "normal", options, first, _days(days)
+                )
+            return await manager.challenge(
+                user, chat, game, whom, options, first, _days(days), rated is not False
+            )
 
         await bot._run(interaction, call, Mode.PUBLIC)
 
@@ -659,3 +769,44 @@ def _add_commands(bot: DiscordBot) -> None:
             return await manager.back(user)
 
         await bot._run(interaction, call, Mode.PRIVATE)
+
+    @tree.command(name="leaderboard", description="The top rated players of a game")
+    @app_commands.describe(game="Which game (and size)", scope="This server, or everyone")
+    @app_commands.choices(
+        game=[app_commands.Choice(name=pool.title, value=pool.key) for pool in Pool],
+        scope=[app_commands.Choice(name=s, value=s) for s in SCOPES],
+    )
+    async def leaderboard(interaction: discord.Interaction, game: str, scope: str = "here") -> None:
+        async def call(user: User, chat: Chat) -> Reply:
+            return await manager.leaderboard(user, chat, game, everywhere=scope == "all")
+
+        await bot._run(interaction, call, Mode.PUBLIC)
+
+    @tree.command(name="stats", description="A player's ratings, results and rating chart")
+    @app_commands.describe(player="Whose (empty: yours)")
+    async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
+        whom = None if player is None else user_of(player)
+
+        async def call(user: User, chat: Chat) -> Reply:
+            return await manager.stats(user, chat, whom)
+
+        await bot._run(interaction, call, Mode.PUBLIC)
+
+    @tree.command(name="browse", description="Step through a game's positions")
+    @app_commands.describe(
+        game="The game (start typing: your games are listed)",
+        moves="The position after this many moves (empty: the latest)",
+    )
+    @app_commands.autocomplete(game=bot.autocomplete_game)
+    async def browse(
+        interaction: discord.Interaction,
+        game: str | None = None,
+        moves: app_commands.Range[int, 0, 100_000] | None = None,
+    ) -> None:
+        gid = _game_id(game)
+
+        async def call(user: User, chat: Chat) -> Reply:
+            return await manager.browse(user, chat, gid, moves)
+
+        # Privately: each press of first / previous / next / last edits it in place.
+        await bot._run(interaction, call, Mode.PRIVATE, board=False)

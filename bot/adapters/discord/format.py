@@ -22,6 +22,7 @@ from bot.sessions.preview import BoardFacts
 __all__ = [
     "ALT_LIMIT",
     "BOARD_FILE",
+    "CHART_FILE",
     "PLATFORM",
     "TEXT_LIMIT",
     "board_embed",
@@ -40,6 +41,8 @@ TEXT_LIMIT = MESSAGE_LIMITS[PLATFORM]
 ALT_LIMIT = 1024
 #: The board picture's file name (the embed shows it through ``attachment://``).
 BOARD_FILE = "board.png"
+#: The file name of another picture (a player's rating chart).
+CHART_FILE = "chart.png"
 _FIELD_LIMIT = 1024
 
 
@@ -113,6 +116,9 @@ def board_embed(facts: BoardFacts, *, image: bool) -> discord.Embed:
         )
     if facts.result is not None:
         embed.add_field(name="Result", value=plain(facts.result, _FIELD_LIMIT), inline=False)
+    ratings = plain(facts.ratings, _FIELD_LIMIT).strip()
+    if ratings:
+        embed.add_field(name="Ratings", value=ratings, inline=False)
     if image:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
@@ -123,6 +129,12 @@ def user_of(user: discord.User | discord.Member) -> User:
     return User(PLATFORM, str(user.id), user.display_name or user.name or str(user.id))
 
 
-def chat_of(channel_id: int | None) -> Chat:
-    """The manager's chat for a Discord channel (a server channel, a DM, a group DM)."""
-    return Chat(PLATFORM, str(channel_id or 0))
+def chat_of(channel_id: int | None, guild_id: int | None = None) -> Chat:
+    """The manager's chat for a Discord channel (a server channel, a DM, a group DM); a
+    server channel's community is its server (whose leaderboard it shows), a DM has none.
+
+    >>> chat_of(5, 7).community, chat_of(5).community
+    ('7', None)
+    """
+    community = None if guild_id is None else str(guild_id)
+    return Chat(PLATFORM, str(channel_id or 0), community=community)

@@ -1,34 +1,50 @@
 """The Discord sender of the outbox: a notification becomes a message in the game's channel
 that mentions (and pings) only its recipient, or a direct message when they want those.
 
-A refused direct message (Discord's 403, e.g. code 50007 "Cannot send messages to this user")
-raises :class:`~bot.delivery.outbox.DirectRefused`, so the outbox delivers it in the game's
-channel instead, once; a channel that refuses or is gone raises
-:class:`~bot.delivery.outbox.DeliveryRefused`.  Rate limits are discord.py's own business.
+- A refused direct message (Discord's 403, e.g. code 50007 "Cannot send messages to this
+  user") raises :class:`~bot.delivery.outbox.DirectRefused`, so the outbox delivers it in the
+  game's channel instead, once.
+- A channel the bot cannot post in (403, code 50001 "Missing Access": a DM or group DM where
+  only the user-installed app works, a channel it lost access to; or 404, a channel that is
+  gone) is not the recipient's fault: the notification goes to them as a direct message
+  instead.  Only when that is refused too does it raise
+  :class:`~bot.delivery.outbox.DeliveryRefused`.
+- The notice that a challenge expired edits the challenge's card(s) in place, buttons removed
+  (the cards are found in the store, so also after a restart, see :mod:`bot.sessions.posts`);
+  it is posted as a message only when no card could be edited.
+- A message that can be answered on (a challenge with Accept / Decline) is remembered as one
+  of the challenge's cards, so it is closed with the others.
+
+Rate limits are discord.py's own business.
 """
 
 from __future__ import annotations
 
 import io
+import logging
 from typing import Any
 
 import discord
 
-from bot.adapters.discord.adapter import action_view
-from bot.adapters.discord.format import TEXT_LIMIT, markdown, mentions_only
+from bot.adapters.discord.adapter import DiscordBot, action_view
+from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only
 from bot.delivery.notification import Notification
 from bot.delivery.notify import Kind
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
-from bot.messages import Text
+from bot.messages import Text, parse_action
+from bot.storage import PostKind
 
 __all__ = ["DiscordSender"]
 
+log = logging.getLogger(__name__)
+
 
 class DiscordSender:
-    """Delivers notifications through a logged-in :class:`discord.Client`."""
+    """Delivers notifications through a logged-in :class:`DiscordBot` (whose manager knows
+    the bot's cards); ``recaps`` draws recap GIFs."""
 
-    def __init__(self, client: discord.Client, recaps: Recaps) -> None:
+    def __init__(self, client: DiscordBot, recaps: Recaps) -> None:
         self.client = client
         self.recaps = recaps
 
@@ -55,23 +71,79 @@ class DiscordSender:
 
     async def send(self, notification: Notification) -> None:
         """Deliver one notification (see the module docstring)."""
-        fields = await self._fields(notification, in_channel=not notification.direct)
-        if fields is None:
+        if notification.kind is Kind.CHALLENGE_EXPIRED and await self._edit_cards(notification):
             return
         if notification.direct:
-            try:
-                user = discord.Object(int(notification.recipient.user_id))
-                channel = await self.client.create_dm(user)
-                await channel.send(**fields)
-            except discord.Forbidden as exc:
-                raise DirectRefused(f"403, code {exc.code}") from None
-            except ValueError:
-                raise DirectRefused("not a Discord user id") from None
+            await self._direct(notification)
+            return
+        fields = await self._fields(notification, in_channel=True)
+        if fields is None:
             return
         if notification.chat is None or not notification.chat.chat_id.isdigit():
             raise DeliveryRefused("no channel to deliver in")
         channel_id = int(notification.chat.chat_id)
         try:
-            await self.client.get_partial_messageable(channel_id).send(**fields)
+            sent = await self.client.get_partial_messageable(channel_id).send(**fields)
         except (discord.Forbidden, discord.NotFound) as exc:
-            raise DeliveryRefused(f"{exc.status}, code {exc.code}") from None
+            # Out of the bot's reach (see the module docstring): the recipient is told
+            # privately; only a refused direct message too gives up.
+            log.info(
+                "channel %s refused notification %s (%s, code %s): sending it directly",
+                channel_id, notification.id, exc.status, exc.code,
+            )  # fmt: skip
+            try:
+                await self._direct(notification)
+            except DirectRefused as refused:
+                raise DeliveryRefused(
+                    f"channel: {exc.status}, code {exc.code}; direct message: {refused}"
+                ) from None
+            return
+        await self._remember_card(notification, sent)
+
+    async def _direct(self, notification: Notification) -> None:
+        fields = await self._fields(notification, in_channel=False)
+        if fields is None:
+            return
+        try:
+            user = discord.Object(int(notification.recipient.user_id))
+            channel = await self.client.create_dm(user)
+            sent = await channel.send(**fields)
+        except discord.Forbidden as exc:
+            raise DirectRefused(f"403, code {exc.code}") from None
+        except ValueError:
+            raise DirectRefused("not a Discord user id") from None
+        await self._remember_card(notification, sent)
+
+    async def _remember_card(self, note: Notification, sent: discord.Message) -> None:
+        # The challenge is named by its Accept button (a new challenge's notification is
+        # queued before the challenge has an id of its own).
+        accept = next((a for a in note.actions if a.id.startswith("acc:")), None)
+        parsed = None if accept is None else parse_action(accept.id)
+        if parsed is None or not parsed[1][0].isdigit():
+            return
+        cid = int(parsed[1][0])
+        await self.client.manager.remember_post(
+            PLATFORM, str(sent.channel.id), str(sent.id), PostKind.CARD, challenge_id=cid
+        )
+
+    async def _edit_cards(self, note: Notification) -> bool:
+        """Edit the expired challenge's cards to the notice without buttons; ``False`` when
+        none is known or none could be edited (then the notice is posted instead)."""
+        if note.challenge_id is None:
+            return False
+        manager = self.client.manager
+        cards = await manager.posts_for(
+            PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
+        )
+        # Retired first: a retried notice (the process died meanwhile) finds them all again.
+        await manager.retire_posts(cards)
+        edited = False
+        for card in cards:
+            edited |= await self.client.edit_post(
+                card,
+                content=markdown(note.text)[:TEXT_LIMIT],
+                embed=None,
+                view=None,
+                allowed_mentions=mentions_only(),
+            )
+        return edited

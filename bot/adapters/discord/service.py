@@ -18,9 +18,10 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.adapters.discord.adapter import DiscordBot, TokenFilter
+from bot.adapters.discord.adapter import DiscordBot
 from bot.adapters.discord.format import PLATFORM
 from bot.adapters.discord.sender import DiscordSender
+from bot.adapters.redact import TokenRedactor
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.sessions.manager import SessionManager
@@ -29,7 +30,6 @@ __all__ = [
     "DEFAULT_API_URL",
     "DEFAULT_GATEWAY_URL",
     "DiscordUnavailable",
-    "TokenFilter",
     "point_at",
     "serve",
 ]
@@ -57,7 +57,7 @@ def point_at(api_url: str, gateway_url: str) -> None:
 @contextlib.contextmanager
 def _filtered(token: str) -> Iterator[None]:
     handlers = logging.getLogger().handlers
-    token_filter = TokenFilter(token)
+    token_filter = TokenRedactor(token)
     for handler in handlers:
         handler.addFilter(token_filter)
     try:

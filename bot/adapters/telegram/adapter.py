@@ -11,11 +11,9 @@ the update id and never the token.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from telegram import (
@@ -23,6 +21,7 @@ from telegram import (
     CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
+    InputMediaPhoto,
     Message,
     Update,
 )
@@ -44,18 +43,30 @@ from telegram.ext import (
 
 import engines
 from bot.adapters.commands import execute, split_id
+from bot.adapters.redact import TokenRedactor
+from bot.adapters.telegram.boards import (
+    board_lock,
+    board_markup,
+    drop_buttons,
+    is_live_board,
+    send_board,
+    send_photo,
+    send_text,
+)
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
     PLATFORM,
-    TEXT_LIMIT,
     html_text,
     keyboard,
     rows_of,
 )
 from bot.delivery.outbox import Outbox
-from bot.messages import Action, Chat, Reply, Text, User, parse_action, sections
+from bot.messages import Action, Chat, Reply, Text, User, parse_action
+from bot.sessions import texts
+from bot.sessions.browse import KIND as BROWSE
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import Picker
+from bot.storage import PostKind
 
 __all__ = [
     "COMMANDS",
@@ -83,7 +94,7 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("help", "How to play here"),
     ("games", "The five games"),
     ("rules", "The rules of a game: /rules <game>"),
-    ("challenge", "Challenge: /challenge <game> [@user] [option=value]"),
+    ("challenge", "Challenge: /challenge <game> [@user|bot] [option=value] [rated=no]"),
     ("move", "Play a move: /move [#game] <move>"),
     ("board", "Show the board: /board [#game]"),
     ("history", "The moves so far: /history [#game]"),
@@ -96,18 +107,23 @@ COMMANDS: tuple[tuple[str, str], ...] = (
     ("away", "Go on vacation: /away <days>"),
     ("back", "End your vacation"),
     ("export", "The game record as a file: /export [#game]"),
+    ("leaderboard", "The best players: /leaderboard <game> [all]"),
+    ("stats", "Ratings and results: /stats [@user] (or reply to their message)"),
 )
 
 HELP = """Play hex games by correspondence with your friends.
 
 /challenge <game> [@username] [option=value ...] [first=me|them|random] [days=none|1|3|7|14]
-  (or reply to someone's message with /challenge <game>; with nobody named anyone can accept)
+  [rated=no]  (or reply to someone's message with /challenge <game>; with nobody named anyone
+  can accept; games are rated unless rated=no)
+/challenge <game> bot [level=easy|normal|hard]  a game against me, at once (never rated)
 Tap Accept on the challenge card to start the game.
 To move: tap Move under the board and choose the parts of your move, or reply to the board
 with your move, or /move [#game] <move> (in a private chat with me, just type the move).
 /board /history /resign /draw /undo /rematch take an optional #game.
 /mygames   /settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]
-/away <days>   /back   /export [#game]   /games   /rules <game>"""
+/away <days>   /back   /export [#game]   /games   /rules <game>
+/leaderboard <game> [all]   /stats [@username] (or reply to their message)"""
 
 # Typed commands handed to the shared parser (bot.adapters.commands) under its own words.
 _TYPED = {
@@ -124,16 +140,17 @@ _TYPED = {
     "back": "back",
     "export": "export",
     "rules": "rules",
+    "leaderboard": "leaderboard",
 }
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 _DM_START = "dm"
-# A board whose buttons include resigning is the live board of an active game.
-_LIVE_KIND = "rs"
+# The word that names the bot as the opponent in /challenge.
+_BOT_WORD = "bot"
 
 
 def tg_user(user: TgUser) -> User:
-    """The manager's user for a Telegram user."""
-    return User(PLATFORM, str(user.id), user.full_name or str(user.id))
+    """The manager's user for a Telegram user (with their @username, if they have one)."""
+    return User(PLATFORM, str(user.id), user.full_name or str(user.id), user.username)
 
 
 def tg_chat(chat_id: int) -> Chat:
@@ -143,36 +160,6 @@ def tg_chat(chat_id: int) -> Chat:
 
 class TelegramUnavailable(RuntimeError):
     """The bot cannot connect to Telegram (a wrong token, the Bot API unreachable)."""
-
-
-class TokenRedactor(logging.Filter):
-    """Replaces the bot token in a log record's message and traceback with ``***``."""
-
-    def __init__(self, token: str) -> None:
-        super().__init__()
-        self.token = token
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        """Rewrite ``record`` without the token; always keeps it."""
-        if not self.token:
-            return True
-        message = record.getMessage()
-        if self.token in message:
-            record.msg, record.args = message.replace(self.token, "***"), None
-        if record.exc_info and record.exc_info[1] is not None:
-            text = "".join(traceback.format_exception(record.exc_info[1]))
-            record.exc_text = text.replace(self.token, "***").rstrip("\n")
-            record.exc_info = None
-        return True
-
-
-@dataclass
-class _Board:
-    """The latest board message of a game (only it keeps live buttons)."""
-
-    chat_id: int
-    message_id: int
-    caption: str
 
 
 class TelegramAdapter:
@@ -186,16 +173,20 @@ class TelegramAdapter:
         self.manager = manager
         self.application = application
         self._token = token
-        self._boards: dict[int, _Board] = {}
-        self._board_locks: dict[int, asyncio.Lock] = {}
+        # The caption of each game's latest board this process sent (a double press that
+        # gets the same answer again is not shown twice); which message that board is lives
+        # in the store (bot.sessions.posts), so its buttons can be taken away after a restart.
+        self._captions: dict[int, str] = {}
         # Telegram has no look-up by @username: remember the people this process has seen.
         self._known: dict[str, User] = {}
         app = application
         app.add_handler(CommandHandler(("start", "help"), self.on_start))
         app.add_handler(CommandHandler("games", self.on_games))
         app.add_handler(CommandHandler("challenge", self.on_challenge))
+        app.add_handler(CommandHandler("stats", self.on_stats))
         app.add_handler(CommandHandler(tuple(_TYPED), self.on_typed))
         app.add_handler(CallbackQueryHandler(self.on_button))
+        app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
         app.add_error_handler(self.on_error)
         # After every update's handler (group 0): what it queued is delivered at once.
@@ -284,34 +275,7 @@ class TelegramAdapter:
     async def _send_text(
         self, chat_id: int, text: Text | str, markup: InlineKeyboardMarkup | None = None
     ) -> Message:
-        body = text if isinstance(text, Text) else Text.of(text)
-        pieces = sections(body, TEXT_LIMIT)
-        bot = self.application.bot
-        sent: Message | None = None
-        for i, piece in enumerate(pieces):
-            last = i == len(pieces) - 1
-            sent = await bot.send_message(
-                chat_id, html_text(piece), parse_mode=ParseMode.HTML,
-                reply_markup=markup if last else None,
-            )  # fmt: skip
-        assert sent is not None
-        return sent
-
-    def _board_markup(self, reply: Reply) -> InlineKeyboardMarkup | None:
-        actions = list(reply.actions)
-        if reply.game_id is None:
-            return keyboard(rows_of(actions))
-        gid = reply.game_id
-        rows: list[list[Action]] = []
-        live = any((parse_action(a.id) or ("",))[0] == _LIVE_KIND for a in actions)
-        if live:
-            rows.append([Action.make("Move", "pk", gid)])
-        rows.extend(rows_of(actions))
-        extra = [Action.make("Describe", "ds", gid)] if reply.image is not None else []
-        if live:
-            extra.insert(0, Action.make("Offer draw", "dro", gid))
-        rows.append(extra)
-        return keyboard(rows)
+        return await send_text(self.application.bot, chat_id, text, markup)
 
     def _card_markup(self, reply: Reply, chat_id: int) -> InlineKeyboardMarkup | None:
         actions = list(reply.actions)
@@ -331,41 +295,37 @@ class TelegramAdapter:
 
     async def send(self, chat_id: int, reply: Reply, *, dedupe: bool = False) -> Message | None:
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
-        (older boards of the game lose theirs), a recap as an animation, text otherwise.
-        ``dedupe`` skips a board identical to the game's latest one (a double press)."""
+        (text when pictures are off), a challenge card with its buttons, a picture that is no
+        board (a player's rating chart) as a photo with its caption, text otherwise.
+        A game's older boards lose their buttons (found in the store, so also after a
+        restart).  ``dedupe`` skips a board identical to the game's latest one (a double
+        press answered again)."""
+        cid = reply.challenge_id
         bot = self.application.bot
-        if reply.game_id is None or reply.image is None:
-            cid = reply.challenge_id
+        if reply.game_id is None and reply.image is not None:
+            return await send_photo(bot, chat_id, reply, keyboard(rows_of(reply.actions)))
+        if reply.game_id is None or (reply.image is None and not is_live_board(reply)):
             is_card = cid is not None and any(a.id == f"acc:{cid}" for a in reply.actions)
-            markup = self._card_markup(reply, chat_id) if is_card else self._board_markup(reply)
-            return await self._send_text(chat_id, reply.body, markup)
+            markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
+            sent = await self._send_text(chat_id, reply.body, markup)
+            if is_card:
+                await self.manager.remember_post(
+                    PLATFORM, str(chat_id), str(sent.message_id), PostKind.CARD, challenge_id=cid
+                )
+            return sent
         gid = reply.game_id
         caption = reply.text
-        lock = self._board_locks.setdefault(gid, asyncio.Lock())
-        async with lock:
-            previous = self._boards.get(gid)
-            if dedupe and previous is not None and previous.caption == caption:
+        async with board_lock(self.manager, gid):
+            if dedupe and self._captions.get(gid) == caption:
                 return None
-            markup = self._board_markup(reply)
-            fits = len(caption) <= CAPTION_LIMIT
-            message: Message = await bot.send_photo(
-                chat_id, reply.image,
-                caption=html_text(reply.body) if fits else None,
-                parse_mode=ParseMode.HTML, reply_markup=markup,
-            )  # fmt: skip
-            if not fits:
-                await self._send_text(chat_id, reply.body)
-            self._boards[gid] = _Board(chat_id, message.message_id, caption)
-            if previous is not None and previous.message_id != message.message_id:
-                await self._drop_buttons(previous.chat_id, previous.message_id)
-        if reply.animation is not None:
+            message = await send_board(bot, self.manager, chat_id, reply)
+            self._captions[gid] = caption
+        if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(chat_id, reply.animation, filename=f"hexhall-{gid}.gif")
         return message
 
     async def _drop_buttons(self, chat_id: int, message_id: int) -> None:
-        # Already without buttons, or deleted: nothing to take away.
-        with contextlib.suppress(BadRequest):
-            await self.application.bot.edit_message_reply_markup(chat_id, message_id)
+        await drop_buttons(self.application.bot, chat_id, message_id)
 
     # ------------------------------------------------------------------ commands
 
@@ -392,43 +352,64 @@ class TelegramAdapter:
         await self._send_text(message.chat_id, "\n".join(lines))
 
     async def on_challenge(self, update: Update, context: Context) -> None:
-        """``/challenge <game> [@username] [option=value ...]`` (or as a reply to the invited
-        person's message)."""
+        """``/challenge <game> [@username|bot] [option=value ...]`` (or as a reply to the
+        invited person's message).  A username this process has not seen is invited by name:
+        Telegram has no look-up by username, so the manager matches it when they accept."""
         message, sender = update.effective_message, update.effective_user
         if message is None or sender is None:
             return
         self._remember(sender)
         words = list(context.args or [])
         named = [w for w in words if w.startswith("@")]
-        rest = [w for w in words if not w.startswith("@")]
-        opponent: User | None = None
+        against_bot = any(w.lower() == _BOT_WORD for w in words)
+        rest = [w for w in words if not w.startswith("@") and w.lower() != _BOT_WORD]
         replied = message.reply_to_message
-        if named:
-            username = named[0][1:].lower()
-            opponent = self._known.get(username)
-            if opponent is None:
-                await self._send_text(
-                    message.chat_id,
-                    f"I have not met @{username} yet: ask them to send me /start, or reply "
-                    "to one of their messages with /challenge <game>.",
-                )
-                return
+        chosen: User | None = None
+        if against_bot:
+            who = _BOT_WORD
+        elif named:
+            who = named[0]
+            chosen = self._known.get(who[1:].lower())  # by id once known
         elif replied is not None and replied.from_user and not replied.from_user.is_bot:
             self._remember(replied.from_user)
-            opponent = tg_user(replied.from_user)
+            who, chosen = "them", tg_user(replied.from_user)
+        else:
+            who = "open"
         if not rest:
             await self._send_text(message.chat_id, "Which game? /challenge <game> [@username]")
             return
-        who = "open" if opponent is None else "them"
         line = " ".join(["challenge", who, *rest])
-        chosen = opponent
 
-        def named_user(_: str) -> User:
-            assert chosen is not None
-            return chosen
+        def named_user(_: str) -> User | None:
+            return chosen  # None for an unknown @username: invited by name
 
         reply = await execute(
             self.manager, tg_user(sender), tg_chat(message.chat_id), line, named_user
+        )
+        await self.send(message.chat_id, reply)
+
+    async def on_stats(self, update: Update, context: Context) -> None:
+        """``/stats [@username]`` (or as a reply to the player's message): ratings, results and
+        the rating chart as a photo."""
+        message, user = update.effective_message, update.effective_user
+        if message is None or user is None:
+            return
+        self._remember(user)
+        args = list(context.args or [])
+        replied = message.reply_to_message
+        player: User | None = None
+        if args:
+            player = self._known.get(args[0].removeprefix("@").lower())
+        elif replied is not None and replied.from_user and not replied.from_user.is_bot:
+            self._remember(replied.from_user)
+            player = tg_user(replied.from_user)
+        line = " ".join(["stats", *args] if args or player is None else ["stats", "them"])
+
+        def named_user(_: str) -> User | None:
+            return player
+
+        reply = await execute(
+            self.manager, tg_user(user), tg_chat(message.chat_id), line, named_user
         )
         await self.send(message.chat_id, reply)
 
@@ -473,6 +454,21 @@ class TelegramAdapter:
         )
         await self.send(message.chat_id, reply, dedupe=True)
 
+    async def on_migrate(self, update: Update, context: Context) -> None:
+        """A group became a supergroup (a new chat id): its games, challenges and posts move
+        to the new id.  Telegram sends this in both chats; the second finds nothing left."""
+        message = update.effective_message
+        if message is None:
+            return
+        if message.migrate_to_chat_id is not None:
+            old, new = message.chat_id, message.migrate_to_chat_id
+        elif message.migrate_from_chat_id is not None:
+            old, new = message.migrate_from_chat_id, message.chat_id
+        else:
+            return
+        moved = await self.manager.move_chat(PLATFORM, str(old), str(new))
+        log.info("chat %s became %s: %d rows moved", old, new, moved)
+
     # ------------------------------------------------------------------ buttons
 
     async def on_button(self, update: Update, context: Context) -> None:
@@ -499,6 +495,9 @@ class TelegramAdapter:
             return
         await query.answer()
         message_id = query.message.message_id
+        if kind in ("acc", "dec", "can") and reply.challenge_id is not None:
+            cards = await self.manager.posts_for(PLATFORM, challenge_id=reply.challenge_id)
+            await self.manager.retire_posts(cards)  # closed: the card is edited just below
         if kind == "acc":
             await self._drop_buttons(chat_id, message_id)
         elif kind in ("dec", "can"):
@@ -532,7 +531,7 @@ class TelegramAdapter:
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
-        await self._edit_markup(query, self._board_markup(reply))
+        await self._edit_markup(query, board_markup(reply))
         await query.answer()
 
     async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
@@ -557,6 +556,42 @@ class TelegramAdapter:
         await query.answer()
         await self.send(query.message.chat.id, reply)
 
+    async def _browse(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """A step of the position browser: the browser's message is edited in place (its
+        photo and caption, or its text when pictures are off); "Step through" under a move
+        list opens a new browser message."""
+        assert query.data is not None and query.message is not None
+        reply = await self.manager.press(user, chat, query.data)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await query.answer()
+        message, bot = query.message, self.application.bot
+        chat_id, message_id = message.chat.id, message.message_id
+        markup = keyboard([list(reply.actions)])
+        is_photo = isinstance(message, Message) and bool(message.photo)
+        opening = _label_of(message, query.data) == texts.STEP_THROUGH
+        if opening or is_photo != (reply.image is not None):
+            if reply.image is not None:
+                await send_photo(bot, chat_id, reply, markup)
+            else:
+                await self._send_text(chat_id, reply.body, markup)
+            return
+        try:
+            if reply.image is not None:
+                media = InputMediaPhoto(
+                    reply.image, caption=_caption(reply), parse_mode=ParseMode.HTML
+                )
+                await bot.edit_message_media(media, chat_id, message_id, reply_markup=markup)
+            else:
+                await bot.edit_message_text(
+                    html_text(reply.body), chat_id, message_id,
+                    parse_mode=ParseMode.HTML, reply_markup=markup,
+                )  # fmt: skip
+        except BadRequest as exc:
+            if "not modified" not in str(exc):  # a double press shows what is shown
+                raise
+
     async def _edit_markup(self, query: CallbackQuery, markup: InlineKeyboardMarkup | None) -> None:
         assert query.message is not None
         try:
@@ -575,6 +610,7 @@ class TelegramAdapter:
         "pc": _close_picker,
         "ds": _describe,
         "dro": _offer_draw,
+        BROWSE: _browse,
     }
 
     # ------------------------------------------------------------------ errors
@@ -601,6 +637,26 @@ class TelegramAdapter:
 def _no_one(name: str) -> User:
     # Typed commands other than /challenge never name a player.
     return User(PLATFORM, name, name)
+
+
+def _caption(reply: Reply) -> str:
+    """``reply``'s text as a caption, cut at Telegram's limit (a browser step's caption is a
+    line or two: only an odd result line could be longer)."""
+    if len(reply.text) <= CAPTION_LIMIT:
+        return html_text(reply.body)
+    return html_text(reply.text[: CAPTION_LIMIT - 1] + "…")
+
+
+def _label_of(message: object, data: str) -> str | None:
+    """The label of the button with callback data ``data`` on a bot message, if any."""
+    markup = message.reply_markup if isinstance(message, Message) else None
+    if markup is None:
+        return None
+    for row in markup.inline_keyboard:
+        for button in row:
+            if button.callback_data == data:
+                return button.text
+    return None
 
 
 def _cancel_picker(reply: Reply) -> Action:

@@ -5,30 +5,44 @@ username; the recipient is named first when the text does not name them); a play
 direct messages gets one instead, and a direct message Telegram refuses (403: the user never
 started the bot or blocked it) is reported as :class:`~bot.delivery.outbox.DirectRefused`, so
 the outbox sends it to the chat once.  A recap is an animation (the GIF drawn when it is
-delivered).  Flood control is the application's rate limiter's business (it honours
-``RetryAfter``); a chat migrated to a supergroup is followed (``ChatMigrated``) and its games
-moved along by ``on_migrated``.
+delivered).  The notice that a challenge expired edits the challenge's card in place (its
+buttons removed; the card is found in the store, see :mod:`bot.sessions.posts`).  In a game
+against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
+as the game's board in its chat, the notice above its caption.  Flood
+control is the application's rate limiter's business (it honours ``RetryAfter``); a group
+migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+import contextlib
+from dataclasses import replace
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.adapters.telegram.format import CAPTION_LIMIT, TEXT_LIMIT, html_text, keyboard, rows_of
+from bot.adapters.telegram.boards import board_lock, send_board
+from bot.adapters.telegram.format import (
+    CAPTION_LIMIT,
+    PLATFORM,
+    TEXT_LIMIT,
+    html_text,
+    keyboard,
+    rows_of,
+)
 from bot.delivery.notification import Notification
 from bot.delivery.notify import Kind
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
-from bot.messages import Text
+from bot.messages import Text, User
+from bot.sessions.manager import SessionManager
+from bot.storage import PostKind
 
 __all__ = ["TelegramSender"]
 
-#: Called with (old chat id, new chat id) when Telegram says a group became a supergroup.
-Migrated = Callable[[int, int], Awaitable[None]]
+# The notices that follow the bot's own move in a game against it.
+_BOT_MOVE_KINDS = (Kind.YOUR_TURN, Kind.GAME_OVER)
 
 
 def _chat_id(value: str, what: str) -> int:
@@ -40,15 +54,15 @@ def _chat_id(value: str, what: str) -> int:
 
 class TelegramSender:
     """Sends notifications with ``bot`` (the application's bot, so its rate limiter applies);
-    ``recaps`` draws recap GIFs (no recaps without it); ``on_migrated`` is told when a chat
-    turned out to have become a supergroup."""
+    ``recaps`` draws recap GIFs (no recaps without it); ``manager`` knows the bot's posts
+    (expired challenges' cards) and moves a migrated group's games (neither without it)."""
 
     def __init__(
-        self, bot: Bot, recaps: Recaps | None = None, on_migrated: Migrated | None = None
+        self, bot: Bot, recaps: Recaps | None = None, manager: SessionManager | None = None
     ) -> None:
         self.bot = bot
         self.recaps = recaps
-        self.on_migrated = on_migrated
+        self.manager = manager
 
     async def send(self, notification: Notification) -> None:
         """Deliver ``notification`` as a direct message when it asks for one, else in its
@@ -73,8 +87,8 @@ class TelegramSender:
             try:
                 await self._deliver(target, notification, text)
             except ChatMigrated as moved:
-                if self.on_migrated is not None:
-                    await self.on_migrated(target, moved.new_chat_id)
+                if self.manager is not None:
+                    await self.manager.move_chat(PLATFORM, str(target), str(moved.new_chat_id))
                 await self._deliver(moved.new_chat_id, notification, text)
         except Forbidden as exc:
             raise DeliveryRefused(str(exc)) from None
@@ -85,6 +99,10 @@ class TelegramSender:
 
     async def _deliver(self, chat_id: int, note: Notification, text: Text) -> None:
         markup: InlineKeyboardMarkup | None = keyboard(rows_of(note.actions))
+        if note.kind is Kind.CHALLENGE_EXPIRED and await self._edit_card(note, text):
+            return
+        if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text):
+            return
         if note.kind is Kind.RECAP:
             gif = None
             if self.recaps is not None and note.game_id is not None:
@@ -97,5 +115,43 @@ class TelegramSender:
                 filename=f"hexhall-{note.game_id}.gif", reply_markup=markup,
             )  # fmt: skip
             return
-        body = html_text(text) if len(str(text)) <= TEXT_LIMIT else html_text(str(text)[:TEXT_LIMIT])
+        body = html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
         await self.bot.send_message(chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup)
+
+    async def _bot_board(self, chat_id: int, note: Notification, text: Text) -> bool:
+        """Post the board of a game against the bot in its chat with ``text`` above the
+        caption; ``False`` when the notice is about another game or goes elsewhere."""
+        manager, chat = self.manager, note.chat
+        if manager is None or note.game_id is None or chat is None:
+            return False
+        if chat.chat_id != str(chat_id):  # a direct message away from the game's chat
+            return False
+        row = await manager.store.get_game(note.game_id)
+        if row is None or not row.against_bot:
+            return False
+        recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
+        board = await manager.board(recipient, chat, note.game_id)
+        if not board.ok:
+            return False
+        shown = replace(board, body=Text.of(text, "\n", board.body))
+        async with board_lock(manager, note.game_id):
+            await send_board(self.bot, manager, chat_id, shown)
+        return True
+
+    async def _edit_card(self, note: Notification, text: Text) -> bool:
+        """Edit the expired challenge's card(s) to ``text`` without buttons; ``False`` when no
+        card of it is known (then the text is posted instead)."""
+        if self.manager is None or note.challenge_id is None:
+            return False
+        cards = await self.manager.posts_for(
+            PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
+        )
+        for card in cards:
+            # A card deleted meanwhile, or already showing this: nothing left to change.
+            with contextlib.suppress(BadRequest):
+                await self.bot.edit_message_text(
+                    html_text(text), int(card.chat_id), int(card.message_id),
+                    parse_mode=ParseMode.HTML,
+                )  # fmt: skip
+        await self.manager.retire_posts(cards)
+        return bool(cards)

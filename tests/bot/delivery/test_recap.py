@@ -54,7 +54,7 @@ def test_a_killed_bot_leaves_no_recap_worker_holding_its_output(tmp_path: Path) 
     )
     assert bot.stdin is not None and bot.stdout is not None and bot.stderr is not None
     try:
-        lines = "as alice\nchallenge bob maphex first=me\nas bob\naccept\nas alice\nresign\n"
+        lines = "as alice\nchallenge bob maphex first=me\nas bob\naccept\nas alice\nresign !\n"
         bot.stdin.write(lines.encode())
         bot.stdin.flush()
         selector = selectors.DefaultSelector()

@@ -1,0 +1,137 @@
+"""Sending the manager's replies as Telegram messages, shared by the adapter (answers to
+updates) and the sender (the bot's own moves, delivered through the outbox).
+
+A board is one photo with its caption and buttons (text when pictures are off), remembered in
+the store as the game's latest board: the game's older boards lose their buttons (see
+:mod:`bot.sessions.posts`).  Long texts are split at Telegram's limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import weakref
+
+from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+
+from bot.adapters.telegram.format import (
+    CAPTION_LIMIT,
+    PLATFORM,
+    TEXT_LIMIT,
+    html_text,
+    keyboard,
+    rows_of,
+)
+from bot.messages import Action, Reply, Text, parse_action, sections
+from bot.sessions.manager import SessionManager
+from bot.storage import PostKind
+
+__all__ = [
+    "board_lock",
+    "board_markup",
+    "drop_buttons",
+    "is_live_board",
+    "send_board",
+    "send_photo",
+    "send_text",
+]
+
+# One lock per game of each manager, shared by the adapter and the sender: a board is sent and
+# remembered under it, so the board remembered last is the newest message (the one that keeps
+# its buttons), even when the bot's move is delivered while the player's is being answered.
+_LOCKS: weakref.WeakKeyDictionary[SessionManager, dict[int, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def board_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
+    """The lock under which a board of ``game_id`` is sent and remembered."""
+    return _LOCKS.setdefault(manager, {}).setdefault(game_id, asyncio.Lock())
+
+
+# A board whose buttons include resigning is the live board of an active game.
+_LIVE_KIND = "rs"
+
+
+def is_live_board(reply: Reply) -> bool:
+    """A reply about a game that offers resigning: the board of an active game."""
+    return any((parse_action(a.id) or ("",))[0] == _LIVE_KIND for a in reply.actions)
+
+
+def board_markup(reply: Reply) -> InlineKeyboardMarkup | None:
+    """The buttons of a reply about a game: on a live board Move first, the manager's actions,
+    then Offer draw and Describe (the board in words, when there is a picture)."""
+    actions = list(reply.actions)
+    if reply.game_id is None:
+        return keyboard(rows_of(actions))
+    gid = reply.game_id
+    rows: list[list[Action]] = []
+    live = is_live_board(reply)
+    if live:
+        rows.append([Action.make("Move", "pk", gid)])
+    rows.extend(rows_of(actions))
+    extra = [Action.make("Describe", "ds", gid)] if reply.image is not None else []
+    if live:
+        extra.insert(0, Action.make("Offer draw", "dro", gid))
+    rows.append(extra)
+    return keyboard(rows)
+
+
+async def send_text(
+    bot: Bot, chat_id: int, text: Text | str, markup: InlineKeyboardMarkup | None = None
+) -> Message:
+    """``text`` in one message, or several at Telegram's limit (the buttons on the last)."""
+    body = text if isinstance(text, Text) else Text.of(text)
+    pieces = sections(body, TEXT_LIMIT)
+    sent: Message | None = None
+    for i, piece in enumerate(pieces):
+        last = i == len(pieces) - 1
+        sent = await bot.send_message(
+            chat_id, html_text(piece), parse_mode=ParseMode.HTML,
+            reply_markup=markup if last else None,
+        )  # fmt: skip
+    assert sent is not None
+    return sent
+
+
+async def send_photo(
+    bot: Bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None
+) -> Message:
+    """``reply``'s image as a photo with its text as the caption (and the text as its own
+    message after it when too long for a caption)."""
+    assert reply.image is not None
+    fits = len(reply.text) <= CAPTION_LIMIT
+    message = await bot.send_photo(
+        chat_id, reply.image,
+        caption=html_text(reply.body) if fits else None,
+        parse_mode=ParseMode.HTML, reply_markup=markup,
+    )  # fmt: skip
+    if not fits:
+        await send_text(bot, chat_id, reply.body)
+    return message
+
+
+async def drop_buttons(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Take a message's buttons away (nothing to do when it has none or is gone)."""
+    with contextlib.suppress(BadRequest):
+        await bot.edit_message_reply_markup(chat_id, message_id)
+
+
+async def send_board(bot: Bot, manager: SessionManager, chat_id: int, reply: Reply) -> Message:
+    """A game's board as its latest: sent, remembered, and the game's older boards' buttons
+    taken away (found in the store, so also after a restart).  Call it holding
+    :func:`board_lock`."""
+    assert reply.game_id is not None
+    markup = board_markup(reply)
+    if reply.image is None:
+        message = await send_text(bot, chat_id, reply.body, markup)
+    else:
+        message = await send_photo(bot, chat_id, reply, markup)
+    older = await manager.remember_post(
+        PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
+    )
+    for post in older:  # only the latest board of a game keeps live buttons
+        await drop_buttons(bot, int(post.chat_id), int(post.message_id))
+    return message

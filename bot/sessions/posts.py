@@ -1,0 +1,99 @@
+"""The bot's own messages on the chat platforms, shared by every adapter: which message shows
+which game's board or which challenge's card (:class:`~bot.storage.posts.Post`, kept in the
+store so it survives a restart).
+
+- After sending a board, an adapter calls :func:`remember_post` (kind ``BOARD``); it gets back
+  the game's older boards that still had live buttons, and takes their buttons away: only the
+  latest board of a game keeps them.
+- After sending a challenge card it remembers it (kind ``CARD``).  When the challenge expires,
+  the sweeper queues a :attr:`~bot.delivery.notify.Kind.CHALLENGE_EXPIRED` notification to
+  the challenger in the challenge's chat (``challenge_id`` set, ``direct`` false); the
+  adapter's sender finds the card with :func:`posts_for` and edits it in place (its buttons
+  removed) instead of posting a new message, or posts the text when no card is known.
+- :func:`move_chat` follows a chat that changed its id (a Telegram group that became a
+  supergroup): games, challenges, posts and undelivered notifications move along.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import engines
+from bot.delivery.notify import Kind
+from bot.sessions import texts
+from bot.sessions.context import Context
+from bot.storage import ChallengeRow, Post, PostKind
+
+__all__ = ["expire_challenges", "move_chat", "posts_for", "remember_post", "retire_posts"]
+
+
+def _title(game: str) -> str:
+    spec = engines.GAMES.get(game)
+    return spec.title if spec else game
+
+
+async def remember_post(
+    ctx: Context,
+    platform: str,
+    chat_id: str,
+    message_id: str,
+    kind: PostKind,
+    *,
+    game_id: int | None = None,
+    challenge_id: int | None = None,
+) -> list[Post]:
+    """Remember a message the bot sent; for a board, the game's older boards that had live
+    buttons (now marked retired: the caller takes their buttons away)."""
+    post = Post(platform, str(chat_id), str(message_id), PostKind(kind), game_id, challenge_id)
+    return await ctx.store.remember_post(post, ctx.now())
+
+
+async def posts_for(
+    ctx: Context,
+    platform: str,
+    *,
+    game_id: int | None = None,
+    challenge_id: int | None = None,
+    kind: PostKind | None = None,
+    live: bool | None = None,
+) -> list[Post]:
+    """The remembered messages of a game or a challenge on ``platform``, oldest first."""
+    return await ctx.store.posts_for(
+        platform, game_id=game_id, challenge_id=challenge_id, kind=kind, live=live
+    )
+
+
+async def retire_posts(ctx: Context, posts: list[Post]) -> None:
+    """Mark messages as without live buttons (after taking them away)."""
+    await ctx.store.retire_posts(posts)
+
+
+async def expire_challenges(ctx: Context) -> list[ChallengeRow]:
+    """Expire every challenge whose time is up and queue, for each, the notification that
+    has its card edited (see the module docstring)."""
+    expired = await ctx.store.expire_challenges(ctx.now())
+    now = ctx.now()
+    notes = []
+    for challenge in expired:
+        challenger = await ctx.player_by_id(challenge.challenger)
+        note = ctx.note(
+            challenger,
+            Kind.CHALLENGE_EXPIRED,
+            texts.challenge_expired_note(
+                ctx.mention(challenger), challenge.id, _title(challenge.game)
+            ),
+            now,
+            chat_id=challenge.chat_id,
+            dedupe=f"challenge_expired:{challenge.id}",
+        )
+        notes.append(replace(note, challenge_id=challenge.id, direct=False))
+    await ctx.store.queue_notes(notes)
+    return expired
+
+
+async def move_chat(ctx: Context, platform: str, old_chat_id: str, new_chat_id: str) -> int:
+    """A chat changed its id: everything kept about it moves to ``new_chat_id`` (cached
+    positions are dropped, their rows name the old chat); how many rows moved."""
+    moved = await ctx.store.move_chat(platform, str(old_chat_id), str(new_chat_id))
+    ctx.positions.clear()
+    return moved

@@ -1,0 +1,171 @@
+"""The SQLite side of posts (:class:`SqlitePosts`, mixed into
+:class:`~bot.storage.sqlite.SqliteStore`) and of a chat that changes its id.
+
+Table ``posts`` (migration 4 of :mod:`bot.storage.sqlite_schema`): one row per bot message an
+adapter may edit later, keyed by (platform, chat, message id); ``live`` says whether it still
+has buttons.  Message ids are text (Telegram's are numbers per chat, Discord's snowflakes).
+"""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from bot.delivery.notification import Notification
+from bot.storage.posts import Post, PostKind
+
+__all__ = ["SqlitePosts"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+_COLUMNS = "platform, chat_id, message_id, kind, game_id, challenge_id, live, created_at"
+
+
+def _ts(when: datetime) -> str:
+    # The same text as bot.storage.sqlite.to_ts (imported there from here would be circular).
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _post(row: sqlite3.Row) -> Post | None:
+    try:
+        created = datetime.strptime(row["created_at"], "%Y-%m-%dT%H:%M:%S.%fZ")
+        return Post(
+            platform=str(row["platform"]),
+            chat_id=str(row["chat_id"]),
+            message_id=str(row["message_id"]),
+            kind=PostKind(row["kind"]),
+            game_id=row["game_id"],
+            challenge_id=row["challenge_id"],
+            live=bool(row["live"]),
+            created_at=created.replace(tzinfo=UTC),
+        )
+    except (TypeError, ValueError):
+        log.error("skipping a post that cannot be read: %s", dict(row))
+        return None
+
+
+class SqlitePosts:
+    """The posts methods of the SQLite store (see :class:`~bot.storage.posts.PostsStore`);
+    :class:`~bot.storage.sqlite.SqliteStore` provides ``_read`` and ``_write``."""
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        raise NotImplementedError
+
+    async def remember_post(self, post: Post, now: datetime) -> list[Post]:
+        """Store ``post`` (live); for a board, the game's other live boards stop being live
+        and are returned."""
+
+        def remember(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+            conn.execute(
+                f"INSERT INTO posts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
+                "ON CONFLICT (platform, chat_id, message_id) DO UPDATE SET kind = excluded.kind, "
+                "game_id = excluded.game_id, challenge_id = excluded.challenge_id, live = 1",
+                (
+                    post.platform,
+                    post.chat_id,
+                    post.message_id,
+                    str(PostKind(post.kind)),
+                    post.game_id,
+                    post.challenge_id,
+                    _ts(now),
+                ),
+            )
+            if post.kind is not PostKind.BOARD or post.game_id is None:
+                return []
+            rows: list[sqlite3.Row] = conn.execute(
+                "UPDATE posts SET live = 0 WHERE platform = ? AND game_id = ? AND kind = ? "
+                "AND live = 1 AND NOT (chat_id = ? AND message_id = ?) "
+                f"RETURNING {_COLUMNS}",
+                (post.platform, post.game_id, str(PostKind.BOARD), post.chat_id, post.message_id),
+            ).fetchall()
+            return rows
+
+        rows = await self._write(remember)
+        return sorted(
+            (p for p in map(_post, rows) if p is not None),
+            key=lambda p: (p.created_at or now, p.message_id),
+        )
+
+    async def posts_for(
+        self,
+        platform: str,
+        *,
+        game_id: int | None = None,
+        challenge_id: int | None = None,
+        kind: PostKind | None = None,
+        live: bool | None = None,
+    ) -> list[Post]:
+        """The remembered posts of a game or a challenge on ``platform``, oldest first."""
+        where: list[str] = ["platform = ?"]
+        args: list[str | int] = [platform]
+        for column, value in (("game_id", game_id), ("challenge_id", challenge_id)):
+            if value is not None:
+                where.append(f"{column} = ?")
+                args.append(value)
+        if kind is not None:
+            where.append("kind = ?")
+            args.append(str(PostKind(kind)))
+        if live is not None:
+            where.append("live = ?")
+            args.append(int(live))
+        sql = f"SELECT {_COLUMNS} FROM posts WHERE {' AND '.join(where)} ORDER BY created_at, rowid"
+        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        return [p for p in map(_post, rows) if p is not None]
+
+    async def retire_posts(self, posts: Sequence[Post]) -> None:
+        """Mark posts as no longer live (their buttons were taken away)."""
+        keys = [(p.platform, p.chat_id, p.message_id) for p in posts]
+        if keys:
+            await self._write(
+                lambda c: c.executemany(
+                    "UPDATE posts SET live = 0 WHERE platform = ? AND chat_id = ? "
+                    "AND message_id = ?",
+                    keys,
+                )
+            )
+
+    async def queue_notes(self, notes: Sequence[Notification]) -> None:
+        """Store notifications no other change carries, in one transaction."""
+        # Imported here: bot.storage.sqlite imports this module.
+        from bot.storage.sqlite import _insert_notes
+
+        if notes:
+            await self._write(lambda c: _insert_notes(c, notes))
+
+    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
+        """Move a chat's games, challenges, posts and undelivered notifications to its new id
+        (and its leaderboard, when the chat was its own community); how many rows moved."""
+
+        def move(conn: sqlite3.Connection) -> int:
+            moved = 0
+            args: tuple[Any, ...] = (new_chat_id, platform, old_chat_id)
+            for table in ("games", "challenges"):
+                moved += conn.execute(
+                    f"UPDATE {table} SET chat_id = ?, community = CASE WHEN community = chat_id "
+                    "THEN ? ELSE community END WHERE platform = ? AND chat_id = ?",
+                    (new_chat_id, *args),
+                ).rowcount
+            moved += conn.execute(
+                "UPDATE OR IGNORE posts SET chat_id = ? WHERE platform = ? AND chat_id = ?", args
+            ).rowcount
+            moved += conn.execute(
+                "UPDATE notifications SET chat_id = ? WHERE platform = ? AND chat_id = ? "
+                "AND done_at IS NULL",
+                args,
+            ).rowcount
+            conn.execute(
+                "UPDATE OR IGNORE rating_members SET community = ? "
+                "WHERE platform = ? AND community = ?",
+                args,
+            )
+            return moved
+
+        return await self._write(move)

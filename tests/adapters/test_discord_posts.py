@@ -1,0 +1,173 @@
+"""The bot's own messages on Discord, remembered in the store (bot.sessions.posts): only the
+latest board of a game keeps live buttons and an expired challenge's cards are edited in
+place, both across a restart (a new client, a new manager, the same database); and a
+notification for a private channel the bot is not in reaches its recipient directly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.adapters.discord.format import PLATFORM
+from bot.sessions.clock import FakeClock
+from bot.storage import PostKind
+from tests.adapters.discord_kit import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    DEADLINE,
+    button,
+    fake_discord,
+    labels,
+    running,
+)
+from tests.fakes.discord_fake import FakeDiscord
+
+EDIT_IN_CHANNEL = "PATCH /channels/{channel_id}/messages/{message_id}"
+
+
+@pytest.fixture
+async def fake() -> Any:
+    async with fake_discord() as server:
+        yield server
+
+
+async def test_only_the_latest_board_keeps_buttons_across_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "hexhall.db"
+    async with running(fake, db) as first:
+        card = await first.answer(ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
+        await first.click(BOB, card, "Accept")
+        gid = int(button(card, "Board").split(":")[1])
+        mover = await first.to_move(gid)
+        one = await first.answer(mover, "move", {"game": str(gid), "move": "a1"})
+        assert "Resign" in labels(one)
+        # The card became the first board; it lost its buttons to the newer one.
+        await fake.wait_until(lambda: card.components == [], timeout=DEADLINE)
+        live = await first.manager.posts_for(PLATFORM, game_id=gid, live=True)
+        assert [p.message_id for p in live] == [str(one.id)]
+    await fake.wait_until(lambda: not fake.gateway_sessions, timeout=DEADLINE)
+    edits_before = len(fake.calls_to(EDIT_IN_CHANNEL))
+    # A new process: nothing in memory, the same database.
+    async with running(fake, db, sync=False) as second:
+        other = await second.to_move(gid)
+        two = await second.answer(other, "move", {"game": str(gid), "move": "g1"})
+        assert "Resign" in labels(two)
+        await fake.wait_until(lambda: one.components == [], timeout=DEADLINE)
+        # The old board's interaction token belonged to the old process: edited through
+        # the channel.
+        assert len(fake.calls_to(EDIT_IN_CHANNEL)) == edits_before + 1
+        boards = await second.manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.BOARD)
+        assert [(p.message_id, p.live) for p in boards] == [
+            (str(card.id), False),
+            (str(one.id), False),
+            (str(two.id), True),
+        ]
+        assert labels(two) == ["Board", "History", "Resign", "Offer draw"]
+
+
+async def test_an_expired_challenge_edits_its_cards_after_a_restart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    db = tmp_path / "hexhall.db"
+    clock = FakeClock()
+    async with running(fake, db, outbox=True, clock=clock) as first:
+        card = await first.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB})
+        # Bob takes direct messages (the default): the challenge reaches him there too, with
+        # its own Accept / Decline.
+        dm = await fake.wait_message(
+            lambda m: m.channel_id == fake.dm_channel(BOB).id, timeout=DEADLINE
+        )
+        assert labels(dm) == ["Accept", "Decline"]
+    await fake.wait_until(lambda: not fake.gateway_sessions, timeout=DEADLINE)
+    posted = len(fake.calls_to("POST /channels/{channel_id}/messages"))
+    async with running(fake, db, outbox=True, clock=clock, sync=False) as second:
+        clock.advance(hours=25)
+        [expired] = await second.manager.expire_challenges()
+        await fake.wait_until(
+            lambda: "expired" in card.content and "expired" in dm.content, timeout=DEADLINE
+        )
+        assert card.components == [] and dm.components == []
+        assert card.content.startswith(f"<@{ALICE}>'s challenge #{expired.id} (Maphex) expired")
+        # Edited, not posted again: no new message anywhere.
+        assert len(fake.calls_to("POST /channels/{channel_id}/messages")) == posted
+        cards = await second.manager.posts_for(PLATFORM, challenge_id=expired.id)
+        assert len(cards) == 2 and not any(c.live for c in cards)
+
+
+async def test_accepting_on_one_card_closes_the_others(fake: FakeDiscord, tmp_path: Path) -> None:
+    async with running(fake, tmp_path / "h.db", outbox=True) as run:
+        card = await run.answer(ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
+        dm = await fake.wait_message(
+            lambda m: m.channel_id == fake.dm_channel(BOB).id, timeout=DEADLINE
+        )
+        await run.click(BOB, dm, "Accept")
+        # The card pressed became the first board; the one in the channel lost its buttons.
+        await fake.wait_until(lambda: "accepted" in dm.content, timeout=DEADLINE)
+        await fake.wait_until(lambda: card.components == [], timeout=DEADLINE)
+        assert "Resign" in labels(dm) and "accepted" not in card.content
+
+
+async def test_a_private_channel_the_bot_is_not_in_notifies_directly(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    friends = fake.private_channel(3_000, [ALICE, BOB])
+    async with running(fake, tmp_path / "h.db", outbox=True) as run:
+        quiet = await run.answer(BOB, "settings", {"setting": "dm", "value": "off"})
+        assert quiet.ephemeral
+        card = await run.answer(
+            ALICE, "challenge", {"game": "pathagon", "opponent": BOB}, channel=friends
+        )
+        assert card.channel_id == friends.id
+        # Bob wants his notices in the game's channel, but the bot cannot post there: it is
+        # a DM between two friends where only the user-installed app answers.
+        note = await fake.wait_message(
+            lambda m: m.channel_id == fake.dm_channel(BOB).id, timeout=DEADLINE
+        )
+        assert "challenges you" in note.content and labels(note) == ["Accept", "Decline"]
+        refused = [
+            c
+            for c in fake.calls_to("POST /channels/{channel_id}/messages")
+            if c.response["status"] == 403
+        ]
+        assert [c.response["body"]["code"] for c in refused] == [50001]
+        assert [m.id for m in fake.messages_in(friends)] == [card.id]
+        # The game goes on in the friends' channel; Bob's turn notices reach him directly.
+        await run.click(BOB, note, "Accept")
+        gid = int(button(note, "Board").split(":")[1])
+        if await run.to_move(gid) == BOB:
+            await run.answer(BOB, "move", {"game": str(gid), "move": "a1"}, channel=friends)
+        await run.answer(ALICE, "move", {"game": str(gid), "move": "g1"}, channel=friends)
+        turn = await fake.wait_message(
+            lambda m: m.channel_id == fake.dm_channel(BOB).id and "Your turn" in m.content,
+            timeout=DEADLINE,
+        )
+        assert f"#{gid}" in turn.content and turn.pinged_users == set()
+        assert all(m.interaction_id is not None for m in fake.messages_in(friends))
+        assert [m for m in fake.messages_in(CHANNEL) if m.interaction_id is None] == []
+
+
+async def test_a_private_channel_and_refused_direct_messages_give_up_quietly(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    friends = fake.private_channel(3_000, [ALICE, BOB])
+    fake.close_dms(BOB)
+    async with running(fake, tmp_path / "h.db", outbox=True) as run:
+        await run.answer(BOB, "settings", {"setting": "dm", "value": "off"})
+        await run.answer(ALICE, "challenge", {"game": "pathagon", "opponent": BOB}, channel=friends)
+
+        def refusals() -> list[int]:
+            return [
+                c.response["body"]["code"]
+                for c in fake.calls_to("POST /channels/{channel_id}/messages")
+                if c.response["status"] == 403
+            ]
+
+        await fake.wait_until(lambda: refusals() == [50001, 50007], timeout=DEADLINE)
+        # Nothing was delivered, and the bot still answers.
+        assert fake.messages_in(fake.dm_channel(BOB)) == []
+        rules = await run.answer(BOB, "rules", {"game": "pathagon"})
+        assert rules.ephemeral

@@ -1,0 +1,416 @@
+"""Ratings in the bot (issue 18): rated games update both players in the transaction that ends
+them, which games count, leaderboards per community and overall, stats with the chart, and a
+rebuild that gives the same rows.  Real SQLite files, the real openskill model, real Pillow."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+import engines
+from bot.adapters.commands import execute
+from bot.delivery.notify import Kind
+from bot.messages import Chat, User
+from bot.ratings import PROVISIONAL_GAMES, Origin, Pool, Rating, RatingChange, Result, rate
+from bot.sessions.clock import FakeClock
+from bot.sessions.manager import SessionManager
+from bot.storage import (
+    GameResult,
+    GameStatus,
+    NewGame,
+    RatedEnd,
+    RatingsMoved,
+    SqliteStore,
+    StoreError,
+)
+from bot.storage.sqlite_standings import leaderboard_query
+from tests.bot.session_kit import (
+    ALICE,
+    BOB,
+    CAROL,
+    ROOM,
+    finishing_moves,
+    mover,
+    session,
+    start_game,
+)
+
+DAVE = User("test", "4", "dave")
+
+
+async def played(
+    m: SessionManager, loser: User, winner: User, chat: Chat = ROOM, rated: bool | str = True
+) -> int:
+    """``loser`` challenges ``winner`` to Pathagon in ``chat``, it is accepted and ``loser``
+    resigns; the game id."""
+    made = await m.challenge(loser, chat, "pathagon", winner, None, "me", 3, rated)
+    assert made.ok and made.challenge_id is not None, made.text
+    accepted = await m.accept(winner, chat, made.challenge_id)
+    assert accepted.ok and accepted.game_id is not None, accepted.text
+    resigned = await m.resign(loser, chat, accepted.game_id)
+    assert resigned.ok, resigned.text
+    return accepted.game_id
+
+
+async def rating_of(m: SessionManager, user: User, pool: Pool = Pool.PATHAGON) -> Rating:
+    player = await m.store.find_player(user.platform, user.user_id)
+    assert player is not None
+    return await m.store.rating(player.id, pool)
+
+
+async def status_of(m: SessionManager, game_id: int) -> GameStatus:
+    row = await m.store.get_game(game_id)
+    assert row is not None
+    return row.status
+
+
+def table(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+# -- which games change ratings ------------------------------------------------------------
+
+
+async def test_a_game_played_to_the_end_rates_both_players(tmp_path: Path) -> None:
+    moves = finishing_moves("pathagon")
+    async with session(tmp_path / "h.db") as m:
+        gid, _ = await start_game(m, "pathagon")
+        reply = None
+        for move in moves:
+            reply = await m.move(await mover(m, gid), ROOM, move, confirm=True)
+            assert reply.ok, reply.text
+        row = await m.store.get_game(gid)
+        assert row is not None and row.status is GameStatus.FINISHED and row.winner is not None
+        expected = rate(Rating(), Rating(), Result.from_winner(row.winner))
+        seat0 = ALICE  # start_game: first=me, Alice in seat 0
+        assert await rating_of(m, seat0) == expected[0].after
+        assert await rating_of(m, BOB) == expected[1].after
+        assert await m.store.rating_changes(gid) == expected
+        # The last move's answer and the loser's notification say how both ratings changed.
+        assert reply is not None
+        assert f"alice {expected[0]}" in reply.text and f"bob {expected[1]}" in reply.text
+        loser = ALICE if row.winner == 1 else BOB
+        player = await m.store.find_player(loser.platform, loser.user_id)
+        assert player is not None
+        over = [n for n in await m.store.notifications_for(player.id) if n.kind is Kind.GAME_OVER]
+        assert len(over) == 1 and str(expected[0]) in str(over[0].text)
+
+
+async def test_resignation_and_draw_count(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with session(tmp_path / "h.db", clock) as m:
+        await played(m, ALICE, BOB)
+        won = rate(Rating(), Rating(), Result.B_WINS)
+        assert await rating_of(m, ALICE) == won[0].after
+        assert await rating_of(m, BOB) == won[1].after
+        clock.advance(hours=1)
+        gid, _ = await start_game(m, "pathagon")
+        assert (await m.draw(ALICE, ROOM, gid)).ok
+        agreed = await m.draw(BOB, ROOM, gid, "accept")
+        assert agreed.ok, agreed.text
+        drawn = rate(won[0].after, won[1].after, Result.DRAW)
+        assert await rating_of(m, ALICE) == drawn[0].after
+        assert await rating_of(m, BOB) == drawn[1].after
+        assert drawn[0].after.value > won[0].after.value  # the lower-rated one gains
+        assert "Ratings (Pathagon)" in agreed.text and str(drawn[1]) in agreed.text
+
+
+async def test_time_loss_counts_and_an_aborted_game_does_not(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with session(tmp_path / "h.db", clock) as m:
+        aborted, _ = await start_game(m, "pathagon")  # nobody moves: aborted on time
+        timed, _ = await start_game(m, "pathagon")
+        assert (await m.move(ALICE, ROOM, finishing_moves("pathagon")[0], timed)).ok
+        clock.advance(days=4)
+        assert await m.sweep() == 2
+        assert await status_of(m, aborted) is GameStatus.ABORTED
+        row = await m.store.get_game(timed)
+        assert row is not None and (row.reason, row.winner) == ("timeout", 0)
+        assert await m.store.rating_changes(aborted) is None
+        expected = rate(Rating(), Rating(), Result.A_WINS)
+        assert await m.store.rating_changes(timed) == expected
+        assert (await rating_of(m, ALICE)).games == 1 == (await rating_of(m, BOB)).games
+        bob = await m.store.find_player(BOB.platform, BOB.user_id)
+        assert bob is not None
+        told = [str(n.text) for n in await m.store.notifications_for(bob.id)]
+        assert any("time ran out" in t and str(expected[1]) in t for t in told)
+
+
+async def test_a_casual_game_does_not_count_and_its_rematch_stays_casual(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        made = await m.challenge(ALICE, ROOM, "pathagon", BOB, rated=False)
+        assert "Casual game (not rated)" in made.text
+        gid = await played(m, ALICE, BOB, rated="no")
+        assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
+        assert await m.store.rating_changes(gid) is None
+        board = await m.board(ALICE, ROOM, gid)
+        assert "Ratings" not in board.text
+        asked = await m.rematch(BOB, ROOM, gid)
+        assert asked.ok and asked.challenge_id is not None
+        challenge = await m.store.get_challenge(asked.challenge_id)
+        assert challenge is not None and challenge.rated is False
+        again = await m.accept(ALICE, ROOM, asked.challenge_id)
+        assert again.game_id is not None
+        assert "Casual game" in (await m.board(ALICE, ROOM, again.game_id)).text
+        bad = await m.challenge(ALICE, ROOM, "pathagon", BOB, rated="maybe")
+        assert not bad.ok and "rated=maybe" in bad.text
+
+
+async def test_games_against_the_bot_and_imported_games_never_count(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        alice = await m.player(ALICE)
+        bob = await m.player(BOB)
+        new = NewGame(
+            game="pathagon",
+            options={},
+            seat0=alice.id,
+            seat1=bob.id,
+            platform="test",
+            chat_id="room",
+            to_move=0,
+            snapshot=json.loads(json.dumps(engines.new("pathagon").to_dict())),
+            bot_seat=1,
+        )
+        bot_game = await m.store.create_game(new, m.now())
+        assert (await m.resign(ALICE, ROOM, bot_game.id)).ok
+        marked = await m.store.create_game(replace(new, bot_seat=None, origin=Origin.BOT), m.now())
+        assert (await m.resign(ALICE, ROOM, marked.id)).ok
+        assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
+        # An imported record of a rated game is stored but never rated, now or on rebuild.
+        gid = await played(m, ALICE, BOB)
+        text = (await m.export(ALICE, ROOM, gid)).text
+        imported = await m.import_record(CAROL, Chat("test", "other"), text, DAVE)
+        assert imported.ok and imported.game_id is not None
+        copy = await m.store.get_game(imported.game_id)
+        assert copy is not None and copy.origin is Origin.IMPORTED and not copy.rated
+        summary = await m.rebuild_ratings()
+        assert summary.rated == 1
+        assert await rating_of(m, CAROL) == Rating() == await rating_of(m, DAVE)
+        # The store refuses to rate a game that does not count, whatever it is handed.
+        row = await m.store.create_game(new, m.now())
+        changes = rate(Rating(), Rating(), Result.A_WINS)
+        with pytest.raises(StoreError, match="does not count"):
+            await m.store.finish_game(
+                row,
+                GameStatus.FINISHED,
+                0,
+                GameResult.WIN,
+                "resignation",
+                m.now(),
+                rating=RatedEnd(Pool.PATHAGON, changes),
+            )
+        assert await status_of(m, row.id) is GameStatus.ACTIVE
+
+
+# -- one transaction -----------------------------------------------------------------------
+
+
+async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        gid, _ = await start_game(m, "pathagon")
+        row = await m.store.get_game(gid)
+        assert row is not None
+        changes = rate(Rating(), Rating(), Result.A_WINS)
+        alice = await m.player(ALICE)
+        good = m._ctx.note(alice, Kind.GAME_OVER, "over", m.now(), game_id=gid)
+        # A notification for a player who does not exist: the foreign key fails the
+        # transaction after the ratings were written in it.
+        broken = replace(good, recipient=replace(good.recipient, player_id=999_999))
+        with pytest.raises(StoreError):
+            await m.store.finish_game(
+                row,
+                GameStatus.FINISHED,
+                0,
+                GameResult.WIN,
+                "resignation",
+                m.now(),
+                [broken],
+                rating=RatedEnd(Pool.PATHAGON, changes),
+            )
+        # Ratings computed from a rating that has changed since are refused as well.
+        stale = (RatingChange(Rating(mu=26.0), changes[0].after), changes[1])
+        with pytest.raises(RatingsMoved):
+            await m.store.finish_game(
+                row,
+                GameStatus.FINISHED,
+                0,
+                GameResult.WIN,
+                "resignation",
+                m.now(),
+                rating=RatedEnd(Pool.PATHAGON, stale),
+            )
+        assert await status_of(m, gid) is GameStatus.ACTIVE
+        assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
+        path = tmp_path / "h.db"
+        for name in ("ratings", "rating_changes", "rating_members"):
+            assert table(path, f"SELECT COUNT(*) FROM {name}") == [(0,)]
+        # The same end with good notes goes through and writes everything.
+        done = await m.store.finish_game(
+            row,
+            GameStatus.FINISHED,
+            0,
+            GameResult.WIN,
+            "resignation",
+            m.now(),
+            [good],
+            rating=RatedEnd(Pool.PATHAGON, changes),
+        )
+        assert done is not None and await rating_of(m, ALICE) == changes[0].after
+
+
+# -- leaderboards, cards, stats ---------------------------------------------------------------
+
+
+async def test_leaderboard_per_community_and_across_the_bot(tmp_path: Path) -> None:
+    clock = FakeClock()
+    server_a = Chat("test", "a-general", community="server-a")
+    server_a2 = Chat("test", "a-random", community="server-a")
+    server_b = Chat("test", "b-general", community="server-b")
+    async with session(tmp_path / "h.db", clock) as m:
+        await played(m, ALICE, BOB, server_a)
+        clock.advance(minutes=5)
+        await played(m, CAROL, DAVE, server_b)
+        clock.advance(minutes=5)
+        await played(m, CAROL, BOB, server_b)
+        here = await m.leaderboard(ALICE, server_a2, "pathagon")
+        lines = here.text.splitlines()
+        assert lines[0] == "Pathagon leaderboard (here)"
+        bob, alice = await rating_of(m, BOB), await rating_of(m, ALICE)
+        assert lines[1:3] == [f"1. bob {bob} (2 games)", f"2. alice {alice} (1 game)"]
+        assert len(lines) == 4 and "provisional" in lines[3]
+        everywhere = await execute(m, ALICE, server_a, "leaderboard pathagon all", lambda n: ALICE)
+        names = [line.split()[1] for line in everywhere.text.splitlines()[1:5]]
+        assert names[0] == "bob" and sorted(names) == ["alice", "bob", "carol", "dave"]
+        other = await m.leaderboard(ALICE, server_b, "pathagon")
+        assert "alice" not in other.text and "carol" in other.text
+        empty = await m.leaderboard(ALICE, server_a, "maphex 16")
+        assert empty.ok and "No rated Maphex 16×16 games here" in empty.text
+        assert not (await m.leaderboard(ALICE, server_a, "chess")).ok
+
+
+async def test_provisional_mark_goes_after_enough_games(tmp_path: Path) -> None:
+    clock = FakeClock()
+    async with session(tmp_path / "h.db", clock) as m:
+        for number in range(PROVISIONAL_GAMES):
+            await played(m, *((ALICE, BOB) if number % 2 else (BOB, ALICE)))
+            clock.advance(minutes=1)
+            if number == PROVISIONAL_GAMES - 2:
+                assert "?" in (await rating_of(m, ALICE)).format()
+        board = await m.leaderboard(ALICE, ROOM, "pathagon")
+        assert "?" not in board.text and "(10 games)" in board.text
+        alice = await rating_of(m, ALICE)
+        card = await m.challenge(ALICE, ROOM, "pathagon", BOB)
+        assert f"Rated (Pathagon): alice {alice.value}, bob " in card.text
+
+
+async def test_ratings_on_the_card_and_board(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db") as m:
+        await played(m, ALICE, BOB)
+        card = await m.challenge(BOB, ROOM, "pathagon", ALICE)
+        bob, alice = await rating_of(m, BOB), await rating_of(m, ALICE)
+        assert f"Rated (Pathagon): bob {bob}, alice {alice}." in card.text
+        assert card.challenge_id is not None
+        accepted = await m.accept(ALICE, ROOM, card.challenge_id)
+        assert accepted.game_id is not None
+        board = await m.board(ALICE, ROOM, accepted.game_id)
+        assert f"Rated (Pathagon): bob {bob}, alice {alice}." in board.text
+        open_card = await m.challenge(CAROL, ROOM, "maphex", None, {"size": "16"})
+        assert "Rated (Maphex 16×16): carol 1500?." in open_card.text
+
+
+async def test_stats_with_record_streak_head_to_head_and_chart(tmp_path: Path) -> None:
+    clock = FakeClock()
+    store = await SqliteStore.open(tmp_path / "h.db")
+    try:
+        m = SessionManager(store, clock, pictures=True, rng=random.Random(1))
+        await played(m, ALICE, BOB)
+        clock.advance(hours=1)
+        await played(m, CAROL, BOB)
+        clock.advance(hours=1)
+        await played(m, BOB, ALICE, rated=False)  # casual: in the record, not the rating
+        asked = await execute(m, ALICE, ROOM, "stats bob", lambda name: BOB)
+        assert asked.ok, asked.text
+        bob = await rating_of(m, BOB)
+        assert asked.text.splitlines() == [
+            "Stats of bob",
+            f"Pathagon: {bob}, 2 wins, 1 loss, 0 draws",
+            "Current streak: 1 loss",
+            "Against alice: 1 win, 1 loss, 0 draws",
+        ]
+        assert asked.image is not None and asked.alt is not None
+        with Image.open(io.BytesIO(asked.image)) as chart:
+            assert chart.format == "PNG" and chart.size == (800, 400)
+        assert "over 2 rated games" in asked.alt
+        mine = await m.stats(DAVE, ROOM)
+        assert mine.ok and "No finished games yet" in mine.text and mine.image is None
+        nobody = await m.stats(ALICE, ROOM, User("test", "99", "zed"))
+        assert not nobody.ok and "zed has not played" in nobody.text
+    finally:
+        await store.close()
+
+
+# -- rebuild -----------------------------------------------------------------------------------
+
+
+RATING_TABLES = (
+    "SELECT * FROM ratings ORDER BY player, pool",
+    "SELECT * FROM rating_changes ORDER BY game_id, seat",
+    "SELECT * FROM rating_members ORDER BY platform, community, pool, player",
+)
+
+
+async def test_rebuild_gives_the_same_rows(tmp_path: Path) -> None:
+    clock = FakeClock()
+    path = tmp_path / "h.db"
+    elsewhere = Chat("test", "elsewhere")
+    async with session(path, clock) as m:
+        gid, _ = await start_game(m, "pathagon")
+        for move in finishing_moves("pathagon"):
+            assert (await m.move(await mover(m, gid), ROOM, move, confirm=True)).ok
+        pairs = [(ALICE, BOB), (BOB, CAROL), (CAROL, ALICE), (DAVE, ALICE), (BOB, DAVE)]
+        for number, (loser, winner) in enumerate(pairs * 2):
+            clock.advance(minutes=7)
+            await played(m, loser, winner, elsewhere if number % 3 else ROOM)
+        clock.advance(minutes=7)
+        drawn, _ = await start_game(m, "maphex", size="16")
+        await m.draw(ALICE, ROOM, drawn)
+        assert (await m.draw(BOB, ROOM, drawn, "accept")).ok
+        clock.advance(minutes=7)
+        await played(m, ALICE, BOB, rated=False)
+        before = [table(path, sql) for sql in RATING_TABLES]
+        assert len(before[1]) == 2 * 12  # every rated game, both seats
+        summary = await m.rebuild_ratings()
+        assert (summary.rated, summary.ratings) == (12, 6)
+        after = [table(path, sql) for sql in RATING_TABLES]
+    assert after == before
+
+
+# -- at scale: the leaderboard is an index lookup ------------------------------------------
+
+
+@pytest.mark.parametrize("community", [True, False])
+async def test_leaderboard_query_plan_uses_its_index(tmp_path: Path, community: bool) -> None:
+    store = await SqliteStore.open(tmp_path / "h.db")
+    await store.close()
+    sql, args = leaderboard_query(
+        Pool.MAPHEX9, "test" if community else None, "room" if community else None, 10
+    )
+    conn = sqlite3.connect(tmp_path / "h.db")
+    try:
+        plan = " | ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args))
+    finally:
+        conn.close()
+    index = "rating_members_board" if community else "ratings_board"
+    assert f"USING INDEX {index}" in plan or f"USING COVERING INDEX {index}" in plan, plan
+    assert "TEMP B-TREE" not in plan and "games" not in plan, plan
