@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ParamSpec
+from typing import Any, ParamSpec, TypeVar
 
 import engines
 from bot.delivery.notification import BOT_USER_ID, Notification, Recipient
@@ -64,6 +64,7 @@ MAX_PENDING = 10
 CHALLENGE_TTL = timedelta(hours=24)
 
 P = ParamSpec("P")
+R = TypeVar("R")
 
 
 class Refusal(Exception):
@@ -100,6 +101,28 @@ def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]
             return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
 
     return wrapper
+
+
+def checked(
+    refused: Callable[[validate.BadArgument], R],
+) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
+    """:func:`guard`'s argument check for the manager's public methods that answer with
+    something other than a reply (move suggestions, a board's facts, a picker): every argument
+    is checked against its hint first, and a bad one gets ``refused(error)`` (an empty answer,
+    or a refusal) without running the method."""
+
+    def wrap(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
+        @functools.wraps(method)
+        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                checked_args, named = validate.checked_call(method, args, kwargs)
+            except validate.BadArgument as exc:
+                return refused(exc)
+            return await method(*checked_args, **named)
+
+        return wrapper
+
+    return wrap
 
 
 def checked_id(value: object, what: str) -> int:

@@ -50,10 +50,12 @@ from bot.sessions.context import (
     TIME_CHOICES,
     Context,
     Refusal,
+    checked,
     guard,
 )
 from bot.sessions.preview import BoardFacts, GameChoice
 from bot.sessions.thinker import Thinker
+from bot.sessions.validate import BadArgument
 from bot.storage import ChallengeRow, PlayerRow, Post, PostKind, RebuildSummary, Store
 
 __all__ = [
@@ -64,6 +66,28 @@ __all__ = [
     "TIME_CHOICES",
     "SessionManager",
 ]
+
+
+# What the public methods that answer with something other than a reply give for an argument
+# of the wrong kind (see :func:`~bot.sessions.context.checked`): nothing, or a refusal.
+def _no_player(_: BadArgument) -> PlayerRow | None:
+    return None
+
+
+def _no_facts(_: BadArgument) -> BoardFacts | None:
+    return None
+
+
+def _no_moves(_: BadArgument) -> list[str]:
+    return []
+
+
+def _no_choices(_: BadArgument) -> list[GameChoice]:
+    return []
+
+
+def _refused_step(bad: BadArgument) -> picker.Picker | Reply:
+    return Reply.refuse(bad.text)
 
 
 class SessionManager:
@@ -146,6 +170,7 @@ class SessionManager:
         """The stored player for ``user`` (created on first contact)."""
         return await self._ctx.player(user)
 
+    @checked(_no_player)
     async def player_to_move(self, game_id: int) -> PlayerRow | None:
         """The player whose turn it is in an active game (``None`` if none or not active)."""
         return await self._ctx.player_to_move(game_id)
@@ -407,6 +432,7 @@ class SessionManager:
         challenge linked to the old game).  If the opponent already asked, this accepts."""
         return await rematch.rematch(self._ctx, user, chat, game_id)
 
+    @checked(_refused_step)
     async def pick(self, user: User, chat: Chat, action_id: str) -> picker.Picker | Reply:
         """A step of the move picker for a ``pk`` or ``pp`` button (see
         :mod:`~bot.sessions.picker`), or a refusal when ``user`` may not use it now."""
@@ -415,6 +441,7 @@ class SessionManager:
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
 
+    @checked(_no_moves)
     async def suggest_moves(
         self, user: User, chat: Chat, game_id: int | None, typed: str, limit: int = 25
     ) -> list[str]:
@@ -428,6 +455,7 @@ class SessionManager:
         (see :mod:`~bot.sessions.preview`)."""
         return await preview.preview(self._ctx, user, chat, text, game_id)
 
+    @checked(_no_facts)
     async def board_facts(self, game_id: int) -> BoardFacts | None:
         """A game at a glance for a platform's card (``None`` if there is no such game)."""
         try:
@@ -435,6 +463,7 @@ class SessionManager:
         except Refusal:
             return None
 
+    @checked(_no_choices)
     async def game_choices(self, user: User, typed: str = "", limit: int = 25) -> list[GameChoice]:
         """``user``'s active games for autocompletion, those where it is their turn first."""
         return await preview.game_choices(self._ctx, user, typed, limit)

@@ -62,6 +62,8 @@ _RANGES: dict[str, tuple[int, int]] = {
     "challenge_id": (1, MAX_ID),
     "expected_ply": (0, MAX_PLY),
     "page": (1, MAX_PAGE),
+    # How many suggestions an autocomplete asks for (Discord shows 25 at most).
+    "limit": (0, 100),
 }
 # Most options a game takes, and the longest option name or value (no game has a longer one,
 # so a refusal that quotes one stays short).

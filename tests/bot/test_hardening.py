@@ -195,6 +195,47 @@ def test_a_public_method_refuses_a_bad_argument_in_one_line(
     _run(body)
 
 
+# The public methods that answer with something other than a reply (for autocompletion,
+# cards and the move picker): a bad argument gets an empty answer or a refusal, never an error.
+LOOKUPS: list[tuple[str, dict[str, Any], str, object]] = [
+    ("player_to_move", {"game_id": 1}, "game_id", None),
+    ("board_facts", {"game_id": 1}, "game_id", None),
+    ("suggest_moves", {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""}, "game_id", []),
+    ("suggest_moves", {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""}, "typed", []),
+    ("suggest_moves", {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""}, "limit", []),
+    ("game_choices", {"user": ALICE, "typed": ""}, "user", []),
+    ("game_choices", {"user": ALICE, "typed": ""}, "typed", []),
+]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.sampled_from(LOOKUPS), BAD_VALUES)
+def test_a_lookup_with_a_bad_argument_answers_nothing(
+    call: tuple[str, dict[str, Any], str, object], bad: object
+) -> None:
+    method, good, name, nothing = call
+
+    async def body(m: SessionManager, path: Path) -> None:
+        before = dump(path)
+        assert await getattr(m, method)(**good) not in (None, [])  # the good call answers
+        assert await getattr(m, method)(**{**good, name: bad}) == nothing
+        assert dump(path) == before
+
+    _run(body)
+
+
+def test_a_picker_step_with_a_bad_argument_is_refused() -> None:
+    async def body(m: SessionManager, path: Path) -> None:
+        before = dump(path)
+        for bad in ([1], 2**70, "\ud800", None):
+            answer = await m.pick(ALICE, ROOM, bad)
+            assert isinstance(answer, Reply)
+            _one_line(answer)
+        assert dump(path) == before
+
+    _run(body)
+
+
 def test_the_examples_of_the_issue_are_refused() -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
