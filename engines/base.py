@@ -85,7 +85,7 @@ class Option:
                 # bool is an int: keep True from matching 1 and 1 from matching True.
                 if type(allowed) is type(value) and allowed == value:
                     return allowed
-        choices = ", ".join(_format_value(v) for v in self.values)
+        choices = ", ".join(option_text(v) for v in self.values)
         raise ValueError(f"option {self.name} must be one of {choices}, not {value!r}")
 
 
@@ -99,9 +99,6 @@ def option_text(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
-
-
-_format_value = option_text
 
 
 @dataclass(frozen=True)
@@ -156,7 +153,7 @@ _SPACES = re.compile(r"\s+")
 #: One word of the shared notation: a capture mark, a lone number (a space or sub-board) or a
 #: cell, and cells joined by ``-`` (a step) or ``>`` (a relocation, a tile move).  A lone ``x``
 #: is the capture mark written apart (``x d4``).
-_NOTATION = re.compile(r"x|x?[a-z]?\d{1,3}(?:[->][a-z]?\d{1,3})*")
+_NOTATION = re.compile(r"x|x?[a-z]?\d{1,3}(?:[->][a-z]?\d{1,3})*", re.ASCII)
 
 
 def shown(text: str, limit: int = 24) -> str:

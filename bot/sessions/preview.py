@@ -87,7 +87,8 @@ class BoardFacts:
     ``moves`` how many have been played, ``to_move`` the player whose turn it is (``None``
     once over) and ``to_move_side`` that player with their side, ``deadline`` when their move
     is due (``None``: no clock), ``result`` how it ended (``None`` while it runs), ``ratings``
-    both players' ratings in the game's pool (or that it is casual; empty when neither)."""
+    both players' ratings in the game's pool (or that it is casual; empty when neither),
+    ``against_bot`` whether one seat is the bot itself."""
 
     game_id: int
     title: str
@@ -99,6 +100,7 @@ class BoardFacts:
     deadline: datetime | None
     result: Text | None
     ratings: Text
+    against_bot: bool = False
 
 
 async def board_facts(ctx: Context, game_id: int) -> BoardFacts:
@@ -119,6 +121,7 @@ async def board_facts(ctx: Context, game_id: int) -> BoardFacts:
         deadline=row.deadline_at if active else None,
         result=None if active else await ctx.result_text(row, position),
         ratings=await standings.board_line(ctx, row),
+        against_bot=row.against_bot,
     )
 
 
