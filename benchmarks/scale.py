@@ -30,7 +30,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
-from bot.messages import Chat, User
+from bot.messages import Chat, Reply, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 
@@ -89,6 +89,12 @@ def fill(path: Path, finished: int, active: int, rng: random.Random) -> None:
         raw.execute("COMMIT")
 
 
+def challenge_of(reply: Reply) -> int:
+    """The id of the challenge ``reply`` is about (it must be one)."""
+    assert reply.challenge_id is not None, reply.text
+    return reply.challenge_id
+
+
 def bench_user(i: int) -> User:
     """A player of the filled database (they already have games)."""
     return User("bench", f"u{i}", f"user{i}")
@@ -138,7 +144,8 @@ async def commands(
     chat = Chat("bench", "room1")
     # A real game in a chat of their own; players 1 and 2 also sit in the filled games.
     made = await manager.challenge(a, chat, "maphex", b, {}, "me", 3)
-    challenge_id = int(made.actions[0].id.split(":")[1])
+    challenge_id = made.challenge_id
+    assert challenge_id is not None, made.text
     accepted = await manager.accept(b, chat, challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
     position = engines.new("maphex")
@@ -161,7 +168,7 @@ async def commands(
     c, d = bench_user(3), bench_user(4)
     room = Chat("bench", "room3")
     made = await manager.challenge(c, room, "maphex", d, {}, "me", 3)
-    accepted = await manager.accept(d, room, int(made.actions[0].id.split(":")[1]))
+    accepted = await manager.accept(d, room, challenge_of(made))
     assert accepted.game_id is not None
     assert (await manager.resign(c, room, accepted.game_id)).ok
     current[0] = "rematch"
@@ -169,7 +176,7 @@ async def commands(
     for _ in range(reps):
         asked = await timed(times, manager.rematch(c, room))
         assert asked.ok, asked.text
-        await manager.cancel(c, room, int(asked.actions[0].id.split(":")[1]))
+        await manager.cancel(c, room, challenge_of(asked))
     current[0] = "away"
     times = figures.setdefault(current[0], [])
     for _ in range(reps):
@@ -182,7 +189,7 @@ async def commands(
         x, y = bench_user(100 + 2 * i), bench_user(101 + 2 * i)
         where = Chat("bench", f"sweep{i}")
         made = await manager.challenge(x, where, "maphex", y, {}, "me", 1)
-        accepted = await manager.accept(y, where, int(made.actions[0].id.split(":")[1]))
+        accepted = await manager.accept(y, where, challenge_of(made))
         games.append(accepted.game_id)
     clock.advance(days=2)
     manager.sweep_gap = timedelta(microseconds=1)

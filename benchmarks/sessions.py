@@ -37,7 +37,8 @@ async def start(manager: SessionManager, number: int, game: str) -> tuple[int, U
     b = User("bench", f"{number}b", f"player{number}b")
     chat = Chat("bench", f"room{number}")
     made = await manager.challenge(a, chat, game, b, {}, "me", None)
-    challenge_id = int(made.actions[0].id.split(":")[1])
+    challenge_id = made.challenge_id
+    assert challenge_id is not None, made.text
     accepted = await manager.accept(b, chat, challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
     return accepted.game_id, a, b, chat

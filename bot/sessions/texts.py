@@ -181,7 +181,7 @@ def terms(
     the seat that makes the first move (Maphex: Blue opens, though Red is seat 0)."""
     clock = "no clock" if days is None else f"{_plural(days, 'day')} per move"
     if first == "random":
-        who = f"sides drawn when accepted, {sides[opener]} opens"
+        who = f"sides drawn by lot, {sides[opener]} opens"
     else:
         mine = 0 if first == "me" else 1
         opens = " and opens" if mine == opener else f", {sides[opener]} opens"

@@ -433,7 +433,7 @@ async def test_rules_read_as_text_in_sections_a_chat_message_can_hold(tmp_path: 
     [
         ("maphex", "me", "the challenger plays Red, Blue opens"),
         ("maphex", "them", "the challenger plays Blue and opens"),
-        ("maphex", "random", "sides drawn when accepted, Blue opens"),
+        ("maphex", "random", "sides drawn by lot, Blue opens"),
         ("pathagon", "me", "the challenger plays Light and opens"),
     ],
 )
