@@ -6,9 +6,14 @@ for a reduced run; ``--help`` for every flag).
 For each game it plays the ``normal`` level against a uniformly random player, against a
 greedy player (takes a win when it has one, avoids a move that lets the opponent win at
 once, otherwise random) and ``hard`` against ``normal``; every match-up has both seats
-played equally.  A game still going after ``--cap`` plies is scored by the AI's evaluation
-and counted in the "capped" column.  The figures: win rate of the first-named player,
-iterations per second of the search and the median time per AI move.
+played equally (games are dealt out game number by game number across the match-ups, so a
+run stopped early, or read through ``--table-every``, has figures for all of them).  A game
+still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
+"capped" column.  The figures: win rate of the first-named player, iterations per
+processor second of its search, and its median and longest time per move, in processor
+seconds (what one core spends, whatever else the machine runs) and in wall seconds.
+With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, so
+that a machine busy with other work does not cut the search short.
 """
 
 from __future__ import annotations

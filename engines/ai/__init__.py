@@ -109,8 +109,9 @@ def choose_move(
 ) -> str:
     """A legal move for the player to move in ``position``, chosen by tree search.
 
-    The search stops after ``iterations`` or ``seconds`` of wall time, whichever comes
-    first; at least one must be given (``ValueError`` otherwise, or for a finished game).
+    The search stops after ``iterations`` or ``seconds`` of wall time (the one-move
+    look-ahead included), whichever comes first; at least one must be given
+    (``ValueError`` otherwise, or for a finished game).
     With a ``seed`` and no time cap reached, the move is always the same.
     """
     return think(position, iterations=iterations, seconds=seconds, seed=seed).move
