@@ -1020,6 +1020,36 @@ class SqliteStore(SqliteStandings, SqlitePosts):
         )
         return await self._games(rows)
 
+    async def _change_game(
+        self,
+        update: str,
+        values: Sequence[Any],
+        game_id: int,
+        now: datetime,
+        notes: Sequence[Notification],
+        also: Callable[[sqlite3.Connection, sqlite3.Row], None] | None = None,
+    ) -> GameRow | None:
+        """Every change of a stored game in one transaction: ``update`` (an ``UPDATE games
+        ... WHERE`` with its version check, to which ``RETURNING`` is added), then ``also``
+        (the moves row, rating changes), then what the change makes obsolete is cancelled and
+        ``notes`` are added.  ``None`` (nothing written) if the check failed: the game changed
+        meanwhile."""
+
+        def change(conn: sqlite3.Connection) -> sqlite3.Row | None:
+            row: sqlite3.Row | None = conn.execute(
+                f"{update}RETURNING {GAME_COLUMNS}", values
+            ).fetchone()
+            if row is None:
+                return None
+            if also is not None:
+                also(conn, row)
+            _cancel_obsolete(conn, game_id, now)
+            _insert_notes(conn, notes)
+            return row
+
+        row = await self._write(change)
+        return None if row is None else _game(row)
+
     async def apply_move(
         self,
         game: GameRow,
@@ -1065,31 +1095,27 @@ class SqliteStore(SqliteStandings, SqlitePosts):
             game.version,
         )
 
-        def play(conn: sqlite3.Connection) -> sqlite3.Row | None:
-            row: sqlite3.Row | None = conn.execute(
-                "UPDATE games SET ply = ply + 1, version = version + 1, to_move = ?, "
-                "snapshot = ?, status = ?, winner = ?, result = ?, reason = ?, finished_at = ?, "
-                "updated_at = ?, deadline_at = ?, reminder_sent_for_ply = NULL, "
-                "draw_offer_by = CASE WHEN draw_offer_by = ? THEN draw_offer_by END, "
-                "takeback_by = NULL "
-                "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' "
-                f"RETURNING {GAME_COLUMNS}",
-                values,
-            ).fetchone()
-            if row is None:
-                return None
+        def play(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
             conn.execute(
                 "INSERT INTO moves (game_id, ply, move, seat, played_at) VALUES (?, ?, ?, ?, ?)",
                 (game.id, game.ply, move, seat, to_ts(now)),
             )
             if rating is not None and finish is not None:
                 write_rated_end(conn, row, rating)
-            _cancel_obsolete(conn, game.id, now)
-            _insert_notes(conn, notes)
-            return row
 
-        row = await self._write(play)
-        return None if row is None else _game(row)
+        return await self._change_game(
+            "UPDATE games SET ply = ply + 1, version = version + 1, to_move = ?, "
+            "snapshot = ?, status = ?, winner = ?, result = ?, reason = ?, finished_at = ?, "
+            "updated_at = ?, deadline_at = ?, reminder_sent_for_ply = NULL, "
+            "draw_offer_by = CASE WHEN draw_offer_by = ? THEN draw_offer_by END, "
+            "takeback_by = NULL "
+            "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' ",
+            values,
+            game.id,
+            now,
+            notes,
+            play,
+        )
 
     async def finish_game(
         self,
@@ -1117,25 +1143,21 @@ class SqliteStore(SqliteStandings, SqlitePosts):
             game.version,
         )
 
-        def finish(conn: sqlite3.Connection) -> sqlite3.Row | None:
-            row: sqlite3.Row | None = conn.execute(
-                "UPDATE games SET version = version + 1, status = ?, winner = ?, result = ?, "
-                "reason = ?, finished_at = ?, updated_at = ?, to_move = NULL, deadline_at = NULL, "
-                "draw_offer_by = NULL, takeback_by = NULL "
-                "WHERE id = ? AND version = ? AND status = 'active' "
-                f"RETURNING {GAME_COLUMNS}",
-                values,
-            ).fetchone()
-            if row is None:
-                return None
+        def finish(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
             if rating is not None:
                 write_rated_end(conn, row, rating)
-            _cancel_obsolete(conn, game.id, now)
-            _insert_notes(conn, notes)
-            return row
 
-        row = await self._write(finish)
-        return None if row is None else _game(row)
+        return await self._change_game(
+            "UPDATE games SET version = version + 1, status = ?, winner = ?, result = ?, "
+            "reason = ?, finished_at = ?, updated_at = ?, to_move = NULL, deadline_at = NULL, "
+            "draw_offer_by = NULL, takeback_by = NULL "
+            "WHERE id = ? AND version = ? AND status = 'active' ",
+            values,
+            game.id,
+            now,
+            notes,
+            finish,
+        )
 
     async def update_game(
         self,
@@ -1154,20 +1176,14 @@ class SqliteStore(SqliteStandings, SqlitePosts):
         assignments = "".join(f"{name} = ?, " for name in columns)
         values = [to_ts(v) if isinstance(v, datetime) else v for v in columns.values()]
 
-        def update(conn: sqlite3.Connection) -> sqlite3.Row | None:
-            row: sqlite3.Row | None = conn.execute(
-                f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
-                f"WHERE id = ? AND version = ? RETURNING {GAME_COLUMNS}",
-                (*values, to_ts(now), game.id, game.version),
-            ).fetchone()
-            if row is None:
-                return None
-            _cancel_obsolete(conn, game.id, now)
-            _insert_notes(conn, notes)
-            return row
-
-        row = await self._write(update)
-        return None if row is None else _game(row)
+        return await self._change_game(
+            f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+            "WHERE id = ? AND version = ? ",
+            (*values, to_ts(now), game.id, game.version),
+            game.id,
+            now,
+            notes,
+        )
 
     async def mark_corrupt(self, game_id: int, reason: str) -> None:
         """Set a game aside: status ``corrupt`` with the reason (its rows are kept as they are)."""
@@ -1202,24 +1218,20 @@ class SqliteStore(SqliteStandings, SqlitePosts):
             game.version,
         )
 
-        def undo(conn: sqlite3.Connection) -> sqlite3.Row | None:
-            row: sqlite3.Row | None = conn.execute(
-                "UPDATE games SET ply = ply - 1, version = version + 1, to_move = ?, "
-                "snapshot = ?, updated_at = ?, deadline_at = ?, reminder_sent_for_ply = NULL, "
-                "draw_offer_by = NULL, takeback_by = NULL "
-                "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' "
-                f"RETURNING {GAME_COLUMNS}",
-                values,
-            ).fetchone()
-            if row is None:
-                return None
+        def undo(conn: sqlite3.Connection, row: sqlite3.Row) -> None:
             conn.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game.id, game.ply - 1))
-            _cancel_obsolete(conn, game.id, now)
-            _insert_notes(conn, notes)
-            return row
 
-        row = await self._write(undo)
-        return None if row is None else _game(row)
+        return await self._change_game(
+            "UPDATE games SET ply = ply - 1, version = version + 1, to_move = ?, "
+            "snapshot = ?, updated_at = ?, deadline_at = ?, reminder_sent_for_ply = NULL, "
+            "draw_offer_by = NULL, takeback_by = NULL "
+            "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' ",
+            values,
+            game.id,
+            now,
+            notes,
+            undo,
+        )
 
     async def import_game(
         self,
