@@ -37,7 +37,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from bot.storage.sqlite import to_ts
-from bot.storage.sqlite_standings import leaderboard_query
+from bot.storage.sql_standings import leaderboard_query
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 PLATFORM = "bench"

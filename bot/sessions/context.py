@@ -12,7 +12,10 @@ import asyncio
 import functools
 import json
 import logging
+import os
 import random
+import secrets
+import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -182,6 +185,9 @@ class Context:
         self.thinker = thinker or Thinker()
         # game id -> the task making the bot's move there: at most one per game.
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        #: this manager among the bot processes on one database (host, process, a random
+        #: part): the owner of the leases on shared chores such as the clock sweep.
+        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
     def now(self) -> datetime:
         """The manager's current time (from the injected clock)."""

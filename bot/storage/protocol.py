@@ -1,12 +1,13 @@
 """The interface the sessions and the outbox are typed against: :class:`Store`.
 
-:class:`~bot.storage.sqlite.SqliteStore` implements it; a PostgreSQL store for several bot
-processes implements the same methods.  Every method is one transaction: a change and the
-notifications it causes commit together, and a change of a game also cancels the undelivered
-notifications it makes obsolete.  Failures are :class:`~bot.storage.errors.StoreError`s:
-:class:`~bot.storage.errors.StoreBusy` when another connection holds the write lock too long
-(nothing changed; try again), :class:`~bot.storage.errors.BadRow` for a stored value that
-cannot be read (a game is set aside first).
+:class:`~bot.storage.sqlite.SqliteStore` and :class:`~bot.storage.postgres.PostgresStore`
+(several bot processes on one database) implement it with the same SQL.  Every method is one
+transaction: a change and the notifications it causes commit together, and a change of a game
+also cancels the undelivered notifications it makes obsolete.  Failures are
+:class:`~bot.storage.errors.StoreError`s: :class:`~bot.storage.errors.StoreBusy` when the
+database cannot take the change now (nothing changed; try again),
+:class:`~bot.storage.errors.BadRow` for a stored value that cannot be read (a game is set aside
+first).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from bot.delivery.notification import Notification
 from bot.delivery.notify import Settings
 from bot.storage.posts import PostsStore
 from bot.storage.rows import (
+    Backlog,
     ChallengeRow,
     ChallengeStatus,
     First,
@@ -354,4 +356,18 @@ class Store(StandingsStore, PostsStore, Protocol):
 
     async def prune_notifications(self, before: datetime) -> int:
         """Delete notifications delivered (or dropped) before ``before``; how many."""
+        ...
+
+    async def outbox_backlog(self, now: datetime) -> list[Backlog]:
+        """Per platform: notifications due and undelivered at ``now``, and how many seconds
+        the oldest of them has waited."""
+        ...
+
+    async def claim_lease(self, name: str, owner: str, now: datetime, lease: timedelta) -> bool:
+        """Take or renew the lease on the chore ``name`` for ``owner`` until ``now + lease``;
+        ``False`` while another owner holds it."""
+        ...
+
+    async def release_lease(self, name: str, owner: str) -> None:
+        """Give up the lease on ``name`` if ``owner`` holds it."""
         ...

@@ -28,6 +28,7 @@ from engines import Outcome
 from engines.ai import Level
 
 __all__ = [
+    "Backlog",
     "ChallengeRow",
     "ChallengeStatus",
     "First",
@@ -181,6 +182,16 @@ class GameRow:
     def against_bot(self) -> bool:
         """Whether Hexhall itself plays one seat (such a game never counts for ratings)."""
         return self.bot_seat is not None
+
+
+@dataclass(frozen=True)
+class Backlog:
+    """The outbox of one platform at a moment: ``due`` notifications waiting to be delivered,
+    the oldest of them for ``oldest_wait`` seconds."""
+
+    platform: str
+    due: int
+    oldest_wait: float
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,13 @@
-"""Shared pieces of the session tests: players, a manager on a real SQLite file, and move
+"""Shared pieces of the session tests: players, a manager on a real database, and move
 sequences that finish a game (found with the engines' own legal moves)."""
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import random
-from collections.abc import AsyncIterator
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -13,7 +15,7 @@ import engines
 from bot.messages import Chat, Reply, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import SqliteStore
+from bot.storage import open_store
 
 ALICE = User("test", "1", "alice")
 BOB = User("test", "2", "bob")
@@ -21,12 +23,31 @@ CAROL = User("test", "3", "carol")
 ROOM = Chat("test", "room")
 
 
+#: How long a test waits for something that happens in the background.
+DEADLINE = 20.0
+
+
+async def eventually(condition: Callable[[], bool | Awaitable[bool]], what: str = "") -> None:
+    """Wait, without blocking the loop, until ``condition()`` (plain or awaitable) holds;
+    fail at :data:`DEADLINE` naming ``what``."""
+    give_up = time.monotonic() + DEADLINE
+    while True:
+        result = condition()
+        if isinstance(result, Awaitable):
+            result = await result
+        if result:
+            return
+        assert time.monotonic() < give_up, f"never happened: {what or condition}"
+        await asyncio.sleep(0.005)
+
+
 @asynccontextmanager
 async def session(
-    path: Path, clock: FakeClock | None = None, seed: int = 1
+    path: Path | str, clock: FakeClock | None = None, seed: int = 1
 ) -> AsyncIterator[SessionManager]:
-    """A manager (no pictures) on the SQLite file ``path``, closed afterwards."""
-    store = await SqliteStore.open(path)
+    """A manager (no pictures) on the database ``path`` (an SQLite file, or any URL
+    :func:`~bot.storage.open_store` takes), closed afterwards."""
+    store = await open_store(path)
     try:
         yield SessionManager(store, clock or FakeClock(), pictures=False, rng=random.Random(seed))
     finally:

@@ -30,7 +30,7 @@ from bot.storage import (
     SqliteStore,
     StoreError,
 )
-from bot.storage.sqlite_standings import leaderboard_query
+from bot.storage.sql_standings import leaderboard_query
 from tests.bot.session_kit import (
     ALICE,
     BOB,
@@ -41,6 +41,7 @@ from tests.bot.session_kit import (
     session,
     start_game,
 )
+from tests.bot.storage.raw import raw
 
 DAVE = User("test", "4", "dave")
 
@@ -82,9 +83,10 @@ def table(path: Path, sql: str) -> list[tuple[object, ...]]:
 # -- which games change ratings ------------------------------------------------------------
 
 
-async def test_a_game_played_to_the_end_rates_both_players(tmp_path: Path) -> None:
+async def test_a_game_played_to_the_end_rates_both_players(store_url: str) -> None:
+    """(On SQLite and on PostgreSQL.)"""
     moves = finishing_moves("pathagon")
-    async with session(tmp_path / "h.db") as m:
+    async with session(store_url) as m:
         gid, _ = await start_game(m, "pathagon")
         reply = None
         for move in moves:
@@ -272,12 +274,13 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
 # -- leaderboards, cards, stats ---------------------------------------------------------------
 
 
-async def test_leaderboard_per_community_and_across_the_bot(tmp_path: Path) -> None:
+async def test_leaderboard_per_community_and_across_the_bot(store_url: str) -> None:
+    """(On SQLite and on PostgreSQL.)"""
     clock = FakeClock()
     server_a = Chat("test", "a-general", community="server-a")
     server_a2 = Chat("test", "a-random", community="server-a")
     server_b = Chat("test", "b-general", community="server-b")
-    async with session(tmp_path / "h.db", clock) as m:
+    async with session(store_url, clock) as m:
         await played(m, ALICE, BOB, server_a)
         clock.advance(minutes=5)
         await played(m, CAROL, DAVE, server_b)
@@ -370,11 +373,11 @@ RATING_TABLES = (
 )
 
 
-async def test_rebuild_gives_the_same_rows(tmp_path: Path) -> None:
+async def test_rebuild_gives_the_same_rows(store_url: str) -> None:
+    """(On SQLite and on PostgreSQL.)"""
     clock = FakeClock()
-    path = tmp_path / "h.db"
     elsewhere = Chat("test", "elsewhere")
-    async with session(path, clock) as m:
+    async with session(store_url, clock) as m:
         gid, _ = await start_game(m, "pathagon")
         for move in finishing_moves("pathagon"):
             assert (await m.move(await mover(m, gid), ROOM, move, confirm=True)).ok
@@ -388,11 +391,11 @@ async def test_rebuild_gives_the_same_rows(tmp_path: Path) -> None:
         assert (await m.draw(BOB, ROOM, drawn, "accept")).ok
         clock.advance(minutes=7)
         await played(m, ALICE, BOB, rated=False)
-        before = [table(path, sql) for sql in RATING_TABLES]
+        before = [await raw(m.store, sql) for sql in RATING_TABLES]
         assert len(before[1]) == 2 * 12  # every rated game, both seats
         summary = await m.rebuild_ratings()
         assert (summary.rated, summary.ratings) == (12, 6)
-        after = [table(path, sql) for sql in RATING_TABLES]
+        after = [await raw(m.store, sql) for sql in RATING_TABLES]
     assert after == before
 
 

@@ -4,12 +4,10 @@ direct-message fallback, and obsolete notifications never sent."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 import pytest
 
@@ -17,7 +15,9 @@ from bot.delivery.notification import Notification, Recipient
 from bot.delivery.notify import Kind
 from bot.delivery.outbox import DeliveryRefused, DirectRefused, Outbox
 from bot.messages import Chat, Text
-from bot.storage import GameRow, NewGame, PlayerRow, SqliteStore
+from bot.storage import GameRow, NewGame, PlayerRow, open_store
+from bot.storage.sql import SqlStore
+from tests.bot.storage.raw import raw
 
 START = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 ROOM = Chat("test", "room")
@@ -56,15 +56,16 @@ class Recorder:
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[SqliteStore]:
-    opened = await SqliteStore.open(tmp_path / "h.db")
+async def store(store_url: str) -> AsyncIterator[SqlStore]:
+    """The store, on SQLite and on PostgreSQL in turn."""
+    opened = await open_store(store_url)
     try:
         yield opened
     finally:
         await opened.close()
 
 
-async def setup(store: SqliteStore) -> tuple[PlayerRow, GameRow]:
+async def setup(store: SqlStore) -> tuple[PlayerRow, GameRow]:
     alice = await store.player("test", "1", "alice", START)
     bob = await store.player("test", "2", "bob", START)
     game = await store.create_game(
@@ -95,15 +96,14 @@ def notes(
     ]
 
 
-async def queue(store: SqliteStore, game: GameRow, items: list[Notification]) -> GameRow:
+async def queue(store: SqlStore, game: GameRow, items: list[Notification]) -> GameRow:
     updated = await store.update_game(game, START, items, reminder_sent_for_ply=game.ply)
     assert updated is not None
     return updated
 
 
-async def test_two_workers_on_one_database_send_each_notification_once(tmp_path: Path) -> None:
-    path = tmp_path / "h.db"
-    first, second = await SqliteStore.open(path), await SqliteStore.open(path)
+async def test_two_workers_on_one_database_send_each_notification_once(store_url: str) -> None:
+    first, second = await open_store(store_url), await open_store(store_url)
     try:
         bob, game = await setup(first)
         await queue(first, game, notes(bob, game, 120))
@@ -121,9 +121,8 @@ async def test_two_workers_on_one_database_send_each_notification_once(tmp_path:
         await second.close()
 
 
-async def test_running_workers_deliver_until_stopped(tmp_path: Path) -> None:
-    path = tmp_path / "h.db"
-    first, second = await SqliteStore.open(path), await SqliteStore.open(path)
+async def test_running_workers_deliver_until_stopped(store_url: str) -> None:
+    first, second = await open_store(store_url), await open_store(store_url)
     try:
         bob, game = await setup(first)
         clock = Clock()
@@ -148,7 +147,7 @@ async def test_running_workers_deliver_until_stopped(tmp_path: Path) -> None:
         await second.close()
 
 
-async def test_a_dead_workers_claim_is_delivered_when_its_lease_ends(store: SqliteStore) -> None:
+async def test_a_dead_workers_claim_is_delivered_when_its_lease_ends(store: SqlStore) -> None:
     bob, game = await setup(store)
     await queue(store, game, notes(bob, game, 2))
     clock = Clock()
@@ -166,7 +165,7 @@ async def test_a_dead_workers_claim_is_delivered_when_its_lease_ends(store: Sqli
 
 
 async def test_failures_are_retried_with_backoff_then_given_up(
-    store: SqliteStore, caplog: pytest.LogCaptureFixture
+    store: SqlStore, caplog: pytest.LogCaptureFixture
 ) -> None:
     bob, game = await setup(store)
     await queue(store, game, notes(bob, game, 2))
@@ -185,14 +184,13 @@ async def test_failures_are_retried_with_backoff_then_given_up(
         tries.append(sender.tries - before)
     assert tries == [0, 1, 0, 1, 0, 0, 0]
     assert f"giving up notification {flaky.id}" in caplog.text and "network down" in caplog.text
-    with sqlite3.connect(store.path) as raw:
-        row = raw.execute(
-            "SELECT outcome, attempts, last_error FROM notifications WHERE id = ?", (flaky.id,)
-        ).fetchone()
+    (row,) = await raw(
+        store, "SELECT outcome, attempts, last_error FROM notifications WHERE id = ?", flaky.id
+    )
     assert row[0] == "failed" and "ConnectionError: network down" in row[2]
 
 
-async def test_a_refused_direct_message_goes_to_the_chat_once(store: SqliteStore) -> None:
+async def test_a_refused_direct_message_goes_to_the_chat_once(store: SqlStore) -> None:
     bob, game = await setup(store)
     game = await queue(store, game, notes(bob, game, 1))
     no_chat = notes(bob, game, 1)[0]
@@ -214,7 +212,7 @@ async def test_a_refused_direct_message_goes_to_the_chat_once(store: SqliteStore
     assert len(sender.sent) == 1
 
 
-async def test_obsolete_notifications_are_dropped_when_claimed(store: SqliteStore) -> None:
+async def test_obsolete_notifications_are_dropped_when_claimed(store: SqlStore) -> None:
     """A "your turn" for a ply that another writer moved past (without cancelling it) and a
     draw offer of a game that ended are not sent; the game-over note is."""
     bob, game = await setup(store)
@@ -222,18 +220,15 @@ async def test_obsolete_notifications_are_dropped_when_claimed(store: SqliteStor
     offer = notes(bob, game, 1, Kind.DRAW_OFFERED)
     over = notes(bob, game, 1, Kind.GAME_OVER)
     game = await queue(store, game, turn + offer + over)
-    with sqlite3.connect(store.path) as raw:
-        raw.execute("UPDATE games SET ply = 1, draw_offer_by = 0 WHERE id = ?", (game.id,))
+    await raw(store, "UPDATE games SET ply = 1, draw_offer_by = 0 WHERE id = ?", game.id)
     sender = Recorder()
     assert await Outbox(store, Clock()).deliver_due("test", sender) == 2
     assert sorted(n.kind for _, n in sender.sent) == [Kind.DRAW_OFFERED, Kind.GAME_OVER]
     offer_again = notes(bob, game, 1, Kind.DRAW_OFFERED)
     game = await queue(store, game, offer_again)
-    with sqlite3.connect(store.path) as raw:
-        raw.execute("UPDATE games SET status = 'finished' WHERE id = ?", (game.id,))
+    await raw(store, "UPDATE games SET status = 'finished' WHERE id = ?", game.id)
     assert await Outbox(store, Clock()).deliver_due("test", sender) == 0
-    with sqlite3.connect(store.path) as raw:
-        outcomes = raw.execute("SELECT kind, outcome FROM notifications ORDER BY id").fetchall()
+    outcomes = await raw(store, "SELECT kind, outcome FROM notifications ORDER BY id")
     assert outcomes == [
         ("your_turn", "obsolete"),
         ("draw_offered", "sent"),

@@ -11,9 +11,9 @@ from pathlib import Path
 import engines
 from bot.delivery.notification import BOT_USER_ID
 from bot.ratings import Origin
-from bot.storage import GameStatus, NewGame, SqliteStore
+from bot.storage import GameStatus, NewGame, SqliteStore, open_store
 from bot.storage.rows import GameResult
-from bot.storage.sqlite_schema import MIGRATIONS
+from bot.storage.schema import MIGRATIONS
 from engines.ai import Level
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
@@ -39,8 +39,9 @@ def _new(seat0: int, seat1: int, bot_seat: int | None, level: Level | None) -> N
     )
 
 
-async def test_games_waiting_for_the_bot(tmp_path: Path) -> None:
-    store = await SqliteStore.open(tmp_path / "h.db")
+async def test_games_waiting_for_the_bot(store_url: str) -> None:
+    """(On SQLite and on PostgreSQL.)"""
+    store = await open_store(store_url)
     try:
         ada = await store.player("console", "ada", "ada", NOW)
         bob = await store.player("console", "bob", "bob", NOW)
@@ -97,7 +98,7 @@ async def test_a_database_from_before_bot_games_upgrades_in_place(tmp_path: Path
     conn = sqlite3.connect(path)
     for number in range(BEFORE):
         conn.executescript(
-            f"BEGIN;\n{MIGRATIONS[number]}\nPRAGMA user_version = {number + 1};\nCOMMIT;"
+            f"BEGIN;\n{MIGRATIONS[number].sqlite}\nPRAGMA user_version = {number + 1};\nCOMMIT;"
         )
     conn.execute(
         "INSERT INTO players (id, platform, user_id, name, created_at) "

@@ -1,7 +1,7 @@
-"""The SQLite side of posts (:class:`SqlitePosts`, mixed into
+"""The SQLite side of posts (:class:`SqlPosts`, mixed into
 :class:`~bot.storage.sqlite.SqliteStore`) and of a chat that changes its id.
 
-Table ``posts`` (migration 4 of :mod:`bot.storage.sqlite_schema`): one row per bot message an
+Table ``posts`` (migration 4 of :mod:`bot.storage.schema`): one row per bot message an
 adapter may edit later, keyed by (platform, chat, message id); ``live`` says whether it still
 has buttons.  Message ids are text (Telegram's are numbers per chat, Discord's snowflakes).
 """
@@ -9,15 +9,15 @@ has buttons.  Message ids are text (Telegram's are numbers per chat, Discord's s
 from __future__ import annotations
 
 import logging
-import sqlite3
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, TypeVar
 
 from bot.delivery.notification import Notification
+from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.posts import Post, PostKind
 
-__all__ = ["SqlitePosts"]
+__all__ = ["SqlPosts"]
 
 log = logging.getLogger(__name__)
 
@@ -26,14 +26,8 @@ T = TypeVar("T")
 _COLUMNS = "platform, chat_id, message_id, kind, game_id, challenge_id, live, created_at"
 
 
-def _ts(when: datetime) -> str:
-    # The same text as bot.storage.sqlite.to_ts (imported there from here would be circular).
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _post(row: sqlite3.Row) -> Post | None:
+def _post(row: Row) -> Post | None:
     try:
-        created = datetime.strptime(row["created_at"], "%Y-%m-%dT%H:%M:%S.%fZ")
         return Post(
             platform=str(row["platform"]),
             chat_id=str(row["chat_id"]),
@@ -42,28 +36,28 @@ def _post(row: sqlite3.Row) -> Post | None:
             game_id=row["game_id"],
             challenge_id=row["challenge_id"],
             live=bool(row["live"]),
-            created_at=created.replace(tzinfo=UTC),
+            created_at=from_ts(row["created_at"]),
         )
     except (TypeError, ValueError):
         log.error("skipping a post that cannot be read: %s", dict(row))
         return None
 
 
-class SqlitePosts:
+class SqlPosts:
     """The posts methods of the SQLite store (see :class:`~bot.storage.posts.PostsStore`);
     :class:`~bot.storage.sqlite.SqliteStore` provides ``_read`` and ``_write``."""
 
-    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _read(self, fn: Callable[[Conn], T]) -> T:
         raise NotImplementedError
 
-    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _write(self, fn: Callable[[Conn], T]) -> T:
         raise NotImplementedError
 
     async def remember_post(self, post: Post, now: datetime) -> list[Post]:
         """Store ``post`` (live); for a board, the game's other live boards stop being live
         and are returned."""
 
-        def remember(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+        def remember(conn: Conn) -> list[Row]:
             conn.execute(
                 f"INSERT INTO posts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
                 "ON CONFLICT (platform, chat_id, message_id) DO UPDATE SET kind = excluded.kind, "
@@ -75,12 +69,12 @@ class SqlitePosts:
                     str(PostKind(post.kind)),
                     post.game_id,
                     post.challenge_id,
-                    _ts(now),
+                    to_ts(now),
                 ),
             )
             if post.kind is not PostKind.BOARD or post.game_id is None:
                 return []
-            rows: list[sqlite3.Row] = conn.execute(
+            rows: list[Row] = conn.execute(
                 "UPDATE posts SET live = 0 WHERE platform = ? AND game_id = ? AND kind = ? "
                 "AND live = 1 AND NOT (chat_id = ? AND message_id = ?) "
                 f"RETURNING {_COLUMNS}",
@@ -116,7 +110,11 @@ class SqlitePosts:
         if live is not None:
             where.append("live = ?")
             args.append(int(live))
-        sql = f"SELECT {_COLUMNS} FROM posts WHERE {' AND '.join(where)} ORDER BY created_at, rowid"
+        # Message ids are text: by length first, so numeric ids sort as numbers.
+        sql = (
+            f"SELECT {_COLUMNS} FROM posts WHERE {' AND '.join(where)} "
+            "ORDER BY created_at, length(message_id), message_id"
+        )
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
         return [p for p in map(_post, rows) if p is not None]
 
@@ -134,8 +132,8 @@ class SqlitePosts:
 
     async def queue_notes(self, notes: Sequence[Notification]) -> None:
         """Store notifications no other change carries, in one transaction."""
-        # Imported here: bot.storage.sqlite imports this module.
-        from bot.storage.sqlite import _insert_notes
+        # Imported here: bot.storage.sql imports this module.
+        from bot.storage.sql import _insert_notes
 
         if notes:
             await self._write(lambda c: _insert_notes(c, notes))
@@ -144,7 +142,7 @@ class SqlitePosts:
         """Move a chat's games, challenges, posts and undelivered notifications to its new id
         (and its leaderboard, when the chat was its own community); how many rows moved."""
 
-        def move(conn: sqlite3.Connection) -> int:
+        def move(conn: Conn) -> int:
             moved = 0
             args: tuple[Any, ...] = (new_chat_id, platform, old_chat_id)
             for table in ("games", "challenges"):
@@ -153,8 +151,13 @@ class SqlitePosts:
                     "THEN ? ELSE community END WHERE platform = ? AND chat_id = ?",
                     (new_chat_id, *args),
                 ).rowcount
+            # A post already known under the new id stays where it is (both databases: no
+            # UPDATE OR IGNORE in PostgreSQL).
             moved += conn.execute(
-                "UPDATE OR IGNORE posts SET chat_id = ? WHERE platform = ? AND chat_id = ?", args
+                "UPDATE posts SET chat_id = ? WHERE platform = ? AND chat_id = ? AND NOT EXISTS "
+                "(SELECT 1 FROM posts p WHERE p.platform = posts.platform AND p.chat_id = ? "
+                "AND p.message_id = posts.message_id)",
+                (*args, new_chat_id),
             ).rowcount
             moved += conn.execute(
                 "UPDATE notifications SET chat_id = ? WHERE platform = ? AND chat_id = ? "
@@ -162,9 +165,11 @@ class SqlitePosts:
                 args,
             ).rowcount
             conn.execute(
-                "UPDATE OR IGNORE rating_members SET community = ? "
-                "WHERE platform = ? AND community = ?",
-                args,
+                "UPDATE rating_members SET community = ? WHERE platform = ? AND community = ? "
+                "AND NOT EXISTS (SELECT 1 FROM rating_members m WHERE m.platform = "
+                "rating_members.platform AND m.community = ? AND m.pool = rating_members.pool "
+                "AND m.player = rating_members.player)",
+                (*args, new_chat_id),
             )
             return moved
 

@@ -1,8 +1,8 @@
-"""The SQLite side of ratings: :class:`SqliteStandings` (the rating methods of
+"""The SQLite side of ratings: :class:`SqlStandings` (the rating methods of
 :class:`~bot.storage.sqlite.SqliteStore`) and :func:`write_rated_end`, which the store's
 game-ending transactions call.
 
-Tables (migration 3 of :mod:`bot.storage.sqlite_schema`): ``ratings`` (one row per player and
+Tables (migration 3 of :mod:`bot.storage.schema`): ``ratings`` (one row per player and
 pool, with the shown value copied in for the leaderboard index), ``rating_changes`` (before and
 after per seat of each rated game) and ``rating_members`` (who played a rated game in which
 community, with their value in the pool copied in).  Every number is computed by
@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Callable, Iterable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TypeVar
 
 from bot.ratings import (
@@ -30,10 +29,11 @@ from bot.ratings import (
     pool_of,
     rebuild,
 )
+from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import StoreError
 from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
 
-__all__ = ["SqliteStandings", "write_rated_end"]
+__all__ = ["SqlStandings", "write_rated_end"]
 
 log = logging.getLogger(__name__)
 
@@ -43,23 +43,12 @@ T = TypeVar("T")
 MAX_LIMIT = 100
 
 
-def _ts(when: datetime) -> str:
-    # The same text as bot.storage.sqlite.to_ts (imported there from here would be circular).
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-
-
-def _from_ts(text: object) -> datetime:
-    if not isinstance(text, str):
-        raise ValueError(f"not a time: {text!r}")
-    return datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
-
-
-def _rating(row: sqlite3.Row | tuple[float, float, int]) -> Rating:
+def _rating(row: Row | tuple[float, float, int]) -> Rating:
     mu, sigma, games = row[0], row[1], row[2]
     return Rating(float(mu), float(sigma), int(games))
 
 
-def _stored_rating(conn: sqlite3.Connection, player: int, pool: Pool) -> Rating:
+def _stored_rating(conn: Conn, player: int, pool: Pool) -> Rating:
     row = conn.execute(
         "SELECT mu, sigma, games FROM ratings WHERE player = ? AND pool = ?", (player, pool.key)
     ).fetchone()
@@ -67,7 +56,7 @@ def _stored_rating(conn: sqlite3.Connection, player: int, pool: Pool) -> Rating:
 
 
 def _put_rating(
-    conn: sqlite3.Connection,
+    conn: Conn,
     player: int,
     pool: Pool,
     rating: Rating,
@@ -82,7 +71,7 @@ def _put_rating(
         "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, pool) DO UPDATE SET mu = excluded.mu, "
         "sigma = excluded.sigma, games = excluded.games, value = excluded.value, "
         "updated_at = excluded.updated_at",
-        (player, pool.key, rating.mu, rating.sigma, rating.games, rating.value, _ts(at)),
+        (player, pool.key, rating.mu, rating.sigma, rating.games, rating.value, to_ts(at)),
     )
     conn.execute(
         "INSERT INTO rating_members (platform, community, pool, player, value, games) "
@@ -96,7 +85,7 @@ def _put_rating(
 
 
 def _put_change(
-    conn: sqlite3.Connection,
+    conn: Conn,
     game_id: int,
     seat: int,
     player: int,
@@ -119,12 +108,12 @@ def _put_change(
             after.mu,
             after.sigma,
             after.games,
-            _ts(at),
+            to_ts(at),
         ),
     )
 
 
-def _finished(row: sqlite3.Row) -> FinishedGame:
+def _finished(row: Row) -> FinishedGame:
     """What :mod:`bot.ratings` needs of a stored game that ended (``ValueError`` if a value
     cannot be read)."""
     options = json.loads(row["options"])
@@ -138,7 +127,7 @@ def _finished(row: sqlite3.Row) -> FinishedGame:
         pool=pool_of(str(row["game"]), options),
         players=(int(row["seat0"]), int(row["seat1"])),
         result=result,
-        finished_at=_from_ts(row["finished_at"] or row["updated_at"]),
+        finished_at=from_ts(row["finished_at"] or row["updated_at"]),
         rated=bool(row["rated"]),
         # A game against the bot (issue 17 marks it with the seat the bot plays) never counts.
         origin=Origin.BOT if row["bot_seat"] is not None else Origin(row["origin"]),
@@ -151,7 +140,7 @@ _FINISHED_COLUMNS = (
 )
 
 
-def write_rated_end(conn: sqlite3.Connection, game: sqlite3.Row, rating: RatedEnd) -> None:
+def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
     """Inside the transaction that ends ``game`` (its row as just updated): check that each
     seat's stored rating is still the change's ``before`` (:class:`RatingsMoved` if not),
     then store the new ratings, the changes and the community membership.
@@ -202,15 +191,15 @@ def leaderboard_query(
     return _leaderboard_sql(False), (pool.key, limit)
 
 
-class SqliteStandings:
+class SqlStandings:
     """The rating methods of the SQLite store (see :class:`~bot.storage.standings.
     StandingsStore`); mixed into :class:`~bot.storage.sqlite.SqliteStore`, which provides
     ``_read`` and ``_write``."""
 
-    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _read(self, fn: Callable[[Conn], T]) -> T:
         raise NotImplementedError
 
-    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def _write(self, fn: Callable[[Conn], T]) -> T:
         raise NotImplementedError
 
     async def rating(self, player_id: PlayerId, pool: Pool) -> Rating:
@@ -260,7 +249,7 @@ class SqliteStandings:
             ).fetchall()
         )
         return [
-            RatingPoint(int(r["game_id"]), _from_ts(r["at"]), _rating((r[2], r[3], r[4])))
+            RatingPoint(int(r["game_id"]), from_ts(r["at"]), _rating((r[2], r[3], r[4])))
             for r in rows
         ]
 
@@ -299,7 +288,7 @@ class SqliteStandings:
         return await self._write(_rebuild)
 
 
-def _readable(rows: Iterable[sqlite3.Row]) -> list[FinishedGame]:
+def _readable(rows: Iterable[Row]) -> list[FinishedGame]:
     games = []
     for row in rows:
         try:
@@ -309,7 +298,7 @@ def _readable(rows: Iterable[sqlite3.Row]) -> list[FinishedGame]:
     return games
 
 
-def _rebuild(conn: sqlite3.Connection) -> RebuildSummary:
+def _rebuild(conn: Conn) -> RebuildSummary:
     rows = conn.execute(
         f"SELECT {_FINISHED_COLUMNS} FROM games WHERE status = 'finished' ORDER BY finished_at, id"
     ).fetchall()
@@ -340,7 +329,7 @@ def _rebuild(conn: sqlite3.Connection) -> RebuildSummary:
         "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
-            (player, pool.key, r.mu, r.sigma, r.games, r.value, _ts(last[(player, pool)]))
+            (player, pool.key, r.mu, r.sigma, r.games, r.value, to_ts(last[(player, pool)]))
             for (player, pool), r in done.ratings.items()
         ],
     )

@@ -1,0 +1,291 @@
+"""The PostgreSQL store: :class:`PostgresStore`, the shared SQL of :class:`~bot.storage.sql.
+SqlStore` on a PostgreSQL database through asyncpg, for any number of bot processes at once.
+
+How it works:
+
+- A pool of asyncpg connections.  Each call of the store takes one connection and runs the
+  same plain function the SQLite store runs, in a worker thread, with a :class:`_Bridge` as its
+  connection: every statement goes back to the event loop, to asyncpg, and its rows come back.
+  So one body of SQL and one set of row readers serve both databases; the cost is a thread hop
+  per statement (measured in ``benchmarks/scale.py``).
+- ``?`` placeholders become ``$1, $2, ...`` (:func:`translate`); asyncpg prepares and caches
+  each statement per connection.
+- A write is one transaction (``BEGIN`` ... ``COMMIT``, READ COMMITTED).  Between processes:
+  the version check in each ``UPDATE games`` lets one of two racing moves through (the other
+  row lock waits, then finds the version moved on); claims of notifications skip rows another
+  worker has locked (``FOR UPDATE SKIP LOCKED``); the pending-challenge count locks the
+  challenger's row first.  A deadlock or a serialization failure is :class:`StoreBusy` (nothing
+  was written; try again).
+- The schema version is the one row of ``schema_version``; the missing migrations of
+  :mod:`bot.storage.schema` are applied when the store opens, under an advisory lock so two
+  processes starting together do not both apply them.
+- The URL's password never reaches a log line or an error: :func:`redact_url`.
+
+>>> translate("SELECT a FROM t WHERE b = ? AND c = 'what?' AND d IN (?, ?)")
+"SELECT a FROM t WHERE b = $1 AND c = 'what?' AND d IN ($2, $3)"
+>>> redact_url("postgresql://hexhall:s3cret@db.example:5432/hexhall")
+'postgresql://hexhall:***@db.example:5432/hexhall'
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable, Coroutine, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+from urllib.parse import urlsplit, urlunsplit
+
+import asyncpg
+
+from bot.storage.dbapi import Conn
+from bot.storage.errors import StoreBusy, StoreError
+from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
+from bot.storage.sql import SqlStore
+
+__all__ = ["PostgresStore", "is_postgres_url", "redact_url", "translate"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: Connections (and worker threads) per process: enough for the adapters, the outbox workers
+#: and the sweeper to wait on the database side by side.
+POOL_SIZE = 8
+
+# Failures that mean "not now" rather than "never": nothing was written, the caller may retry.
+_BUSY = (
+    asyncpg.exceptions.SerializationError,
+    asyncpg.exceptions.DeadlockDetectedError,
+    asyncpg.exceptions.LockNotAvailableError,
+    asyncpg.exceptions.TooManyConnectionsError,
+    asyncpg.exceptions.QueryCanceledError,
+)
+
+
+def is_postgres_url(url: str) -> bool:
+    """Whether ``url`` names a PostgreSQL database (``postgresql://`` or ``postgres://``)."""
+    return url.strip().lower().startswith(("postgresql://", "postgres://"))
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password shown as ``***`` (for logs and error messages)."""
+    try:
+        parts = urlsplit(url)
+        if parts.password is None:
+            return url
+        user = parts.username or ""
+        host = parts.hostname or ""
+        port = f":{parts.port}" if parts.port is not None else ""
+        netloc = f"{user}:***@{host}{port}"
+    except ValueError:
+        return "a database URL that cannot be read"
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+@functools.lru_cache(maxsize=1024)
+def translate(sql: str) -> str:
+    """The store's SQL with ``?`` placeholders numbered for PostgreSQL (``$1``, ``$2``, ...);
+    a ``?`` inside a quoted literal stays as it is."""
+    out: list[str] = []
+    number = 0
+    quoted = False
+    for char in sql:
+        if char == "'":
+            quoted = not quoted
+        if char == "?" and not quoted:
+            number += 1
+            out.append(f"${number}")
+        else:
+            out.append(char)
+    return "".join(out)
+
+
+def _returns_rows(sql: str) -> bool:
+    head = sql.lstrip()[:6].upper()
+    return head in ("SELECT", "WITH  ") or head.startswith("WITH") or " RETURNING " in sql
+
+
+def _count(status: str) -> int:
+    # asyncpg's status of a statement: "UPDATE 3", "DELETE 0", "INSERT 0 1".
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class _Cursor:
+    """The outcome of one statement, as the shared SQL reads it."""
+
+    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
+        self._rows = rows
+        self._rowcount = rowcount
+
+    @property
+    def rowcount(self) -> int:
+        return self._rowcount
+
+    def fetchone(self) -> asyncpg.Record | None:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[asyncpg.Record]:
+        return list(self._rows)
+
+
+class _Bridge:
+    """A :class:`~bot.storage.dbapi.Conn` for a worker thread: each statement runs on the event
+    loop with the asyncpg connection the store took for this call."""
+
+    def __init__(
+        self,
+        conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record],
+        loop: asyncio.AbstractEventLoop,
+    ) -> None:
+        self._conn = conn
+        self._loop = loop
+
+    def _wait(self, coro: Coroutine[Any, Any, T]) -> T:
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+
+    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Cursor:
+        if sql == "BEGIN":
+            # A read that asks for a transaction wants one snapshot of several tables.
+            sql = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+        text = translate(sql)
+        if _returns_rows(text):
+            rows = self._wait(self._conn.fetch(text, *parameters))
+            return _Cursor(rows, len(rows))
+        return _Cursor([], _count(self._wait(self._conn.execute(text, *parameters))))
+
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
+        self._wait(self._conn.executemany(translate(sql), list(parameters)))
+
+
+class PostgresStore(SqlStore):
+    """The PostgreSQL store.  Open with ``await PostgresStore.open(url)``; close with
+    :meth:`close`."""
+
+    SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+
+    def __init__(self, pool: asyncpg.Pool, threads: ThreadPoolExecutor, url: str) -> None:
+        self._pool = pool
+        self._threads = threads
+        #: The database, with its password hidden.
+        self.path = redact_url(url)
+
+    @classmethod
+    async def open(
+        cls, url: str, *, pool_size: int = POOL_SIZE, migrate: bool = True
+    ) -> PostgresStore:
+        """Connect to the database at ``url`` and (``migrate``) apply missing migrations.
+
+        Raises :class:`StoreError` with a one-line message (the password hidden) if it cannot
+        be used."""
+        where = redact_url(url)
+        try:
+            pool = await asyncpg.create_pool(
+                url, min_size=1, max_size=pool_size, command_timeout=60
+            )
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
+            raise StoreError(f"cannot open database {where}: {_reason(exc, url)}") from None
+        threads = ThreadPoolExecutor(pool_size, thread_name_prefix="hexhall-postgres")
+        store = cls(pool, threads, url)
+        try:
+            if migrate:
+                await store.migrate()
+            elif await store.schema_version() != SCHEMA_VERSION:
+                raise StoreError(
+                    f"database {where} has schema {await store.schema_version()}, "
+                    f"this bot needs {SCHEMA_VERSION}: run hexhall migrate"
+                )
+        except BaseException:
+            await store.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        """Close every connection of the pool."""
+        await self._pool.close()
+        self._threads.shutdown(wait=True)
+
+    async def schema_version(self) -> int:
+        """The schema version of the database (0 for an empty one)."""
+        try:
+            async with self._pool.acquire() as conn:
+                return int(await conn.fetchval(_VERSION) or 0)
+        except asyncpg.PostgresError as exc:
+            raise StoreError(f"the database refused the question: {exc}") from None
+
+    async def migrate(self) -> list[int]:
+        """Apply the missing migrations, each in one transaction; the versions reached."""
+        applied = []
+        try:
+            async with self._pool.acquire() as conn:
+                await conn.execute(
+                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                )
+                for number in range(SCHEMA_VERSION):
+                    async with conn.transaction():
+                        # Two processes starting together: the second waits here, then finds
+                        # the step done.
+                        await conn.execute("SELECT pg_advisory_xact_lock(728190019)")
+                        version = int(await conn.fetchval(_VERSION) or 0)
+                        if version > SCHEMA_VERSION:
+                            raise StoreError(
+                                f"database {self.path} has schema {version}, newer than this "
+                                f"bot ({SCHEMA_VERSION}): upgrade Hexhall"
+                            )
+                        if version != number:
+                            continue
+                        if MIGRATIONS[number].postgres.strip():
+                            await conn.execute(MIGRATIONS[number].postgres)
+                        await conn.execute("DELETE FROM schema_version")
+                        await conn.execute(
+                            "INSERT INTO schema_version (version) VALUES ($1)", number + 1
+                        )
+                        applied.append(number + 1)
+        except asyncpg.PostgresError as exc:
+            raise StoreError(f"cannot migrate database {self.path}: {exc}") from None
+        return applied
+
+    async def _run(self, fn: Callable[[Conn], T], write: bool) -> T:
+        loop = asyncio.get_running_loop()
+        try:
+            async with self._pool.acquire() as conn:
+                bridge = _Bridge(conn, loop)
+                if not write:
+                    return await loop.run_in_executor(self._threads, fn, bridge)
+                async with conn.transaction():
+                    return await loop.run_in_executor(self._threads, fn, bridge)
+        except _BUSY:
+            raise StoreBusy() from None
+        except asyncpg.PostgresError as exc:
+            # The first line only: PostgreSQL's DETAIL repeats the row, players' text and all.
+            raise StoreError(f"the database refused the change: {_first_line(exc)}") from exc
+        except (OSError, asyncpg.InterfaceError) as exc:
+            raise StoreError(f"the database cannot be reached: {exc}") from None
+
+    async def _call(self, fn: Callable[[Conn], T], write: bool) -> T:
+        # Shielded: a caller that gives up must not leave a worker thread half-way through a
+        # transaction on a connection that goes back to the pool.
+        return await asyncio.shield(self._run(fn, write))
+
+    async def _read(self, fn: Callable[[Conn], T]) -> T:
+        return await self._call(fn, False)
+
+    async def _write(self, fn: Callable[[Conn], T]) -> T:
+        return await self._call(fn, True)
+
+
+_VERSION = (
+    "SELECT version FROM schema_version WHERE to_regclass('schema_version') IS NOT NULL LIMIT 1"
+)
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+
+
+def _reason(exc: BaseException, url: str) -> str:
+    text = _first_line(exc)
+    password = urlsplit(url).password if "://" in url else None
+    return text.replace(password, "***") if password else text
