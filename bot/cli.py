@@ -9,6 +9,10 @@
   console game between its two players, finished as recorded or ready to continue.
 - ``hexhall ratings rebuild``: recompute every rating from the stored games in order (the
   same numbers the games gave as they ended; run it once after upgrading an older database).
+- ``hexhall migrate [DB]``: bring the database (``HEXHALL_DB`` by default) to this version's
+  schema (the bot does it too when it starts).
+- ``hexhall copy-db FROM TO``: copy a database into a new, empty one, e.g. an SQLite file to
+  PostgreSQL (``postgresql://user:password@host/db``) or back; stop the bot first.
 
 Settings come from the environment and ``.env`` (see ``.env.example``).  Every failure is one
 clear line on standard error and a non-zero exit status, never a traceback.  This module only
@@ -60,6 +64,13 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("file", help="the record file (plain text)")
     ratings = sub.add_parser("ratings", help="rating tools: rebuild")
     ratings.add_argument("action", choices=["rebuild"], help="recompute from the stored games")
+    migrate = sub.add_parser("migrate", help="bring a database to this version's schema")
+    migrate.add_argument("db", nargs="?", metavar="DB", help="the database (default HEXHALL_DB)")
+    copy = sub.add_parser(
+        "copy-db", help="copy a database into a new, empty one (SQLite <-> PostgreSQL)"
+    )
+    copy.add_argument("source", metavar="FROM", help="the database to copy (stop the bot first)")
+    copy.add_argument("target", metavar="TO", help="a new, empty database (created if SQLite)")
     return parser
 
 
@@ -140,6 +151,10 @@ def main(argv: list[str] | None = None) -> int:
             return app.import_file(args.file)
         if args.command == "ratings":
             return app.rebuild_ratings()
+        if args.command == "migrate":
+            return app.migrate(args.db)
+        if args.command == "copy-db":
+            return app.copy_db(args.source, args.target)
         if args.command == "games":
             print(app.games_text())
             return 0

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TextIO
 
+from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
 from bot.delivery.notification import BOT_USER_ID, Notification
 from bot.delivery.notify import Kind
@@ -95,6 +96,7 @@ class Console:
 
     async def show(self, reply: Reply) -> None:
         """Print a reply: its text, the board description and where the board PNG went."""
+        metrics.replied(PLATFORM)
         await self._print(reply)
         if reply.ok and reply.game_id is not None:
             # The game last shown is the one a line naming none goes to, when unclear.

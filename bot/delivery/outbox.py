@@ -29,6 +29,7 @@ import socket
 from datetime import datetime, timedelta
 from typing import Protocol
 
+from bot import metrics
 from bot.delivery.notification import Notification
 from bot.storage.protocol import Store
 
@@ -172,8 +173,11 @@ class Outbox:
                 log.info("notification %d not delivered (%s); again at %s", note.id, error, later)
                 await self.store.retry_later(note.id, self.owner, later, error)
         else:
-            if not await self.store.mark_sent(note.id, self.owner, self.clock.now()):
+            sent_at = self.clock.now()
+            if not await self.store.mark_sent(note.id, self.owner, sent_at):
                 log.warning("notification %d was delivered after its claim ended", note.id)
+            lag = (sent_at - note.deliver_after).total_seconds()
+            metrics.delivered(note.recipient.platform, lag)
             return 1
         return 0
 

@@ -6,20 +6,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
+from bot import metrics
 from bot.delivery.notification import Notification
 from bot.delivery.notify import Kind, dedupe_key
 from bot.limits import MAX_ID, ascii_number
 from bot.messages import Reply, User
-from bot.sessions import challenges, standings, texts
+from bot.sessions import challenges, leases, standings, texts
 from bot.sessions import clock as clk
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, PlayerRow
+from bot.storage import GameResult, GameRow, GameStatus, PlayerRow, StoreError
 
 __all__ = ["away", "back", "expire", "run_clocks", "sweep"]
 
 log = logging.getLogger(__name__)
+
+#: The name of the clock sweep's lease among bot processes (see :func:`run_clocks`).
+SWEEP_LEASE = "clock sweep"
 
 #: Delivered notifications are kept this long, then pruned by the sweeper.
 KEEP_SENT = timedelta(days=30)
@@ -154,16 +158,28 @@ async def sweep(ctx: Context) -> int:
 
 async def run_clocks(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
     """The sweeper: at start-up, then every ``every`` seconds until ``stop`` is set, run
-    :meth:`sweep` and expire old challenges.  A failing round is logged, not fatal."""
+    :meth:`sweep` and expire old challenges.  A failing round is logged, not fatal.
+
+    Of several bot processes on one database, the one holding the lease on the sweep does the
+    rounds (renewing it each round); the others look again every round and take over once a
+    lease is left to run out, by a process that stopped or died.  (Two sweeps at once would
+    still be safe, every change checking the game's version, but would double the work.)"""
+    lease = timedelta(seconds=max(3 * every, 60.0))
     while not stop.is_set():
         try:
-            await sweep(ctx)
-            await challenges.expire_challenges(ctx)
-            await ctx.store.prune_notifications(ctx.now() - KEEP_SENT)
+            if await leases.claim(ctx, SWEEP_LEASE, lease):
+                with metrics.SWEEP_SECONDS.time():
+                    await sweep(ctx)
+                await challenges.expire_challenges(ctx)
+                await ctx.store.prune_notifications(ctx.now() - KEEP_SENT)
+                await ctx.store.prune_leases(datetime.now(UTC))
         except Exception:  # one bad round must not stop the clocks of every game
             log.exception("clock sweep failed")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=every)
+    # Stopping on purpose: another process may take the sweep over at once.
+    with contextlib.suppress(StoreError):
+        await leases.release(ctx, SWEEP_LEASE)
 
 
 async def _away_change(

@@ -29,6 +29,7 @@ from bot.sessions import (
     challenges,
     clocks,
     history,
+    leases,
     moves,
     opponent,
     picker,
@@ -174,6 +175,17 @@ class SessionManager:
     async def player_to_move(self, game_id: int) -> PlayerRow | None:
         """The player whose turn it is in an active game (``None`` if none or not active)."""
         return await self._ctx.player_to_move(game_id)
+
+    async def claim_update(self, platform: str, update_id: int) -> leases.Claim:
+        """Claim a platform's update (a Telegram webhook's) for this process among all the
+        bot processes on the database: handle it (``NEW``, then :meth:`finish_update`), let
+        the platform send it again later (``BUSY``: another process is at it), or just
+        acknowledge it (``DONE``)."""
+        return await leases.claim_update(self._ctx, platform, update_id)
+
+    async def finish_update(self, platform: str, update_id: int) -> None:
+        """Record that this process handled an update it claimed."""
+        await leases.finish_update(self._ctx, platform, update_id)
 
     def forget_player(self, player_id: int) -> None:
         """Drop a cached player row (call after changing their settings in the store)."""

@@ -6,6 +6,7 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 
 from __future__ import annotations
 
+from bot import metrics
 from bot.delivery.notify import Kind, dedupe_key
 from bot.messages import Action, Chat, Reply, User
 from bot.sessions import clocks, standings, texts
@@ -203,6 +204,7 @@ async def commit(
     )
     if updated is not None:
         ctx.positions[row.id] = (updated, after)
+        metrics.moved(row.game)
     return updated
 
 

@@ -34,14 +34,15 @@ import contextlib
 import functools
 import logging
 from dataclasses import replace
+from datetime import timedelta
 
 import engines
 from bot.delivery.notification import BOT_USER_ID
 from bot.messages import Chat, Reply, Text, User
 from bot.ratings import Origin
-from bot.sessions import challenges, moves, texts
+from bot.sessions import challenges, leases, moves, texts
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE, Context, Refusal
-from bot.storage import GameRow, GameStatus, NewGame, PlayerRow
+from bot.storage import GameRow, GameStatus, NewGame, PlayerRow, StoreError
 from engines import IllegalMove, Position
 from engines.ai import Level
 from engines.base import shown
@@ -67,6 +68,10 @@ log = logging.getLogger(__name__)
 #: A move the bot searched for is thrown away when the game changed meanwhile; after this many
 #: tries in a row it waits for the next sweep.
 TRIES = 5
+
+#: How long a process may search a game's bot move before another may take it over (far
+#: above the hardest level's search, so only a process that died lets it run out).
+THINK_LEASE = timedelta(minutes=10)
 
 
 def bot_user(platform: str) -> User:
@@ -203,7 +208,20 @@ def _finished(ctx: Context, game_id: int, task: asyncio.Task[None]) -> None:
 
 async def _play(ctx: Context, game_id: int) -> None:
     """Make the bot's move in a game, as often as it is the bot's turn there (see the module
-    docstring)."""
+    docstring).  Of several bot processes on one database, the one holding the game's bot
+    lease searches; another that wakes the same game leaves it (the lease ends after
+    :data:`THINK_LEASE` should that process die, and the next sweep's wake takes it over)."""
+    lease = f"bot move #{game_id}"
+    if not await leases.claim(ctx, lease, THINK_LEASE):
+        return
+    try:
+        await _search_and_play(ctx, game_id)
+    finally:
+        with contextlib.suppress(StoreError):
+            await asyncio.shield(leases.release(ctx, lease))
+
+
+async def _search_and_play(ctx: Context, game_id: int) -> None:
     for _ in range(TRIES):
         async with ctx.lock(game_id):
             try:

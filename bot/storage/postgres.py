@@ -25,6 +25,8 @@ How it works:
 "SELECT a FROM t WHERE b = $1 AND c = 'what?' AND d IN ($2, $3)"
 >>> redact_url("postgresql://hexhall:s3cret@db.example:5432/hexhall")
 'postgresql://hexhall:***@db.example:5432/hexhall'
+>>> redact_url("postgresql://db.example/hexhall?user=hexhall&password=s3cret&sslmode=require")
+'postgresql://db.example/hexhall?user=hexhall&password=***&sslmode=require'
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -73,15 +76,17 @@ def redact_url(url: str) -> str:
     """``url`` with its password shown as ``***`` (for logs and error messages)."""
     try:
         parts = urlsplit(url)
-        if parts.password is None:
-            return url
-        user = parts.username or ""
-        host = parts.hostname or ""
-        port = f":{parts.port}" if parts.port is not None else ""
-        netloc = f"{user}:***@{host}{port}"
+        netloc = parts.netloc
+        if parts.password is not None:
+            user = parts.username or ""
+            host = parts.hostname or ""
+            port = f":{parts.port}" if parts.port is not None else ""
+            netloc = f"{user}:***@{host}{port}"
     except ValueError:
         return "a database URL that cannot be read"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+    # libpq also takes the password as a query parameter.
+    query = re.sub(r"(?i)(^|&)(password=)[^&]*", r"\1\2***", parts.query)
+    return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -287,5 +292,10 @@ def _first_line(exc: BaseException) -> str:
 
 def _reason(exc: BaseException, url: str) -> str:
     text = _first_line(exc)
-    password = urlsplit(url).password if "://" in url else None
-    return text.replace(password, "***") if password else text
+    parts = urlsplit(url) if "://" in url else None
+    secrets = [parts.password] if parts is not None and parts.password else []
+    if parts is not None:
+        secrets += re.findall(r"(?i)(?:^|&)password=([^&]+)", parts.query)
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text

@@ -363,9 +363,25 @@ class Store(StandingsStore, PostsStore, Protocol):
         the oldest of them has waited."""
         ...
 
-    async def claim_lease(self, name: str, owner: str, now: datetime, lease: timedelta) -> bool:
+    async def claim_lease(
+        self,
+        name: str,
+        owner: str,
+        now: datetime,
+        lease: timedelta,
+        *,
+        replacing: str | None = None,
+    ) -> bool:
         """Take or renew the lease on the chore ``name`` for ``owner`` until ``now + lease``;
-        ``False`` while another owner holds it."""
+        ``False`` while another owner (other than ``replacing``, known to be gone) holds it."""
+        ...
+
+    async def lease_holder(self, name: str) -> str | None:
+        """Who holds (or last held) the lease on ``name``, if anyone."""
+        ...
+
+    async def prune_leases(self, now: datetime) -> int:
+        """Delete the leases that ended before ``now``; how many."""
         ...
 
     async def release_lease(self, name: str, owner: str) -> None:

@@ -1366,19 +1366,40 @@ class SqlStore(SqlStandings, SqlPosts):
             backlog.append(Backlog(str(row["platform"]), int(row["due"]), waited))
         return backlog
 
-    async def claim_lease(self, name: str, owner: str, now: datetime, lease: timedelta) -> bool:
+    async def claim_lease(
+        self,
+        name: str,
+        owner: str,
+        now: datetime,
+        lease: timedelta,
+        *,
+        replacing: str | None = None,
+    ) -> bool:
         """Take (or renew) the lease on the chore ``name`` for ``owner`` until ``now +
-        lease``; ``False`` if another owner holds it until later.  Several processes on one
-        database use it to do a chore (the clock sweep) once between them."""
+        lease``; ``False`` if another owner holds it until later (unless that owner is
+        ``replacing``, known to be gone).  Several processes on one database use it to do a
+        chore (the clock sweep) once between them."""
         row = await self._write(
             lambda c: c.execute(
                 "INSERT INTO leases (name, owner, until) VALUES (?, ?, ?) "
                 "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until "
-                "WHERE leases.owner = excluded.owner OR leases.until <= ? RETURNING owner",
-                (name, owner, to_ts(now + lease), to_ts(now)),
+                "WHERE leases.owner = excluded.owner OR leases.until <= ? OR leases.owner = ? "
+                "RETURNING owner",
+                (name, owner, to_ts(now + lease), to_ts(now), replacing or ""),
             ).fetchone()
         )
         return row is not None
+
+    async def lease_holder(self, name: str) -> str | None:
+        """Who holds (or last held) the lease on ``name``, if anyone."""
+        row = await self._row("SELECT owner FROM leases WHERE name = ?", (name,))
+        return None if row is None else str(row["owner"])
+
+    async def prune_leases(self, now: datetime) -> int:
+        """Delete the leases that ended before ``now``; how many."""
+        return await self._write(
+            lambda c: c.execute("DELETE FROM leases WHERE until < ?", (to_ts(now),)).rowcount
+        )
 
     async def release_lease(self, name: str, owner: str) -> None:
         """Give up the lease on ``name`` if ``owner`` holds it (another may take it at once)."""

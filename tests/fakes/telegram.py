@@ -37,12 +37,35 @@ What the fake knows (test-facing):
   :meth:`FakeTelegram.fail`;
 - every request is recorded as a :class:`~tests.fakes.base.Call` (``method``, ``data`` with
   JSON fields decoded and other form values as the strings Telegram receives, ``files`` by part
-  name, ``response`` the JSON body answered), errors included.
+  name, ``response`` the JSON body answered), errors included;
+- webhooks: ``setWebhook`` (url, ``secret_token``, ``allowed_updates``), ``deleteWebhook`` and
+  ``getWebhookInfo``.  While a webhook is set, ``getUpdates`` answers 409 Conflict, and a pusher
+  POSTs each pending update (oldest first; ``webhook_connections`` at once, default one) as
+  JSON with the ``X-Telegram-Bot-Api-Secret-Token`` header to the webhook URL, or, when
+  :attr:`FakeTelegram.webhook_targets` lists URLs, to those in turn (round-robin per attempt:
+  the stand-in for a load balancer in front of several bot processes).  An update stays
+  pending until a POST is answered 2xx; a refused connection, a dropped one, a timeout or any
+  other status is retried after ``webhook_retry`` seconds (on the next target), as Telegram
+  does.  Each attempt is recorded as a call of method :data:`WEBHOOK_PUSH` (``data``:
+  ``update_id`` and ``url``; ``response``: the HTTP status, ``None`` when no answer came).
+  :meth:`FakeTelegram.wait_delivered` waits for an update's 2xx,
+  :meth:`FakeTelegram.wait_confirmed` for every update up to it to be acknowledged.  Unlike
+  Telegram, plain ``http://`` URLs are accepted, so tests need no TLS.
+
+Two bot processes behind a "load balancer" (ports ``a`` and ``b``, each serving ``/hook``)::
+
+    fake = FakeTelegram(
+        webhook_targets=[f"http://127.0.0.1:{a}/hook", f"http://127.0.0.1:{b}/hook"],
+        webhook_connections=4,
+    )
+    # Each process calls setWebhook(url, secret_token=...) with the same URL and secret: the
+    # fake keeps them and POSTs to the two targets in turn, never to the URL itself.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import datetime as dtm
 import io
 import itertools
@@ -51,12 +74,13 @@ import mimetypes
 import re
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from typing import Any, ClassVar
 from urllib.parse import urlparse
 
+import aiohttp
 import telegram
 from aiohttp import web
 from PIL import Image, UnidentifiedImageError
@@ -69,7 +93,9 @@ __all__ = [
     "CALLBACK_DATA_LIMIT",
     "CAPTION_LIMIT",
     "DEFAULT_TOKEN",
+    "SECRET_HEADER",
     "TEXT_LIMIT",
+    "WEBHOOK_PUSH",
     "CallbackAnswer",
     "FakeTelegram",
 ]
@@ -102,6 +128,16 @@ GET_UPDATES_CONFLICT = (
     "Conflict: terminated by other getUpdates request; make sure that only one bot instance "
     "is running"
 )
+WEBHOOK_CONFLICT = (
+    "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete "
+    "the webhook first"
+)
+SET_WEBHOOK_CONFLICT = "Conflict: terminated by setWebhook request"
+#: The header a webhook POST carries the ``secret_token`` in.
+SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
+#: The ``method`` of the :class:`~tests.fakes.base.Call` recorded for each webhook POST.
+WEBHOOK_PUSH = "webhook"
+_SECRET_TOKEN_RE = re.compile(r"[A-Za-z0-9_-]{1,256}")
 # Form fields Telegram reads as JSON (everything else is a string or a number in a string).
 _JSON_FIELDS = frozenset(
     {
@@ -223,6 +259,14 @@ class _ChatState:
     @property
     def private(self) -> bool:
         return bool(self.chat["type"] == "private")
+
+
+@dataclass(frozen=True)
+class _Described:
+    """A method's result with Telegram's ``description`` beside it."""
+
+    result: Any
+    description: str
 
 
 @dataclass
@@ -435,6 +479,12 @@ class FakeTelegram(FakeServer):
     :param privacy_mode: groups deliver only commands, replies to the bot and mentions of it.
     :param max_poll_timeout: the longest a ``getUpdates`` long poll is held, whatever the client
         asks (Telegram's own cap is 50 s).
+    :param webhook_targets: where a set webhook's updates are POSTed, in turn (default: the
+        webhook URL itself); :attr:`webhook_targets` may be changed at any time.
+    :param webhook_retry: seconds between a failed webhook POST and the next attempt.
+    :param webhook_timeout: seconds a webhook POST may take before it counts as failed.
+    :param webhook_connections: how many webhook POSTs may be in flight at once (Telegram's
+        ``max_connections``; 1 keeps the updates strictly in order).
     """
 
     def __init__(
@@ -445,6 +495,10 @@ class FakeTelegram(FakeServer):
         first_name: str = "Hexhall",
         privacy_mode: bool = True,
         max_poll_timeout: float = 50.0,
+        webhook_targets: Sequence[str] = (),
+        webhook_retry: float = 0.05,
+        webhook_timeout: float = 30.0,
+        webhook_connections: int = 1,
     ) -> None:
         super().__init__()
         self.token = token
@@ -483,9 +537,27 @@ class FakeTelegram(FakeServer):
         self._closing = False
         #: Long polls currently held open (for tests of shutdown and conflicts).
         self.waiting_polls = 0
+        self._poll_ended_by = GET_UPDATES_CONFLICT
+        #: The webhook set with ``setWebhook`` ("" when none), and its secret token.
+        self.webhook_url = ""
+        self.webhook_secret: str | None = None
+        self._webhook_allowed: frozenset[str] | None = None
+        #: Where webhook POSTs go, in turn (empty: to :attr:`webhook_url`).
+        self.webhook_targets: list[str] = list(webhook_targets)
+        self.webhook_retry = webhook_retry
+        self.webhook_timeout = webhook_timeout
+        self.webhook_connections = webhook_connections
+        self._push_attempts = 0
+        self._push_wakeup = asyncio.Event()
+        self._pushing: set[int] = set()  # update ids being POSTed now
+        self._retry_at: dict[int, float] = {}  # update id -> loop time of its next attempt
+        self._pusher: asyncio.Task[None] | None = None
+        self._webhook_error: tuple[int, str] | None = None  # date, message of the last failure
         self._handlers: dict[str, Callable[[_Params], Awaitable[Any]]] = {
             "getMe": self._get_me,
             "deleteWebhook": self._delete_webhook,
+            "setWebhook": self._set_webhook,
+            "getWebhookInfo": self._get_webhook_info,
             "getUpdates": self._get_updates,
             "sendMessage": self._send_message,
             "sendPhoto": self._send_photo,
@@ -530,10 +602,21 @@ class FakeTelegram(FakeServer):
             .base_file_url(self.base_file_url)
         )
 
+    async def start(self) -> None:
+        """Listen, and start the webhook pusher (idle until a webhook is set)."""
+        await super().start()
+        self._pusher = asyncio.get_running_loop().create_task(self._push_updates())
+
     async def stop(self) -> None:
-        """Answer held long polls at once (so shutdown never waits them out), then stop."""
+        """Answer held long polls at once (so shutdown never waits them out), stop pushing,
+        then stop."""
         self._closing = True
         self._wake_polls()
+        if self._pusher is not None:
+            self._pusher.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._pusher
+            self._pusher = None
         await super().stop()
 
     # ---------------------------------------------------------------- people and chats
@@ -622,6 +705,7 @@ class FakeTelegram(FakeServer):
         self._pending.append(data)
         self._pending.sort(key=lambda u: u["update_id"])
         self._wake_polls()
+        self._push_wakeup.set()
         self.notify()
         return int(data["update_id"])
 
@@ -883,8 +967,8 @@ class FakeTelegram(FakeServer):
                 call = self.record(method, recorded, uploads)
             result = await handler(_Params(fields, files))
             body = {"ok": True, "result": result}
-            if method == "deleteWebhook":
-                body["description"] = "Webhook is already deleted"
+            if isinstance(result, _Described):
+                body = {"ok": True, "result": result.result, "description": result.description}
         except _ApiError as exc:
             status = exc.status
             body = exc.body()
@@ -1309,14 +1393,151 @@ class FakeTelegram(FakeServer):
     async def _get_me(self, p: _Params) -> Any:
         return self.bot_user.to_dict()
 
+    def _drop_pending(self) -> None:
+        if self._pending:
+            self._confirmed_below = self._pending[-1]["update_id"] + 1
+        self._pending.clear()
+
     async def _delete_webhook(self, p: _Params) -> Any:
         if p.flag("drop_pending_updates"):
-            if self._pending:
-                self._confirmed_below = self._pending[-1]["update_id"] + 1
-            self._pending.clear()
-        return True
+            self._drop_pending()
+        was_set = bool(self.webhook_url)
+        self.webhook_url, self.webhook_secret, self._webhook_allowed = "", None, None
+        self._webhook_error = None
+        self.notify()
+        return _Described(True, "Webhook was deleted" if was_set else "Webhook is already deleted")
+
+    async def _set_webhook(self, p: _Params) -> Any:
+        url = (p.text("url") or "").strip()
+        if not url:  # an empty URL removes the webhook, as on Telegram
+            return await self._delete_webhook(p)
+        parsed = urlparse(url)
+        if parsed.scheme not in ("https", "http") or not parsed.hostname:
+            raise _bad("bad webhook: An HTTPS URL must be provided for webhook")
+        secret = p.text("secret_token")
+        if secret is not None and not _SECRET_TOKEN_RE.fullmatch(secret):
+            raise _bad("secret token contains unallowed characters")
+        allowed = p.json("allowed_updates")
+        if allowed is not None and not isinstance(allowed, list):
+            raise _bad("can't parse allowed updates")
+        if p.flag("drop_pending_updates"):
+            self._drop_pending()
+        same = url == self.webhook_url
+        self.webhook_url, self.webhook_secret = url, secret or None
+        if allowed is not None:
+            self._webhook_allowed = frozenset(allowed) if allowed else None
+        # A long poll in progress ends with a conflict, as on Telegram.
+        self._poll_ended_by = SET_WEBHOOK_CONFLICT
+        self._poll_generation += 1
+        self._wake_polls()
+        self._push_wakeup.set()
+        self.notify()
+        return _Described(True, "Webhook is already set" if same else "Webhook was set")
+
+    async def _get_webhook_info(self, p: _Params) -> Any:
+        info: dict[str, Any] = {
+            "url": self.webhook_url,
+            "has_custom_certificate": False,
+            "pending_update_count": len(self._pending),
+        }
+        if self.webhook_url:
+            info["max_connections"] = 40
+            if self._webhook_allowed is not None:
+                info["allowed_updates"] = sorted(self._webhook_allowed)
+            if self._webhook_error is not None:
+                info["last_error_date"], info["last_error_message"] = self._webhook_error
+        return info
+
+    # ---------------------------------------------------------------- webhook pusher
+
+    def _next_push(self) -> dict[str, Any] | None:
+        """The oldest pending update the webhook asked for that is neither being POSTed nor
+        waiting to be retried (``None``: nothing to push now)."""
+        if not self.webhook_url:
+            return None
+        allowed = self._webhook_allowed
+        now = asyncio.get_running_loop().time()
+        for update in self._pending:
+            update_id = update["update_id"]
+            if update_id in self._pushing or self._retry_at.get(update_id, 0.0) > now:
+                continue
+            if allowed is None or any(k in allowed for k in update if k != "update_id"):
+                return update
+        return None
+
+    async def _push_updates(self) -> None:
+        """Deliver pending updates to the webhook while one is set, up to
+        :attr:`webhook_connections` at once (see the module docstring)."""
+        loop = asyncio.get_running_loop()
+        pushes: set[asyncio.Task[None]] = set()
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=None)) as session:
+            try:
+                while True:
+                    update = self._next_push()
+                    if update is not None and len(self._pushing) < self.webhook_connections:
+                        self._pushing.add(update["update_id"])
+                        push = loop.create_task(self._push_one(session, update))
+                        pushes.add(push)
+                        push.add_done_callback(pushes.discard)
+                        continue
+                    # Woken by a new update, a new webhook, a finished POST, or the next retry.
+                    wakeup = self._push_wakeup
+                    waiting = [t for i, t in self._retry_at.items() if i not in self._pushing]
+                    delay = max(min(waiting) - loop.time(), 0.0) if waiting else None
+                    try:
+                        async with asyncio.timeout(delay):
+                            await wakeup.wait()
+                    except TimeoutError:
+                        pass
+                    if wakeup is self._push_wakeup and wakeup.is_set():
+                        self._push_wakeup = asyncio.Event()
+            finally:
+                for push in pushes:
+                    push.cancel()
+                await asyncio.gather(*pushes, return_exceptions=True)
+
+    async def _push_one(self, session: aiohttp.ClientSession, update: dict[str, Any]) -> None:
+        """One POST of ``update``: acknowledged (2xx) it leaves the queue, else it is kept and
+        retried after :attr:`webhook_retry` seconds."""
+        update_id = int(update["update_id"])
+        targets = self.webhook_targets or [self.webhook_url]
+        target = targets[self._push_attempts % len(targets)]
+        self._push_attempts += 1
+        try:
+            status = await self._post_update(session, target, update)
+            self.record(WEBHOOK_PUSH, {"update_id": update_id, "url": target}, None, status)
+            if status is not None and 200 <= status < 300:
+                self._pending = [u for u in self._pending if u["update_id"] != update_id]
+                self._retry_at.pop(update_id, None)
+                self._delivered.add(update_id)
+                # Everything below the oldest update still pending is acknowledged.
+                oldest = min((u["update_id"] for u in self._pending), default=update_id + 1)
+                self._confirmed_below = max(self._confirmed_below, oldest)
+            else:
+                reason = "Connection failed" if status is None else f"Wrong response: {status}"
+                self._webhook_error = (_now(), reason)
+                self._retry_at[update_id] = asyncio.get_running_loop().time() + self.webhook_retry
+        finally:
+            self._pushing.discard(update_id)
+            self._push_wakeup.set()
+            self.notify()
+
+    async def _post_update(
+        self, session: aiohttp.ClientSession, target: str, update: dict[str, Any]
+    ) -> int | None:
+        """POST one update; the answer's status, ``None`` when none came."""
+        headers = {SECRET_HEADER: self.webhook_secret} if self.webhook_secret else {}
+        try:
+            async with asyncio.timeout(self.webhook_timeout):
+                async with session.post(target, json=update, headers=headers) as response:
+                    await response.read()
+                    return response.status
+        except (aiohttp.ClientError, TimeoutError, OSError):
+            return None
 
     async def _get_updates(self, p: _Params) -> Any:
+        if self.webhook_url:
+            raise _ApiError(409, WEBHOOK_CONFLICT)
         offset = p.integer("offset") or 0
         limit = min(max(p.integer("limit") or 100, 1), 100)
         timeout = max(p.number("timeout") or 0.0, 0.0)
@@ -1330,6 +1551,7 @@ class FakeTelegram(FakeServer):
             self._pending = self._pending[offset:]
         self.notify()
         # A newer getUpdates ends an older one still waiting, as on Telegram.
+        self._poll_ended_by = GET_UPDATES_CONFLICT
         self._poll_generation += 1
         generation = self._poll_generation
         self._wake_polls()
@@ -1340,7 +1562,7 @@ class FakeTelegram(FakeServer):
         try:
             while True:
                 if generation != self._poll_generation:
-                    raise _ApiError(409, GET_UPDATES_CONFLICT)
+                    raise _ApiError(409, self._poll_ended_by)
                 ready = [
                     u
                     for u in self._pending

@@ -42,6 +42,7 @@ from telegram.ext import (
 )
 
 import engines
+from bot import metrics
 from bot.adapters.commands import execute, split_id
 from bot.adapters.redact import TokenRedactor
 from bot.adapters.telegram.boards import (
@@ -69,6 +70,7 @@ from bot.sessions.picker import Picker
 from bot.storage import PostKind
 
 __all__ = [
+    "ALLOWED_UPDATES",
     "COMMANDS",
     "DEFAULT_API_URL",
     "DEFAULT_FILE_URL",
@@ -142,6 +144,8 @@ _TYPED = {
     "rules": "rules",
     "leaderboard": "leaderboard",
 }
+#: The kinds of update the handlers read, asked for by polling and by the webhook alike.
+ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.CALLBACK_QUERY)
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 _DM_START = "dm"
 # The word that names the bot as the opponent in /challenge.
@@ -225,8 +229,10 @@ class TelegramAdapter:
         )
         return cls(manager, builder.build(), token)
 
-    async def start(self, *, poll_timeout: int = 30) -> None:
-        """Connect (``getMe``), register the command menu and start long polling."""
+    async def connect(self) -> None:
+        """Connect (``getMe``), register the command menu and start the application: ready
+        for updates from long polling (:meth:`start`) or a webhook
+        (:mod:`bot.adapters.telegram.webhook`)."""
         app = self.application
         try:
             await app.initialize()
@@ -242,8 +248,15 @@ class TelegramAdapter:
         except TelegramError as exc:  # the menu is a convenience: play on without it
             log.warning("could not register the command menu: %s", type(exc).__name__)
         await app.start()
+
+    async def start(self, *, poll_timeout: int = 30) -> None:
+        """:meth:`connect` and start long polling (which deletes a webhook, if one is set)."""
+        await self.connect()
+        app = self.application
         assert app.updater is not None
-        await app.updater.start_polling(poll_interval=0, timeout=poll_timeout)
+        await app.updater.start_polling(
+            poll_interval=0, timeout=poll_timeout, allowed_updates=list(ALLOWED_UPDATES)
+        )
 
     async def stop(self) -> None:
         """Stop polling (confirming what was handled) and close the connection."""
@@ -300,6 +313,7 @@ class TelegramAdapter:
         A game's older boards lose their buttons (found in the store, so also after a
         restart).  ``dedupe`` skips a board identical to the game's latest one (a double
         press answered again)."""
+        metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
         if reply.game_id is None and reply.image is not None:

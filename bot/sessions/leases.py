@@ -1,0 +1,101 @@
+"""Leases on shared chores among the bot processes on one database (the clock sweep, a bot
+move's search): one process does each, another takes over when the holder's lease ends.
+
+A process killed outright never gives its leases up.  On the same machine that need not mean
+waiting for them to run out: a lease's owner names its host and process
+(:attr:`~bot.sessions.context.Context.worker`), and a holder on this host whose process is gone
+is replaced at once, so a bot restarted after a crash sweeps and moves straight away.  A
+holder on another host is trusted until its lease ends.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import socket
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from bot.sessions.context import Context
+
+__all__ = ["Claim", "claim", "claim_update", "finish_update", "gone", "release"]
+
+
+def gone(owner: str) -> bool:
+    """Whether the process ``owner`` names ran on this host and has ended (a zombie has).
+
+    >>> gone(f"{socket.gethostname()}:{os.getpid()}:abcd")
+    False
+    >>> gone("another-host:1:abcd")
+    False
+    """
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    try:  # killed but not yet reaped by its parent: gone all the same
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False
+
+
+async def claim(ctx: Context, name: str, lease: timedelta) -> bool:
+    """Take or renew the lease ``name`` for this process for ``lease``; whether it holds it.
+    Real time, not the game clock: a lease is about processes being alive."""
+    now = datetime.now(UTC)
+    if await ctx.store.claim_lease(name, ctx.worker, now, lease):
+        return True
+    holder = await ctx.store.lease_holder(name)
+    if holder is None or not gone(holder):
+        return False
+    return await ctx.store.claim_lease(name, ctx.worker, now, lease, replacing=holder)
+
+
+async def release(ctx: Context, name: str) -> None:
+    """Give the lease ``name`` up if this process holds it."""
+    await ctx.store.release_lease(name, ctx.worker)
+
+
+class Claim(enum.Enum):
+    """What :func:`claim_update` found."""
+
+    #: This process is to handle the update now (and then :func:`finish_update`).
+    NEW = "new"
+    #: Another live process is handling it: ask the platform to send it again later.
+    BUSY = "busy"
+    #: It was handled already: acknowledge it and do nothing.
+    DONE = "done"
+
+
+#: How long a process may take to handle one update before another may take it over.
+UPDATE_LEASE = timedelta(minutes=2)
+#: How long a handled update is remembered: Telegram gives up on an update after 24 hours.
+UPDATE_MEMORY = timedelta(hours=25)
+# The owner of a handled update's lease: no process, so it is never "gone".
+_HANDLED = "handled"
+
+
+def _update_lease(platform: str, update_id: int) -> str:
+    return f"{platform} update {update_id}"
+
+
+async def claim_update(ctx: Context, platform: str, update_id: int) -> Claim:
+    """Claim a platform's update for this process (see :class:`Claim`)."""
+    name = _update_lease(platform, update_id)
+    if await claim(ctx, name, UPDATE_LEASE):
+        return Claim.NEW
+    return Claim.DONE if await ctx.store.lease_holder(name) == _HANDLED else Claim.BUSY
+
+
+async def finish_update(ctx: Context, platform: str, update_id: int) -> None:
+    """Record that this process handled the update it claimed (remembered for a day)."""
+    name = _update_lease(platform, update_id)
+    now = datetime.now(UTC)
+    await ctx.store.claim_lease(name, _HANDLED, now, UPDATE_MEMORY, replacing=ctx.worker)

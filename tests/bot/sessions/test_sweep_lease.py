@@ -1,0 +1,96 @@
+"""Several bot processes on one database sweep the clocks once between them (issue 19): the
+process holding the sweep's lease does the rounds, another takes over when it stops.  Run on
+SQLite and on PostgreSQL (``store_url``)."""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime, timedelta
+
+from bot.sessions import leases
+from bot.sessions.clock import FakeClock
+from bot.sessions.clocks import SWEEP_LEASE
+from bot.sessions.manager import SessionManager
+from tests.bot.session_kit import ALICE, BOB, ROOM, eventually, session
+
+
+async def timed_game(m: SessionManager) -> int:
+    """A Maphex game with a day per move where Alice is to move."""
+    made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
+    assert made.ok and made.challenge_id is not None, made.text
+    accepted = await m.accept(BOB, ROOM, made.challenge_id)
+    assert accepted.game_id is not None
+    assert (await m.move(BOB, ROOM, "5", accepted.game_id)).ok
+    return accepted.game_id
+
+
+async def status(m: SessionManager, game_id: int) -> str:
+    row = await m.store.get_game(game_id)
+    assert row is not None
+    return str(row.status)
+
+
+async def finished(m: SessionManager, game_id: int) -> bool:
+    return await status(m, game_id) == "finished"
+
+
+async def test_one_process_sweeps_and_another_takes_over_when_it_stops(store_url: str) -> None:
+    clock = FakeClock()
+    async with session(store_url, clock) as first, session(store_url, clock) as second:
+        early = await timed_game(first)
+        clock.advance(days=1, minutes=1)
+        stop_first, stop_second = asyncio.Event(), asyncio.Event()
+        sweeping = asyncio.create_task(first.run_clocks(stop_first, every=3600.0))
+        await eventually(lambda: finished(first, early), "the first process swept")
+
+        # The second process looks every 50 ms but finds the lease held: nothing it sweeps.
+        claims: list[bool] = []
+        claim: Callable[..., Awaitable[bool]] = second.store.claim_lease
+
+        async def counted(name: str, owner: str, now: datetime, lease: timedelta) -> bool:
+            claims.append(await claim(name, owner, now, lease))
+            return claims[-1]
+
+        second.store.claim_lease = counted
+        late = await timed_game(second)
+        clock.advance(days=1, minutes=1)
+        waiting = asyncio.create_task(second.run_clocks(stop_second, every=0.05))
+        await eventually(lambda: len(claims) >= 3, "three rounds of the second")
+        assert not any(claims) and await status(second, late) == "active"
+
+        # The first stops (and gives the lease up): the second sweeps from its next round.
+        stop_first.set()
+        await sweeping
+        await eventually(lambda: finished(second, late), "the second took over")
+        assert claims[-1] is True
+        held = await first.store.claim_lease(
+            SWEEP_LEASE, "other", datetime.now(UTC), timedelta(seconds=1)
+        )
+        assert not held  # the second holds it now
+        stop_second.set()
+        await waiting
+
+
+async def test_a_lease_of_a_process_that_died_on_this_host_is_taken_over_at_once(
+    store_url: str,
+) -> None:
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
+    )
+    ghost = f"{socket.gethostname()}:{int(dead.stdout)}:0000"
+    far = f"elsewhere:{int(dead.stdout)}:0000"  # another host's: trusted until its lease ends
+    async with session(store_url) as m:
+        ctx = m._ctx
+        hour = timedelta(hours=1)
+        assert await m.store.claim_lease("a chore", ghost, datetime.now(UTC), hour)
+        assert await leases.claim(ctx, "a chore", hour)
+        assert await m.store.lease_holder("a chore") == ctx.worker
+        assert await m.store.claim_lease("another", far, datetime.now(UTC), hour)
+        assert not await leases.claim(ctx, "another", hour)
+        assert await m.store.lease_holder("another") == far
+        await leases.release(ctx, "a chore")
+        assert await m.store.lease_holder("a chore") is None
