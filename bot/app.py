@@ -1,6 +1,7 @@
 """The bot process: settings, store, session manager, clock sweeper and the adapters whose
 tokens are set, wired together; and the local commands of ``hexhall`` (``play``, ``import``,
-``render``, ``games``, ``rules``).  :mod:`bot.cli` only parses arguments and calls these.
+``render``, ``games``, ``rules``, ``migrate``, ``copy-db``).  :mod:`bot.cli` only parses
+arguments and calls these.
 
 Every failure a user can cause is an :class:`AppError`: one line and an exit status.
 """
@@ -8,13 +9,15 @@ Every failure a user can cause is an :class:`AppError`: one line and an exit sta
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import signal
+import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import engines
 from bot.adapters.console import CHAT, PLATFORM, Console, console_user
@@ -24,15 +27,22 @@ from bot.delivery.recap import Recaps
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
-from bot.storage import SqliteStore, StoreError
+from bot.storage import PostgresStore, StoreError, open_store, redact_url, sqlite_path
+from bot.storage.copy import copy_database
 from engines.base import option_text
+
+if TYPE_CHECKING:
+    from bot.web import HttpEndpoint
 
 __all__ = [
     "UNAVAILABLE_EXIT",
     "USAGE_EXIT",
     "AppError",
+    "copy_db",
     "games_text",
+    "http_endpoint",
     "import_file",
+    "migrate",
     "opened",
     "render_position",
     "rules_text",
@@ -66,9 +76,11 @@ def loaded_settings() -> Settings:
 
 @asynccontextmanager
 async def opened(db_path: str) -> AsyncIterator[SessionManager]:
-    """A manager on the database at ``db_path`` (a bad path is a one-line AppError)."""
+    """A manager on the database ``db_path`` names, an SQLite path or a PostgreSQL URL,
+    migrated to this bot's schema (a bad one is a one-line AppError, never with the
+    password)."""
     try:
-        store = await SqliteStore.open(db_path)
+        store = await open_store(db_path)
     except StoreError as exc:
         raise AppError(str(exc)) from None
     manager = SessionManager(store)
@@ -86,11 +98,14 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
     ``play`` starts a local game at once (then tokens are ignored)."""
     if play is None and (config.telegram_token or config.discord_token):
         return await serve_chat(config)
-    async with opened(config.db_path) as manager:
-        board_dir = Path(config.db_path).expanduser().resolve().parent / "hexhall-boards"
-        console = Console(manager, board_dir, prompt=sys.stdin.isatty())
+    async with opened(config.db_path) as manager, http_endpoint(config, manager):
+        # Pictures go beside an SQLite file, or into the working folder for PostgreSQL.
+        db_file = sqlite_path(config.db_path)
+        home = Path(db_file).expanduser().resolve().parent if db_file else Path.cwd()
+        console = Console(manager, home / "hexhall-boards", prompt=sys.stdin.isatty())
         console.say(
-            f"Hexhall console (database {config.db_path}). You are {console.user.name}; "
+            f"Hexhall console (database {redact_url(config.db_path)}). "
+            f"You are {console.user.name}; "
             "type help for the commands."
         )
         if play is not None:
@@ -116,7 +131,7 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
 async def serve_chat(config: Settings) -> int:
     """Run the chat adapters whose tokens are set, side by side on one manager, with the clock
     sweeper, until SIGINT/SIGTERM (or until one of them fails for good: an AppError)."""
-    async with opened(config.db_path) as manager:
+    async with opened(config.db_path) as manager, http_endpoint(config, manager):
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -139,6 +154,29 @@ async def serve_chat(config: Settings) -> int:
         return 0
 
 
+@asynccontextmanager
+async def http_endpoint(
+    config: Settings, manager: SessionManager
+) -> AsyncIterator[HttpEndpoint | None]:
+    """The health check and metrics at ``HEXHALL_HTTP_ADDR`` (:mod:`bot.web`) while the bot
+    runs, ``None`` when it is unset; an address it cannot listen on is an AppError."""
+    if config.http_addr is None:
+        yield None
+        return
+    # Imported here: the local commands (render, import ...) need no web server.
+    from bot.web import HttpUnavailable, serve_http
+
+    address = config.http_addr
+    try:
+        endpoint = await serve_http(manager.store, manager.clock, address.host, address.port)
+    except HttpUnavailable as exc:
+        raise AppError(str(exc), UNAVAILABLE_EXIT) from None
+    try:
+        yield endpoint
+    finally:
+        await endpoint.close()
+
+
 async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Event) -> None:
     """The Telegram adapter and its outbox worker on ``manager`` until ``stop`` is set (a
     token or connection that fails for good is an AppError)."""
@@ -155,9 +193,24 @@ async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Eve
     outbox = Outbox(manager.store, manager.clock)
     adapter.outbox = outbox  # woken after every update: notices go out at once
     sender = TelegramSender(adapter.application.bot, Recaps(manager.store), manager)
+    # Each process delivers its own outbox share, polling or not (the store's claims keep
+    # a notification from going out twice).
     delivery = asyncio.create_task(outbox.run(TELEGRAM, sender, stop=stop))
     try:
-        await adapter.run(stop)
+        if config.telegram_webhook_url:  # several processes behind one load balancer
+            from bot.adapters.telegram.webhook import TelegramWebhook
+
+            listen = config.telegram_webhook_listen
+            webhook = TelegramWebhook(
+                adapter,
+                config.telegram_webhook_url,
+                config.telegram_webhook_secret.reveal(),
+                host=listen.host,
+                port=listen.port,
+            )
+            await webhook.run(stop)
+        else:
+            await adapter.run(stop)
     except TelegramUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None
     finally:
@@ -179,6 +232,8 @@ async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Even
             api_url=config.discord_api_url,
             gateway_url=config.discord_gateway_url,
             guild_id=config.discord_guild_id,
+            shard_count=config.discord_shard_count,
+            shard_ids=config.discord_shard_ids,
         )
     except DiscordUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None
@@ -236,6 +291,107 @@ async def _rebuild_ratings(db_path: str) -> int:
 def rebuild_ratings() -> int:
     """``hexhall ratings rebuild``: recompute every rating from the stored games in order."""
     return asyncio.run(_rebuild_ratings(loaded_settings().db_path))
+
+
+class _MigratingStore(PostgresStore):
+    """A PostgreSQL store that remembers which migrations opening it applied (what
+    ``hexhall migrate`` reports)."""
+
+    applied: tuple[int, ...] = ()
+
+    async def migrate(self) -> list[int]:
+        """Apply the missing migrations and remember their numbers."""
+        applied = await super().migrate()
+        self.applied = tuple(applied)
+        return applied
+
+
+def _sqlite_schema(path: str) -> int:
+    # The schema of an SQLite file before opening it migrates it (0: no file yet).  Read
+    # only; a file that is no database answers 0 here and is refused by opening it.
+    file = Path(path).expanduser()
+    if path == ":memory:" or not file.is_file():
+        return 0
+    try:
+        with contextlib.closing(
+            sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
+        ) as conn:
+            return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+async def _migrate(db_url: str) -> int:
+    where = redact_url(db_url)
+    path = sqlite_path(db_url)
+    before = _sqlite_schema(path) if path is not None else None
+    try:
+        store = await (open_store(db_url) if path is not None else _MigratingStore.open(db_url))
+        try:
+            after = await store.schema_version()
+        finally:
+            await store.close()
+    except StoreError as exc:
+        raise AppError(str(exc)) from None
+    if isinstance(store, _MigratingStore):
+        applied = store.applied
+    else:
+        applied = tuple(range((before or 0) + 1, after + 1))
+    if not applied:
+        print(f"database {where} already at schema {after}")
+    else:
+        steps = str(applied[0]) if len(applied) == 1 else f"{applied[0]}..{applied[-1]}"
+        print(f"database {where} at schema {after} (applied {steps})")
+    return 0
+
+
+def migrate(db_url: str | None = None) -> int:
+    """``hexhall migrate [DB]``: bring the database (``HEXHALL_DB`` by default) to this
+    bot's schema and say what was applied.  (The bot does the same when it starts.)"""
+    return asyncio.run(_migrate(db_url or loaded_settings().db_path))
+
+
+def _same_database(one: str, two: str) -> bool:
+    path_one, path_two = sqlite_path(one), sqlite_path(two)
+    if path_one is None or path_two is None:
+        return one.strip() == two.strip()
+    return Path(path_one).expanduser().resolve() == Path(path_two).expanduser().resolve()
+
+
+async def _copy_db(source_url: str, target_url: str) -> int:
+    source_name, target_name = redact_url(source_url), redact_url(target_url)
+    source_path = sqlite_path(source_url)
+    # Opening a missing SQLite file would create an empty one, and copy nothing from it.
+    if source_path is not None and (
+        source_path == ":memory:" or not Path(source_path).expanduser().is_file()
+    ):
+        raise AppError(f"cannot copy: no database at {source_name}")
+    if _same_database(source_url, target_url):
+        raise AppError(f"cannot copy database {source_name} onto itself")
+    try:
+        async with contextlib.AsyncExitStack() as stack:
+            source = await open_store(source_url)
+            stack.push_async_callback(source.close)
+            target = await open_store(target_url)
+            stack.push_async_callback(target.close)
+            counts = await copy_database(source, target)
+            schema = await target.schema_version()
+    except StoreError as exc:
+        raise AppError(str(exc)) from None
+    print(f"copied {source_name} to {target_name} (schema {schema}):")
+    width = max(len(name) for name in counts)
+    for name, count in counts.items():
+        print(f"  {name:<{width}}  {count:>9}")
+    print(f"  {'total':<{width}}  {sum(counts.values()):>9} rows")
+    return 0
+
+
+def copy_db(source_url: str, target_url: str) -> int:
+    """``hexhall copy-db FROM TO``: copy every player, game, move, challenge, setting,
+    vacation, rating and pending notification of the database FROM into the new, empty
+    database TO (SQLite to PostgreSQL or back); the rows per table.  All or nothing; stop
+    the bot on FROM first."""
+    return asyncio.run(_copy_db(source_url, target_url))
 
 
 def import_file(path: str) -> int:

@@ -15,14 +15,25 @@ Secret('***')
 from __future__ import annotations
 
 import io
+import ipaddress
 import os
+import re
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv.parser import parse_stream
 
-__all__ = ["ConfigError", "Secret", "Settings", "load_env", "parse_env", "settings"]
+__all__ = [
+    "Address",
+    "ConfigError",
+    "Secret",
+    "Settings",
+    "load_env",
+    "parse_env",
+    "settings",
+]
 
 
 class ConfigError(ValueError):
@@ -46,6 +57,56 @@ class Secret:
         return f"Secret({'***' if self.value else ''!r})"
 
     __str__ = __repr__
+
+
+# A host name or IPv4 address: letters, digits, dots and hyphens (IPv6 goes in brackets).
+_HOST = re.compile(r"[A-Za-z0-9.-]{1,253}", re.ASCII)
+
+
+@dataclass(frozen=True)
+class Address:
+    """A ``host:port`` to listen on (``str`` gives it back, IPv6 hosts in brackets).
+
+    >>> Address.parse("127.0.0.1:9100", "HEXHALL_HTTP_ADDR")
+    Address(host='127.0.0.1', port=9100)
+    >>> str(Address.parse(" [::1]:80 ", "HEXHALL_HTTP_ADDR"))
+    '[::1]:80'
+    >>> Address.parse("", "HEXHALL_HTTP_ADDR") is None
+    True
+    >>> Address.parse("9100", "HEXHALL_HTTP_ADDR")
+    Traceback (most recent call last):
+    bot.config.ConfigError: HEXHALL_HTTP_ADDR must be host:port (like 127.0.0.1:9100), not '9100'
+    """
+
+    host: str
+    port: int
+
+    def __str__(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+    @classmethod
+    def parse(cls, value: str, name: str) -> Address | None:
+        """The address in ``value`` (``None`` when empty); a :class:`ConfigError` naming the
+        setting ``name`` when it is not ``host:port`` with a port from 1 to 65535."""
+        text = value.strip()
+        if not text:
+            return None
+        bad = ConfigError(f"{name} must be host:port (like 127.0.0.1:9100), not {text[:40]!r}")
+        host, sep, port = text.rpartition(":")
+        if host.startswith("[") and host.endswith("]"):
+            host = host[1:-1]
+            try:
+                ipaddress.IPv6Address(host)
+            except ValueError:
+                raise bad from None
+        elif not _HOST.fullmatch(host):
+            raise bad
+        if not sep or not port.isascii() or not port.isdigit() or len(port) > 5:
+            raise bad
+        if not 1 <= int(port) <= 65535:
+            raise ConfigError(f"{name}: the port must be 1 to 65535, not {int(port)}")
+        return cls(host, int(port))
 
 
 def parse_env(text: str) -> dict[str, str]:
@@ -95,6 +156,10 @@ def load_env(
     return added
 
 
+#: Telegram's own Bot API (``TELEGRAM_API_URL`` when unset).
+DEFAULT_TELEGRAM_API_URL = "https://api.telegram.org/bot"
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the bot reads: the chat tokens (empty = that adapter does not start) and the
@@ -112,6 +177,67 @@ class Settings:
     discord_api_url: str = "https://discord.com/api/v10"
     discord_gateway_url: str = "wss://gateway.discord.gg/"
     discord_guild_id: int | None = None
+    #: Discord's gateway shards: how many there are in all (``None``: one connection, no
+    #: sharding) and which of them this process runs (``None``: all of them).
+    discord_shard_count: int | None = None
+    discord_shard_ids: tuple[int, ...] | None = None
+    #: Where the health check and the Prometheus metrics are served (``None``: nowhere).
+    http_addr: Address | None = None
+    #: Telegram's webhook mode (empty URL: long polling, the default): the public HTTPS URL
+    #: given to ``setWebhook`` (a load balancer in front of every process), the secret token
+    #: Telegram sends back with every update, and the address this process listens on.
+    telegram_webhook_url: str = ""
+    telegram_webhook_secret: Secret = Secret("")
+    telegram_webhook_listen: Address = Address("0.0.0.0", 8443)
+
+    @property
+    def telegram_webhook_path(self) -> str:
+        """The path the webhook is served at: the webhook URL's (``/`` when it has none)."""
+        return urlsplit(self.telegram_webhook_url).path or "/"
+
+
+#: ``TELEGRAM_WEBHOOK_LISTEN`` when unset.
+DEFAULT_WEBHOOK_LISTEN = Address("0.0.0.0", 8443)
+# Telegram's rule for setWebhook's secret_token.
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}", re.ASCII)
+
+
+def _webhook_url(value: str, api_url: str) -> str:
+    """``TELEGRAM_WEBHOOK_URL``: empty for long polling, else an absolute URL.  Telegram's
+    own servers push only to HTTPS; a self-hosted Bot API server (another ``api_url``) may
+    also push to plain HTTP."""
+    text = value.strip()
+    if not text:
+        return ""
+    schemes = ("https",) if api_url == DEFAULT_TELEGRAM_API_URL else ("https", "http")
+    try:
+        parts = urlsplit(text)
+        valid = parts.port is None or parts.port > 0  # a port that is no number raises
+    except ValueError:
+        valid = False
+    if not valid or parts.scheme not in schemes or not parts.hostname or parts.fragment:
+        wanted = " or ".join(f"{scheme}://" for scheme in schemes)
+        raise ConfigError(
+            f"TELEGRAM_WEBHOOK_URL must be an absolute {wanted} URL without a #fragment, "
+            f"not {text[:60]!r}"
+        )
+    return text
+
+
+def _webhook_secret(value: str, url: str) -> Secret:
+    """``TELEGRAM_WEBHOOK_SECRET``: required with a webhook URL; never repeated in errors."""
+    text = value.strip()
+    if url and not text:
+        raise ConfigError(
+            "TELEGRAM_WEBHOOK_SECRET must be set when TELEGRAM_WEBHOOK_URL is: Telegram sends "
+            "it with every update, and requests without it are refused"
+        )
+    if text and not _WEBHOOK_SECRET.fullmatch(text):
+        raise ConfigError(
+            "TELEGRAM_WEBHOOK_SECRET must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - "
+            "(Telegram's rule for a webhook's secret token)"
+        )
+    return Secret(text)
 
 
 def _guild_id(value: str) -> int | None:
@@ -124,14 +250,59 @@ def _guild_id(value: str) -> int | None:
     return int(text)
 
 
+def _shard_count(value: str) -> int | None:
+    """``DISCORD_SHARD_COUNT``: empty for no sharding, else how many shards there are."""
+    text = value.strip()
+    if not text:
+        return None
+    if not text.isascii() or not text.isdigit() or len(text) > 6 or int(text) < 1:
+        raise ConfigError(
+            f"DISCORD_SHARD_COUNT must be a whole number of shards, 1 or more, not {text[:24]!r}"
+        )
+    return int(text)
+
+
+def _shard_ids(value: str, count: int | None) -> tuple[int, ...] | None:
+    """``DISCORD_SHARD_IDS``: empty for every shard, else this process's shards, numbered
+    from 0 and each below ``DISCORD_SHARD_COUNT``."""
+    text = value.strip()
+    if not text:
+        return None
+    if count is None:
+        raise ConfigError(
+            "DISCORD_SHARD_IDS needs DISCORD_SHARD_COUNT (how many shards there are in all)"
+        )
+    ids: list[int] = []
+    for entry in (part.strip() for part in text.split(",")):
+        if not entry.isascii() or not entry.isdigit() or len(entry) > 6:
+            raise ConfigError(
+                "DISCORD_SHARD_IDS must be shard numbers separated by commas (e.g. 0,2), "
+                f"not {text[:40]!r}"
+            )
+        shard = int(entry)
+        if shard >= count:
+            raise ConfigError(
+                f"DISCORD_SHARD_IDS names shard {shard}, but with DISCORD_SHARD_COUNT={count} "
+                f"the shards are 0 to {count - 1}"
+            )
+        if shard in ids:
+            raise ConfigError(f"DISCORD_SHARD_IDS names shard {shard} twice")
+        ids.append(shard)
+    return tuple(ids)
+
+
 def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
     """The settings in ``environ`` (``os.environ`` by default)."""
     env = os.environ if environ is None else environ
+    telegram_api_url = env.get("TELEGRAM_API_URL", "").strip() or DEFAULT_TELEGRAM_API_URL
+    webhook_url = _webhook_url(env.get("TELEGRAM_WEBHOOK_URL", ""), telegram_api_url)
+    listen = env.get("TELEGRAM_WEBHOOK_LISTEN", "")
+    shard_count = _shard_count(env.get("DISCORD_SHARD_COUNT", ""))
     return Settings(
         discord_token=Secret(env.get("DISCORD_TOKEN", "").strip()),
         telegram_token=Secret(env.get("TELEGRAM_TOKEN", "").strip()),
         db_path=env.get("HEXHALL_DB", "").strip() or "hexhall.db",
-        telegram_api_url=env.get("TELEGRAM_API_URL", "").strip() or "https://api.telegram.org/bot",
+        telegram_api_url=telegram_api_url,
         telegram_file_url=(
             env.get("TELEGRAM_FILE_URL", "").strip() or "https://api.telegram.org/file/bot"
         ),
@@ -140,4 +311,14 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
             env.get("DISCORD_GATEWAY_URL", "").strip() or "wss://gateway.discord.gg/"
         ),
         discord_guild_id=_guild_id(env.get("DISCORD_GUILD_ID", "")),
+        discord_shard_count=shard_count,
+        discord_shard_ids=_shard_ids(env.get("DISCORD_SHARD_IDS", ""), shard_count),
+        http_addr=Address.parse(env.get("HEXHALL_HTTP_ADDR", ""), "HEXHALL_HTTP_ADDR"),
+        telegram_webhook_url=webhook_url,
+        telegram_webhook_secret=_webhook_secret(
+            env.get("TELEGRAM_WEBHOOK_SECRET", ""), webhook_url
+        ),
+        telegram_webhook_listen=(
+            Address.parse(listen, "TELEGRAM_WEBHOOK_LISTEN") or DEFAULT_WEBHOOK_LISTEN
+        ),
     )

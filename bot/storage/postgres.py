@@ -225,14 +225,17 @@ class PostgresStore(SqlStore):
         applied = []
         try:
             async with self._pool.acquire() as conn:
-                await conn.execute(
-                    "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
-                )
+                async with conn.transaction():
+                    # Locked first: two CREATE TABLE IF NOT EXISTS at once may both try.
+                    await conn.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+                    await conn.execute(
+                        "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)"
+                    )
                 for number in range(SCHEMA_VERSION):
                     async with conn.transaction():
                         # Two processes starting together: the second waits here, then finds
                         # the step done.
-                        await conn.execute("SELECT pg_advisory_xact_lock(728190019)")
+                        await conn.execute(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
                         version = int(await conn.fetchval(_VERSION) or 0)
                         if version > SCHEMA_VERSION:
                             raise StoreError(
@@ -280,6 +283,9 @@ class PostgresStore(SqlStore):
     async def _write(self, fn: Callable[[Conn], T]) -> T:
         return await self._call(fn, True)
 
+
+# The advisory lock key that makes migrations one process at a time (any fixed number).
+_MIGRATION_LOCK = 728190019
 
 _VERSION = (
     "SELECT version FROM schema_version WHERE to_regclass('schema_version') IS NOT NULL LIMIT 1"

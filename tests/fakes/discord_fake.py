@@ -10,7 +10,15 @@ small ``guild_ready_timeout``, wait for :meth:`FakeDiscord.wait_connected`, then
   :meth:`~FakeDiscord.user`, :meth:`~FakeDiscord.dm_channel`,
   :meth:`~FakeDiscord.private_channel`, :meth:`~FakeDiscord.close_dms`;
 * gateway: :meth:`~FakeDiscord.wait_connected`, :attr:`~FakeDiscord.sessions`,
-  :meth:`~FakeDiscord.dispatch` (any event to every identified session);
+  :meth:`~FakeDiscord.dispatch` (any event to every identified session, or one shard's);
+* shards, as Discord routes them: ``FakeDiscord(shard_count=N)`` answers ``/gateway/bot``
+  with ``N`` shards; each session holds the shard its IDENTIFY names (``shard: [id, count]``,
+  ``[0, 1]`` when absent); a guild's events (its GUILD_CREATE, interactions in it) reach only
+  the sessions whose shard holds it, ``(guild_id >> 22) % count`` (:func:`shard_of`), and
+  events outside guilds (DMs) shard 0.  Several clients may be connected at once (one
+  process per shard): :meth:`~FakeDiscord.wait_shards`, :meth:`~FakeDiscord.sessions_on`,
+  :attr:`GatewaySession.guilds`, :attr:`InteractionRecord.shards`, and
+  :func:`guild_on_shard` to pick guild ids for a shard;
 * users acting: :meth:`~FakeDiscord.slash`, :meth:`~FakeDiscord.autocomplete` (or
   :meth:`~FakeDiscord.autocomplete_interaction` without waiting), :meth:`~FakeDiscord.click`
   (each dispatches an INTERACTION_CREATE built like Discord's; :class:`ImpossibleInteraction`
@@ -82,7 +90,9 @@ __all__ = [
     "ResponseKind",
     "ResponseRefused",
     "StoredMessage",
+    "guild_on_shard",
     "point_discord_py_at",
+    "shard_of",
 ]
 
 #: Path prefix of the REST API (discord.py's ``Route.BASE`` is ``<fake.url>/api/v10``).
@@ -585,6 +595,8 @@ class InteractionRecord:
     deadline: float
     #: Sessions the INTERACTION_CREATE reached.
     delivered_to: int = 0
+    #: The shard ids of the sessions it reached (one entry per session).
+    shards: list[int] = field(default_factory=list)
     attempts: list[CallbackAttempt] = field(default_factory=list)
     #: The first accepted response (None until the bot answers in time).
     response: CallbackAttempt | None = None
@@ -618,6 +630,8 @@ class GatewaySession:
     ready: bool = False
     heartbeats: int = 0
     intents: int = 0
+    #: The guilds this session was sent (GUILD_CREATE): those its shard holds.
+    guilds: set[int] = field(default_factory=set)
     #: Dispatches sent (or missed while disconnected), by sequence number, for RESUME.
     backlog: list[tuple[int, str, Any]] = field(default_factory=list)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -672,6 +686,32 @@ def point_discord_py_at(fake: FakeDiscord) -> Iterator[None]:
     finally:
         discord.http.Route.BASE = old_base
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = old_gateway
+
+
+# --------------------------------------------------------------------------------------------
+# Shards
+
+
+def shard_of(guild_id: int | None, shard_count: int) -> int:
+    """The shard that receives a guild's events, as Discord computes it; events outside guilds
+    (DMs) go to shard 0.
+
+    >>> shard_of(guild_on_shard(3, 4), 4), shard_of(None, 4)
+    (3, 0)
+    """
+    return 0 if guild_id is None else (guild_id >> 22) % shard_count
+
+
+def guild_on_shard(shard: int, shard_count: int, n: int = 0) -> int:
+    """The ``n``-th guild id (a snowflake) that Discord puts on ``shard`` of ``shard_count``.
+
+    >>> [shard_of(guild_on_shard(1, 2, n), 2) for n in range(3)]
+    [1, 1, 1]
+    """
+    if not 0 <= shard < shard_count:
+        raise ValueError(f"shard {shard} is not one of 0..{shard_count - 1}")
+    # The timestamp bits above 22 pick the shard; a distinct low part keeps ids apart.
+    return ((1_000 + n) * shard_count + shard) << 22 | (n + 1)
 
 
 # --------------------------------------------------------------------------------------------
@@ -975,7 +1015,8 @@ class FakeDiscord(FakeServer):
     """Discord's REST API (the routes a bot uses) and gateway, in one aiohttp server.
 
     ``response_deadline`` is the time the bot has for its first interaction response (3 s on
-    Discord); ``token_lifetime`` how long followups and edits stay possible (15 min).
+    Discord); ``token_lifetime`` how long followups and edits stay possible (15 min);
+    ``shard_count`` the shards ``/gateway/bot`` recommends.
     """
 
     def __init__(
@@ -988,9 +1029,14 @@ class FakeDiscord(FakeServer):
         token_lifetime: float = 900.0,
         heartbeat_interval_ms: int = 41_250,
         attachment_size_limit: int = 10 * 1024 * 1024,
+        shard_count: int = 1,
     ) -> None:
         super().__init__()
+        if shard_count < 1:
+            raise ValueError(f"shard_count must be at least 1, not {shard_count}")
         self.token = token
+        #: The shards ``/gateway/bot`` recommends (a client may still identify with its own).
+        self.shard_count = shard_count
         self.bot = FakeUser(bot_id, bot_name, bot=True)
         self.application_id = bot_id
         self.response_deadline = response_deadline
@@ -1147,21 +1193,49 @@ class FakeDiscord(FakeServer):
         """Wait until at least ``count`` sessions have identified and got READY."""
         await self.wait_until(lambda: len(self.sessions) >= count, timeout=timeout)
 
+    def sessions_on(self, shard: int) -> list[GatewaySession]:
+        """Identified sessions holding shard id ``shard``."""
+        return [s for s in self.sessions if s.shard[0] == shard]
+
+    async def wait_shards(self, *shards: int, timeout: float = DEFAULT_DEADLINE) -> None:
+        """Wait until every shard id in ``shards`` is held by an identified session (e.g.
+        ``wait_shards(0, 1)`` for two processes with one shard each)."""
+        await self.wait_until(lambda: all(self.sessions_on(s) for s in shards), timeout=timeout)
+
+    @staticmethod
+    def holds(shard: tuple[int, int], guild_id: int | None) -> bool:
+        """Whether a session identified as ``shard`` (``(id, count)``) gets the events of
+        ``guild_id`` (``None``: events outside guilds, which go to shard 0)."""
+        return shard_of(guild_id, shard[1]) == shard[0]
+
     async def dispatch(self, event: str, data: Any, *, shard: int | None = None) -> int:
         """Send a DISPATCH (op 0) to every identified session (or the sessions of one shard);
         return how many it reached."""
+        reached = await self._send_where(event, data, lambda s: shard is None or s[0] == shard)
+        return len(reached)
+
+    async def dispatch_for(self, event: str, data: Any, guild_id: int | None) -> list[int]:
+        """Send a DISPATCH the way Discord routes it: to the sessions whose shard holds
+        ``guild_id`` (``None``: an event outside guilds, to shard 0); the shard ids of the
+        sessions it reached."""
+        reached = await self._send_where(event, data, lambda s: self.holds(s, guild_id))
+        return [s.shard[0] for s in reached]
+
+    async def _send_where(
+        self, event: str, data: Any, wanted: Callable[[tuple[int, int]], bool]
+    ) -> list[GatewaySession]:
         for dropped in self._resumable.values():
-            if shard is None or dropped.shard[0] == shard:
+            if wanted(dropped.shard):
                 dropped.keep(event, data)  # replayed if the bot resumes
-        reached = 0
+        reached = []
         for session in self.sessions:
-            if shard is not None and session.shard[0] != shard:
+            if not wanted(session.shard):
                 continue
             try:
                 await session.send(0, data, event)
             except (ConnectionError, RuntimeError):
                 continue
-            reached += 1
+            reached.append(session)
         return reached
 
     async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
@@ -1197,13 +1271,17 @@ class FakeDiscord(FakeServer):
                 return
             shard = data.get("shard") or [0, 1]
             session.shard = (int(shard[0]), int(shard[1]))
+            if not 0 <= session.shard[0] < session.shard[1]:
+                await session.ws.close(code=4010, message=b"Invalid shard.")
+                return
             session.intents = int(data.get("intents", 0))
             session.session_id = secrets.token_hex(16)
             await session.send(0, self._ready(session), "READY")
             for guild in self.guilds.values():
-                if self._guild_on_shard(guild.id, session.shard):
+                if self.holds(session.shard, guild.id):
                     payload = guild.payload(self.users, all_members=session.intents & 2 != 0)
                     await session.send(0, payload, "GUILD_CREATE")
+                    session.guilds.add(guild.id)
             session.ready = True
             self.notify()
         elif op == 6:
@@ -1218,10 +1296,11 @@ class FakeDiscord(FakeServer):
                 # Not resumable: discord.py then identifies afresh (after its own 5 s pause).
                 await session.send(9, False)
                 return
-            session.session_id, session.shard, session.intents = (
+            session.session_id, session.shard, session.intents, session.guilds = (
                 old.session_id,
                 old.shard,
                 old.intents,
+                old.guilds,
             )
             session.sequence, session.backlog = old.sequence, old.backlog
             await session.replay(int(data.get("seq") or 0))
@@ -1246,10 +1325,6 @@ class FakeDiscord(FakeServer):
         else:
             self.record(f"gateway op {op}", data if isinstance(data, dict) else {"d": data})
 
-    @staticmethod
-    def _guild_on_shard(guild_id: int, shard: tuple[int, int]) -> bool:
-        return (guild_id >> 22) % shard[1] == shard[0]
-
     def _ready(self, session: GatewaySession) -> ReadyEvent:
         return {
             "v": 10,
@@ -1257,7 +1332,7 @@ class FakeDiscord(FakeServer):
             "guilds": [
                 {"id": str(g), "unavailable": True}
                 for g in self.guilds
-                if self._guild_on_shard(g, session.shard)
+                if self.holds(session.shard, g)
             ],
             "session_id": session.session_id,
             "resume_gateway_url": str(self.gateway_url),
@@ -1694,7 +1769,9 @@ class FakeDiscord(FakeServer):
         record.dispatched_at = time.monotonic()
         record.deadline = record.dispatched_at + self.response_deadline
         self._wake_after(record.deadline)
-        record.delivered_to = await self.dispatch("INTERACTION_CREATE", record.payload)
+        guild_id = None if record.guild is None else record.guild.id
+        record.shards = await self.dispatch_for("INTERACTION_CREATE", record.payload, guild_id)
+        record.delivered_to = len(record.shards)
         self.notify()
 
     def _wake_after(self, moment: float) -> None:
@@ -1884,7 +1961,7 @@ class FakeDiscord(FakeServer):
     async def _get_gateway_bot(self, request: web.Request, upload: _Upload) -> Any:
         return {
             "url": str(self.gateway_url),
-            "shards": 1,
+            "shards": self.shard_count,
             "session_start_limit": {
                 "total": 1000,
                 "remaining": 1000,

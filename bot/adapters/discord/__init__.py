@@ -1,6 +1,7 @@
 """The Discord adapter (discord.py 2.7): :class:`DiscordBot` and its buttons in
 :mod:`~bot.adapters.discord.adapter`, Discord's formatting in :mod:`~bot.adapters.discord.format`,
-the outbox sender in :mod:`~bot.adapters.discord.sender`, and running it in the bot process in
+the outbox sender in :mod:`~bot.adapters.discord.sender`, gateway shards in
+:mod:`~bot.adapters.discord.shards`, and running it in the bot process in
 :mod:`~bot.adapters.discord.service`."""
 
 from bot.adapters.discord.adapter import ActionButton, DiscordBot
@@ -13,6 +14,7 @@ from bot.adapters.discord.service import (
     point_at,
     serve,
 )
+from bot.adapters.discord.shards import ShardedDiscordBot, build_bot, syncs_commands
 
 __all__ = [
     "DEFAULT_API_URL",
@@ -22,6 +24,9 @@ __all__ = [
     "DiscordBot",
     "DiscordSender",
     "DiscordUnavailable",
+    "ShardedDiscordBot",
+    "build_bot",
     "point_at",
     "serve",
+    "syncs_commands",
 ]

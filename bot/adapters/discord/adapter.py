@@ -32,6 +32,7 @@ import discord
 from discord import app_commands
 
 import engines
+from bot import metrics
 from bot.adapters.discord.format import (
     ALT_LIMIT,
     BOARD_FILE,
@@ -386,6 +387,7 @@ class DiscordBot(discord.Client):
         pressed: str = "",
         board: bool = True,
     ) -> None:
+        metrics.replied(PLATFORM)
         caller = user_of(interaction.user)
         out = await self._compose(reply, caller, file_name=file_name, board=board)
         fields = out.fields

@@ -16,6 +16,22 @@ that mentions (and pings) only its recipient, or a direct message when they want
   of the challenge's cards, so it is closed with the others.
 
 Rate limits are discord.py's own business.
+
+Shards (several processes, each running some of the gateway shards): a notification is sent
+by whichever process claims it from the outbox, through REST, not by the process whose
+shard holds the game's server.  Posting to a channel, opening a DM and editing a message are
+REST calls that need no gateway connection, so delivery goes on while that shard's process
+is down or restarting, and the outbox's leases already make it exactly once whoever claims
+it; routing each notification to "its" shard would need a claim per shard and would stall a
+server's notices whenever its shard is down.  Hence nothing here may rely on discord.py's
+gateway cache, which holds only this process's servers (``get_channel`` is ``None`` for the
+others): channels are reached as :meth:`discord.Client.get_partial_messageable`.  The cost:
+discord.py paces rate limits per process, so N processes posting to one channel each learn
+its bucket separately and may draw a few 429s (which discord.py waits out and retries);
+Discord's global limit (50 requests per second per bot) is shared by them all.  The one
+thing a process cannot reach for another is an interaction's token (kept in memory by the
+process that answered it): such edits go through the channel (see
+:meth:`~bot.adapters.discord.adapter.DiscordBot.edit_post`).
 """
 
 from __future__ import annotations
@@ -83,6 +99,8 @@ class DiscordSender:
             raise DeliveryRefused("no channel to deliver in")
         channel_id = int(notification.chat.chat_id)
         try:
+            # A partial channel, never the cache: the server may be on another process's
+            # shard (see the module docstring).
             sent = await self.client.get_partial_messageable(channel_id).send(**fields)
         except (discord.Forbidden, discord.NotFound) as exc:
             # Out of the bot's reach (see the module docstring): the recipient is told

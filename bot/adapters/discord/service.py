@@ -1,5 +1,6 @@
 """Running the Discord adapter in the bot process: point discord.py at the configured URLs,
 log in, sync the commands, deliver the outbox's Discord notifications, and stop cleanly.
+With a shard count it runs the gateway shards named (see :mod:`bot.adapters.discord.shards`).
 
 The token is handed to discord.py and to nothing else; a log filter replaces it with ``***``
 in every record that reaches the process's log handlers, just in case.
@@ -10,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import aiohttp
 import discord
@@ -18,9 +19,9 @@ import discord.gateway
 import discord.http
 import yarl
 
-from bot.adapters.discord.adapter import DiscordBot
 from bot.adapters.discord.format import PLATFORM
 from bot.adapters.discord.sender import DiscordSender
+from bot.adapters.discord.shards import build_bot
 from bot.adapters.redact import TokenRedactor
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
@@ -76,12 +77,23 @@ async def serve(
     gateway_url: str = DEFAULT_GATEWAY_URL,
     guild_id: int | None = None,
     guild_ready_timeout: float = 2.0,
+    shard_count: int | None = None,
+    shard_ids: Sequence[int] | None = None,
 ) -> None:
-    """Run the bot until ``stop`` is set (or the connection fails for good: then raise)."""
+    """Run the bot until ``stop`` is set (or the connection fails for good: then raise).
+
+    ``shard_count`` (``None``: no sharding) and ``shard_ids`` (``None``: every shard) choose
+    the gateway shards this process runs; only the process running shard 0 syncs the
+    commands, and every process delivers Discord's notifications from the outbox."""
     point_at(api_url, gateway_url)
     outbox = Outbox(manager.store, manager.clock)
-    bot = DiscordBot(
-        manager, guild_id=guild_id, outbox=outbox, guild_ready_timeout=guild_ready_timeout
+    bot = build_bot(
+        manager,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
+        guild_id=guild_id,
+        outbox=outbox,
+        guild_ready_timeout=guild_ready_timeout,
     )
     sender = DiscordSender(bot, Recaps(manager.store))
     with _filtered(token):
@@ -104,7 +116,12 @@ async def serve(
             await asyncio.wait({running, stopping, ready}, return_when=asyncio.FIRST_COMPLETED)
             if ready.done() and not stop.is_set():
                 delivery = asyncio.create_task(outbox.run(PLATFORM, sender, stop=stop))
-                log.info("Discord adapter ready as %s", bot.user)
+                log.info(
+                    "Discord adapter ready as %s (shards %s of %s)",
+                    bot.user,
+                    "all" if shard_ids is None else ",".join(map(str, shard_ids)),
+                    shard_count or 1,
+                )
                 await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             stop.set()
