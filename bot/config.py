@@ -167,7 +167,9 @@ class Settings:
 
     discord_token: Secret
     telegram_token: Secret
-    db_path: str
+    #: ``HEXHALL_DB``: an SQLite path or a PostgreSQL URL, which may hold a password: left
+    #: out of ``repr`` (shown through :func:`bot.storage.redact_url` where it is named).
+    db_path: str = field(repr=False)
     #: The Bot API base URLs (a self-hosted Bot API server, or a test's fake); the token is
     #: appended to them.
     telegram_api_url: str = "https://api.telegram.org/bot"

@@ -53,6 +53,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+#: Default busy timeout: how long a statement waits for another process's row lock.
+BUSY_TIMEOUT = 10.0
+
 #: Connections (and worker threads) per process: enough for the adapters, the outbox workers
 #: and the sweeper to wait on the database side by side.
 POOL_SIZE = 8
@@ -179,16 +182,27 @@ class PostgresStore(SqlStore):
 
     @classmethod
     async def open(
-        cls, url: str, *, pool_size: int = POOL_SIZE, migrate: bool = True
+        cls,
+        url: str,
+        *,
+        pool_size: int = POOL_SIZE,
+        migrate: bool = True,
+        busy_timeout: float = BUSY_TIMEOUT,
     ) -> PostgresStore:
         """Connect to the database at ``url`` and (``migrate``) apply missing migrations.
 
-        Raises :class:`StoreError` with a one-line message (the password hidden) if it cannot
-        be used."""
+        ``busy_timeout`` (seconds) is how long a statement waits for a row another process has
+        locked before :class:`StoreBusy` is raised (PostgreSQL's ``lock_timeout``).  Raises
+        :class:`StoreError` with a one-line message (the password hidden) if the database
+        cannot be used."""
         where = redact_url(url)
         try:
             pool = await asyncpg.create_pool(
-                url, min_size=1, max_size=pool_size, command_timeout=60
+                url,
+                min_size=1,
+                max_size=pool_size,
+                command_timeout=60,
+                server_settings={"lock_timeout": str(max(1, int(busy_timeout * 1000)))},
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
             raise StoreError(f"cannot open database {where}: {_reason(exc, url)}") from None
@@ -264,7 +278,7 @@ class PostgresStore(SqlStore):
                     return await loop.run_in_executor(self._threads, fn, bridge)
                 async with conn.transaction():
                     return await loop.run_in_executor(self._threads, fn, bridge)
-        except _BUSY:
+        except (*_BUSY, TimeoutError):
             raise StoreBusy() from None
         except asyncpg.PostgresError as exc:
             # The first line only: PostgreSQL's DETAIL repeats the row, players' text and all.

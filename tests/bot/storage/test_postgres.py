@@ -10,14 +10,17 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
+import asyncpg
 import pytest
 
+from bot.config import settings
 from bot.storage import (
     NewGame,
     Post,
     PostgresStore,
     PostKind,
     SqliteStore,
+    StoreBusy,
     StoreError,
     open_store,
     redact_url,
@@ -148,3 +151,31 @@ async def test_posts_are_remembered_retired_and_follow_a_chat_that_moves(
     assert moved_game is not None and moved_game.chat_id == "new"
     rows = await raw(store, "SELECT chat_id, message_id FROM posts ORDER BY chat_id, message_id")
     assert rows == [("new", "10"), ("new", "9"), ("old", "10")]
+
+
+async def test_a_row_locked_too_long_is_store_busy_and_nothing_is_lost(postgres_url: str) -> None:
+    store = await PostgresStore.open(postgres_url, busy_timeout=0.05)
+    try:
+        alice = await store.player("test", "1", "alice", NOW)
+        bob = await store.player("test", "2", "bob", NOW)
+        game = await store.create_game(
+            NewGame("maphex", {}, alice.id, bob.id, "test", "room", 1, {}), NOW
+        )
+        other = await asyncpg.connect(postgres_url)  # a stuck second process
+        try:
+            async with other.transaction():
+                await other.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", game.id)
+                with pytest.raises(StoreBusy, match=r"^the database is busy, try again$"):
+                    await store.apply_move(game, "5", 0, {"ply": 1}, 1, NOW)
+        finally:
+            await other.close()
+        assert await store.get_game(game.id) == game  # nothing half-done
+        assert await store.apply_move(game, "5", 0, {"ply": 1}, 1, NOW) is not None
+    finally:
+        await store.close()
+
+
+def test_the_settings_never_show_the_database_password() -> None:
+    config = settings({"HEXHALL_DB": "postgresql://hexhall:s3cret-Pw@db.example/hexhall"})
+    assert config.db_path.endswith("@db.example/hexhall")
+    assert "s3cret" not in repr(config) and "s3cret" not in str(config)
