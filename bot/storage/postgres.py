@@ -111,8 +111,9 @@ def translate(sql: str) -> str:
 
 
 def _returns_rows(sql: str) -> bool:
+    # Rows to fetch (else the status, for the row count): a query, or a change with RETURNING.
     head = sql.lstrip()[:6].upper()
-    return head in ("SELECT", "WITH  ") or head.startswith("WITH") or " RETURNING " in sql
+    return head.startswith(("SELECT", "WITH")) or " RETURNING " in sql
 
 
 def _count(status: str) -> int:
