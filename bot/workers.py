@@ -18,11 +18,14 @@ from __future__ import annotations
 import ctypes
 import multiprocessing
 import os
+import secrets
 import signal
+import socket
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
-__all__ = ["cpu_count", "die_with_parent", "process_pool"]
+__all__ = ["cpu_count", "die_with_parent", "gone", "process_pool", "worker_name"]
 
 _PR_SET_PDEATHSIG = 1
 
@@ -64,3 +67,35 @@ def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
         initializer=_start_worker,
         initargs=(os.getpid(),),
     )
+
+
+def worker_name() -> str:
+    """A name for one worker of this process among all the bot's processes, on any machine:
+    ``host:pid:random``.  Leases and outbox claims are held under such names; :func:`gone`
+    reads them back."""
+    return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def gone(owner: str) -> bool:
+    """Whether the worker ``owner`` (a :func:`worker_name`, or ``host:pid:...``) ran on this
+    host in a process that has ended (a zombie has): what it held may be taken over at once.
+    A worker on another host is never known to be gone.
+
+    >>> gone(worker_name()), gone("another-host:1:abcd"), gone("handled")
+    (False, False, False)
+    """
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != socket.gethostname() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        return False
+    try:  # killed but not yet reaped by its parent: gone all the same
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except (OSError, IndexError):
+        return False

@@ -32,6 +32,7 @@ from typing import Protocol
 from bot import metrics
 from bot.delivery.notification import Notification
 from bot.storage.protocol import Store
+from bot.workers import gone
 
 __all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "Sender"]
 
@@ -72,7 +73,7 @@ class Clock(Protocol):
 
 
 def _default_owner() -> str:
-    # Unique among live workers: host, process and this object.
+    # Unique among live workers: host, process (what bot.workers.gone reads) and this object.
     return f"{socket.gethostname()}:{os.getpid()}"
 
 
@@ -133,6 +134,7 @@ class Outbox:
         """Claim and deliver what is due for ``platform`` now, until nothing is left;
         how many were delivered."""
         sent = 0
+        await self._take_over(platform)
         while True:
             claimed = await self.store.claim_due(
                 platform, self.owner, self.clock.now(), self.lease, self.batch
@@ -141,6 +143,14 @@ class Outbox:
                 return sent
             for note in claimed:
                 sent += await self._deliver(note, sender)
+
+    async def _take_over(self, platform: str) -> None:
+        """Free the claims of workers whose process ended on this host (killed while sending),
+        rather than letting their notifications wait for the lease to run out."""
+        for owner in await self.store.claim_owners(platform, self.clock.now()):
+            if owner != self.owner and gone(owner):
+                freed = await self.store.release_claims(platform, owner)
+                log.info("took over %d notification(s) from %s, which is gone", freed, owner)
 
     async def _deliver(self, note: Notification, sender: Sender) -> int:
         assert note.id is not None, "claimed notifications are stored ones"

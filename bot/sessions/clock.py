@@ -25,11 +25,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
 
+from bot.deadlines import REMINDER_LEAD, reminder_at
 from bot.limits import is_ascii_digits
 
 __all__ = [
     "DEFAULT_TIME_CONTROL",
     "MAX_AWAY_DAYS_PER_YEAR",
+    "REMINDER_LEAD",
     "SWEEP_GAP",
     "TIME_CONTROLS",
     "AwaySpan",
@@ -54,8 +56,6 @@ TIME_CONTROLS: tuple[int | None, ...] = (None, 1, 3, 7, 14)
 DEFAULT_TIME_CONTROL = 3
 #: The most vacation a player may take in one calendar year.
 MAX_AWAY_DAYS_PER_YEAR = 14
-#: The reminder goes when this much time is left (or 10 % of the time, if that is less).
-REMINDER_LEAD = timedelta(hours=24)
 #: Gap between two pieces of overdue work handled after a restart.
 SWEEP_GAP = timedelta(seconds=3)
 
@@ -148,20 +148,6 @@ def deadline(turn_started: datetime, days: int | None) -> datetime | None:
     if days is None:
         return None
     return turn_started + timedelta(days=days)
-
-
-def reminder_at(due: datetime, days: float) -> datetime:
-    """When the single reminder for a move with ``days`` per move, due at ``due``, goes out:
-    when 24 hours are left, or 10 % of the time per move if that is less.
-
-    ``due`` may be a deadline pushed back by vacation: the reminder moves with it, and the
-    10 % stays that of the time per move.
-
-    >>> due = datetime(2026, 1, 15, tzinfo=UTC)
-    >>> [str(due - reminder_at(due, d)) for d in (1, 3, 7, 14)]
-    ['2:24:00', '7:12:00', '16:48:00', '1 day, 0:00:00']
-    """
-    return due - min(REMINDER_LEAD, timedelta(days=days) / 10)
 
 
 # --- vacation --------------------------------------------------------------------------------

@@ -123,7 +123,7 @@ async def sweep(ctx: Context) -> int:
     """
     now = ctx.now()
     work: list[tuple[datetime, tuple[str, int]]] = []
-    for row in await ctx.store.clock_games(now + clk.REMINDER_LEAD):
+    for row in await ctx.store.clock_games(now):
         due = row.deadline_at
         if due is None:
             continue

@@ -12,10 +12,7 @@ import asyncio
 import functools
 import json
 import logging
-import os
 import random
-import secrets
-import socket
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
@@ -34,6 +31,7 @@ from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.pictures import board_picture
 from bot.sessions.thinker import Thinker
 from bot.storage import BadRow, GameRow, GameStatus, MoveRow, PlayerRow, Store, StoreBusy
+from bot.workers import worker_name
 from engines import Position
 from engines.base import shown
 
@@ -187,7 +185,7 @@ class Context:
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         #: this manager among the bot processes on one database (host, process, a random
         #: part): the owner of the leases on shared chores such as the clock sweep.
-        self.worker = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        self.worker = worker_name()
 
     def now(self) -> datetime:
         """The manager's current time (from the injected clock)."""

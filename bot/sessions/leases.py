@@ -4,46 +4,20 @@ move's search): one process does each, another takes over when the holder's leas
 A process killed outright never gives its leases up.  On the same machine that need not mean
 waiting for them to run out: a lease's owner names its host and process
 (:attr:`~bot.sessions.context.Context.worker`), and a holder on this host whose process is gone
-is replaced at once, so a bot restarted after a crash sweeps and moves straight away.  A
+is replaced at once (:func:`bot.workers.gone`), so a bot restarted after a crash sweeps and
+moves straight away.  A
 holder on another host is trusted until its lease ends.
 """
 
 from __future__ import annotations
 
 import enum
-import os
-import socket
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from bot.sessions.context import Context
+from bot.workers import gone
 
-__all__ = ["Claim", "claim", "claim_update", "finish_update", "gone", "release"]
-
-
-def gone(owner: str) -> bool:
-    """Whether the process ``owner`` names ran on this host and has ended (a zombie has).
-
-    >>> gone(f"{socket.gethostname()}:{os.getpid()}:abcd")
-    False
-    >>> gone("another-host:1:abcd")
-    False
-    """
-    host, _, rest = owner.partition(":")
-    pid_text = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except (PermissionError, OverflowError):
-        return False
-    try:  # killed but not yet reaped by its parent: gone all the same
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
-    except (OSError, IndexError):
-        return False
+__all__ = ["Claim", "claim", "claim_update", "finish_update", "release"]
 
 
 async def claim(ctx: Context, name: str, lease: timedelta) -> bool:

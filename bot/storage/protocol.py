@@ -358,6 +358,14 @@ class Store(StandingsStore, PostsStore, Protocol):
         """Delete notifications delivered (or dropped) before ``before``; how many."""
         ...
 
+    async def claim_owners(self, platform: str, now: datetime) -> list[str]:
+        """The workers holding unexpired claims on ``platform``'s undelivered notifications."""
+        ...
+
+    async def release_claims(self, platform: str, owner: str) -> int:
+        """Free ``owner``'s claims on ``platform``'s undelivered notifications; how many."""
+        ...
+
     async def outbox_backlog(self, now: datetime) -> list[Backlog]:
         """Per platform: notifications due and undelivered at ``now``, and how many seconds
         the oldest of them has waited."""

@@ -538,10 +538,20 @@ CREATE TABLE leases (
 );
 """
 
+# 7 -> 8 (issue 19): each active game's next alarm (bot.deadlines.alarm_at), indexed, so the
+# clock sweep reads the games with work due, not every game with a deadline in the next day.
+# '' (before every time) marks the games from before: the store works their alarm out once.
+_ALARMS = """
+ALTER TABLE games ADD COLUMN alarm_at TEXT;
+CREATE INDEX games_alarm ON games (alarm_at) WHERE status = 'active';
+UPDATE games SET alarm_at = '' WHERE status = 'active' AND deadline_at IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
     Migration(_LEASES, _LEASES),
+    Migration(_ALARMS, _ALARMS),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -25,6 +25,7 @@ from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from bot.deadlines import alarm_at
 from bot.delivery.notification import Notification, Recipient
 from bot.delivery.notify import Kind, QuietHours, Settings
 from bot.messages import Action, Chat, Code, Segment, Strong, Text
@@ -58,6 +59,16 @@ E = TypeVar("E", bound=StrEnum)
 
 def _ts(value: datetime | None) -> str | None:
     return None if value is None else to_ts(value)
+
+
+def _alarm(due: datetime | None, days: float | None, reminded: bool) -> str | None:
+    # The stored alarm_at: when the clock sweep must next look at the game (see
+    # bot.deadlines), so a sweep reads the games with work due and no others.
+    return _ts(alarm_at(due, days, reminded=reminded))
+
+
+def _reminded(game: GameRow) -> bool:
+    return game.reminder_sent_for_ply == game.ply
 
 
 def _dumps(value: Any) -> str:
@@ -473,10 +484,13 @@ _DROP = (
 
 
 def _cancel_obsolete(conn: Conn, game_id: int, now: datetime) -> int:
+    # A notification a worker holds is being sent this very moment: left to finish as sent
+    # (if its sending fails, the next claim drops it as obsolete).
     cur = conn.execute(
-        _DROP + "WHERE game_id = ? AND done_at IS NULL AND EXISTS (SELECT 1 FROM games g "
+        _DROP + "WHERE game_id = ? AND done_at IS NULL "
+        "AND (lease_until IS NULL OR lease_until <= ?) AND EXISTS (SELECT 1 FROM games g "
         f"WHERE g.id = notifications.game_id AND {_OBSOLETE})",
-        (to_ts(now), game_id),
+        (to_ts(now), game_id, to_ts(now)),
     )
     return cur.rowcount
 
@@ -957,6 +971,7 @@ class SqlStore(SqlStandings, SqlPosts):
             finished_at,
             to_ts(now),
             None if deadline_at is None or finish is not None else to_ts(deadline_at),
+            _alarm(None if finish is not None else deadline_at, game.time_per_move, False),
             seat,
             game.id,
             game.ply,
@@ -974,7 +989,7 @@ class SqlStore(SqlStandings, SqlPosts):
         return await self._change_game(
             "UPDATE games SET ply = ply + 1, version = version + 1, to_move = ?, "
             "snapshot = ?, status = ?, winner = ?, result = ?, reason = ?, finished_at = ?, "
-            "updated_at = ?, deadline_at = ?, reminder_sent_for_ply = NULL, "
+            "updated_at = ?, deadline_at = ?, alarm_at = ?, reminder_sent_for_ply = NULL, "
             "draw_offer_by = CASE WHEN draw_offer_by = ? THEN draw_offer_by END, "
             "takeback_by = NULL "
             "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' ",
@@ -1018,6 +1033,7 @@ class SqlStore(SqlStandings, SqlPosts):
         return await self._change_game(
             "UPDATE games SET version = version + 1, status = ?, winner = ?, result = ?, "
             "reason = ?, finished_at = ?, updated_at = ?, to_move = NULL, deadline_at = NULL, "
+            "alarm_at = NULL, "
             "draw_offer_by = NULL, takeback_by = NULL "
             "WHERE id = ? AND version = ? AND status = 'active' ",
             values,
@@ -1043,11 +1059,15 @@ class SqlStore(SqlStandings, SqlPosts):
             raise ValueError(f"not updatable game columns: {sorted(bad)}")
         assignments = "".join(f"{name} = ?, " for name in columns)
         values = [to_ts(v) if isinstance(v, datetime) else v for v in columns.values()]
+        # The sweep's next look moves with the deadline and the reminder.
+        due = columns.get("deadline_at", game.deadline_at)
+        reminded = columns.get("reminder_sent_for_ply", game.reminder_sent_for_ply) == game.ply
+        alarm = _alarm(due if isinstance(due, datetime) else None, game.time_per_move, reminded)
 
         return await self._change_game(
-            f"UPDATE games SET {assignments}version = version + 1, updated_at = ? "
+            f"UPDATE games SET {assignments}alarm_at = ?, version = version + 1, updated_at = ? "
             "WHERE id = ? AND version = ? ",
-            (*values, to_ts(now), game.id, game.version),
+            (*values, alarm, to_ts(now), game.id, game.version),
             game.id,
             now,
             notes,
@@ -1081,6 +1101,7 @@ class SqlStore(SqlStandings, SqlPosts):
             _dumps(dict(snapshot)),
             to_ts(now),
             _ts(deadline_at),
+            _alarm(deadline_at, game.time_per_move, False),
             game.id,
             game.ply,
             game.version,
@@ -1091,7 +1112,8 @@ class SqlStore(SqlStandings, SqlPosts):
 
         return await self._change_game(
             "UPDATE games SET ply = ply - 1, version = version + 1, to_move = ?, "
-            "snapshot = ?, updated_at = ?, deadline_at = ?, reminder_sent_for_ply = NULL, "
+            "snapshot = ?, updated_at = ?, deadline_at = ?, alarm_at = ?, "
+            "reminder_sent_for_ply = NULL, "
             "draw_offer_by = NULL, takeback_by = NULL "
             "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' ",
             values,
@@ -1125,7 +1147,8 @@ class SqlStore(SqlStandings, SqlPosts):
             # An imported game is never rated: its result was not played here.
             row: Row = conn.execute(
                 "UPDATE games SET ply = ?, status = ?, winner = ?, result = ?, reason = ?, "
-                "finished_at = ?, to_move = ?, deadline_at = ?, origin = 'imported', rated = 0 "
+                "finished_at = ?, to_move = ?, deadline_at = ?, alarm_at = ?, "
+                "origin = 'imported', rated = 0 "
                 f"WHERE id = ? RETURNING {GAME_COLUMNS}",
                 (
                     len(moves),
@@ -1136,6 +1159,7 @@ class SqlStore(SqlStandings, SqlPosts):
                     to_ts(now) if over else None,
                     None if over else new.to_move,
                     None if over else _ts(new.deadline_at),
+                    None if over else _alarm(new.deadline_at, new.time_per_move, False),
                     game["id"],
                 ),
             ).fetchone()
@@ -1146,15 +1170,27 @@ class SqlStore(SqlStandings, SqlPosts):
     # -- clocks and vacations -------------------------------------------------------------
 
     async def clock_games(self, horizon: datetime) -> list[GameRow]:
-        """Active games whose deadline is at or before ``horizon`` (the sweeper asks for
-        ``now`` + the longest reminder lead, so every due reminder is among them).  A game that
-        cannot be read is set aside with a log line; the others are returned."""
+        """Active games with clock work due by ``horizon``: their reminder's time or their
+        deadline has come (the sweeper asks with ``now``).  One index range over the games'
+        stored alarms, whatever the number of games with a clock.  A game that cannot be read
+        is set aside with a log line; the others are returned."""
         rows = await self._rows(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
-            "AND deadline_at <= ? ORDER BY deadline_at, id",
+            f"SELECT {GAME_COLUMNS}, alarm_at FROM games WHERE status = 'active' "
+            "AND alarm_at <= ? ORDER BY alarm_at, id",
             (to_ts(horizon),),
         )
-        return await self._games(rows, keep_bad=False)
+        # '' marks the games of a database from before alarms (schema 8): their alarm is
+        # worked out here, once.
+        games = await self._games([r for r in rows if r["alarm_at"] != ""], keep_bad=False)
+        unset = await self._games([r for r in rows if r["alarm_at"] == ""], keep_bad=False)
+        alarms = [(_alarm(g.deadline_at, g.time_per_move, _reminded(g)), g) for g in unset]
+        if alarms:
+            await self._write(
+                lambda c: c.executemany(
+                    "UPDATE games SET alarm_at = ? WHERE id = ?", [(a, g.id) for a, g in alarms]
+                )
+            )
+        return games + [g for a, g in alarms if a is not None and a <= to_ts(horizon)]
 
     async def bot_turn_games(self, limit: int = 1000) -> list[GameRow]:
         """Active games against the bot where the bot is to move, oldest first (at most
@@ -1220,9 +1256,16 @@ class SqlStore(SqlStandings, SqlPosts):
             conn.execute("UPDATE players SET away_until = ? WHERE id = ?", (_ts(until), player_id))
             for game, deadline in deadlines:
                 cur = conn.execute(
-                    "UPDATE games SET deadline_at = ?, version = version + 1, updated_at = ? "
+                    "UPDATE games SET deadline_at = ?, alarm_at = ?, version = version + 1, "
+                    "updated_at = ? "
                     "WHERE id = ? AND version = ? AND status = 'active'",
-                    (to_ts(deadline), to_ts(now), game.id, game.version),
+                    (
+                        to_ts(deadline),
+                        _alarm(deadline, game.time_per_move, _reminded(game)),
+                        to_ts(now),
+                        game.id,
+                        game.version,
+                    ),
                 )
                 if cur.rowcount != 1:
                     raise _Stale
@@ -1407,6 +1450,28 @@ class SqlStore(SqlStandings, SqlPosts):
             lambda c: c.execute("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
         )
 
+    async def claim_owners(self, platform: str, now: datetime) -> list[str]:
+        """The workers holding unexpired claims on ``platform``'s undelivered notifications."""
+        rows = await self._rows(
+            "SELECT DISTINCT lease_owner FROM notifications WHERE platform = ? "
+            "AND done_at IS NULL AND lease_until > ? ORDER BY lease_owner",
+            (platform, to_ts(now)),
+        )
+        return [str(r["lease_owner"]) for r in rows]
+
+    async def release_claims(self, platform: str, owner: str) -> int:
+        """Free ``owner``'s claims on ``platform``'s undelivered notifications (a worker known
+        to be gone), so any worker may take them at once; how many."""
+        return await self._write(
+            lambda c: (
+                c.execute(
+                    "UPDATE notifications SET lease_owner = NULL, lease_until = NULL "
+                    "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
+                    (platform, owner),
+                ).rowcount
+            )
+        )
+
     async def cancel_obsolete(self, game_id: int, now: datetime) -> int:
         """Cancel a game's undelivered notifications that its current state makes obsolete;
         how many.  (Every change of a game in this store already does this inside its own
@@ -1427,9 +1492,9 @@ class SqlStore(SqlStandings, SqlPosts):
 def _insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
     row: Row = conn.execute(
         "INSERT INTO games (game, options, seat0, seat1, platform, chat_id, status, ply, "
-        "to_move, snapshot, created_at, updated_at, time_per_move, deadline_at, rematch_of, "
-        "challenge_id, rated, origin, community, bot_seat, bot_level) "
-        "VALUES (?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+        "to_move, snapshot, created_at, updated_at, time_per_move, deadline_at, alarm_at, "
+        "rematch_of, challenge_id, rated, origin, community, bot_seat, bot_level) "
+        "VALUES (?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
         f"RETURNING {GAME_COLUMNS}",
         (
             new.game,
@@ -1444,6 +1509,7 @@ def _insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
             to_ts(now),
             new.time_per_move,
             _ts(new.deadline_at),
+            _alarm(new.deadline_at, new.time_per_move, False),
             new.rematch_of,
             new.challenge_id,
             int(bool(new.rated)),

@@ -4,6 +4,9 @@ direct-message fallback, and obsolete notifications never sent."""
 from __future__ import annotations
 
 import asyncio
+import socket
+import subprocess
+import sys
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -20,6 +23,16 @@ from bot.storage.sql import SqlStore
 from tests.bot.storage.raw import raw
 
 START = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+
+def dead_pid() -> int:
+    """The pid of a process that has ended (and been reaped)."""
+    child = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
+    )
+    return int(child.stdout)
+
+
 ROOM = Chat("test", "room")
 
 
@@ -162,6 +175,41 @@ async def test_a_dead_workers_claim_is_delivered_when_its_lease_ends(store: SqlS
     assert sorted(n.id or 0 for _, n in sender.sent) == sorted(n.id or 0 for n in claimed)
     # The dead worker, were it to wake up, no longer holds them.
     assert not await store.mark_sent(claimed[0].id or 0, "dead", clock.now())
+
+
+async def test_the_claims_of_a_process_that_died_on_this_host_are_taken_over_at_once(
+    store: SqlStore,
+) -> None:
+    bob, game = await setup(store)
+    await queue(store, game, notes(bob, game, 3))
+    clock = Clock()
+    pid = dead_pid()
+    dead = f"{socket.gethostname()}:{pid}:1"
+    far = f"elsewhere:{pid}:1"  # another machine's worker: trusted until its lease ends
+    taken = await store.claim_due("test", dead, clock.now(), timedelta(minutes=2), limit=2)
+    held = await store.claim_due("test", far, clock.now(), timedelta(minutes=2), limit=1)
+    assert len(taken) == 2 and len(held) == 1
+    assert await store.claim_owners("test", clock.now()) == sorted([dead, far])
+    sender = Recorder()
+    outbox = Outbox(store, clock, owner="alive", lease=timedelta(minutes=2))
+    assert await outbox.deliver_due("test", sender) == 2  # no waiting for the dead one's lease
+    assert sorted(n.id or 0 for _, n in sender.sent) == sorted(n.id or 0 for n in taken)
+    assert await store.claim_owners("test", clock.now()) == [far]
+
+
+async def test_a_notification_being_sent_is_not_cancelled_under_the_sender(
+    store: SqlStore,
+) -> None:
+    """A move that makes a "your turn" obsolete while a worker is sending it leaves it be: it
+    is recorded as sent, which it was."""
+    bob, game = await setup(store)
+    game = await queue(store, game, notes(bob, game, 1, Kind.YOUR_TURN, ply=0))
+    clock = Clock()
+    (sending,) = await store.claim_due("test", "w", clock.now(), timedelta(minutes=2))
+    moved = await store.apply_move(game, "5", 0, {"ply": 1}, 1, clock.now())
+    assert moved is not None
+    assert sending.id is not None and await store.mark_sent(sending.id, "w", clock.now())
+    assert await raw(store, "SELECT outcome FROM notifications") == [("sent",)]
 
 
 async def test_failures_are_retried_with_backoff_then_given_up(

@@ -276,6 +276,43 @@ async def test_the_clock_query_sets_a_bad_row_aside_and_returns_the_others(
     assert await store.next_deadline() == NOW + timedelta(hours=1)
 
 
+async def test_the_sweep_reads_only_the_games_with_clock_work_due(store: SqlStore) -> None:
+    """Each active game keeps its next alarm (the reminder's time, then the deadline), so the
+    sweep's query is an index range over what is due, not every game with a clock."""
+    alice, bob = await two_players(store)
+    day = timedelta(days=1)
+
+    async def timed(due: datetime) -> GameRow:
+        return await new_game(store, alice, bob, time_per_move=1.0, deadline_at=due)
+
+    late = await timed(NOW - timedelta(minutes=1))  # past its deadline
+    remind = await timed(NOW + timedelta(hours=2))  # reminder 2.4 h before: due
+    later = await timed(NOW + timedelta(hours=3))  # reminder not yet
+    await new_game(store, alice, bob)  # no clock at all
+    due = await store.clock_games(NOW)
+    assert [g.id for g in due] == [late.id, remind.id]
+    # The reminder sent, that game's next alarm is its deadline.
+    reminded = await store.update_game(remind, NOW, reminder_sent_for_ply=remind.ply)
+    assert reminded is not None
+    assert [g.id for g in await store.clock_games(NOW)] == [late.id]
+    assert [g.id for g in await store.clock_games(NOW + timedelta(hours=1))] == [
+        late.id,
+        later.id,  # its reminder at 0:36 after NOW
+    ]
+    # A move (or a vacation) moves the alarm with the new deadline; an ended game has none.
+    moved = await store.apply_move(reminded, "5", 0, {"ply": 1}, 1, NOW, deadline_at=NOW + day)
+    assert moved is not None
+    assert remind.id not in [g.id for g in await store.clock_games(NOW + timedelta(hours=20))]
+    assert remind.id in [g.id for g in await store.clock_games(NOW + timedelta(hours=22))]
+    await store.finish_game(late, GameStatus.FINISHED, 1, GameResult.WIN, "timeout", NOW)
+    assert late.id not in [g.id for g in await store.clock_games(NOW + 30 * day)]
+    # A game from before alarms (schema 7) is worked out once, when the sweep first meets it.
+    await raw(store, "UPDATE games SET alarm_at = '' WHERE id = ?", later.id)
+    assert [g.id for g in await store.clock_games(NOW)] == []
+    ((alarm,),) = await raw(store, "SELECT alarm_at FROM games WHERE id = ?", later.id)
+    assert alarm == "2026-01-05T12:36:00.000000Z"
+
+
 async def test_a_players_games_page_through_all_of_them(store: SqlStore) -> None:
     alice, bob = await two_players(store)
     carol = await store.player("test", "3", "carol", NOW)
