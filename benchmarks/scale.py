@@ -54,9 +54,10 @@ import asyncpg
 
 import engines
 from benchmarks.sessions import play, sequence, start
+from bot.deadlines import alarm_at, reminder_at
 from bot.messages import Chat, Reply, User
 from bot.ratings import Pool, Rating, pool_of
-from bot.sessions.clock import FakeClock, SystemClock, reminder_at
+from bot.sessions.clock import FakeClock, SystemClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore, open_store
 from bot.storage.dbapi import to_ts
@@ -87,6 +88,7 @@ GAME_COLUMNS = (
     "id", "game", "options", "seat0", "seat1", "platform", "chat_id", "status", "ply", "version",
     "to_move", "snapshot", "winner", "result", "reason", "created_at", "updated_at",
     "finished_at", "time_per_move", "deadline_at", "reminder_sent_for_ply", "community",
+    "alarm_at",
 )  # fmt: skip
 MOVE_COLUMNS = ("game_id", "ply", "move", "seat", "played_at")
 PLAYER_COLUMNS = ("id", "platform", "user_id", "name", "created_at")
@@ -291,7 +293,7 @@ class Dataset:
             gid, script.game, script.options_text, a, b, PLATFORM, f"chan{community}",
             "finished", ply, ply + 1, None, script.snapshots[ply], winner, result, reason,
             minute(began), minute(ended), minute(ended), float(rng.choice((1, 3, 7))), None,
-            None, f"server{community}",
+            None, f"server{community}", None,
         )  # fmt: skip
         return row, began, step
 
@@ -312,7 +314,7 @@ class Dataset:
             gid, script.game, script.options_text, a, b, PLATFORM, f"chan{community}",
             "active", ply, ply, to_move, script.snapshots[ply], None, None, None,
             minute(began), to_ts(last), None, float(days), to_ts(deadline), reminded,
-            f"server{community}",
+            f"server{community}", to_ts(alarm_at(deadline, days, reminded=reminded is not None)),
         )  # fmt: skip
         self.actives.append(ActiveGame(gid, script, ply, (a, b), f"chan{community}"))
         return row, began, step
@@ -640,8 +642,8 @@ async def commands(
     overdue, window = await store._read(
         lambda c: c.execute(
             "SELECT sum(CASE WHEN deadline_at <= ? THEN 1 ELSE 0 END), count(*) FROM games "
-            "WHERE status = 'active' AND deadline_at <= ?",
-            (to_ts(now), to_ts(now + timedelta(hours=24))),
+            "WHERE status = 'active' AND alarm_at <= ?",
+            (to_ts(now), to_ts(now)),
         ).fetchone()
     )
     manager.sweep_gap = timedelta(microseconds=1)
@@ -652,7 +654,7 @@ async def commands(
     again = await figures.timed(current[0], manager.sweep())
     figures.notes.append(
         f"sweep: {overdue} games past their deadline, {done - overdue} reminders, "
-        f"{window} games with a deadline within 24 h read; the next sweep did {again}"
+        f"{window} games with work due read (their alarm passed); the next sweep did {again}"
     )
     current[0] = "setup"
     return figures

@@ -521,6 +521,11 @@ class SqlStore(SqlStandings, SqlPosts):
     #: waiting on them; SQLite has one writer at a time and no such clause.
     SKIP_LOCKED = ""
 
+    #: Names the index of games waiting for the bot where a planner needs telling (SQLite:
+    #: while no game is against the bot the index is empty, has no statistics, and the planner
+    #: would walk every active game instead).
+    BOT_TURN_INDEX = ""
+
     async def _read(self, fn: Callable[[Conn], T]) -> T:
         """Run ``fn`` outside a transaction of its own (each statement sees what is committed;
         a function that needs one snapshot runs ``BEGIN`` itself)."""
@@ -1196,7 +1201,7 @@ class SqlStore(SqlStandings, SqlPosts):
         """Active games against the bot where the bot is to move, oldest first (at most
         ``limit``); a game that cannot be read is set aside with a log line."""
         rows = await self._rows(
-            f"SELECT {GAME_COLUMNS} FROM games WHERE status = 'active' "
+            f"SELECT {GAME_COLUMNS} FROM games{self.BOT_TURN_INDEX} WHERE status = 'active' "
             "AND bot_seat IS NOT NULL AND to_move = bot_seat ORDER BY id LIMIT ?",
             (limit,),
         )

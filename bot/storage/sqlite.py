@@ -105,6 +105,8 @@ class SqliteStore(SqlStore):
     :class:`StoreBusy` is raised.
     """
 
+    BOT_TURN_INDEX = " INDEXED BY games_bot_turn"
+
     def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, path: str) -> None:
         self._conn = conn
         self._executor = executor
