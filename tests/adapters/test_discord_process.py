@@ -19,6 +19,7 @@ import telegram
 
 import engines
 from tests.adapters.discord_kit import ALICE, BOB, DEADLINE, button, fake_discord, labels
+from tests.adapters.process_kit import BotProcess, bot_env
 from tests.fakes.discord_fake import FakeDiscord, StoredMessage
 from tests.fakes.telegram import FakeTelegram
 
@@ -28,27 +29,24 @@ ROOT = Path(__file__).resolve().parents[2]
 MOVES = 14
 
 
-async def start_bot(fake: FakeDiscord, db: Path, log: Path) -> asyncio.subprocess.Process:
+async def start_bot(fake: FakeDiscord, db: Path, log: Path) -> BotProcess:
     """``python -m bot run`` against the fake; returns once it has identified."""
-    env = {k: v for k, v in os.environ.items() if k not in ("TELEGRAM_TOKEN", "DISCORD_GUILD_ID")}
-    env.update(
-        PYTHONPATH=str(ROOT),
+    env = bot_env(
         HEXHALL_DB=str(db),
         DISCORD_TOKEN=fake.token,
         DISCORD_API_URL=fake.api_base,
         DISCORD_GATEWAY_URL=str(fake.gateway_url),
     )
+    bot = BotProcess(env, log)
     sessions = len(fake.calls_to("gateway IDENTIFY"))
-    with log.open("ab") as out:
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "bot", "run", cwd=db.parent, env=env,
-            stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
-        )  # fmt: skip
-    await fake.wait_until(
-        lambda: len(fake.calls_to("gateway IDENTIFY")) > sessions and bool(fake.sessions),
-        timeout=DEADLINE,
+    await bot.launch()
+    await bot.racing(
+        fake.wait_until(
+            lambda: len(fake.calls_to("gateway IDENTIFY")) > sessions and bool(fake.sessions),
+            timeout=DEADLINE,
+        )
     )
-    return process
+    return bot
 
 
 async def answer(fake: FakeDiscord, user: int, command: str, options: dict[str, Any]) -> Any:
@@ -79,8 +77,7 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
             position = position.play(move)
             boards.append(board)
             if position.ply == 6 and not killed:
-                bot.send_signal(signal.SIGKILL)
-                await bot.wait()
+                await bot.kill()
                 killed = True
                 await fake.wait_until(lambda: not fake.sessions, timeout=DEADLINE)
                 bot = await start_bot(fake, db, log)
@@ -97,8 +94,7 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
             assert "resign" in over.content and not over.ephemeral
         # The game-over notes reach the winner (a direct message) once.
         await fake.wait_message(lambda m: "resigned" in m.content and m.interaction_id is None)
-        bot.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(bot.wait(), DEADLINE) == 0
+        assert await bot.stop() == 0
         # Nothing sent twice: every notification the bot posted is there once.
         sent = [m.content for m in fake.messages.values() if m.interaction_id is None]
         twice = [m for m, n in collections.Counter(sent).items() if n > 1]

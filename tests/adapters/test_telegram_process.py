@@ -15,15 +15,13 @@ from __future__ import annotations
 import asyncio
 import collections
 import contextlib
-import os
-import signal
 import sqlite3
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import telegram
 
+from tests.adapters.process_kit import BotProcess, bot_env
 from tests.adapters.telegram_kit import DEADLINE
 from tests.bot.session_kit import finishing_moves
 from tests.fakes.telegram import FakeTelegram
@@ -36,46 +34,28 @@ GAME = "inphexion"
 MOVES = 16
 
 
-class Hexhall:
+class Hexhall(BotProcess):
     """``python -m bot run`` on one database, started and killed by the test."""
 
     def __init__(self, fake: FakeTelegram, db: Path, log: Path) -> None:
-        self.fake, self.db, self.log = fake, db, log
-        self.process: asyncio.subprocess.Process | None = None
+        env = bot_env(
+            HEXHALL_DB=str(db),
+            TELEGRAM_TOKEN=fake.token,
+            TELEGRAM_API_URL=fake.base_url,
+            TELEGRAM_FILE_URL=fake.base_file_url,
+        )
+        super().__init__(env, log)
+        self.fake, self.db = fake, db
 
     async def start(self) -> None:
         """Start it; returns once it polls for updates."""
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("DISCORD_", "TELEGRAM_"))}
-        env.update(
-            PYTHONPATH=str(ROOT),
-            HEXHALL_DB=str(self.db),
-            TELEGRAM_TOKEN=self.fake.token,
-            TELEGRAM_API_URL=self.fake.base_url,
-            TELEGRAM_FILE_URL=self.fake.base_file_url,
-            NO_PROXY="127.0.0.1,localhost",
-            no_proxy="127.0.0.1,localhost",
-        )
         polls = len(self.fake.calls_to("getUpdates"))
-        with self.log.open("ab") as out:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", cwd=self.db.parent, env=env,
-                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
-            )  # fmt: skip
-        await self.fake.wait_until(
-            lambda: len(self.fake.calls_to("getUpdates")) > polls, timeout=DEADLINE
+        await self.launch()
+        await self.racing(
+            self.fake.wait_until(
+                lambda: len(self.fake.calls_to("getUpdates")) > polls, timeout=DEADLINE
+            )
         )
-
-    async def kill(self) -> None:
-        """SIGKILL: no clean-up, no last offset confirmation."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-
-    async def stop(self) -> int:
-        """SIGTERM; the exit status."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self.process.wait(), DEADLINE)
 
     def query(self, sql: str, *args: object) -> list[tuple[object, ...]]:
         """Read the database as it is committed now (read-only, beside the bot)."""

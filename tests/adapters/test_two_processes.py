@@ -22,10 +22,6 @@ import collections
 import contextlib
 import itertools
 import json
-import os
-import signal
-import socket
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,10 +34,10 @@ import engines
 from bot.adapters.discord.format import markdown
 from bot.messages import Text
 from tests.adapters.discord_kit import ALICE, BOB, CAROL, button, labels
+from tests.adapters.process_kit import BotProcess, bot_env, free_port
 from tests.fakes.discord_fake import FakeDiscord, StoredMessage, guild_on_shard
 from tests.fakes.telegram import WEBHOOK_PUSH, FakeTelegram
 
-ROOT = Path(__file__).resolve().parents[2]
 #: What the bot does may take a while with two processes on a loaded machine: wait this long.
 DEADLINE = 30.0
 GAME = "pathagon"
@@ -63,47 +59,31 @@ ROW_4 = tuple(f"{'abcdefg'[i // 2]}{1 if i % 2 == 0 else 4}" for i in range(14))
 KILL_AT, BACK_AT = 5, 8
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass
-class Process:
+class Process(BotProcess):
     """``python -m bot run`` number ``index`` (Discord shard ``index``, webhook on ``port``)."""
 
-    index: int
-    port: int
-    env: dict[str, str]
-    log: Path
-    tg: FakeTelegram
-    dc: FakeDiscord
-    process: asyncio.subprocess.Process | None = None
-    #: Process ids of every run, the killed ones included.
-    pids: list[int] = field(default_factory=list)
+    def __init__(
+        self,
+        index: int,
+        port: int,
+        env: dict[str, str],
+        log: Path,
+        tg: FakeTelegram,
+        dc: FakeDiscord,
+    ) -> None:
+        super().__init__(env, log)
+        self.index, self.port, self.tg, self.dc = index, port, tg, dc
 
     @property
     def target(self) -> str:
         """Where the load balancer sends this process its share of the webhook's updates."""
         return f"http://127.0.0.1:{self.port}{PATH}"
 
-    @property
-    def pid(self) -> int:
-        """The running process's id."""
-        assert self.process is not None
-        return self.process.pid
-
     async def start(self) -> None:
         """Start it; returns once it has set the webhook (so it listens) and its shard is in."""
         webhooks = len(self.tg.calls_to("setWebhook"))
         identified = self._identified()
-        with self.log.open("ab") as out:
-            self.process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "bot", "run", cwd=self.log.parent, env=self.env,
-                stdin=asyncio.subprocess.DEVNULL, stdout=out, stderr=out,
-            )  # fmt: skip
-        self.pids.append(self.process.pid)
+        await self.launch()
         await self.racing(
             asyncio.gather(
                 self.tg.wait_until(
@@ -123,38 +103,6 @@ class Process:
             c.data.get("shard") == [self.index, SHARDS]
             for c in self.dc.calls_to("gateway IDENTIFY")
         )
-
-    async def racing(self, waiting: Awaitable[Any]) -> None:
-        """Wait for ``waiting``, failing at once (with the log) if the process ends first."""
-        assert self.process is not None
-        waiter = asyncio.ensure_future(waiting)
-        ended = asyncio.ensure_future(self.process.wait())
-        await asyncio.wait({waiter, ended}, return_when=asyncio.FIRST_COMPLETED)
-        if not waiter.done():
-            waiter.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await waiter
-            raise AssertionError(f"process {self.index} ended ({ended.result()}):\n{self.tail()}")
-        ended.cancel()
-        waiter.result()
-
-    async def kill(self) -> None:
-        """SIGKILL: no clean-up, nothing released."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGKILL)
-        await self.process.wait()
-
-    async def stop(self) -> int:
-        """SIGTERM; the exit status."""
-        assert self.process is not None
-        self.process.send_signal(signal.SIGTERM)
-        return await asyncio.wait_for(self.process.wait(), DEADLINE)
-
-    def tail(self) -> str:
-        """The end of its log (for failure messages)."""
-        if not self.log.exists():
-            return ""
-        return self.log.read_text(encoding="utf-8", errors="replace")[-4000:]
 
 
 class Database:
@@ -332,9 +280,9 @@ class DiscordGame:
 async def two_processes(postgres_url: str, tmp_path: Path) -> AsyncIterator[list[Process]]:
     """The fakes, and two bot processes on the database (not started yet); both are ended
     (and waited for) on exit, however the test went."""
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     while ports[1] == ports[0]:
-        ports[1] = _free_port()
+        ports[1] = free_port()
     async with (
         FakeTelegram(
             webhook_targets=[f"http://127.0.0.1:{p}{PATH}" for p in ports],
@@ -348,13 +296,7 @@ async def two_processes(postgres_url: str, tmp_path: Path) -> AsyncIterator[list
             dc.channel(guild, channel_id, f"{name.lower()}-games")
             for uid, who in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
                 dc.member(guild, uid, who)
-        base = {
-            k: v
-            for k, v in os.environ.items()
-            if not k.startswith(("DISCORD_", "TELEGRAM_", "HEXHALL_"))
-        }
-        base.update(
-            PYTHONPATH=str(ROOT),
+        base = bot_env(
             HEXHALL_DB=postgres_url,
             DISCORD_TOKEN=dc.token,
             DISCORD_API_URL=dc.api_base,
@@ -365,8 +307,6 @@ async def two_processes(postgres_url: str, tmp_path: Path) -> AsyncIterator[list
             TELEGRAM_FILE_URL=tg.base_file_url,
             TELEGRAM_WEBHOOK_URL=PUBLIC_URL,
             TELEGRAM_WEBHOOK_SECRET=SECRET,
-            NO_PROXY="127.0.0.1,localhost",
-            no_proxy="127.0.0.1,localhost",
         )
         processes = [
             Process(
@@ -387,7 +327,7 @@ async def two_processes(postgres_url: str, tmp_path: Path) -> AsyncIterator[list
             yield processes
         finally:
             for proc in processes:
-                if proc.process is not None and proc.process.returncode is None:
+                if proc.running:
                     await proc.kill()
             for proc in processes:  # shown when the test fails
                 print(f"---- process {proc.index} ({proc.pids}):\n{proc.tail()}")
