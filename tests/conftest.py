@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
+from bot.storage import open_store
+from bot.storage.sql import SqlStore
 from tests.postgres import PostgresServer
 
 # Database names unique within the session's one server (the pid keeps them apart should two
@@ -42,3 +44,14 @@ def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         return str(tmp_path_factory.mktemp("sqlite") / "hexhall.db")
     url: str = request.getfixturevalue("postgres_url")
     return url
+
+
+@pytest.fixture
+async def store(store_url: str) -> AsyncIterator[SqlStore]:
+    """An open store on :func:`store_url`'s database, on SQLite and on PostgreSQL in turn
+    (closed afterwards).  A module may define its own ``store`` instead."""
+    opened = await open_store(store_url)
+    try:
+        yield opened
+    finally:
+        await opened.close()

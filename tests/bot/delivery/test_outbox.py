@@ -8,7 +8,6 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -66,16 +65,6 @@ class Recorder:
         if error is not None:
             raise error
         self.sent.append((self.name, notification))
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[SqlStore]:
-    """The store, on SQLite and on PostgreSQL in turn."""
-    opened = await open_store(store_url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def setup(store: SqlStore) -> tuple[PlayerRow, GameRow]:

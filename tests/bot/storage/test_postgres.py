@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
@@ -114,15 +113,6 @@ async def test_a_password_in_the_url_is_used_and_never_kept(postgres_url: str) -
         assert "s3cret" not in repr(vars(store))
     finally:
         await store.close()
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[SqlStore]:
-    opened = await open_store(store_url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 async def test_posts_are_remembered_retired_and_follow_a_chat_that_moves(

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
@@ -37,16 +36,6 @@ from tests.bot.storage.raw import raw
 
 NOW = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 ROOM = Chat("test", "room")
-
-
-@pytest.fixture
-async def store(store_url: str) -> AsyncIterator[SqlStore]:
-    """The store under test, on SQLite and on PostgreSQL in turn."""
-    opened = await open_store(store_url)
-    try:
-        yield opened
-    finally:
-        await opened.close()
 
 
 def note(
