@@ -119,8 +119,8 @@ def which_game(count: int, ids: list[int]) -> Text:
 def changed_meanwhile(game_id: int | None = None) -> Text:
     """The game changed between reading and writing it."""
     if game_id is None:
-        return _t("The game changed meanwhile: look at it and try again.")
-    return _t(f"The game #{game_id} changed meanwhile: look at it and try again.")
+        return _t("The game moved on meanwhile: look at it and try again.")
+    return _t(f"The game #{game_id} moved on meanwhile: look at it and try again.")
 
 
 def not_playing(game_id: int, what: str | None = None) -> Text:
@@ -343,8 +343,8 @@ def careful(move: str, game_id: int, winner: Text, reason: str) -> Text:
 def position_changed(game_id: int, move_number: int) -> Text:
     """A move made against a position that is gone."""
     return _t(
-        f"The position of #{game_id} changed (it is now at move {move_number}): "
-        "look at the board and try again."
+        f"The game #{game_id} moved on: another move was stored first (it is now at move "
+        f"{move_number}). Look at the board and try again."
     )
 
 

@@ -244,7 +244,7 @@ async def test_double_move_same_ply_is_applied_once_and_answered_the_same(tmp_pa
         assert [mv.move for mv in await m.store.moves(game_id)] == ["5"]
 
 
-async def test_racing_different_moves_one_applies_other_told_position_changed(
+async def test_racing_different_moves_one_applies_other_told_the_game_moved_on(
     tmp_path: Path,
 ) -> None:
     async with session(tmp_path / "h.db") as m:
@@ -253,7 +253,7 @@ async def test_racing_different_moves_one_applies_other_told_position_changed(
             m.press(BOB, ROOM, f"mv:{game_id}:0:5"), m.press(BOB, ROOM, f"mv:{game_id}:0:7")
         )
         assert a.ok and not b.ok
-        one_line_refusal(b, "changed")
+        one_line_refusal(b, "moved on")
         assert [mv.move for mv in await m.store.moves(game_id)] == ["5"]
 
 
@@ -265,7 +265,7 @@ async def test_two_processes_are_serialised_by_the_store(tmp_path: Path) -> None
         assert (await two.board(BOB, ROOM, game_id)).ok  # two has the position cached
         assert (await one.move(BOB, ROOM, "5")).ok
         stale = await two.press(BOB, ROOM, f"mv:{game_id}:0:7")
-        one_line_refusal(stale, "changed")
+        one_line_refusal(stale, "moved on")
         same = await two.press(BOB, ROOM, f"mv:{game_id}:0:5")
         assert same.ok and "played 5" in same.text
         # Drive the optimistic check itself: a write based on a stale row is refused.
@@ -400,12 +400,12 @@ async def test_pictures_come_with_alt_text_when_render_is_there(tmp_path: Path) 
 
 @pytest.mark.parametrize(("move", "applied"), [("7", False), ("5", True)])
 async def test_other_process_moving_between_read_and_write(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, move: str, applied: bool
+    store_url: str, monkeypatch: pytest.MonkeyPatch, move: str, applied: bool
 ) -> None:
     """The store's optimistic check: process two read the game, process one moved, then two
-    writes.  A different move is told the position changed; the same move gets its answer."""
-    path = tmp_path / "h.db"
-    async with session(path) as one, session(path) as two:
+    writes.  A different move is told the game moved on; the same move gets its answer.  (On
+    SQLite and on PostgreSQL.)"""
+    async with session(store_url) as one, session(store_url) as two:
         game_id, _ = await start_game(one, "maphex")
         write = two.store.apply_move
         raced: list[Reply] = []
@@ -420,7 +420,7 @@ async def test_other_process_moving_between_read_and_write(
         if applied:
             assert reply.ok and "played 5" in reply.text
         else:
-            one_line_refusal(reply, "changed")
+            one_line_refusal(reply, "moved on: another move was stored first")
         assert [mv.move for mv in await one.store.moves(game_id)] == ["5"]
 
 
