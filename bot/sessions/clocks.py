@@ -16,7 +16,7 @@ from bot.messages import Reply, User
 from bot.sessions import challenges, leases, standings, texts
 from bot.sessions import clock as clk
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, PlayerRow, StoreError
+from bot.storage import BadRow, GameResult, GameRow, GameStatus, PlayerRow, StoreError
 
 __all__ = ["away", "back", "expire", "run_clocks", "sweep"]
 
@@ -137,19 +137,29 @@ async def sweep(ctx: Context) -> int:
     done = 0
     for slot, (kind, gid) in clk.pace(work, start, ctx.sweep_gap):
         async with ctx.lock(gid):
+            # The row as it is now (not the position: neither a timeout nor a reminder needs
+            # the game replayed); the store sets an unreadable one aside.
             try:
-                row = (await ctx.load(gid)).row
-            except Refusal:
-                continue  # a damaged game was set aside by the load
-            due = row.deadline_at
-            if row.status != "active" or due is None:
+                current = await ctx.store.get_game(gid)
+            except BadRow:
                 continue
-            if kind == "timeout" and due <= now:
-                handled = await expire(ctx, row, now, slot) is not None
-            elif kind == "reminder" and due > now and row.reminder_sent_for_ply != row.ply:
-                handled = await _remind(ctx, row, due, now, slot)
-            else:
-                handled = False
+            due = None if current is None else current.deadline_at
+            if current is None or current.status != "active" or due is None:
+                continue
+            try:
+                await ctx.check_seats(current)  # a seat naming no player: set aside
+                if kind == "timeout" and due <= now:
+                    handled = await expire(ctx, current, now, slot) is not None
+                elif (
+                    kind == "reminder"
+                    and due > now
+                    and current.reminder_sent_for_ply != current.ply
+                ):
+                    handled = await _remind(ctx, current, due, now, slot)
+                else:
+                    handled = False
+            except Refusal:
+                continue
         if handled:
             done += 1
             ctx.next_free = slot + ctx.sweep_gap
