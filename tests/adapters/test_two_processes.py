@@ -582,3 +582,58 @@ def _each_update_answered_once(
     assert answered == collections.Counter(game.queries)
     assert all(c.response.get("ok") for c in tg.calls_to("answerCallbackQuery"))
     return pushes
+
+
+async def test_a_notification_a_killed_process_was_sending_goes_out_at_once(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    """A "your turn" claimed by a process's outbox, held in sending (flood control), when that
+    process is SIGKILLed: the other process's outbox sees the claim's owner is gone and sends
+    it at once, not after the claim's two-minute lease."""
+    async with two_processes(postgres_url, tmp_path) as (first, second):
+        tg = first.tg
+        conn = await asyncpg.connect(postgres_url)
+        try:
+            db = Database(conn)
+            await first.start()
+            await second.start()
+            alice, bob = tg.user(31, "Alice", "alice"), tg.user(32, "Bob", "bob")
+            for person in (alice, bob):
+                await tg.start_private(person, send_start=False)
+            group = tg.group(-500, "Hex club")
+            game = TelegramGame(tg, group, {str(alice.id): alice, str(bob.id): bob})
+            await game.start(alice, bob)
+            await db.settled()
+            # The "your turn" of the next move is claimed, and held (flood control) in sending.
+            tg.flood("sendMessage", retry_after=60)
+            await game.move(db, COLUMN_D)
+
+            async def held() -> bool:
+                return any(not c.response.get("ok") for c in tg.calls_to("sendMessage"))
+
+            await db.eventually(held, "the notice held")
+            [note] = await db.undone()
+            owner = first if pid_of(note["lease_owner"]) == first.pid else second
+            before = len(tg.calls_to("sendMessage"))
+            await owner.kill()
+
+            async def delivered() -> bool:
+                return not await db.undone()
+
+            await db.eventually(delivered, "delivered by the other process")
+            (row,) = await conn.fetch(
+                "SELECT outcome, lease_owner FROM notifications WHERE id = $1", note["id"]
+            )
+            assert row["outcome"] == "sent"
+            # Sent once, by the survivor: the one message accepted since the kill, to that player.
+            user_id = await conn.fetchval(
+                "SELECT user_id FROM notifications WHERE id = $1", note["id"]
+            )
+            accepted = [
+                c
+                for c in tg.calls_to("sendMessage")[before:]
+                if c.response.get("ok") and str(c.data.get("chat_id")) == str(user_id)
+            ]
+            assert len(accepted) == 1, accepted
+        finally:
+            await conn.close()
