@@ -36,8 +36,8 @@ from bot.ratings import Pool
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
+from bot.storage.dbapi import to_ts
 from bot.storage.sql_standings import leaderboard_query
-from bot.storage.sqlite import to_ts
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 PLATFORM = "bench"

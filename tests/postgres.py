@@ -18,13 +18,14 @@ import os
 import pwd
 import re
 import shutil
-import socket
 import stat
 import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
+
+from tests.fakes.base import free_port as _free_port
 
 #: Where Debian's ``postgresql`` package puts each server version's programs.
 BIN_ROOT = Path("/usr/lib/postgresql")
@@ -130,13 +131,6 @@ def _traversable(path: Path, account: _RunAs) -> bool:
         if not mode.st_mode & bit:
             return False
     return True
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _environment(home: Path) -> dict[str, str]:

@@ -24,15 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import socket
+import time
 from datetime import datetime, timedelta
 from typing import Protocol
 
 from bot import metrics
 from bot.delivery.notification import Notification
 from bot.storage.protocol import Store
-from bot.workers import gone
+from bot.workers import gone, worker_name
 
 __all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "Sender"]
 
@@ -72,21 +71,15 @@ class Clock(Protocol):
         ...
 
 
-def _default_owner() -> str:
-    # Unique among live workers: host, process (what bot.workers.gone reads) and this object.
-    return f"{socket.gethostname()}:{os.getpid()}"
-
-
 class Outbox:
     """Delivers a platform's notifications from ``store`` (see the module docstring).
 
-    ``owner`` names this worker in its claims (unique per worker; by default host, process
-    id and a counter).  ``lease``, ``backoff`` and ``max_attempts`` tune the claims and
-    retries; ``batch`` is how many notifications one claim takes; ``poll`` is how often
-    :meth:`run` looks for due notifications when nobody calls :meth:`wake`.
+    ``owner`` names this worker in its claims (unique per worker; by default
+    :func:`bot.workers.worker_name`: host, process id and a random part).  ``lease``,
+    ``backoff`` and ``max_attempts`` tune the claims and retries; ``batch`` is how many
+    notifications one claim takes; ``poll`` is how often :meth:`run` looks for due
+    notifications when nobody calls :meth:`wake`.
     """
-
-    _count = 0
 
     def __init__(
         self,
@@ -100,16 +93,18 @@ class Outbox:
         batch: int = 20,
         poll: float = 2.0,
     ) -> None:
-        Outbox._count += 1
         self.store = store
         self.clock = clock
-        self.owner = owner or f"{_default_owner()}:{Outbox._count}"
+        self.owner = owner or worker_name()
         self.lease = lease
         self.backoff = backoff
         self.max_attempts = max_attempts
         self.batch = batch
         self.poll = poll
         self._wake = asyncio.Event()
+        # When the claims of gone workers were last looked for (at most once a poll: the
+        # outbox is woken after every update, and the look is a query).
+        self._looked: float | None = None
 
     def wake(self) -> None:
         """Make :meth:`run` look for due notifications now (e.g. after a command queued
@@ -147,6 +142,10 @@ class Outbox:
     async def _take_over(self, platform: str) -> None:
         """Free the claims of workers whose process ended on this host (killed while sending),
         rather than letting their notifications wait for the lease to run out."""
+        now = time.monotonic()
+        if self._looked is not None and now - self._looked < self.poll:
+            return
+        self._looked = now
         for owner in await self.store.claim_owners(platform, self.clock.now()):
             if owner != self.owner and gone(owner):
                 freed = await self.store.release_claims(platform, owner)

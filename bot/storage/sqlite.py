@@ -24,21 +24,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from bot.storage.dbapi import Conn, from_ts, to_ts
+from bot.storage.dbapi import Conn
 from bot.storage.errors import StoreBusy, StoreError
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
-from bot.storage.sql import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS, SqlStore
+from bot.storage.sql import SqlStore
 
-__all__ = [
-    "CHALLENGE_COLUMNS",
-    "GAME_COLUMNS",
-    "MOVE_COLUMNS",
-    "PLAYER_COLUMNS",
-    "SCHEMA_VERSION",
-    "SqliteStore",
-    "from_ts",
-    "to_ts",
-]
+__all__ = ["SqliteStore"]
 
 log = logging.getLogger(__name__)
 

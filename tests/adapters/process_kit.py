@@ -7,23 +7,19 @@ import asyncio
 import contextlib
 import os
 import signal
-import socket
 import sys
 from collections.abc import Awaitable
 from pathlib import Path
 from typing import Any
+
+from tests.fakes.base import free_port
 
 #: How long a process may take to start or stop (a loaded 2-core machine).
 DEADLINE = 30.0
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def free_port() -> int:
-    """A TCP port of 127.0.0.1 that nothing listens on now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+__all__ = ["DEADLINE", "ROOT", "BotProcess", "bot_env", "free_port"]
 
 
 def bot_env(**settings: str) -> dict[str, str]:

@@ -13,7 +13,6 @@ import contextlib
 import json
 import logging
 import random
-import socket
 from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -33,6 +32,7 @@ from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from tests.adapters.telegram_kit import DEADLINE, Bot, quiet_limiter, running
 from tests.bot.session_kit import finishing_moves
+from tests.fakes.base import free_port
 from tests.fakes.telegram import WEBHOOK_PUSH, FakeTelegram
 
 SECRET = "hexhall_Webhook-secret_0123456789"
@@ -311,14 +311,8 @@ async def test_a_webhook_telegram_refuses_is_unavailable(tmp_path: Path) -> None
             await store.close()
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 async def test_the_bot_process_serves_the_webhook_when_its_url_is_set(tmp_path: Path) -> None:
-    port = _free_port()
+    port = free_port()
     async with FakeTelegram(webhook_targets=[f"http://127.0.0.1:{port}{PATH}"]) as fake:
         config = Settings(
             discord_token=Secret(""),

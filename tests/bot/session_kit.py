@@ -27,10 +27,12 @@ ROOM = Chat("test", "room")
 DEADLINE = 20.0
 
 
-async def eventually(condition: Callable[[], bool | Awaitable[bool]], what: str = "") -> None:
+async def eventually(
+    condition: Callable[[], bool | Awaitable[bool]], what: str = "", *, timeout: float = DEADLINE
+) -> None:
     """Wait, without blocking the loop, until ``condition()`` (plain or awaitable) holds;
-    fail at :data:`DEADLINE` naming ``what``."""
-    give_up = time.monotonic() + DEADLINE
+    fail after ``timeout`` seconds naming ``what``."""
+    give_up = time.monotonic() + timeout
     while True:
         result = condition()
         if isinstance(result, Awaitable):

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import io
-import time
-from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -22,7 +20,16 @@ from bot.messages import Chat, Text
 from bot.metrics import REGISTRY
 from bot.sessions.clock import FakeClock
 from bot.storage import NewGame, SqliteStore
-from tests.bot.session_kit import ALICE, BOB, ROOM, finishing_moves, mover, session, start_game
+from tests.bot.session_kit import (
+    ALICE,
+    BOB,
+    ROOM,
+    eventually,
+    finishing_moves,
+    mover,
+    session,
+    start_game,
+)
 
 START = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 #: How long a test waits for something a background task does.
@@ -32,14 +39,6 @@ DEADLINE = 20.0
 def value(name: str, **labels: str) -> float:
     """A sample's current value in the bot's registry (0 before it was ever recorded)."""
     return REGISTRY.get_sample_value(name, labels) or 0.0
-
-
-async def eventually(condition: Callable[[], bool]) -> None:
-    """Wait until ``condition`` holds (polling; fails after :data:`DEADLINE`)."""
-    deadline = time.monotonic() + DEADLINE
-    while not condition():
-        assert time.monotonic() < deadline, "the condition did not hold in time"
-        await asyncio.sleep(0.01)
 
 
 # -- moves -------------------------------------------------------------------------------

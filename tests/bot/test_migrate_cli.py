@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import socket
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -19,6 +18,7 @@ from bot.storage import redact_url
 from bot.storage.copy import TABLES
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.bot.session_kit import ROOM, finishing_moves, mover, session, start_game
+from tests.fakes.base import free_port
 
 PASSWORD = "pw-Zq81x"
 
@@ -52,14 +52,6 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     out, err = capsys.readouterr()
     assert PASSWORD not in out + err
     return status, out, err
-
-
-def free_port() -> int:
-    """A port nothing listens on (just closed)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
 
 
 def old_sqlite(path: Path, version: int) -> None:

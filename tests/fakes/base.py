@@ -14,6 +14,7 @@ that records every call, and waiting on those records with a deadline instead of
 from __future__ import annotations
 
 import asyncio
+import socket
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import TracebackType
@@ -140,3 +141,11 @@ class FakeServer:
 
         await self.wait_until(check, timeout=timeout)
         return found[0]
+
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 that nothing listens on now (for a server a test starts)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port

@@ -30,6 +30,7 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import Thinker, search_move
 from bot.storage import GameRow, GameStatus, NewGame, SqliteStore
 from engines.ai import Budget, Level
+from tests.bot.session_kit import eventually
 
 ADA = console_user("ada")
 BOB = console_user("bob")
@@ -66,21 +67,13 @@ def waiting_search(
 async def search_started(folder: Path, ply: int) -> None:
     """Wait until a waiting search at ``ply`` has started (and forget that it did)."""
     started = folder / f"started-{ply}"
-    await until(started.exists, f"the bot's search at ply {ply} started")
+    await eventually(started.exists, f"the bot's search at ply {ply} started", timeout=DEADLINE)
     started.unlink()
 
 
 def open_gate(folder: Path, ply: int) -> None:
     """Let the waiting search at ``ply`` go on."""
     (folder / f"go-{ply}").touch()
-
-
-async def until(condition: Any, what: str) -> None:
-    """Wait (without blocking the loop) until ``condition()`` holds, or fail at the deadline."""
-    give_up = time.monotonic() + DEADLINE
-    while not condition():
-        assert time.monotonic() < give_up, f"never happened: {what}"
-        await asyncio.sleep(0.005)
 
 
 @pytest.fixture(scope="module")
