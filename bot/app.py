@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import io
 import signal
-import sqlite3
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,7 +26,7 @@ from bot.delivery.recap import Recaps
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
-from bot.storage import PostgresStore, StoreError, open_store, redact_url, sqlite_path
+from bot.storage import StoreError, open_store, redact_url, sqlite_path
 from bot.storage.copy import copy_database
 from engines.base import option_text
 
@@ -293,50 +292,17 @@ def rebuild_ratings() -> int:
     return asyncio.run(_rebuild_ratings(loaded_settings().db_path))
 
 
-class _MigratingStore(PostgresStore):
-    """A PostgreSQL store that remembers which migrations opening it applied (what
-    ``hexhall migrate`` reports)."""
-
-    applied: tuple[int, ...] = ()
-
-    async def migrate(self) -> list[int]:
-        """Apply the missing migrations and remember their numbers."""
-        applied = await super().migrate()
-        self.applied = tuple(applied)
-        return applied
-
-
-def _sqlite_schema(path: str) -> int:
-    # The schema of an SQLite file before opening it migrates it (0: no file yet).  Read
-    # only; a file that is no database answers 0 here and is refused by opening it.
-    file = Path(path).expanduser()
-    if path == ":memory:" or not file.is_file():
-        return 0
-    try:
-        with contextlib.closing(
-            sqlite3.connect(f"{file.resolve().as_uri()}?mode=ro", uri=True)
-        ) as conn:
-            return int(conn.execute("PRAGMA user_version").fetchone()[0])
-    except sqlite3.Error:
-        return 0
-
-
 async def _migrate(db_url: str) -> int:
     where = redact_url(db_url)
-    path = sqlite_path(db_url)
-    before = _sqlite_schema(path) if path is not None else None
     try:
-        store = await (open_store(db_url) if path is not None else _MigratingStore.open(db_url))
+        store = await open_store(db_url)  # opening applies what is missing
         try:
             after = await store.schema_version()
         finally:
             await store.close()
     except StoreError as exc:
         raise AppError(str(exc)) from None
-    if isinstance(store, _MigratingStore):
-        applied = store.applied
-    else:
-        applied = tuple(range((before or 0) + 1, after + 1))
+    applied = store.migrated
     if not applied:
         print(f"database {where} already at schema {after}")
     else:

@@ -212,7 +212,7 @@ class PostgresStore(SqlStore):
         store = cls(pool, threads, url)
         try:
             if migrate:
-                await store.migrate()
+                store.migrated = tuple(await store.migrate())
             elif await store.schema_version() != SCHEMA_VERSION:
                 raise StoreError(
                     f"database {where} has schema {await store.schema_version()}, "

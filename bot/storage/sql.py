@@ -508,6 +508,10 @@ class SqlStore(SqlStandings, SqlPosts):
     """The store's methods over SQL; a concrete store provides :meth:`_read` and
     :meth:`_write` (and opening, closing and :meth:`schema_version`)."""
 
+    #: The schema versions that migrations applied when this store opened the database (what
+    #: ``hexhall migrate`` reports; empty when it was up to date).
+    migrated: tuple[int, ...] = ()
+
     async def close(self) -> None:
         """Close the database."""
         raise NotImplementedError

@@ -46,7 +46,7 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
-def _connect(path: str, busy_timeout: float) -> sqlite3.Connection:
+def _connect(path: str, busy_timeout: float) -> tuple[sqlite3.Connection, tuple[int, ...]]:
     try:
         conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except (sqlite3.Error, OSError) as exc:
@@ -59,7 +59,7 @@ def _connect(path: str, busy_timeout: float) -> sqlite3.Connection:
         # may lose the last commits.
         conn.execute("PRAGMA synchronous = NORMAL")
         conn.execute("PRAGMA foreign_keys = ON")
-        _migrate(conn, path)
+        migrated = _migrate(conn, path)
         # Statistics for the planner, bounded in cost (SQLite's advice for long-lived
         # connections): without them it may scan every active game for one player's.
         conn.execute("PRAGMA analysis_limit = 1000")
@@ -72,10 +72,10 @@ def _connect(path: str, busy_timeout: float) -> sqlite3.Connection:
     except BaseException:
         conn.close()
         raise
-    return conn
+    return conn, migrated
 
 
-def _migrate(conn: sqlite3.Connection, path: str) -> None:
+def _migrate(conn: sqlite3.Connection, path: str) -> tuple[int, ...]:
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
         raise StoreError(
@@ -87,6 +87,7 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
             f"BEGIN IMMEDIATE;\n{MIGRATIONS[number].sqlite}\n"
             f"PRAGMA user_version = {number + 1};\nCOMMIT;"
         )
+    return tuple(range(version + 1, SCHEMA_VERSION + 1))
 
 
 class SqliteStore(SqlStore):
@@ -120,11 +121,13 @@ class SqliteStore(SqlStore):
         executor = ThreadPoolExecutor(1, thread_name_prefix="hexhall-sqlite")
         loop = asyncio.get_running_loop()
         try:
-            conn = await loop.run_in_executor(executor, _connect, text, busy_timeout)
+            conn, migrated = await loop.run_in_executor(executor, _connect, text, busy_timeout)
         except BaseException:
             executor.shutdown(wait=False)
             raise
-        return cls(conn, executor, text)
+        store = cls(conn, executor, text)
+        store.migrated = migrated
+        return store
 
     async def close(self) -> None:
         """Run ``PRAGMA optimize`` and close the connection."""
