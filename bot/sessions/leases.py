@@ -1,12 +1,16 @@
 """Leases on shared chores among the bot processes on one database (the clock sweep, a bot
-move's search): one process does each, another takes over when the holder's lease ends.
+move's search, a platform's update): one process does each, another takes over when the
+holder's lease ends.
 
 A process killed outright never gives its leases up.  On the same machine that need not mean
 waiting for them to run out: a lease's owner names its host and process
 (:attr:`~bot.sessions.context.Context.worker`), and a holder on this host whose process is gone
 is replaced at once (:func:`bot.workers.gone`), so a bot restarted after a crash sweeps and
-moves straight away.  A
-holder on another host is trusted until its lease ends.
+moves straight away.  A holder on another host is trusted until its lease ends.
+
+:func:`claim_update` makes a Telegram webhook update handled once by all the processes
+together: Telegram sends it again until one answers, and after a crash that may be another
+process.
 """
 
 from __future__ import annotations
