@@ -25,13 +25,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Protocol, TypeVar
 
-from bot.deadlines import REMINDER_LEAD, reminder_at
+from bot.deadlines import reminder_at
 from bot.limits import is_ascii_digits
 
 __all__ = [
     "DEFAULT_TIME_CONTROL",
     "MAX_AWAY_DAYS_PER_YEAR",
-    "REMINDER_LEAD",
     "SWEEP_GAP",
     "TIME_CONTROLS",
     "AwaySpan",
