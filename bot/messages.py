@@ -22,10 +22,10 @@ optional board picture with its alt text, and optional :class:`Action` buttons. 
 manager needs to resolve it after a restart, e.g. ``acc:17`` (accept challenge 17) or
 ``mv:42:3:e5`` (play e5 in game 42 at ply 3).
 
->>> Action.make("Accept", "acc", 17).id
+>>> Action.make("Accept", ActionKind.ACCEPT, 17).id
 'acc:17'
 >>> parse_action("mv:42:3:c1>e6 a4-b4")
-('mv', ['42', '3', 'c1>e6 a4-b4'])
+(<ActionKind.MOVE: 'mv'>, ['42', '3', 'c1>e6 a4-b4'])
 """
 
 from __future__ import annotations
@@ -35,20 +35,26 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from bot.limits import MAX_ID, MAX_PAGE, MAX_PLY, ascii_number
 
 __all__ = [
+    "ACTION_FIELDS",
     "ACTION_ID_LIMIT",
+    "ACTION_PREFIX",
     "MESSAGE_LIMITS",
     "Action",
+    "ActionKind",
     "Chat",
     "Code",
+    "GameFacts",
     "Mention",
     "Need",
     "NeedKind",
     "Reply",
+    "ReplyKind",
     "Segment",
     "Strong",
     "Text",
@@ -60,31 +66,100 @@ __all__ = [
 #: Longest action id in bytes (Telegram's callback_data limit).
 ACTION_ID_LIMIT = 64
 
-# How many ':'-separated fields each action kind takes after its name; the last may hold ':'-free
-# text with spaces (a move).
-ACTION_FIELDS = {
-    "acc": 1,  # acc:<challenge> accept
-    "dec": 1,  # dec:<challenge> decline
-    "can": 1,  # can:<challenge> cancel
-    "bd": 1,  # bd:<game> board
-    "hi": 1,  # hi:<game> history
-    "rs": 1,  # rs:<game> ask to confirm resigning
-    "rsy": 1,  # rsy:<game> resign, confirmed
-    "mv": 3,  # mv:<game>:<ply>:<move> move
-    "mvy": 3,  # mvy:<game>:<ply>:<move> play a move that loses, after the warning
-    "dra": 1,  # dra:<game> accept the draw offer
-    "drd": 1,  # drd:<game> decline the draw offer
-    "tba": 1,  # tba:<game> accept the takeback request
-    "tbd": 1,  # tbd:<game> decline the takeback request
-    "rm": 1,  # rm:<game> ask for a rematch of a finished game
-    "pk": 1,  # pk:<game> open the move picker at the current ply
-    "pp": 4,  # pp:<game>:<ply>:<page>:=<prefix> a step of the move picker
-    "pc": 1,  # pc:<game> close the move picker
-    "dro": 1,  # dro:<game> offer a draw
-    "ds": 1,  # ds:<game> describe the board in words
-    "pvc": 1,  # pvc:<game> cancel a move preview (nothing was stored)
-    "br": 2,  # br:<game>:<ply> the position after <ply> moves, with first/previous/next/last
+
+class ActionKind(enum.StrEnum):
+    """What a button does: its value is the wire code an action id starts with (buttons
+    already posted carry these codes, so they never change), :attr:`fields` how many
+    ``':'``-separated fields follow it (the last may hold ``':'``-free text with spaces: a
+    move), :attr:`numbers` the largest value of each leading numeric field (every kind's
+    first field is a game or challenge id).
+
+    >>> ActionKind("mv"), ActionKind.MOVE.fields, ActionKind.PICK_STEP.numbers
+    (<ActionKind.MOVE: 'mv'>, 3, (9007199254740991, 100000, 1000000))
+    """
+
+    #: ``acc:<challenge>`` accept
+    ACCEPT = "acc"
+    #: ``dec:<challenge>`` decline
+    DECLINE = "dec"
+    #: ``can:<challenge>`` cancel
+    CANCEL = "can"
+    #: ``bd:<game>`` board
+    BOARD = "bd"
+    #: ``hi:<game>`` history
+    HISTORY = "hi"
+    #: ``rs:<game>`` ask to confirm resigning
+    RESIGN = "rs"
+    #: ``rsy:<game>`` resign, confirmed
+    RESIGN_CONFIRMED = "rsy"
+    #: ``mv:<game>:<ply>:<move>`` move
+    MOVE = "mv"
+    #: ``mvy:<game>:<ply>:<move>`` play a move that loses, after the warning
+    MOVE_ANYWAY = "mvy"
+    #: ``dra:<game>`` accept the draw offer
+    DRAW_ACCEPT = "dra"
+    #: ``drd:<game>`` decline the draw offer
+    DRAW_DECLINE = "drd"
+    #: ``tba:<game>`` accept the takeback request
+    TAKEBACK_ACCEPT = "tba"
+    #: ``tbd:<game>`` decline the takeback request
+    TAKEBACK_DECLINE = "tbd"
+    #: ``rm:<game>`` ask for a rematch of a finished game
+    REMATCH = "rm"
+    #: ``pk:<game>`` open the move picker at the current ply
+    PICK = "pk"
+    #: ``pp:<game>:<ply>:<page>:=<prefix>`` a step of the move picker
+    PICK_STEP = "pp"
+    #: ``pc:<game>`` close the move picker
+    PICK_CLOSE = "pc"
+    #: ``dro:<game>`` offer a draw
+    OFFER_DRAW = "dro"
+    #: ``ds:<game>`` describe the board in words
+    DESCRIBE = "ds"
+    #: ``pvc:<game>`` cancel a move preview (nothing was stored)
+    PREVIEW_CANCEL = "pvc"
+    #: ``br:<game>:<ply>`` the position after <ply> moves, with first/previous/next/last
+    BROWSE = "br"
+
+    @property
+    def fields(self) -> int:
+        """How many fields follow the kind in an id."""
+        return _FIELDS.get(self, 1)
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The largest value of each leading numeric field (range-checked by
+        :func:`parse_action`, so nothing after it converts an unchecked number)."""
+        return _NUMBERS.get(self, (MAX_ID,))
+
+    @property
+    def on_card(self) -> bool:
+        """Whether this kind answers a challenge on its card."""
+        return self in (ActionKind.ACCEPT, ActionKind.DECLINE, ActionKind.CANCEL)
+
+    @property
+    def plays(self) -> bool:
+        """Whether this kind plays a move."""
+        return self in (ActionKind.MOVE, ActionKind.MOVE_ANYWAY)
+
+
+_FIELDS: dict[ActionKind, int] = {
+    ActionKind.MOVE: 3,
+    ActionKind.MOVE_ANYWAY: 3,
+    ActionKind.PICK_STEP: 4,
+    ActionKind.BROWSE: 2,
 }
+_NUMBERS: dict[ActionKind, tuple[int, ...]] = {
+    ActionKind.MOVE: (MAX_ID, MAX_PLY),
+    ActionKind.MOVE_ANYWAY: (MAX_ID, MAX_PLY),
+    ActionKind.PICK_STEP: (MAX_ID, MAX_PLY, MAX_PAGE),
+}
+
+#: How many fields each action kind's id takes after its code (from :class:`ActionKind`).
+ACTION_FIELDS: dict[str, int] = {kind.value: kind.fields for kind in ActionKind}
+
+#: A regular expression for the start of every action id: a kind's code and ``':'``.
+ACTION_PREFIX = "(?:" + "|".join(sorted(ACTION_FIELDS, key=len, reverse=True)) + "):"
 
 
 @dataclass(frozen=True)
@@ -268,37 +343,58 @@ class Chat:
 
 @dataclass(frozen=True)
 class Action:
-    """A button: its label and the compact id the manager resolves with ``press``."""
+    """A button: its label and the compact id the manager resolves with ``press``.
+
+    :attr:`kind`, :attr:`fields` and :attr:`subject` read the id (``None`` / empty for an id
+    we did not make), so nobody outside this module splits one.
+
+    >>> a = Action.make("Play", ActionKind.MOVE, 3, 8, "e5")
+    >>> a.kind, a.subject, a.fields
+    (<ActionKind.MOVE: 'mv'>, 3, ('3', '8', 'e5'))
+    """
 
     label: str
     id: str
 
     @classmethod
-    def make(cls, label: str, kind: str, *fields: object) -> Action:
-        """Build an action id from its kind and fields; raises ``ValueError`` if it would be
-        longer than :data:`ACTION_ID_LIMIT` bytes or a field holds ``':'``."""
+    def make(cls, label: str, kind: ActionKind | str, *fields: object) -> Action:
+        """Build an action id from its kind (or the kind's wire code) and fields; raises
+        ``ValueError`` for a kind we do not have, the wrong number of fields, an id longer than
+        :data:`ACTION_ID_LIMIT` bytes or a field holding ``':'``."""
         parts = [str(f) for f in fields]
-        if kind not in ACTION_FIELDS or len(parts) != ACTION_FIELDS[kind]:
+        try:
+            kind = ActionKind(kind)
+        except ValueError:
+            raise ValueError(f"bad action {kind!r} with {len(parts)} fields") from None
+        if len(parts) != kind.fields:
             raise ValueError(f"bad action {kind!r} with {len(parts)} fields")
         if any(":" in p for p in parts[:-1]) or ":" in parts[-1]:
             raise ValueError("action fields may not contain ':'")
-        action_id = ":".join([kind, *parts])
+        action_id = ":".join([kind.value, *parts])
         if len(action_id.encode()) > ACTION_ID_LIMIT:
             raise ValueError(f"action id longer than {ACTION_ID_LIMIT} bytes")
         return cls(label, action_id)
 
+    @property
+    def kind(self) -> ActionKind | None:
+        """What the button does (``None``: not an id we made)."""
+        parsed = parse_action(self.id)
+        return None if parsed is None else parsed[0]
 
-# The largest value of each leading numeric field of an action id, per kind (every kind's
-# first field is a game or challenge id); numbers are range-checked here, once, so nothing
-# after ``parse_action`` converts an unchecked one.
-_NUMBERS: dict[str, tuple[int, ...]] = {
-    "mv": (MAX_ID, MAX_PLY),
-    "mvy": (MAX_ID, MAX_PLY),
-    "pp": (MAX_ID, MAX_PLY, MAX_PAGE),
-}
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """The id's fields after its kind (empty: not an id we made)."""
+        parsed = parse_action(self.id)
+        return () if parsed is None else tuple(parsed[1])
+
+    @property
+    def subject(self) -> int | None:
+        """The game or challenge the button is about: its id's first field."""
+        parsed = parse_action(self.id)
+        return None if parsed is None else int(parsed[1][0])
 
 
-def parse_action(action_id: str) -> tuple[str, list[str]] | None:
+def parse_action(action_id: str) -> tuple[ActionKind, list[str]] | None:
     """Split an action id into its kind and fields, or ``None`` if it is not one we made.
 
     Every numeric field is ASCII digits within its range (ids ``1..MAX_ID``, plies up to
@@ -316,14 +412,17 @@ def parse_action(action_id: str) -> tuple[str, list[str]] | None:
         return None
     if size > ACTION_ID_LIMIT:
         return None
-    kind, _, rest = action_id.partition(":")
-    count = ACTION_FIELDS.get(kind)
-    if count is None or not rest:
+    code, _, rest = action_id.partition(":")
+    try:
+        kind = ActionKind(code)
+    except ValueError:
         return None
-    fields = rest.split(":", count - 1)
-    if len(fields) != count or not all(fields):
+    if not rest:
         return None
-    for i, high in enumerate(_NUMBERS.get(kind, (MAX_ID,))):
+    fields = rest.split(":", kind.fields - 1)
+    if len(fields) != kind.fields or not all(fields):
+        return None
+    for i, high in enumerate(kind.numbers):
         if ascii_number(fields[i], high, low=0 if i else 1) is None:
             return None
     return kind, fields
@@ -421,6 +520,48 @@ def _part(segment: Segment, plain: str) -> Segment:
     return plain
 
 
+class ReplyKind(enum.Enum):
+    """What a reply is, so an adapter can choose its form without looking at its buttons."""
+
+    #: words only (a list, a question, a notice, a refusal)
+    TEXT = "text"
+    #: a game's board: its picture when pictures are on (a finished game, a position seen
+    #: before playing a move or while stepping through a game)
+    BOARD = "board"
+    #: the board of an active game with the buttons to play on (the game's latest board)
+    LIVE_BOARD = "live board"
+    #: a challenge's card, which can be accepted
+    CARD = "card"
+    #: a picture about no game (a player's rating chart)
+    CHART = "chart"
+    #: a game's plain-text record (sent as a file where the platform has them)
+    RECORD = "record"
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """A game at a glance, as it stands when the reply is made (for a platform's card and for
+    how to show the reply): ``players`` are the seats with their sides and ``mentions`` the
+    same players as mentions, ``ply`` how many moves have been played, ``to_move`` the player
+    whose turn it is (``None`` once over) and ``to_move_side`` that player with their side,
+    ``deadline`` when their move is due (``None``: no clock), ``result`` how it ended (``None``
+    while it runs), ``against_bot`` whether one seat is the bot itself, ``rated`` whether the
+    game counts for ratings."""
+
+    game_id: int
+    title: str
+    ply: int
+    players: tuple[Text, Text]
+    mentions: tuple[Mention, Mention]
+    last_move: str | None
+    to_move: Mention | None
+    to_move_side: Text | None
+    deadline: datetime | None
+    result: Text | None
+    against_bot: bool
+    rated: bool
+
+
 @dataclass(frozen=True)
 class Reply:
     """What the manager answers: one message.
@@ -429,7 +570,8 @@ class Reply:
     (then the text is one line saying why and nothing changed; ``need`` says what the request
     lacked when it did not name a game or challenge).  ``image`` is a PNG of the board when
     there is one, ``alt`` its text description; ``game_id`` and ``challenge_id`` name the game
-    or challenge the reply is about, if any.
+    or challenge the reply is about, if any.  :attr:`kind` says what it is and :attr:`facts`
+    carries the game's facts with a board, so adapters need not ask again.
     """
 
     body: Text
@@ -442,11 +584,19 @@ class Reply:
     animation: bytes | None = None
     challenge_id: int | None = None
     need: Need | None = None
+    #: what the reply is (see :class:`ReplyKind`)
+    kind: ReplyKind = ReplyKind.TEXT
+    #: the game the reply shows, as it stands (a board's, a live board's)
+    facts: GameFacts | None = None
 
     @property
     def text(self) -> str:
         """The plain form of :attr:`body` (what the console prints)."""
         return str(self.body)
+
+    def offers(self, kind: ActionKind) -> bool:
+        """Whether one of the reply's buttons is of ``kind``."""
+        return any(action.kind is kind for action in self.actions)
 
     def sections(self, limit: int) -> tuple[Text, ...]:
         """The body in pieces that each fit a message of ``limit`` characters (see

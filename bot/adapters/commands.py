@@ -18,7 +18,7 @@ from dataclasses import replace
 
 import engines
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, NAME_LIMIT, ascii_number
-from bot.messages import Action, Chat, NeedKind, Reply, Text, User, parse_action
+from bot.messages import Action, ActionKind, Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.clock import DEFAULT_TIME_CONTROL, parse_time_control
 from bot.sessions.manager import SessionManager
@@ -133,16 +133,15 @@ def typed_action(action: Action) -> str | None:
     """The line to type instead of pressing ``action``, where one differs from its id (it
     names the game, so it can be followed as written with several games in the chat).
 
-    >>> typed_action(Action.make("Play it anyway", "mvy", 3, 8, "e5"))
+    >>> typed_action(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, 3, 8, "e5"))
     'move #3 e5 !'
-    >>> typed_action(Action.make("Yes, resign", "rsy", 3))
+    >>> typed_action(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, 3))
     'resign #3 !'
     """
-    parsed = parse_action(action.id)
-    if parsed is not None and parsed[0] == "mvy":
-        return f"move #{parsed[1][0]} {parsed[1][2]} !"
-    if parsed is not None and parsed[0] == "rsy":
-        return f"resign #{parsed[1][0]} !"
+    if action.kind is ActionKind.MOVE_ANYWAY:
+        return f"move #{action.subject} {action.fields[2]} !"
+    if action.kind is ActionKind.RESIGN_CONFIRMED:
+        return f"resign #{action.subject} !"
     return None
 
 

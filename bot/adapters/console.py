@@ -20,7 +20,7 @@ from bot.delivery.notification import BOT_USER_ID, Notification
 from bot.delivery.notify import Kind
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
-from bot.messages import Chat, Mention, Reply, User, parse_action
+from bot.messages import Action, ActionKind, Chat, Mention, Reply, User
 from bot.sessions.manager import SessionManager
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
@@ -102,7 +102,7 @@ class Console:
             # The game last shown is the one a line naming none goes to, when unclear.
             self.current_game = reply.game_id
             # A question ("Really resign?") is answered by whoever asked it.
-            if not any(action.id.startswith("rsy:") for action in reply.actions):
+            if not reply.offers(ActionKind.RESIGN_CONFIRMED):
                 await self._follow(reply.game_id)
         await self._deliver()
 
@@ -167,7 +167,7 @@ class Console:
             return True
         if words[0].lower() == "help":
             self.say("as <name>   switch the local player;   quit   leave")
-        if parse_action(line.strip()) is not None:  # a button id typed in, e.g. acc:3
+        if Action("", line.strip()).kind is not None:  # a button id typed in, e.g. acc:3
             reply = await self.manager.press(self.user, CHAT, line.strip())
         else:
             reply = await execute(

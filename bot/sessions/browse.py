@@ -7,14 +7,14 @@ anyone who can see the game, after a restart too, and at any time after the game
 
 from __future__ import annotations
 
-from bot.messages import Action, Chat, Reply, Text, User
-from bot.sessions import texts
+from bot.messages import Action, ActionKind, Chat, Reply, Text, User
+from bot.sessions import presentation, texts
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["KIND", "browse", "step_actions"]
 
-#: The action kind of a step (see :data:`bot.messages.ACTION_FIELDS`).
-KIND = "br"
+#: The action kind of a step.
+KIND = ActionKind.BROWSE
 
 
 def step_actions(game_id: int, ply: int, last: int) -> tuple[Action, ...]:
@@ -64,4 +64,5 @@ async def browse(
     if ply == last and row.status != "active":
         body = Text.of(body, " ", await ctx.result_text(row, position))
     reply = Reply(body, actions=step_actions(gid, ply, last), game_id=gid)
-    return await ctx.picture(position, reply, row)
+    reply = await ctx.picture(position, reply, row)
+    return await presentation.as_board(ctx, reply, row, loaded.position)

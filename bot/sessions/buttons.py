@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.messages import Chat, Reply, User, parse_action
+from bot.messages import ActionKind, Chat, Reply, User, parse_action
 from bot.sessions import browse, challenges, history, moves, rematch, requests, texts, views
 from bot.sessions.context import Context, Refusal
 
@@ -88,23 +88,23 @@ async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[st
     return await rematch.rematch(ctx, user, chat, number)
 
 
-#: Every action kind of :data:`bot.messages.ACTION_FIELDS` and what pressing it does.
-HANDLERS: dict[str, Handler] = {
-    "acc": _accept,
-    "dec": _decline,
-    "can": _cancel,
-    "bd": _board,
-    "hi": _history,
-    "rs": _confirm_resign,
-    "rsy": _resign,
-    "dra": _draw_yes,
-    "drd": _draw_no,
-    "tba": _takeback_yes,
-    "tbd": _takeback_no,
-    "rm": _rematch,
-    "mv": _move,
-    "mvy": _move_anyway,
-    browse.KIND: _browse,
+#: Every action kind the manager resolves and what pressing it does.
+HANDLERS: dict[ActionKind, Handler] = {
+    ActionKind.ACCEPT: _accept,
+    ActionKind.DECLINE: _decline,
+    ActionKind.CANCEL: _cancel,
+    ActionKind.BOARD: _board,
+    ActionKind.HISTORY: _history,
+    ActionKind.RESIGN: _confirm_resign,
+    ActionKind.RESIGN_CONFIRMED: _resign,
+    ActionKind.DRAW_ACCEPT: _draw_yes,
+    ActionKind.DRAW_DECLINE: _draw_no,
+    ActionKind.TAKEBACK_ACCEPT: _takeback_yes,
+    ActionKind.TAKEBACK_DECLINE: _takeback_no,
+    ActionKind.REMATCH: _rematch,
+    ActionKind.MOVE: _move,
+    ActionKind.MOVE_ANYWAY: _move_anyway,
+    ActionKind.BROWSE: _browse,
 }
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import engines
 from bot.delivery.notify import Kind
-from bot.messages import Action, Chat, Mention, Need, NeedKind, Reply, User
-from bot.sessions import posts, standings, texts
+from bot.messages import Action, ActionKind, Chat, Mention, Need, NeedKind, Reply, ReplyKind, User
+from bot.sessions import posts, presentation, standings, texts
 from bot.sessions.context import (
     DEFAULT_TIME_PER_MOVE,
     FIRST_CHOICES,
@@ -131,8 +131,8 @@ async def challenge(
                 now,
                 chat_id=chat.chat_id,
                 actions=(
-                    Action.make("Accept", "acc", "{challenge}"),
-                    Action.make("Decline", "dec", "{challenge}"),
+                    Action.make("Accept", ActionKind.ACCEPT, "{challenge}"),
+                    Action.make("Decline", ActionKind.DECLINE, "{challenge}"),
                 ),
             )
         )
@@ -162,14 +162,14 @@ async def challenge(
     text = texts.challenged(ctx.mention(me), whom, terms, created.id, hours) + ratings
     addressed = target is not None or handle is not None
     actions = (
-        Action.make("Accept", "acc", created.id),
+        Action.make("Accept", ActionKind.ACCEPT, created.id),
         Action.make(
             "Decline" if addressed else "Cancel",
-            "dec" if addressed else "can",
+            ActionKind.DECLINE if addressed else ActionKind.CANCEL,
             created.id,
         ),
     )
-    return Reply(text, actions=actions, challenge_id=created.id)
+    return Reply(text, actions=actions, challenge_id=created.id, kind=ReplyKind.CARD)
 
 
 async def _pick_challenge(
@@ -308,7 +308,8 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
         texts.side(ctx.mention(to_move), sides[position.to_move]),
     )
     reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id, challenge_id=challenge.id)
-    return await ctx.picture(position, reply, row)
+    reply = await ctx.picture(position, reply, row)
+    return await presentation.as_board(ctx, reply, row, position, live=True)
 
 
 async def decline(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:

@@ -24,7 +24,18 @@ import engines
 from bot.delivery.notification import BOT_USER_ID, Notification, Recipient
 from bot.delivery.notify import Kind, Settings, delivery_time
 from bot.limits import MAX_ID, cut
-from bot.messages import Action, Chat, Mention, Need, NeedKind, Reply, Segment, Text, User
+from bot.messages import (
+    Action,
+    ActionKind,
+    Chat,
+    Mention,
+    Need,
+    NeedKind,
+    Reply,
+    Segment,
+    Text,
+    User,
+)
 from bot.sessions import clock as clk
 from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
@@ -267,6 +278,18 @@ class Context:
         except Refusal:
             return None
         return await self.player_by_id(row.seats[row.to_move])
+
+    async def against_bot(self, game_id: int) -> bool:
+        """Whether one seat of game ``game_id`` is the bot itself (``False`` for no such game);
+        from this process's cache when it holds the game (the seats never change)."""
+        cached = self.positions.get(game_id)
+        if cached is not None:
+            return cached[0].against_bot
+        try:
+            row = await self.store.get_game(game_id)
+        except BadRow:
+            return False
+        return row is not None and row.against_bot
 
     def forget_player(self, player_id: int) -> None:
         """Drop a cached player row (call after changing their settings in the store)."""
@@ -518,23 +541,10 @@ class Context:
 
     def game_actions(self, row: GameRow) -> tuple[Action, ...]:
         return (
-            Action.make("Board", "bd", row.id),
-            Action.make("History", "hi", row.id),
-            Action.make("Resign", "rs", row.id),
+            Action.make("Board", ActionKind.BOARD, row.id),
+            Action.make("History", ActionKind.HISTORY, row.id),
+            Action.make("Resign", ActionKind.RESIGN, row.id),
         )
-
-    async def game_over_reply(
-        self, row: GameRow, position: Position, text: Text, upto: int | None = None
-    ) -> Reply:
-        """The reply that ends a game: the final board and a rematch button (the animated
-        recap follows as its own delivery: see :meth:`recap_notes`).  A rated game's rating
-        changes follow the text, as stored (so a repeated answer says the same)."""
-        # Imported here: standings builds on this module.
-        from bot.sessions import standings
-
-        text += await standings.ended_line(self, row)
-        reply = Reply(text, actions=(Action.make("Rematch", "rm", row.id),), game_id=row.id)
-        return await self.picture(position, reply, row)
 
     def store_row(self, updated: GameRow | None, position: Position) -> GameRow:
         if updated is None:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import engines
-from bot.messages import Action, Chat, Reply, Text, User
+from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import clock as clk
-from bot.sessions import records, texts
+from bot.sessions import presentation, records, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameResult, GameRow, GameStatus, MoveRow, NewGame
 
@@ -54,7 +54,7 @@ async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     if row.status != "active":
         lines.append(await ctx.result_text(row, loaded.position))
     # Step through the game from its start (see bot.sessions.browse).
-    steps = (Action.make(texts.STEP_THROUGH, "br", gid, 0),) if moves else ()
+    steps = (Action.make(texts.STEP_THROUGH, ActionKind.BROWSE, gid, 0),) if moves else ()
     return Reply(Text.join(lines, "\n"), actions=steps, game_id=gid)
 
 
@@ -65,7 +65,7 @@ async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
     loaded = await ctx.load(gid)
     moves = await ctx.store.moves(gid)
     record = _record(ctx, loaded.row, await ctx.names(loaded.row), moves)
-    return Reply(Text.of(records.export(record)), game_id=gid)
+    return Reply(Text.of(records.export(record)), game_id=gid, kind=ReplyKind.RECORD)
 
 
 async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponent: User) -> Reply:
@@ -126,9 +126,11 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
     if row.status == "active":
         tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
         said = texts.imported(title, row.id, players, len(record.moves), tail)
-        return await ctx.picture(
+        reply = await ctx.picture(
             position, Reply(said, actions=ctx.game_actions(row), game_id=row.id), row
         )
+        return await presentation.as_board(ctx, reply, row, position, live=True)
     tail = await ctx.result_text(row, position)
     said = texts.imported(title, row.id, players, len(record.moves), tail)
-    return await ctx.picture(position, Reply(said, game_id=row.id), row)
+    reply = await ctx.picture(position, Reply(said, game_id=row.id), row)
+    return await presentation.as_board(ctx, reply, row, position)

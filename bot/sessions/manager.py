@@ -22,7 +22,7 @@ from importlib.resources.abc import Traversable
 from typing import Any
 
 from bot.delivery.notify import Settings
-from bot.messages import Chat, Reply, User
+from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
     browse,
     buttons,
@@ -73,6 +73,14 @@ __all__ = [
 # of the wrong kind (see :func:`~bot.sessions.context.checked`): nothing, or a refusal.
 def _no_player(_: BadArgument) -> PlayerRow | None:
     return None
+
+
+def _not_against_bot(_: BadArgument) -> bool:
+    return False
+
+
+def _no_ratings(_: BadArgument) -> Text:
+    return Text()
 
 
 def _no_facts(_: BadArgument) -> BoardFacts | None:
@@ -186,6 +194,12 @@ class SessionManager:
     async def finish_update(self, platform: str, update_id: int) -> None:
         """Record that this process handled an update it claimed."""
         await leases.finish_update(self._ctx, platform, update_id)
+
+    @checked(_not_against_bot)
+    async def against_bot(self, game_id: int) -> bool:
+        """Whether game ``game_id`` is played against the bot itself (for a notification,
+        which says only which game it is about)."""
+        return await self._ctx.against_bot(game_id)
 
     def forget_player(self, player_id: int) -> None:
         """Drop a cached player row (call after changing their settings in the store)."""
@@ -474,6 +488,17 @@ class SessionManager:
             return await preview.board_facts(self._ctx, game_id)
         except Refusal:
             return None
+
+    @checked(_no_ratings)
+    async def board_ratings(self, game_id: int) -> Text:
+        """Both players' ratings in game ``game_id``'s pool, or that it is casual, for a
+        platform's card beside a board (the one fact a board's reply does not carry: reading
+        them is left to the platforms that show them)."""
+        try:
+            loaded = await self._ctx.load(game_id, fresh=False)
+        except Refusal:
+            return Text()
+        return await standings.board_line(self._ctx, loaded.row)
 
     @checked(_no_choices)
     async def game_choices(self, user: User, typed: str = "", limit: int = 25) -> list[GameChoice]:

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from bot import metrics
 from bot.delivery.notify import Kind, dedupe_key
-from bot.messages import Action, Chat, Reply, User
-from bot.sessions import clocks, standings, texts
+from bot.messages import Action, ActionKind, Chat, Reply, User
+from bot.sessions import clocks, endings, presentation, standings, texts
 from bot.sessions.context import Context, Loaded, Refusal
 from bot.storage import GameResult, GameRow, GameStatus, PlayerRow, RatedEnd
 from engines import IllegalMove, Position
@@ -115,7 +115,7 @@ async def _try_move(
         winner = await ctx.who(row, position, outcome.winner)
         return Reply(
             texts.careful(move, gid, winner, outcome.reason),
-            actions=(Action.make("Play it anyway", "mvy", gid, row.ply, move),),
+            actions=(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, gid, row.ply, move),),
             ok=False,
             game_id=gid,
         )
@@ -252,10 +252,11 @@ async def _move_reply(
         else:
             winner = await ctx.who(row, after, after.outcome.winner)
             text += texts.wins_by(winner, after.outcome.reason)
-        return await ctx.game_over_reply(row, after, text, upto=ply + 1)
+        return await endings.game_over_reply(ctx, row, after, text, upto=ply + 1)
     text += texts.to_move(await ctx.who(row, after, after.to_move))
     actions = ctx.game_actions(row)
-    return await ctx.picture(after, Reply(text, actions=actions, game_id=row.id), row)
+    reply = await ctx.picture(after, Reply(text, actions=actions, game_id=row.id), row)
+    return await presentation.as_board(ctx, reply, row, after, live=True)
 
 
 async def resign(
@@ -276,7 +277,7 @@ async def resign(
         if not confirm:
             return Reply(
                 texts.really_resign(gid),
-                actions=(Action.make("Yes, resign", "rsy", gid),),
+                actions=(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, gid),),
                 game_id=gid,
             )
         now = ctx.now()
@@ -306,6 +307,6 @@ async def resign(
             raise Refusal(texts.changed_meanwhile(gid))
         ctx.positions[gid] = (updated, position)
         winner = await ctx.who(updated, position, 1 - seat)
-        return await ctx.game_over_reply(
-            updated, position, texts.resigned(ctx.mention(me), gid, winner)
+        return await endings.game_over_reply(
+            ctx, updated, position, texts.resigned(ctx.mention(me), gid, winner)
         )

@@ -40,7 +40,7 @@ import engines
 from bot.delivery.notification import BOT_USER_ID
 from bot.messages import Chat, Reply, Text, User
 from bot.ratings import Origin
-from bot.sessions import challenges, leases, moves, texts
+from bot.sessions import challenges, leases, moves, presentation, texts
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE, Context, Refusal
 from bot.storage import GameRow, GameStatus, NewGame, PlayerRow, StoreError
 from engines import IllegalMove, Position
@@ -167,7 +167,8 @@ async def start(
     if wake(ctx, row):
         text += texts.bot_thinking(ctx.mention(bot))
     reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id)
-    return await ctx.picture(position, reply)
+    reply = await ctx.picture(position, reply)
+    return await presentation.as_board(ctx, reply, row, position, live=True)
 
 
 def wake(ctx: Context, row: GameRow) -> bool:
@@ -313,7 +314,9 @@ async def takeback(
     text = texts.bot_taken_back(ctx.mention(me), row.id, played[keep].move, reply, who)
     if wake(ctx, current):  # only when the player's takeback leaves the bot to move
         text += texts.bot_thinking(ctx.mention(bot))
-    return await ctx.picture(before, Reply(text, actions=ctx.game_actions(current), game_id=row.id))
+    shown = Reply(text, actions=ctx.game_actions(current), game_id=row.id)
+    shown = await ctx.picture(before, shown)
+    return await presentation.as_board(ctx, shown, current, before, live=True)
 
 
 async def decline_draw(ctx: Context, row: GameRow) -> Reply:

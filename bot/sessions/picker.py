@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.messages import Action, Chat, User, parse_action
+from bot.messages import Action, ActionKind, Chat, User, parse_action
 from bot.sessions.context import Context, Refusal, checked_id
 from engines import Position
 
@@ -135,7 +135,7 @@ class Picker:
 
 
 def _step_action(label: str, game_id: int, ply: int, page: int, prefix: str) -> Action:
-    return Action.make(label, "pp", game_id, ply, page, PREFIX_MARK + prefix)
+    return Action.make(label, ActionKind.PICK_STEP, game_id, ply, page, PREFIX_MARK + prefix)
 
 
 async def open_picker(
@@ -178,7 +178,7 @@ async def open_picker(
     )
     controls: list[Action] = []
     if step.complete:
-        controls.append(Action.make(f"Play {prefix}", "mv", gid, row.ply, prefix))
+        controls.append(Action.make(f"Play {prefix}", ActionKind.MOVE, gid, row.ply, prefix))
     if pages > 1:
         if page > 0:
             controls.append(_step_action("◀", gid, row.ply, page - 1, prefix))
@@ -187,7 +187,7 @@ async def open_picker(
     if prefix:
         back = "".join(split_parts(prefix)[:-1])
         controls.append(_step_action("Back", gid, row.ply, 0, back))
-    controls.append(Action.make("Cancel", "pc", gid))
+    controls.append(Action.make("Cancel", ActionKind.PICK_CLOSE, gid))
     if not prefix:
         text = f"#{gid}, move {row.ply + 1}: choose where your move starts."
     elif step.parts:
@@ -204,13 +204,13 @@ async def open_picker(
 async def pick(ctx: Context, user: User, chat: Chat, action_id: str) -> Picker:
     """The picker step a ``pk`` or ``pp`` button asks for (see the module docstring)."""
     parsed = parse_action(action_id)
-    if parsed is None or parsed[0] not in ("pk", "pp"):
+    if parsed is None or parsed[0] not in (ActionKind.PICK, ActionKind.PICK_STEP):
         raise Refusal("That button is not one of mine (or is too old).")
     kind, fields = parsed
-    numbers = fields[:3] if kind == "pp" else fields
+    numbers = fields[:3] if kind is ActionKind.PICK_STEP else fields
     if not all(f.isdigit() and len(f) < 12 for f in numbers):
         raise Refusal("That button is not one of mine (or is too old).")
-    if kind == "pk":
+    if kind is ActionKind.PICK:
         return await open_picker(ctx, user, chat, int(fields[0]))
     if not fields[3].startswith(PREFIX_MARK):
         raise Refusal("That button is not one of mine (or is too old).")

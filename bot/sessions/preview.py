@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.messages import Action, Chat, Mention, Reply, Text, User
-from bot.sessions import standings, texts
+from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User
+from bot.sessions import presentation, standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameStatus
 from engines import IllegalMove
@@ -34,12 +34,12 @@ __all__ = [
 ]
 
 #: The action kind of a preview's Cancel button (see the module docstring).
-CANCEL_KIND = "pvc"
+CANCEL_KIND = ActionKind.PREVIEW_CANCEL
 
 
 def play_action(game_id: int, ply: int, move: str) -> Action:
     """The "Play it" button of a preview: the move at the ply the player saw."""
-    return Action.make("Play it", "mv", game_id, ply, move)
+    return Action.make("Play it", ActionKind.MOVE, game_id, ply, move)
 
 
 def cancel_action(game_id: int) -> Action:
@@ -78,7 +78,8 @@ async def preview(
         raise Refusal(texts.illegal(gid, "too long for a button")) from None
     who = await ctx.who(row, position, seat)
     body = texts.preview_of(gid, ctx.title(row), row.ply + 1, who, move)
-    return await ctx.picture(after, Reply(body, actions=actions, game_id=gid), row)
+    reply = await ctx.picture(after, Reply(body, actions=actions, game_id=gid), row)
+    return await presentation.as_board(ctx, reply, row, position)
 
 
 @dataclass(frozen=True)

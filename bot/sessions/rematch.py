@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.delivery.notify import Kind
-from bot.messages import Action, Chat, Need, NeedKind, Reply, User
+from bot.messages import Action, ActionKind, Chat, Need, NeedKind, Reply, ReplyKind, User
 from bot.sessions import challenges, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
@@ -58,8 +58,8 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
         now,
         chat_id=row.chat_id,
         actions=(
-            Action.make("Accept", "acc", "{challenge}"),
-            Action.make("Decline", "dec", "{challenge}"),
+            Action.make("Accept", ActionKind.ACCEPT, "{challenge}"),
+            Action.make("Decline", ActionKind.DECLINE, "{challenge}"),
         ),
     )
     created = await ctx.store.create_challenge(
@@ -84,8 +84,9 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     return Reply(
         texts.rematch_asked(ctx.mention(me), ctx.mention(opponent), row.id, title, created.id),
         challenge_id=created.id,
+        kind=ReplyKind.CARD,
         actions=(
-            Action.make("Accept", "acc", created.id),
-            Action.make("Decline", "dec", created.id),
+            Action.make("Accept", ActionKind.ACCEPT, created.id),
+            Action.make("Decline", ActionKind.DECLINE, created.id),
         ),
     )

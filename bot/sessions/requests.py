@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from bot.delivery.notify import Kind
-from bot.messages import Action, Chat, Reply, Text, User
+from bot.messages import Action, ActionKind, Chat, Reply, Text, User
+from bot.sessions import endings, presentation, standings, texts
 from bot.sessions import opponent as opponent_bot
-from bot.sessions import standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameResult, GameRow, GameStatus, PlayerRow
 from engines import Position
@@ -78,8 +78,8 @@ async def draw(
                 texts.draw_offer_note(ctx.mention(me), gid, ctx.title(row)),
                 texts.draw_offered(ctx.mention(me), gid, ctx.mention(opponent)),
                 (
-                    Action.make("Accept draw", "dra", gid),
-                    Action.make("Decline draw", "drd", gid),
+                    Action.make("Accept draw", ActionKind.DRAW_ACCEPT, gid),
+                    Action.make("Decline draw", ActionKind.DRAW_DECLINE, gid),
                 ),
                 now,
             )
@@ -115,7 +115,9 @@ async def draw(
             ),
             position,
         )
-        return await ctx.game_over_reply(updated, position, texts.draw_agreed(ctx.mention(me), gid))
+        return await endings.game_over_reply(
+            ctx, updated, position, texts.draw_agreed(ctx.mention(me), gid)
+        )
 
 
 async def takeback(
@@ -151,8 +153,8 @@ async def takeback(
                 texts.takeback_note(ctx.mention(me), last.move, gid, ctx.title(row)),
                 texts.takeback_asked(ctx.mention(me), last.move, gid),
                 (
-                    Action.make("Allow takeback", "tba", gid),
-                    Action.make("Refuse takeback", "tbd", gid),
+                    Action.make("Allow takeback", ActionKind.TAKEBACK_ACCEPT, gid),
+                    Action.make("Refuse takeback", ActionKind.TAKEBACK_DECLINE, gid),
                 ),
                 now,
             )
@@ -179,7 +181,7 @@ async def takeback(
         )
         move = undone.move if undone is not None else None
         who = await ctx.who(updated, before, before.to_move)
-        return await ctx.picture(
+        reply = await ctx.picture(
             before,
             Reply(
                 texts.taken_back(ctx.mention(me), gid, move, who),
@@ -188,3 +190,4 @@ async def takeback(
             ),
             updated,
         )
+        return await presentation.as_board(ctx, reply, updated, before, live=True)

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from datetime import datetime
 
-from bot.messages import Chat, Mention, Reply, Text, User
+from bot.messages import Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import (
     FinishedGame,
     Origin,
@@ -233,7 +233,7 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
         points = _chart_points(history)
         png = await asyncio.to_thread(rating_chart_png, points, title=pool.title)
         alt = texts.chart_alt(pool.title, len(history), ratings[pool].format())
-        reply = Reply(text, image=png, alt=alt)
+        reply = Reply(text, image=png, alt=alt, kind=ReplyKind.CHART)
     return reply
 
 

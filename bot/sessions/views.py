@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import engines
 from bot.messages import Chat, Mention, Reply, Text, User
-from bot.sessions import standings, texts
+from bot.sessions import presentation, standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, GameStatus, PlayerRow
 from engines.base import shown
@@ -33,7 +33,8 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
         head += await standings.board_line(ctx, row)
     else:
         head += await standings.ended_line(ctx, row)
-    return await ctx.picture(position, Reply(head, actions=actions, game_id=gid), row)
+    reply = await ctx.picture(position, Reply(head, actions=actions, game_id=gid), row)
+    return await presentation.as_board(ctx, reply, row, position, live=row.status == "active")
 
 
 #: Finished games shown per page of ``games``.

@@ -47,12 +47,10 @@ from bot.adapters.discord.format import (
 )
 from bot.adapters.redact import TokenRedactor
 from bot.delivery.outbox import Outbox
-from bot.messages import ACTION_FIELDS, Action, Chat, Reply, User, parse_action
+from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.ratings import Pool
 from bot.sessions import texts
-from bot.sessions.browse import KIND as BROWSE_KIND
 from bot.sessions.manager import FIRST_CHOICES, TIME_CHOICES, SessionManager
-from bot.sessions.preview import CANCEL_KIND
 from bot.storage import Post, PostKind
 from engines.ai import Level
 
@@ -75,17 +73,27 @@ DEFER_AFTER = 1.5
 TOKEN_LIFETIME = 14 * 60.0
 #: Platform words of the one answer to an unexpected error.
 ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
-#: Kinds of action that mark a board as the live board of an active game.
-_LIVE_KIND = "rs"
 #: The scopes of /leaderboard: this server (or group DM), or everyone on the bot.
 SCOPES = ("here", "all")
 #: Game options offered by /challenge (each game takes the ones it has; the manager checks).
 GAME_OPTIONS: tuple[str, ...] = ("size", "pie")
-_KINDS = "|".join(sorted(ACTION_FIELDS, key=len, reverse=True))
-#: Kinds of button that answer a challenge on its card.
-_CARD_KINDS = ("acc", "dec", "can")
-_DANGER = {"dec", "can", "rs", "rsy", "mvy"}
-_SUCCESS = {"acc", "mv", "dra", "tba", "rm"}
+_DANGER = {
+    ActionKind.DECLINE,
+    ActionKind.CANCEL,
+    ActionKind.RESIGN,
+    ActionKind.RESIGN_CONFIRMED,
+    ActionKind.MOVE_ANYWAY,
+}
+_SUCCESS = {
+    ActionKind.ACCEPT,
+    ActionKind.MOVE,
+    ActionKind.DRAW_ACCEPT,
+    ActionKind.TAKEBACK_ACCEPT,
+    ActionKind.REMATCH,
+}
+#: Presses answered privately (a board, a move list, the question before resigning, a step
+#: through a game opened from a public message).
+_PRIVATE = {ActionKind.BOARD, ActionKind.HISTORY, ActionKind.RESIGN, ActionKind.BROWSE}
 
 
 class Mode(enum.Enum):
@@ -103,13 +111,13 @@ class Mode(enum.Enum):
 
 class ActionButton(
     discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"(?P<id>(?:{_KINDS}):[^\n]{{1,95}})",
+    template=rf"(?P<id>{ACTION_PREFIX}[^\n]{{1,95}})",
 ):
     """A button carrying a manager action id (see :mod:`bot.messages`); it works after a
     restart because discord.py rebuilds it from the custom id alone."""
 
     def __init__(self, action: Action) -> None:
-        kind = action.id.partition(":")[0]
+        kind = action.kind
         style = (
             discord.ButtonStyle.danger
             if kind in _DANGER
@@ -180,22 +188,13 @@ class _Tree(app_commands.CommandTree["DiscordBot"]):
         await self.client.report(interaction, error)
 
 
-def _is_board(reply: Reply, live_game: int | None) -> bool:
-    """Whether a reply shows a game's board: its live board (with Resign), a board picture,
-    or the end of the game (with Rematch)."""
-    if reply.game_id is None:
-        return False
-    kinds = {a.id.partition(":")[0] for a in reply.actions}
-    return live_game is not None or reply.image is not None or "rm" in kinds
-
-
-def _is_card(reply: Reply) -> bool:
-    """Whether a reply is a challenge's card (it can be accepted)."""
-    cid = reply.challenge_id
-    return (
-        reply.game_id is None
-        and cid is not None
-        and any(a.id == f"acc:{cid}" for a in reply.actions)
+def _is_board(reply: Reply) -> bool:
+    """Whether a reply shows a game's board as the game's latest: its live board, a board
+    picture, or the end of the game (with Rematch)."""
+    if reply.kind is ReplyKind.LIVE_BOARD:
+        return True
+    return reply.kind is ReplyKind.BOARD and (
+        reply.image is not None or reply.offers(ActionKind.REMATCH)
     )
 
 
@@ -312,25 +311,24 @@ class DiscordBot(discord.Client):
             named = [m for m in reply.body.mentions() if m.user_id != caller.user_id]
             fields["allowed_mentions"] = mentions_only(*named)
         actions = reply.actions
-        live = next((a for a in actions if a.id.startswith(_LIVE_KIND + ":")), None)
-        live_game = reply.game_id if reply.ok and live is not None else None
-        if live_game is not None:
-            actions = (*actions, Action.make("Offer draw", "dro", live_game))
+        live = reply.ok and reply.kind is ReplyKind.LIVE_BOARD
+        if live and reply.game_id is not None:
+            actions = (*actions, Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id))
         if file_name is not None and reply.ok:
             # The text itself is the file (an exported record).
             fields["file"] = discord.File(io.BytesIO(reply.text.encode()), filename=file_name)
             first, rest = "", []
-        elif board and reply.ok and reply.game_id is not None and (reply.image or live_game):
+        elif board and reply.ok and reply.facts is not None and (reply.image or live):
             # A board: the picture (with the board in words as alt text) and its card.
-            facts = await self.manager.board_facts(reply.game_id)
+            facts = reply.facts
             if reply.image is not None:
                 alt = reply.alt[:ALT_LIMIT] if reply.alt else None
                 fields["file"] = discord.File(
                     io.BytesIO(reply.image), filename=BOARD_FILE, description=alt
                 )
-            if facts is not None:
-                fields["embed"] = board_embed(facts, image=reply.image is not None)
-                fields["allowed_mentions"] = mentions_only(facts.to_move)
+            ratings = await self.manager.board_ratings(facts.game_id)
+            fields["embed"] = board_embed(facts, ratings, image=reply.image is not None)
+            fields["allowed_mentions"] = mentions_only(facts.to_move)
         elif reply.ok and reply.image is not None:
             # Another picture (a past position, a rating chart), described by its alt text.
             alt = reply.alt[:ALT_LIMIT] if reply.alt else None
@@ -341,8 +339,8 @@ class DiscordBot(discord.Client):
         view = action_view(actions)
         if view is not None:
             fields["view"] = view
-        shown = reply.game_id if board and reply.ok and _is_board(reply, live_game) else None
-        card = reply.challenge_id if reply.ok and _is_card(reply) else None
+        shown = reply.game_id if board and reply.ok and _is_board(reply) else None
+        card = reply.challenge_id if reply.ok and reply.kind is ReplyKind.CARD else None
         return _Outgoing(fields, rest, shown, card)
 
     async def _run(
@@ -352,7 +350,7 @@ class DiscordBot(discord.Client):
         mode: Mode,
         *,
         file_name: str | None = None,
-        pressed: str = "",
+        pressed: ActionKind | None = None,
         board: bool = True,
     ) -> None:
         """Make the one manager call, deferring first if it is slow, and show its reply
@@ -384,7 +382,7 @@ class DiscordBot(discord.Client):
         mode: Mode,
         deferred: bool,
         file_name: str | None,
-        pressed: str = "",
+        pressed: ActionKind | None = None,
         board: bool = True,
     ) -> None:
         metrics.replied(PLATFORM)
@@ -417,7 +415,7 @@ class DiscordBot(discord.Client):
                 await interaction.response.edit_message(**edit)
             if interaction.message is not None:
                 await self._remember(interaction, out, interaction.message.id)
-            if pressed in _CARD_KINDS and reply.challenge_id is not None:
+            if pressed is not None and pressed.on_card and reply.challenge_id is not None:
                 # After answering (Discord's 3 s): the challenge's other cards close too.
                 await self._close_cards(reply.challenge_id, interaction.message)
         else:
@@ -508,14 +506,14 @@ class DiscordBot(discord.Client):
 
     async def on_press(self, interaction: discord.Interaction, action_id: str) -> None:
         """A button: one manager call, shown where that button's answer belongs."""
-        parsed = parse_action(action_id)
-        kind = parsed[0] if parsed is not None else ""
+        action = Action("", action_id)
+        kind = action.kind
         manager = self.manager
-        if kind == CANCEL_KIND:
+        if kind is ActionKind.PREVIEW_CANCEL:
             await interaction.response.edit_message(view=None)
             return
-        if kind == "dro" and parsed is not None:
-            game = _game_id(parsed[1][0])
+        if kind is ActionKind.OFFER_DRAW:
+            game = action.subject
 
             async def offer(user: User, chat: Chat) -> Reply:
                 return await manager.draw(user, chat, game, "offer")
@@ -525,21 +523,21 @@ class DiscordBot(discord.Client):
         message = interaction.message
         # The position browser steps in place in its own (private) message; "Step through"
         # on a public message (a move list) opens a private browser instead.
-        browsing = kind == BROWSE_KIND and message is not None and message.flags.ephemeral
+        browsing = kind is ActionKind.BROWSE and message is not None and message.flags.ephemeral
         mode = (
             Mode.EDIT
-            if kind in _CARD_KINDS or browsing
+            if (kind is not None and kind.on_card) or browsing
             else Mode.PRIVATE
-            if kind in ("bd", "hi", "rs", BROWSE_KIND)
+            if kind in _PRIVATE
             else Mode.SETTLE
-            if kind in ("mv", "mvy")
+            if kind is not None and kind.plays
             else Mode.PUBLIC
         )
 
         async def press(user: User, chat: Chat) -> Reply:
             return await manager.press(user, chat, action_id)
 
-        await self._run(interaction, press, mode, pressed=kind, board=kind != BROWSE_KIND)
+        await self._run(interaction, press, mode, pressed=kind, board=kind is not ActionKind.BROWSE)
 
     async def autocomplete_game(
         self, interaction: discord.Interaction, current: str
@@ -691,7 +689,7 @@ def _add_commands(bot: DiscordBot) -> None:
     async def confirm_resign(user: User, chat: Chat, gid: int | None) -> Reply:
         if gid is None:
             return await manager.resign(user, chat, gid)
-        return await manager.press(user, chat, f"rs:{gid}")
+        return await manager.press(user, chat, Action.make("", ActionKind.RESIGN, gid).id)
 
     per_game("resign", "Resign a game (asks first)", confirm_resign, Mode.PRIVATE)
 

@@ -16,8 +16,7 @@ from datetime import datetime
 
 import discord
 
-from bot.messages import MESSAGE_LIMITS, Chat, Code, Mention, Strong, Text, User
-from bot.sessions.preview import BoardFacts
+from bot.messages import MESSAGE_LIMITS, Chat, Code, GameFacts, Mention, Strong, Text, User
 
 __all__ = [
     "ALT_LIMIT",
@@ -95,16 +94,17 @@ def timestamp(moment: datetime) -> str:
     return discord.utils.format_dt(moment, "R")
 
 
-def board_embed(facts: BoardFacts, *, image: bool) -> discord.Embed:
+def board_embed(facts: GameFacts, ratings: Text, *, image: bool) -> discord.Embed:
     """The card of a board message: game, players, move number, last move, whose turn and the
-    deadline (or the result), with the attached board picture when ``image``."""
+    deadline (or the result), the players' ``ratings``, with the attached board picture when
+    ``image``."""
     embed = discord.Embed(title=f"#{facts.game_id} {facts.title}")
     embed.add_field(
         name="Players",
         value=plain(Text.join(facts.players, " vs "), _FIELD_LIMIT),
         inline=False,
     )
-    embed.add_field(name="Moves played", value=str(facts.moves))
+    embed.add_field(name="Moves played", value=str(facts.ply))
     if facts.last_move:
         embed.add_field(name="Last move", value=f"`{facts.last_move}`")
     if facts.to_move_side is not None:
@@ -116,9 +116,9 @@ def board_embed(facts: BoardFacts, *, image: bool) -> discord.Embed:
         )
     if facts.result is not None:
         embed.add_field(name="Result", value=plain(facts.result, _FIELD_LIMIT), inline=False)
-    ratings = plain(facts.ratings, _FIELD_LIMIT).strip()
-    if ratings:
-        embed.add_field(name="Ratings", value=ratings, inline=False)
+    shown = plain(ratings, _FIELD_LIMIT).strip()
+    if shown:
+        embed.add_field(name="Ratings", value=shown, inline=False)
     if image:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed

@@ -48,7 +48,7 @@ from bot.delivery.notification import Notification
 from bot.delivery.notify import Kind
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
-from bot.messages import Text, parse_action
+from bot.messages import ActionKind, Text
 from bot.storage import PostKind
 
 __all__ = ["DiscordSender"]
@@ -135,11 +135,10 @@ class DiscordSender:
     async def _remember_card(self, note: Notification, sent: discord.Message) -> None:
         # The challenge is named by its Accept button (a new challenge's notification is
         # queued before the challenge has an id of its own).
-        accept = next((a for a in note.actions if a.id.startswith("acc:")), None)
-        parsed = None if accept is None else parse_action(accept.id)
-        if parsed is None or not parsed[1][0].isdigit():
+        accept = next((a for a in note.actions if a.kind is ActionKind.ACCEPT), None)
+        cid = None if accept is None else accept.subject
+        if cid is None:
             return
-        cid = int(parsed[1][0])
         await self.client.manager.remember_post(
             PLATFORM, str(sent.channel.id), str(sent.id), PostKind.CARD, challenge_id=cid
         )

@@ -49,7 +49,6 @@ from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
     drop_buttons,
-    is_live_board,
     send_board,
     send_photo,
     send_text,
@@ -62,9 +61,8 @@ from bot.adapters.telegram.format import (
     rows_of,
 )
 from bot.delivery.outbox import Outbox
-from bot.messages import Action, Chat, Reply, Text, User, parse_action
+from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
-from bot.sessions.browse import KIND as BROWSE
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import Picker
 from bot.storage import PostKind
@@ -293,7 +291,7 @@ class TelegramAdapter:
     def _card_markup(self, reply: Reply, chat_id: int) -> InlineKeyboardMarkup | None:
         actions = list(reply.actions)
         cid = reply.challenge_id
-        cancel = cid is not None and Action.make("Cancel", "can", cid)
+        cancel = cid is not None and Action.make("Cancel", ActionKind.CANCEL, cid)
         if cancel and cancel not in actions:
             actions.append(cancel)
         extra = []
@@ -316,10 +314,11 @@ class TelegramAdapter:
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
-        if reply.game_id is None and reply.image is not None:
+        if reply.kind is ReplyKind.CHART and reply.image is not None:
             return await send_photo(bot, chat_id, reply, keyboard(rows_of(reply.actions)))
-        if reply.game_id is None or (reply.image is None and not is_live_board(reply)):
-            is_card = cid is not None and any(a.id == f"acc:{cid}" for a in reply.actions)
+        live = reply.kind is ReplyKind.LIVE_BOARD
+        if reply.game_id is None or (reply.image is None and not live):
+            is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
             sent = await self._send_text(chat_id, reply.body, markup)
             if is_card:
@@ -440,7 +439,7 @@ class TelegramAdapter:
         line = " ".join([word, *(context.args or [])])
         chat = tg_chat(message.chat_id)
         reply = await execute(self.manager, tg_user(user), chat, line, _no_one)
-        if word == "export" and reply.ok:
+        if reply.kind is ReplyKind.RECORD and reply.ok:
             name = f"hexhall-{reply.game_id or 'game'}.txt"
             await self.application.bot.send_document(
                 message.chat_id, reply.text.encode(), filename=name
@@ -493,9 +492,8 @@ class TelegramAdapter:
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
         chat = tg_chat(chat_id)
-        parsed = parse_action(query.data)
-        kind = parsed[0] if parsed else ""
-        handler = self._buttons.get(kind)
+        kind = Action("", query.data).kind
+        handler = None if kind is None else self._buttons.get(kind)
         if handler is not None:
             await handler(self, query, user, chat)
             return
@@ -509,23 +507,23 @@ class TelegramAdapter:
             return
         await query.answer()
         message_id = query.message.message_id
-        if kind in ("acc", "dec", "can") and reply.challenge_id is not None:
+        if kind is not None and kind.on_card and reply.challenge_id is not None:
             cards = await self.manager.posts_for(PLATFORM, challenge_id=reply.challenge_id)
             await self.manager.retire_posts(cards)  # closed: the card is edited just below
-        if kind == "acc":
+        if kind is ActionKind.ACCEPT:
             await self._drop_buttons(chat_id, message_id)
-        elif kind in ("dec", "can"):
+        elif kind is not None and kind.on_card:
             await self.application.bot.edit_message_text(
                 html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML
             )
             return
-        elif kind == "rs":
+        elif kind is ActionKind.RESIGN:
             await self.application.bot.edit_message_reply_markup(
                 chat_id, message_id,
                 reply_markup=keyboard([list(reply.actions), [_cancel_picker(reply)]]),
             )  # fmt: skip
             return
-        await self.send(chat_id, reply, dedupe=kind in ("mv", "mvy"))
+        await self.send(chat_id, reply, dedupe=kind is not None and kind.plays)
 
     async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
@@ -539,9 +537,7 @@ class TelegramAdapter:
 
     async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None
-        parsed = parse_action(query.data)
-        assert parsed is not None
-        reply = await self.manager.board(user, chat, int(parsed[1][0]))
+        reply = await self.manager.board(user, chat, Action("", query.data).subject)
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
@@ -550,9 +546,7 @@ class TelegramAdapter:
 
     async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
-        parsed = parse_action(query.data)
-        assert parsed is not None
-        reply = await self.manager.board(user, chat, int(parsed[1][0]))
+        reply = await self.manager.board(user, chat, Action("", query.data).subject)
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
@@ -561,9 +555,7 @@ class TelegramAdapter:
 
     async def _offer_draw(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
-        parsed = parse_action(query.data)
-        assert parsed is not None
-        reply = await self.manager.draw(user, chat, int(parsed[1][0]), "offer")
+        reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
@@ -617,14 +609,14 @@ class TelegramAdapter:
                 raise
 
     _buttons: ClassVar[
-        dict[str, Callable[[TelegramAdapter, CallbackQuery, User, Chat], Awaitable[None]]]
+        dict[ActionKind, Callable[[TelegramAdapter, CallbackQuery, User, Chat], Awaitable[None]]]
     ] = {
-        "pk": _picker,
-        "pp": _picker,
-        "pc": _close_picker,
-        "ds": _describe,
-        "dro": _offer_draw,
-        BROWSE: _browse,
+        ActionKind.PICK: _picker,
+        ActionKind.PICK_STEP: _picker,
+        ActionKind.PICK_CLOSE: _close_picker,
+        ActionKind.DESCRIBE: _describe,
+        ActionKind.OFFER_DRAW: _offer_draw,
+        ActionKind.BROWSE: _browse,
     }
 
     # ------------------------------------------------------------------ errors
@@ -676,7 +668,7 @@ def _label_of(message: object, data: str) -> str | None:
 def _cancel_picker(reply: Reply) -> Action:
     gid = reply.game_id
     assert gid is not None
-    return Action.make("Cancel", "pc", gid)
+    return Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
 
 
 def _picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
@@ -691,7 +683,7 @@ def _game_of(message: Message) -> int | None:
     for row in markup.inline_keyboard:
         for button in row:
             data = button.callback_data if isinstance(button.callback_data, str) else None
-            parsed = parse_action(data) if data else None
-            if parsed is not None and parsed[1][0].isdigit():
-                return int(parsed[1][0])
+            subject = Action("", data).subject if data else None
+            if subject is not None:
+                return subject
     return None

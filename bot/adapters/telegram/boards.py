@@ -24,7 +24,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
-from bot.messages import Action, Reply, Text, parse_action, sections
+from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, sections
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 
@@ -32,7 +32,6 @@ __all__ = [
     "board_lock",
     "board_markup",
     "drop_buttons",
-    "is_live_board",
     "send_board",
     "send_photo",
     "send_text",
@@ -51,15 +50,6 @@ def board_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
     return _LOCKS.setdefault(manager, {}).setdefault(game_id, asyncio.Lock())
 
 
-# A board whose buttons include resigning is the live board of an active game.
-_LIVE_KIND = "rs"
-
-
-def is_live_board(reply: Reply) -> bool:
-    """A reply about a game that offers resigning: the board of an active game."""
-    return any((parse_action(a.id) or ("",))[0] == _LIVE_KIND for a in reply.actions)
-
-
 def board_markup(reply: Reply) -> InlineKeyboardMarkup | None:
     """The buttons of a reply about a game: on a live board Move first, the manager's actions,
     then Offer draw and Describe (the board in words, when there is a picture)."""
@@ -68,13 +58,13 @@ def board_markup(reply: Reply) -> InlineKeyboardMarkup | None:
         return keyboard(rows_of(actions))
     gid = reply.game_id
     rows: list[list[Action]] = []
-    live = is_live_board(reply)
+    live = reply.kind is ReplyKind.LIVE_BOARD
     if live:
-        rows.append([Action.make("Move", "pk", gid)])
+        rows.append([Action.make("Move", ActionKind.PICK, gid)])
     rows.extend(rows_of(actions))
-    extra = [Action.make("Describe", "ds", gid)] if reply.image is not None else []
+    extra = [Action.make("Describe", ActionKind.DESCRIBE, gid)] if reply.image is not None else []
     if live:
-        extra.insert(0, Action.make("Offer draw", "dro", gid))
+        extra.insert(0, Action.make("Offer draw", ActionKind.OFFER_DRAW, gid))
     rows.append(extra)
     return keyboard(rows)
 

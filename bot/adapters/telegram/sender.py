@@ -126,8 +126,7 @@ class TelegramSender:
             return False
         if chat.chat_id != str(chat_id):  # a direct message away from the game's chat
             return False
-        facts = await manager.board_facts(note.game_id)
-        if facts is None or not facts.against_bot:
+        if not await manager.against_bot(note.game_id):
             return False
         recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
         board = await manager.board(recipient, chat, note.game_id)
