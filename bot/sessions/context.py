@@ -21,8 +21,10 @@ from importlib.resources.abc import Traversable
 from typing import Any, ParamSpec, TypeVar
 
 import engines
-from bot.delivery.notification import BOT_USER_ID, Notification, Recipient
-from bot.delivery.notify import Kind, Settings, delivery_time
+from bot.core.notification import BOT_USER_ID, Kind, Notification, Recipient
+from bot.core.settings import Settings
+from bot.core.status import GameStatus
+from bot.delivery.notify import delivery_time
 from bot.limits import MAX_ID, cut
 from bot.messages import Action, Chat, Mention, Need, NeedKind, Reply, Segment, Text, User
 from bot.sessions import clock as clk
@@ -30,7 +32,7 @@ from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.pictures import board_picture
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, GameStatus, MoveRow, PlayerRow, Store, StoreBusy
+from bot.storage import BadRow, GameRow, MoveRow, PlayerRow, Store, StoreBusy
 from bot.workers import worker_name
 from engines import Position
 from engines.base import shown

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import engines
+from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, Chat, Reply, Text, User
 from bot.sessions import clock as clk
 from bot.sessions import records, texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, MoveRow, NewGame
+from bot.storage import GameRow, MoveRow, NewGame
 
 __all__ = ["export", "history", "import_record"]
 

@@ -7,11 +7,13 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 from __future__ import annotations
 
 from bot import metrics
-from bot.delivery.notify import Kind, dedupe_key
+from bot.core.notification import Kind
+from bot.core.status import GameResult, GameStatus
+from bot.delivery.notify import dedupe_key
 from bot.messages import Action, Chat, Reply, User
 from bot.sessions import clocks, standings, texts
 from bot.sessions.context import Context, Loaded, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, PlayerRow, RatedEnd
+from bot.storage import GameRow, PlayerRow, RatedEnd
 from engines import IllegalMove, Position
 
 __all__ = ["commit", "move", "resign"]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind
+from bot.core.status import GameStatus
 from bot.messages import Action, Chat, Need, NeedKind, Reply, User
 from bot.sessions import challenges, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
-from bot.storage import First, GameStatus
+from bot.storage import First
 
 __all__ = ["rematch"]
 

@@ -6,10 +6,11 @@ import asyncio
 from datetime import UTC, datetime
 
 import engines
+from bot.core.status import GameStatus
 from bot.messages import Chat, Mention, Reply, Text, User
 from bot.sessions import standings, texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameRow, GameStatus, PlayerRow
+from bot.storage import GameRow, PlayerRow
 from engines.base import shown
 
 __all__ = ["board", "games", "help", "rules"]

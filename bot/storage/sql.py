@@ -25,29 +25,19 @@ from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from bot.core.notification import Kind, Notification, Recipient
+from bot.core.settings import QuietHours, Settings
+from bot.core.status import ChallengeStatus, GameResult, GameStatus
 from bot.deadlines import alarm_at
-from bot.delivery.notification import Notification, Recipient
-from bot.delivery.notify import Kind, QuietHours, Settings
 from bot.messages import Action, Chat, Code, Segment, Strong, Text
 from bot.ratings import Origin
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow
-from bot.storage.rows import (
-    Backlog,
-    ChallengeRow,
-    ChallengeStatus,
-    First,
-    GameResult,
-    GameRow,
-    GameStatus,
-    MoveRow,
-    NewGame,
-    PlayerRow,
-)
+from bot.storage.rows import Backlog, ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
 from bot.storage.sql_posts import SqlPosts
 from bot.storage.sql_standings import SqlStandings, write_rated_end
 from bot.storage.standings import RatedEnd
-from engines.ai import Level
+from engines.levels import Level
 
 __all__ = ["SqlStore"]
 

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, TypeVar
 
-from bot.delivery.notification import Notification
+from bot.core.notification import Notification
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.posts import Post, PostKind
 

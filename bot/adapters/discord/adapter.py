@@ -54,7 +54,7 @@ from bot.sessions.browse import KIND as BROWSE_KIND
 from bot.sessions.manager import FIRST_CHOICES, TIME_CHOICES, SessionManager
 from bot.sessions.preview import CANCEL_KIND
 from bot.storage import Post, PostKind
-from engines.ai import Level
+from engines.levels import Level
 
 __all__ = [
     "DEFER_AFTER",
