@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TypeVar
 
 from bot.ratings import (
     FinishedGame,
@@ -31,13 +30,12 @@ from bot.ratings import (
 )
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import StoreError
+from bot.storage.sql_base import SqlBase
 from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
 
 __all__ = ["SqlStandings", "write_rated_end"]
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: The most lines a leaderboard may ask for.
 MAX_LIMIT = 100
@@ -191,16 +189,10 @@ def leaderboard_query(
     return _leaderboard_sql(False), (pool.key, limit)
 
 
-class SqlStandings:
+class SqlStandings(SqlBase):
     """The rating methods of the SQLite store (see :class:`~bot.storage.standings.
     StandingsStore`); mixed into :class:`~bot.storage.sqlite.SqliteStore`, which provides
     ``_read`` and ``_write``."""
-
-    async def _read(self, fn: Callable[[Conn], T]) -> T:
-        raise NotImplementedError
-
-    async def _write(self, fn: Callable[[Conn], T]) -> T:
-        raise NotImplementedError
 
     async def rating(self, player_id: PlayerId, pool: Pool) -> Rating:
         """A player's rating in ``pool`` (a new player's ``Rating()`` if they have none)."""
