@@ -212,7 +212,7 @@ async def _pick_challenge(
 
 
 def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
-    if challenge.status != "pending":
+    if challenge.status != ChallengeStatus.PENDING:
         raise Refusal(texts.challenge_closed(challenge.id, challenge.status))
     if challenge.expires_at <= ctx.now():
         raise Refusal(texts.challenge_expired(challenge.id))

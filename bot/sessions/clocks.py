@@ -145,7 +145,7 @@ async def sweep(ctx: Context) -> int:
             except BadRow:
                 continue
             due = None if current is None else current.deadline_at
-            if current is None or current.status != "active" or due is None:
+            if current is None or current.status != GameStatus.ACTIVE or due is None:
                 continue
             try:
                 await ctx.check_seats(current)  # a seat naming no player: set aside

@@ -85,7 +85,7 @@ async def _try_move(
         if loaded.cached:
             return None  # check against the stored state before calling it stale
         return await _stale(ctx, row, seat, text, expected_ply)
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
         if repeat is not None:
             return repeat
@@ -273,7 +273,7 @@ async def resign(
         seat = ctx.seat(me, row)
         if seat is None:
             raise Refusal(texts.not_playing(gid, "resign"))
-        if row.status != "active":
+        if row.status != GameStatus.ACTIVE:
             raise Refusal(texts.already_over(gid))
         if not confirm:
             return Reply(

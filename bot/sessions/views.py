@@ -23,14 +23,14 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     loaded = await ctx.load(gid)
     row, position = loaded.row, loaded.position
     seats = (await ctx.who(row, position, 0), await ctx.who(row, position, 1))
-    if row.status == "active":
+    if row.status == GameStatus.ACTIVE:
         tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
         actions = ctx.game_actions(row)
     else:
         tail = await ctx.result_text(row, position)
         actions = ()
-    head = texts.board_head(gid, ctx.title(row), seats, row.ply, tail, row.status != "active")
-    if row.status == "active":
+    head = texts.board_head(gid, ctx.title(row), seats, row.ply, tail, row.status.over)
+    if row.status == GameStatus.ACTIVE:
         head += await standings.board_line(ctx, row)
     else:
         head += await standings.ended_line(ctx, row)

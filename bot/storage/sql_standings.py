@@ -16,6 +16,7 @@ import logging
 from collections.abc import Iterable
 from datetime import datetime
 
+from bot.core.status import GameResult, GameStatus
 from bot.ratings import (
     FinishedGame,
     Origin,
@@ -118,8 +119,8 @@ def _finished(row: Row) -> FinishedGame:
     if not isinstance(options, dict):
         raise ValueError("options are not a JSON object")
     result = None
-    if row["status"] == "finished" and row["result"] in ("win", "draw"):
-        result = Result.from_winner(row["winner"] if row["result"] == "win" else None)
+    if row["status"] == GameStatus.FINISHED and row["result"] in (GameResult.WIN, GameResult.DRAW):
+        result = Result.from_winner(row["winner"] if row["result"] == GameResult.WIN else None)
     return FinishedGame(
         id=int(row["id"]),
         pool=pool_of(str(row["game"]), options),
