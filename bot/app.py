@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import engines
 from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.config import ConfigError, Settings, load_env, settings
+from bot.core.status import GameStatus
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.sessions.context import RULES_DIR
@@ -272,7 +273,7 @@ async def _import(db_path: str, text: str) -> int:
     print(reply.text)
     if reply.alt:
         print(reply.alt)
-    if row is not None and row.status == "active":
+    if row is not None and row.status == GameStatus.ACTIVE:
         print("Continue it with: hexhall run")
     return 0
 

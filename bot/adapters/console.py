@@ -16,8 +16,7 @@ from typing import TextIO
 
 from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
-from bot.delivery.notification import BOT_USER_ID, Notification
-from bot.delivery.notify import Kind
+from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, User

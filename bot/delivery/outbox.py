@@ -29,7 +29,7 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from bot import metrics
-from bot.delivery.notification import Notification
+from bot.core.notification import Notification
 from bot.storage.protocol import Store
 from bot.workers import gone, worker_name
 

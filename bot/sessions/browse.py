@@ -7,6 +7,7 @@ anyone who can see the game, after a restart too, and at any time after the game
 
 from __future__ import annotations
 
+from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import presentation, texts
 from bot.sessions.context import Context, Refusal
@@ -61,7 +62,7 @@ async def browse(
     if made is not None:
         mover = await ctx.who(row, position, made.seat)
     body = texts.browse_head(gid, ctx.title(row), ply, last, mover, position.last_move)
-    if ply == last and row.status != "active":
+    if ply == last and row.status != GameStatus.ACTIVE:
         body = Text.of(body, " ", await ctx.result_text(row, position))
     reply = Reply(body, actions=step_actions(gid, ply, last), game_id=gid)
     reply = await ctx.picture(position, reply, row)

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from typing import Any
 
 import engines
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind
+from bot.core.status import ChallengeStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Need, NeedKind, Reply, ReplyKind, User
 from bot.sessions import posts, presentation, standings, texts
 from bot.sessions.context import (
@@ -18,7 +19,7 @@ from bot.sessions.context import (
     Refusal,
     checked_id,
 )
-from bot.storage import ChallengeRow, ChallengeStatus, First, NewGame, PlayerRow
+from bot.storage import ChallengeRow, First, NewGame, PlayerRow
 from engines.base import option_text, shown
 
 __all__ = ["accept", "cancel", "challenge", "checked_handle", "decline", "expire_challenges"]
@@ -211,7 +212,7 @@ async def _pick_challenge(
 
 
 def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
-    if challenge.status != "pending":
+    if challenge.status != ChallengeStatus.PENDING:
         raise Refusal(texts.challenge_closed(challenge.id, challenge.status))
     if challenge.expires_at <= ctx.now():
         raise Refusal(texts.challenge_expired(challenge.id))

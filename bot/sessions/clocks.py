@@ -9,14 +9,15 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot import metrics
-from bot.delivery.notification import Notification
-from bot.delivery.notify import Kind, dedupe_key
+from bot.core.notification import Kind, Notification
+from bot.core.status import GameResult, GameStatus
+from bot.delivery.notify import dedupe_key
 from bot.limits import MAX_ID, ascii_number
 from bot.messages import Reply, User
 from bot.sessions import challenges, leases, standings, texts
 from bot.sessions import clock as clk
 from bot.sessions.context import Context, Refusal
-from bot.storage import BadRow, GameResult, GameRow, GameStatus, PlayerRow, StoreError
+from bot.storage import BadRow, GameRow, PlayerRow, StoreError
 
 __all__ = ["away", "back", "expire", "run_clocks", "sweep"]
 
@@ -144,7 +145,7 @@ async def sweep(ctx: Context) -> int:
             except BadRow:
                 continue
             due = None if current is None else current.deadline_at
-            if current is None or current.status != "active" or due is None:
+            if current is None or current.status != GameStatus.ACTIVE or due is None:
                 continue
             try:
                 await ctx.check_seats(current)  # a seat naming no player: set aside

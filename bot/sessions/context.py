@@ -21,8 +21,10 @@ from importlib.resources.abc import Traversable
 from typing import Any, ParamSpec, TypeVar
 
 import engines
-from bot.delivery.notification import BOT_USER_ID, Notification, Recipient
-from bot.delivery.notify import Kind, Settings, delivery_time
+from bot.core.notification import BOT_USER_ID, Kind, Notification, Recipient
+from bot.core.settings import Settings
+from bot.core.status import GameStatus
+from bot.delivery.notify import delivery_time
 from bot.limits import MAX_ID, cut
 from bot.messages import (
     Action,
@@ -41,7 +43,7 @@ from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.pictures import board_picture
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, GameStatus, MoveRow, PlayerRow, Store, StoreBusy
+from bot.storage import BadRow, GameRow, MoveRow, PlayerRow, Store, StoreBusy
 from bot.workers import worker_name
 from engines import Position
 from engines.base import shown
@@ -271,7 +273,7 @@ class Context:
     async def player_to_move(self, game_id: int) -> PlayerRow | None:
         """The player whose turn it is in an active game (``None`` if none or not active)."""
         row = await self.store.get_game(game_id)
-        if row is None or row.status != "active" or row.to_move not in (0, 1):
+        if row is None or row.status != GameStatus.ACTIVE or row.to_move not in (0, 1):
             return None
         try:
             await self.check_seats(row)
@@ -403,7 +405,7 @@ class Context:
             raise Refusal(texts.set_aside(game_id)) from None
         if row is None:
             raise Refusal(texts.no_such("game", str(game_id)))
-        if row.status == "corrupt":
+        if row.status == GameStatus.CORRUPT:
             raise Refusal(texts.set_aside(game_id))
         if cached is not None and cached[0].version == row.version:
             return Loaded(row, cached[1])
@@ -416,7 +418,7 @@ class Context:
         if both is None:
             raise Refusal(texts.no_such("game", str(game_id)))
         row, moves = both
-        if row.status == "corrupt":
+        if row.status == GameStatus.CORRUPT:
             raise Refusal(texts.set_aside(game_id))
         await self.check_seats(row)
         position = await self.replay(row, moves)
@@ -537,7 +539,7 @@ class Context:
     async def result_text(self, row: GameRow, position: Position) -> Text:
         """How a finished game ended."""
         winner = None if row.winner is None else await self.who(row, position, row.winner)
-        return texts.result(row.id, str(row.result), row.reason, winner)
+        return texts.result(row.id, row.result, row.reason, winner)
 
     def game_actions(self, row: GameRow) -> tuple[Action, ...]:
         return (
@@ -563,6 +565,6 @@ class Context:
         seat = self.seat(me, row)
         if seat is None:
             raise Refusal(texts.not_playing(row.id, what))
-        if row.status != "active":
+        if row.status != GameStatus.ACTIVE:
             raise Refusal(texts.is_over(row.id, await self.result_text(row, position)))
         return row, position, seat

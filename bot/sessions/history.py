@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import engines
+from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import clock as clk
 from bot.sessions import presentation, records, texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, MoveRow, NewGame
+from bot.storage import GameRow, MoveRow, NewGame
 
 __all__ = ["export", "history", "import_record"]
 
@@ -17,10 +18,10 @@ def _record(
 ) -> records.Record:
     """The plain-text record of a stored game."""
     result = None
-    if row.status == "aborted":
+    if row.status == GameStatus.ABORTED:
         result = records.Result(None, row.reason or "aborted", aborted=True)
-    elif row.status == "finished":
-        winner = row.winner if row.result == "win" else None
+    elif row.status == GameStatus.FINISHED:
+        winner = row.winner if row.result == GameResult.WIN else None
         result = records.Result(winner, row.reason or "")
     days = row.time_per_move
     time_per_move = int(days) if days is not None and days in clk.TIME_CONTROLS else None
@@ -51,7 +52,7 @@ async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     lines += texts.move_list([m.move for m in moves])
     if not moves:
         lines.append(texts.no_moves_yet())
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         lines.append(await ctx.result_text(row, loaded.position))
     # Step through the game from its start (see bot.sessions.browse).
     steps = (Action.make(texts.STEP_THROUGH, ActionKind.BROWSE, gid, 0),) if moves else ()
@@ -123,7 +124,7 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
     ctx.positions[row.id] = (row, position)
     title = ctx.title(row)
     players = (ctx.mention(seats[0]), ctx.mention(seats[1]))
-    if row.status == "active":
+    if row.status == GameStatus.ACTIVE:
         tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
         said = texts.imported(title, row.id, players, len(record.moves), tail)
         reply = await ctx.picture(

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from bot.delivery.notify import Settings
+from bot.core.settings import Settings
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
     browse,

@@ -7,11 +7,13 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 from __future__ import annotations
 
 from bot import metrics
-from bot.delivery.notify import Kind, dedupe_key
+from bot.core.notification import Kind
+from bot.core.status import GameResult, GameStatus
+from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, User
 from bot.sessions import clocks, endings, presentation, standings, texts
 from bot.sessions.context import Context, Loaded, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, PlayerRow, RatedEnd
+from bot.storage import GameRow, PlayerRow, RatedEnd
 from engines import IllegalMove, Position
 
 __all__ = ["commit", "move", "resign"]
@@ -83,7 +85,7 @@ async def _try_move(
         if loaded.cached:
             return None  # check against the stored state before calling it stale
         return await _stale(ctx, row, seat, text, expected_ply)
-    if row.status != "active":
+    if row.status != GameStatus.ACTIVE:
         repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
         if repeat is not None:
             return repeat
@@ -272,7 +274,7 @@ async def resign(
         seat = ctx.seat(me, row)
         if seat is None:
             raise Refusal(texts.not_playing(gid, "resign"))
-        if row.status != "active":
+        if row.status != GameStatus.ACTIVE:
             raise Refusal(texts.already_over(gid))
         if not confirm:
             return Reply(

@@ -1,7 +1,7 @@
 """The bot as an opponent: games against Hexhall itself (issue 17).
 
 ``challenge bot <game>`` starts a game at once (no challenge to accept).  The bot is a stored
-player, one per platform (user id :data:`~bot.delivery.notification.BOT_USER_ID`, named
+player, one per platform (user id :data:`~bot.core.notification.BOT_USER_ID`, named
 :data:`~bot.sessions.texts.BOT_NAME`), so every sentence that names a player names it too; the
 game stores the bot's seat and level (:attr:`~bot.storage.GameRow.bot_seat`,
 :attr:`~bot.storage.GameRow.bot_level`) and is never rated (origin ``bot``).
@@ -37,15 +37,16 @@ from dataclasses import replace
 from datetime import timedelta
 
 import engines
-from bot.delivery.notification import BOT_USER_ID
+from bot.core.notification import BOT_USER_ID
+from bot.core.status import GameStatus
 from bot.messages import Chat, Reply, Text, User
 from bot.ratings import Origin
 from bot.sessions import challenges, leases, moves, presentation, texts
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE, Context, Refusal
-from bot.storage import GameRow, GameStatus, NewGame, PlayerRow, StoreError
+from bot.storage import GameRow, NewGame, PlayerRow, StoreError
 from engines import IllegalMove, Position
-from engines.ai import Level
 from engines.base import shown
+from engines.levels import Level
 
 __all__ = [
     "after_move",
@@ -85,7 +86,7 @@ def is_bot(player: PlayerRow) -> bool:
 
 
 def parse_level(level: Level | str) -> Level:
-    """``level`` as a :class:`~engines.ai.Level` (its name, any case); :class:`Refusal` if
+    """``level`` as a :class:`~engines.levels.Level` (its name, any case); :class:`Refusal` if
     there is no such level."""
     if isinstance(level, Level):
         return level

@@ -29,6 +29,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, User, parse_action
 from bot.sessions.context import Context, Refusal, checked_id
 from engines import Position
@@ -161,7 +162,7 @@ async def open_picker(
     seat = ctx.seat(me, row)
     if seat is None:
         raise Refusal(f"Only the players of #{gid} can move in it.")
-    if row.status != "active" or position.outcome is not None:
+    if row.status != GameStatus.ACTIVE or position.outcome is not None:
         raise Refusal(f"#{gid} is over.")
     if ply is not None and ply != row.ply:
         raise Refusal(f"#{gid} has moved on since: use its latest board.")
@@ -232,6 +233,6 @@ async def suggestions(
     except Refusal:
         return []
     row, position = loaded.row, loaded.position
-    if row.status != "active" or ctx.seat(me, row) != position.to_move:
+    if row.status != GameStatus.ACTIVE or ctx.seat(me, row) != position.to_move:
         return []
     return matches(position, typed, limit)

@@ -6,7 +6,7 @@ store so it survives a restart).
   the game's older boards that still had live buttons, and takes their buttons away: only the
   latest board of a game keeps them.
 - After sending a challenge card it remembers it (kind ``CARD``).  When the challenge expires,
-  the sweeper queues a :attr:`~bot.delivery.notify.Kind.CHALLENGE_EXPIRED` notification to
+  the sweeper queues a :attr:`~bot.core.notification.Kind.CHALLENGE_EXPIRED` notification to
   the challenger in the challenge's chat (``challenge_id`` set, ``direct`` false); the
   adapter's sender finds the card with :func:`posts_for` and edits it in place (its buttons
   removed) instead of posting a new message, or posts the text when no card is known.
@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import engines
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind
 from bot.sessions import texts
 from bot.sessions.context import Context
 from bot.storage import ChallengeRow, Post, PostKind

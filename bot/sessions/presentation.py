@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from bot.core.status import GameStatus
 from bot.messages import GameFacts, Reply, ReplyKind
 from bot.ratings import Origin
 from bot.sessions.context import Context
-from bot.storage import GameRow, GameStatus
+from bot.storage import GameRow
 from engines import Position
 
 __all__ = ["as_board", "facts"]

@@ -16,10 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User
 from bot.sessions import presentation, standings, texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameStatus
 from engines import IllegalMove
 
 __all__ = [

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind
+from bot.core.status import ChallengeStatus, GameStatus
 from bot.messages import Action, ActionKind, Chat, Need, NeedKind, Reply, ReplyKind, User
 from bot.sessions import challenges, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
-from bot.storage import First, GameStatus
+from bot.storage import First
 
 __all__ = ["rematch"]
 
@@ -33,17 +34,17 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     seat = ctx.seat(me, row)
     if seat is None:
         raise Refusal(texts.rematch_not_player(game_id))
-    if row.status == "active":
+    if row.status == GameStatus.ACTIVE:
         raise Refusal(texts.still_going(game_id))
-    if row.status == "corrupt":
+    if row.status == GameStatus.CORRUPT:
         raise Refusal(texts.set_aside(game_id))
     if row.against_bot:
         return await opponent_bot.rematch(ctx, user, me, row, seat)
     now = ctx.now()
     for earlier in await ctx.store.rematches_of(row.id):
-        if earlier.status == "accepted":
+        if earlier.status == ChallengeStatus.ACCEPTED:
             raise Refusal(texts.rematch_exists(game_id, earlier.game_id))
-        if earlier.status == "pending" and earlier.expires_at > now:
+        if earlier.status == ChallengeStatus.PENDING and earlier.expires_at > now:
             if earlier.challenger == me.id:
                 raise Refusal(texts.rematch_already_asked(game_id, earlier.id))
             return await challenges.accept(ctx, user, chat, earlier.id)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind
+from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import endings, presentation, standings, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameResult, GameRow, GameStatus, PlayerRow
+from bot.storage import GameRow, PlayerRow
 from engines import Position
 
 __all__ = ["draw", "takeback"]

@@ -13,6 +13,7 @@ import asyncio
 import logging
 from datetime import datetime
 
+from bot.core.status import GameResult
 from bot.messages import Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import (
     FinishedGame,
@@ -31,7 +32,7 @@ from bot.ratings import (
 )
 from bot.sessions import texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameResult, GameRow, PlayerRow, RatedEnd, RebuildSummary
+from bot.storage import GameRow, PlayerRow, RatedEnd, RebuildSummary
 from engines.base import shown
 from render.chart import rating_chart_png
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.core.status import GameResult, GameStatus
 from bot.messages import Code, Mention, Segment, Strong, Text
 
 __all__ = [
@@ -52,11 +53,13 @@ def side(player: Mention, side_name: str) -> Text:
     return _t(player, f" ({side_name})")
 
 
-def result(game_id: int, result_code: str, reason: str | None, winner: Text | None) -> Text:
-    """How a finished game ended: ``result_code`` is the stored result (win, draw, none)."""
-    if result_code == "draw":
+def result(
+    game_id: int, result: GameResult | None, reason: str | None, winner: Text | None
+) -> Text:
+    """How a finished game ended: ``result`` is the stored result (win, draw, none)."""
+    if result == GameResult.DRAW:
         return _t(f"#{game_id} is drawn ({reason}).")
-    if result_code == "none":
+    if result == GameResult.NONE:
         return _t(f"#{game_id} was aborted ({reason}).")
     if winner is None:
         return _t(f"#{game_id} is over ({reason}).")
@@ -415,13 +418,15 @@ def their_turn_state(other: Mention, move_number: int) -> Text:
     return _t(other, f" to move (move {move_number})")
 
 
-def finished_state(status: str, result_code: str | None, reason: str | None, won: bool) -> Text:
+def finished_state(
+    status: GameStatus, result: GameResult | None, reason: str | None, won: bool
+) -> Text:
     """How a listed finished game ended, for the player."""
-    if status == "corrupt":
+    if status == GameStatus.CORRUPT:
         return _t("damaged, set aside")
-    if result_code == "draw":
+    if result == GameResult.DRAW:
         return _t(f"draw ({reason})")
-    if result_code == "none":
+    if result == GameResult.NONE:
         return _t(f"aborted ({reason})")
     return _t(f"{'won' if won else 'lost'} ({reason})")
 

@@ -6,10 +6,11 @@ import asyncio
 from datetime import UTC, datetime
 
 import engines
+from bot.core.status import GameStatus
 from bot.messages import Chat, Mention, Reply, Text, User
 from bot.sessions import presentation, standings, texts
 from bot.sessions.context import Context, Refusal
-from bot.storage import GameRow, GameStatus, PlayerRow
+from bot.storage import GameRow, PlayerRow
 from engines.base import shown
 
 __all__ = ["board", "games", "help", "rules"]
@@ -22,19 +23,19 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     loaded = await ctx.load(gid)
     row, position = loaded.row, loaded.position
     seats = (await ctx.who(row, position, 0), await ctx.who(row, position, 1))
-    if row.status == "active":
+    if row.status == GameStatus.ACTIVE:
         tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
         actions = ctx.game_actions(row)
     else:
         tail = await ctx.result_text(row, position)
         actions = ()
-    head = texts.board_head(gid, ctx.title(row), seats, row.ply, tail, row.status != "active")
-    if row.status == "active":
+    head = texts.board_head(gid, ctx.title(row), seats, row.ply, tail, row.status.over)
+    if row.status == GameStatus.ACTIVE:
         head += await standings.board_line(ctx, row)
     else:
         head += await standings.ended_line(ctx, row)
     reply = await ctx.picture(position, Reply(head, actions=actions, game_id=gid), row)
-    return await presentation.as_board(ctx, reply, row, position, live=row.status == "active")
+    return await presentation.as_board(ctx, reply, row, position, live=row.status == GameStatus.ACTIVE)
 
 
 #: Finished games shown per page of ``games``.

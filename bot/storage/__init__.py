@@ -11,28 +11,15 @@ from bot.storage.errors import BadRow, StoreBusy, StoreError
 from bot.storage.postgres import PostgresStore, is_postgres_url, redact_url
 from bot.storage.posts import Post, PostKind
 from bot.storage.protocol import Store
-from bot.storage.rows import (
-    ChallengeRow,
-    ChallengeStatus,
-    First,
-    GameResult,
-    GameRow,
-    GameStatus,
-    MoveRow,
-    NewGame,
-    PlayerRow,
-)
+from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
 from bot.storage.sqlite import SqliteStore
 from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
 
 __all__ = [
     "BadRow",
     "ChallengeRow",
-    "ChallengeStatus",
     "First",
-    "GameResult",
     "GameRow",
-    "GameStatus",
     "MoveRow",
     "NewGame",
     "PlayerRow",

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from bot.delivery.notification import Notification
+from bot.core.notification import Notification
 
 __all__ = ["Post", "PostKind", "PostsStore"]
 

@@ -16,21 +16,11 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.delivery.notification import Notification
-from bot.delivery.notify import Settings
+from bot.core.notification import Notification
+from bot.core.settings import Settings
+from bot.core.status import ChallengeStatus, GameResult, GameStatus
 from bot.storage.posts import PostsStore
-from bot.storage.rows import (
-    Backlog,
-    ChallengeRow,
-    ChallengeStatus,
-    First,
-    GameResult,
-    GameRow,
-    GameStatus,
-    MoveRow,
-    NewGame,
-    PlayerRow,
-)
+from bot.storage.rows import Backlog, ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
 from bot.storage.standings import RatedEnd, StandingsStore
 
 __all__ = ["Store"]

@@ -1,17 +1,11 @@
 """Rows as the store hands them out: real types at the interface.
 
 Times are aware UTC datetimes, statuses and kinds are enum members, options and snapshots are
-dicts, a player's notification settings are a :class:`~bot.delivery.notify.Settings`.  Nothing
+dicts, a player's notification settings are a :class:`~bot.core.settings.Settings`.  Nothing
 outside the store parses a stored text.  A stored value that cannot be read raises
 :class:`~bot.storage.errors.BadRow` (naming table, id and column) when the row is read.
 
-The enums are ``StrEnum``: a member equals its stored text, so ``row.status == "active"`` keeps
-working while new code writes ``GameStatus.ACTIVE``.
-
->>> GameStatus("active") is GameStatus.ACTIVE, GameStatus.ACTIVE == "active"
-(True, True)
->>> GameStatus.FINISHED.over, GameStatus.ACTIVE.over
-(True, False)
+Statuses and results are the enums of :mod:`bot.core.status`.
 """
 
 from __future__ import annotations
@@ -22,60 +16,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from bot.delivery.notify import Settings
+from bot.core.settings import Settings
+from bot.core.status import ChallengeStatus, GameResult, GameStatus
 from bot.ratings import Origin
 from engines import Outcome
-from engines.ai import Level
+from engines.levels import Level
 
 __all__ = [
     "Backlog",
     "ChallengeRow",
-    "ChallengeStatus",
     "First",
-    "GameResult",
     "GameRow",
-    "GameStatus",
     "MoveRow",
     "NewGame",
     "Origin",
     "PlayerRow",
 ]
-
-
-class GameStatus(enum.StrEnum):
-    """Where a game stands."""
-
-    ACTIVE = "active"
-    FINISHED = "finished"
-    ABORTED = "aborted"
-    #: set aside because its stored rows cannot be read (kept as they are for inspection)
-    CORRUPT = "corrupt"
-
-    @property
-    def over(self) -> bool:
-        """Whether no more moves can be played."""
-        return self is not GameStatus.ACTIVE
-
-
-class GameResult(enum.StrEnum):
-    """How a game that is over ended."""
-
-    WIN = "win"
-    DRAW = "draw"
-    #: aborted: no result
-    NONE = "none"
-
-
-class ChallengeStatus(enum.StrEnum):
-    """Where a challenge stands."""
-
-    PENDING = "pending"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    CANCELLED = "cancelled"
-    EXPIRED = "expired"
-    #: its stored options cannot be read; set aside
-    CORRUPT = "corrupt"
 
 
 class First(enum.StrEnum):

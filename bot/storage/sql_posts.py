@@ -9,19 +9,17 @@ has buttons.  Message ids are text (Telegram's are numbers per chat, Discord's s
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
-from bot.delivery.notification import Notification
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.posts import Post, PostKind
+from bot.storage.sql_base import SqlBase
 
 __all__ = ["SqlPosts"]
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 _COLUMNS = "platform, chat_id, message_id, kind, game_id, challenge_id, live, created_at"
 
@@ -43,15 +41,9 @@ def _post(row: Row) -> Post | None:
         return None
 
 
-class SqlPosts:
+class SqlPosts(SqlBase):
     """The posts methods of the SQLite store (see :class:`~bot.storage.posts.PostsStore`);
     :class:`~bot.storage.sqlite.SqliteStore` provides ``_read`` and ``_write``."""
-
-    async def _read(self, fn: Callable[[Conn], T]) -> T:
-        raise NotImplementedError
-
-    async def _write(self, fn: Callable[[Conn], T]) -> T:
-        raise NotImplementedError
 
     async def remember_post(self, post: Post, now: datetime) -> list[Post]:
         """Store ``post`` (live); for a board, the game's other live boards stop being live
@@ -129,14 +121,6 @@ class SqlPosts:
                     keys,
                 )
             )
-
-    async def queue_notes(self, notes: Sequence[Notification]) -> None:
-        """Store notifications no other change carries, in one transaction."""
-        # Imported here: bot.storage.sql imports this module.
-        from bot.storage.sql import _insert_notes
-
-        if notes:
-            await self._write(lambda c: _insert_notes(c, notes))
 
     async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
         """Move a chat's games, challenges, posts and undelivered notifications to its new id

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
-from typing import TypeVar
 
+from bot.core.status import GameResult, GameStatus
 from bot.ratings import (
     FinishedGame,
     Origin,
@@ -31,13 +31,12 @@ from bot.ratings import (
 )
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import StoreError
+from bot.storage.sql_base import SqlBase
 from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
 
 __all__ = ["SqlStandings", "write_rated_end"]
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: The most lines a leaderboard may ask for.
 MAX_LIMIT = 100
@@ -120,8 +119,8 @@ def _finished(row: Row) -> FinishedGame:
     if not isinstance(options, dict):
         raise ValueError("options are not a JSON object")
     result = None
-    if row["status"] == "finished" and row["result"] in ("win", "draw"):
-        result = Result.from_winner(row["winner"] if row["result"] == "win" else None)
+    if row["status"] == GameStatus.FINISHED and row["result"] in (GameResult.WIN, GameResult.DRAW):
+        result = Result.from_winner(row["winner"] if row["result"] == GameResult.WIN else None)
     return FinishedGame(
         id=int(row["id"]),
         pool=pool_of(str(row["game"]), options),
@@ -191,16 +190,10 @@ def leaderboard_query(
     return _leaderboard_sql(False), (pool.key, limit)
 
 
-class SqlStandings:
+class SqlStandings(SqlBase):
     """The rating methods of the SQLite store (see :class:`~bot.storage.standings.
     StandingsStore`); mixed into :class:`~bot.storage.sqlite.SqliteStore`, which provides
     ``_read`` and ``_write``."""
-
-    async def _read(self, fn: Callable[[Conn], T]) -> T:
-        raise NotImplementedError
-
-    async def _write(self, fn: Callable[[Conn], T]) -> T:
-        raise NotImplementedError
 
     async def rating(self, player_id: PlayerId, pool: Pool) -> Rating:
         """A player's rating in ``pool`` (a new player's ``Rating()`` if they have none)."""

@@ -19,7 +19,6 @@ the opponent wins at once (or that lose on the spot) when any other move exists.
 
 from __future__ import annotations
 
-import enum
 import random
 import time
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from engines.ai.knowledge import KNOWLEDGE, Knowledge, knowledge_of
 from engines.ai.mcts import search
 from engines.ai.tactics import Tactics, safe_moves, winning_move
 from engines.base import Position
+from engines.levels import Level
 
 __all__ = [
     "BUDGETS",
@@ -44,14 +44,6 @@ __all__ = [
     "think",
     "winning_move",
 ]
-
-
-class Level(enum.Enum):
-    """How hard the computer player tries: each level is a search budget (:data:`BUDGETS`)."""
-
-    EASY = "easy"
-    NORMAL = "normal"
-    HARD = "hard"
 
 
 @dataclass(frozen=True)

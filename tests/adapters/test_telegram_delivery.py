@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.adapters.telegram.sender import TelegramSender
-from bot.delivery.notification import Kind, Notification, Recipient
+from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import DirectRefused
 from bot.messages import Chat, Text
 from tests.adapters.telegram_kit import running

@@ -15,7 +15,8 @@ import telegram
 import engines
 from bot.sessions import texts
 from bot.sessions.thinker import Thinker
-from engines.ai import Budget, Level
+from engines.ai import Budget
+from engines.levels import Level
 from tests.adapters.telegram_kit import Bot, running
 
 

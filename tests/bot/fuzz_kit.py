@@ -18,11 +18,12 @@ from pathlib import Path
 import engines
 from bot.adapters.commands import COMMANDS
 from bot.adapters.console import Console
+from bot.core.status import GameStatus
 from bot.messages import ACTION_FIELDS, MESSAGE_LIMITS, Reply
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.validate import REFUSAL_LIMIT
-from bot.storage import GameStatus, SqliteStore
+from bot.storage import SqliteStore
 
 __all__ = ["FuzzCounts", "fuzz_game", "lines"]
 

@@ -16,7 +16,7 @@ import engines
 import render
 from bot.adapters.commands import execute
 from bot.cli import main
-from bot.delivery.notification import Notification
+from bot.core.notification import Notification
 from bot.delivery.recap import Recaps
 from bot.messages import Chat, User
 from bot.sessions import records

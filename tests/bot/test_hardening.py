@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from bot.adapters.commands import COMMANDS, execute, split_id
 from bot.adapters.console import console_user
-from bot.delivery.notify import parse_quiet_hours, parse_utc_offset
+from bot.core.settings import parse_quiet_hours, parse_utc_offset
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, MAX_PLY, NAME_LIMIT
 from bot.messages import ACTION_FIELDS, Chat, Reply, User, parse_action
 from bot.sessions.clock import FakeClock, parse_time_control

@@ -16,7 +16,7 @@ from bot.messages import Chat, Reply, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
-from bot.storage.sql import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS
+from bot.storage.sql_rows import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS
 
 ALICE = User("console", "alice", "alice")
 BOB = User("console", "bob", "bob")

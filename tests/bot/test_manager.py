@@ -12,12 +12,13 @@ import pytest
 
 import engines
 from bot.adapters.commands import execute
-from bot.delivery.notification import Notification
+from bot.core.notification import Notification
+from bot.core.status import GameStatus
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_ID_LIMIT, MESSAGE_LIMITS, Code, Reply, Strong
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import GameRow, GameStatus, SqliteStore
+from bot.storage import GameRow, SqliteStore
 from tests.bot.session_kit import (
     ALICE,
     BOB,

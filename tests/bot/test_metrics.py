@@ -13,8 +13,7 @@ import pytest
 
 import engines
 from bot.adapters.console import Console
-from bot.delivery.notification import Notification, Recipient
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import Outbox
 from bot.messages import Chat, Text
 from bot.metrics import REGISTRY

@@ -6,15 +6,9 @@ from datetime import UTC, datetime, time, timedelta
 
 import pytest
 
-from bot.delivery.notify import (
-    Kind,
-    QuietHours,
-    Settings,
-    dedupe_key,
-    delivery_time,
-    parse_quiet_hours,
-    parse_utc_offset,
-)
+from bot.core.notification import Kind
+from bot.core.settings import QuietHours, Settings, parse_quiet_hours, parse_utc_offset
+from bot.delivery.notify import dedupe_key, delivery_time
 
 MONDAY = datetime(2026, 1, 5, tzinfo=UTC)
 

@@ -16,20 +16,13 @@ from PIL import Image
 
 import engines
 from bot.adapters.commands import execute
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind
+from bot.core.status import GameResult, GameStatus
 from bot.messages import Chat, User
 from bot.ratings import PROVISIONAL_GAMES, Origin, Pool, Rating, RatingChange, Result, rate
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import (
-    GameResult,
-    GameStatus,
-    NewGame,
-    RatedEnd,
-    RatingsMoved,
-    SqliteStore,
-    StoreError,
-)
+from bot.storage import NewGame, RatedEnd, RatingsMoved, SqliteStore, StoreError
 from bot.storage.sql_standings import leaderboard_query
 from tests.bot.session_kit import (
     ALICE,

@@ -15,8 +15,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot.app import AppError, http_endpoint
 from bot.config import Address, ConfigError, Secret, Settings, settings
-from bot.delivery.notification import Notification, Recipient
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import Outbox
 from bot.messages import Chat, Text
 from bot.sessions.clock import FakeClock

@@ -52,7 +52,7 @@ from bot.ratings import Pool
 from bot.sessions import texts
 from bot.sessions.manager import FIRST_CHOICES, TIME_CHOICES, SessionManager
 from bot.storage import Post, PostKind
-from engines.ai import Level
+from engines.levels import Level
 
 __all__ = [
     "DEFER_AFTER",

@@ -44,8 +44,7 @@ import discord
 
 from bot.adapters.discord.adapter import DiscordBot, action_view
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only
-from bot.delivery.notification import Notification
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import ActionKind, Text

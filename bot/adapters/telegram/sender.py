@@ -31,8 +31,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
-from bot.delivery.notification import Notification
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User

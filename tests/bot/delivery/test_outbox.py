@@ -13,8 +13,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from bot.delivery.notification import Notification, Recipient
-from bot.delivery.notify import Kind
+from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import DeliveryRefused, DirectRefused, Outbox
 from bot.messages import Chat, Text
 from bot.storage import GameRow, NewGame, PlayerRow, open_store

@@ -19,8 +19,8 @@ import pytest
 import engines
 from bot.adapters.commands import execute
 from bot.adapters.console import CHAT, console_user
-from bot.delivery.notification import BOT_USER_ID, Notification
-from bot.delivery.notify import Kind
+from bot.core.notification import BOT_USER_ID, Kind, Notification
+from bot.core.status import GameStatus
 from bot.delivery.outbox import Outbox
 from bot.messages import Chat, Mention, Reply, User
 from bot.ratings import Origin
@@ -28,8 +28,9 @@ from bot.sessions import texts
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import Thinker, search_move
-from bot.storage import GameRow, GameStatus, NewGame, SqliteStore
-from engines.ai import Budget, Level
+from bot.storage import GameRow, NewGame, SqliteStore
+from engines.ai import Budget
+from engines.levels import Level
 from tests.bot.session_kit import eventually
 
 ADA = console_user("ada")

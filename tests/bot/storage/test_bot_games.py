@@ -9,12 +9,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import engines
-from bot.delivery.notification import BOT_USER_ID
+from bot.core.notification import BOT_USER_ID
+from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
-from bot.storage import GameStatus, NewGame, SqliteStore, open_store
-from bot.storage.rows import GameResult
+from bot.storage import NewGame, SqliteStore, open_store
 from bot.storage.schema import MIGRATIONS
-from engines.ai import Level
+from engines.levels import Level
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 #: The schema version before games against the bot.

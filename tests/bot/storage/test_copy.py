@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 import engines
-from bot.delivery.notification import Notification
+from bot.core.notification import Notification
 from bot.delivery.outbox import Outbox
 from bot.messages import Chat, User
 from bot.sessions.clock import FakeClock

@@ -13,16 +13,14 @@ from typing import Any, cast
 
 import pytest
 
-from bot.delivery.notification import Notification, Recipient
-from bot.delivery.notify import Kind, QuietHours, Settings
+from bot.core.notification import Kind, Notification, Recipient
+from bot.core.settings import QuietHours, Settings
+from bot.core.status import ChallengeStatus, GameResult, GameStatus
 from bot.messages import Chat, Text
 from bot.storage import (
     BadRow,
-    ChallengeStatus,
     First,
-    GameResult,
     GameRow,
-    GameStatus,
     NewGame,
     PlayerRow,
     SqliteStore,

@@ -1,9 +1,9 @@
 """The notification value: what the session manager puts in the outbox for an adapter.
 
 A notification is structured, not a pre-rendered sentence: whom it is for, which chat the game
-lives in, what it is about (:class:`~bot.delivery.notify.Kind`), the game or challenge, the
-text with the players it names as :class:`~bot.messages.Mention` segments, and the buttons that
-belong with it.  Each adapter turns it into a message its own way.
+lives in, what it is about (:class:`Kind`), the game or challenge, the text with the players it
+names as :class:`~bot.messages.Mention` segments, and the buttons that belong with it.  Each
+adapter turns it into a message its own way.
 
 >>> from datetime import UTC, datetime
 >>> ada = Recipient("console", "ada", "Ada", player_id=1)
@@ -24,13 +24,54 @@ True
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 from datetime import datetime
 
-from bot.delivery.notify import Kind
 from bot.messages import Action, Chat, Mention, Text
 
 __all__ = ["BOT_USER_ID", "Kind", "Notification", "Recipient"]
+
+
+class Kind(enum.StrEnum):
+    """What a notification is about (every kind the bot sends has a member here)."""
+
+    CHALLENGE = "challenge"
+    CHALLENGE_ACCEPTED = "challenge_accepted"
+    CHALLENGE_DECLINED = "challenge_declined"
+    #: a challenge nobody accepted in time (adapters edit its card, see bot.sessions.posts)
+    CHALLENGE_EXPIRED = "challenge_expired"
+    YOUR_TURN = "your_turn"
+    REMINDER = "reminder"
+    GAME_OVER = "game_over"
+    DRAW_OFFERED = "draw_offered"
+    TAKEBACK_REQUESTED = "takeback_requested"
+    OPPONENT_AWAY = "opponent_away"
+    #: the animated recap of a finished game, drawn when it is delivered
+    RECAP = "recap"
+
+    @property
+    def about_ply(self) -> bool:
+        """Whether it concerns one ply of its game ("your turn", the reminder): obsolete once
+        that ply has been played or taken back."""
+        return self in (Kind.YOUR_TURN, Kind.REMINDER)
+
+    @property
+    def lapses_when_game_ends(self) -> bool:
+        """Whether it is obsolete once its game is over (all about a running game; the
+        game-over note, the recap and the challenge kinds are not).
+
+        >>> Kind.YOUR_TURN.lapses_when_game_ends, Kind.GAME_OVER.lapses_when_game_ends
+        (True, False)
+        """
+        return self in (
+            Kind.YOUR_TURN,
+            Kind.REMINDER,
+            Kind.DRAW_OFFERED,
+            Kind.TAKEBACK_REQUESTED,
+            Kind.OPPONENT_AWAY,
+        )
+
 
 #: The user id of Hexhall's own player (the bot as an opponent) on every platform.  It holds a
 #: space, so it is never a platform's user id (digits on Telegram and Discord, one word at the

@@ -1,0 +1,58 @@
+"""The base of the store's SQL: :class:`SqlBase` declares how a method of the shared SQL runs
+on its database (:meth:`SqlBase._read`, :meth:`SqlBase._write`), which the concrete stores
+provide.  The parts of :class:`~bot.storage.sql.SqlStore` (games, challenges, players, the
+outbox, leases, ratings, posts) each build on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from bot.storage.dbapi import Conn, Row
+
+__all__ = ["SqlBase"]
+
+T = TypeVar("T")
+
+
+class SqlBase:
+    """How the shared SQL reaches a database; a concrete store provides :meth:`_read` and
+    :meth:`_write` (and opening, closing and :meth:`schema_version`)."""
+
+    #: The schema versions that migrations applied when this store opened the database (what
+    #: ``hexhall migrate`` reports; empty when it was up to date).
+    migrated: tuple[int, ...] = ()
+
+    async def close(self) -> None:
+        """Close the database."""
+        raise NotImplementedError
+
+    async def schema_version(self) -> int:
+        """The schema version of the open database."""
+        raise NotImplementedError
+
+    #: Added to the select of notifications to claim: PostgreSQL's ``FOR UPDATE SKIP
+    #: LOCKED`` lets workers of several processes pass each other's rows by instead of
+    #: waiting on them; SQLite has one writer at a time and no such clause.
+    SKIP_LOCKED = ""
+
+    #: Names the index of games waiting for the bot where a planner needs telling (SQLite:
+    #: while no game is against the bot the index is empty, has no statistics, and the planner
+    #: would walk every active game instead).
+    BOT_TURN_INDEX = ""
+
+    async def _read(self, fn: Callable[[Conn], T]) -> T:
+        """Run ``fn`` outside a transaction of its own (each statement sees what is committed;
+        a function that needs one snapshot runs ``BEGIN`` itself)."""
+        raise NotImplementedError
+
+    async def _write(self, fn: Callable[[Conn], T]) -> T:
+        """Run ``fn`` in one write transaction, rolled back if it raises."""
+        raise NotImplementedError
+
+    async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        return await self._read(lambda c: c.execute(sql, args).fetchall())
+
+    async def _row(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
+        return await self._read(lambda c: c.execute(sql, args).fetchone())

@@ -1,0 +1,316 @@
+"""The outbox in SQL (:class:`SqlOutbox`): notifications written in the transaction of the
+change they report (:func:`insert_notes`), claimed by delivery workers with a lease, marked
+sent, retried or given up, and dropped once their game makes them obsolete
+(:func:`cancel_obsolete_notes`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from bot.core.notification import Kind, Notification
+from bot.messages import Action, Code, Segment, Strong, Text
+from bot.storage.dbapi import Conn, Row, from_ts, to_ts
+from bot.storage.errors import BadRow
+from bot.storage.rows import Backlog
+from bot.storage.sql_base import SqlBase
+from bot.storage.sql_rows import NOTE_RETURNING, read_notification
+
+__all__ = [
+    "DROP_NOTE",
+    "OBSOLETE_NOTE",
+    "SqlOutbox",
+    "cancel_obsolete_notes",
+    "filled",
+    "insert_notes",
+]
+
+log = logging.getLogger(__name__)
+
+
+# -- writing notifications ----------------------------------------------------------------------
+
+
+def _fill_text(text: Text, key: str, value: str) -> Text:
+    def fill(segment: Segment) -> Segment:
+        if isinstance(segment, str):
+            return segment.replace(key, value)
+        if isinstance(segment, Strong):
+            return Strong(segment.text.replace(key, value))
+        if isinstance(segment, Code):
+            return Code(segment.text.replace(key, value))
+        return segment
+
+    return Text(tuple(fill(s) for s in text.segments))
+
+
+def filled(
+    note: Notification, game_id: int | None = None, challenge_id: int | None = None
+) -> Notification:
+    """``note`` with the id of the game or challenge created in the same transaction put in:
+    ``{game}`` / ``{challenge}`` in its text, action ids and dedupe key are replaced, and the id
+    is set (unless the note already names one)."""
+    if game_id is not None and note.game_id is None:
+        note = replace(_fill(note, "{game}", str(game_id)), game_id=game_id)
+    if challenge_id is not None and note.challenge_id is None:
+        note = replace(_fill(note, "{challenge}", str(challenge_id)), challenge_id=challenge_id)
+    return note
+
+
+def _fill(note: Notification, key: str, number: str) -> Notification:
+    return replace(
+        note,
+        text=_fill_text(note.text, key, number),
+        actions=tuple(Action(a.label, a.id.replace(key, number)) for a in note.actions),
+        dedupe=None if note.dedupe is None else note.dedupe.replace(key, number),
+    )
+
+
+_INSERT_NOTE = (
+    "INSERT INTO notifications (platform, user_id, name, player_id, chat_id, kind, game_id, "
+    "challenge_id, ply, text, actions, direct, created_at, deliver_after, dedupe) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe) DO NOTHING"
+)
+
+
+def _note_values(note: Notification) -> tuple[Any, ...]:
+    who = note.recipient
+    return (
+        who.platform,
+        who.user_id,
+        who.name,
+        who.player_id,
+        None if note.chat is None else note.chat.chat_id,
+        None if note.kind is None else str(note.kind),
+        note.game_id,
+        note.challenge_id,
+        note.ply,
+        None if note.text is None else note.text.to_json(),
+        json.dumps([[a.label, a.id] for a in note.actions], ensure_ascii=False),
+        int(note.direct),
+        to_ts(note.created_at or note.deliver_after),
+        None if note.deliver_after is None else to_ts(note.deliver_after),
+        note.dedupe,
+    )
+
+
+def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
+    # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
+    # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
+    rows = [_note_values(n) for n in notes]
+    if rows:
+        conn.executemany(_INSERT_NOTE, rows)
+
+
+_PLY_KINDS = ", ".join(f"'{k}'" for k in Kind if k.about_ply)
+_ENDED_KINDS = ", ".join(f"'{k}'" for k in Kind if k.lapses_when_game_ends)
+# When an undelivered notification has become obsolete, judged against its game's row ``g``:
+# "your turn" / a reminder for a ply that is no longer the game's, anything about a running
+# game once it is over, a draw offer or takeback request no longer standing.
+OBSOLETE_NOTE = (
+    f"((notifications.kind IN ({_PLY_KINDS}) AND notifications.ply IS NOT NULL "
+    "AND notifications.ply <> g.ply) "
+    f"OR (notifications.kind IN ({_ENDED_KINDS}) AND g.status <> 'active') "
+    f"OR (notifications.kind = '{Kind.DRAW_OFFERED}' AND g.draw_offer_by IS NULL) "
+    f"OR (notifications.kind = '{Kind.TAKEBACK_REQUESTED}' AND g.takeback_by IS NULL))"
+)
+# The dedupe key is released, so the same event may be announced again (a ply played again
+# after a takeback).
+DROP_NOTE = (
+    "UPDATE notifications SET done_at = ?, outcome = 'obsolete', dedupe = NULL, "
+    "lease_owner = NULL, lease_until = NULL "
+)
+
+
+def cancel_obsolete_notes(conn: Conn, game_id: int, now: datetime) -> int:
+    # A notification a worker holds is being sent this very moment: left to finish as sent
+    # (if its sending fails, the next claim drops it as obsolete).
+    cur = conn.execute(
+        DROP_NOTE + "WHERE game_id = ? AND done_at IS NULL "
+        "AND (lease_until IS NULL OR lease_until <= ?) AND EXISTS (SELECT 1 FROM games g "
+        f"WHERE g.id = notifications.game_id AND {OBSOLETE_NOTE})",
+        (to_ts(now), game_id, to_ts(now)),
+    )
+    return cur.rowcount
+
+
+class SqlOutbox(SqlBase):
+    """The outbox methods of the store."""
+
+    async def queue_notes(self, notes: Sequence[Notification]) -> None:
+        """Store notifications no other change carries, in one transaction."""
+        if notes:
+            await self._write(lambda c: insert_notes(c, notes))
+
+    async def notifications_for(self, player_id: int) -> list[Notification]:
+        """Every notification addressed to a player that is still to be delivered or was
+        delivered, oldest first (for tests and tools; cancelled ones are left out)."""
+        rows = await self._rows(
+            f"SELECT {NOTE_RETURNING} FROM notifications WHERE player_id = ? "
+            "AND (outcome IS NULL OR outcome = 'sent') ORDER BY id",
+            (player_id,),
+        )
+        return [read_notification(r) for r in rows]
+
+    async def due_notifications(
+        self, platform: str, now: datetime, limit: int = 50
+    ) -> list[Notification]:
+        """Undelivered notifications for ``platform`` whose delivery time has come, oldest
+        first, without claiming them (for tests and tools: workers use :meth:`claim_due`)."""
+        rows = await self._rows(
+            f"SELECT {NOTE_RETURNING} FROM notifications WHERE platform = ? AND done_at IS NULL "
+            "AND deliver_after <= ? ORDER BY deliver_after, id LIMIT ?",
+            (platform, to_ts(now), limit),
+        )
+        return [read_notification(r) for r in rows]
+
+    async def claim_due(
+        self, platform: str, owner: str, now: datetime, lease: timedelta, limit: int = 20
+    ) -> list[Notification]:
+        """Claim up to ``limit`` due notifications of ``platform`` for the worker ``owner``
+        until ``now + lease``, oldest first; obsolete ones are dropped instead (and not
+        returned), as is a row that cannot be read (with a log line).
+
+        One conditional ``UPDATE ... RETURNING``: a row is taken only if it is unclaimed or
+        its lease has ended, so two workers never hold the same one (PostgreSQL adds ``FOR
+        UPDATE SKIP LOCKED`` to the inner select so they do not wait on each other either).
+        """
+        stamp, until = to_ts(now), to_ts(now + lease)
+        free = "done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?)"
+
+        def claim(conn: Conn) -> list[Row]:
+            conn.execute(
+                DROP_NOTE + f"WHERE platform = ? AND deliver_after <= ? AND {free} "
+                "AND game_id IS NOT NULL AND EXISTS (SELECT 1 FROM games g "
+                f"WHERE g.id = notifications.game_id AND {OBSOLETE_NOTE})",
+                (stamp, platform, stamp, stamp),
+            )
+            # The rows to take are picked once, in a CTE: as a plain ``IN (subquery)``
+            # PostgreSQL may run a locking subquery again per row and take more than ``limit``.
+            rows: list[Row] = conn.execute(
+                "WITH picked AS (SELECT id FROM notifications WHERE platform = ? "
+                "AND done_at IS NULL AND deliver_after <= ? AND (lease_until IS NULL "
+                f"OR lease_until <= ?) ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
+                "UPDATE notifications SET lease_owner = ?, lease_until = ? "
+                f"WHERE id IN (SELECT id FROM picked) AND {free} "
+                f"RETURNING {NOTE_RETURNING}",
+                (platform, stamp, stamp, limit, owner, until, stamp),
+            ).fetchall()
+            return rows
+
+        claimed = []
+        for row in sorted(await self._write(claim), key=lambda r: (r["deliver_after"], r["id"])):
+            try:
+                claimed.append(read_notification(row))
+            except BadRow as exc:
+                log.error("dropping a notification that cannot be read: %s", exc)
+                await self._finish_note(row["id"], owner, now, "failed", str(exc))
+        return claimed
+
+    async def _finish_note(
+        self, note_id: int, owner: str, now: datetime, outcome: str, error: str | None
+    ) -> bool:
+        cur = await self._write(
+            lambda c: c.execute(
+                "UPDATE notifications SET done_at = ?, outcome = ?, last_error = ?, "
+                "lease_owner = NULL, lease_until = NULL "
+                "WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
+                (to_ts(now), outcome, None if error is None else error[:500], note_id, owner),
+            )
+        )
+        return bool(cur.rowcount == 1)
+
+    async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
+        """Record that the worker ``owner`` delivered a notification it claimed; ``False`` if
+        it no longer held the claim (its lease ended and another worker took it)."""
+        return await self._finish_note(note_id, owner, now, "sent", None)
+
+    async def give_up(self, note_id: int, owner: str, now: datetime, error: str) -> bool:
+        """Stop trying to deliver a claimed notification (``error`` says why)."""
+        return await self._finish_note(note_id, owner, now, "failed", error)
+
+    async def retry_later(
+        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+    ) -> bool:
+        """Release a claimed notification to be tried again at ``when``, counting a failed
+        attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
+        a refused direct message, which does not count as an attempt)."""
+        counted = 1 if direct is None else 0
+
+        def retry(conn: Conn) -> bool:
+            cur = conn.execute(
+                "UPDATE notifications SET attempts = attempts + ?, deliver_after = ?, "
+                "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
+                "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
+                (
+                    counted,
+                    to_ts(when),
+                    error[:500],
+                    None if direct is None else int(direct),
+                    note_id,
+                    owner,
+                ),
+            )
+            return bool(cur.rowcount == 1)
+
+        return await self._write(retry)
+
+    async def outbox_backlog(self, now: datetime) -> list[Backlog]:
+        """Per platform: how many notifications are due and undelivered at ``now``, and how
+        many seconds the oldest of them has waited (for the metrics)."""
+        rows = await self._rows(
+            "SELECT platform, COUNT(*) AS due, MIN(deliver_after) AS oldest FROM notifications "
+            "WHERE done_at IS NULL AND deliver_after <= ? GROUP BY platform ORDER BY platform",
+            (to_ts(now),),
+        )
+        backlog = []
+        for row in rows:
+            try:
+                waited = max(0.0, (now - from_ts(row["oldest"])).total_seconds())
+            except ValueError:
+                waited = 0.0
+            backlog.append(Backlog(str(row["platform"]), int(row["due"]), waited))
+        return backlog
+
+    async def claim_owners(self, platform: str, now: datetime) -> list[str]:
+        """The workers holding unexpired claims on ``platform``'s undelivered notifications."""
+        rows = await self._rows(
+            "SELECT DISTINCT lease_owner FROM notifications WHERE platform = ? "
+            "AND done_at IS NULL AND lease_until > ? ORDER BY lease_owner",
+            (platform, to_ts(now)),
+        )
+        return [str(r["lease_owner"]) for r in rows]
+
+    async def release_claims(self, platform: str, owner: str) -> int:
+        """Free ``owner``'s claims on ``platform``'s undelivered notifications (a worker known
+        to be gone), so any worker may take them at once; how many."""
+        return await self._write(
+            lambda c: (
+                c.execute(
+                    "UPDATE notifications SET lease_owner = NULL, lease_until = NULL "
+                    "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
+                    (platform, owner),
+                ).rowcount
+            )
+        )
+
+    async def cancel_obsolete(self, game_id: int, now: datetime) -> int:
+        """Cancel a game's undelivered notifications that its current state makes obsolete;
+        how many.  (Every change of a game in this store already does this inside its own
+        transaction; this is for tools and other writers.)"""
+        return await self._write(lambda c: cancel_obsolete_notes(c, game_id, now))
+
+    async def prune_notifications(self, before: datetime) -> int:
+        """Delete notifications delivered (or dropped) before ``before``; how many."""
+        cur = await self._write(
+            lambda c: c.execute(
+                "DELETE FROM notifications WHERE done_at IS NOT NULL AND done_at < ?",
+                (to_ts(before),),
+            )
+        )
+        return int(cur.rowcount)

@@ -1,0 +1,144 @@
+"""Players in SQL (:class:`SqlPlayers`): who they are, their notification settings and their
+vacations (a vacation moves the deadlines of their games in the same transaction).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from bot.core.notification import Notification
+from bot.core.settings import Settings
+from bot.storage.dbapi import Conn, Row, to_ts
+from bot.storage.rows import GameRow, PlayerRow
+from bot.storage.sql_base import SqlBase
+from bot.storage.sql_outbox import insert_notes
+from bot.storage.sql_rows import (
+    PLAYER_COLUMNS,
+    Reader,
+    alarm_text,
+    opt_ts,
+    read_player,
+    was_reminded,
+)
+
+__all__ = ["SqlPlayers"]
+
+
+class _Stale(Exception):
+    """A row changed under a multi-row write: roll the whole transaction back."""
+
+
+class SqlPlayers(SqlBase):
+    """The player methods of the store."""
+
+    async def player(self, platform: str, user_id: str, name: str, now: datetime) -> PlayerRow:
+        """The player (platform, user_id), created if new; the display name is kept current."""
+        row = await self._row(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
+        )
+        if row is not None and row["name"] == name:
+            return read_player(row)
+        created: Row = await self._write(
+            lambda c: c.execute(
+                "INSERT INTO players (platform, user_id, name, created_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name "
+                f"RETURNING {PLAYER_COLUMNS}",
+                (platform, user_id, name, to_ts(now)),
+            ).fetchone()
+        )
+        return read_player(created)
+
+    async def get_player(self, player_id: int) -> PlayerRow | None:
+        """The player with this id, if any."""
+        row = await self._row(f"SELECT {PLAYER_COLUMNS} FROM players WHERE id = ?", (player_id,))
+        return None if row is None else read_player(row)
+
+    async def find_player(self, platform: str, user_id: str) -> PlayerRow | None:
+        """The player (platform, user_id), if known."""
+        row = await self._row(
+            f"SELECT {PLAYER_COLUMNS} FROM players WHERE platform = ? AND user_id = ?",
+            (platform, user_id),
+        )
+        return None if row is None else read_player(row)
+
+    async def set_settings(self, player_id: int, settings: Settings) -> None:
+        """Store a player's notification settings."""
+        quiet = settings.quiet
+        values = (
+            int(settings.direct),
+            int(settings.reminders),
+            None if quiet is None else quiet.start.hour * 60 + quiet.start.minute,
+            None if quiet is None else quiet.end.hour * 60 + quiet.end.minute,
+            0 if quiet is None else quiet.offset // timedelta(minutes=1),
+            player_id,
+        )
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE players SET dm_enabled = ?, reminders_enabled = ?, quiet_start = ?, "
+                "quiet_end = ?, utc_offset_min = ? WHERE id = ?",
+                values,
+            )
+        )
+
+    async def away_spans(self, player_id: int) -> list[tuple[datetime, datetime]]:
+        """A player's vacations as (start, end), oldest first."""
+        rows = await self._rows(
+            "SELECT id, start_at, end_at FROM away_spans WHERE player_id = ? ORDER BY start_at, id",
+            (player_id,),
+        )
+        spans = []
+        for row in rows:
+            r = Reader("away_spans", row)
+            spans.append((r.time("start_at"), r.time("end_at")))
+        return spans
+
+    async def set_away(
+        self,
+        player_id: int,
+        now: datetime,
+        until: datetime | None,
+        deadlines: Sequence[tuple[GameRow, datetime]],
+        notes: Sequence[Notification] = (),
+    ) -> bool:
+        """In one transaction: cut a vacation running at ``now`` short, start a new one until
+        ``until`` (``None``: just come back), move the given games' deadlines, and queue the
+        notes.  ``False`` (nothing changed) if one of the games changed meanwhile."""
+
+        def away(conn: Conn) -> None:
+            conn.execute(
+                "UPDATE away_spans SET end_at = ? WHERE player_id = ? AND start_at <= ? "
+                "AND end_at > ?",
+                (to_ts(now), player_id, to_ts(now), to_ts(now)),
+            )
+            if until is not None:
+                conn.execute(
+                    "INSERT INTO away_spans (player_id, start_at, end_at) VALUES (?, ?, ?)",
+                    (player_id, to_ts(now), to_ts(until)),
+                )
+            conn.execute(
+                "UPDATE players SET away_until = ? WHERE id = ?", (opt_ts(until), player_id)
+            )
+            for game, deadline in deadlines:
+                cur = conn.execute(
+                    "UPDATE games SET deadline_at = ?, alarm_at = ?, version = version + 1, "
+                    "updated_at = ? "
+                    "WHERE id = ? AND version = ? AND status = 'active'",
+                    (
+                        to_ts(deadline),
+                        alarm_text(deadline, game.time_per_move, was_reminded(game)),
+                        to_ts(now),
+                        game.id,
+                        game.version,
+                    ),
+                )
+                if cur.rowcount != 1:
+                    raise _Stale
+            insert_notes(conn, notes)
+
+        try:
+            await self._write(away)
+        except _Stale:
+            return False
+        return True
