@@ -35,7 +35,9 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     else:
         head += await standings.ended_line(ctx, row)
     reply = await ctx.picture(position, Reply(head, actions=actions, game_id=gid), row)
-    return await presentation.as_board(ctx, reply, row, position, live=row.status == GameStatus.ACTIVE)
+    return await presentation.as_board(
+        ctx, reply, row, position, live=row.status == GameStatus.ACTIVE
+    )
 
 
 #: Finished games shown per page of ``games``.
