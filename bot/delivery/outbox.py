@@ -105,6 +105,8 @@ class Outbox:
         # When the claims of gone workers were last looked for (at most once a poll: the
         # outbox is woken after every update, and the look is a query).
         self._looked: float | None = None
+        # Whether the notification just handled was put back to go to its chat at once.
+        self._redirected = False
 
     def wake(self) -> None:
         """Make :meth:`run` look for due notifications now (e.g. after a command queued
@@ -134,10 +136,13 @@ class Outbox:
             claimed = await self.store.claim_due(
                 platform, self.owner, self.clock.now(), self.lease, self.batch
             )
-            if not claimed:
-                return sent
+            again = False
             for note in claimed:
                 sent += await self._deliver(note, sender)
+                # A refused direct message is due again at once, in the chat.
+                again |= note.direct and note.chat is not None and self._redirected
+            if len(claimed) < self.batch and not again:  # a short batch: nothing else due
+                return sent
 
     async def _take_over(self, platform: str) -> None:
         """Free the claims of workers whose process ended on this host (killed while sending),
@@ -153,6 +158,7 @@ class Outbox:
 
     async def _deliver(self, note: Notification, sender: Sender) -> int:
         assert note.id is not None, "claimed notifications are stored ones"
+        self._redirected = False
         if note.recipient.is_bot:
             # What the sessions tell every opponent (your turn, game over) reaches the bot too;
             # it reads nothing, so it is done with, not sent.
@@ -168,6 +174,7 @@ class Outbox:
                     note.id, self.owner, self.clock.now(), f"direct message refused: {exc}",
                     direct=False,
                 )  # fmt: skip
+                self._redirected = True
                 return 0
             await self._give_up(note, f"refused: {exc}")
         except DeliveryRefused as exc:

@@ -174,34 +174,54 @@ class SqlOutbox(SqlBase):
     ) -> list[Notification]:
         """Claim up to ``limit`` due notifications of ``platform`` for the worker ``owner``
         until ``now + lease``, oldest first; obsolete ones are dropped instead (and not
-        returned), as is a row that cannot be read (with a log line).
+        returned), as is a row that cannot be read (with a log line).  Fewer than ``limit``
+        claimed means no other is due (but for an unreadable row dropped).
 
-        One conditional ``UPDATE ... RETURNING``: a row is taken only if it is unclaimed or
+        One conditional ``UPDATE ... RETURNING`` (again only while obsolete rows were dropped
+        from a full pick): a row is taken only if it is unclaimed or
         its lease has ended, so two workers never hold the same one (PostgreSQL adds ``FOR
         UPDATE SKIP LOCKED`` to the inner select so they do not wait on each other either).
         """
         stamp, until = to_ts(now), to_ts(now + lease)
         free = "done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?)"
 
+        # A picked row whose game has made it obsolete is dropped in the same statement that
+        # leases the others (both judged against the row as it was: SQL evaluates every SET
+        # expression on the old row); ``dropped`` tells them apart in what it returns.
+        stale = (
+            "(game_id IS NOT NULL AND EXISTS (SELECT 1 FROM games g "
+            f"WHERE g.id = notifications.game_id AND {OBSOLETE_NOTE}))"
+        )
+        take = (
+            "WITH picked AS (SELECT id FROM notifications WHERE platform = ? "
+            "AND done_at IS NULL AND deliver_after <= ? AND (lease_until IS NULL "
+            f"OR lease_until <= ?) ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
+            f"UPDATE notifications SET done_at = CASE WHEN {stale} THEN ? ELSE done_at END, "
+            f"outcome = CASE WHEN {stale} THEN 'obsolete' ELSE outcome END, "
+            f"dedupe = CASE WHEN {stale} THEN NULL ELSE dedupe END, "
+            f"lease_owner = CASE WHEN {stale} THEN NULL ELSE ? END, "
+            f"lease_until = CASE WHEN {stale} THEN NULL ELSE ? END "
+            f"WHERE id IN (SELECT id FROM picked) AND {free} "
+            f"RETURNING {NOTE_RETURNING}, outcome AS dropped"
+        )
+
         def claim(conn: Conn) -> list[Row]:
-            conn.execute(
-                DROP_NOTE + f"WHERE platform = ? AND deliver_after <= ? AND {free} "
-                "AND game_id IS NOT NULL AND EXISTS (SELECT 1 FROM games g "
-                f"WHERE g.id = notifications.game_id AND {OBSOLETE_NOTE})",
-                (stamp, platform, stamp, stamp),
-            )
             # The rows to take are picked once, in a CTE: as a plain ``IN (subquery)``
             # PostgreSQL may run a locking subquery again per row and take more than ``limit``.
-            rows: list[Row] = conn.execute(
-                "WITH picked AS (SELECT id FROM notifications WHERE platform = ? "
-                "AND done_at IS NULL AND deliver_after <= ? AND (lease_until IS NULL "
-                f"OR lease_until <= ?) ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
-                "UPDATE notifications SET lease_owner = ?, lease_until = ? "
-                f"WHERE id IN (SELECT id FROM picked) AND {free} "
-                f"RETURNING {NOTE_RETURNING}",
-                (platform, stamp, stamp, limit, owner, until, stamp),
-            ).fetchall()
-            return rows
+            # Obsolete rows among them are dropped; while a full pick had some, pick again,
+            # so fewer than ``limit`` rows claimed means none is left due.
+            taken: list[Row] = []
+            want = limit
+            while want > 0:
+                rows: list[Row] = conn.execute(
+                    take, (platform, stamp, stamp, want, stamp, owner, until, stamp)
+                ).fetchall()
+                live = [r for r in rows if r["dropped"] is None]
+                taken += live
+                if len(rows) < want or len(live) == len(rows):
+                    break
+                want -= len(live)
+            return taken
 
         claimed = []
         for row in sorted(await self._write(claim), key=lambda r: (r["deliver_after"], r["id"])):
