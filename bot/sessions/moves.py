@@ -41,6 +41,10 @@ async def move(
     if not isinstance(text, str):
         raise Refusal(texts.move_is_text())
     me = await ctx.player(user)
+    if game_id is None and expected_ply is None:
+        played = await _alone(ctx, me, chat, text, confirm)
+        if played is not None:
+            return played
     gid = await ctx.pick_game(me, chat, game_id, turn=True)
     # What the player saw when they sent the move: a racing submission is judged against it.
     # Only when another submission holds the lock is there a race to judge; otherwise the
@@ -66,6 +70,47 @@ async def move(
             # Our cached row was stale (another process wrote): judge again, fresh.
             ctx.positions.pop(gid, None)
         raise AssertionError("unreachable: the fresh attempt returns or raises")
+
+
+async def _alone(ctx: Context, me: PlayerRow, chat: Chat, text: str, confirm: bool) -> Reply | None:
+    """A move that names no game, played at once in the one active game of ``me`` in
+    ``chat`` this process knows of, the store checking in the write itself that it is still
+    their only active game here (what :meth:`~bot.sessions.context.Context.pick_game` would
+    read first).  ``None`` for anything but a plain move played there: then the move takes
+    the ordinary way, which answers everything else."""
+    known = [
+        row
+        for row, _ in ctx.positions.values()
+        if row.status == GameStatus.ACTIVE
+        and (row.platform, row.chat_id) == (chat.platform, chat.chat_id)
+        and me.id in row.seats
+    ]
+    if len(known) != 1 or ctx.lock(known[0].id).locked():
+        return None
+    gid = known[0].id
+    async with ctx.lock(gid):
+        cached = ctx.positions.get(gid)
+        if cached is None:
+            return None
+        row, position = cached
+        seat = ctx.seat(me, row)
+        due = row.deadline_at
+        if seat is None or row.status != GameStatus.ACTIVE or position.to_move != seat:
+            return None
+        if due is not None and due <= ctx.now():
+            return None
+        try:
+            after = position.play(text)
+        except IllegalMove:
+            return None
+        outcome = after.outcome
+        if not confirm and outcome is not None and outcome.winner not in (None, seat):
+            return None
+        alone = (me.id, chat.platform, chat.chat_id)
+        updated = await commit(ctx, row, after, me, seat, alone_in=alone)
+        if updated is None:
+            return None
+        return await _move_reply(ctx, updated, row.ply, seat, after)
 
 
 async def _try_move(
@@ -136,11 +181,18 @@ async def _commit(
 
 
 async def commit(
-    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int
+    ctx: Context,
+    row: GameRow,
+    after: Position,
+    me: PlayerRow,
+    seat: int,
+    alone_in: tuple[int, str, str] | None = None,
 ) -> GameRow | None:
     """Store ``me``'s move that made ``after`` (one transaction with its notifications): the
-    stored game, or ``None`` if it was no longer at ``row``'s ply and version.  Every move
-    is stored here, the bot's too (see :mod:`~bot.sessions.opponent`)."""
+    stored game, or ``None`` if it was no longer at ``row``'s ply and version (or, with
+    ``alone_in``, no longer the player's only active game in the chat: see
+    :meth:`~bot.storage.protocol.Store.apply_move`).  Every move is stored here, the bot's
+    too (see :mod:`~bot.sessions.opponent`)."""
     now = ctx.now()
     move = after.last_move or ""
     opponent = await ctx.player_by_id(row.seats[1 - seat])
@@ -203,6 +255,7 @@ async def commit(
         finish,
         deadline,
         rating=rated,
+        alone_in=alone_in,
     )
     if updated is not None:
         ctx.positions[row.id] = (updated, after)

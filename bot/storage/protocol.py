@@ -185,6 +185,7 @@ class Store(StandingsStore, PostsStore, Protocol):
         finish: tuple[int | None, GameResult, str] | None = None,
         deadline_at: datetime | None = None,
         rating: RatedEnd | None = None,
+        alone_in: tuple[int, str, str] | None = None,
     ) -> GameRow | None:
         """Append ``move`` at ``game.ply`` and update the game, in one transaction: the game
         row (checked against ``game.ply`` and ``game.version``), the moves row, the
@@ -196,6 +197,10 @@ class Store(StandingsStore, PostsStore, Protocol):
         ``finish``): the players' rating changes, written in the same transaction
         (:class:`~bot.storage.standings.RatingsMoved` if a rating changed since they were
         computed: nothing is written).
+        ``alone_in`` is ``(player id, platform, chat id)`` when the move was sent without
+        naming its game and this must be that player's only active game in that chat (the
+        check a typed move's choice of game needs, made in the write itself): ``None``
+        (nothing written) when it is not.
         """
         ...
 

@@ -215,6 +215,7 @@ class SqlGames(SqlBase):
         finish: tuple[int | None, GameResult, str] | None = None,
         deadline_at: datetime | None = None,
         rating: RatedEnd | None = None,
+        alone_in: tuple[int, str, str] | None = None,
     ) -> GameRow | None:
         """Append ``move`` at ``game.ply`` and update the game, in one transaction: the game
         row (checked against ``game.ply`` and ``game.version``), the moves row, the
@@ -226,13 +227,17 @@ class SqlGames(SqlBase):
         ``finish``): the players' rating changes, written in the same transaction
         (:class:`~bot.storage.standings.RatingsMoved` if a rating changed since they were
         computed: nothing is written).
+        ``alone_in`` is ``(player id, platform, chat id)`` when the move was sent without
+        naming its game and this must be that player's only active game in that chat (the
+        check a typed move's choice of game needs, made in the write itself): ``None``
+        (nothing written) when it is not.
         """
         status, winner, result, reason, finished_at = "active", None, None, None, None
         if finish is not None:
             status, finished_at = "finished", to_ts(now)
             winner, result_enum, reason = finish
             result = str(GameResult(result_enum))
-        values = (
+        values: tuple[Any, ...] = (
             to_move,
             dumps(dict(snapshot)),
             status,
@@ -248,6 +253,16 @@ class SqlGames(SqlBase):
             game.ply,
             game.version,
         )
+        alone = ""
+        if alone_in is not None:
+            player, platform, chat_id = alone_in
+            alone = (
+                "AND (SELECT count(*) FROM games o WHERE o.seat0 = ? AND o.status = 'active' "
+                "AND o.platform = ? AND o.chat_id = ?) + (SELECT count(*) FROM games o "
+                "WHERE o.seat1 = ? AND o.seat0 <> ? AND o.status = 'active' "
+                "AND o.platform = ? AND o.chat_id = ?) = 1 "
+            )
+            values += (player, platform, chat_id, player, player, platform, chat_id)
 
         def play(conn: Conn, row: Row) -> None:
             conn.execute(
@@ -263,7 +278,7 @@ class SqlGames(SqlBase):
             "updated_at = ?, deadline_at = ?, alarm_at = ?, reminder_sent_for_ply = NULL, "
             "draw_offer_by = CASE WHEN draw_offer_by = ? THEN draw_offer_by END, "
             "takeback_by = NULL "
-            "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' ",
+            "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' " + alone,
             values,
             game.id,
             now,
