@@ -20,10 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import engines
 from bot.adapters.console import CHAT, PLATFORM, Console, console_user
+from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core.status import GameStatus
-from bot.delivery.outbox import Outbox
-from bot.delivery.recap import Recaps
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
@@ -95,7 +94,9 @@ async def opened(db_path: str) -> AsyncIterator[SessionManager]:
 async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None) -> int:
     """Run the bot until its input ends: the chat adapters whose tokens are set (Telegram,
     Discord, or both), else the console, with the clock sweeper alongside.
-    ``play`` starts a local game at once (then tokens are ignored)."""
+    ``play`` starts a local game at once (then tokens are ignored).  Every secret of the
+    settings goes to the process's one log redactor first (:mod:`bot.adapters.redact`)."""
+    hide(*config.secrets)
     if play is None and (config.telegram_token or config.discord_token):
         return await serve_chat(config)
     async with opened(config.db_path) as manager, http_endpoint(config, manager):
@@ -178,44 +179,28 @@ async def http_endpoint(
 
 
 async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Event) -> None:
-    """The Telegram adapter and its outbox worker on ``manager`` until ``stop`` is set (a
+    """The Telegram adapter (with its outbox worker) on ``manager`` until ``stop`` is set (a
     token or connection that fails for good is an AppError)."""
-    from bot.adapters.telegram import TelegramAdapter, TelegramUnavailable
-    from bot.adapters.telegram.format import PLATFORM as TELEGRAM
-    from bot.adapters.telegram.sender import TelegramSender
+    from bot.adapters.telegram.service import TelegramUnavailable
+    from bot.adapters.telegram.service import serve as serve_telegram
 
-    adapter = TelegramAdapter.build(
-        manager,
-        config.telegram_token.reveal(),
-        api_url=config.telegram_api_url,
-        file_url=config.telegram_file_url,
-    )
-    outbox = Outbox(manager.store, manager.clock)
-    adapter.outbox = outbox  # woken after every update: notices go out at once
-    sender = TelegramSender(adapter.application.bot, Recaps(manager.store), manager)
-    # Each process delivers its own outbox share, polling or not (the store's claims keep
-    # a notification from going out twice).
-    delivery = asyncio.create_task(outbox.run(TELEGRAM, sender, stop=stop))
+    listen = config.telegram_webhook_listen
     try:
-        if config.telegram_webhook_url:  # several processes behind one load balancer
-            from bot.adapters.telegram.webhook import TelegramWebhook
-
-            listen = config.telegram_webhook_listen
-            webhook = TelegramWebhook(
-                adapter,
-                config.telegram_webhook_url,
-                config.telegram_webhook_secret.reveal(),
-                host=listen.host,
-                port=listen.port,
-            )
-            await webhook.run(stop)
-        else:
-            await adapter.run(stop)
+        await serve_telegram(
+            manager,
+            config.telegram_token.reveal(),
+            stop,
+            api_url=config.telegram_api_url,
+            file_url=config.telegram_file_url,
+            webhook_url=config.telegram_webhook_url,
+            webhook_secret=config.telegram_webhook_secret.reveal(),
+            host=listen.host,
+            port=listen.port,
+        )
     except TelegramUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None
     finally:
         stop.set()
-        await delivery
 
 
 async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Event) -> None:

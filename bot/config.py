@@ -160,6 +160,19 @@ def load_env(
 DEFAULT_TELEGRAM_API_URL = "https://api.telegram.org/bot"
 
 
+def _url_passwords(url: str) -> list[str]:
+    """The passwords a database URL holds (in its user part or as ``password=``)."""
+    if "://" not in url:
+        return []
+    parts = urlsplit(url)
+    found = re.findall(r"(?i)(?:^|&)password=([^&]+)", parts.query)
+    try:
+        password = parts.password
+    except ValueError:
+        password = None
+    return [password, *found] if password else found
+
+
 @dataclass(frozen=True)
 class Settings:
     """What the bot reads: the chat tokens (empty = that adapter does not start) and the
@@ -191,6 +204,22 @@ class Settings:
     telegram_webhook_url: str = ""
     telegram_webhook_secret: Secret = Secret("")
     telegram_webhook_listen: Address = Address("0.0.0.0", 8443)
+
+    @property
+    def secrets(self) -> tuple[str, ...]:
+        """Every secret of these settings, for the log redactor: both chat tokens, the
+        webhook's secret and the database password (if its URL holds one).
+
+        >>> Settings(Secret("t"), Secret(""), "postgresql://u:pw@db/x").secrets
+        ('t', 'pw')
+        """
+        found = [
+            self.discord_token.reveal(),
+            self.telegram_token.reveal(),
+            self.telegram_webhook_secret.reveal(),
+            *_url_passwords(self.db_path),
+        ]
+        return tuple(secret for secret in found if secret)
 
     @property
     def telegram_webhook_path(self) -> str:

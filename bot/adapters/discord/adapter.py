@@ -45,7 +45,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
-from bot.adapters.redact import TokenRedactor
+from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.ratings import Pool
@@ -256,7 +256,7 @@ class DiscordBot(discord.Client):
 
     async def login(self, token: str) -> None:
         """Log in; from now on this module's log records never show ``token``."""
-        log.addFilter(TokenRedactor(token))
+        hide(token, loggers=(log,))
         await super().login(token)
 
     async def setup_hook(self) -> None:

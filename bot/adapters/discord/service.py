@@ -2,8 +2,9 @@
 log in, sync the commands, deliver the outbox's Discord notifications, and stop cleanly.
 With a shard count it runs the gateway shards named (see :mod:`bot.adapters.discord.shards`).
 
-The token is handed to discord.py and to nothing else; a log filter replaces it with ``***``
-in every record that reaches the process's log handlers, just in case.
+The token is handed to discord.py and to nothing else; the process's one redactor
+(:mod:`bot.adapters.redact`) replaces it with ``***`` in every record that reaches the log
+handlers, just in case.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import aiohttp
 import discord
@@ -22,7 +23,7 @@ import yarl
 from bot.adapters.discord.format import PLATFORM
 from bot.adapters.discord.sender import DiscordSender
 from bot.adapters.discord.shards import build_bot
-from bot.adapters.redact import TokenRedactor
+from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.sessions.manager import SessionManager
@@ -55,19 +56,6 @@ def point_at(api_url: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-@contextlib.contextmanager
-def _filtered(token: str) -> Iterator[None]:
-    handlers = logging.getLogger().handlers
-    token_filter = TokenRedactor(token)
-    for handler in handlers:
-        handler.addFilter(token_filter)
-    try:
-        yield
-    finally:
-        for handler in handlers:
-            handler.removeFilter(token_filter)
-
-
 async def serve(
     manager: SessionManager,
     token: str,
@@ -96,46 +84,46 @@ async def serve(
         guild_ready_timeout=guild_ready_timeout,
     )
     sender = DiscordSender(bot, Recaps(manager.store))
-    with _filtered(token):
-        try:
-            await bot.login(token)
-        except discord.LoginFailure:
-            await bot.close()
-            raise DiscordUnavailable("Discord refused the token (DISCORD_TOKEN)") from None
-        except (aiohttp.ClientError, OSError):
-            await bot.close()
-            raise DiscordUnavailable(f"cannot connect to Discord at {api_url}") from None
-        except BaseException:
-            await bot.close()
-            raise
-        running = asyncio.create_task(bot.connect())
-        stopping = asyncio.create_task(stop.wait())
-        ready = asyncio.create_task(bot.wait_until_ready())
-        delivery: asyncio.Task[None] | None = None
-        try:
-            await asyncio.wait({running, stopping, ready}, return_when=asyncio.FIRST_COMPLETED)
-            if ready.done() and not stop.is_set():
-                delivery = asyncio.create_task(outbox.run(PLATFORM, sender, stop=stop))
-                log.info(
-                    "Discord adapter ready as %s (shards %s of %s)",
-                    bot.user,
-                    "all" if shard_ids is None else ",".join(map(str, shard_ids)),
-                    shard_count or 1,
-                )
-                await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            stop.set()
-            for task in (stopping, ready):
-                task.cancel()
-            if delivery is not None:
-                await delivery
-            await bot.close()
-            if running.done() and not running.cancelled() and running.exception() is not None:
-                error = running.exception()
-                raise DiscordUnavailable(
-                    f"the connection to Discord ended: {type(error).__name__}"
-                ) from None
-            else:
-                running.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await running
+    hide(token)
+    try:
+        await bot.login(token)
+    except discord.LoginFailure:
+        await bot.close()
+        raise DiscordUnavailable("Discord refused the token (DISCORD_TOKEN)") from None
+    except (aiohttp.ClientError, OSError):
+        await bot.close()
+        raise DiscordUnavailable(f"cannot connect to Discord at {api_url}") from None
+    except BaseException:
+        await bot.close()
+        raise
+    running = asyncio.create_task(bot.connect())
+    stopping = asyncio.create_task(stop.wait())
+    ready = asyncio.create_task(bot.wait_until_ready())
+    delivery: asyncio.Task[None] | None = None
+    try:
+        await asyncio.wait({running, stopping, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if ready.done() and not stop.is_set():
+            delivery = asyncio.create_task(outbox.run(PLATFORM, sender, stop=stop))
+            log.info(
+                "Discord adapter ready as %s (shards %s of %s)",
+                bot.user,
+                "all" if shard_ids is None else ",".join(map(str, shard_ids)),
+                shard_count or 1,
+            )
+            await asyncio.wait({running, stopping}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.set()
+        for task in (stopping, ready):
+            task.cancel()
+        if delivery is not None:
+            await delivery
+        await bot.close()
+        if running.done() and not running.cancelled() and running.exception() is not None:
+            error = running.exception()
+            raise DiscordUnavailable(
+                f"the connection to Discord ended: {type(error).__name__}"
+            ) from None
+        else:
+            running.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await running

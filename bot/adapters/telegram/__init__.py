@@ -1,6 +1,8 @@
 """The Telegram adapter (python-telegram-bot 22): :class:`TelegramAdapter` in
 :mod:`~bot.adapters.telegram.adapter`, Telegram's formatting in
-:mod:`~bot.adapters.telegram.format`."""
+:mod:`~bot.adapters.telegram.format`, the outbox sender in :mod:`~bot.adapters.telegram.sender`,
+the webhook in :mod:`~bot.adapters.telegram.webhook`, and running it in the bot process in
+:mod:`~bot.adapters.telegram.service` (beside Discord's)."""
 
 from bot.adapters.telegram.adapter import (
     COMMANDS,

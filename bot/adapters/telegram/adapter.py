@@ -44,7 +44,7 @@ from telegram.ext import (
 import engines
 from bot import metrics
 from bot.adapters.commands import execute, split_id
-from bot.adapters.redact import TokenRedactor
+from bot.adapters.redact import REDACTOR, TokenRedactor, hide
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
@@ -214,9 +214,7 @@ class TelegramAdapter:
         # httpx logs every request URL at INFO, and the URL holds the token.
         logging.getLogger("httpx").setLevel(logging.WARNING)
         logging.getLogger("httpcore").setLevel(logging.WARNING)
-        redactor = TokenRedactor(token)
-        for handler in logging.getLogger().handlers:
-            handler.addFilter(redactor)
+        hide(token)
         builder: ApplicationBuilder[Any, Any, Any, Any, Any, Any] = (
             ApplicationBuilder()
             .token(token)
@@ -237,9 +235,7 @@ class TelegramAdapter:
         except TelegramError as exc:
             # The library's message names the problem, never the token.
             raise TelegramUnavailable(
-                f"cannot connect to Telegram: {type(exc).__name__}: {exc}".replace(
-                    self._token, "***"
-                )
+                REDACTOR.redact(f"cannot connect to Telegram: {type(exc).__name__}: {exc}")
             ) from None
         try:
             await app.bot.set_my_commands([BotCommand(n, d) for n, d in COMMANDS])
@@ -626,8 +622,7 @@ class TelegramAdapter:
         error = context.error
         update_id = update.update_id if isinstance(update, Update) else None
         detail = "".join(traceback.format_exception(error)) if error else "no exception"
-        if self._token:
-            detail = detail.replace(self._token, "***")
+        detail = REDACTOR.redact(detail)
         log.error("update %s failed: %s", update_id, detail)
         if not isinstance(update, Update):
             return

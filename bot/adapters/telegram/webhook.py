@@ -38,7 +38,7 @@ from aiohttp import web
 from telegram import Update
 from telegram.error import TelegramError
 
-from bot.adapters.redact import MASK, TokenRedactor
+from bot.adapters.redact import MASK, hide
 from bot.adapters.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter, TelegramUnavailable
 from bot.adapters.telegram.format import PLATFORM
 from bot.sessions.leases import Claim
@@ -95,9 +95,7 @@ class TelegramWebhook:
         self._shutdown_timeout = shutdown_timeout
         self._runner: web.AppRunner | None = None
         # setWebhook's parameters (and PTB's debug log of them) carry the secret.
-        redactor = TokenRedactor(secret)
-        for handler in logging.getLogger().handlers:
-            handler.addFilter(redactor)
+        hide(secret)
 
     @property
     def port(self) -> int:
