@@ -1,166 +1,481 @@
-"""Text commands (``challenge bob maphex size=16``, ``move #3 e5`` ...) turned into manager calls.
+"""The commands, each described once: its name, its parameters as typed values, the manager call,
+its help line and where it is offered.  From :data:`REGISTRY` come the typed parser (the
+console's lines, Telegram's commands: :func:`execute`), the console's help (:func:`help_text`),
+Telegram's command menu and handlers (:mod:`bot.adapters.telegram.adapter`) and Discord's
+command tree (:mod:`bot.adapters.discord.commands`).
 
-The console speaks these; a chat adapter that reads plain text can use them too.  Slash-command
-adapters call the manager directly with the same meanings.  The typed forms are this module's
-own business: :data:`HELP` lists them, a move ending in ``!`` is played even if it loses, and a
-refusal that lacks a game or challenge id says how to type one (:func:`typed_hint`).
+A command's :class:`Param` says what kind of value it takes (:class:`Kind`: a game, a game id,
+a player, who moves first, a level, days per move, an answer ...).  Each platform parses at its
+edge into :class:`Args` (typed values), and :attr:`Command.run` hands them to the manager.
+
+``/games`` means the same everywhere: your games (active ones first); the five games and their
+rules are ``rules``.
+
+Typed forms: :func:`help_text` lists them, a move ending in ``!`` is played even if it loses,
+and a refusal that lacks a game or challenge id says how to type one (:func:`typed_hint`).
 
 >>> split_id(["#12", "e5"])
 (12, ['e5'])
 >>> split_id(["5"], digits=False)
 (None, ['5'])
+>>> COMMAND["board"].usage
+'board [#game]'
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, replace
 
 import engines
-from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, NAME_LIMIT, ascii_number
-from bot.messages import Action, ActionKind, Chat, NeedKind, Reply, Text, User
+from bot.adapters.args import (
+    DAYS,
+    EVERYWHERE,
+    FIRST,
+    LEVELS,
+    SCOPES,
+    SETTINGS,
+    Args,
+    Kind,
+    Param,
+    Surface,
+    Typed,
+)
+from bot.adapters.typed import (
+    CHALLENGE_USAGE,
+    MAX_NAME,
+    answered,
+    away_words,
+    bare_move,
+    challenge_words,
+    command_word,
+    game_id_only,
+    games_words,
+    leaderboard_words,
+    move_words,
+    nothing,
+    resign_words,
+    rules_words,
+    settings_words,
+    split_id,
+    stats_words,
+    typed_action,
+    typed_hint,
+    unknown,
+)
+from bot.messages import Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
-from bot.sessions.clock import DEFAULT_TIME_CONTROL, parse_time_control
 from bot.sessions.manager import SessionManager
-from engines.base import shown
 
 __all__ = [
+    "COMMAND",
     "COMMANDS",
     "HELP",
     "MAX_NAME",
+    "REGISTRY",
+    "Args",
+    "Command",
+    "Kind",
+    "Param",
+    "Surface",
     "command_word",
     "execute",
+    "help_text",
+    "menu",
+    "run_words",
     "split_id",
     "typed_action",
     "typed_hint",
     "unknown",
 ]
 
-#: The typed commands (a game id like ``#42`` is needed only with several games in a chat).
-HELP = """Commands (a game id like #42 is needed only when you have several games here):
-challenge <player|open> <game> [option=value ...] [first=me|them|random] [days=none|1|3|7|14]
-  [rated=no]  (games are rated unless rated=no)
-challenge bot <game> [level=easy|normal|hard] [option=value ...] [first=...] [days=...]
-  (a game against the bot starts at once; never rated)
-accept [challenge]   decline [challenge]   cancel [challenge]   (challenges are numbered: 8)
-move [#game] <move>   board [#game]   history [#game]   export [#game]   resign [#game]
-  (resigning, and a move that would lose, are done only when confirmed: end the line with !)
-draw [#game] [accept|decline]   takeback [#game] [accept|decline]   rematch [#game]
-away <days>   back   settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]
-leaderboard <game> [all]   stats [player]
-games [page]   rules <game>   help"""
+#: A command's manager call.
+Run = Callable[[SessionManager, User, Chat, Args], Awaitable[Reply]]
 
-#: The longest name a typed player may have (``as <name>``, ``challenge <name> ...``): the
-#: one limit on names (:data:`bot.limits.NAME_LIMIT`).
-MAX_NAME = NAME_LIMIT
 
-#: Every command word the parser knows.
-COMMANDS = (
-    "challenge",
-    "accept",
-    "decline",
-    "cancel",
-    "move",
-    "board",
-    "history",
-    "resign",
-    "export",
-    "draw",
-    "takeback",
-    "rematch",
-    "away",
-    "back",
-    "settings",
-    "games",
-    "rules",
-    "leaderboard",
-    "stats",
-    "help",
+@dataclass(frozen=True)
+class Command:
+    """One command (see the module docstring): ``name`` (typed and on Telegram),
+    ``chat_name`` (its name on the chat platforms when another), a one-line ``summary``
+    (menus, Discord's description), the typed ``usage``, its ``params``, where it is offered
+    (``surfaces``), ``run`` (the manager call), ``typed`` (the typed parser), ``private``
+    (answered only to the caller where the platform can) and ``record`` (the answer is a
+    file)."""
+
+    name: str
+    summary: str
+    usage: str
+    params: tuple[Param, ...]
+    run: Run
+    typed: Typed
+    surfaces: frozenset[Surface] = EVERYWHERE
+    chat_name: str = ""
+    private: Callable[[Args], bool] = lambda args: False
+    record: bool = False
+    #: a board in the answer gets the platform's board card (not a past position's picture)
+    board_card: bool = True
+
+    @property
+    def slash(self) -> str:
+        """The command's name on the chat platforms."""
+        return self.chat_name or self.name
+
+
+# -- the manager calls ---------------------------------------------------------------------
+
+
+async def _challenge(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    game = a.game or ""
+    if a.level is not None and a.player is not None and not a.bot:
+        return Reply.refuse(texts.level_is_for_the_bot())
+    if a.bot or a.level is not None:
+        return await m.challenge_bot(
+            user, chat, game, a.level or "normal", a.options, a.first, a.days
+        )
+    rated = True if a.rated is None else a.rated
+    return await m.challenge(
+        user, chat, game, a.player, a.options, a.first, a.days, rated, username=a.username
+    )
+
+
+async def _move(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    if a.preview:
+        return await m.preview(user, chat, a.move or "", a.game_id)
+    return await m.move(user, chat, a.move or "", a.game_id, confirm=bool(a.confirm))
+
+
+async def _resign(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    # A slash command naming a game asks first (Discord's); one naming none resigns the only
+    # game here at once, as it always has.
+    confirm = a.game_id is None if a.confirm is None else a.confirm
+    return await m.resign(user, chat, a.game_id, confirm=confirm)
+
+
+async def _draw(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    return await m.draw(user, chat, a.game_id, a.answer or "offer")
+
+
+async def _takeback(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    return await m.takeback(user, chat, a.game_id, a.answer or "ask")
+
+
+async def _away(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    return await m.away(user, a.count if a.count is not None else "")
+
+
+async def _help(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    return Reply(Text.of(HELP))
+
+
+# -- the registry --------------------------------------------------------------------------
+
+_GAME_ID = Param(
+    "game", Kind.GAME_ID, "The game (start typing: your games are listed)", field="game_id"
+)
+_CHALLENGE_ID = Param(
+    "challenge", Kind.CHALLENGE_ID, "The challenge's number", field="challenge_id"
+)
+_GAMES = Param("game", Kind.GAME, "Which game", required=True, choices=tuple(engines.GAMES))
+
+
+def _private(args: Args) -> bool:
+    return True
+
+
+REGISTRY: tuple[Command, ...] = (
+    Command(
+        "challenge",
+        "Challenge someone (or anyone here) to a game",
+        CHALLENGE_USAGE,
+        (
+            _GAMES,
+            Param(
+                "opponent",
+                Kind.PLAYER,
+                "Whom to challenge (empty: anyone here may accept)",
+                field="player",
+            ),
+            Param("first", Kind.FIRST, "Who moves first", choices=FIRST, default="random"),
+            Param("days", Kind.DAYS, "Days per move", choices=DAYS, default="3"),
+            Param("size", Kind.SIZE, "Board size (games that have sizes)", field="options"),
+            Param("pie", Kind.FLAG, "Pie rule (inpHeXion)", field="options"),
+            Param(
+                "rated", Kind.FLAG, "Whether the game counts for ratings (rated unless you say no)"
+            ),
+            Param(
+                "level",
+                Kind.LEVEL,
+                "Play the bot itself at this level (or pick the bot as the opponent)",
+                choices=LEVELS,
+            ),
+        ),
+        _challenge,
+        challenge_words,
+    ),
+    Command(
+        "accept",
+        "Accept a challenge",
+        "accept [challenge]",
+        (_CHALLENGE_ID,),
+        lambda m, u, c, a: m.accept(u, c, a.challenge_id),
+        game_id_only("accept", challenge=True),
+        frozenset({Surface.TYPED}),
+    ),
+    Command(
+        "decline",
+        "Decline a challenge",
+        "decline [challenge]",
+        (_CHALLENGE_ID,),
+        lambda m, u, c, a: m.decline(u, c, a.challenge_id),
+        game_id_only("decline", challenge=True),
+        frozenset({Surface.TYPED}),
+    ),
+    Command(
+        "cancel",
+        "Withdraw your challenge",
+        "cancel [challenge]",
+        (_CHALLENGE_ID,),
+        lambda m, u, c, a: m.cancel(u, c, a.challenge_id),
+        game_id_only("cancel", challenge=True),
+        frozenset({Surface.TYPED}),
+    ),
+    Command(
+        "move",
+        "Play a move (or preview it first)",
+        "move [#game] <move>",
+        (
+            Param(
+                "game",
+                Kind.GAME_ID,
+                "The game (your games where it is your turn come first)",
+                required=True,
+                field="game_id",
+            ),
+            Param(
+                "move", Kind.MOVE, "Your move (start typing: legal moves are listed)", required=True
+            ),
+            Param(
+                "preview", Kind.FLAG, "Show the board after the move, privately, before playing it"
+            ),
+        ),
+        _move,
+        move_words,
+        private=lambda args: args.preview,
+    ),
+    Command(
+        "board",
+        "Show a game's board",
+        "board [#game]",
+        (_GAME_ID,),
+        lambda m, u, c, a: m.board(u, c, a.game_id),
+        game_id_only("board"),
+    ),
+    Command(
+        "history",
+        "The moves of a game so far",
+        "history [#game]",
+        (_GAME_ID,),
+        lambda m, u, c, a: m.history(u, c, a.game_id),
+        game_id_only("history"),
+    ),
+    Command(
+        "rematch",
+        "Ask for a rematch of a finished game",
+        "rematch [#game]",
+        (_GAME_ID,),
+        lambda m, u, c, a: m.rematch(u, c, a.game_id),
+        game_id_only("rematch"),
+    ),
+    Command(
+        "export",
+        "The record of a game as a file",
+        "export [#game]",
+        (_GAME_ID,),
+        lambda m, u, c, a: m.export(u, c, a.game_id),
+        game_id_only("export"),
+        record=True,
+    ),
+    Command(
+        "resign",
+        "Resign a game (asks first)",
+        "resign [#game] [!]",
+        (_GAME_ID,),
+        _resign,
+        resign_words,
+        private=_private,
+    ),
+    Command(
+        "draw",
+        "Offer a draw, or answer your opponent's offer",
+        "draw [#game] [accept|decline]",
+        (
+            _GAME_ID,
+            Param(
+                "answer",
+                Kind.ANSWER,
+                "What to do",
+                choices=("offer", "accept", "decline"),
+                default="offer",
+            ),
+        ),
+        _draw,
+        answered("draw", "offer"),
+    ),
+    Command(
+        "takeback",
+        "Ask to take back your last move, or answer",
+        "takeback [#game] [accept|decline]",
+        (
+            _GAME_ID,
+            Param(
+                "answer",
+                Kind.ANSWER,
+                "What to do",
+                choices=("ask", "accept", "decline"),
+                default="ask",
+            ),
+        ),
+        _takeback,
+        answered("takeback", "ask"),
+        chat_name="undo",
+    ),
+    Command(
+        "games",
+        "Your games (active ones first)",
+        "games [page]",
+        (Param("page", Kind.NUMBER, "Page of finished games", low=1, high=100_000, default=1),),
+        lambda m, u, c, a: m.games(u, a.page),
+        games_words,
+        private=_private,
+    ),
+    Command(
+        "rules",
+        "The rules of a game",
+        "rules <game>",
+        (_GAMES,),
+        lambda m, u, c, a: m.rules(a.game or ""),
+        rules_words,
+        private=_private,
+    ),
+    Command(
+        "settings",
+        "Your notification settings (or change one)",
+        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]",
+        (
+            Param("setting", Kind.CHOICE, "What to change (empty: show them)", choices=SETTINGS),
+            Param(
+                "value",
+                Kind.TEXT,
+                "on / off, or quiet hours such as 22:00-07:00 +01:00",
+                default="",
+            ),
+        ),
+        lambda m, u, c, a: m.settings(u, a.setting, a.value),
+        settings_words,
+        private=_private,
+    ),
+    Command(
+        "away",
+        "Go on vacation: your clocks stop",
+        "away <days>",
+        (
+            Param(
+                "days", Kind.NUMBER, "How many days", required=True, low=1, high=14, field="count"
+            ),
+        ),
+        _away,
+        away_words,
+        private=_private,
+    ),
+    Command(
+        "back",
+        "End your vacation early",
+        "back",
+        (),
+        lambda m, u, c, a: m.back(u),
+        nothing,
+        private=_private,
+    ),
+    Command(
+        "leaderboard",
+        "The top rated players of a game",
+        "leaderboard <game> [all]",
+        (
+            Param("game", Kind.POOL, "Which game (and size)", required=True),
+            Param(
+                "scope",
+                Kind.CHOICE,
+                "This server, or everyone",
+                choices=SCOPES,
+                default="here",
+                field="everywhere",
+            ),
+        ),
+        lambda m, u, c, a: m.leaderboard(u, c, a.game or "", a.everywhere),
+        leaderboard_words,
+    ),
+    Command(
+        "stats",
+        "A player's ratings, results and rating chart",
+        "stats [player]",
+        (Param("player", Kind.PLAYER, "Whose (empty: yours)"),),
+        lambda m, u, c, a: m.stats(u, c, a.player),
+        stats_words,
+    ),
+    Command(
+        "browse",
+        "Step through a game's positions",
+        "browse [#game] [moves]",
+        (
+            _GAME_ID,
+            Param(
+                "moves",
+                Kind.NUMBER,
+                "The position after this many moves (empty: the latest)",
+                low=0,
+                high=100_000,
+                field="ply",
+            ),
+        ),
+        lambda m, u, c, a: m.browse(u, c, a.game_id, a.ply),
+        nothing,
+        frozenset({Surface.DISCORD}),
+        private=_private,
+        board_card=False,
+    ),
+    Command("help", "How to play here", "help", (), _help, nothing, frozenset({Surface.TYPED})),
 )
 
+#: Each command by its typed name.
+COMMAND: dict[str, Command] = {command.name: command for command in REGISTRY}
 
-def split_id(words: list[str], digits: bool = True) -> tuple[int | None, list[str]]:
-    """Take a leading ``#42`` (or ``42`` when ``digits``) off ``words``."""
-    if words:
-        head = words[0]
-        number = head[1:] if head.startswith("#") else head if digits else ""
-        # ASCII digits in range only (``isdigit`` takes "²", ``int`` takes "٣").
-        value = ascii_number(number, MAX_ID, low=1)
-        if value is not None:
-            return value, words[1:]
-    return None, words
+#: Every command word the typed parser knows.
+COMMANDS: tuple[str, ...] = tuple(c.name for c in REGISTRY if Surface.TYPED in c.surfaces)
 
 
-def bad_id(words: list[str]) -> str | None:
-    """The refusal for a leading ``#...`` that is not an id (``#²``, ``#x``, ``#0``, an id
-    beyond :data:`~bot.limits.MAX_ID`), else ``None``.
-
-    >>> bad_id(["#\u00b2"])
-    "'#²' is not an id: an id is # and digits 0-9, e.g. #12."
-    >>> bad_id(["#12", "e5"]) is None
-    True
-    """
-    if words and words[0].startswith("#") and split_id(words[:1])[0] is None:
-        return str(texts.not_an_id(shown(words[0], ECHO_LIMIT)))
-    return None
-
-
-def typed_hint(reply: Reply, word: str) -> str | None:
-    """How to type what a refusal says is missing (a game or challenge id), for the command
-    ``word`` (``move`` for a bare move line); ``None`` if nothing is missing.
-
-    >>> from bot.messages import Need
-    >>> typed_hint(Reply.refuse("x", Need(NeedKind.GAME)), "board")
-    'Give a game id, e.g. #42.'
-    >>> typed_hint(Reply.refuse("x", Need(NeedKind.GAME, (3, 5))), "move")
-    'Put its id first, e.g. move #3 e5.'
-    """
-    need = reply.need
-    if need is None:
-        return None
-    if need.kind is NeedKind.CHALLENGE:
-        # Challenges are numbered without "#", which marks games.
-        if not need.candidates:
-            return f"Give a challenge number, e.g. {word} 8."
-        return f"Put its number first, e.g. {word} {need.candidates[0]}."
-    if not need.candidates:
-        return "Give a game id, e.g. #42."
-    example = f"{word} #{need.candidates[0]}" + (" e5" if word == "move" else "")
-    return f"Put its id first, e.g. {example}."
+def help_text(registry: Sequence[Command] = REGISTRY) -> str:
+    """The typed commands' help: one line each (a game id like ``#42`` is needed only with
+    several games in a chat)."""
+    lines = ["Commands (a game id like #42 is needed only when you have several games here):"]
+    for command in registry:
+        if Surface.TYPED in command.surfaces:
+            lines.append(f"{command.usage}  ({command.summary[:1].lower()}{command.summary[1:]})")
+    lines.append(
+        "(resigning, and a move that would lose, are done only when confirmed: end the line with !)"
+    )
+    return "\n".join(lines)
 
 
-def typed_action(action: Action) -> str | None:
-    """The line to type instead of pressing ``action``, where one differs from its id (it
-    names the game, so it can be followed as written with several games in the chat).
-
-    >>> typed_action(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, 3, 8, "e5"))
-    'move #3 e5 !'
-    >>> typed_action(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, 3))
-    'resign #3 !'
-    """
-    if action.kind is ActionKind.MOVE_ANYWAY:
-        return f"move #{action.subject} {action.fields[2]} !"
-    if action.kind is ActionKind.RESIGN_CONFIRMED:
-        return f"resign #{action.subject} !"
-    return None
+#: The typed commands' help (see :func:`help_text`).
+HELP = help_text()
 
 
-def command_word(line: str) -> str:
-    """The first word of ``line`` as a command word: lower case, without the ``/`` chat bots'
-    users type before it (nor a Telegram-style ``@botname`` after it).
-
-    >>> command_word("/Board@hexhall_bot #3"), command_word("e5"), command_word("")
-    ('board', 'e5', '')
-    """
-    words = line.split()
-    if not words:
-        return ""
-    return words[0].lower().removeprefix("/").partition("@")[0]
+def menu(surface: Surface, registry: Sequence[Command] = REGISTRY) -> list[Command]:
+    """The commands offered on ``surface``, in the registry's order."""
+    return [command for command in registry if surface in command.surfaces]
 
 
-def unknown(word: str) -> str:
-    """The refusal of a line that is neither a command nor written like a move."""
-    return f"Unknown command {shown(word)!r}; help lists them."
+# -- running typed lines ---------------------------------------------------------------------
 
 
 async def execute(
@@ -177,8 +492,31 @@ async def execute(
     invites by username (see :meth:`SessionManager.challenge`).
     ``current_game`` is the game the adapter is showing: a line that names no game goes to
     it when the player has several that would do and it is one of them."""
+    words = line.split()
+    if not words:
+        return Reply.refuse("Type a command, or help.")
     word = command_word(line)
-    reply = await _execute(manager, user, chat, line, user_named)
+    if word not in COMMANDS:  # a move: the line as typed
+        word, words = line, []
+    return await run_words(
+        manager, user, chat, word, words[1:] if words else [], user_named, current_game
+    )
+
+
+async def run_words(
+    manager: SessionManager,
+    user: User,
+    chat: Chat,
+    word: str,
+    words: list[str],
+    user_named: Callable[[str], User | None],
+    current_game: int | None = None,
+) -> Reply:
+    """Run the command ``word`` with the words after it (as :func:`execute`; a chat platform
+    that splits its commands itself calls this).  A ``word`` that is no command is a move
+    (``words`` then empty: the move as typed is ``word``)."""
+    command = COMMAND.get(word) if word in COMMANDS else None
+    reply = await _run(manager, user, chat, command, word, words, user_named)
     need = reply.need
     if (
         current_game is not None
@@ -186,190 +524,45 @@ async def execute(
         and need.kind is NeedKind.GAME
         and current_game in need.candidates
     ):
-        named = _naming(line, word, current_game)
-        reply = await _execute(manager, user, chat, named, user_named)
-    hint = typed_hint(reply, word if word in COMMANDS else "move")
+        named = _naming(command, word, words, current_game)
+        reply = await _run(manager, user, chat, command, *named, user_named)
+    hint = typed_hint(reply, command.name if command is not None else "move")
     if hint is None:
         return reply
     return replace(reply, body=Text.of(reply.body, " ", hint))
 
 
-def _naming(line: str, word: str, game_id: int) -> str:
-    """``line`` with the game id put in (``board`` -> ``board #3``, ``e5`` -> ``move #3 e5``).
+def _naming(
+    command: Command | None, word: str, words: list[str], game_id: int
+) -> tuple[str, list[str]]:
+    """The words with the game id put in (``board`` -> ``board #3``, ``e5`` -> ``move #3
+    e5``).
 
-    >>> _naming("draw accept", "draw", 3), _naming("e5 !", "e5", 3)
-    ('draw #3 accept', 'move #3 e5 !')
+    >>> _naming(COMMAND["draw"], "draw", ["accept"], 3), _naming(None, "e5 !", [], 3)
+    (('draw', ['#3', 'accept']), ('move', ['#3', 'e5', '!']))
     """
-    if word in COMMANDS:
-        first, _, rest = line.strip().partition(" ")
-        return f"{first} #{game_id} {rest}".rstrip()
-    return f"move #{game_id} {line.strip()}"
+    if command is not None:
+        return word, [f"#{game_id}", *words]
+    return "move", [f"#{game_id}", *word.split(), *words]
 
 
-async def _move(
-    manager: SessionManager, user: User, chat: Chat, text: str, game_id: int | None = None
-) -> Reply:
-    # A move ending in "!" is played even if it loses (the typed "Play it anyway").
-    confirm = text.rstrip().endswith("!")
-    move = text.rstrip()[:-1] if confirm else text
-    return await manager.move(user, chat, move, game_id, confirm=confirm)
-
-
-async def _execute(
+async def _run(
     manager: SessionManager,
     user: User,
     chat: Chat,
-    line: str,
-    user_named: Callable[[str], User | None],
-) -> Reply:
-    words = line.split()
-    if not words:
-        return Reply.refuse("Type a command, or help.")
-    word, rest = command_word(line), words[1:]
-    if word not in COMMANDS:
-        # A line that is not written like a move of any game is a mistyped command.
-        if not engines.looks_like_move(line.strip().removesuffix("!")):
-            return Reply.refuse(unknown(words[0]))
-        return await _move(manager, user, chat, line)
-    if word == "help":
-        return Reply(Text.of(HELP))
-    if word == "games":
-        if rest:
-            page = ascii_number(rest[0], MAX_PAGE, low=1)
-            if page is None or len(rest) > 1:
-                return Reply.refuse(texts.page_usage(shown(rest[0], ECHO_LIMIT)))
-            return await manager.games(user, page)
-        return await manager.games(user)
-    if word == "rules":
-        if not rest:
-            return Reply.refuse(f"Which game? rules <game> ({', '.join(engines.GAMES)}).")
-        return await manager.rules(rest[0])
-    if word == "challenge":
-        return await _challenge(manager, user, chat, rest, user_named)
-    if word == "leaderboard":
-        return await _leaderboard(manager, user, chat, rest)
-    if word == "stats":
-        if len(rest) > 1:
-            return Reply.refuse("Usage: stats [player]")
-        player = user_named(rest[0]) if rest else None
-        if rest and player is None:
-            return Reply.refuse(texts.not_met(rest[0].removeprefix("@")))
-        return await manager.stats(user, chat, player)
-    if word == "away":
-        if len(rest) != 1:
-            return Reply.refuse("Usage: away <days>, e.g. away 5.")
-        return await manager.away(user, rest[0])
-    if word == "back":
-        return await manager.back(user)
-    if word == "settings":
-        if not rest:
-            return await manager.settings(user)
-        return await manager.settings(user, rest[0], " ".join(rest[1:]))
-    wrong_id = bad_id(rest)
-    if wrong_id is not None:
-        return Reply.refuse(wrong_id)
-    if word in ("draw", "takeback"):
-        number, extra = split_id(rest)
-        answers = ("accept", "decline", "yes", "no")
-        if len(extra) > 1 or (extra and extra[0].lower() not in answers):
-            return Reply.refuse(f"Usage: {word} [#game] [accept|decline]")
-        answer = extra[0].lower() if extra else ("offer" if word == "draw" else "ask")
-        answer = {"yes": "accept", "no": "decline"}.get(answer, answer)
-        if word == "draw":
-            return await manager.draw(user, chat, number, answer)
-        return await manager.takeback(user, chat, number, answer)
-    if word == "move":
-        game_id, move = split_id(rest, digits=False)
-        if not move:
-            return Reply.refuse("Which move? move [#game] <move>, e.g. move e5.")
-        return await _move(manager, user, chat, " ".join(move), game_id)
-    if word == "resign":
-        # Resigning asks first; a trailing "!" is the typed "Yes, resign".
-        tail = " ".join(rest).rstrip()
-        number, extra = split_id(tail.removesuffix("!").split())
-        if extra:
-            return Reply.refuse("Usage: resign [#game] [!], e.g. resign #12.")
-        return await manager.resign(user, chat, number, confirm=tail.endswith("!"))
-    number, extra = split_id(rest)
-    if extra:
-        return Reply.refuse(f"{word} takes only an optional id, e.g. {word} #12.")
-    if word == "accept":
-        return await manager.accept(user, chat, number)
-    if word == "decline":
-        return await manager.decline(user, chat, number)
-    if word == "cancel":
-        return await manager.cancel(user, chat, number)
-    if word == "board":
-        return await manager.board(user, chat, number)
-    if word == "history":
-        return await manager.history(user, chat, number)
-    if word == "export":
-        return await manager.export(user, chat, number)
-    return await manager.rematch(user, chat, number)
-
-
-async def _challenge(
-    manager: SessionManager,
-    user: User,
-    chat: Chat,
+    command: Command | None,
+    word: str,
     words: list[str],
     user_named: Callable[[str], User | None],
 ) -> Reply:
-    usage = (
-        "challenge <player|open> <game> [option=value ...] [first=me|them|random] "
-        "[days=none|1|3|7|14] [rated=no]"
-    )
-    if len(words) < 2:
-        return Reply.refuse(f"Usage: {usage}")
-    who, game, settings = words[0], words[1], words[2:]
-    if len(who) > MAX_NAME or not who.isprintable():
-        # Such a player could never type "as <name>" to accept.
-        return Reply.refuse(f"A player's name is one word of at most {MAX_NAME} characters.")
-    against_bot = who.lower() == "bot"
-    opponent = None if against_bot or who.lower() in ("open", "anyone") else user_named(who)
-    # A name the adapter cannot look up: invited by username (matched when they accept).
-    username = who if opponent is None and who.startswith("@") else None
-    if opponent is None and username is None and not against_bot and who.lower() not in (
-        "open", "anyone"
-    ):  # fmt: skip
-        return Reply.refuse(texts.not_met(who))
-    options: dict[str, str] = {}
-    first = "random"
-    rated: str | None = None
-    level = "normal"
-    days: float | None = DEFAULT_TIME_CONTROL
-    for item in settings:
-        name, sep, value = item.partition("=")
-        if not sep or not name or not value:
-            return Reply.refuse(f"{item[:24]!r} is not option=value. Usage: {usage}")
-        name = name.lower()
-        if name == "first":
-            first = value.lower()
-        elif name == "level" and against_bot:
-            level = value
-        elif name == "rated":
-            rated = value
-        elif name in ("days", "time"):
-            try:
-                days = parse_time_control(value)
-            except ValueError as exc:
-                return Reply.refuse(f"{exc}.")
-        else:
-            options[name] = value
-    if against_bot:
-        if rated is not None and rated.lower() != "no":
-            return Reply.refuse("Games against the bot are never rated: leave out rated=.")
-        return await manager.challenge_bot(user, chat, game, level, options, first, days)
-    return await manager.challenge(
-        user, chat, game, opponent, options, first, days, "yes" if rated is None else rated,
-        username=username,
-    )  # fmt: skip
-
-
-async def _leaderboard(manager: SessionManager, user: User, chat: Chat, words: list[str]) -> Reply:
-    """``leaderboard <game> [size] [all]``: the game may name its size (``maphex 16``)."""
-    everywhere = bool(words) and words[-1].lower() in ("all", "everywhere")
-    game = words[:-1] if everywhere else words
-    if not game or len(game) > 2:
-        return Reply.refuse("Usage: leaderboard <game> [all], e.g. leaderboard maphex 16 all.")
-    return await manager.leaderboard(user, chat, " ".join(game), everywhere)
+    if command is None:
+        # A line that is not written like a move of any game is a mistyped command.
+        if not engines.looks_like_move(word.strip().removesuffix("!")):
+            return Reply.refuse(unknown(word.split()[0]))
+        args: Args | Reply = bare_move(word)
+        command = COMMAND["move"]
+    else:
+        args = command.typed(words, user_named)
+    if isinstance(args, Reply):
+        return args
+    return await command.run(manager, user, chat, args)

@@ -53,7 +53,7 @@ async def test_invited_by_username_accepts_and_others_are_refused(tmp_path: Path
         stored = await bot.manager.store.get_challenge(cid)
         assert stored is not None and stored.status == "pending" and stored.target is None
         assert set(bot.labels(card)) >= {"Accept", "Decline"}  # unchanged
-        listed = await bot.say(alice, group, "/mygames")
+        listed = await bot.say(alice, group, "/games")
         assert listed.text is not None and "@bob_t" in listed.text, listed.text
         before = fake.last_message_id(group)
         _, _, alert = await bot.press(bob, card, bot.button(card, "Accept"))

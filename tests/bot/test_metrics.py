@@ -93,7 +93,7 @@ async def test_telegram_counts_each_answer_it_shows(
         alice = bot.fake.user(11, "Alice", "alice")
         group = bot.fake.group(-100, "Hex club")
         before = value("hexhall_replies_total", platform="telegram")
-        games = await bot.say(alice, group, "/mygames")
+        games = await bot.say(alice, group, "/games")
         assert games.text is not None
         refused = await bot.say(alice, group, "/board #999")
         assert refused.text is not None and "999" in refused.text

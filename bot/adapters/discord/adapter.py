@@ -24,15 +24,17 @@ import io
 import logging
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 from discord import app_commands
 
-import engines
 from bot import metrics
+from bot.adapters.args import Args
+from bot.adapters.commands import COMMAND, REGISTRY, Command
+from bot.adapters.discord.commands import add_commands
 from bot.adapters.discord.format import (
     ALT_LIMIT,
     BOARD_FILE,
@@ -48,16 +50,12 @@ from bot.adapters.discord.format import (
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
-from bot.ratings import Pool
-from bot.sessions import texts
-from bot.sessions.manager import FIRST_CHOICES, TIME_CHOICES, SessionManager
+from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
-from engines.levels import Level
 
 __all__ = [
     "DEFER_AFTER",
     "GAME_OPTIONS",
-    "SCOPES",
     "ActionButton",
     "DiscordBot",
     "Mode",
@@ -73,10 +71,10 @@ DEFER_AFTER = 1.5
 TOKEN_LIFETIME = 14 * 60.0
 #: Platform words of the one answer to an unexpected error.
 ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
-#: The scopes of /leaderboard: this server (or group DM), or everyone on the bot.
-SCOPES = ("here", "all")
 #: Game options offered by /challenge (each game takes the ones it has; the manager checks).
-GAME_OPTIONS: tuple[str, ...] = ("size", "pie")
+GAME_OPTIONS: tuple[str, ...] = tuple(
+    p.name for p in COMMAND["challenge"].params if p.target == "options"
+)
 _DANGER = {
     ActionKind.DECLINE,
     ActionKind.CANCEL,
@@ -198,23 +196,6 @@ def _is_board(reply: Reply) -> bool:
     )
 
 
-def _game_id(value: str | None) -> int | None:
-    """A game option as typed or chosen (``12``, ``#12``); 0 (no such game) if unreadable."""
-    if value is None or not value.strip():
-        return None
-    digits = value.strip().lstrip("#")
-    return int(digits) if digits.isdigit() and len(digits) < 19 else 0
-
-
-def _days(value: str) -> float | None:
-    if value == "none":
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return -1  # the manager refuses it, in its words
-
-
 class DiscordBot(discord.Client):
     """The Hexhall bot on Discord over one :class:`SessionManager` (see the module docstring).
 
@@ -232,6 +213,7 @@ class DiscordBot(discord.Client):
         defer_after: float = DEFER_AFTER,
         sync_commands: bool = True,
         guild_ready_timeout: float = 2.0,
+        registry: Sequence[Command] = REGISTRY,
     ) -> None:
         # No privileged intents: everything arrives as interactions.
         super().__init__(intents=discord.Intents.default(), guild_ready_timeout=guild_ready_timeout)
@@ -252,7 +234,7 @@ class DiscordBot(discord.Client):
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
         self.add_dynamic_items(ActionButton)
-        _add_commands(self)
+        add_commands(self, self.tree, registry)
 
     async def login(self, token: str) -> None:
         """Log in; from now on this module's log records never show ``token``."""
@@ -504,6 +486,20 @@ class DiscordBot(discord.Client):
 
     # -- handlers -------------------------------------------------------------------------
 
+    async def run_command(
+        self, interaction: discord.Interaction, command: Command, args: Args
+    ) -> None:
+        """A slash command of the registry: its manager call with the options as typed values,
+        answered privately where the command says so."""
+        manager = self.manager
+
+        async def call(user: User, chat: Chat) -> Reply:
+            return await command.run(manager, user, chat, args)
+
+        mode = Mode.PRIVATE if command.private(args) else Mode.PUBLIC
+        name = f"hexhall-{args.game_id or 'game'}.txt" if command.record else None
+        await self._run(interaction, call, mode, file_name=name, board=command.board_card)
+
     async def on_press(self, interaction: discord.Interaction, action_id: str) -> None:
         """A button: one manager call, shown where that button's answer belongs."""
         action = Action("", action_id)
@@ -538,275 +534,3 @@ class DiscordBot(discord.Client):
             return await manager.press(user, chat, action_id)
 
         await self._run(interaction, press, mode, pressed=kind, board=kind is not ActionKind.BROWSE)
-
-    async def autocomplete_game(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """The caller's active games, those where it is their turn first."""
-        games = await self.manager.game_choices(user_of(interaction.user), current, 25)
-        return [app_commands.Choice(name=g.label[:100], value=str(g.game_id)) for g in games]
-
-    async def autocomplete_move(
-        self, interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        """Legal moves (or beginnings of moves) starting with what is typed, in the chosen
-        game, from the current position."""
-        typed_game = getattr(interaction.namespace, "game", None)
-        game = _game_id(typed_game if isinstance(typed_game, str) else None)
-        moves = await self.manager.suggest_moves(
-            user_of(interaction.user),
-            chat_of(interaction.channel_id, interaction.guild_id),
-            game,
-            current[:100],
-            25,
-        )
-        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves if m]
-
-
-def _add_commands(bot: DiscordBot) -> None:
-    """The slash commands of the issue, each one manager call through ``bot._run``."""
-    tree, manager = bot.tree, bot.manager
-    game_names = [
-        app_commands.Choice(name=spec.title[:100], value=name)
-        for name, spec in engines.GAMES.items()
-    ]
-    sizes = sorted(
-        {
-            v
-            for spec in engines.GAMES.values()
-            for opt in spec.options
-            if opt.name == "size"
-            for v in opt.values
-        }
-    )
-    game_opt = app_commands.describe(game="The game (start typing: your games are listed)")
-
-    @tree.command(name="challenge", description="Challenge someone (or anyone here) to a game")
-    @app_commands.describe(
-        game="Which game",
-        opponent="Whom to challenge (empty: anyone here may accept)",
-        first="Who moves first",
-        days="Days per move",
-        size="Board size (games that have sizes)",
-        pie="Pie rule (inpHeXion)",
-        rated="Whether the game counts for ratings (rated unless you say no)",
-        level="Play the bot itself at this level (or pick the bot as the opponent)",
-    )
-    @app_commands.choices(
-        game=game_names,
-        first=[app_commands.Choice(name=f, value=f) for f in FIRST_CHOICES],
-        days=[
-            app_commands.Choice(name="no clock" if t is None else f"{t:g}", value=f"{t or 'none'}")
-            for t in TIME_CHOICES
-        ],
-        level=[app_commands.Choice(name=lv.value, value=lv.value) for lv in Level],
-    )
-    @app_commands.choices(size=[app_commands.Choice(name=str(v), value=int(v)) for v in sizes])
-    async def challenge(
-        interaction: discord.Interaction,
-        game: str,
-        opponent: discord.User | None = None,
-        first: str = "random",
-        days: str = "3",
-        size: int | None = None,
-        pie: bool | None = None,
-        rated: bool | None = None,
-        level: str | None = None,
-    ) -> None:
-        options = {k: v for k, v in (("size", size), ("pie", pie)) if v is not None}
-        whom = None if opponent is None else user_of(opponent)
-        # The bot itself as the opponent, or a level: a game against the bot (never rated).
-        against_member = (
-            opponent is not None and bot.user is not None and opponent.id == bot.user.id
-        )
-        against_bot = level is not None or against_member
-
-        async def call(user: User, chat: Chat) -> Reply:
-            if level is not None and whom is not None and not against_member:
-                return Reply.refuse(texts.level_is_for_the_bot())
-            if against_bot:
-                return await manager.challenge_bot(
-                    user, chat, game, level or "normal", options, first, _days(days)
-                )
-            return await manager.challenge(
-                user, chat, game, whom, options, first, _days(days), rated is not False
-            )
-
-        await bot._run(interaction, call, Mode.PUBLIC)
-
-    @tree.command(name="move", description="Play a move (or preview it first)")
-    @app_commands.describe(
-        game="The game (your games where it is your turn come first)",
-        move="Your move (start typing: legal moves are listed)",
-        preview="Show the board after the move, privately, before playing it",
-    )
-    @app_commands.autocomplete(game=bot.autocomplete_game, move=bot.autocomplete_move)
-    async def move(
-        interaction: discord.Interaction, game: str, move: str, preview: bool = False
-    ) -> None:
-        gid = _game_id(game)
-
-        async def call(user: User, chat: Chat) -> Reply:
-            if preview:
-                return await manager.preview(user, chat, move, gid)
-            return await manager.move(user, chat, move, gid)
-
-        await bot._run(interaction, call, Mode.PRIVATE if preview else Mode.PUBLIC)
-
-    def per_game(
-        name: str,
-        description: str,
-        method: Callable[[User, Chat, int | None], Awaitable[Reply]],
-        mode: Mode = Mode.PUBLIC,
-        file_name: str | None = None,
-    ) -> None:
-        async def command(interaction: discord.Interaction, game: str | None = None) -> None:
-            gid = _game_id(game)
-
-            async def call(user: User, chat: Chat) -> Reply:
-                return await method(user, chat, gid)
-
-            name = None if file_name is None else file_name.format(game=gid or "game")
-            await bot._run(interaction, call, mode, file_name=name)
-
-        cmd: app_commands.Command[Any, ..., None]
-        cmd = app_commands.Command(name=name, description=description, callback=command)
-        cmd = game_opt(app_commands.autocomplete(game=bot.autocomplete_game)(cmd))
-        tree.add_command(cmd)
-
-    per_game("board", "Show a game's board", lambda u, c, g: manager.board(u, c, g))
-    per_game("history", "The moves of a game so far", lambda u, c, g: manager.history(u, c, g))
-    per_game(
-        "rematch", "Ask for a rematch of a finished game", lambda u, c, g: manager.rematch(u, c, g)
-    )
-    per_game(
-        "export",
-        "The record of a game as a file",
-        lambda u, c, g: manager.export(u, c, g),
-        file_name="hexhall-{game}.txt",
-    )
-
-    async def confirm_resign(user: User, chat: Chat, gid: int | None) -> Reply:
-        if gid is None:
-            return await manager.resign(user, chat, gid)
-        return await manager.press(user, chat, Action.make("", ActionKind.RESIGN, gid).id)
-
-    per_game("resign", "Resign a game (asks first)", confirm_resign, Mode.PRIVATE)
-
-    def answered(name: str, description: str, answers: tuple[str, ...]) -> None:
-        method = manager.draw if name == "draw" else manager.takeback
-
-        async def command(
-            interaction: discord.Interaction, game: str | None = None, answer: str = answers[0]
-        ) -> None:
-            gid = _game_id(game)
-
-            async def call(user: User, chat: Chat) -> Reply:
-                return await method(user, chat, gid, answer)
-
-            await bot._run(interaction, call, Mode.PUBLIC)
-
-        cmd: app_commands.Command[Any, ..., None]
-        cmd = app_commands.Command(name=name, description=description, callback=command)
-        cmd = app_commands.choices(answer=[app_commands.Choice(name=a, value=a) for a in answers])(
-            cmd
-        )
-        cmd = app_commands.describe(answer="What to do")(cmd)
-        cmd = game_opt(app_commands.autocomplete(game=bot.autocomplete_game)(cmd))
-        tree.add_command(cmd)
-
-    answered(
-        "draw", "Offer a draw, or answer your opponent's offer", ("offer", "accept", "decline")
-    )
-    answered("undo", "Ask to take back your last move, or answer", ("ask", "accept", "decline"))
-
-    @tree.command(name="games", description="Your games (active ones first)")
-    @app_commands.describe(page="Page of finished games")
-    async def games(
-        interaction: discord.Interaction, page: app_commands.Range[int, 1, 100_000] = 1
-    ) -> None:
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.games(user, page)
-
-        await bot._run(interaction, call, Mode.PRIVATE)
-
-    @tree.command(name="rules", description="The rules of a game")
-    @app_commands.describe(game="Which game")
-    @app_commands.choices(game=game_names)
-    async def rules(interaction: discord.Interaction, game: str) -> None:
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.rules(game)
-
-        await bot._run(interaction, call, Mode.PRIVATE)
-
-    @tree.command(name="settings", description="Your notification settings (or change one)")
-    @app_commands.describe(
-        setting="What to change (empty: show them)",
-        value="on / off, or quiet hours such as 22:00-07:00 +01:00",
-    )
-    @app_commands.choices(
-        setting=[app_commands.Choice(name=s, value=s) for s in ("dm", "reminders", "quiet")]
-    )
-    async def settings(
-        interaction: discord.Interaction, setting: str | None = None, value: str = ""
-    ) -> None:
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.settings(user, setting, value)
-
-        await bot._run(interaction, call, Mode.PRIVATE)
-
-    @tree.command(name="away", description="Go on vacation: your clocks stop")
-    @app_commands.describe(days="How many days")
-    async def away(interaction: discord.Interaction, days: app_commands.Range[int, 1, 14]) -> None:
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.away(user, days)
-
-        await bot._run(interaction, call, Mode.PRIVATE)
-
-    @tree.command(name="back", description="End your vacation early")
-    async def back(interaction: discord.Interaction) -> None:
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.back(user)
-
-        await bot._run(interaction, call, Mode.PRIVATE)
-
-    @tree.command(name="leaderboard", description="The top rated players of a game")
-    @app_commands.describe(game="Which game (and size)", scope="This server, or everyone")
-    @app_commands.choices(
-        game=[app_commands.Choice(name=pool.title, value=pool.key) for pool in Pool],
-        scope=[app_commands.Choice(name=s, value=s) for s in SCOPES],
-    )
-    async def leaderboard(interaction: discord.Interaction, game: str, scope: str = "here") -> None:
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.leaderboard(user, chat, game, everywhere=scope == "all")
-
-        await bot._run(interaction, call, Mode.PUBLIC)
-
-    @tree.command(name="stats", description="A player's ratings, results and rating chart")
-    @app_commands.describe(player="Whose (empty: yours)")
-    async def stats(interaction: discord.Interaction, player: discord.User | None = None) -> None:
-        whom = None if player is None else user_of(player)
-
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.stats(user, chat, whom)
-
-        await bot._run(interaction, call, Mode.PUBLIC)
-
-    @tree.command(name="browse", description="Step through a game's positions")
-    @app_commands.describe(
-        game="The game (start typing: your games are listed)",
-        moves="The position after this many moves (empty: the latest)",
-    )
-    @app_commands.autocomplete(game=bot.autocomplete_game)
-    async def browse(
-        interaction: discord.Interaction,
-        game: str | None = None,
-        moves: app_commands.Range[int, 0, 100_000] | None = None,
-    ) -> None:
-        gid = _game_id(game)
-
-        async def call(user: User, chat: Chat) -> Reply:
-            return await manager.browse(user, chat, gid, moves)
-
-        # Privately: each press of first / previous / next / last edits it in place.
-        await bot._run(interaction, call, Mode.PRIVATE, board=False)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import traceback
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, ClassVar
 
 from telegram import (
@@ -43,7 +43,7 @@ from telegram.ext import (
 
 import engines
 from bot import metrics
-from bot.adapters.commands import execute, split_id
+from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
 from bot.adapters.telegram.boards import (
     board_lock,
@@ -88,60 +88,48 @@ Context = ContextTypes.DEFAULT_TYPE
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_FILE_URL = "https://api.telegram.org/file/bot"
 
-#: The command menu registered with ``setMyCommands`` (name, what the menu says).
-COMMANDS: tuple[tuple[str, str], ...] = (
-    ("start", "Start the bot (and get your turns privately)"),
-    ("help", "How to play here"),
-    ("games", "The five games"),
-    ("rules", "The rules of a game: /rules <game>"),
-    ("challenge", "Challenge: /challenge <game> [@user|bot] [option=value] [rated=no]"),
-    ("move", "Play a move: /move [#game] <move>"),
-    ("board", "Show the board: /board [#game]"),
-    ("history", "The moves so far: /history [#game]"),
-    ("resign", "Resign: /resign [#game]"),
-    ("draw", "Offer or answer a draw: /draw [#game] [accept|decline]"),
-    ("undo", "Ask to take back your move: /undo [#game] [accept|decline]"),
-    ("rematch", "Ask for a rematch: /rematch [#game]"),
-    ("mygames", "Your games"),
-    ("settings", "Your notification settings"),
-    ("away", "Go on vacation: /away <days>"),
-    ("back", "End your vacation"),
-    ("export", "The game record as a file: /export [#game]"),
-    ("leaderboard", "The best players: /leaderboard <game> [all]"),
-    ("stats", "Ratings and results: /stats [@user] (or reply to their message)"),
-)
 
-HELP = """Play hex games by correspondence with your friends.
+def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
+    """The command menu registered with ``setMyCommands`` (name, what the menu says): start
+    and help, then the registry's commands offered on Telegram."""
+    offered = menu(Surface.TELEGRAM, registry)
+    return (
+        ("start", "Start the bot (and get your turns privately)"),
+        ("help", "How to play here"),
+        *((c.slash, f"{c.summary}: /{c.slash}{_arguments(c)}"[:256]) for c in offered),
+    )
 
-/challenge <game> [@username] [option=value ...] [first=me|them|random] [days=none|1|3|7|14]
-  [rated=no]  (or reply to someone's message with /challenge <game>; with nobody named anyone
-  can accept; games are rated unless rated=no)
-/challenge <game> bot [level=easy|normal|hard]  a game against me, at once (never rated)
-Tap Accept on the challenge card to start the game.
-To move: tap Move under the board and choose the parts of your move, or reply to the board
-with your move, or /move [#game] <move> (in a private chat with me, just type the move).
-/board /history /resign /draw /undo /rematch take an optional #game.
-/mygames   /settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]
-/away <days>   /back   /export [#game]   /games   /rules <game>
-/leaderboard <game> [all]   /stats [@username] (or reply to their message)"""
 
-# Typed commands handed to the shared parser (bot.adapters.commands) under its own words.
-_TYPED = {
-    "move": "move",
-    "board": "board",
-    "history": "history",
-    "resign": "resign",
-    "draw": "draw",
-    "undo": "takeback",
-    "rematch": "rematch",
-    "mygames": "games",
-    "settings": "settings",
-    "away": "away",
-    "back": "back",
-    "export": "export",
-    "rules": "rules",
-    "leaderboard": "leaderboard",
-}
+def help_of(registry: Sequence[Command]) -> str:
+    """What ``/help`` says: how to play here, and each command offered on Telegram."""
+    lines = [
+        "Play hex games by correspondence with your friends.",
+        "",
+        "Challenge with /challenge <game> [@username|bot] (or reply to someone's message with "
+        "/challenge <game>; with nobody named anyone can accept; games are rated unless "
+        "rated=no). Tap Accept on the challenge card to start the game.",
+        "To move: tap Move under the board and choose the parts of your move, or reply to the "
+        "board with your move, or /move [#game] <move> (in a private chat with me, just type "
+        "the move).",
+        "",
+    ]
+    lines += [f"/{c.slash}{_arguments(c)}  {c.summary}" for c in menu(Surface.TELEGRAM, registry)]
+    games = ", ".join(f"{spec.title} ({name})" for name, spec in engines.GAMES.items())
+    lines += ["", f"The games: {games}."]
+    return "\n".join(lines)
+
+
+def _arguments(command: Command) -> str:
+    """What follows the command word in its typed usage (`` [#game]`` ...)."""
+    rest = command.usage.partition(" ")[2]
+    return f" {rest}" if rest else ""
+
+
+#: The command menu of the registry's commands (see :func:`menu_of`).
+COMMANDS: tuple[tuple[str, str], ...] = menu_of(REGISTRY)
+#: What ``/help`` says (see :func:`help_of`).
+HELP = help_of(REGISTRY)
+
 #: The kinds of update the handlers read, asked for by polling and by the webhook alike.
 ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.CALLBACK_QUERY)
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
@@ -171,7 +159,13 @@ class TelegramAdapter:
     (tests drive it with ``start()`` and ``updater.start_polling()``; :meth:`run` does both).
     """
 
-    def __init__(self, manager: SessionManager, application: App, token: str) -> None:
+    def __init__(
+        self,
+        manager: SessionManager,
+        application: App,
+        token: str,
+        registry: Sequence[Command] = REGISTRY,
+    ) -> None:
         self.manager = manager
         self.application = application
         self._token = token
@@ -182,11 +176,16 @@ class TelegramAdapter:
         # Telegram has no look-up by @username: remember the people this process has seen.
         self._known: dict[str, User] = {}
         app = application
+        offered = menu(Surface.TELEGRAM, registry)
+        #: The commands this bot offers, by their name on Telegram.
+        self.commands = {command.slash: command for command in offered}
+        self.menu = menu_of(registry)
+        self.help = help_of(registry)
         app.add_handler(CommandHandler(("start", "help"), self.on_start))
-        app.add_handler(CommandHandler("games", self.on_games))
         app.add_handler(CommandHandler("challenge", self.on_challenge))
         app.add_handler(CommandHandler("stats", self.on_stats))
-        app.add_handler(CommandHandler(tuple(_TYPED), self.on_typed))
+        others = tuple(name for name in self.commands if name not in ("challenge", "stats"))
+        app.add_handler(CommandHandler(others, self.on_command))
         app.add_handler(CallbackQueryHandler(self.on_button))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
@@ -205,6 +204,7 @@ class TelegramAdapter:
         api_url: str = DEFAULT_API_URL,
         file_url: str = DEFAULT_FILE_URL,
         rate_limiter: BaseRateLimiter[Any] | None = None,
+        registry: Sequence[Command] = REGISTRY,
     ) -> TelegramAdapter:
         """The adapter with an application for ``token`` at ``api_url`` / ``file_url``.
 
@@ -223,7 +223,7 @@ class TelegramAdapter:
             .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
             .concurrent_updates(True)
         )
-        return cls(manager, builder.build(), token)
+        return cls(manager, builder.build(), token, registry)
 
     async def connect(self) -> None:
         """Connect (``getMe``), register the command menu and start the application: ready
@@ -238,7 +238,7 @@ class TelegramAdapter:
                 REDACTOR.redact(f"cannot connect to Telegram: {type(exc).__name__}: {exc}")
             ) from None
         try:
-            await app.bot.set_my_commands([BotCommand(n, d) for n, d in COMMANDS])
+            await app.bot.set_my_commands([BotCommand(n, d) for n, d in self.menu])
         except TelegramError as exc:  # the menu is a convenience: play on without it
             log.warning("could not register the command menu: %s", type(exc).__name__)
         await app.start()
@@ -347,18 +347,9 @@ class TelegramAdapter:
         self._remember(user)
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
-            await self._send_text(message.chat_id, f"{reply.text}\n\n{HELP}")
+            await self._send_text(message.chat_id, f"{reply.text}\n\n{self.help}")
             return
-        await self._send_text(message.chat_id, HELP)
-
-    async def on_games(self, update: Update, context: Context) -> None:
-        """``/games``: the games there are."""
-        message = update.effective_message
-        if message is None:
-            return
-        lines = [f"{spec.name}: {spec.title}" for spec in engines.GAMES.values()]
-        lines.append("Rules: /rules <game>. Challenge: /challenge <game> [@username].")
-        await self._send_text(message.chat_id, "\n".join(lines))
+        await self._send_text(message.chat_id, self.help)
 
     async def on_challenge(self, update: Update, context: Context) -> None:
         """``/challenge <game> [@username|bot] [option=value ...]`` (or as a reply to the
@@ -387,14 +378,14 @@ class TelegramAdapter:
         if not rest:
             await self._send_text(message.chat_id, "Which game? /challenge <game> [@username]")
             return
-        line = " ".join(["challenge", who, *rest])
 
         def named_user(_: str) -> User | None:
             return chosen  # None for an unknown @username: invited by name
 
-        reply = await execute(
-            self.manager, tg_user(sender), tg_chat(message.chat_id), line, named_user
-        )
+        reply = await run_words(
+            self.manager, tg_user(sender), tg_chat(message.chat_id), "challenge",
+            [who, *rest], named_user,
+        )  # fmt: skip
         await self.send(message.chat_id, reply)
 
     async def on_stats(self, update: Update, context: Context) -> None:
@@ -412,36 +403,37 @@ class TelegramAdapter:
         elif replied is not None and replied.from_user and not replied.from_user.is_bot:
             self._remember(replied.from_user)
             player = tg_user(replied.from_user)
-        line = " ".join(["stats", *args] if args or player is None else ["stats", "them"])
+        words = args if args or player is None else ["them"]
 
         def named_user(_: str) -> User | None:
             return player
 
-        reply = await execute(
-            self.manager, tg_user(user), tg_chat(message.chat_id), line, named_user
+        reply = await run_words(
+            self.manager, tg_user(user), tg_chat(message.chat_id), "stats", words, named_user
         )
         await self.send(message.chat_id, reply)
 
-    async def on_typed(self, update: Update, context: Context) -> None:
-        """The commands the shared typed-command parser knows (``/move``, ``/board`` ...)."""
+    async def on_command(self, update: Update, context: Context) -> None:
+        """A command of the registry (``/move``, ``/board`` ...): its words, as Telegram split
+        them, read by the command's typed parser, then one manager call."""
         message, user = update.effective_message, update.effective_user
         if message is None or user is None or not message.text:
             return
         self._remember(user)
-        command = message.text.split()[0][1:].split("@")[0].lower()
-        word = _TYPED.get(command)
-        if word is None:
+        name = message.text.split()[0][1:].split("@")[0].lower()
+        command = self.commands.get(name)
+        if command is None:
             return
-        line = " ".join([word, *(context.args or [])])
         chat = tg_chat(message.chat_id)
-        reply = await execute(self.manager, tg_user(user), chat, line, _no_one)
+        words = list(context.args or [])
+        reply = await run_words(self.manager, tg_user(user), chat, command.name, words, _no_one)
         if reply.kind is ReplyKind.RECORD and reply.ok:
             name = f"hexhall-{reply.game_id or 'game'}.txt"
             await self.application.bot.send_document(
                 message.chat_id, reply.text.encode(), filename=name
             )
             return
-        await self.send(message.chat_id, reply, dedupe=word == "move")
+        await self.send(message.chat_id, reply, dedupe=command.name == "move")
 
     async def on_text(self, update: Update, context: Context) -> None:
         """A move without the command: a reply to the bot's board, or any text in a private

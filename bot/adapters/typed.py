@@ -1,0 +1,286 @@
+"""Typed command lines read at the edge: the words after a command word turned into
+:class:`~bot.adapters.args.Args` (or a one-line refusal), and the small helpers typed commands
+need (a game id like ``#42``, the hint that says how to type a missing one, the line to type
+instead of pressing a button).  The commands themselves are described in
+:mod:`bot.adapters.commands`.
+
+>>> split_id(["#12", "e5"])
+(12, ['e5'])
+>>> split_id(["5"], digits=False)
+(None, ['5'])
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import engines
+from bot.adapters.args import Args, Typed
+from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, NAME_LIMIT, ascii_number
+from bot.messages import Action, ActionKind, NeedKind, Reply, User
+from bot.sessions import texts
+from bot.sessions.clock import DEFAULT_TIME_CONTROL, parse_time_control
+from engines.base import shown
+
+__all__ = [
+    "MAX_NAME",
+    "bad_id",
+    "command_word",
+    "split_id",
+    "typed_action",
+    "typed_hint",
+    "unknown",
+]
+
+#: The longest name a typed player may have (``as <name>``, ``challenge <name> ...``): the
+#: one limit on names (:data:`bot.limits.NAME_LIMIT`).
+MAX_NAME = NAME_LIMIT
+
+
+def split_id(words: list[str], digits: bool = True) -> tuple[int | None, list[str]]:
+    """Take a leading ``#42`` (or ``42`` when ``digits``) off ``words``."""
+    if words:
+        head = words[0]
+        number = head[1:] if head.startswith("#") else head if digits else ""
+        # ASCII digits in range only (``isdigit`` takes "²", ``int`` takes "٣").
+        value = ascii_number(number, MAX_ID, low=1)
+        if value is not None:
+            return value, words[1:]
+    return None, words
+
+
+def bad_id(words: list[str]) -> str | None:
+    """The refusal for a leading ``#...`` that is not an id (``#²``, ``#x``, ``#0``, an id
+    beyond :data:`~bot.limits.MAX_ID`), else ``None``.
+
+    >>> bad_id(["#\u00b2"])
+    "'#²' is not an id: an id is # and digits 0-9, e.g. #12."
+    >>> bad_id(["#12", "e5"]) is None
+    True
+    """
+    if words and words[0].startswith("#") and split_id(words[:1])[0] is None:
+        return str(texts.not_an_id(shown(words[0], ECHO_LIMIT)))
+    return None
+
+
+def game_id_only(name: str, challenge: bool = False) -> Typed:
+    def parse(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+        wrong = bad_id(words)
+        if wrong is not None:
+            return Reply.refuse(wrong)
+        number, extra = split_id(words)
+        if extra:
+            return Reply.refuse(f"{name} takes only an optional id, e.g. {name} #12.")
+        return Args(challenge_id=number) if challenge else Args(game_id=number)
+
+    return parse
+
+
+def answered(name: str, request: str) -> Typed:
+    def parse(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+        wrong = bad_id(words)
+        if wrong is not None:
+            return Reply.refuse(wrong)
+        number, extra = split_id(words)
+        answers = ("accept", "decline", "yes", "no")
+        if len(extra) > 1 or (extra and extra[0].lower() not in answers):
+            return Reply.refuse(f"Usage: {name} [#game] [accept|decline]")
+        answer = extra[0].lower() if extra else request
+        answer = {"yes": "accept", "no": "decline"}.get(answer, answer)
+        return Args(game_id=number, answer=answer)
+
+    return parse
+
+
+def move_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    wrong = bad_id(words)
+    if wrong is not None:
+        return Reply.refuse(wrong)
+    game_id, move = split_id(words, digits=False)
+    if not move:
+        return Reply.refuse("Which move? move [#game] <move>, e.g. move e5.")
+    return bare_move(" ".join(move), game_id)
+
+
+def bare_move(text: str, game_id: int | None = None) -> Args:
+    # A move ending in "!" is played even if it loses (the typed "Play it anyway").
+    confirm = text.rstrip().endswith("!")
+    return Args(game_id=game_id, move=text.rstrip()[:-1] if confirm else text, confirm=confirm)
+
+
+def resign_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    wrong = bad_id(words)
+    if wrong is not None:
+        return Reply.refuse(wrong)
+    # Resigning asks first; a trailing "!" is the typed "Yes, resign".
+    tail = " ".join(words).rstrip()
+    number, extra = split_id(tail.removesuffix("!").split())
+    if extra:
+        return Reply.refuse("Usage: resign [#game] [!], e.g. resign #12.")
+    return Args(game_id=number, confirm=tail.endswith("!"))
+
+
+def games_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    if not words:
+        return Args()
+    page = ascii_number(words[0], MAX_PAGE, low=1)
+    if page is None or len(words) > 1:
+        return Reply.refuse(texts.page_usage(shown(words[0], ECHO_LIMIT)))
+    return Args(page=page)
+
+
+def rules_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    if not words:
+        return Reply.refuse(f"Which game? rules <game> ({', '.join(engines.GAMES)}).")
+    return Args(game=words[0])
+
+
+def stats_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
+    if len(words) > 1:
+        return Reply.refuse("Usage: stats [player]")
+    player = named(words[0]) if words else None
+    if words and player is None:
+        return Reply.refuse(texts.not_met(words[0].removeprefix("@")))
+    return Args(player=player)
+
+
+def away_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    if len(words) != 1:
+        return Reply.refuse("Usage: away <days>, e.g. away 5.")
+    return Args(count=words[0])
+
+
+def settings_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    if not words:
+        return Args()
+    return Args(setting=words[0], value=" ".join(words[1:]))
+
+
+def nothing(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    return Args()
+
+
+def leaderboard_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``leaderboard <game> [size] [all]``: the game may name its size (``maphex 16``)."""
+    everywhere = bool(words) and words[-1].lower() in ("all", "everywhere")
+    game = words[:-1] if everywhere else words
+    if not game or len(game) > 2:
+        return Reply.refuse("Usage: leaderboard <game> [all], e.g. leaderboard maphex 16 all.")
+    return Args(game=" ".join(game), everywhere=everywhere)
+
+
+CHALLENGE_USAGE = (
+    "challenge <player|open> <game> [option=value ...] [first=me|them|random] "
+    "[days=none|1|3|7|14] [rated=no]"
+)
+
+
+def challenge_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
+    if len(words) < 2:
+        return Reply.refuse(f"Usage: {CHALLENGE_USAGE}")
+    who, game, settings = words[0], words[1], words[2:]
+    if len(who) > MAX_NAME or not who.isprintable():
+        # Such a player could never type "as <name>" to accept.
+        return Reply.refuse(f"A player's name is one word of at most {MAX_NAME} characters.")
+    against_bot = who.lower() == "bot"
+    anyone = who.lower() in ("open", "anyone")
+    opponent = None if against_bot or anyone else named(who)
+    # A name the adapter cannot look up: invited by username (matched when they accept).
+    username = who if opponent is None and who.startswith("@") else None
+    if opponent is None and username is None and not against_bot and not anyone:
+        return Reply.refuse(texts.not_met(who))
+    options: dict[str, Any] = {}
+    first = "random"
+    rated: str | None = None
+    level = "normal"
+    days: float | None = DEFAULT_TIME_CONTROL
+    for item in settings:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            return Reply.refuse(f"{item[:24]!r} is not option=value. Usage: {CHALLENGE_USAGE}")
+        name = name.lower()
+        if name == "first":
+            first = value.lower()
+        elif name == "level" and against_bot:
+            level = value
+        elif name == "rated":
+            rated = value
+        elif name in ("days", "time"):
+            try:
+                days = parse_time_control(value)
+            except ValueError as exc:
+                return Reply.refuse(f"{exc}.")
+        else:
+            options[name] = value
+    if against_bot and rated is not None and rated.lower() != "no":
+        return Reply.refuse("Games against the bot are never rated: leave out rated=.")
+    return Args(
+        game=game,
+        player=opponent,
+        username=username,
+        bot=against_bot,
+        first=first,
+        days=days,
+        level=level if against_bot else None,
+        rated="yes" if rated is None else rated,
+        options=options,
+    )
+
+
+def typed_hint(reply: Reply, word: str) -> str | None:
+    """How to type what a refusal says is missing (a game or challenge id), for the command
+    ``word`` (``move`` for a bare move line); ``None`` if nothing is missing.
+
+    >>> from bot.messages import Need
+    >>> typed_hint(Reply.refuse("x", Need(NeedKind.GAME)), "board")
+    'Give a game id, e.g. #42.'
+    >>> typed_hint(Reply.refuse("x", Need(NeedKind.GAME, (3, 5))), "move")
+    'Put its id first, e.g. move #3 e5.'
+    """
+    need = reply.need
+    if need is None:
+        return None
+    if need.kind is NeedKind.CHALLENGE:
+        # Challenges are numbered without "#", which marks games.
+        if not need.candidates:
+            return f"Give a challenge number, e.g. {word} 8."
+        return f"Put its number first, e.g. {word} {need.candidates[0]}."
+    if not need.candidates:
+        return "Give a game id, e.g. #42."
+    example = f"{word} #{need.candidates[0]}" + (" e5" if word == "move" else "")
+    return f"Put its id first, e.g. {example}."
+
+
+def typed_action(action: Action) -> str | None:
+    """The line to type instead of pressing ``action``, where one differs from its id (it
+    names the game, so it can be followed as written with several games in the chat).
+
+    >>> typed_action(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, 3, 8, "e5"))
+    'move #3 e5 !'
+    >>> typed_action(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, 3))
+    'resign #3 !'
+    """
+    if action.kind is ActionKind.MOVE_ANYWAY:
+        return f"move #{action.subject} {action.fields[2]} !"
+    if action.kind is ActionKind.RESIGN_CONFIRMED:
+        return f"resign #{action.subject} !"
+    return None
+
+
+def command_word(line: str) -> str:
+    """The first word of ``line`` as a command word: lower case, without the ``/`` chat bots'
+    users type before it (nor a Telegram-style ``@botname`` after it).
+
+    >>> command_word("/Board@hexhall_bot #3"), command_word("e5"), command_word("")
+    ('board', 'e5', '')
+    """
+    words = line.split()
+    if not words:
+        return ""
+    return words[0].lower().removeprefix("/").partition("@")[0]
+
+
+def unknown(word: str) -> str:
+    """The refusal of a line that is neither a command nor written like a move."""
+    return f"Unknown command {shown(word)!r}; help lists them."
