@@ -24,7 +24,7 @@ and a refusal that lacks a game or challenge id says how to type one (:func:`typ
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 import engines
@@ -449,6 +449,9 @@ REGISTRY: tuple[Command, ...] = (
 #: Each command by its typed name.
 COMMAND: dict[str, Command] = {command.name: command for command in REGISTRY}
 
+#: The typed commands by name.
+TYPED: dict[str, Command] = {c.name: c for c in REGISTRY if Surface.TYPED in c.surfaces}
+
 #: Every command word the typed parser knows.
 COMMANDS: tuple[str, ...] = tuple(c.name for c in REGISTRY if Surface.TYPED in c.surfaces)
 
@@ -511,11 +514,13 @@ async def run_words(
     words: list[str],
     user_named: Callable[[str], User | None],
     current_game: int | None = None,
+    commands: Mapping[str, Command] | None = None,
 ) -> Reply:
     """Run the command ``word`` with the words after it (as :func:`execute`; a chat platform
     that splits its commands itself calls this).  A ``word`` that is no command is a move
-    (``words`` then empty: the move as typed is ``word``)."""
-    command = COMMAND.get(word) if word in COMMANDS else None
+    (``words`` then empty: the move as typed is ``word``).  ``commands`` are the commands
+    by name (the typed ones by default)."""
+    command = (TYPED if commands is None else commands).get(word)
     reply = await _run(manager, user, chat, command, word, words, user_named)
     need = reply.need
     if (
@@ -525,7 +530,8 @@ async def run_words(
         and current_game in need.candidates
     ):
         named = _naming(command, word, words, current_game)
-        reply = await _run(manager, user, chat, command, *named, user_named)
+        again = command if command is not None else COMMAND["move"]
+        reply = await _run(manager, user, chat, again, *named, user_named)
     hint = typed_hint(reply, command.name if command is not None else "move")
     if hint is None:
         return reply

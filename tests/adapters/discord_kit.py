@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator
+from collections.abc import Sequence, AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.adapters.commands import REGISTRY, Command
 from bot.adapters.discord import DiscordBot, DiscordSender
 from bot.adapters.discord.format import PLATFORM
 from bot.delivery.outbox import Outbox
@@ -134,6 +135,7 @@ async def running(
     outbox: bool = False,
     defer_after: float = 1.5,
     clock: Clock | None = None,
+    registry: Sequence[Command] = REGISTRY,
 ) -> AsyncIterator[Run]:
     """The bot on a fresh manager over the SQLite file ``path``, logged in to ``fake``; with
     ``outbox``, its notifications are delivered through the outbox as in production;
@@ -150,6 +152,7 @@ async def running(
             sync_commands=sync,
             defer_after=defer_after,
             guild_ready_timeout=0.05,
+            registry=registry,
         )
         await bot.login(fake.token)
         task = asyncio.create_task(bot.connect())

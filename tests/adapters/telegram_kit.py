@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -14,6 +14,7 @@ from pathlib import Path
 import telegram
 from telegram.ext import AIORateLimiter
 
+from bot.adapters.commands import REGISTRY, Command
 from bot.adapters.telegram import TelegramAdapter
 from bot.adapters.telegram.adapter import tg_chat, tg_user
 from bot.adapters.telegram.sender import TelegramSender
@@ -130,6 +131,7 @@ async def running(
     deliver: bool = False,
     challenge_ttl: timedelta = CHALLENGE_TTL,
     thinker: Thinker | None = None,
+    registry: Sequence[Command] = REGISTRY,
 ) -> AsyncIterator[Bot]:
     """The adapter on a fresh manager over the SQLite file ``path``, polling a fake;
     ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``);
@@ -152,6 +154,7 @@ async def running(
             api_url=server.base_url,
             file_url=server.base_file_url,
             rate_limiter=quiet_limiter(),
+            registry=registry,
         )
         outbox = None
         if deliver:

@@ -426,7 +426,10 @@ class TelegramAdapter:
             return
         chat = tg_chat(message.chat_id)
         words = list(context.args or [])
-        reply = await run_words(self.manager, tg_user(user), chat, command.name, words, _no_one)
+        by_name = {command.name: command}
+        reply = await run_words(
+            self.manager, tg_user(user), chat, command.name, words, _no_one, commands=by_name
+        )
         if reply.kind is ReplyKind.RECORD and reply.ok:
             name = f"hexhall-{reply.game_id or 'game'}.txt"
             await self.application.bot.send_document(
