@@ -90,7 +90,9 @@ class SqlGames(SqlBase):
 
     async def game_with_moves(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
         """A game and its moves read in one transaction, so they agree with each other even
-        while another process is writing."""
+        while another process is writing; ``None`` if there is no such game.  A game that
+        cannot be read is set aside and returned with status ``corrupt`` and no moves; moves
+        that cannot be read set the game aside and raise :class:`BadRow`."""
 
         def read(conn: Conn) -> tuple[Row | None, list[Row]]:
             conn.execute("BEGIN")
@@ -165,7 +167,8 @@ class SqlGames(SqlBase):
     async def active_games_in_chat(
         self, player_id: int, platform: str, chat_id: str
     ) -> list[GameRow]:
-        """Active games of ``player_id`` that live in this chat."""
+        """Active games of ``player_id`` that live in this chat, oldest first (one that
+        cannot be read is set aside and returned with status ``corrupt``)."""
         rows = await self._rows(
             f"SELECT {GAME_COLUMNS} FROM games WHERE seat0 = ? AND status = 'active' "
             "AND platform = ? AND chat_id = ? "
@@ -324,7 +327,7 @@ class SqlGames(SqlBase):
         """Set some of ``draw_offer_by``, ``takeback_by``, ``reminder_sent_for_ply`` and
         ``deadline_at`` if the game is still at ``game.version`` (bumping the version), cancel
         what that makes obsolete (a withdrawn request) and add ``notes``; ``None`` if it
-        changed meanwhile."""
+        changed meanwhile.  ``ValueError`` for any other column."""
         bad = set(columns) - _GAME_UPDATABLE
         if bad:
             raise ValueError(f"not updatable game columns: {sorted(bad)}")

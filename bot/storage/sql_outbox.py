@@ -143,13 +143,15 @@ class SqlOutbox(SqlBase):
     """The outbox methods of the store."""
 
     async def queue_notes(self, notes: Sequence[Notification]) -> None:
-        """Store notifications no other change carries, in one transaction."""
+        """Store notifications no other change carries (the edit of an expired challenge's
+        card), in one transaction; one whose ``dedupe`` key is already stored is not added."""
         if notes:
             await self._write(lambda c: insert_notes(c, notes))
 
     async def notifications_for(self, player_id: int) -> list[Notification]:
         """Every notification addressed to a player that is still to be delivered or was
-        delivered, oldest first (for tests and tools; cancelled ones are left out)."""
+        delivered, oldest first (for tests and tools; dropped and given-up ones are left
+        out)."""
         rows = await self._rows(
             f"SELECT {NOTE_RETURNING} FROM notifications WHERE player_id = ? "
             "AND (outcome IS NULL OR outcome = 'sent') ORDER BY id",
@@ -231,7 +233,8 @@ class SqlOutbox(SqlBase):
         return await self._finish_note(note_id, owner, now, "sent", None)
 
     async def give_up(self, note_id: int, owner: str, now: datetime, error: str) -> bool:
-        """Stop trying to deliver a claimed notification (``error`` says why)."""
+        """Stop trying to deliver a claimed notification (``error`` says why); ``False`` if
+        ``owner`` no longer held the claim."""
         return await self._finish_note(note_id, owner, now, "failed", error)
 
     async def retry_later(
@@ -239,7 +242,8 @@ class SqlOutbox(SqlBase):
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``, counting a failed
         attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
-        a refused direct message, which does not count as an attempt)."""
+        a refused direct message, which does not count as an attempt); ``False`` if ``owner``
+        no longer held the claim."""
         counted = 1 if direct is None else 0
 
         def retry(conn: Conn) -> bool:
@@ -306,7 +310,7 @@ class SqlOutbox(SqlBase):
         return await self._write(lambda c: cancel_obsolete_notes(c, game_id, now))
 
     async def prune_notifications(self, before: datetime) -> int:
-        """Delete notifications delivered (or dropped) before ``before``; how many."""
+        """Delete notifications delivered, dropped or given up before ``before``; how many."""
         cur = await self._write(
             lambda c: c.execute(
                 "DELETE FROM notifications WHERE done_at IS NOT NULL AND done_at < ?",
