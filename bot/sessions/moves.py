@@ -7,6 +7,7 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 from __future__ import annotations
 
 from bot import metrics
+from bot.core.ending import Termination
 from bot.core.notification import Kind
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
@@ -145,7 +146,7 @@ async def commit(
     move = after.last_move or ""
     opponent = await ctx.player_by_id(row.seats[1 - seat])
     title = ctx.title(row)
-    finish: tuple[int | None, GameResult, str] | None = None
+    finish: tuple[int | None, GameResult, Termination] | None = None
     rated: RatedEnd | None = None
     notes = []
     deadline = None
@@ -154,7 +155,7 @@ async def commit(
         deadline = ctx.turn_deadline(next_player, row.time_per_move, now)
     if after.outcome is not None:
         result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
-        finish = (after.outcome.winner, result, after.outcome.reason)
+        finish = (after.outcome.winner, result, Termination(after.outcome.reason))
         rated = await standings.settle(ctx, row, after.outcome.winner, result)
         notes.append(
             ctx.note(
@@ -299,7 +300,7 @@ async def resign(
             GameStatus.FINISHED,
             1 - seat,
             GameResult.WIN,
-            "resignation",
+            Termination.RESIGNATION,
             now,
             [note, *ctx.recap_notes(row, me, now)],
             rating=rated,

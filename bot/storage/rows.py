@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.core.ending import Termination
 from bot.core.settings import Settings
 from bot.core.status import ChallengeStatus, GameResult, GameStatus
 from bot.ratings import Origin
@@ -64,10 +65,6 @@ class PlayerRow:
         return self.settings.direct
 
 
-#: The stored reasons whose words differ from those the pictures (``render``) know them by.
-_PICTURE_REASONS = {"timeout": "time", "no first move": "aborted"}
-
-
 @dataclass(frozen=True)
 class GameRow:
     """A stored game (the position itself is rebuilt from its moves by the sessions)."""
@@ -89,8 +86,8 @@ class GameRow:
     #: seat of the winner, ``None`` for a draw or no result
     winner: int | None
     result: GameResult | None
-    #: connection, resignation, timeout, agreement, ...
-    reason: str | None
+    #: how it ended (``None`` while it goes on)
+    reason: Termination | None
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
@@ -131,8 +128,7 @@ class GameRow:
             return Outcome(None, "aborted")
         if self.status != GameStatus.FINISHED:
             return None
-        reason = self.reason or ""
-        return Outcome(self.winner, _PICTURE_REASONS.get(reason, reason))
+        return Outcome(self.winner, "" if self.reason is None else self.reason.pictured)
 
     @property
     def against_bot(self) -> bool:

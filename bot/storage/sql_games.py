@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.core.ending import Termination
 from bot.core.notification import Notification
 from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
@@ -215,7 +216,7 @@ class SqlGames(SqlBase):
         to_move: int | None,
         now: datetime,
         notes: Sequence[Notification] = (),
-        finish: tuple[int | None, GameResult, str] | None = None,
+        finish: tuple[int | None, GameResult, Termination] | None = None,
         deadline_at: datetime | None = None,
         rating: RatedEnd | None = None,
     ) -> GameRow | None:
@@ -233,8 +234,8 @@ class SqlGames(SqlBase):
         status, winner, result, reason, finished_at = "active", None, None, None, None
         if finish is not None:
             status, finished_at = "finished", to_ts(now)
-            winner, result_enum, reason = finish
-            result = str(GameResult(result_enum))
+            winner, result_enum, ending = finish
+            result, reason = str(GameResult(result_enum)), str(Termination(ending))
         values = (
             to_move,
             dumps(dict(snapshot)),
@@ -280,7 +281,7 @@ class SqlGames(SqlBase):
         status: GameStatus,
         winner: int | None,
         result: GameResult,
-        reason: str,
+        reason: Termination,
         now: datetime,
         notes: Sequence[Notification] = (),
         rating: RatedEnd | None = None,
@@ -293,7 +294,7 @@ class SqlGames(SqlBase):
             str(GameStatus(status)),
             winner,
             str(GameResult(result)),
-            reason,
+            str(Termination(reason)),
             to_ts(now),
             to_ts(now),
             game.id,
@@ -403,7 +404,7 @@ class SqlGames(SqlBase):
         moves: Sequence[str],
         seats: Sequence[int],
         now: datetime,
-        finish: tuple[GameStatus, int | None, GameResult, str] | None,
+        finish: tuple[GameStatus, int | None, GameResult, Termination] | None,
     ) -> GameRow:
         """Store a game read from a record, with all its moves, in one transaction.
 
@@ -429,7 +430,7 @@ class SqlGames(SqlBase):
                     str(GameStatus(status)),
                     winner,
                     None if result is None else str(GameResult(result)),
-                    reason,
+                    None if reason is None else str(Termination(reason)),
                     to_ts(now) if over else None,
                     None if over else new.to_move,
                     None if over else opt_ts(new.deadline_at),

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from bot.core.ending import Termination
 from bot.core.notification import Kind, Notification, Recipient
 from bot.core.settings import QuietHours, Settings
 from bot.core.status import ChallengeStatus, GameResult, GameStatus
@@ -234,7 +235,7 @@ def read_game(row: Row, reader: Reader | None = None) -> GameRow:
         snapshot=r.obj("snapshot"),
         winner=r.seat("winner"),
         result=r.opt_enum(GameResult, "result"),
-        reason=r.opt_text("reason"),
+        reason=_termination(r),
         created_at=r.time("created_at"),
         updated_at=r.time("updated_at"),
         finished_at=r.opt_time("finished_at"),
@@ -252,6 +253,23 @@ def read_game(row: Row, reader: Reader | None = None) -> GameRow:
         bot_seat=r.seat("bot_seat"),
         bot_level=_level(r),
     )
+
+
+#: How a game whose stored reason names no :class:`Termination` ended, by its result: only a
+#: reason typed into a record imported before endings were enums can be such a text.
+_UNNAMED = {GameResult.WIN: Termination.WIN, GameResult.DRAW: Termination.DRAW}
+
+
+def _termination(r: Reader) -> Termination | None:
+    text = r.opt_text("reason")
+    if text is None:
+        return None
+    try:
+        return Termination(text)
+    except ValueError:
+        # Read as the ending it amounts to; the row is kept as it is.
+        result = r.opt_enum(GameResult, "result")
+        return None if result is None else _UNNAMED.get(result, Termination.ABORTED)
 
 
 def _level(r: Reader) -> Level | None:
