@@ -2,8 +2,10 @@
 
 Times are aware UTC datetimes, statuses and kinds are enum members, options and snapshots are
 dicts, a player's notification settings are a :class:`~bot.core.settings.Settings`.  Nothing
-outside the store parses a stored text.  A stored value that cannot be read raises
-:class:`~bot.storage.errors.BadRow` (naming table, id and column) when the row is read.
+outside the store parses a stored text.  A stored value that cannot be read is a
+:class:`~bot.storage.errors.BadRow` (naming table, id and column) to the store's readers
+(:mod:`bot.storage.sql_rows`); each store method says whether it then sets the row aside or
+raises.
 
 Statuses and results are the enums of :mod:`bot.core.status`.
 """

@@ -495,6 +495,7 @@ class SqlGames(SqlBase):
 
 
 def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
+    """Insert an active game at ply 0 inside the caller's transaction; its stored row."""
     row: Row = conn.execute(
         "INSERT INTO games (game, options, seat0, seat1, platform, chat_id, status, ply, "
         "to_move, snapshot, created_at, updated_at, time_per_move, deadline_at, alarm_at, "

@@ -100,6 +100,8 @@ def _note_values(note: Notification) -> tuple[Any, ...]:
 
 
 def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
+    """Add ``notes`` to the outbox inside the caller's transaction; one whose ``dedupe`` key is
+    already stored is not added."""
     # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
     # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
     rows = [_note_values(n) for n in notes]
@@ -128,6 +130,8 @@ DROP_NOTE = (
 
 
 def cancel_obsolete_notes(conn: Conn, game_id: int, now: datetime) -> int:
+    """Drop the undelivered notifications of a game that its row now makes obsolete (see
+    :data:`OBSOLETE_NOTE`), inside the caller's transaction; how many."""
     # A notification a worker holds is being sent this very moment: left to finish as sent
     # (if its sending fails, the next claim drops it as obsolete).
     cur = conn.execute(
