@@ -115,7 +115,7 @@ def delivered(platform: str, lag: float) -> None:
 
 def set_backlog(backlog: Iterable[Backlog]) -> None:
     """Set the outbox gauges to ``backlog`` (the store's
-    :meth:`~bot.storage.protocol.Store.outbox_backlog`); platforms it does not name, but an
+    :meth:`~bot.storage.sql_outbox.SqlOutbox.outbox_backlog`); platforms it does not name, but an
     earlier call did, are set to 0.
 
     >>> set_backlog([Backlog("doctest", 3, 12.5)])

@@ -17,16 +17,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from datetime import datetime
+from typing import Protocol, TypeVar
 
 from aiohttp import web
 from prometheus_client.aiohttp import make_aiohttp_handler
 
 from bot import metrics
 from bot.delivery.outbox import Clock
-from bot.storage.protocol import Store
+from bot.storage.rows import Backlog
 
-__all__ = ["TIMEOUT", "HttpEndpoint", "HttpUnavailable", "http_app", "serve_http"]
+__all__ = ["TIMEOUT", "HealthStore", "HttpEndpoint", "HttpUnavailable", "http_app", "serve_http"]
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +35,20 @@ log = logging.getLogger(__name__)
 TIMEOUT = 5.0
 
 T = TypeVar("T")
+
+
+class HealthStore(Protocol):
+    """What the endpoint asks the store: a trivial query for the health check, and the
+    outbox's backlog for the gauges."""
+
+    async def schema_version(self) -> int:
+        """The schema version of the open database."""
+        ...
+
+    async def outbox_backlog(self, now: datetime) -> list[Backlog]:
+        """Per platform: how many notifications are due and undelivered at ``now``, and how
+        many seconds the oldest of them has waited."""
+        ...
 
 
 class HttpUnavailable(RuntimeError):
@@ -49,7 +64,7 @@ def _reason(exc: BaseException, timeout: float) -> str:
     return f"the database failed: {detail}"[:200]
 
 
-def http_app(store: Store, clock: Clock, *, timeout: float = TIMEOUT) -> web.Application:
+def http_app(store: HealthStore, clock: Clock, *, timeout: float = TIMEOUT) -> web.Application:
     """The endpoint's routes on ``store`` (``clock`` tells the outbox gauges what "now" is);
     ``timeout`` is how long a request waits for the database."""
     exposition = make_aiohttp_handler(metrics.REGISTRY)
@@ -102,7 +117,7 @@ class HttpEndpoint:
 
 
 async def serve_http(
-    store: Store, clock: Clock, host: str, port: int, *, timeout: float = TIMEOUT
+    store: HealthStore, clock: Clock, host: str, port: int, *, timeout: float = TIMEOUT
 ) -> HttpEndpoint:
     """Serve :func:`http_app` on ``host``:``port`` (port 0: a free one, see
     :attr:`HttpEndpoint.port`) until the endpoint is closed.  Raises :class:`HttpUnavailable`

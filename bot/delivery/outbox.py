@@ -30,10 +30,9 @@ from typing import Protocol
 
 from bot import metrics
 from bot.core.notification import Notification
-from bot.storage.protocol import Store
 from bot.workers import gone, worker_name
 
-__all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "Sender"]
+__all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "OutboxStore", "Sender"]
 
 log = logging.getLogger(__name__)
 
@@ -63,6 +62,44 @@ class Sender(Protocol):
         ...
 
 
+class OutboxStore(Protocol):
+    """What the outbox needs of the store (:class:`~bot.storage.sql_outbox.SqlOutbox`
+    implements it): claims on due notifications, and what became of each."""
+
+    async def claim_due(
+        self, platform: str, owner: str, now: datetime, lease: timedelta, limit: int = 20
+    ) -> list[Notification]:
+        """Claim up to ``limit`` due notifications of ``platform`` for the worker ``owner``
+        until ``now + lease``, oldest first (obsolete and unreadable ones are dropped)."""
+        ...
+
+    async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
+        """Record a claimed notification as delivered; ``False`` if ``owner`` no longer held
+        the claim."""
+        ...
+
+    async def give_up(self, note_id: int, owner: str, now: datetime, error: str) -> bool:
+        """Stop trying to deliver a claimed notification (``error`` says why); ``False`` if
+        ``owner`` no longer held the claim."""
+        ...
+
+    async def retry_later(
+        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+    ) -> bool:
+        """Release a claimed notification to be tried again at ``when`` (``direct=False``:
+        in the game's chat from now on); ``False`` if ``owner`` no longer held the claim."""
+        ...
+
+    async def claim_owners(self, platform: str, now: datetime) -> list[str]:
+        """The workers holding unexpired claims on ``platform``'s undelivered
+        notifications."""
+        ...
+
+    async def release_claims(self, platform: str, owner: str) -> int:
+        """Free ``owner``'s claims on ``platform``'s undelivered notifications; how many."""
+        ...
+
+
 class Clock(Protocol):
     """Anything that tells the current time (aware, UTC)."""
 
@@ -83,7 +120,7 @@ class Outbox:
 
     def __init__(
         self,
-        store: Store,
+        store: OutboxStore,
         clock: Clock,
         *,
         owner: str | None = None,

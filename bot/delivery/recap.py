@@ -24,15 +24,15 @@ import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import engines
 from bot.storage.errors import StoreError
-from bot.storage.protocol import Store
+from bot.storage.rows import GameRow, MoveRow, PlayerRow
 from bot.workers import die_with_parent
 from engines import Outcome
 
-__all__ = ["Recaps", "draw_recap", "game_recap"]
+__all__ = ["RecapStore", "Recaps", "draw_recap", "game_recap"]
 
 log = logging.getLogger(__name__)
 
@@ -110,10 +110,22 @@ async def draw_recap(
     return gif
 
 
+class RecapStore(Protocol):
+    """What a recap needs of the store: the game with its moves, and its players."""
+
+    async def game_with_moves(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
+        """A game and its moves read in one transaction (``None``: no such game)."""
+        ...
+
+    async def get_player(self, player_id: int) -> PlayerRow | None:
+        """The player with this id, if any."""
+        ...
+
+
 class Recaps:
     """Draws the recap of a stored game (what a sender calls for a RECAP notification)."""
 
-    def __init__(self, store: Store, *, timeout: float = TIMEOUT, at_once: int = 2) -> None:
+    def __init__(self, store: RecapStore, *, timeout: float = TIMEOUT, at_once: int = 2) -> None:
         self.store = store
         self.timeout = timeout
         # Recaps drawn at once: each is a process busy with one CPU.

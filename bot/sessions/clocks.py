@@ -9,6 +9,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot import metrics
+from bot.core.ending import Termination
 from bot.core.notification import Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
@@ -43,7 +44,7 @@ async def expire(
     other = await ctx.player_by_id(row.seats[1 - row.to_move])
     if row.ply == 0:
         status, winner, result, reason = (
-            GameStatus.ABORTED, None, GameResult.NONE, "no first move"
+            GameStatus.ABORTED, None, GameResult.NONE, Termination.NO_FIRST_MOVE
         )  # fmt: skip
         told = {
             late.id: texts.aborted_note(row.id, title, None),
@@ -51,7 +52,7 @@ async def expire(
         }
     else:
         status, winner, result, reason = (
-            GameStatus.FINISHED, 1 - row.to_move, GameResult.WIN, "timeout"
+            GameStatus.FINISHED, 1 - row.to_move, GameResult.WIN, Termination.TIMEOUT
         )  # fmt: skip
         told = {
             late.id: texts.timeout_note(row.id, title, None, ctx.mention(other)),

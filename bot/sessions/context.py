@@ -43,7 +43,7 @@ from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.pictures import board_picture
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, MoveRow, PlayerRow, Store, StoreBusy
+from bot.storage import BadRow, GameRow, MoveRow, PlayerRow, SqlStore, StoreBusy
 from bot.workers import worker_name
 from engines import Position
 from engines.base import shown
@@ -166,7 +166,7 @@ class Context:
 
     def __init__(
         self,
-        store: Store,
+        store: SqlStore,
         clock: Clock | None = None,
         *,
         pictures: bool = True,

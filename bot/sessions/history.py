@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import engines
+from bot.core.ending import Termination
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import clock as clk
@@ -69,6 +70,15 @@ async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
     return Reply(Text.of(records.export(record)), game_id=gid, kind=ReplyKind.RECORD)
 
 
+def _ending(stated: str, instead: Termination) -> Termination:
+    """The ending a record states, or ``instead`` when its words name none (a record's
+    reason is free text; a game that ended by the rules takes the rules' reason)."""
+    try:
+        return Termination(stated)
+    except ValueError:
+        return instead
+
+
 async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponent: User) -> Reply:
     """Store the game of a plain-text record between ``user`` and ``opponent`` in
     ``chat``: finished as recorded, or active and ready to continue.  ``user`` takes the
@@ -87,20 +97,23 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
     positions = list(engines.replay(record.game, record.moves, **record.options))
     movers = [p.to_move for p in positions[:-1]]
     position = positions[-1]
-    finish: tuple[GameStatus, int | None, GameResult, str] | None = None
+    finish: tuple[GameStatus, int | None, GameResult, Termination] | None = None
+    by_rules = None if position.outcome is None else Termination(position.outcome.reason)
     if record.result is not None:
         if record.result.aborted:
-            finish = (GameStatus.ABORTED, None, GameResult.NONE, record.result.reason)
+            ending = _ending(record.result.reason, Termination.ABORTED)
+            finish = (GameStatus.ABORTED, None, GameResult.NONE, ending)
         else:
             winner = record.result.winner
+            unnamed = Termination.DRAW if winner is None else Termination.WIN
             finish = (GameStatus.FINISHED, winner,
                       GameResult.DRAW if winner is None else GameResult.WIN,
-                      record.result.reason)  # fmt: skip
-    elif position.outcome is not None:
+                      _ending(record.result.reason, by_rules or unnamed))  # fmt: skip
+    elif position.outcome is not None and by_rules is not None:
         winner = position.outcome.winner
         finish = (GameStatus.FINISHED, winner,
                   GameResult.DRAW if winner is None else GameResult.WIN,
-                  position.outcome.reason)  # fmt: skip
+                  by_rules)  # fmt: skip
     now = ctx.now()
     next_player = seats[position.to_move]
     row = await ctx.store.import_game(

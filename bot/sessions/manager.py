@@ -57,7 +57,7 @@ from bot.sessions.context import (
 from bot.sessions.preview import BoardFacts, GameChoice
 from bot.sessions.thinker import Thinker
 from bot.sessions.validate import BadArgument
-from bot.storage import ChallengeRow, PlayerRow, Post, PostKind, RebuildSummary, Store
+from bot.storage import ChallengeRow, PlayerRow, Post, PostKind, RebuildSummary, SqlStore
 
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
@@ -107,7 +107,7 @@ class SessionManager:
 
     def __init__(
         self,
-        store: Store,
+        store: SqlStore,
         clock: Clock | None = None,
         *,
         pictures: bool = True,
@@ -129,7 +129,7 @@ class SessionManager:
         )
 
     @property
-    def store(self) -> Store:
+    def store(self) -> SqlStore:
         """The store every session change goes through."""
         return self._ctx.store
 

@@ -7,6 +7,7 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 from __future__ import annotations
 
 from bot import metrics
+from bot.core.ending import Termination
 from bot.core.notification import Kind
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
@@ -191,13 +192,13 @@ async def commit(
     """Store ``me``'s move that made ``after`` (one transaction with its notifications): the
     stored game, or ``None`` if it was no longer at ``row``'s ply and version (or, with
     ``alone_in``, no longer the player's only active game in the chat: see
-    :meth:`~bot.storage.protocol.Store.apply_move`).  Every move is stored here, the bot's
+    :meth:`~bot.storage.sql_games.SqlGames.apply_move`).  Every move is stored here, the bot's
     too (see :mod:`~bot.sessions.opponent`)."""
     now = ctx.now()
     move = after.last_move or ""
     opponent = await ctx.player_by_id(row.seats[1 - seat])
     title = ctx.title(row)
-    finish: tuple[int | None, GameResult, str] | None = None
+    finish: tuple[int | None, GameResult, Termination] | None = None
     rated: RatedEnd | None = None
     notes = []
     deadline = None
@@ -206,7 +207,7 @@ async def commit(
         deadline = ctx.turn_deadline(next_player, row.time_per_move, now)
     if after.outcome is not None:
         result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
-        finish = (after.outcome.winner, result, after.outcome.reason)
+        finish = (after.outcome.winner, result, Termination(after.outcome.reason))
         rated = await standings.settle(ctx, row, after.outcome.winner, result)
         notes.append(
             ctx.note(
@@ -353,7 +354,7 @@ async def resign(
             GameStatus.FINISHED,
             1 - seat,
             GameResult.WIN,
-            "resignation",
+            Termination.RESIGNATION,
             now,
             [note, *ctx.recap_notes(row, me, now)],
             rating=rated,

@@ -39,6 +39,7 @@ from types import MappingProxyType
 from typing import Any
 
 import engines
+from bot.core.ending import Termination
 from bot.sessions.clock import describe_time_control, parse_time_control
 from engines import IllegalMove, Position
 
@@ -281,7 +282,17 @@ def parse(text: str) -> Record:
 
 #: The reasons a game ends for that its moves do not show: a win by resignation or on time,
 #: a draw by agreement.
-OFF_BOARD = {"resignation": True, "timeout": True, "time": True, "agreement": False}
+#: The endings off the board a record may state for moves that do not end the game, and whether
+#: each has a winner.
+OFF_BOARD = {Termination.RESIGNATION: True, Termination.TIMEOUT: True, Termination.AGREEMENT: False}
+
+
+def _off_board(reason: str) -> bool | None:
+    """Whether the ending ``reason`` names off the board has a winner (``None``: it is none)."""
+    try:
+        return OFF_BOARD.get(Termination(reason))
+    except ValueError:
+        return None
 
 
 def _check_result(result: Result | None, pos: Position, number: int) -> None:
@@ -290,7 +301,7 @@ def _check_result(result: Result | None, pos: Position, number: int) -> None:
         return
     if outcome is None:
         # The moves do not end the game: only an ending outside the board explains the result.
-        if OFF_BOARD.get(result.reason.lower()) is not (result.winner is not None):
+        if _off_board(result.reason) is not (result.winner is not None):
             raise _fail(
                 number,
                 f"result {result.code()} ({shown_line(result.reason)}) does not follow from the "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.core.ending import Termination
 from bot.core.notification import Kind
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
@@ -109,7 +110,7 @@ async def draw(
                 GameStatus.FINISHED,
                 None,
                 GameResult.DRAW,
-                "agreement",
+                Termination.AGREEMENT,
                 now,
                 [note, *ctx.recap_notes(row, me, now)],
                 rating=rated,

@@ -1,8 +1,16 @@
-"""The bot's storage: the :class:`Store` protocol, typed rows, and the SQLite and PostgreSQL
-implementations (one body of SQL, :mod:`bot.storage.sql`).
+"""The bot's storage: typed rows, and the SQLite and PostgreSQL stores, one body of SQL
+(:class:`~bot.storage.sql.SqlStore`, made of one part per concern: games, challenges, players,
+the outbox, leases, ratings, posts).
 
-Open a database with ``await open_store(url)``; everything else is typed against
-:class:`Store`.
+Open a database with ``await open_store(url)``.  The sessions are typed against
+:class:`SqlStore`; a consumer that needs little of it (the outbox, the recap, the HTTP
+endpoint) declares the few methods it calls as its own protocol.  Every method is one
+transaction: a change and the notifications it causes commit together, and a change of a game
+also cancels the undelivered notifications it makes obsolete.  Failures raise
+:class:`StoreError`: :class:`StoreBusy` when the database cannot take the change now (nothing
+changed; try again), :class:`BadRow` for a stored value that cannot be read where nothing can be
+returned in its place (a game that cannot be read is set aside and returned with status
+``corrupt``; each method says which).
 """
 
 from pathlib import Path
@@ -10,8 +18,8 @@ from pathlib import Path
 from bot.storage.errors import BadRow, StoreBusy, StoreError
 from bot.storage.postgres import PostgresStore, is_postgres_url, redact_url
 from bot.storage.posts import Post, PostKind
-from bot.storage.protocol import Store
 from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
+from bot.storage.sql import SqlStore
 from bot.storage.sqlite import SqliteStore
 from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
 
@@ -29,9 +37,9 @@ __all__ = [
     "RatedEnd",
     "RatingsMoved",
     "RebuildSummary",
+    "SqlStore",
     "SqliteStore",
     "Standing",
-    "Store",
     "StoreBusy",
     "StoreError",
     "open_store",

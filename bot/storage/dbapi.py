@@ -28,26 +28,38 @@ class Row(Protocol):
 
     def __getitem__(self, key: Any, /) -> Any: ...
 
-    def keys(self) -> Iterable[str]: ...
+    def keys(self) -> Iterable[str]:
+        """The column names."""
+        ...
 
 
 class Cursor(Protocol):
     """The outcome of one statement."""
 
     @property
-    def rowcount(self) -> int: ...
+    def rowcount(self) -> int:
+        """How many rows the statement changed."""
+        ...
 
-    def fetchone(self) -> Any: ...
+    def fetchone(self) -> Any:
+        """The next row, or ``None``."""
+        ...
 
-    def fetchall(self) -> list[Any]: ...
+    def fetchall(self) -> list[Any]:
+        """The remaining rows."""
+        ...
 
 
 class Conn(Protocol):
     """A connection inside the store's transaction."""
 
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor: ...
+    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor:
+        """Run one statement (``?`` placeholders) with ``parameters``."""
+        ...
 
-    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object: ...
+    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object:
+        """Run one statement once per set of ``parameters``."""
+        ...
 
 
 def to_ts(when: datetime) -> str:

@@ -2,8 +2,10 @@
 
 Times are aware UTC datetimes, statuses and kinds are enum members, options and snapshots are
 dicts, a player's notification settings are a :class:`~bot.core.settings.Settings`.  Nothing
-outside the store parses a stored text.  A stored value that cannot be read raises
-:class:`~bot.storage.errors.BadRow` (naming table, id and column) when the row is read.
+outside the store parses a stored text.  A stored value that cannot be read is a
+:class:`~bot.storage.errors.BadRow` (naming table, id and column) to the store's readers
+(:mod:`bot.storage.sql_rows`); each store method says whether it then sets the row aside or
+raises.
 
 Statuses and results are the enums of :mod:`bot.core.status`.
 """
@@ -16,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from bot.core.ending import Termination
 from bot.core.settings import Settings
 from bot.core.status import ChallengeStatus, GameResult, GameStatus
 from bot.ratings import Origin
@@ -64,10 +67,6 @@ class PlayerRow:
         return self.settings.direct
 
 
-#: The stored reasons whose words differ from those the pictures (``render``) know them by.
-_PICTURE_REASONS = {"timeout": "time", "no first move": "aborted"}
-
-
 @dataclass(frozen=True)
 class GameRow:
     """A stored game (the position itself is rebuilt from its moves by the sessions)."""
@@ -89,8 +88,8 @@ class GameRow:
     #: seat of the winner, ``None`` for a draw or no result
     winner: int | None
     result: GameResult | None
-    #: connection, resignation, timeout, agreement, ...
-    reason: str | None
+    #: how it ended (``None`` while it goes on)
+    reason: Termination | None
     created_at: datetime
     updated_at: datetime
     finished_at: datetime | None
@@ -131,8 +130,7 @@ class GameRow:
             return Outcome(None, "aborted")
         if self.status != GameStatus.FINISHED:
             return None
-        reason = self.reason or ""
-        return Outcome(self.winner, _PICTURE_REASONS.get(reason, reason))
+        return Outcome(self.winner, "" if self.reason is None else self.reason.pictured)
 
     @property
     def against_bot(self) -> bool:

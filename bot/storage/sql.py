@@ -1,5 +1,10 @@
-"""The store's SQL, shared by both databases: :class:`SqlStore` implements
-:class:`~bot.storage.protocol.Store` over :class:`~bot.storage.dbapi.Conn`.
+"""The store's SQL, shared by both databases: :class:`SqlStore`, over
+:class:`~bot.storage.dbapi.Conn`, made of one part per concern: players
+(:mod:`~bot.storage.sql_players`), challenges (:mod:`~bot.storage.sql_challenges`), games and
+moves (:mod:`~bot.storage.sql_games`), the outbox (:mod:`~bot.storage.sql_outbox`), leases
+(:mod:`~bot.storage.sql_leases`), ratings (:mod:`~bot.storage.sql_standings`) and posts
+(:mod:`~bot.storage.sql_posts`), each on :class:`~bot.storage.sql_base.SqlBase`; stored rows
+are read by :mod:`~bot.storage.sql_rows`.
 
 Every method is a plain function of a connection, run by the concrete store in one call:
 :class:`~bot.storage.sqlite.SqliteStore` runs it on its one SQLite thread,

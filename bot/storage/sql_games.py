@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from bot.core.ending import Termination
 from bot.core.notification import Notification
 from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
@@ -90,7 +91,9 @@ class SqlGames(SqlBase):
 
     async def game_with_moves(self, game_id: int) -> tuple[GameRow, list[MoveRow]] | None:
         """A game and its moves read in one transaction, so they agree with each other even
-        while another process is writing."""
+        while another process is writing; ``None`` if there is no such game.  A game that
+        cannot be read is set aside and returned with status ``corrupt`` and no moves; moves
+        that cannot be read set the game aside and raise :class:`BadRow`."""
 
         def read(conn: Conn) -> tuple[Row | None, list[Row]]:
             conn.execute("BEGIN")
@@ -165,7 +168,8 @@ class SqlGames(SqlBase):
     async def active_games_in_chat(
         self, player_id: int, platform: str, chat_id: str
     ) -> list[GameRow]:
-        """Active games of ``player_id`` that live in this chat."""
+        """Active games of ``player_id`` that live in this chat, oldest first (one that
+        cannot be read is set aside and returned with status ``corrupt``)."""
         rows = await self._rows(
             f"SELECT {GAME_COLUMNS} FROM games WHERE seat0 = ? AND status = 'active' "
             "AND platform = ? AND chat_id = ? "
@@ -212,7 +216,7 @@ class SqlGames(SqlBase):
         to_move: int | None,
         now: datetime,
         notes: Sequence[Notification] = (),
-        finish: tuple[int | None, GameResult, str] | None = None,
+        finish: tuple[int | None, GameResult, Termination] | None = None,
         deadline_at: datetime | None = None,
         rating: RatedEnd | None = None,
         alone_in: tuple[int, str, str] | None = None,
@@ -235,8 +239,8 @@ class SqlGames(SqlBase):
         status, winner, result, reason, finished_at = "active", None, None, None, None
         if finish is not None:
             status, finished_at = "finished", to_ts(now)
-            winner, result_enum, reason = finish
-            result = str(GameResult(result_enum))
+            winner, result_enum, ending = finish
+            result, reason = str(GameResult(result_enum)), str(Termination(ending))
         values: tuple[Any, ...] = (
             to_move,
             dumps(dict(snapshot)),
@@ -292,7 +296,7 @@ class SqlGames(SqlBase):
         status: GameStatus,
         winner: int | None,
         result: GameResult,
-        reason: str,
+        reason: Termination,
         now: datetime,
         notes: Sequence[Notification] = (),
         rating: RatedEnd | None = None,
@@ -305,7 +309,7 @@ class SqlGames(SqlBase):
             str(GameStatus(status)),
             winner,
             str(GameResult(result)),
-            reason,
+            str(Termination(reason)),
             to_ts(now),
             to_ts(now),
             game.id,
@@ -339,7 +343,7 @@ class SqlGames(SqlBase):
         """Set some of ``draw_offer_by``, ``takeback_by``, ``reminder_sent_for_ply`` and
         ``deadline_at`` if the game is still at ``game.version`` (bumping the version), cancel
         what that makes obsolete (a withdrawn request) and add ``notes``; ``None`` if it
-        changed meanwhile."""
+        changed meanwhile.  ``ValueError`` for any other column."""
         bad = set(columns) - _GAME_UPDATABLE
         if bad:
             raise ValueError(f"not updatable game columns: {sorted(bad)}")
@@ -415,7 +419,7 @@ class SqlGames(SqlBase):
         moves: Sequence[str],
         seats: Sequence[int],
         now: datetime,
-        finish: tuple[GameStatus, int | None, GameResult, str] | None,
+        finish: tuple[GameStatus, int | None, GameResult, Termination] | None,
     ) -> GameRow:
         """Store a game read from a record, with all its moves, in one transaction.
 
@@ -441,7 +445,7 @@ class SqlGames(SqlBase):
                     str(GameStatus(status)),
                     winner,
                     None if result is None else str(GameResult(result)),
-                    reason,
+                    None if reason is None else str(Termination(reason)),
                     to_ts(now) if over else None,
                     None if over else new.to_move,
                     None if over else opt_ts(new.deadline_at),
@@ -506,6 +510,7 @@ class SqlGames(SqlBase):
 
 
 def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
+    """Insert an active game at ply 0 inside the caller's transaction; its stored row."""
     row: Row = conn.execute(
         "INSERT INTO games (game, options, seat0, seat1, platform, chat_id, status, ply, "
         "to_move, snapshot, created_at, updated_at, time_per_move, deadline_at, alarm_at, "

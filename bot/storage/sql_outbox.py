@@ -100,6 +100,8 @@ def _note_values(note: Notification) -> tuple[Any, ...]:
 
 
 def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
+    """Add ``notes`` to the outbox inside the caller's transaction; one whose ``dedupe`` key is
+    already stored is not added."""
     # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
     # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
     rows = [_note_values(n) for n in notes]
@@ -128,6 +130,8 @@ DROP_NOTE = (
 
 
 def cancel_obsolete_notes(conn: Conn, game_id: int, now: datetime) -> int:
+    """Drop the undelivered notifications of a game that its row now makes obsolete (see
+    :data:`OBSOLETE_NOTE`), inside the caller's transaction; how many."""
     # A notification a worker holds is being sent this very moment: left to finish as sent
     # (if its sending fails, the next claim drops it as obsolete).
     cur = conn.execute(
@@ -143,13 +147,15 @@ class SqlOutbox(SqlBase):
     """The outbox methods of the store."""
 
     async def queue_notes(self, notes: Sequence[Notification]) -> None:
-        """Store notifications no other change carries, in one transaction."""
+        """Store notifications no other change carries (the edit of an expired challenge's
+        card), in one transaction; one whose ``dedupe`` key is already stored is not added."""
         if notes:
             await self._write(lambda c: insert_notes(c, notes))
 
     async def notifications_for(self, player_id: int) -> list[Notification]:
         """Every notification addressed to a player that is still to be delivered or was
-        delivered, oldest first (for tests and tools; cancelled ones are left out)."""
+        delivered, oldest first (for tests and tools; dropped and given-up ones are left
+        out)."""
         rows = await self._rows(
             f"SELECT {NOTE_RETURNING} FROM notifications WHERE player_id = ? "
             "AND (outcome IS NULL OR outcome = 'sent') ORDER BY id",
@@ -251,7 +257,8 @@ class SqlOutbox(SqlBase):
         return await self._finish_note(note_id, owner, now, "sent", None)
 
     async def give_up(self, note_id: int, owner: str, now: datetime, error: str) -> bool:
-        """Stop trying to deliver a claimed notification (``error`` says why)."""
+        """Stop trying to deliver a claimed notification (``error`` says why); ``False`` if
+        ``owner`` no longer held the claim."""
         return await self._finish_note(note_id, owner, now, "failed", error)
 
     async def retry_later(
@@ -259,7 +266,8 @@ class SqlOutbox(SqlBase):
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``, counting a failed
         attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
-        a refused direct message, which does not count as an attempt)."""
+        a refused direct message, which does not count as an attempt); ``False`` if ``owner``
+        no longer held the claim."""
         counted = 1 if direct is None else 0
 
         def retry(conn: Conn) -> bool:
@@ -326,7 +334,7 @@ class SqlOutbox(SqlBase):
         return await self._write(lambda c: cancel_obsolete_notes(c, game_id, now))
 
     async def prune_notifications(self, before: datetime) -> int:
-        """Delete notifications delivered (or dropped) before ``before``; how many."""
+        """Delete notifications delivered, dropped or given up before ``before``; how many."""
         cur = await self._write(
             lambda c: c.execute(
                 "DELETE FROM notifications WHERE done_at IS NOT NULL AND done_at < ?",

@@ -1,5 +1,5 @@
-"""The SQLite side of posts (:class:`SqlPosts`, mixed into
-:class:`~bot.storage.sqlite.SqliteStore`) and of a chat that changes its id.
+"""Posts in SQL (:class:`SqlPosts`, a part of :class:`~bot.storage.sql.SqlStore`), and a chat
+that changes its id.
 
 Table ``posts`` (migration 4 of :mod:`bot.storage.schema`): one row per bot message an
 adapter may edit later, keyed by (platform, chat, message id); ``live`` says whether it still
@@ -42,12 +42,12 @@ def _post(row: Row) -> Post | None:
 
 
 class SqlPosts(SqlBase):
-    """The posts methods of the SQLite store (see :class:`~bot.storage.posts.PostsStore`);
-    :class:`~bot.storage.sqlite.SqliteStore` provides ``_read`` and ``_write``."""
+    """The posts methods of the store."""
 
     async def remember_post(self, post: Post, now: datetime) -> list[Post]:
-        """Store ``post`` (live); for a board, the game's other live boards stop being live
-        and are returned."""
+        """Store ``post`` (live).  For a board, the game's other live boards stop being live
+        in the same transaction and are returned, oldest first (the adapter takes their
+        buttons away)."""
 
         def remember(conn: Conn) -> list[Row]:
             conn.execute(
@@ -89,7 +89,9 @@ class SqlPosts(SqlBase):
         kind: PostKind | None = None,
         live: bool | None = None,
     ) -> list[Post]:
-        """The remembered posts of a game or a challenge on ``platform``, oldest first."""
+        """The remembered posts on ``platform`` of a game, a challenge, a kind, live or not
+        (whichever are given), oldest first; one that cannot be read is left out with a log
+        line."""
         where: list[str] = ["platform = ?"]
         args: list[str | int] = [platform]
         for column, value in (("game_id", game_id), ("challenge_id", challenge_id)):
@@ -123,8 +125,10 @@ class SqlPosts(SqlBase):
             )
 
     async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
-        """Move a chat's games, challenges, posts and undelivered notifications to its new id
-        (and its leaderboard, when the chat was its own community); how many rows moved."""
+        """A chat changed its id (a Telegram group became a supergroup): its games,
+        challenges, posts and undelivered notifications move to ``new_chat_id`` in one
+        transaction, and its leaderboard with them when the chat was its own community; how
+        many games, challenges, posts and notifications moved."""
 
         def move(conn: Conn) -> int:
             moved = 0

@@ -15,6 +15,7 @@ from datetime import UTC, datetime, time, timedelta
 from enum import StrEnum
 from typing import Any, TypeVar
 
+from bot.core.ending import Termination
 from bot.core.notification import Kind, Notification, Recipient
 from bot.core.settings import QuietHours, Settings
 from bot.core.status import ChallengeStatus, GameResult, GameStatus
@@ -54,20 +55,23 @@ E = TypeVar("E", bound=StrEnum)
 
 
 def opt_ts(value: datetime | None) -> str | None:
+    """A time as stored (:func:`~bot.storage.dbapi.to_ts`), ``None`` kept."""
     return None if value is None else to_ts(value)
 
 
 def alarm_text(due: datetime | None, days: float | None, reminded: bool) -> str | None:
-    # The stored alarm_at: when the clock sweep must next look at the game (see
-    # bot.deadlines), so a sweep reads the games with work due and no others.
+    """A game's stored ``alarm_at``: when the clock sweep must next look at it (see
+    :func:`bot.deadlines.alarm_at`), so a sweep reads the games with work due and no others."""
     return opt_ts(alarm_at(due, days, reminded=reminded))
 
 
 def was_reminded(game: GameRow) -> bool:
+    """Whether the reminder of the game's current ply was sent."""
     return game.reminder_sent_for_ply == game.ply
 
 
 def dumps(value: Any) -> str:
+    """``value`` as the store's JSON text (compact, keys sorted)."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True, ensure_ascii=False)
 
 
@@ -84,33 +88,40 @@ class Reader:
         self.id = row["id"] if "id" in names else None
 
     def bad(self, column: str, detail: str) -> BadRow:
+        """The error naming this row's ``column`` (``detail`` cut to 200 characters)."""
         return BadRow(self.table, self.id, column, detail[:200])
 
     def integer(self, column: str) -> int:
+        """A whole number (not a boolean)."""
         value = self.row[column]
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.bad(column, f"not a whole number: {value!r}")
         return value
 
     def opt_integer(self, column: str) -> int | None:
+        """A whole number or ``None``."""
         return None if self.row[column] is None else Reader.integer(self, column)
 
     def seat(self, column: str) -> int | None:
+        """A seat (0 or 1) or ``None``."""
         value = self.opt_integer(column)
         if value not in (None, 0, 1):
             raise self.bad(column, f"not a seat: {value!r}")
         return value
 
     def text(self, column: str) -> str:
+        """A text."""
         value = self.row[column]
         if not isinstance(value, str):
             raise self.bad(column, f"not text: {value!r}")
         return value
 
     def opt_text(self, column: str) -> str | None:
+        """A text or ``None``."""
         return None if self.row[column] is None else Reader.text(self, column)
 
     def number(self, column: str) -> float | None:
+        """A number (whole or not) or ``None``."""
         value = self.row[column]
         if value is None:
             return None
@@ -119,15 +130,18 @@ class Reader:
         return value
 
     def time(self, column: str) -> datetime:
+        """A stored time (:func:`~bot.storage.dbapi.from_ts`)."""
         try:
             return from_ts(self.row[column])
         except ValueError:
             raise self.bad(column, f"not a time: {self.row[column]!r}") from None
 
     def opt_time(self, column: str) -> datetime | None:
+        """A stored time or ``None``."""
         return None if self.row[column] is None else Reader.time(self, column)
 
     def obj(self, column: str) -> dict[str, Any]:
+        """A JSON object."""
         try:
             value = json.loads(self.row[column])
         except (TypeError, ValueError, RecursionError):
@@ -137,12 +151,14 @@ class Reader:
         return value
 
     def enum(self, kind: type[E], column: str) -> E:
+        """A member of ``kind`` by its stored text."""
         try:
             return kind(self.row[column])
         except ValueError:
             raise self.bad(column, f"not a {kind.__name__}: {self.row[column]!r}") from None
 
     def opt_enum(self, kind: type[E], column: str) -> E | None:
+        """A member of ``kind`` or ``None``."""
         return None if self.row[column] is None else Reader.enum(self, kind, column)
 
 
@@ -173,9 +189,9 @@ NOTE_RETURNING = (
 
 
 def status_match(statuses: Sequence[GameStatus]) -> tuple[str, list[str]]:
-    # The SQL condition for games with one of ``statuses``, and its arguments.  A status no
-    # version of Hexhall writes is a damaged row: it is listed with the games set aside (and
-    # set aside for good when it is read), so a damaged game never silently vanishes.
+    """The SQL condition for games with one of ``statuses``, and its arguments.  A status no
+    version of Hexhall writes is a damaged row: it is listed with the games set aside (and set
+    aside for good when it is read), so a damaged game never silently vanishes."""
     names = [str(GameStatus(s)) for s in statuses]
     match = f"status IN ({', '.join('?' for _ in names)})"
     if GameStatus.CORRUPT in names:
@@ -185,6 +201,7 @@ def status_match(statuses: Sequence[GameStatus]) -> tuple[str, list[str]]:
 
 
 def read_player(row: Row) -> PlayerRow:
+    """A stored player; a damaged setting reads as the neutral one, with a log line."""
     r = Reader("players", row)
     # Who the player is must be readable; what they chose (quiet hours, a vacation's end) or
     # when they came falls back to the neutral value with a log line: a damaged setting must
@@ -218,6 +235,8 @@ def read_player(row: Row) -> PlayerRow:
 
 
 def read_game(row: Row, reader: Reader | None = None) -> GameRow:
+    """A stored game (:class:`BadRow` if a value cannot be read; ``reader``: a
+    :class:`Lenient` one for a row being set aside)."""
     r = reader or Reader("games", row)
     return GameRow(
         id=r.integer("id"),
@@ -234,7 +253,7 @@ def read_game(row: Row, reader: Reader | None = None) -> GameRow:
         snapshot=r.obj("snapshot"),
         winner=r.seat("winner"),
         result=r.opt_enum(GameResult, "result"),
-        reason=r.opt_text("reason"),
+        reason=_termination(r),
         created_at=r.time("created_at"),
         updated_at=r.time("updated_at"),
         finished_at=r.opt_time("finished_at"),
@@ -252,6 +271,23 @@ def read_game(row: Row, reader: Reader | None = None) -> GameRow:
         bot_seat=r.seat("bot_seat"),
         bot_level=_level(r),
     )
+
+
+#: How a game whose stored reason names no :class:`Termination` ended, by its result: only a
+#: reason typed into a record imported before endings were enums can be such a text.
+_UNNAMED = {GameResult.WIN: Termination.WIN, GameResult.DRAW: Termination.DRAW}
+
+
+def _termination(r: Reader) -> Termination | None:
+    text = r.opt_text("reason")
+    if text is None:
+        return None
+    try:
+        return Termination(text)
+    except ValueError:
+        # Read as the ending it amounts to; the row is kept as it is.
+        result = r.opt_enum(GameResult, "result")
+        return None if result is None else _UNNAMED.get(result, Termination.ABORTED)
 
 
 def _level(r: Reader) -> Level | None:
@@ -316,6 +352,8 @@ def set_aside_game(row: Row, reason: str) -> GameRow:
 
 
 def read_challenge(row: Row, reader: Reader | None = None) -> ChallengeRow:
+    """A stored challenge (:class:`BadRow` if a value cannot be read; ``reader``: a
+    :class:`Lenient` one for a row being set aside)."""
     r = reader or Reader("challenges", row)
     return ChallengeRow(
         id=r.integer("id"),
@@ -340,6 +378,7 @@ def read_challenge(row: Row, reader: Reader | None = None) -> ChallengeRow:
 
 
 def read_move(row: Row) -> MoveRow:
+    """A stored move (:class:`BadRow` if a value cannot be read)."""
     r = Reader("moves", row)
     return MoveRow(
         game_id=r.integer("game_id"),
@@ -351,6 +390,8 @@ def read_move(row: Row) -> MoveRow:
 
 
 def read_notification(row: Row) -> Notification:
+    """A stored notification (:class:`BadRow` if a value cannot be read); ``direct`` is off
+    when the recipient's current setting (``dm_enabled``, when selected) is."""
     r = Reader("notifications", row)
     try:
         text = Text.from_json(r.text("text"))

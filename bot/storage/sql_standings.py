@@ -1,6 +1,6 @@
-"""The SQLite side of ratings: :class:`SqlStandings` (the rating methods of
-:class:`~bot.storage.sqlite.SqliteStore`) and :func:`write_rated_end`, which the store's
-game-ending transactions call.
+"""Ratings in SQL: :class:`SqlStandings` (the rating methods of
+:class:`~bot.storage.sql.SqlStore`) and :func:`write_rated_end`, which the store's game-ending
+transactions call.
 
 Tables (migration 3 of :mod:`bot.storage.schema`): ``ratings`` (one row per player and
 pool, with the shown value copied in for the leaderboard index), ``rating_changes`` (before and
@@ -191,9 +191,7 @@ def leaderboard_query(
 
 
 class SqlStandings(SqlBase):
-    """The rating methods of the SQLite store (see :class:`~bot.storage.standings.
-    StandingsStore`); mixed into :class:`~bot.storage.sqlite.SqliteStore`, which provides
-    ``_read`` and ``_write``."""
+    """The rating methods of the store."""
 
     async def rating(self, player_id: PlayerId, pool: Pool) -> Rating:
         """A player's rating in ``pool`` (a new player's ``Rating()`` if they have none)."""

@@ -3,10 +3,10 @@ on one SQLite file.
 
 What is SQLite's own:
 
-- One connection, used only by one dedicated thread; every public method is one function run
-  in that thread, so a whole transaction is one trip from the event loop and transactions never
-  interleave.  Writes start with ``BEGIN IMMEDIATE`` (SQLite's way to take the write lock at
-  once), so a busy database fails before anything is done.
+- One connection, used only by one dedicated thread; every read and every transaction is one
+  function run in that thread, so a whole transaction is one trip from the event loop and
+  transactions never interleave.  Writes start with ``BEGIN IMMEDIATE`` (SQLite's way to take
+  the write lock at once), so a busy database fails before anything is done.
 - ``PRAGMA`` settings: WAL, ``synchronous = NORMAL``, foreign keys, the busy timeout, and
   ``PRAGMA optimize`` when the database is opened and closed.  A write lock held by someone
   else for longer than the busy timeout raises :class:`~bot.storage.errors.StoreBusy`.
