@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
-from bot.sessions import presentation, texts
+from bot.sessions import loading, presentation, texts
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["KIND", "browse", "step_actions"]
@@ -47,23 +47,23 @@ async def browse(
 ) -> Reply:
     """The position of a game after ``ply`` moves (the last one by default: the player's
     active game here, or their most recent one), with the step buttons."""
-    me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id, ended=True)
-    loaded = await ctx.load(gid)
+    me = await loading.player(ctx, user)
+    gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
+    loaded = await loading.load(ctx, gid)
     row = loaded.row
     last = row.ply
     if ply is None:
         ply = last
     if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply <= last:
         raise Refusal(texts.no_such_position(gid, last))
-    position = loaded.position if ply == last else await ctx.replay(row, upto=ply)
+    position = loaded.position if ply == last else await loading.replay(ctx, row, upto=ply)
     mover = None
     made = None if ply == 0 else await ctx.store.move_at(gid, ply - 1)
     if made is not None:
-        mover = await ctx.who(row, position, made.seat)
-    body = texts.browse_head(gid, ctx.title(row), ply, last, mover, position.last_move)
+        mover = await presentation.who(ctx, row, position, made.seat)
+    body = texts.browse_head(gid, presentation.title(row), ply, last, mover, position.last_move)
     if ply == last and row.status != GameStatus.ACTIVE:
-        body = Text.of(body, " ", await ctx.result_text(row, position))
+        body = Text.of(body, " ", await presentation.result_text(ctx, row, position))
     reply = Reply(body, actions=step_actions(gid, ply, last), game_id=gid)
-    reply = await ctx.picture(position, reply, row)
+    reply = await presentation.picture(ctx, position, reply, row)
     return await presentation.as_board(ctx, reply, row, loaded.position)

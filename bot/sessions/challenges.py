@@ -10,7 +10,7 @@ import engines
 from bot.core.notification import Kind
 from bot.core.status import ChallengeStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Need, NeedKind, Reply, ReplyKind, User
-from bot.sessions import posts, presentation, standings, texts
+from bot.sessions import loading, policy, posts, presentation, standings, texts
 from bot.sessions.context import (
     DEFAULT_TIME_PER_MOVE,
     FIRST_CHOICES,
@@ -94,7 +94,7 @@ async def challenge(
     handle = None if opponent is not None or username is None else checked_handle(username)
     if _has_handle(user, handle):
         raise Refusal(texts.not_yourself())
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     target: PlayerRow | None = None
     if opponent is not None:
         if opponent.platform != user.platform:
@@ -108,7 +108,7 @@ async def challenge(
     if sum(c.challenger == me.id for c in pending) >= ctx.max_pending:
         raise Refusal(texts.too_many_pending(ctx.max_pending))
     if opponent is not None:
-        target = await ctx.someone(opponent)
+        target = await loading.someone(ctx, opponent)
     # A repeat of a pending challenge points to it instead of piling up.
     for twin in pending:
         same = (twin.challenger, twin.target, twin.target_name, twin.chat_id, twin.game) == (
@@ -125,10 +125,11 @@ async def challenge(
     notes = []
     if target is not None:
         notes.append(
-            ctx.note(
+            policy.note(
+                ctx,
                 target,
                 Kind.CHALLENGE,
-                texts.challenge_note(ctx.mention(me), terms, "{challenge}") + ratings,
+                texts.challenge_note(presentation.mention(me), terms, "{challenge}") + ratings,
                 now,
                 chat_id=chat.chat_id,
                 actions=(
@@ -159,8 +160,8 @@ async def challenge(
     hours = ctx.challenge_ttl.total_seconds() / 3600
     whom: Mention | str | None = None if handle is None else texts.invited_handle(handle)
     if target is not None:
-        whom = ctx.mention(target)
-    text = texts.challenged(ctx.mention(me), whom, terms, created.id, hours) + ratings
+        whom = presentation.mention(target)
+    text = texts.challenged(presentation.mention(me), whom, terms, created.id, hours) + ratings
     addressed = target is not None or handle is not None
     actions = (
         Action.make("Accept", ActionKind.ACCEPT, created.id),
@@ -220,7 +221,7 @@ def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
 
 async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
     """Accept a challenge (the only one for you here when no id is given); starts the game."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     challenge = await _pick_challenge(ctx, me, chat, challenge_id, "accepter", user)
     _check_pending(ctx, challenge)
     if challenge.platform != chat.platform:
@@ -231,14 +232,14 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
         if challenge.target_name is not None and not _has_handle(user, challenge.target_name):
             raise Refusal(texts.challenge_for_handle(challenge.id, challenge.target_name))
     elif challenge.target != me.id:
-        target = await ctx.player_by_id(challenge.target)
-        raise Refusal(texts.challenge_for_other(challenge.id, ctx.mention(target)))
+        target = await loading.player_by_id(ctx, challenge.target)
+        raise Refusal(texts.challenge_for_other(challenge.id, presentation.mention(target)))
     try:
         position = engines.new(challenge.game, **challenge.options)
     except (ValueError, TypeError) as exc:
         await ctx.store.close_challenge(challenge.id, ChallengeStatus.CORRUPT, ctx.now())
         raise Refusal(texts.challenge_unreadable(challenge.id, shown(str(exc), 80))) from None
-    challenger = await ctx.player_by_id(challenge.challenger)
+    challenger = await loading.player_by_id(ctx, challenge.challenger)
     if challenge.first == "me":
         seats = (challenger, me)
     elif challenge.first == "them":
@@ -250,17 +251,19 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
     to_move = seats[position.to_move]
     title = engines.GAMES[challenge.game].title
     notes = [
-        ctx.note(
+        policy.note(
+            ctx,
             challenger,
             Kind.CHALLENGE_ACCEPTED,
-            texts.accepted_note(ctx.mention(me), challenge.id, "{game}", title),
+            texts.accepted_note(presentation.mention(me), challenge.id, "{game}", title),
             now,
             chat_id=challenge.chat_id,
         )
     ]
     if to_move.id != me.id:
         notes.append(
-            ctx.note(
+            policy.note(
+                ctx,
                 to_move,
                 Kind.YOUR_TURN,
                 texts.first_turn_note("{game}", title, sides[position.to_move]),
@@ -283,7 +286,7 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
             to_move=position.to_move,
             snapshot=position.to_dict(),
             time_per_move=challenge.time_per_move,
-            deadline_at=ctx.turn_deadline(to_move, challenge.time_per_move, now),
+            deadline_at=policy.turn_deadline(ctx, to_move, challenge.time_per_move, now),
             rematch_of=challenge.rematch_of,
             challenge_id=challenge.id,
             rated=challenge.rated,
@@ -298,24 +301,26 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
         raise Refusal(texts.challenge_closed(challenge.id, status))
     ctx.positions[row.id] = (row, position)
     text = texts.accepted(
-        ctx.mention(me),
+        presentation.mention(me),
         challenge.id,
         row.id,
         title,
         (
-            texts.plays(ctx.mention(seats[0]), sides[0]),
-            texts.plays(ctx.mention(seats[1]), sides[1]),
+            texts.plays(presentation.mention(seats[0]), sides[0]),
+            texts.plays(presentation.mention(seats[1]), sides[1]),
         ),
-        texts.side(ctx.mention(to_move), sides[position.to_move]),
+        texts.side(presentation.mention(to_move), sides[position.to_move]),
     )
-    reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id, challenge_id=challenge.id)
-    reply = await ctx.picture(position, reply, row)
+    reply = Reply(
+        text, actions=presentation.game_actions(row), game_id=row.id, challenge_id=challenge.id
+    )
+    reply = await presentation.picture(ctx, position, reply, row)
     return await presentation.as_board(ctx, reply, row, position, live=True)
 
 
 async def decline(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
     """Decline a challenge addressed to you."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     challenge = await _pick_challenge(ctx, me, chat, challenge_id, "target")
     invited = challenge.target is None and _has_handle(user, challenge.target_name)
     if challenge.target != me.id and not invited:
@@ -325,33 +330,34 @@ async def decline(ctx: Context, user: User, chat: Chat, challenge_id: int | None
             raise Refusal(texts.challenge_for_handle(challenge.id, challenge.target_name))
         raise Refusal(texts.not_addressed_to_you(challenge.id))
     _check_pending(ctx, challenge)
-    challenger = await ctx.player_by_id(challenge.challenger)
+    challenger = await loading.player_by_id(ctx, challenge.challenger)
     now = ctx.now()
-    note = ctx.note(
+    note = policy.note(
+        ctx,
         challenger,
         Kind.CHALLENGE_DECLINED,
-        texts.declined_note(ctx.mention(me), challenge.id),
+        texts.declined_note(presentation.mention(me), challenge.id),
         now,
         chat_id=challenge.chat_id,
     )
     if not await ctx.store.close_challenge(challenge.id, ChallengeStatus.DECLINED, now, [note]):
         raise Refusal(texts.no_longer_pending(challenge.id))
     return Reply(
-        texts.declined(ctx.mention(me), challenge.id, ctx.mention(challenger)),
+        texts.declined(presentation.mention(me), challenge.id, presentation.mention(challenger)),
         challenge_id=challenge.id,
     )
 
 
 async def cancel(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
     """Withdraw your own pending challenge."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     challenge = await _pick_challenge(ctx, me, chat, challenge_id, "challenger")
     if challenge.challenger != me.id:
         raise Refusal(texts.not_yours_to_cancel(challenge.id))
     _check_pending(ctx, challenge)
     if not await ctx.store.close_challenge(challenge.id, ChallengeStatus.CANCELLED, ctx.now()):
         raise Refusal(texts.no_longer_pending(challenge.id))
-    return Reply(texts.cancelled(ctx.mention(me), challenge.id), challenge_id=challenge.id)
+    return Reply(texts.cancelled(presentation.mention(me), challenge.id), challenge_id=challenge.id)
 
 
 async def expire_challenges(ctx: Context) -> list[ChallengeRow]:

@@ -15,7 +15,7 @@ from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.limits import MAX_ID, ascii_number
 from bot.messages import Reply, User
-from bot.sessions import challenges, leases, standings, texts
+from bot.sessions import challenges, leases, loading, policy, presentation, standings, texts
 from bot.sessions import clock as clk
 from bot.sessions.context import Context, Refusal
 from bot.storage import BadRow, GameRow, PlayerRow, StoreError
@@ -39,29 +39,30 @@ async def expire(
     delivery time of the notifications.  ``None`` if the game changed meanwhile."""
     if row.to_move not in (0, 1):
         return None
-    title = ctx.title(row)
-    late = await ctx.player_by_id(row.seats[row.to_move])
-    other = await ctx.player_by_id(row.seats[1 - row.to_move])
+    title = presentation.title(row)
+    late = await loading.player_by_id(ctx, row.seats[row.to_move])
+    other = await loading.player_by_id(ctx, row.seats[1 - row.to_move])
     if row.ply == 0:
         status, winner, result, reason = (
             GameStatus.ABORTED, None, GameResult.NONE, Termination.NO_FIRST_MOVE
         )  # fmt: skip
         told = {
             late.id: texts.aborted_note(row.id, title, None),
-            other.id: texts.aborted_note(row.id, title, ctx.mention(late)),
+            other.id: texts.aborted_note(row.id, title, presentation.mention(late)),
         }
     else:
         status, winner, result, reason = (
             GameStatus.FINISHED, 1 - row.to_move, GameResult.WIN, Termination.TIMEOUT
         )  # fmt: skip
         told = {
-            late.id: texts.timeout_note(row.id, title, None, ctx.mention(other)),
-            other.id: texts.timeout_note(row.id, title, ctx.mention(late), None),
+            late.id: texts.timeout_note(row.id, title, None, presentation.mention(other)),
+            other.id: texts.timeout_note(row.id, title, presentation.mention(late), None),
         }
     rated = await standings.settle(ctx, row, winner, result)
     changed = await standings.change_line(ctx, row, rated)
     notes = [
-        ctx.note(
+        policy.note(
+            ctx,
             player,
             Kind.GAME_OVER,
             told[player.id] + changed,
@@ -88,16 +89,17 @@ async def _remind(ctx: Context, row: GameRow, due: datetime, now: datetime, at: 
     and mark it sent; ``False`` if the game changed meanwhile."""
     if row.to_move not in (0, 1):
         return False
-    player = await ctx.player_by_id(row.seats[row.to_move])
+    player = await loading.player_by_id(ctx, row.seats[row.to_move])
     notes = []
-    if ctx.settings_of(player).reminders:
+    if policy.settings_of(player).reminders:
         left = due - now
         hours = max(1, round(left / timedelta(hours=1)))
         notes.append(
-            ctx.note(
+            policy.note(
+                ctx,
                 player,
                 Kind.REMINDER,
-                texts.reminder_note(row.id, ctx.title(row), hours, due),
+                texts.reminder_note(row.id, presentation.title(row), hours, due),
                 now,
                 game_id=row.id,
                 chat_id=row.chat_id,
@@ -149,7 +151,7 @@ async def sweep(ctx: Context) -> int:
             if current is None or current.status != GameStatus.ACTIVE or due is None:
                 continue
             try:
-                await ctx.check_seats(current)  # a seat naming no player: set aside
+                await loading.check_seats(ctx, current)  # a seat naming no player: set aside
                 if kind == "timeout" and due <= now:
                     handled = await expire(ctx, current, now, slot) is not None
                 elif (
@@ -205,17 +207,19 @@ async def _away_change(
     deadlines: list[tuple[GameRow, datetime]] = []
     notes: list[Notification] = []
     for g in games:
-        seat = ctx.seat(me, g)
+        seat = loading.seat(me, g)
         if seat is None or g.status is not GameStatus.ACTIVE:
             continue
         try:
-            await ctx.check_seats(g)  # a damaged game is set aside, the others go on
+            await loading.check_seats(ctx, g)  # a damaged game is set aside, the others go on
         except Refusal:
             continue
-        opponent = await ctx.player_by_id(g.seats[1 - seat])
-        text = texts.away_note(ctx.mention(me), until, g.id, ctx.title(g))
+        opponent = await loading.player_by_id(ctx, g.seats[1 - seat])
+        text = texts.away_note(presentation.mention(me), until, g.id, presentation.title(g))
         notes.append(
-            ctx.note(opponent, Kind.OPPONENT_AWAY, text, now, game_id=g.id, chat_id=g.chat_id)
+            policy.note(
+                ctx, opponent, Kind.OPPONENT_AWAY, text, now, game_id=g.id, chat_id=g.chat_id
+            )
         )
         due = g.deadline_at
         if g.to_move == seat and due is not None:
@@ -224,7 +228,7 @@ async def _away_change(
             deadlines.append((g, pushed))
     if not await ctx.store.set_away(me.id, now, until, deadlines, notes):
         raise Refusal(texts.game_changed_try_again())
-    ctx.forget_player(me.id)
+    loading.forget_player(ctx, me.id)
     for g, _ in deadlines:
         ctx.positions.pop(g.id, None)
     return len(deadlines), len(notes)
@@ -233,7 +237,7 @@ async def _away_change(
 async def away(ctx: Context, user: User, days: int | str) -> Reply:
     """Go on vacation for ``days`` days: your clocks stop (deadlines move by the time
     away), at most 14 days per calendar year; your opponents are told."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     # ASCII digits only, and bounded before converting (the check below names the number).
     count = days if isinstance(days, int) else ascii_number(days.strip(), MAX_ID)
     if count is None:
@@ -247,15 +251,15 @@ async def away(ctx: Context, user: User, days: int | str) -> Reply:
     paused, _ = await _away_change(ctx, me, now, span.end, spans)
     kept = [clk.AwaySpan(s.start, min(s.end, now)) for s in spans if s.start <= now]
     left = clk.away_days_left([*kept, span], now.year)
-    return Reply(texts.away(ctx.mention(me), span.end, paused, left))
+    return Reply(texts.away(presentation.mention(me), span.end, paused, left))
 
 
 async def back(ctx: Context, user: User) -> Reply:
     """End your vacation early: your clocks run again (the unused days are not counted)."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     now = ctx.now()
     spans = [clk.AwaySpan(a, b) for a, b in await ctx.store.away_spans(me.id)]
     if not any(s.start <= now < s.end for s in spans):
         raise Refusal(texts.not_away())
     await _away_change(ctx, me, now, None, spans)
-    return Reply(texts.welcome_back(ctx.mention(me)))
+    return Reply(texts.welcome_back(presentation.mention(me)))

@@ -20,5 +20,7 @@ async def game_over_reply(
     rating changes follow the text, as stored (so a repeated answer says the same)."""
     text += await standings.ended_line(ctx, row)
     rematch = Action.make("Rematch", ActionKind.REMATCH, row.id)
-    reply = await ctx.picture(position, Reply(text, actions=(rematch,), game_id=row.id), row)
+    reply = await presentation.picture(
+        ctx, position, Reply(text, actions=(rematch,), game_id=row.id), row
+    )
     return await presentation.as_board(ctx, reply, row, position)

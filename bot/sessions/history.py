@@ -7,7 +7,7 @@ from bot.core.ending import Termination
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import clock as clk
-from bot.sessions import presentation, records, texts
+from bot.sessions import loading, policy, presentation, records, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, MoveRow, NewGame
 
@@ -41,20 +41,23 @@ def _record(
 
 async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """The numbered move list of a game."""
-    me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id, ended=True)
-    loaded = await ctx.load(gid)
+    me = await loading.player(ctx, user)
+    gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
+    loaded = await loading.load(ctx, gid)
     row = loaded.row
     moves = await ctx.store.moves(gid)
     # Who plays which side, then the moves numbered by turn pairs as players read them (the
     # record with its header is what export gives).
-    seats = (await ctx.who(row, loaded.position, 0), await ctx.who(row, loaded.position, 1))
-    lines = [texts.history_head(gid, ctx.title(row), seats)]
+    seats = (
+        await presentation.who(ctx, row, loaded.position, 0),
+        await presentation.who(ctx, row, loaded.position, 1),
+    )
+    lines = [texts.history_head(gid, presentation.title(row), seats)]
     lines += texts.move_list([m.move for m in moves])
     if not moves:
         lines.append(texts.no_moves_yet())
     if row.status != GameStatus.ACTIVE:
-        lines.append(await ctx.result_text(row, loaded.position))
+        lines.append(await presentation.result_text(ctx, row, loaded.position))
     # Step through the game from its start (see bot.sessions.browse).
     steps = (Action.make(texts.STEP_THROUGH, ActionKind.BROWSE, gid, 0),) if moves else ()
     return Reply(Text.join(lines, "\n"), actions=steps, game_id=gid)
@@ -62,11 +65,11 @@ async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = No
 
 async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """The plain-text record of a game (``hexhall import`` reads it back)."""
-    me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id, ended=True)
-    loaded = await ctx.load(gid)
+    me = await loading.player(ctx, user)
+    gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
+    loaded = await loading.load(ctx, gid)
     moves = await ctx.store.moves(gid)
-    record = _record(ctx, loaded.row, await ctx.names(loaded.row), moves)
+    record = _record(ctx, loaded.row, await presentation.names(ctx, loaded.row), moves)
     return Reply(Text.of(records.export(record)), game_id=gid, kind=ReplyKind.RECORD)
 
 
@@ -89,8 +92,8 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
         raise Refusal(texts.cannot_import(str(exc))) from None
     if (opponent.platform, opponent.user_id) == (user.platform, user.user_id):
         raise Refusal(texts.import_needs_two_players())
-    me = await ctx.player(user)
-    other = await ctx.someone(opponent)
+    me = await loading.player(ctx, user)
+    other = await loading.someone(ctx, opponent)
     names = [n.lower() for n in record.players]
     mine = 1 if names[1] == user.name.lower() and names[0] != user.name.lower() else 0
     seats = (me, other) if mine == 0 else (other, me)
@@ -127,7 +130,7 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
             to_move=position.to_move,
             snapshot=position.to_dict(),
             time_per_move=record.time_per_move,
-            deadline_at=ctx.turn_deadline(next_player, record.time_per_move, now),
+            deadline_at=policy.turn_deadline(ctx, next_player, record.time_per_move, now),
         ),
         record.moves,
         movers,
@@ -135,16 +138,16 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
         finish,
     )
     ctx.positions[row.id] = (row, position)
-    title = ctx.title(row)
-    players = (ctx.mention(seats[0]), ctx.mention(seats[1]))
+    title = presentation.title(row)
+    players = (presentation.mention(seats[0]), presentation.mention(seats[1]))
     if row.status == GameStatus.ACTIVE:
-        tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
+        tail = texts.to_move_line(await presentation.who(ctx, row, position, position.to_move))
         said = texts.imported(title, row.id, players, len(record.moves), tail)
-        reply = await ctx.picture(
-            position, Reply(said, actions=ctx.game_actions(row), game_id=row.id), row
+        reply = await presentation.picture(
+            ctx, position, Reply(said, actions=presentation.game_actions(row), game_id=row.id), row
         )
         return await presentation.as_board(ctx, reply, row, position, live=True)
-    tail = await ctx.result_text(row, position)
+    tail = await presentation.result_text(ctx, row, position)
     said = texts.imported(title, row.id, players, len(record.moves), tail)
-    reply = await ctx.picture(position, Reply(said, game_id=row.id), row)
+    reply = await presentation.picture(ctx, position, Reply(said, game_id=row.id), row)
     return await presentation.as_board(ctx, reply, row, position)

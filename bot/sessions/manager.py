@@ -21,7 +21,6 @@ from datetime import datetime, timedelta
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from bot.core.settings import Settings
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
     browse,
@@ -30,6 +29,7 @@ from bot.sessions import (
     clocks,
     history,
     leases,
+    loading,
     moves,
     opponent,
     picker,
@@ -154,35 +154,14 @@ class SessionManager:
         """The manager's current time (from the injected clock)."""
         return self._ctx.now()
 
-    @staticmethod
-    def settings_of(player: PlayerRow) -> Settings:
-        """A player's notification settings as stored."""
-        return Context.settings_of(player)
-
-    def deliver_after(self, player: PlayerRow, now: datetime) -> datetime:
-        """When a notification to ``player`` raised at ``now`` may be delivered: at once, or
-        when the player's quiet hours end."""
-        return self._ctx.deliver_after(player, now)
-
-    def deadline(self, time_per_move: float | None, now: datetime) -> datetime | None:
-        """The deadline of the next move for a game with this time per move (days)."""
-        return self._ctx.deadline(time_per_move, now)
-
-    def turn_deadline(
-        self, player: PlayerRow, time_per_move: float | None, now: datetime
-    ) -> datetime | None:
-        """The deadline of a move ``player`` gets at ``now``: the time per move, plus what is
-        left of the player's vacation (their clock does not run while they are away)."""
-        return self._ctx.turn_deadline(player, time_per_move, now)
-
     async def player(self, user: User) -> PlayerRow:
         """The stored player for ``user`` (created on first contact)."""
-        return await self._ctx.player(user)
+        return await loading.player(self._ctx, user)
 
     @checked(_no_player)
     async def player_to_move(self, game_id: int) -> PlayerRow | None:
         """The player whose turn it is in an active game (``None`` if none or not active)."""
-        return await self._ctx.player_to_move(game_id)
+        return await loading.player_to_move(self._ctx, game_id)
 
     async def claim_update(self, platform: str, update_id: int) -> leases.Claim:
         """Claim a platform's update (a Telegram webhook's) for this process among all the
@@ -199,11 +178,7 @@ class SessionManager:
     async def against_bot(self, game_id: int) -> bool:
         """Whether game ``game_id`` is played against the bot itself (for a notification,
         which says only which game it is about)."""
-        return await self._ctx.against_bot(game_id)
-
-    def forget_player(self, player_id: int) -> None:
-        """Drop a cached player row (call after changing their settings in the store)."""
-        self._ctx.forget_player(player_id)
+        return await loading.against_bot(self._ctx, game_id)
 
     @guard
     async def challenge(
@@ -495,7 +470,7 @@ class SessionManager:
         platform's card beside a board (the one fact a board's reply does not carry: reading
         them is left to the platforms that show them)."""
         try:
-            loaded = await self._ctx.load(game_id, fresh=False)
+            loaded = await loading.load(self._ctx, game_id, fresh=False)
         except Refusal:
             return Text()
         return await standings.board_line(self._ctx, loaded.row)
@@ -533,7 +508,7 @@ class SessionManager:
         ``maphex16`` ...): of this chat's community (who played a rated game in this group or
         server: ``chat.community``), or of everyone on the bot when ``everywhere``.  Each line:
         rank, name, rating (``?`` while provisional), rated games."""
-        await self._ctx.player(user)
+        await loading.player(self._ctx, user)
         return await standings.leaderboard(self._ctx, chat, game, everywhere)
 
     @guard

@@ -12,8 +12,9 @@ from bot.core.notification import Kind
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, User
-from bot.sessions import clocks, endings, presentation, standings, texts
-from bot.sessions.context import Context, Loaded, Refusal
+from bot.sessions import clocks, endings, loading, policy, presentation, standings, texts
+from bot.sessions.context import Context, Refusal
+from bot.sessions.loading import Loaded
 from bot.storage import GameRow, PlayerRow, RatedEnd
 from engines import IllegalMove, Position
 
@@ -41,12 +42,12 @@ async def move(
     """
     if not isinstance(text, str):
         raise Refusal(texts.move_is_text())
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     if game_id is None and expected_ply is None:
         played = await _alone(ctx, me, chat, text, confirm)
         if played is not None:
             return played
-    gid = await ctx.pick_game(me, chat, game_id, turn=True)
+    gid = await loading.pick_game(ctx, me, chat, game_id, turn=True)
     # What the player saw when they sent the move: a racing submission is judged against it.
     # Only when another submission holds the lock is there a race to judge; otherwise the
     # fresh stored state is what the player is answered against.
@@ -56,7 +57,7 @@ async def move(
         expected_ply = seen[1].ply
     async with lock:
         for fresh in (False, True):
-            loaded = await ctx.load(gid, fresh)
+            loaded = await loading.load(ctx, gid, fresh)
             reply = await _try_move(ctx, me, loaded, text, expected_ply, confirm)
             if reply is not None:
                 return reply
@@ -64,7 +65,7 @@ async def move(
                 # Another process changed the game between our read and our write.
                 ctx.positions.pop(gid, None)
                 row = await ctx.store.get_game(gid)
-                seat = ctx.seat(me, loaded.row)
+                seat = loading.seat(me, loaded.row)
                 if row is None or seat is None:
                     raise Refusal(texts.no_such("game", str(gid)))
                 return await _stale(ctx, row, seat, text, loaded.row.ply)
@@ -94,7 +95,7 @@ async def _alone(ctx: Context, me: PlayerRow, chat: Chat, text: str, confirm: bo
         if cached is None:
             return None
         row, position = cached
-        seat = ctx.seat(me, row)
+        seat = loading.seat(me, row)
         due = row.deadline_at
         if seat is None or row.status != GameStatus.ACTIVE or position.to_move != seat:
             return None
@@ -124,7 +125,7 @@ async def _try_move(
 ) -> Reply | None:
     """Check and commit one move; ``None`` if the store refused the write as stale."""
     row, position, gid = loaded.row, loaded.position, loaded.row.id
-    seat = ctx.seat(me, row)
+    seat = loading.seat(me, row)
     if seat is None:
         raise Refusal(texts.not_playing(gid))
     if expected_ply is not None and expected_ply != row.ply:
@@ -135,7 +136,7 @@ async def _try_move(
         repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
         if repeat is not None:
             return repeat
-        raise Refusal(texts.is_over(gid, await ctx.result_text(row, position)))
+        raise Refusal(texts.is_over(gid, await presentation.result_text(ctx, row, position)))
     due = row.deadline_at
     if due is not None and due <= ctx.now():
         if loaded.cached:
@@ -144,14 +145,14 @@ async def _try_move(
         ended = await clocks.expire(ctx, row, ctx.now())
         if ended is None:
             return None
-        raise Refusal(texts.time_ran_out(gid, await ctx.result_text(ended, position)))
+        raise Refusal(texts.time_ran_out(gid, await presentation.result_text(ctx, ended, position)))
     if position.to_move != seat:
         if loaded.cached:
             return None
         repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
         if repeat is not None:
             return repeat
-        other = await ctx.who(row, position, position.to_move)
+        other = await presentation.who(ctx, row, position, position.to_move)
         raise Refusal(texts.not_your_turn(gid, other))
     try:
         after = position.play(text)
@@ -160,7 +161,7 @@ async def _try_move(
     outcome = after.outcome
     if not confirm and outcome is not None and outcome.winner not in (None, seat):
         move = after.last_move or text
-        winner = await ctx.who(row, position, outcome.winner)
+        winner = await presentation.who(ctx, row, position, outcome.winner)
         return Reply(
             texts.careful(move, gid, winner, outcome.reason),
             actions=(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, gid, row.ply, move),),
@@ -196,27 +197,28 @@ async def commit(
     too (see :mod:`~bot.sessions.opponent`)."""
     now = ctx.now()
     move = after.last_move or ""
-    opponent = await ctx.player_by_id(row.seats[1 - seat])
-    title = ctx.title(row)
+    opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
+    title = presentation.title(row)
     finish: tuple[int | None, GameResult, Termination] | None = None
     rated: RatedEnd | None = None
     notes = []
     deadline = None
     if after.outcome is None:
-        next_player = await ctx.player_by_id(row.seats[after.to_move])
-        deadline = ctx.turn_deadline(next_player, row.time_per_move, now)
+        next_player = await loading.player_by_id(ctx, row.seats[after.to_move])
+        deadline = policy.turn_deadline(ctx, next_player, row.time_per_move, now)
     if after.outcome is not None:
         result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
         finish = (after.outcome.winner, result, Termination(after.outcome.reason))
         rated = await standings.settle(ctx, row, after.outcome.winner, result)
         notes.append(
-            ctx.note(
+            policy.note(
+                ctx,
                 opponent,
                 Kind.GAME_OVER,
                 texts.game_over_note(
                     row.id,
                     title,
-                    ctx.mention(me),
+                    presentation.mention(me),
                     move,
                     None if after.outcome.winner is None else after.outcome.winner != seat,
                     after.outcome.reason,
@@ -228,16 +230,17 @@ async def commit(
                 dedupe=f"game_over:{row.id}:{opponent.id}",
             )
         )
-        notes += ctx.recap_notes(row, me, now)
+        notes += policy.recap_notes(ctx, row, me, now)
     else:
         mover = row.seats[after.to_move]
         if mover != me.id:
-            target = await ctx.player_by_id(mover)
+            target = await loading.player_by_id(ctx, mover)
             notes.append(
-                ctx.note(
+                policy.note(
+                    ctx,
                     target,
                     Kind.YOUR_TURN,
-                    texts.your_turn_note(row.id, title, ctx.mention(me), move),
+                    texts.your_turn_note(row.id, title, presentation.mention(me), move),
                     now,
                     chat_id=row.chat_id,
                     game_id=row.id,
@@ -267,7 +270,7 @@ async def commit(
 async def _canonical(ctx: Context, row: GameRow, text: str, ply: int) -> str | None:
     """``text`` as the canonical move it would have been at ``ply``, if legal there."""
     try:
-        position = await ctx.replay(row, upto=ply)
+        position = await loading.replay(ctx, row, upto=ply)
         return position.play(text).last_move
     except (IllegalMove, Refusal):
         return None
@@ -297,21 +300,23 @@ async def _move_reply(
 ) -> Reply:
     """The answer to ``seat``'s move at ``ply`` (the same whenever it is asked again)."""
     if after is None or after.ply != ply + 1:
-        after = await ctx.replay(row, upto=ply + 1)
+        after = await loading.replay(ctx, row, upto=ply + 1)
     stored_move = after.last_move
-    who = await ctx.who(row, after, seat)
-    text = texts.moved(row.id, ctx.title(row), ply + 1, who, stored_move or "")
+    who = await presentation.who(ctx, row, after, seat)
+    text = texts.moved(row.id, presentation.title(row), ply + 1, who, stored_move or "")
     actions: tuple[Action, ...] = ()
     if after.outcome is not None:
         if after.outcome.winner is None:
             text += texts.drawn_by(after.outcome.reason)
         else:
-            winner = await ctx.who(row, after, after.outcome.winner)
+            winner = await presentation.who(ctx, row, after, after.outcome.winner)
             text += texts.wins_by(winner, after.outcome.reason)
         return await endings.game_over_reply(ctx, row, after, text, upto=ply + 1)
-    text += texts.to_move(await ctx.who(row, after, after.to_move))
-    actions = ctx.game_actions(row)
-    reply = await ctx.picture(after, Reply(text, actions=actions, game_id=row.id), row)
+    text += texts.to_move(await presentation.who(ctx, row, after, after.to_move))
+    actions = presentation.game_actions(row)
+    reply = await presentation.picture(
+        ctx, after, Reply(text, actions=actions, game_id=row.id), row
+    )
     return await presentation.as_board(ctx, reply, row, after, live=True)
 
 
@@ -320,12 +325,12 @@ async def resign(
 ) -> Reply:
     """Resign a game you play in; ``confirm=False`` only asks "Really resign?" with a button
     that resigns (after the same checks, so nobody else is ever asked)."""
-    me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id)
+    me = await loading.player(ctx, user)
+    gid = await loading.pick_game(ctx, me, chat, game_id)
     async with ctx.lock(gid):
-        loaded = await ctx.load(gid)
+        loaded = await loading.load(ctx, gid)
         row, position = loaded.row, loaded.position
-        seat = ctx.seat(me, row)
+        seat = loading.seat(me, row)
         if seat is None:
             raise Refusal(texts.not_playing(gid, "resign"))
         if row.status != GameStatus.ACTIVE:
@@ -337,12 +342,13 @@ async def resign(
                 game_id=gid,
             )
         now = ctx.now()
-        opponent = await ctx.player_by_id(row.seats[1 - seat])
+        opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
         rated = await standings.settle(ctx, row, 1 - seat, GameResult.WIN)
-        note = ctx.note(
+        note = policy.note(
+            ctx,
             opponent,
             Kind.GAME_OVER,
-            texts.resigned_note(ctx.mention(me), gid, ctx.title(row))
+            texts.resigned_note(presentation.mention(me), gid, presentation.title(row))
             + await standings.change_line(ctx, row, rated),
             now,
             chat_id=row.chat_id,
@@ -356,13 +362,13 @@ async def resign(
             GameResult.WIN,
             Termination.RESIGNATION,
             now,
-            [note, *ctx.recap_notes(row, me, now)],
+            [note, *policy.recap_notes(ctx, row, me, now)],
             rating=rated,
         )
         if updated is None:
             raise Refusal(texts.changed_meanwhile(gid))
         ctx.positions[gid] = (updated, position)
-        winner = await ctx.who(updated, position, 1 - seat)
+        winner = await presentation.who(ctx, updated, position, 1 - seat)
         return await endings.game_over_reply(
-            ctx, updated, position, texts.resigned(ctx.mention(me), gid, winner)
+            ctx, updated, position, texts.resigned(presentation.mention(me), gid, winner)
         )

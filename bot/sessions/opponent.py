@@ -41,7 +41,7 @@ from bot.core.notification import BOT_USER_ID
 from bot.core.status import GameStatus
 from bot.messages import Chat, Reply, Text, User
 from bot.ratings import Origin
-from bot.sessions import challenges, leases, moves, presentation, texts
+from bot.sessions import challenges, leases, loading, moves, policy, presentation, texts
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE, Context, Refusal
 from bot.storage import GameRow, NewGame, PlayerRow, StoreError
 from engines import IllegalMove, Position
@@ -120,8 +120,8 @@ async def start(
     chosen = parse_level(level)
     if user.user_id == BOT_USER_ID:
         raise Refusal(texts.not_yourself())
-    me = await ctx.player(user)
-    bot = await ctx.player(bot_user(chat.platform))
+    me = await loading.player(ctx, user)
+    bot = await loading.player(ctx, bot_user(chat.platform))
     try:
         position = engines.new(name, **resolved)
     except (ValueError, TypeError) as exc:
@@ -143,7 +143,7 @@ async def start(
             to_move=position.to_move,
             snapshot=position.to_dict(),
             time_per_move=time_per_move,
-            deadline_at=ctx.turn_deadline(to_move, time_per_move, now),
+            deadline_at=policy.turn_deadline(ctx, to_move, time_per_move, now),
             rematch_of=rematch_of,
             rated=False,
             origin=Origin.BOT,
@@ -160,15 +160,15 @@ async def start(
         spec.title,
         chosen.value,
         (
-            texts.plays(ctx.mention(seats[0]), sides[0]),
-            texts.plays(ctx.mention(seats[1]), sides[1]),
+            texts.plays(presentation.mention(seats[0]), sides[0]),
+            texts.plays(presentation.mention(seats[1]), sides[1]),
         ),
-        texts.side(ctx.mention(to_move), sides[position.to_move]),
+        texts.side(presentation.mention(to_move), sides[position.to_move]),
     )
     if wake(ctx, row):
-        text += texts.bot_thinking(ctx.mention(bot))
-    reply = Reply(text, actions=ctx.game_actions(row), game_id=row.id)
-    reply = await ctx.picture(position, reply)
+        text += texts.bot_thinking(presentation.mention(bot))
+    reply = Reply(text, actions=presentation.game_actions(row), game_id=row.id)
+    reply = await presentation.picture(ctx, position, reply)
     return await presentation.as_board(ctx, reply, row, position, live=True)
 
 
@@ -195,8 +195,8 @@ async def after_move(ctx: Context, reply: Reply) -> Reply:
         return reply
     row = cached[0]
     assert row.bot_seat is not None  # wake() said the bot is to move
-    bot = await ctx.player_by_id(row.seats[row.bot_seat])
-    return replace(reply, body=Text.of(reply.body, texts.bot_thinking(ctx.mention(bot))))
+    bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
+    return replace(reply, body=Text.of(reply.body, texts.bot_thinking(presentation.mention(bot))))
 
 
 def _finished(ctx: Context, game_id: int, task: asyncio.Task[None]) -> None:
@@ -227,7 +227,7 @@ async def _search_and_play(ctx: Context, game_id: int) -> None:
     for _ in range(TRIES):
         async with ctx.lock(game_id):
             try:
-                row = (await ctx.load(game_id)).row
+                row = (await loading.load(ctx, game_id)).row
             except Refusal:
                 return  # the game was set aside
             if not _bot_to_move(row):
@@ -239,7 +239,7 @@ async def _search_and_play(ctx: Context, game_id: int) -> None:
         move = await ctx.thinker.move(row.game, row.options, played, level, _seed(row))
         async with ctx.lock(game_id):
             try:
-                loaded = await ctx.load(game_id)
+                loaded = await loading.load(ctx, game_id)
             except Refusal:
                 return
             if loaded.row.version != row.version:
@@ -250,7 +250,7 @@ async def _search_and_play(ctx: Context, game_id: int) -> None:
                 log.error("the bot chose an illegal move %r in #%d", move, game_id)
                 return
             assert row.bot_seat is not None
-            bot = await ctx.player_by_id(row.seats[row.bot_seat])
+            bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
             await moves.commit(ctx, loaded.row, after, bot, row.bot_seat)
         # Stored, or another process stored a move first: either way look again.
     log.warning("the bot's move in #%d: the game kept changing; the sweep tries again", game_id)
@@ -300,31 +300,34 @@ async def takeback(
     now = ctx.now()
     current, before = row, position
     while current.ply > keep:
-        before = await ctx.replay(current, upto=current.ply - 1)
-        next_player = await ctx.player_by_id(current.seats[before.to_move])
-        deadline = ctx.turn_deadline(next_player, current.time_per_move, now)
-        current = ctx.store_row(
+        before = await loading.replay(ctx, current, upto=current.ply - 1)
+        next_player = await loading.player_by_id(ctx, current.seats[before.to_move])
+        deadline = policy.turn_deadline(ctx, next_player, current.time_per_move, now)
+        current = loading.store_row(
+            ctx,
             await ctx.store.take_back(current, before.to_dict(), before.to_move, now, deadline),
             before,
         )
     assert row.bot_seat is not None
-    bot = await ctx.player_by_id(row.seats[row.bot_seat])
+    bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
     answers = [m.move for m in played[keep + 1 :]]
-    reply = (ctx.mention(bot), ", ".join(answers)) if answers else None
-    who = await ctx.who(current, before, before.to_move)
-    text = texts.bot_taken_back(ctx.mention(me), row.id, played[keep].move, reply, who)
+    reply = (presentation.mention(bot), ", ".join(answers)) if answers else None
+    who = await presentation.who(ctx, current, before, before.to_move)
+    text = texts.bot_taken_back(presentation.mention(me), row.id, played[keep].move, reply, who)
     if wake(ctx, current):  # only when the player's takeback leaves the bot to move
-        text += texts.bot_thinking(ctx.mention(bot))
-    shown = Reply(text, actions=ctx.game_actions(current), game_id=row.id)
-    shown = await ctx.picture(before, shown)
+        text += texts.bot_thinking(presentation.mention(bot))
+    shown = Reply(text, actions=presentation.game_actions(current), game_id=row.id)
+    shown = await presentation.picture(ctx, before, shown)
     return await presentation.as_board(ctx, shown, current, before, live=True)
 
 
 async def decline_draw(ctx: Context, row: GameRow) -> Reply:
     """The bot's answer to a draw offer: it plays on."""
     assert row.bot_seat is not None
-    bot = await ctx.player_by_id(row.seats[row.bot_seat])
-    return Reply(texts.bot_declines_draw(ctx.mention(bot), row.id), ok=False, game_id=row.id)
+    bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
+    return Reply(
+        texts.bot_declines_draw(presentation.mention(bot), row.id), ok=False, game_id=row.id
+    )
 
 
 async def rematch(ctx: Context, user: User, me: PlayerRow, row: GameRow, seat: int) -> Reply:

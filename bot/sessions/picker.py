@@ -31,6 +31,7 @@ from dataclasses import dataclass
 
 from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, User, parse_action
+from bot.sessions import loading
 from bot.sessions.context import Context, Refusal, checked_id
 from engines import Position
 
@@ -156,10 +157,10 @@ async def open_picker(
     ``prefix`` starts a legal move.
     """
     gid = checked_id(game_id, "game")
-    me = await ctx.player(user)
-    loaded = await ctx.load(gid)
+    me = await loading.player(ctx, user)
+    loaded = await loading.load(ctx, gid)
     row, position = loaded.row, loaded.position
-    seat = ctx.seat(me, row)
+    seat = loading.seat(me, row)
     if seat is None:
         raise Refusal(f"Only the players of #{gid} can move in it.")
     if row.status != GameStatus.ACTIVE or position.outcome is not None:
@@ -227,12 +228,12 @@ async def suggestions(
     """:func:`matches` in ``user``'s game (their only active one in ``chat`` when no id is
     given); empty when they are not to move in it (autocompletion never refuses)."""
     try:
-        me = await ctx.player(user)
-        gid = await ctx.pick_game(me, chat, game_id)
-        loaded = await ctx.load(gid)
+        me = await loading.player(ctx, user)
+        gid = await loading.pick_game(ctx, me, chat, game_id)
+        loaded = await loading.load(ctx, gid)
     except Refusal:
         return []
     row, position = loaded.row, loaded.position
-    if row.status != GameStatus.ACTIVE or ctx.seat(me, row) != position.to_move:
+    if row.status != GameStatus.ACTIVE or loading.seat(me, row) != position.to_move:
         return []
     return matches(position, typed, limit)

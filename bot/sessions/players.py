@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.messages import Reply, User
-from bot.sessions import texts
+from bot.sessions import loading, policy, texts
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["settings"]
@@ -12,8 +12,8 @@ __all__ = ["settings"]
 async def settings(ctx: Context, user: User, name: str | None = None, value: str = "") -> Reply:
     """Show your notification settings, or change one: ``dm on|off``, ``reminders
     on|off``, ``quiet 22:00-07:00 +01:00`` or ``quiet off``."""
-    me = await ctx.player(user)
-    current = ctx.settings_of(me)
+    me = await loading.player(ctx, user)
+    current = policy.settings_of(me)
     if name is None:
         return Reply(texts.settings_are(current.describe()))
     try:
@@ -21,5 +21,5 @@ async def settings(ctx: Context, user: User, name: str | None = None, value: str
     except ValueError as exc:
         raise Refusal(texts.sentence_as_is(str(exc))) from None
     await ctx.store.set_settings(me.id, new)
-    ctx.forget_player(me.id)
+    loading.forget_player(ctx, me.id)
     return Reply(texts.settings_are(new.describe()))

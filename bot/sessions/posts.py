@@ -20,7 +20,7 @@ from dataclasses import replace
 
 import engines
 from bot.core.notification import Kind
-from bot.sessions import texts
+from bot.sessions import loading, policy, presentation, texts
 from bot.sessions.context import Context
 from bot.storage import ChallengeRow, Post, PostKind
 
@@ -75,12 +75,13 @@ async def expire_challenges(ctx: Context) -> list[ChallengeRow]:
     now = ctx.now()
     notes = []
     for challenge in expired:
-        challenger = await ctx.player_by_id(challenge.challenger)
-        note = ctx.note(
+        challenger = await loading.player_by_id(ctx, challenge.challenger)
+        note = policy.note(
+            ctx,
             challenger,
             Kind.CHALLENGE_EXPIRED,
             texts.challenge_expired_note(
-                ctx.mention(challenger), challenge.id, _title(challenge.game)
+                presentation.mention(challenger), challenge.id, _title(challenge.game)
             ),
             now,
             chat_id=challenge.chat_id,

@@ -18,7 +18,7 @@ from datetime import datetime
 
 from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User
-from bot.sessions import presentation, standings, texts
+from bot.sessions import loading, presentation, standings, texts
 from bot.sessions.context import Context, Refusal
 from engines import IllegalMove
 
@@ -55,17 +55,17 @@ async def preview(
     :class:`Refusal`) exactly where :func:`~bot.sessions.moves.move` would refuse the move."""
     if not isinstance(text, str):
         raise Refusal(texts.move_is_text())
-    me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id)
-    loaded = await ctx.load(gid)
+    me = await loading.player(ctx, user)
+    gid = await loading.pick_game(ctx, me, chat, game_id)
+    loaded = await loading.load(ctx, gid)
     row, position = loaded.row, loaded.position
-    seat = ctx.seat(me, row)
+    seat = loading.seat(me, row)
     if seat is None:
         raise Refusal(texts.not_playing(gid))
     if row.status != GameStatus.ACTIVE:
-        raise Refusal(texts.is_over(gid, await ctx.result_text(row, position)))
+        raise Refusal(texts.is_over(gid, await presentation.result_text(ctx, row, position)))
     if position.to_move != seat:
-        other = await ctx.who(row, position, position.to_move)
+        other = await presentation.who(ctx, row, position, position.to_move)
         raise Refusal(texts.not_your_turn(gid, other))
     try:
         after = position.play(text)
@@ -76,9 +76,9 @@ async def preview(
         actions = (play_action(gid, row.ply, move), cancel_action(gid))
     except ValueError:  # a move too long for a button id: it can still be typed
         raise Refusal(texts.illegal(gid, "too long for a button")) from None
-    who = await ctx.who(row, position, seat)
-    body = texts.preview_of(gid, ctx.title(row), row.ply + 1, who, move)
-    reply = await ctx.picture(after, Reply(body, actions=actions, game_id=gid), row)
+    who = await presentation.who(ctx, row, position, seat)
+    body = texts.preview_of(gid, presentation.title(row), row.ply + 1, who, move)
+    reply = await presentation.picture(ctx, after, Reply(body, actions=actions, game_id=gid), row)
     return await presentation.as_board(ctx, reply, row, position)
 
 
@@ -106,21 +106,26 @@ class BoardFacts:
 
 async def board_facts(ctx: Context, game_id: int) -> BoardFacts:
     """The facts of game ``game_id`` (raises :class:`Refusal` if there is no such game)."""
-    loaded = await ctx.load(game_id)
+    loaded = await loading.load(ctx, game_id)
     row, position = loaded.row, loaded.position
-    players = (await ctx.who(row, position, 0), await ctx.who(row, position, 1))
+    players = (
+        await presentation.who(ctx, row, position, 0),
+        await presentation.who(ctx, row, position, 1),
+    )
     active = row.status == GameStatus.ACTIVE and position.outcome is None
-    to_move = (await ctx.mentions(row))[position.to_move] if active else None
+    to_move = (await presentation.mentions(ctx, row))[position.to_move] if active else None
     return BoardFacts(
         game_id=row.id,
-        title=ctx.title(row),
+        title=presentation.title(row),
         players=players,
         moves=row.ply,
         last_move=position.last_move,
         to_move=to_move,
-        to_move_side=await ctx.who(row, position, position.to_move) if active else None,
+        to_move_side=await presentation.who(ctx, row, position, position.to_move)
+        if active
+        else None,
         deadline=row.deadline_at if active else None,
-        result=None if active else await ctx.result_text(row, position),
+        result=None if active else await presentation.result_text(ctx, row, position),
         ratings=await standings.board_line(ctx, row),
         against_bot=row.against_bot,
     )
@@ -141,16 +146,16 @@ async def game_choices(
 ) -> list[GameChoice]:
     """``user``'s active games whose label contains ``typed`` (case-insensitive), those where
     it is their turn first, newest first within each; at most ``limit``."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     rows = await ctx.store.games_of(me.id, (GameStatus.ACTIVE,), limit=1_000_000)
     rows.sort(key=lambda g: (g.to_move is None or g.seats[g.to_move] != me.id, -g.id))
     wanted = typed.strip().lower().lstrip("#")
     out: list[GameChoice] = []
     for row in rows:
-        seat = ctx.seat(me, row)
-        other = await ctx.player_by_id(row.seats[1 - (seat or 0)])
+        seat = loading.seat(me, row)
+        other = await loading.player_by_id(ctx, row.seats[1 - (seat or 0)])
         mine = row.to_move is not None and row.seats[row.to_move] == me.id
-        label = texts.game_choice(row.id, ctx.title(row), other.name, mine)
+        label = texts.game_choice(row.id, presentation.title(row), other.name, mine)
         if wanted and wanted not in label.lower():
             continue
         out.append(GameChoice(row.id, label, mine))

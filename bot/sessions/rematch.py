@@ -5,7 +5,7 @@ from __future__ import annotations
 from bot.core.notification import Kind
 from bot.core.status import ChallengeStatus, GameStatus
 from bot.messages import Action, ActionKind, Chat, Need, NeedKind, Reply, ReplyKind, User
-from bot.sessions import challenges, texts
+from bot.sessions import challenges, loading, policy, presentation, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
 from bot.storage import First
@@ -16,7 +16,7 @@ __all__ = ["rematch"]
 async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """Ask for a rematch of a finished game: same game and options, seats swapped (a
     challenge linked to the old game).  If the opponent already asked, this accepts."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     if game_id is None:
         recent = [
             g
@@ -31,7 +31,7 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     row = await ctx.store.get_game(game_id)
     if row is None:
         raise Refusal(texts.no_such("game", str(game_id)))
-    seat = ctx.seat(me, row)
+    seat = loading.seat(me, row)
     if seat is None:
         raise Refusal(texts.rematch_not_player(game_id))
     if row.status == GameStatus.ACTIVE:
@@ -48,14 +48,15 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
             if earlier.challenger == me.id:
                 raise Refusal(texts.rematch_already_asked(game_id, earlier.id))
             return await challenges.accept(ctx, user, chat, earlier.id)
-    opponent = await ctx.player_by_id(row.seats[1 - seat])
-    title = ctx.title(row)
+    opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
+    title = presentation.title(row)
     # Seats swapped: whoever sat second last time sits first now.
     first = First.ME if seat == 1 else First.THEM
-    note = ctx.note(
+    note = policy.note(
+        ctx,
         opponent,
         Kind.CHALLENGE,
-        texts.rematch_note(ctx.mention(me), row.id, title, "{challenge}"),
+        texts.rematch_note(presentation.mention(me), row.id, title, "{challenge}"),
         now,
         chat_id=row.chat_id,
         actions=(
@@ -83,7 +84,9 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     if created is None:
         raise Refusal(texts.too_many_pending(ctx.max_pending))
     return Reply(
-        texts.rematch_asked(ctx.mention(me), ctx.mention(opponent), row.id, title, created.id),
+        texts.rematch_asked(
+            presentation.mention(me), presentation.mention(opponent), row.id, title, created.id
+        ),
         challenge_id=created.id,
         kind=ReplyKind.CARD,
         actions=(

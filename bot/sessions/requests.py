@@ -8,7 +8,7 @@ from bot.core.ending import Termination
 from bot.core.notification import Kind
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
-from bot.sessions import endings, presentation, standings, texts
+from bot.sessions import endings, loading, policy, presentation, standings, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, PlayerRow
@@ -33,10 +33,12 @@ async def _open_request(
     """Record that ``seat`` asks the opponent for something (a draw, a takeback): the
     request column is set and the opponent notified in one transaction, and the reply
     carries the buttons that answer it."""
-    note = ctx.note(
-        opponent, kind, note_text, now, game_id=row.id, chat_id=row.chat_id, actions=answers
+    note = policy.note(
+        ctx, opponent, kind, note_text, now, game_id=row.id, chat_id=row.chat_id, actions=answers
     )
-    ctx.store_row(await ctx.store.update_game(row, now, [note], **{column: seat}), position)
+    loading.store_row(
+        ctx, await ctx.store.update_game(row, now, [note], **{column: seat}), position
+    )
     return Reply(reply_text, actions=answers, game_id=row.id)
 
 
@@ -45,7 +47,7 @@ async def _close_request(
 ) -> Reply:
     """Clear a declined request (``column``) and say so."""
     updated = await ctx.store.update_game(row, now, (), **{column: None})
-    ctx.store_row(updated, position)
+    loading.store_row(ctx, updated, position)
     return Reply(reply_text, game_id=row.id)
 
 
@@ -57,14 +59,14 @@ async def draw(
     when the offerer's opponent moves."""
     if answer not in ("offer", "accept", "decline"):
         raise Refusal(texts.draw_answers())
-    me, gid = await ctx.own_game(user, chat, game_id)
+    me, gid = await loading.own_game(ctx, user, chat, game_id)
     async with ctx.lock(gid):
-        loaded = await ctx.load(gid)
-        row, position, seat = await ctx.seat_in_active(me, loaded, "agree to a draw")
+        loaded = await loading.load(ctx, gid)
+        row, position, seat = await presentation.seat_in_active(ctx, me, loaded, "agree to a draw")
         if row.against_bot and answer == "offer":
             return await opponent_bot.decline_draw(ctx, row)
         now = ctx.now()
-        opponent = await ctx.player_by_id(row.seats[1 - seat])
+        opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
         offer = row.draw_offer_by
         if answer == "offer" and offer != 1 - seat:
             if offer == seat:
@@ -77,8 +79,8 @@ async def draw(
                 opponent,
                 "draw_offer_by",
                 Kind.DRAW_OFFERED,
-                texts.draw_offer_note(ctx.mention(me), gid, ctx.title(row)),
-                texts.draw_offered(ctx.mention(me), gid, ctx.mention(opponent)),
+                texts.draw_offer_note(presentation.mention(me), gid, presentation.title(row)),
+                texts.draw_offered(presentation.mention(me), gid, presentation.mention(opponent)),
                 (
                     Action.make("Accept draw", ActionKind.DRAW_ACCEPT, gid),
                     Action.make("Decline draw", ActionKind.DRAW_DECLINE, gid),
@@ -88,23 +90,30 @@ async def draw(
         if offer is None:
             raise Refusal(texts.no_draw_offer(gid))
         if offer == seat:
-            raise Refusal(texts.own_draw_offer(gid, ctx.mention(opponent)))
+            raise Refusal(texts.own_draw_offer(gid, presentation.mention(opponent)))
         if answer == "decline":
             return await _close_request(
-                ctx, row, position, "draw_offer_by", texts.draw_declined(ctx.mention(me), gid), now
+                ctx,
+                row,
+                position,
+                "draw_offer_by",
+                texts.draw_declined(presentation.mention(me), gid),
+                now,
             )
         rated = await standings.settle(ctx, row, None, GameResult.DRAW)
-        note = ctx.note(
+        note = policy.note(
+            ctx,
             opponent,
             Kind.GAME_OVER,
-            texts.draw_accepted_note(ctx.mention(me), gid, ctx.title(row))
+            texts.draw_accepted_note(presentation.mention(me), gid, presentation.title(row))
             + await standings.change_line(ctx, row, rated),
             now,
             game_id=gid,
             chat_id=row.chat_id,
             dedupe=f"game_over:{gid}:{opponent.id}",
         )
-        updated = ctx.store_row(
+        updated = loading.store_row(
+            ctx,
             await ctx.store.finish_game(
                 row,
                 GameStatus.FINISHED,
@@ -112,13 +121,13 @@ async def draw(
                 GameResult.DRAW,
                 Termination.AGREEMENT,
                 now,
-                [note, *ctx.recap_notes(row, me, now)],
+                [note, *policy.recap_notes(ctx, row, me, now)],
                 rating=rated,
             ),
             position,
         )
         return await endings.game_over_reply(
-            ctx, updated, position, texts.draw_agreed(ctx.mention(me), gid)
+            ctx, updated, position, texts.draw_agreed(presentation.mention(me), gid)
         )
 
 
@@ -129,19 +138,19 @@ async def takeback(
     moved, or ``accept`` / ``decline`` the opponent's request."""
     if answer not in ("ask", "accept", "decline"):
         raise Refusal(texts.takeback_answers())
-    me, gid = await ctx.own_game(user, chat, game_id)
+    me, gid = await loading.own_game(ctx, user, chat, game_id)
     async with ctx.lock(gid):
-        loaded = await ctx.load(gid)
-        row, position, seat = await ctx.seat_in_active(me, loaded, "take moves back")
+        loaded = await loading.load(ctx, gid)
+        row, position, seat = await presentation.seat_in_active(ctx, me, loaded, "take moves back")
         if row.against_bot and answer == "ask":
             return await opponent_bot.takeback(ctx, me, row, position, seat)
         now = ctx.now()
-        opponent = await ctx.player_by_id(row.seats[1 - seat])
+        opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
         asked = row.takeback_by
         if answer == "ask":
             last = await ctx.store.move_at(gid, row.ply - 1) if row.ply > 0 else None
             if last is None or last.seat != seat:
-                raise Refusal(texts.only_own_last_move(gid, ctx.mention(opponent)))
+                raise Refusal(texts.only_own_last_move(gid, presentation.mention(opponent)))
             if asked == seat:
                 raise Refusal(texts.takeback_already_asked(last.move, gid))
             return await _open_request(
@@ -152,8 +161,10 @@ async def takeback(
                 opponent,
                 "takeback_by",
                 Kind.TAKEBACK_REQUESTED,
-                texts.takeback_note(ctx.mention(me), last.move, gid, ctx.title(row)),
-                texts.takeback_asked(ctx.mention(me), last.move, gid),
+                texts.takeback_note(
+                    presentation.mention(me), last.move, gid, presentation.title(row)
+                ),
+                texts.takeback_asked(presentation.mention(me), last.move, gid),
                 (
                     Action.make("Allow takeback", ActionKind.TAKEBACK_ACCEPT, gid),
                     Action.make("Refuse takeback", ActionKind.TAKEBACK_DECLINE, gid),
@@ -163,31 +174,38 @@ async def takeback(
         if asked is None:
             raise Refusal(texts.no_takeback_request(gid))
         if asked == seat:
-            raise Refusal(texts.own_takeback_request(gid, ctx.mention(opponent)))
+            raise Refusal(texts.own_takeback_request(gid, presentation.mention(opponent)))
         if answer == "decline":
             return await _close_request(
-                ctx, row, position, "takeback_by", texts.takeback_refused(ctx.mention(me), gid), now
+                ctx,
+                row,
+                position,
+                "takeback_by",
+                texts.takeback_refused(presentation.mention(me), gid),
+                now,
             )
         undone = await ctx.store.move_at(gid, row.ply - 1)
-        before = await ctx.replay(row, upto=row.ply - 1)
-        next_player = await ctx.player_by_id(row.seats[before.to_move])
-        updated = ctx.store_row(
+        before = await loading.replay(ctx, row, upto=row.ply - 1)
+        next_player = await loading.player_by_id(ctx, row.seats[before.to_move])
+        updated = loading.store_row(
+            ctx,
             await ctx.store.take_back(
                 row,
                 before.to_dict(),
                 before.to_move,
                 now,
-                ctx.turn_deadline(next_player, row.time_per_move, now),
+                policy.turn_deadline(ctx, next_player, row.time_per_move, now),
             ),
             before,
         )
         move = undone.move if undone is not None else None
-        who = await ctx.who(updated, before, before.to_move)
-        reply = await ctx.picture(
+        who = await presentation.who(ctx, updated, before, before.to_move)
+        reply = await presentation.picture(
+            ctx,
             before,
             Reply(
-                texts.taken_back(ctx.mention(me), gid, move, who),
-                actions=ctx.game_actions(updated),
+                texts.taken_back(presentation.mention(me), gid, move, who),
+                actions=presentation.game_actions(updated),
                 game_id=gid,
             ),
             updated,

@@ -30,7 +30,7 @@ from bot.ratings import (
     records_by_pool,
     streak,
 )
-from bot.sessions import texts
+from bot.sessions import loading, presentation, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, PlayerRow, RatedEnd, RebuildSummary
 from engines.base import shown
@@ -116,7 +116,7 @@ async def change_line(ctx: Context, row: GameRow, rated: RatedEnd | None) -> Tex
 async def _changes(
     ctx: Context, row: GameRow, pool: Pool, changes: tuple[RatingChange, RatingChange]
 ) -> Text:
-    a, b = await ctx.mentions(row)
+    a, b = await presentation.mentions(ctx, row)
     return texts.rating_changes(pool.title, ((a, str(changes[0])), (b, str(changes[1]))))
 
 
@@ -136,7 +136,7 @@ async def _ratings(
     found = []
     for player in players:
         rating = await ctx.store.rating(player.id, pool)
-        found.append((ctx.mention(player), rating.format()))
+        found.append((presentation.mention(player), rating.format()))
     return tuple(found)
 
 
@@ -164,7 +164,7 @@ async def board_line(ctx: Context, row: GameRow) -> Text:
     pool = _pool(row)
     if pool is None:
         return Text.of("")
-    seats = (await ctx.player_by_id(row.seat0), await ctx.player_by_id(row.seat1))
+    seats = (await loading.player_by_id(ctx, row.seat0), await loading.player_by_id(ctx, row.seat1))
     return texts.rated_terms(pool.title, await _ratings(ctx, pool, seats))
 
 
@@ -200,7 +200,7 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
     """``player``'s (the asker's by default) rating and record per game, current streak,
     record against the asker, and a chart of their rating over time in the game they played
     most rated games of (the reply's image)."""
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     if player is None or (player.platform, player.user_id) == (user.platform, user.user_id):
         them = me
     else:
@@ -211,7 +211,7 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
     ratings = await ctx.store.ratings_of(them.id)
     games = await ctx.store.finished_games(them.id)
     records = records_by_pool(games, them.id, rated_only=False)
-    text = texts.stats_head(ctx.mention(them))
+    text = texts.stats_head(presentation.mention(them))
     pools = [p for p in Pool if p in ratings or p in records]
     if not pools:
         text += texts.stats_nothing()
@@ -225,7 +225,7 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
         text += texts.stats_streak(str(current))
     if them.id != me.id:
         text += texts.stats_head_to_head(
-            ctx.mention(me), str(head_to_head(games, them.id, me.id, rated_only=False))
+            presentation.mention(me), str(head_to_head(games, them.id, me.id, rated_only=False))
         )
     reply = Reply(text)
     if ctx.pictures and ratings:

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 import engines
 from bot.core.status import GameStatus
 from bot.messages import Chat, Mention, Reply, Text, User
-from bot.sessions import presentation, standings, texts
+from bot.sessions import loading, presentation, standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, PlayerRow
 from engines.base import shown
@@ -18,23 +18,28 @@ __all__ = ["board", "games", "help", "rules"]
 
 async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
     """The board of a game and whose turn it is."""
-    me = await ctx.player(user)
-    gid = await ctx.pick_game(me, chat, game_id, ended=True)
-    loaded = await ctx.load(gid)
+    me = await loading.player(ctx, user)
+    gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
+    loaded = await loading.load(ctx, gid)
     row, position = loaded.row, loaded.position
-    seats = (await ctx.who(row, position, 0), await ctx.who(row, position, 1))
+    seats = (
+        await presentation.who(ctx, row, position, 0),
+        await presentation.who(ctx, row, position, 1),
+    )
     if row.status == GameStatus.ACTIVE:
-        tail = texts.to_move_line(await ctx.who(row, position, position.to_move))
-        actions = ctx.game_actions(row)
+        tail = texts.to_move_line(await presentation.who(ctx, row, position, position.to_move))
+        actions = presentation.game_actions(row)
     else:
-        tail = await ctx.result_text(row, position)
+        tail = await presentation.result_text(ctx, row, position)
         actions = ()
-    head = texts.board_head(gid, ctx.title(row), seats, row.ply, tail, row.status.over)
+    head = texts.board_head(gid, presentation.title(row), seats, row.ply, tail, row.status.over)
     if row.status == GameStatus.ACTIVE:
         head += await standings.board_line(ctx, row)
     else:
         head += await standings.ended_line(ctx, row)
-    reply = await ctx.picture(position, Reply(head, actions=actions, game_id=gid), row)
+    reply = await presentation.picture(
+        ctx, position, Reply(head, actions=actions, game_id=gid), row
+    )
     return await presentation.as_board(
         ctx, reply, row, position, live=row.status == GameStatus.ACTIVE
     )
@@ -50,7 +55,7 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
     then on every page :data:`PAGE` finished ones, newest first."""
     if isinstance(page, bool) or not isinstance(page, int) or not 0 < page < 2**31:
         raise Refusal(texts.bad_page())
-    me = await ctx.player(user)
+    me = await loading.player(ctx, user)
     active = []
     if page == 1:
         active = await ctx.store.games_of(me.id, (GameStatus.ACTIVE,), limit=1_000_000)
@@ -62,10 +67,10 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
     lines: list[Text] = []
     now = ctx.now()
     for g in active:
-        seat = ctx.seat(me, g)
+        seat = loading.seat(me, g)
         other = await _other(ctx, g, seat)
         if other is None:
-            lines.append(texts.damaged_line(g.id, ctx.title(g)))
+            lines.append(texts.damaged_line(g.id, presentation.title(g)))
             continue
         if g.to_move is not None and g.seats[g.to_move] == me.id:
             due = None if g.deadline_at is None else texts.time_left(
@@ -74,17 +79,17 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
             turn = texts.your_turn_due(g.ply + 1, due)
         else:
             turn = texts.their_turn_state(other, g.ply + 1)
-        lines.append(texts.game_line(g.id, ctx.title(g), other, turn))
+        lines.append(texts.game_line(g.id, presentation.title(g), other, turn))
     if page == 1:
         lines += await _challenge_lines(ctx, me)
     for g in done:
-        seat = ctx.seat(me, g)
+        seat = loading.seat(me, g)
         other = await _other(ctx, g, seat)
         if other is None:
-            lines.append(texts.damaged_line(g.id, ctx.title(g)))
+            lines.append(texts.damaged_line(g.id, presentation.title(g)))
             continue
         outcome = texts.finished_state(g.status, g.result, g.reason, g.winner == seat)
-        lines.append(texts.game_line(g.id, ctx.title(g), other, outcome))
+        lines.append(texts.game_line(g.id, presentation.title(g), other, outcome))
     if not lines:
         if page > 1:
             raise Refusal(texts.no_such_page(page, pages))
@@ -100,10 +105,10 @@ async def _other(ctx: Context, g: GameRow, seat: int | None) -> Mention | None:
     if g.status is GameStatus.CORRUPT:
         return None
     try:
-        await ctx.check_seats(g)
+        await loading.check_seats(ctx, g)
     except Refusal:
         return None
-    return ctx.mention(await ctx.player_by_id(g.seats[1 - (seat or 0)]))
+    return presentation.mention(await loading.player_by_id(ctx, g.seats[1 - (seat or 0)]))
 
 
 async def _challenge_lines(ctx: Context, me: PlayerRow) -> list[Text]:
@@ -116,12 +121,12 @@ async def _challenge_lines(ctx: Context, me: PlayerRow) -> list[Text]:
         if c.challenger == me.id:
             whom: Mention | str | None = None
             if c.target is not None:
-                whom = ctx.mention(await ctx.player_by_id(c.target))
+                whom = presentation.mention(await loading.player_by_id(ctx, c.target))
             elif c.target_name is not None:  # invited by username, id not known yet
                 whom = texts.invited_handle(c.target_name)
             lines.append(texts.challenge_sent_line(c.id, title, whom))
         else:
-            sender = ctx.mention(await ctx.player_by_id(c.challenger))
+            sender = presentation.mention(await loading.player_by_id(ctx, c.challenger))
             lines.append(texts.challenge_received_line(c.id, title, sender))
     return lines
 

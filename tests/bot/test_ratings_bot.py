@@ -20,6 +20,7 @@ from bot.core.notification import Kind
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Chat, User
 from bot.ratings import PROVISIONAL_GAMES, Origin, Pool, Rating, RatingChange, Result, rate
+from bot.sessions import policy
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import NewGame, RatedEnd, RatingsMoved, SqliteStore, StoreError
@@ -218,7 +219,7 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
         assert row is not None
         changes = rate(Rating(), Rating(), Result.A_WINS)
         alice = await m.player(ALICE)
-        good = m._ctx.note(alice, Kind.GAME_OVER, "over", m.now(), game_id=gid)
+        good = policy.note(m._ctx, alice, Kind.GAME_OVER, "over", m.now(), game_id=gid)
         # A notification for a player who does not exist: the foreign key fails the
         # transaction after the ratings were written in it.
         broken = replace(good, recipient=replace(good.recipient, player_id=999_999))

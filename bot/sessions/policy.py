@@ -1,0 +1,109 @@
+"""Notification policy: when a notification to a player may be delivered (their quiet
+hours), the deadline a move gets (time per move, vacations, none for the bot), and the
+notifications themselves, built for the store to insert with the change that causes them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime, timedelta
+
+from bot.core.notification import BOT_USER_ID, Kind, Notification, Recipient
+from bot.core.settings import Settings
+from bot.delivery.notify import delivery_time
+from bot.messages import (
+    Action,
+    Chat,
+    Segment,
+    Text,
+)
+from bot.sessions import clock as clk
+from bot.sessions import presentation, texts
+from bot.sessions.context import Context
+from bot.storage import GameRow, PlayerRow
+
+__all__ = ["deadline", "deliver_after", "note", "recap_notes", "settings_of", "turn_deadline"]
+
+
+def settings_of(player: PlayerRow) -> Settings:
+    """A player's notification settings as stored."""
+    return player.settings
+
+
+def deliver_after(ctx: Context, player: PlayerRow, now: datetime) -> datetime:
+    """When a notification to ``player`` raised at ``now`` may be delivered: at once, or
+    when the player's quiet hours end.  (Whether a reminder is sent at all is decided
+    before it is made: see :meth:`sweep`.)"""
+    return delivery_time(Kind.YOUR_TURN, settings_of(player), now) or now
+
+
+def deadline(time_per_move: float | None, now: datetime) -> datetime | None:
+    """The deadline of the next move for a game with this time per move (days)."""
+    if time_per_move is None:
+        return None
+    return now + timedelta(days=time_per_move)
+
+
+def turn_deadline(
+    ctx: Context, player: PlayerRow, time_per_move: float | None, now: datetime
+) -> datetime | None:
+    """The deadline of a move ``player`` gets at ``now``: the time per move, plus what is
+    left of the player's vacation (their clock does not run while they are away).
+    The bot as an opponent has no clock."""
+    if player.user_id == BOT_USER_ID:
+        return None
+    due = deadline(time_per_move, now)
+    until = player.away_until
+    if due is None or until is None or until <= now:
+        return due
+    return clk.paused_deadline(due, now, [clk.AwaySpan(now, until)])
+
+
+def note(
+    ctx: Context,
+    player: PlayerRow,
+    kind: Kind,
+    text: Text | Segment,
+    now: datetime,
+    *,
+    game_id: int | None = None,
+    dedupe: str | None = None,
+    chat_id: str | None = None,
+    at: datetime | None = None,
+    ply: int | None = None,
+    actions: tuple[Action, ...] = (),
+) -> Notification:
+    """A notification to ``player`` raised at ``now``, to deliver after their quiet hours
+    (``at`` is a paced delivery time from the sweeper; quiet hours may push it later).
+    ``{game}`` / ``{challenge}`` in the text, actions and dedupe key become the id of a
+    game or challenge created in the same transaction."""
+    return Notification(
+        kind=kind,
+        recipient=Recipient(player.platform, player.user_id, player.name, player.id),
+        text=Text.of(text),
+        deliver_after=deliver_after(ctx, player, at or now),
+        chat=None if chat_id is None else Chat(player.platform, chat_id),
+        game_id=game_id,
+        ply=ply,
+        actions=actions,
+        direct=player.settings.direct,
+        dedupe=dedupe,
+        created_at=now,
+    )
+
+
+def recap_notes(ctx: Context, row: GameRow, player: PlayerRow, now: datetime) -> list[Notification]:
+    """The animated recap of a game that just ended, as its own delivery to the game's
+    chat (drawn when it is delivered, so the game-over reply does not wait for it)."""
+    if not ctx.pictures:
+        return []
+    recap = note(
+        ctx,
+        player,
+        Kind.RECAP,
+        texts.recap_note(row.id, presentation.title(row)),
+        now,
+        game_id=row.id,
+        chat_id=row.chat_id,
+        dedupe=f"recap:{row.id}",
+    )
+    return [replace(recap, direct=False)]
