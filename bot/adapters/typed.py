@@ -65,6 +65,9 @@ def bad_id(words: list[str]) -> str | None:
 
 
 def game_id_only(name: str, challenge: bool = False) -> Typed:
+    """The parser of a command that takes only an optional id (a game's, or with
+    ``challenge`` a challenge's): ``board [#game]``, ``accept [challenge]``."""
+
     def parse(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
         wrong = bad_id(words)
         if wrong is not None:
@@ -78,6 +81,9 @@ def game_id_only(name: str, challenge: bool = False) -> Typed:
 
 
 def answered(name: str, request: str) -> Typed:
+    """The parser of ``draw`` / ``takeback``: ``[#game] [accept|decline]`` (``yes`` / ``no``
+    too); with no answer, ``request`` (offer, ask)."""
+
     def parse(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
         wrong = bad_id(words)
         if wrong is not None:
@@ -94,6 +100,8 @@ def answered(name: str, request: str) -> Typed:
 
 
 def move_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``move [#game] <move>``: the game (``#`` required: a bare number is a move) and the
+    move, ``!`` at its end playing a losing move anyway."""
     wrong = bad_id(words)
     if wrong is not None:
         return Reply.refuse(wrong)
@@ -104,12 +112,14 @@ def move_words(words: list[str], _: Callable[[str], User | None]) -> Args | Repl
 
 
 def bare_move(text: str, game_id: int | None = None) -> Args:
+    """A move typed without a command word (``e5``, ``e5 !``), in ``game_id`` if given."""
     # A move ending in "!" is played even if it loses (the typed "Play it anyway").
     confirm = text.rstrip().endswith("!")
     return Args(game_id=game_id, move=text.rstrip()[:-1] if confirm else text, confirm=confirm)
 
 
 def resign_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``resign [#game] [!]``: asks first, unless the line ends in ``!``."""
     wrong = bad_id(words)
     if wrong is not None:
         return Reply.refuse(wrong)
@@ -122,6 +132,7 @@ def resign_words(words: list[str], _: Callable[[str], User | None]) -> Args | Re
 
 
 def games_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``games [page]``."""
     if not words:
         return Args()
     page = ascii_number(words[0], MAX_PAGE, low=1)
@@ -131,12 +142,14 @@ def games_words(words: list[str], _: Callable[[str], User | None]) -> Args | Rep
 
 
 def rules_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``rules <game>``."""
     if not words:
         return Reply.refuse(f"Which game? rules <game> ({', '.join(engines.GAMES)}).")
     return Args(game=words[0])
 
 
 def stats_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
+    """``stats [player]``: the player looked up by ``named``."""
     if len(words) > 1:
         return Reply.refuse("Usage: stats [player]")
     player = named(words[0]) if words else None
@@ -146,18 +159,21 @@ def stats_words(words: list[str], named: Callable[[str], User | None]) -> Args |
 
 
 def away_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``away <days>``."""
     if len(words) != 1:
         return Reply.refuse("Usage: away <days>, e.g. away 5.")
     return Args(count=words[0])
 
 
 def settings_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """``settings [name value ...]``."""
     if not words:
         return Args()
     return Args(setting=words[0], value=" ".join(words[1:]))
 
 
 def nothing(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    """A command without parameters: whatever follows is ignored."""
     return Args()
 
 
@@ -177,6 +193,9 @@ CHALLENGE_USAGE = (
 
 
 def challenge_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
+    """``challenge <player|open|bot> <game> [option=value ...]``: the opponent looked up
+    by ``named`` (an ``@username`` it cannot find is invited by name), ``first=``,
+    ``days=``, ``rated=``, ``level=`` (against the bot) and the game's own options."""
     if len(words) < 2:
         return Reply.refuse(f"Usage: {CHALLENGE_USAGE}")
     who, game, settings = words[0], words[1], words[2:]
