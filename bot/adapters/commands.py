@@ -114,6 +114,10 @@ class Command:
     record: bool = False
     #: a board in the answer gets the platform's board card (not a past position's picture)
     board_card: bool = True
+    #: more on the typed form, for the help (a line of its own under the usage)
+    more: str = ""
+    #: the usage on the chat platforms when it reads otherwise than typed
+    chat_usage: str = ""
 
     @property
     def slash(self) -> str:
@@ -211,6 +215,10 @@ REGISTRY: tuple[Command, ...] = (
         ),
         _challenge,
         challenge_words,
+        chat_usage="challenge <game> [@player|bot] [option=value ...] [first=me|them|random] "
+        "[days=none|1|3|7|14] [rated=no]",
+        more="challenge bot <game> [level=easy|normal|hard] [option=value ...]: a game against "
+        "the bot, at once (never rated); other games are rated unless rated=no",
     ),
     Command(
         "accept",
@@ -421,6 +429,7 @@ REGISTRY: tuple[Command, ...] = (
         (Param("player", Kind.PLAYER, "Whose (empty: yours)"),),
         lambda m, u, c, a: m.stats(u, c, a.player),
         stats_words,
+        chat_usage="stats [@player]",
     ),
     Command(
         "browse",
@@ -463,6 +472,8 @@ def help_text(registry: Sequence[Command] = REGISTRY) -> str:
     for command in registry:
         if Surface.TYPED in command.surfaces:
             lines.append(f"{command.usage}  ({command.summary[:1].lower()}{command.summary[1:]})")
+            if command.more:
+                lines.append(f"  {command.more}")
     lines.append(
         "(resigning, and a move that would lose, are done only when confirmed: end the line with !)"
     )

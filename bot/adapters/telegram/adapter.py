@@ -121,7 +121,7 @@ def help_of(registry: Sequence[Command]) -> str:
 
 def _arguments(command: Command) -> str:
     """What follows the command word in its typed usage (`` [#game]`` ...)."""
-    rest = command.usage.partition(" ")[2]
+    rest = (command.chat_usage or command.usage).partition(" ")[2]
     return f" {rest}" if rest else ""
 
 
