@@ -15,19 +15,21 @@ sharing one :class:`~bot.sessions.context.Context`.
 from __future__ import annotations
 
 import asyncio
+import functools
 import random
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, timedelta
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
-    browse,
+    browse as browsing,
+)
+from bot.sessions import (
     buttons,
     challenges,
     clocks,
-    history,
     leases,
     loading,
     moves,
@@ -35,11 +37,18 @@ from bot.sessions import (
     picker,
     players,
     posts,
-    preview,
-    rematch,
     requests,
     standings,
     views,
+)
+from bot.sessions import (
+    history as histories,
+)
+from bot.sessions import (
+    preview as previews,
+)
+from bot.sessions import (
+    rematch as rematches,
 )
 from bot.sessions.clock import Clock
 from bot.sessions.context import (
@@ -57,7 +66,7 @@ from bot.sessions.context import (
 from bot.sessions.preview import BoardFacts, GameChoice
 from bot.sessions.thinker import Thinker
 from bot.sessions.validate import BadArgument
-from bot.storage import ChallengeRow, PlayerRow, Post, PostKind, RebuildSummary, SqlStore
+from bot.storage import PlayerRow, Post, SqlStore
 
 __all__ = [
     "DEFAULT_TIME_PER_MOVE",
@@ -97,6 +106,41 @@ def _no_choices(_: BadArgument) -> list[GameChoice]:
 
 def _refused_step(bad: BadArgument) -> picker.Picker | Reply:
     return Reply.refuse(bad.text)
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+class forward(Generic[P, R]):
+    """A method of the manager that is a function of a session module, called with the
+    manager's :class:`~bot.sessions.context.Context` first: its signature and docstring are
+    the function's own (nothing copied), typed as the function without its first argument.
+
+    Wrap the function in :func:`~bot.sessions.context.guard` (replies) or
+    :func:`~bot.sessions.context.checked` first where the manager checks its arguments."""
+
+    def __init__(self, function: Callable[Concatenate[Context, P], Awaitable[R]]) -> None:
+        self.function = function
+        self.__doc__ = function.__doc__
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    @overload
+    def __get__(self, manager: None, owner: type) -> forward[P, R]: ...
+
+    @overload
+    def __get__(self, manager: SessionManager, owner: type) -> Callable[P, Awaitable[R]]: ...
+
+    def __get__(
+        self, manager: SessionManager | None, owner: type
+    ) -> forward[P, R] | Callable[P, Awaitable[R]]:
+        if manager is None:
+            return self
+        bound = functools.partial(self.function, manager._ctx)
+        functools.update_wrapper(bound, self.function)
+        return bound
 
 
 class SessionManager:
@@ -154,60 +198,19 @@ class SessionManager:
         """The manager's current time (from the injected clock)."""
         return self._ctx.now()
 
-    async def player(self, user: User) -> PlayerRow:
-        """The stored player for ``user`` (created on first contact)."""
-        return await loading.player(self._ctx, user)
+    player = forward(loading.player)
 
-    @checked(_no_player)
-    async def player_to_move(self, game_id: int) -> PlayerRow | None:
-        """The player whose turn it is in an active game (``None`` if none or not active)."""
-        return await loading.player_to_move(self._ctx, game_id)
+    player_to_move = forward(checked(_no_player)(loading.player_to_move))
 
-    async def claim_update(self, platform: str, update_id: int) -> leases.Claim:
-        """Claim a platform's update (a Telegram webhook's) for this process among all the
-        bot processes on the database: handle it (``NEW``, then :meth:`finish_update`), let
-        the platform send it again later (``BUSY``: another process is at it), or just
-        acknowledge it (``DONE``)."""
-        return await leases.claim_update(self._ctx, platform, update_id)
+    claim_update = forward(leases.claim_update)
 
     async def finish_update(self, platform: str, update_id: int) -> None:
         """Record that this process handled an update it claimed."""
         await leases.finish_update(self._ctx, platform, update_id)
 
-    @checked(_not_against_bot)
-    async def against_bot(self, game_id: int) -> bool:
-        """Whether game ``game_id`` is played against the bot itself (for a notification,
-        which says only which game it is about)."""
-        return await loading.against_bot(self._ctx, game_id)
+    against_bot = forward(checked(_not_against_bot)(loading.against_bot))
 
-    @guard
-    async def challenge(
-        self,
-        user: User,
-        chat: Chat,
-        game: str,
-        opponent: User | None = None,
-        options: Mapping[str, Any] | None = None,
-        first: str = "random",
-        time_per_move: float | None = DEFAULT_TIME_PER_MOVE,
-        rated: bool | str = True,
-        username: str | None = None,
-    ) -> Reply:
-        """Challenge ``opponent`` (or anyone in the chat, if ``None``) to ``game``.
-
-        ``options`` are the game's options (text values are accepted, e.g. ``{"size": "16"}``);
-        ``first`` is who takes seat 0 (``me``, ``them`` or ``random``); ``time_per_move`` is in
-        days (``None``, 1, 3, 7 or 14); ``rated=False`` (or ``"no"``) makes a casual game
-        (rated by default).  The challenge card shows both players' ratings in the game.
-        ``username`` (with no ``opponent``) invites a player by their platform username when
-        their id is unknown (Telegram cannot look one up): only the user whose
-        :attr:`~bot.messages.User.username` matches it (in any case) can accept or decline,
-        and accepting binds their id.
-        """
-        return await challenges.challenge(
-            self._ctx, user, chat, game, opponent, options, first, time_per_move, rated,
-            username,
-        )  # fmt: skip
+    challenge = forward(guard(challenges.challenge))
 
     @guard
     async def challenge_bot(
@@ -241,66 +244,25 @@ class SessionManager:
         worker processes.  Call before closing the store."""
         await opponent.close(self._ctx)
 
-    @guard
-    async def accept(self, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
-        """Accept a challenge (the only one for you here when no id is given); starts the game."""
-        return await challenges.accept(self._ctx, user, chat, challenge_id)
+    accept = forward(guard(challenges.accept))
 
-    @guard
-    async def decline(self, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
-        """Decline a challenge addressed to you."""
-        return await challenges.decline(self._ctx, user, chat, challenge_id)
+    decline = forward(guard(challenges.decline))
 
-    @guard
-    async def cancel(self, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
-        """Withdraw your own pending challenge."""
-        return await challenges.cancel(self._ctx, user, chat, challenge_id)
+    cancel = forward(guard(challenges.cancel))
 
-    async def expire_challenges(self) -> list[ChallengeRow]:
-        """Mark every challenge whose time is up as expired (a sweeper may call this)."""
-        return await challenges.expire_challenges(self._ctx)
+    expire_challenges = forward(challenges.expire_challenges)
 
     # -- the bot's own messages on the platforms (bot.sessions.posts) ------------------------
 
-    async def remember_post(
-        self,
-        platform: str,
-        chat_id: str,
-        message_id: str,
-        kind: PostKind,
-        *,
-        game_id: int | None = None,
-        challenge_id: int | None = None,
-    ) -> list[Post]:
-        """Remember a message the bot sent (a board or a challenge card); for a board, the
-        game's older boards that had live buttons, for the caller to take them away."""
-        return await posts.remember_post(
-            self._ctx, platform, chat_id, message_id, kind,
-            game_id=game_id, challenge_id=challenge_id,
-        )  # fmt: skip
+    remember_post = forward(posts.remember_post)
 
-    async def posts_for(
-        self,
-        platform: str,
-        *,
-        game_id: int | None = None,
-        challenge_id: int | None = None,
-        kind: PostKind | None = None,
-        live: bool | None = None,
-    ) -> list[Post]:
-        """The remembered messages of a game or a challenge on ``platform``, oldest first."""
-        return await posts.posts_for(
-            self._ctx, platform, game_id=game_id, challenge_id=challenge_id, kind=kind, live=live
-        )
+    posts_for = forward(posts.posts_for)
 
     async def retire_posts(self, retired: list[Post]) -> None:
         """Mark messages as without live buttons (after taking them away)."""
         await posts.retire_posts(self._ctx, retired)
 
-    async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
-        """A chat changed its id (a Telegram group became a supergroup): its games,
-        challenges, posts and undelivered notifications move along; how many rows moved."""
-        return await posts.move_chat(self._ctx, platform, old_chat_id, new_chat_id)
+    move_chat = forward(posts.move_chat)
 
     @guard
     async def move(
@@ -325,50 +287,19 @@ class SessionManager:
         reply = await moves.move(self._ctx, user, chat, text, game_id, expected_ply, confirm)
         return await opponent.after_move(self._ctx, reply)
 
-    @guard
-    async def resign(
-        self, user: User, chat: Chat, game_id: int | None = None, confirm: bool = True
-    ) -> Reply:
-        """Resign a game you play in.  ``confirm=False`` asks first: the reply is the question
-        with a "Yes, resign" button (what every adapter does before resigning)."""
-        return await moves.resign(self._ctx, user, chat, game_id, confirm)
+    resign = forward(guard(moves.resign))
 
-    @guard
-    async def board(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
-        """The board of a game and whose turn it is."""
-        return await views.board(self._ctx, user, chat, game_id)
+    board = forward(guard(views.board))
 
-    @guard
-    async def browse(
-        self, user: User, chat: Chat, game_id: int | None = None, ply: int | None = None
-    ) -> Reply:
-        """The picture of a game after ``ply`` moves (its last position by default), with
-        buttons to the first, previous, next and last position (``br`` actions: adapters edit
-        the message in place when one is pressed)."""
-        return await browse.browse(self._ctx, user, chat, game_id, ply)
+    browse = forward(guard(browsing.browse))
 
-    @guard
-    async def history(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
-        """The numbered move list of a game."""
-        return await history.history(self._ctx, user, chat, game_id)
+    history = forward(guard(histories.history))
 
-    @guard
-    async def games(self, user: User, page: int = 1) -> Reply:
-        """Your games: active ones first (those where it is your turn on top), then finished
-        ones newest first, :data:`~bot.sessions.views.PAGE` to a page (``page`` 2 and on:
-        older finished games)."""
-        return await views.games(self._ctx, user, page)
+    games = forward(guard(views.games))
 
-    @guard
-    async def rules(self, game: str) -> Reply:
-        """The rules of ``game`` as shipped inside the package, Markdown marks turned into
-        emphasis (long: adapters send :meth:`~bot.messages.Reply.sections`)."""
-        return await views.rules(self._ctx, game)
+    rules = forward(guard(views.rules))
 
-    async def help(self) -> Reply:
-        """What players can do, without saying how (each adapter lists its own commands or
-        buttons)."""
-        return await views.help(self._ctx)
+    help = forward(views.help)
 
     async def sweep(self) -> int:
         """Handle the clock work that is due: reminders, and losses (or aborts) on time.
@@ -393,45 +324,17 @@ class SessionManager:
             clocks.run_clocks(self._ctx, stop, every), opponent.run(self._ctx, stop, every)
         )
 
-    @guard
-    async def settings(self, user: User, name: str | None = None, value: str = "") -> Reply:
-        """Show your notification settings, or change one: ``dm on|off``, ``reminders
-        on|off``, ``quiet 22:00-07:00 +01:00`` or ``quiet off``."""
-        return await players.settings(self._ctx, user, name, value)
+    settings = forward(guard(players.settings))
 
-    @guard
-    async def away(self, user: User, days: int | str) -> Reply:
-        """Go on vacation for ``days`` days: your clocks stop (deadlines move by the time
-        away), at most 14 days per calendar year; your opponents are told."""
-        return await clocks.away(self._ctx, user, days)
+    away = forward(guard(clocks.away))
 
-    @guard
-    async def back(self, user: User) -> Reply:
-        """End your vacation early: your clocks run again (the unused days are not counted)."""
-        return await clocks.back(self._ctx, user)
+    back = forward(guard(clocks.back))
 
-    @guard
-    async def draw(
-        self, user: User, chat: Chat, game_id: int | None = None, answer: str = "offer"
-    ) -> Reply:
-        """Offer a draw (``answer="offer"``), or ``accept`` / ``decline`` the opponent's offer.
-        Offering when the opponent has already offered agrees to the draw.  An offer lapses
-        when the offerer's opponent moves."""
-        return await requests.draw(self._ctx, user, chat, game_id, answer)
+    draw = forward(guard(requests.draw))
 
-    @guard
-    async def takeback(
-        self, user: User, chat: Chat, game_id: int | None = None, answer: str = "ask"
-    ) -> Reply:
-        """Ask to take back your own last move (``answer="ask"``) while your opponent has not
-        moved, or ``accept`` / ``decline`` the opponent's request."""
-        return await requests.takeback(self._ctx, user, chat, game_id, answer)
+    takeback = forward(guard(requests.takeback))
 
-    @guard
-    async def rematch(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
-        """Ask for a rematch of a finished game: same game and options, seats swapped (a
-        challenge linked to the old game).  If the opponent already asked, this accepts."""
-        return await rematch.rematch(self._ctx, user, chat, game_id)
+    rematch = forward(guard(rematches.rematch))
 
     @checked(_refused_step)
     async def pick(self, user: User, chat: Chat, action_id: str) -> picker.Picker | Reply:
@@ -442,25 +345,15 @@ class SessionManager:
         except Refusal as refusal:
             return Reply.refuse(str(refusal))
 
-    @checked(_no_moves)
-    async def suggest_moves(
-        self, user: User, chat: Chat, game_id: int | None, typed: str, limit: int = 25
-    ) -> list[str]:
-        """Moves (or beginnings of moves) starting with ``typed`` in ``user``'s game, most
-        useful first, for autocompletion; empty when they are not to move there."""
-        return await picker.suggestions(self._ctx, user, chat, game_id, typed, limit)
+    suggest_moves = forward(checked(_no_moves)(picker.suggestions))
 
-    @guard
-    async def preview(self, user: User, chat: Chat, text: str, game_id: int | None = None) -> Reply:
-        """The board after ``text`` would be played, with Play it / Cancel; nothing is stored
-        (see :mod:`~bot.sessions.preview`)."""
-        return await preview.preview(self._ctx, user, chat, text, game_id)
+    preview = forward(guard(previews.preview))
 
     @checked(_no_facts)
     async def board_facts(self, game_id: int) -> BoardFacts | None:
         """A game at a glance for a platform's card (``None`` if there is no such game)."""
         try:
-            return await preview.board_facts(self._ctx, game_id)
+            return await previews.board_facts(self._ctx, game_id)
         except Refusal:
             return None
 
@@ -475,22 +368,11 @@ class SessionManager:
             return Text()
         return await standings.board_line(self._ctx, loaded.row)
 
-    @checked(_no_choices)
-    async def game_choices(self, user: User, typed: str = "", limit: int = 25) -> list[GameChoice]:
-        """``user``'s active games for autocompletion, those where it is their turn first."""
-        return await preview.game_choices(self._ctx, user, typed, limit)
+    game_choices = forward(checked(_no_choices)(previews.game_choices))
 
-    @guard
-    async def export(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
-        """The plain-text record of a game (``hexhall import`` reads it back)."""
-        return await history.export(self._ctx, user, chat, game_id)
+    export = forward(guard(histories.export))
 
-    @guard
-    async def import_record(self, user: User, chat: Chat, text: str, opponent: User) -> Reply:
-        """Store the game of a plain-text record between ``user`` and ``opponent`` in
-        ``chat``: finished as recorded, or active and ready to continue.  ``user`` takes the
-        seat whose player has their name (the first seat otherwise)."""
-        return await history.import_record(self._ctx, user, chat, text, opponent)
+    import_record = forward(guard(histories.import_record))
 
     @guard
     async def press(self, user: User, chat: Chat, action_id: str) -> Reply:
@@ -511,14 +393,6 @@ class SessionManager:
         await loading.player(self._ctx, user)
         return await standings.leaderboard(self._ctx, chat, game, everywhere)
 
-    @guard
-    async def stats(self, user: User, chat: Chat, player: User | None = None) -> Reply:
-        """``player``'s (the asker's by default) rating per game, wins/losses/draws, current
-        streak, record against the asker, and their rating over time as the reply's image
-        (when pictures are on)."""
-        return await standings.stats(self._ctx, user, chat, player)
+    stats = forward(guard(standings.stats))
 
-    async def rebuild_ratings(self) -> RebuildSummary:
-        """Recompute every rating from the stored games in order (``hexhall ratings
-        rebuild``); the numbers equal those the games gave as they ended."""
-        return await standings.rebuild(self._ctx)
+    rebuild_ratings = forward(standings.rebuild)
