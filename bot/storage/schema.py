@@ -547,11 +547,21 @@ CREATE INDEX games_alarm ON games (alarm_at) WHERE status = 'active';
 UPDATE games SET alarm_at = '' WHERE status = 'active' AND deadline_at IS NOT NULL;
 """
 
+# 8 -> 9 (issue 28): each game's web page address, an unguessable slug (bot.storage.sql_web).
+_WEB_LINKS = """
+CREATE TABLE web_links (
+    game_id BIGINT PRIMARY KEY REFERENCES games (id),
+    slug TEXT NOT NULL UNIQUE,
+    created_at TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
     Migration(_LEASES, _LEASES),
     Migration(_ALARMS, _ALARMS),
+    Migration(_WEB_LINKS, _WEB_LINKS),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -2,7 +2,8 @@
 here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.play`, :mod:`~bot.sessions.texts.looking`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
-:mod:`~bot.sessions.texts.hardening`), every name read from here (``texts.moved``).
+:mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.web`), every name read from
+here (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
@@ -196,6 +197,14 @@ from bot.sessions.texts.standings import (
     time_left,
     unknown_player,
 )
+from bot.sessions.texts.web import (
+    OPEN_BOARD,
+    web_bad_move_request,
+    web_link,
+    web_no_game,
+    web_sign_in,
+    web_too_fast,
+)
 
 __all__ = [
     "BOT_NAME",
@@ -203,6 +212,7 @@ __all__ = [
     "CASUAL",
     "HELP",
     "NOT_MY_BUTTON",
+    "OPEN_BOARD",
     "PROVISIONAL_NOTE",
     "STEP_LABELS",
     "STEP_THROUGH",
@@ -355,6 +365,11 @@ __all__ = [
     "to_move_line",
     "too_many_pending",
     "unknown_player",
+    "web_bad_move_request",
+    "web_link",
+    "web_no_game",
+    "web_sign_in",
+    "web_too_fast",
     "welcome_back",
     "which_challenge",
     "which_game",
