@@ -41,8 +41,8 @@ class WebEndpoint:
 
     async def close(self) -> None:
         """Stop listening, end the open pages' event streams and the pollers."""
-        await self._runner.cleanup()
         await self.board.live.close()
+        await self._runner.cleanup()
 
 
 async def serve_web(board: WebBoard, host: str, port: int) -> WebEndpoint:

@@ -46,7 +46,7 @@ class Live:
     ) -> None:
         self._stamp_of = stamp_of
         self._every = every
-        self._queues: dict[int, set[asyncio.Queue[Change]]] = {}
+        self._queues: dict[int, set[asyncio.Queue[Change | None]]] = {}
         self._pollers: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._stamps: dict[int, Hashable] = {}
@@ -62,10 +62,10 @@ class Live:
             event.set()
 
     @contextlib.asynccontextmanager
-    async def watch(self, game_id: int) -> AsyncIterator[asyncio.Queue[Change]]:
+    async def watch(self, game_id: int) -> AsyncIterator[asyncio.Queue[Change | None]]:
         """A queue of the changes of ``game_id`` while the block runs (its first item is the
-        state now)."""
-        queue: asyncio.Queue[Change] = asyncio.Queue(maxsize=1)
+        state now; ``None`` when this process stops serving pages)."""
+        queue: asyncio.Queue[Change | None] = asyncio.Queue(maxsize=1)
         watchers = self._queues.setdefault(game_id, set())
         watchers.add(queue)
         if game_id not in self._pollers:
@@ -109,7 +109,12 @@ class Live:
                 await asyncio.wait_for(wake.wait(), self._every)
 
     async def close(self) -> None:
-        """Stop every poller."""
+        """Stop every poller and tell every watcher (``None``)."""
+        for queues in self._queues.values():
+            for queue in queues:
+                if queue.full():
+                    queue.get_nowait()
+                queue.put_nowait(None)
         for task in self._pollers.values():
             task.cancel()
         for task in list(self._pollers.values()):

@@ -103,6 +103,10 @@ async def _headers(
     return response
 
 
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
 class WebBoard:
     """The web board of one process on ``manager``: ``public_url`` is where players reach it,
     ``telegram_token`` checks Mini App sign-ins, ``link_secret`` signs personal links."""
@@ -360,6 +364,8 @@ class WebBoard:
                     except TimeoutError:
                         await response.write(b": keep-alive\n\n")
                         continue
+                    if change is None:
+                        break
                     data = json.dumps(change.to_json())
                     await response.write(f"data: {data}\n\n".encode())
             except (ConnectionResetError, ConnectionError):
@@ -375,6 +381,7 @@ class WebBoard:
         application.router.add_get(f"/g/{slug}", self._page)
         application.router.add_get(f"/g/{slug}/{{what}}", self._file)
         application.router.add_get("/app", self._app)
+        application.router.add_get("/favicon.ico", _no_icon)
         application.router.add_get("/static/{name}", self._static)
         application.router.add_get(f"/api/games/{slug}", self._api_game)
         application.router.add_get(f"/api/games/{slug}/next", self._api_next)
