@@ -143,6 +143,8 @@ async def _build(path: Path) -> Source:
         await m.remember_post(
             "test", "hall", "503", PostKind.CARD, challenge_id=open_one.challenge_id
         )
+        # A game with a web page (its slug).
+        await m.store.web_slug(board, clock.now())
         gid, move = active["fixation"]
         await _play(m, gid, (move,))
         active["fixation"] = (gid, finishing_moves("fixation")[3])
