@@ -94,11 +94,11 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         + "</div>"
         + '\n<p id="status" class="status" role="status" aria-live="assertive"></p>'
         + '\n<nav class="steps" aria-label="Step through the game">'
-        + '<button type="button" id="first" aria-label="First position">⏮</button>'
+        + '<button type="button" id="first" aria-label="First position">«</button>'
         + '<button type="button" id="prev" aria-label="Previous move">◀</button>'
         + '<span id="at" class="at"></span>'
         + '<button type="button" id="next" aria-label="Next move">▶</button>'
-        + '<button type="button" id="last" aria-label="Latest position">⏭</button></nav>\n'
+        + '<button type="button" id="last" aria-label="Latest position">»</button></nav>\n'
         + result
         + f'\n<h2>Board in words</h2>\n<p id="words" class="words">{escape(words)}</p>\n'
         + "<h2>Moves</h2>\n"

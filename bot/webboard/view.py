@@ -78,8 +78,9 @@ def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]
     _, turn, points = best
     x0 = min(p[0] for p in points) - radius
     y0 = min(p[1] for p in points) - radius
+    goals = _goals(shown, len(points))
     cells = [
-        {"n": board.name(i), "x": round(x - x0, 1), "y": round(y - y0, 1)}
+        {"n": board.name(i), "x": round(x - x0, 1), "y": round(y - y0, 1), "e": goals[i]}
         for i, (x, y) in enumerate(points)
     ]
     return {
@@ -92,11 +93,27 @@ def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]
     }
 
 
+def _goals(position: Any, count: int) -> list[int]:
+    """For each cell, the colour whose goal edge (connection games) or home row (Iso-Path)
+    it lies on, -1 for none (a corner on two edges takes the first colour's)."""
+    goals = [-1] * count
+    edges = getattr(position, "edges", None)
+    if edges is not None:
+        pairs = [frozenset().union(*pair) for pair in edges]
+    else:
+        pairs = list(getattr(position, "home_rows", ()))
+    for colour in reversed(range(len(pairs))):
+        for cell in pairs[colour]:
+            goals[cell] = colour
+    return goals
+
+
 def geometry(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """Where the cells of a board of ``game`` with ``options`` are drawn (see the module
     docstring): ``kind`` (``hex`` or ``square``), ``r`` (a hexagon's circumradius or half a
     square's side), ``turn`` (degrees the hexagons are turned), ``w``/``h`` (the drawing's
-    size) and ``cells`` (each with its notation ``n`` and centre ``x``, ``y``)."""
+    size) and ``cells`` (each with its notation ``n``, centre ``x``, ``y``, and ``e`` the
+    colour whose goal edge or home row it is on, -1 for none)."""
     return _geometry(game, tuple(sorted(options.items())))
 
 

@@ -98,12 +98,31 @@
 
   function build() {
     const g = state.board;
+    const pad = g.r * 0.25;
     const svg = el("svg", {
-      viewBox: `0 0 ${g.w} ${g.h}`,
+      viewBox: `${-pad} ${-pad} ${g.w + 2 * pad} ${g.h + 2 * pad}`,
       role: "group",
       "aria-label": state.title + " board",
     });
     const r = g.r * 0.97;
+    const outline = (c, radius) => {
+      const points = [];
+      for (let k = 0; k < 6; k++) {
+        const a = ((-90 + 60 * k + g.turn) * Math.PI) / 180;
+        points.push(`${(c.x + radius * Math.cos(a)).toFixed(1)},${(c.y + radius * Math.sin(a)).toFixed(1)}`);
+      }
+      return points.join(" ");
+    };
+    // Each colour's goal edges (or home rows): a rim of its colour behind those cells.
+    const rims = el("g", { class: "rims" }, svg);
+    for (const c of g.cells) {
+      if (c.e < 0) continue;
+      const rim = g.kind === "square"
+        ? el("rect", { x: c.x - g.r * 1.15, y: c.y - g.r * 1.15, width: 2.3 * g.r, height: 2.3 * g.r }, rims)
+        : el("polygon", { points: outline(c, g.r * 1.18) }, rims);
+      rim.setAttribute("fill", state.colours[c.e]);
+      rim.setAttribute("stroke", "#555");
+    }
     for (const c of g.cells) {
       const group = el("g", {
         "data-cell": c.n,
@@ -114,12 +133,7 @@
       if (g.kind === "square") {
         el("rect", { x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r, class: "ground" }, group);
       } else {
-        const points = [];
-        for (let k = 0; k < 6; k++) {
-          const a = ((-90 + 60 * k + g.turn) * Math.PI) / 180;
-          points.push(`${(c.x + r * Math.cos(a)).toFixed(1)},${(c.y + r * Math.sin(a)).toFixed(1)}`);
-        }
-        el("polygon", { points: points.join(" "), class: "ground" }, group);
+        el("polygon", { points: outline(c, r), class: "ground" }, group);
       }
       el("circle", { cx: c.x, cy: c.y, r: g.r * 0.55, class: "piece" }, group);
       const label = el("text", { x: c.x, y: c.y, class: "height" }, group);
