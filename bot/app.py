@@ -214,9 +214,11 @@ async def web_board(config: Settings, manager: SessionManager) -> AsyncIterator[
         endpoint = await serve_web(board, config.web_addr.host, config.web_addr.port)
     except WebUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None
+    manager.web_pages = board  # boards carry their page; "Open board" answers with a link
     try:
         yield endpoint
     finally:
+        manager.web_pages = None
         await endpoint.close()
 
 
@@ -238,6 +240,7 @@ async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Eve
             webhook_secret=config.telegram_webhook_secret.reveal(),
             host=listen.host,
             port=listen.port,
+            web_app=config.telegram_web_app,
         )
     except TelegramUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None

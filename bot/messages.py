@@ -120,6 +120,8 @@ class ActionKind(enum.StrEnum):
     PREVIEW_CANCEL = "pvc"
     #: ``br:<game>:<ply>`` the position after <ply> moves, with first/previous/next/last
     BROWSE = "br"
+    #: ``wb:<game>`` the presser's own link to the game's web page (answered privately)
+    WEB_BOARD = "wb"
 
     @property
     def fields(self) -> int:
@@ -588,6 +590,8 @@ class Reply:
     kind: ReplyKind = ReplyKind.TEXT
     #: the game the reply shows, as it stands (a board's, a live board's)
     facts: GameFacts | None = None
+    #: the address of the game's web page (a board's, when the web board is on)
+    page: str | None = None
 
     @property
     def text(self) -> str:

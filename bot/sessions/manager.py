@@ -63,6 +63,7 @@ from bot.sessions.context import (
     TIME_CHOICES,
     Context,
     Refusal,
+    WebPages,
     checked,
     guard,
 )
@@ -378,6 +379,17 @@ class SessionManager:
     game_choices = forward(checked(_no_choices)(previews.game_choices))
 
     export = forward(guard(histories.export))
+
+    @property
+    def web_pages(self) -> WebPages | None:
+        """The web board's links (``None``: off); boards then carry their page."""
+        return self._ctx.pages
+
+    @web_pages.setter
+    def web_pages(self, pages: WebPages | None) -> None:
+        self._ctx.pages = pages
+
+    web_link = forward(guard(webviews.web_link))
 
     @checked(_no_view)
     async def web_view(self, game_id: int) -> webviews.GameView | None:

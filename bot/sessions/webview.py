@@ -11,12 +11,13 @@ from dataclasses import dataclass
 
 import engines
 from bot.core.status import GameStatus
-from bot.sessions import history, loading, presentation, records
-from bot.sessions.context import Context, checked_id
+from bot.messages import Chat, Reply, User
+from bot.sessions import history, loading, presentation, records, texts
+from bot.sessions.context import Context, Refusal, checked_id
 from bot.storage import GameRow, PlayerRow
 from engines import Position
 
-__all__ = ["GameView", "game_view"]
+__all__ = ["GameView", "game_view", "web_link"]
 
 
 @dataclass(frozen=True)
@@ -62,3 +63,17 @@ async def game_view(ctx: Context, game_id: int) -> GameView:
     names = (players[0].name, players[1].name)
     record = records.export(history.record_of(ctx, row, names, stored))
     return GameView(row, players, moves, positions, result, record)
+
+
+async def web_link(ctx: Context, user: User, chat: Chat, game_id: int) -> Reply:
+    """The answer to "Open board" (shown to ``user`` alone): their own link to the game's page,
+    which lets them move there for a while when they play in it; a watching link otherwise."""
+    me = await loading.player(ctx, user)
+    gid = checked_id(game_id, "game")
+    row = (await loading.load(ctx, gid)).row
+    if ctx.pages is None:
+        raise Refusal(texts.web_off())
+    if loading.seat(me, row) is None:
+        return Reply(texts.web_watch_link(gid, await ctx.pages.link(gid)), game_id=gid)
+    link = await ctx.pages.personal_link(gid, user)
+    return Reply(texts.web_link(gid, link), game_id=gid)

@@ -139,11 +139,12 @@ class WebBoard:
         slug = await self.manager.store.web_slug(game_id, self.manager.now())
         return f"{self.public_url}/g/{slug}"
 
-    async def personal_link(self, game_id: int, who: auth.Identity) -> str:
+    async def personal_link(self, game_id: int, who: auth.Identity | User) -> str:
         """``who``'s own link to game ``game_id``'s page: it lets them move for
         :data:`~bot.webboard.auth.LINK_TTL` (the token is in the fragment, which browsers
         never send to a server)."""
-        token = auth.sign_link(self._link_key, game_id, who, self.manager.now() + auth.LINK_TTL)
+        person = auth.Identity(who.platform, who.user_id, who.name)
+        token = auth.sign_link(self._link_key, game_id, person, self.manager.now() + auth.LINK_TTL)
         return f"{await self.link(game_id)}#t={token}"
 
     # -- reading ----------------------------------------------------------------------------

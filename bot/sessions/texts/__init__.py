@@ -199,11 +199,14 @@ from bot.sessions.texts.standings import (
 )
 from bot.sessions.texts.web import (
     OPEN_BOARD,
+    board_page,
     web_bad_move_request,
     web_link,
     web_no_game,
+    web_off,
     web_sign_in,
     web_too_fast,
+    web_watch_link,
 )
 
 __all__ = [
@@ -231,6 +234,7 @@ __all__ = [
     "bad_page",
     "bad_rated",
     "board_head",
+    "board_page",
     "bot_declines_draw",
     "bot_game_started",
     "bot_no_takeback",
@@ -368,8 +372,10 @@ __all__ = [
     "web_bad_move_request",
     "web_link",
     "web_no_game",
+    "web_off",
     "web_sign_in",
     "web_too_fast",
+    "web_watch_link",
     "welcome_back",
     "which_challenge",
     "which_game",

@@ -31,9 +31,23 @@ def web_bad_move_request() -> Text:
     return _t('A move is sent as {"move": "<notation>", "ply": <ply before the move>}.')
 
 
-def web_link(game_id: int, minutes: int) -> Text:
-    """The private answer to "Open board" (the link follows on its own line)."""
+def web_link(game_id: int, link: str) -> Text:
+    """The private answer to "Open board" for a player: their own link."""
     return _t(
-        f"Your board for #{game_id} (the link lets you move for {minutes} minutes; "
-        "do not share it):"
+        f"Your board for #{game_id} (it lets you move for an hour: keep it to yourself):\n{link}"
     )
+
+
+def web_watch_link(game_id: int, link: str) -> Text:
+    """The answer to "Open board" for someone who does not play in the game."""
+    return _t(f"Watch #{game_id} here:\n{link}")
+
+
+def web_off() -> Text:
+    """ "Open board" while the web board is off."""
+    return _t("The web board is off on this bot.")
+
+
+def board_page(link: str) -> Text:
+    """The line the console prints under a board: its page."""
+    return _t(f"On the web: {link}")
