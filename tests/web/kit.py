@@ -49,9 +49,10 @@ class Site:
 
 @asynccontextmanager
 async def site(
-    db: str, clock: FakeClock | None = None, poll_every: float = 0.2
+    db: str, clock: FakeClock | None = None, poll_every: float = 0.2, **limits: tuple[float, int]
 ) -> AsyncIterator[Site]:
-    """A manager on ``db`` with its web board on a free port of 127.0.0.1."""
+    """A manager on ``db`` with its web board on a free port of 127.0.0.1 (``limits``: its
+    ``player_rate`` and ``address_rate``, when not the defaults)."""
     clock = clock or FakeClock()
     store = await open_store(db)
     manager = SessionManager(store, clock, pictures=False, rng=random.Random(1))
@@ -61,6 +62,7 @@ async def site(
         telegram_token=BOT_TOKEN,
         link_secret=LINK_SECRET,
         poll_every=poll_every,
+        **limits,
     )
     endpoint = await serve_web(board, "127.0.0.1", 0)
     board.public_url = f"http://127.0.0.1:{endpoint.port}"
