@@ -130,6 +130,7 @@ class WebBoard:
         self.live = Live(self._stamp, poll_every)
         self._views = _Lru(_CACHE)
         self._files = _Lru(_CACHE)
+        self._slugs = _Lru(_CACHE * 16)
         self._per_player = Buckets(*player_rate)
         self._per_address = Buckets(*address_rate)
         # The legal parts of a step are worked out by the engine (Iso-Path has thousands of
@@ -139,8 +140,12 @@ class WebBoard:
     # -- links ------------------------------------------------------------------------------
 
     async def link(self, game_id: int) -> str:
-        """The address of game ``game_id``'s page (made on first use)."""
-        slug = await self.manager.store.web_slug(game_id, self.manager.now())
+        """The address of game ``game_id``'s page (made on first use; a game's slug never
+        changes, so this process remembers the recent ones)."""
+        slug = self._slugs.get_or_none(game_id)
+        if slug is None:
+            slug = await self.manager.store.web_slug(game_id, self.manager.now())
+            self._slugs.put(game_id, slug)
         return f"{self.public_url}/g/{slug}"
 
     async def personal_link(self, game_id: int, who: auth.Identity | User) -> str:

@@ -56,7 +56,6 @@ async def _post(url: str, body: object, headers: dict[str, str] | None = None) -
 
 async def test_page_state_and_preview(web) -> None:
     gid = await new_game(web.manager, "maphex", ADA, BO, TG_GROUP, ["5", "e5"])
-    await web.manager.store.find_player("telegram", BO.user_id)
     link = await web.board.link(gid)
     slug = link.rsplit("/", 1)[1]
     assert len(slug) >= 22 and str(gid) != slug
