@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from html import escape
 
+import engines
 import render
 from bot.sessions.webview import GameView
 from engines.base import Position
@@ -34,8 +35,6 @@ def _title(view: GameView) -> str:
 
 def game_title(game: str) -> str:
     """The game's own name (``Maphex``, ``inpHeXion`` ...)."""
-    import engines
-
     known = engines.GAMES.get(game)
     return known.title if known else game
 

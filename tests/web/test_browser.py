@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.async_api import Browser, Page, expect
@@ -220,4 +221,24 @@ async def test_keyboard_and_step_through(browser: Browser, web: Site) -> None:
     await expect(page.locator('[data-cell="a1"]')).to_have_class(re.compile(r"\blast\b"))
     await page.locator("#last").click()
     await expect(page.locator("#play")).to_be_visible()
+    await page.context.close()
+
+
+async def test_mini_app_launch_from_telegram(browser: Browser, web: Site) -> None:
+    """Opened from a group's ``t.me/<bot>/<app>?startapp=g_<slug>`` link, Telegram loads the
+    app's address with the launch data in the fragment (``tgWebAppData``, the signed
+    initData, and ``tgWebAppStartParam``); the page goes to the game and signs in with it,
+    without Telegram's script."""
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    launch = urlencode(
+        {"tgWebAppData": init_data(ADA, web.clock), "tgWebAppStartParam": f"g_{slug}"}
+    )
+    page = await phone(browser)
+    await page.goto(f"{web.url}/app#{launch}")
+    await expect(page).to_have_url(re.compile(rf"/g/{slug}#"))
+    await expect(page.locator("#turn")).to_contain_text("Your turn")
+    await tap_move(page, "d4")
+    await expect(page.locator("#moves li")).to_have_count(1)
+    assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
     await page.context.close()
