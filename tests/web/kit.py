@@ -149,3 +149,26 @@ def relocation_game(size: int = 5) -> tuple[tuple[str, ...], str]:
             position = position.play(move)
             played.append(position.last_move or move)
     raise AssertionError("no inpHeXion relocation found")
+
+
+@cache
+def losing_game(size: int = 5) -> tuple[tuple[str, ...], str]:
+    """inpHeXion moves (no pie) after which the player to move has a legal move that loses
+    the game for them, and that move (found with the engine's own legal moves)."""
+    for seed in range(300):
+        rng = random.Random(seed)
+        position = engines.new("inphexion", size=size, pie=False)
+        played: list[str] = []
+        for _ in range(80):
+            if position.outcome is not None:
+                break
+            legal = position.legal_moves()
+            for move in legal:
+                outcome = position.play(move).outcome
+                if outcome is not None and outcome.winner not in (None, position.to_move):
+                    return tuple(played), move
+            safe = [m for m in legal if position.play(m).outcome is None] or legal
+            move = rng.choice(safe)
+            position = position.play(move)
+            played.append(position.last_move or move)
+    raise AssertionError("no losing inpHeXion move found")

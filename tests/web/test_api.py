@@ -32,6 +32,7 @@ from tests.web.kit import (
     chat_notes,
     identity,
     init_data,
+    losing_game,
     new_game,
     site,
 )
@@ -190,6 +191,27 @@ async def test_refusals(web) -> None:
         assert status == 400, bad
     row = await web.manager.store.get_game(gid)
     assert row is not None and row.ply == 1  # nothing but Ada's one move was played
+
+
+async def test_a_losing_move_is_played_only_when_confirmed(web) -> None:
+    setup, losing = losing_game()
+    gid = await new_game(
+        web.manager, "inphexion", ADA, BO, TG_GROUP, setup, {"size": 5, "pie": False}
+    )
+    row = await web.manager.store.get_game(gid)
+    assert row is not None and row.to_move is not None
+    mover = (ADA, BO)[row.to_move]
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    moves = f"{web.url}/api/games/{slug}/moves"
+    auth = {"Authorization": "tma " + init_data(mover, web.clock)}
+    status, answer = await _post(moves, {"move": losing, "ply": len(setup)}, auth)
+    assert status == 409 and answer["confirm"] is True and losing in answer["text"]
+    assert (await web.manager.store.get_game(gid)).ply == len(setup)  # type: ignore[union-attr]
+    status, answer = await _post(moves, {"move": losing, "ply": len(setup), "confirm": True}, auth)
+    assert status == 200 and answer["ok"]
+    status, _, raw = await _get(f"{web.url}/api/games/{slug}")
+    state = json.loads(raw)
+    assert state["over"] is True and state["result"] and state["ply"] == len(setup) + 1
 
 
 async def test_rate_limits(web) -> None:
