@@ -10,10 +10,9 @@ from pathlib import Path
 import aiohttp
 import pytest
 
-from tests.fakes.base import free_port
-
 from bot.app import AppError, opened, web_board
 from bot.config import settings
+from tests.fakes.base import free_port
 from tests.web.kit import ADA, BO, TG_GROUP, new_game
 
 
