@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp
 
 import engines
-from tests.web.kit import ADA, BO, TG_GROUP, init_data, new_game, site
+from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
 
 
 def _pct(samples: list[float], q: float) -> float:
@@ -132,10 +132,10 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                             await asyncio.sleep(0.05)
                     print(_line(source, samples))
                 if browser:
-                    await _browser(web, http, history, moves)
+                    await _browser(web, history, moves)
 
 
-async def _browser(web, http, history, moves) -> None:  # type: ignore[no-untyped-def]
+async def _browser(web: Site, history: list[str], moves: int) -> None:
     from playwright.async_api import async_playwright, expect
 
     from tests.web.conftest import CHROMIUM, CHROMIUM_ARGS

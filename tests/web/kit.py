@@ -126,7 +126,7 @@ def announced(notes: list[Notification], move: str) -> bool:
 def all_cells(position: engines.Position, move: str) -> bool:
     """Whether every part of ``move`` names a cell of the board (so it is played by tapping
     the board alone)."""
-    names = set(position.board.names)  # type: ignore[attr-defined]
+    names = set(position.board.names)
     return all(part.lstrip(" >-") in names for part in split_parts(move))
 
 

@@ -206,7 +206,8 @@ async def test_a_losing_move_is_played_only_when_confirmed(web) -> None:
     auth = {"Authorization": "tma " + init_data(mover, web.clock)}
     status, answer = await _post(moves, {"move": losing, "ply": len(setup)}, auth)
     assert status == 409 and answer["confirm"] is True and losing in answer["text"]
-    assert (await web.manager.store.get_game(gid)).ply == len(setup)  # type: ignore[union-attr]
+    unchanged = await web.manager.store.get_game(gid)
+    assert unchanged is not None and unchanged.ply == len(setup)
     status, answer = await _post(moves, {"move": losing, "ply": len(setup), "confirm": True}, auth)
     assert status == 200 and answer["ok"]
     status, _, raw = await _get(f"{web.url}/api/games/{slug}")

@@ -183,7 +183,7 @@ async def test_phone_layout(browser: Browser, web: Site, game: str, options: dic
         "[...document.querySelectorAll('[data-cell]')].map(e => {"
         "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
     )
-    assert len(boxes) == len(engines.new(game, **options).board.names)  # type: ignore[attr-defined]
+    assert len(boxes) == len(engines.new(game, **options).board.names)
     for left, top, right, bottom in boxes:
         assert left >= 0 and right <= PHONE["width"] and top >= 0 and bottom <= PHONE["height"]
         assert right - left >= 32 and bottom - top >= 32
