@@ -83,7 +83,7 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         + _sides(view, position)
         + '\n<p id="turn" class="turn" aria-live="polite"></p>'
         + '\n<p id="watchers" class="watchers"></p>'
-        + '\n<div id="board" class="board" aria-hidden="true"></div>'
+        + '\n<div id="board" class="board"></div>'
         + '\n<div id="play" class="play" hidden>'
         + '<p id="prompt" class="prompt" aria-live="polite"></p>'
         + '<div id="choices" class="choices"></div>'

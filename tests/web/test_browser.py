@@ -203,6 +203,11 @@ async def test_keyboard_and_step_through(browser: Browser, web: Site) -> None:
     # The board in words and the move list are there for a screen reader.
     await expect(page.locator("#words")).to_contain_text("Pathagon")
     await expect(page.locator("#moves li")).to_have_count(2)
+    # Each cell says what is on it; the one that can be chosen says so.
+    await expect(page.locator('[data-cell="a1"]')).to_have_attribute("aria-label", "a1, Light")
+    await expect(page.locator('[data-cell="b2"]')).to_have_attribute(
+        "aria-label", "b2, can be chosen"
+    )
     # Arrow keys walk the cells, Enter chooses one.
     await page.locator('[data-cell="a1"]').focus()
     await page.keyboard.press("ArrowRight")
