@@ -41,7 +41,7 @@ from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
-from bot.storage import PlayerRow
+from bot.storage import BadRow, PlayerRow
 from bot.webboard import auth, page, view
 from bot.webboard.limits import Buckets
 from bot.webboard.live import Live
@@ -102,6 +102,15 @@ async def _headers(
     response.headers["X-Content-Type-Options"] = "nosniff"
     response.headers["Referrer-Policy"] = "no-referrer"
     return response
+
+
+def _missing(request: web.Request) -> web.HTTPNotFound:
+    """The 404 of an address that names no game: JSON for the API, text for a page."""
+    text = str(texts.web_no_game())
+    if request.path.startswith("/api/"):
+        body = json.dumps({"ok": False, "text": text}, ensure_ascii=False)
+        return web.HTTPNotFound(text=body, content_type="application/json")
+    return web.HTTPNotFound(text=text)
 
 
 async def _no_icon(request: web.Request) -> web.Response:
@@ -165,15 +174,18 @@ class WebBoard:
     async def _game(self, request: web.Request) -> tuple[int, GameView]:
         slug = request.match_info["slug"]
         gid = None if len(slug) > 64 else await self.manager.store.game_of_slug(slug)
-        row = None if gid is None else await self.manager.store.get_game(gid)
+        try:
+            row = None if gid is None else await self.manager.store.get_game(gid)
+        except BadRow:  # set aside as damaged: no page
+            row = None
         if gid is None or row is None:
-            raise web.HTTPNotFound(text=str(texts.web_no_game()))
+            raise _missing(request)
         key = (gid, row.version)
         cached = self._views.get_or_none(key)
         if cached is None:
             cached = await self.manager.web_view(gid)
             if cached is None:
-                raise web.HTTPNotFound(text=str(texts.web_no_game()))
+                raise _missing(request)
             self._views.put((gid, cached.row.version), cached)
         return gid, cached
 

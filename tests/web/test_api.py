@@ -280,3 +280,19 @@ async def test_live_from_another_process(postgres_url: str) -> None:
             assert change["stamp"] != first["stamp"]
         row = await web.manager.store.get_game(gid)
         assert row is not None and row.ply == 2
+
+
+async def test_a_damaged_game_has_no_page(web) -> None:
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP, ["a1"])
+    link = await web.board.link(gid)
+    slug = link.rsplit("/", 1)[1]
+    await web.manager.store.mark_corrupt(gid, "test: damaged")
+    for url in (link, f"{link}/board.png", f"{web.url}/api/games/{slug}"):
+        status, _, body = await _get(url)
+        assert status == 404 and b"no game at this address" in body, url
+    status, answer = await _post(
+        f"{web.url}/api/games/{slug}/moves",
+        {"move": "b2", "ply": 1},
+        {"Authorization": "tma " + init_data(BO, web.clock)},
+    )
+    assert status == 404 and "no game at this address" in answer["text"]
