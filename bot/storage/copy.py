@@ -64,6 +64,7 @@ TABLES: tuple[Table, ...] = (
     Table("rating_members", ("platform", "community", "pool", "player")),
     Table("posts", ("platform", "chat_id", "message_id")),
     Table("web_links", ("game_id",)),
+    Table("web_watchers", ("game_id", "worker")),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

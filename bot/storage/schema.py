@@ -547,12 +547,21 @@ CREATE INDEX games_alarm ON games (alarm_at) WHERE status = 'active';
 UPDATE games SET alarm_at = '' WHERE status = 'active' AND deadline_at IS NOT NULL;
 """
 
-# 8 -> 9 (issue 28): each game's web page address, an unguessable slug (bot.storage.sql_web).
+# 8 -> 9 (issue 28): each game's web page address, an unguessable slug, and how many pages
+# of it each bot process has open (its spectator count, kept while ``until`` is ahead)
+# (bot.storage.sql_web).
 _WEB_LINKS = """
 CREATE TABLE web_links (
     game_id BIGINT PRIMARY KEY REFERENCES games (id),
     slug TEXT NOT NULL UNIQUE,
     created_at TEXT NOT NULL
+);
+CREATE TABLE web_watchers (
+    game_id BIGINT NOT NULL REFERENCES games (id),
+    worker TEXT NOT NULL,
+    watchers INTEGER NOT NULL,
+    until TEXT NOT NULL,
+    PRIMARY KEY (game_id, worker)
 );
 """
 

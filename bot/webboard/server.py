@@ -28,7 +28,7 @@ import logging
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
-from datetime import datetime
+from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any
 
@@ -44,7 +44,8 @@ from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
 from bot.webboard import auth, page, view
 from bot.webboard.limits import Buckets
-from bot.webboard.live import Live
+from bot.webboard.live import COUNT_TTL, Live
+from bot.workers import worker_name
 
 __all__ = ["CSP", "WebBoard"]
 
@@ -136,7 +137,8 @@ class WebBoard:
         self.public_url = public_url.rstrip("/")
         self._telegram_token = telegram_token
         self._link_key = auth.link_key(link_secret)
-        self.live = Live(self._stamp, poll_every)
+        self._worker = worker_name()
+        self.live = Live(self._stamp, poll_every, self._count)
         self._views = _Lru(_CACHE)
         self._files = _Lru(_CACHE)
         self._slugs = _Lru(_CACHE * 16)
@@ -170,6 +172,11 @@ class WebBoard:
     async def _stamp(self, game_id: int) -> Hashable | None:
         row = await self.manager.store.get_game(game_id)
         return None if row is None else row.version
+
+    async def _count(self, game_id: int, here: int) -> int:
+        now = self.manager.now()
+        until = now + timedelta(seconds=COUNT_TTL)
+        return await self.manager.store.watch_count(game_id, self._worker, here, until, now)
 
     async def _game(self, request: web.Request) -> tuple[int, GameView]:
         slug = request.match_info["slug"]

@@ -296,3 +296,23 @@ async def test_a_damaged_game_has_no_page(web) -> None:
         {"Authorization": "tma " + init_data(BO, web.clock)},
     )
     assert status == 404 and "no game at this address" in answer["text"]
+
+
+async def test_spectators_are_counted_over_processes(postgres_url: str) -> None:
+    """Two bot processes (each its own store and web board) on one PostgreSQL database: a page
+    open on each, and both pages are told 2 are watching."""
+    async with site(postgres_url) as one, site(postgres_url) as two:
+        gid = await new_game(one.manager, "pathagon", ADA, BO, TG_GROUP)
+        slug = (await one.board.link(gid)).rsplit("/", 1)[1]
+        async with (
+            aiohttp.ClientSession() as http,
+            http.get(f"{one.url}/api/games/{slug}/events") as first,
+            http.get(f"{two.url}/api/games/{slug}/events") as second,
+        ):
+            for stream in (first, second):
+                while True:
+                    line = await asyncio.wait_for(stream.content.readuntil(b"\n\n"), 5.0)
+                    if json.loads(line[6:])["spectators"] == 2:
+                        break
+            status, _, raw = await _get(f"{two.url}/api/games/{slug}")
+            assert status == 200 and json.loads(raw)["spectators"] == 2

@@ -4,6 +4,7 @@ found again; and the web board's settings."""
 from __future__ import annotations
 
 import asyncio
+from datetime import timedelta
 
 import pytest
 
@@ -27,6 +28,20 @@ async def test_one_slug_per_game(store: SqlStore) -> None:
     assert await store.game_of_slug(first) == one
     assert await store.game_of_slug(other) == two
     assert await store.game_of_slug("no-such-slug-at-all-00") is None
+
+
+async def test_spectators_of_every_process(store: SqlStore) -> None:
+    manager = SessionManager(store, FakeClock(), pictures=False)
+    gid = await new_game(manager, "pathagon", ADA, BO, TG_GROUP)
+    now = manager.now()
+    later = now + timedelta(seconds=30)
+    assert await store.watch_count(gid, "one", 2, later, now) == 2
+    assert await store.watch_count(gid, "two", 3, later, now) == 5
+    assert await store.watch_count(gid, "one", 1, later, now) == 4
+    assert await store.watch_count(gid, "two", 0, later, now) == 1
+    # A process that stopped renewing its count drops out when it runs out.
+    assert await store.watch_count(gid, "two", 3, now + timedelta(seconds=5), now) == 4
+    assert await store.watch_count(gid, "one", 1, later, now + timedelta(seconds=6)) == 1
 
 
 def test_web_settings() -> None:
