@@ -12,8 +12,9 @@ A bot on a fresh SQLite file serves its web board on 127.0.0.1; a Maphex game 30
   store), *warm* (cached for that version).
 - **move → update**: from a move until an open page's event stream says the game changed and
   the page has fetched the new state (what the page does before it redraws): a move made from
-  a page (``POST``, which wakes the pollers at once) and a move made in the chat (seen by the
-  poll, every 0.5 s).  With ``--browser``: until a spectator page in chromium shows the move.
+  a page and one made in the chat of the same process (both wake the game's poller at once),
+  and one made by another process on the same database (seen by the poll, every 0.5 s).  With
+  ``--browser``: until a spectator page in chromium shows a chat move.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import aiohttp
 
 import engines
+from bot.sessions.manager import SessionManager
+from bot.storage import open_store
 from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
 
 
@@ -103,7 +106,11 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                 print(_line("GET /api/games/<slug> cold (after a move)", cold_api))
 
                 print("move -> page update (event received and new state fetched):")
-                for source in ("page POST", "chat move (polled)"):
+                # Another process on the same database: its own store and manager, no pages.
+                other_store = await open_store(str(Path(folder) / "bench.db"))
+                other = SessionManager(other_store, web.clock, pictures=False)
+                sources = ("page POST", "chat move, this process", "move by another process")
+                for source in sources:
                     gid2 = await new_game(m, "maphex", ADA, BO, TG_GROUP, history[:2])
                     slug2 = (await web.board.link(gid2)).rsplit("/", 1)[1]
                     api2 = f"{web.url}/api/games/{slug2}"
@@ -121,7 +128,8 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                                 async with http.post(f"{api2}/moves", data=body, headers=auth) as a:
                                     assert a.status == 200, await a.text()
                             else:
-                                reply = await m.move(user, TG_GROUP, history[ply2], gid2, ply2)
+                                mover = m if source == "chat move, this process" else other
+                                reply = await mover.move(user, TG_GROUP, history[ply2], gid2, ply2)
                                 assert reply.ok, reply.text
                             await events.content.readuntil(b"\n\n")
                             async with http.get(api2) as answer:
@@ -131,6 +139,7 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                             # Between moves, as players do: the next poll starts fresh.
                             await asyncio.sleep(0.05)
                     print(_line(source, samples))
+                await other_store.close()
                 if browser:
                     await _browser(web, history, moves)
 

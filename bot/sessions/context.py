@@ -153,6 +153,11 @@ class WebPages(Protocol):
         """``who``'s own short-lived link to game ``game_id``'s page (they may move there)."""
         ...
 
+    def changed(self, game_id: int) -> None:
+        """Game ``game_id`` changed in this process: its open pages are told at once (changes
+        made elsewhere reach them by polling)."""
+        ...
+
 
 class Context:
     """The state the session modules share (see the module docstring)."""

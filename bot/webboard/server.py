@@ -167,6 +167,10 @@ class WebBoard:
         token = auth.sign_link(self._link_key, game_id, person, self.manager.now() + auth.LINK_TTL)
         return f"{await self.link(game_id)}#t={token}"
 
+    def changed(self, game_id: int) -> None:
+        """Game ``game_id`` changed in this process: its open pages are told at once."""
+        self.live.poke(game_id)
+
     # -- reading ----------------------------------------------------------------------------
 
     async def _stamp(self, game_id: int) -> Hashable | None:

@@ -66,6 +66,7 @@ async def site(
     )
     endpoint = await serve_web(board, "127.0.0.1", 0)
     board.public_url = f"http://127.0.0.1:{endpoint.port}"
+    manager.web_pages = board  # as hexhall run wires it
     try:
         yield Site(manager, board, endpoint, clock)
     finally:
