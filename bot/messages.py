@@ -120,6 +120,10 @@ class ActionKind(enum.StrEnum):
     PREVIEW_CANCEL = "pvc"
     #: ``br:<game>:<ply>`` the position after <ply> moves, with first/previous/next/last
     BROWSE = "br"
+    #: ``tj:<tournament>`` sign up for a tournament
+    TOURNAMENT_JOIN = "tj"
+    #: ``tl:<tournament>`` leave a tournament
+    TOURNAMENT_LEAVE = "tl"
 
     @property
     def fields(self) -> int:
