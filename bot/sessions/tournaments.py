@@ -636,7 +636,7 @@ async def _standings_text(ctx: Context, state: Progress) -> Text:
         if len(tables) > 1:
             parts.append(Text.of(texts.standings_group(index)))
         for s in group:
-            player = presentation.mention(await loading.player_by_id(ctx, s.player))
+            player = (await loading.player_by_id(ctx, s.player)).name
             parts.append(
                 texts.standings_line(
                     s.place,

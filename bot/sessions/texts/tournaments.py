@@ -168,7 +168,7 @@ def standings_group(index: int) -> str:
 
 def standings_line(
     place: int,
-    player: Mention,
+    player: Mention | str,
     points: str,
     wins: int,
     draws: int,
@@ -176,7 +176,8 @@ def standings_line(
     tie_break: str,
     withdrawn: bool,
 ) -> Text:
-    """One line of the text version of the standings."""
+    """One line of the text version of the standings (a plain name: a daily table pings
+    nobody)."""
     out = f" {points} (won {wins}, drawn {draws}, lost {losses}; SB {tie_break})"
     return _t(f"{place}. ", player, out, " withdrawn" if withdrawn else "")
 
@@ -190,9 +191,10 @@ def tournament_result(name: str, winners: Sequence[Mention], points: str) -> Tex
     """The final result naming the winner (several: a shared first place)."""
     parts: list[Segment | Text] = [Strong(f"{name[:1].upper()}{name[1:]} is over"), ": "]
     for index, player in enumerate(winners):
-        parts += [" and " if index else "", player]
+        last = index == len(winners) - 1
+        parts += [(" and " if last else ", ") if index else "", player]
     verb = "win" if len(winners) > 1 else "wins"
-    parts.append(f" {verb} with {points} points.")
+    parts.append(f" {verb} with {points} point{'' if points == '1' else 's'}.")
     return _t(*parts)
 
 
