@@ -30,7 +30,7 @@ from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Te
 from bot.ratings import pool_of
 from bot.sessions import challenges, loading, policy, presentation, standings, texts
 from bot.sessions.context import Context, Refusal, checked_id
-from bot.storage import BadRow, GameRow, NewGame, PlayerRow, StoreError
+from bot.storage import GameRow, NewGame, PlayerRow, StoreError
 from bot.storage.sql_tournaments import Joined
 from bot.storage.tournament_rows import (
     EntrantRow,
@@ -419,19 +419,13 @@ async def progress(ctx: Context, t: TournamentRow) -> Progress:
     """Where tournament ``t``'s games stand (see :class:`Progress`)."""
     entrants = tuple(await ctx.store.entrants(t.id))
     withdrawn = {e.player_id for e in entrants if e.withdrawn_at is not None}
-    listed = await ctx.store.tournament_games(t.id)
-    replayed = {g.replay_of for g in listed if g.replay_of is not None}
-    groups = 1 + max((g.group for g in listed), default=0)
+    listed = await ctx.store.tournament_game_rows(t.id)
+    replayed = {g.replay_of for g, _ in listed if g.replay_of is not None}
+    groups = 1 + max((g.group for g, _ in listed), default=0)
     played: list[list[Played]] = [[] for _ in range(groups)]
     games, active, due = [], [], []
     settled = 0
-    for g in listed:
-        try:
-            row = await ctx.store.get_game(g.game_id)
-        except BadRow:
-            row = None
-        if row is None:
-            continue
+    for g, row in listed:
         games.append((g, row))
         if row.status is GameStatus.ACTIVE:
             active.append(row)
@@ -451,7 +445,7 @@ async def progress(ctx: Context, t: TournamentRow) -> Progress:
             if result is not None:
                 played[g.group].append(result)
         settled += 1
-    pairings = sum(1 for g in listed if g.replay_of is None)
+    pairings = sum(1 for g, _ in listed if g.replay_of is None)
     return Progress(
         t,
         entrants,

@@ -23,7 +23,7 @@ from bot.storage.rows import GameRow
 from bot.storage.sql_base import SqlBase
 from bot.storage.sql_games import insert_game
 from bot.storage.sql_outbox import filled, insert_notes
-from bot.storage.sql_rows import Reader, dumps, opt_ts, read_game
+from bot.storage.sql_rows import GAME_COLUMNS, Reader, dumps, opt_ts, read_game
 from bot.storage.tournament_rows import (
     EntrantRow,
     NewTournament,
@@ -318,6 +318,31 @@ class SqlTournaments(SqlBase):
                     r.opt_integer("replay_of"),
                 )
             )
+        return out
+
+    async def tournament_game_rows(
+        self, tournament_id: int
+    ) -> list[tuple[TournamentGameRow, GameRow]]:
+        """The games of a tournament with their rows, in one query (what the standings and
+        the sweep read); a game row that cannot be read is left out (reading it on its own sets it
+        aside, with a log line)."""
+        columns = ", ".join(f"g.{c.strip()}" for c in GAME_COLUMNS.split(","))
+        rows = await self._rows(
+            f"SELECT t.game_id, t.grp, t.leg, t.replay_of, {columns} FROM tournament_games t "
+            "JOIN games g ON g.id = t.game_id WHERE t.tournament_id = ? ORDER BY t.game_id",
+            (tournament_id,),
+        )
+        out = []
+        for row in rows:
+            r = Reader("tournament_games", row)
+            listed = TournamentGameRow(
+                r.integer("game_id"), r.integer("grp"), r.integer("leg"), r.opt_integer("replay_of")
+            )
+            try:
+                game = read_game(row)
+            except BadRow:
+                continue  # set aside when read on its own (get_game); no result here
+            out.append((listed, game))
         return out
 
     async def tournament_of_game(self, game_id: int) -> int | None:
