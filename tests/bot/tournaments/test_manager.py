@@ -127,6 +127,8 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         assert len(result) == 1 and "ada wins with 1½ points" in result[0]
         await m.sweep()
         assert len([n for n in await _notes(m) if "is over" in n]) == 1
+        # Rated by default: the games count for ratings as any rated game.
+        assert (await m.store.ratings_of(a)) and (await m.store.ratings_of(c))
         stats = await m.stats(A, ROOM)
         assert "Tournaments: 1 played, 1 won." in stats.text
         listed = await m.tournament_list(A, ROOM)
@@ -195,7 +197,7 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
     async with session(store_url, clock) as m:
         users = await _ids(m, (A, B, C))
         a, b, c = users
-        tid = await _open(m, (A, B, C), 1.0, 2)
+        tid = await _open(m, (A, B, C), 1.0, 2, "no")
         assert (await m.tournament_start(A, ROOM, tid)).ok
         rows = await _games(m, tid)
         pairs = [(r.seat0, r.seat1) for r in rows]
@@ -222,6 +224,7 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
             "3. ada 2 (won 1, drawn 2, lost 1; SB 4)",
         ]
         assert any("bo and cy win with 2 points" in n for n in await _notes(m))
+        assert await m.store.ratings_of(a) == {}  # rated=no: casual games
 
 
 async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(tmp_path) -> None:  # type: ignore[no-untyped-def]

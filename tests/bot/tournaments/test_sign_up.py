@@ -120,6 +120,18 @@ async def test_two_processes_start_a_tournament_once(postgres_url: str) -> None:
         notes = await one.store.due_notifications("test", clock.now(), 500)
         assert sum(n.kind == "tournament" and "has started" in str(n.text) for n in notes) == 1
         assert sum(n.kind == "your_turn" for n in notes) == 6
+        # Every game ends; both processes sweep: one result, one set of places.
+        users = {(await one.player(u)).id: u for u in (ADA, BO, CY, DI)}
+        for g in await one.store.tournament_games(tid):
+            row = await one.store.get_game(g.game_id)
+            assert row is not None
+            assert (await one.resign(users[row.seat1], ROOM, row.id, confirm=True)).ok
+        for _ in range(3):
+            await asyncio.gather(one.sweep(), two.sweep())
+        notes = await one.store.due_notifications("test", clock.now(), 500)
+        assert sum(n.kind == "tournament" and "is over" in str(n.text) for n in notes) == 1
+        t = await two.store.get_tournament(tid)
+        assert t is not None and t.status is TournamentStatus.FINISHED
     finally:
         for s in stores:
             await s.close()
