@@ -142,6 +142,12 @@ class ActionKind(enum.StrEnum):
         return self in (ActionKind.ACCEPT, ActionKind.DECLINE, ActionKind.CANCEL)
 
     @property
+    def updates_card(self) -> bool:
+        """Whether this kind changes the sign-up card it is pressed on (the card is edited in
+        place to the answer, buttons and all)."""
+        return self in (ActionKind.TOURNAMENT_JOIN, ActionKind.TOURNAMENT_LEAVE)
+
+    @property
     def plays(self) -> bool:
         """Whether this kind plays a move."""
         return self in (ActionKind.MOVE, ActionKind.MOVE_ANYWAY)

@@ -25,6 +25,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
+from tests.fakes.discord_fake import ResponseKind
 
 
 async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) -> None:
@@ -39,7 +40,12 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         assert labels(card) == ["Join", "Leave"]
         for player in (BOB, CAROL):
             click = await run.click(player, card, "Join")
-            assert click.response is not None
+            # The card is edited in place: who joined, and its buttons kept.
+            assert click.response is not None and click.response.type in (
+                ResponseKind.UPDATE_MESSAGE,
+                ResponseKind.DEFERRED_UPDATE_MESSAGE,
+            )
+            assert f"<@{player}> joined" in card.content and labels(card) == ["Join", "Leave"]
         names = [p.name for p in await _entrants(run)]
         assert names == ["alice", "bob", "carol"]
         started = await run.answer(ALICE, "tournament", {"action": "start"})

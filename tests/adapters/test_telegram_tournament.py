@@ -50,11 +50,17 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         assert card.text is not None and "Tournament 1: Pathagon" in card.text, card.text
         assert bot.labels(card) == ["Join", "Leave"]
         for player in (bo, cy):
-            before = fake.last_message_id(group)
             _, alert_text, alert = await bot.press(player, card, bot.button(card, "Join"))
             assert not alert, alert_text
-            joined = await bot.next_message(group, before)
-            assert joined.text is not None and f"{player.first_name} joined" in joined.text
+            # The card is edited in place (after the press is answered): who joined, and its
+            # buttons kept.
+            said = f"{player.first_name} joined"
+            await fake.wait_until(
+                lambda said=said: said in (fake.message(group, card.message_id).text or ""),
+                timeout=DEADLINE,
+            )
+            edited = fake.message(group, card.message_id)
+            assert bot.labels(edited) == ["Join", "Leave"]
         _, text, alert = await bot.press(bo, card, bot.button(card, "Join"))
         assert alert and text is not None and "already in" in text
         await _answer(bot, ada, group, "/tournament start", "3 games at once")
