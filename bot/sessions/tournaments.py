@@ -104,7 +104,10 @@ def _name(t: TournamentRow) -> str:
 def _chat_note(
     ctx: Context, to: PlayerRow, t: TournamentRow, text: Text, now: datetime, dedupe: str
 ) -> Notification:
-    """A notice for the tournament's chat (addressed to ``to``, posted in the chat)."""
+    """A notice for the tournament's chat, posted in the chat at once (not held for anyone's
+    quiet hours).  The outbox addresses every notification to someone: ``to`` is a player the
+    text names (the platforms put an addressee not named in front), so nobody else is
+    singled out."""
     note = policy.note(ctx, to, Kind.TOURNAMENT, text, now, chat_id=t.chat_id, dedupe=dedupe)
     return replace(note, direct=False, deliver_after=now)
 
@@ -470,8 +473,7 @@ async def _withdraw(
     theirs = [r for r in state.active if player_id in (r.seat0, r.seat1)]
     player = await loading.player_by_id(ctx, player_id)
     said = texts.tournament_withdrawn(presentation.mention(player), _name(t), why, len(theirs))
-    creator = await loading.player_by_id(ctx, t.creator)
-    note = _chat_note(ctx, creator, t, said, now, f"tournament:{t.id}:withdrawn:{player_id}")
+    note = _chat_note(ctx, player, t, said, now, f"tournament:{t.id}:withdrawn:{player_id}")
     if not await ctx.store.withdraw(t.id, player_id, why, now, [note]):
         return None
     await _end_games_of(ctx, theirs, player_id, now)
@@ -548,7 +550,8 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
     news = any(r.finished_at is not None and r.finished_at > last for _, r in state.games)
     if news and now - last >= STANDINGS_EVERY:
         creator = await loading.player_by_id(ctx, t.creator)
-        text = await _standings_text(ctx, state)
+        head = texts.standings_update(presentation.mention(creator))
+        text = Text.of(head, "\n", await _standings_text(ctx, state))
         note = _chat_note(
             ctx, creator, t, text, now, f"tournament:{t.id}:standings:{now:%Y%m%d%H%M}"
         )
@@ -604,16 +607,19 @@ async def _finish(ctx: Context, state: Progress, now: datetime) -> bool:
     tables = state.tables()
     places = {s.player: s.place for group in tables for s in group}
     lines = []
+    first: PlayerRow | None = None
     for index, group in enumerate(tables):
         if not group:
             continue
         best = [s for s in group if s.place == 1]
+        first = first or await loading.player_by_id(ctx, best[0].player)
         winners = await _mentions(ctx, [s.player for s in best])
         name = _name(t) if len(tables) == 1 else f"{_name(t)}, {texts.standings_group(index)}"
         lines.append(texts.tournament_result(name, winners, half_points(best[0].points)))
     text = Text.join([*lines, await _standings_text(ctx, state)], "\n\n")
-    creator = await loading.player_by_id(ctx, t.creator)
-    note = _chat_note(ctx, creator, t, text, now, f"tournament:{t.id}:result")
+    # Addressed to a winner, whom the text names (no one else is singled out).
+    to = first or await loading.player_by_id(ctx, t.creator)
+    note = _chat_note(ctx, to, t, text, now, f"tournament:{t.id}:result")
     return await ctx.store.close_tournament(
         t.id, TournamentStatus.RUNNING, TournamentStatus.FINISHED, now, [note], places
     )

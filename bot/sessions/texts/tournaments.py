@@ -161,6 +161,11 @@ def standings_head(name: str, done: int, total: int) -> Text:
     return _t(Strong(f"Standings of {name}"), f" ({done} of {_plural(total, 'game')} played)")
 
 
+def standings_update(creator: Mention) -> Text:
+    """The head of the daily standings update in the chat."""
+    return _t("The day's standings (tournament opened by ", creator, "):")
+
+
 def standings_group(index: int) -> str:
     """A group's heading."""
     return f"Group {chr(ord('A') + index)}"
