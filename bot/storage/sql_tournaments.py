@@ -42,6 +42,10 @@ _COLUMNS = (
 _ENTRANT_COLUMNS = "player_id, joined_at, rating, grp, withdrawn_at, withdrawn_why, place"
 
 
+class _SignUpChanged(Exception):
+    """The players of a tournament changed while it was being started (rolls it back)."""
+
+
 class Joined(enum.Enum):
     """What signing up did."""
 
@@ -246,7 +250,9 @@ class SqlTournaments(SqlBase):
     ) -> list[GameRow] | None:
         """Start an open tournament: its players' ``(group, rating)`` by player id, all its
         games and their notifications, and ``notes``, in one transaction.  ``None`` if it was
-        no longer open (another process or the creator started or cancelled it)."""
+        no longer open (another process or the creator started or cancelled it), or if its
+        players are no longer those of ``placed`` (someone joined or left meanwhile: nothing
+        is stored, and the caller may plan again)."""
 
         def start(conn: Conn) -> list[Row] | None:
             started = conn.execute(
@@ -256,6 +262,12 @@ class SqlTournaments(SqlBase):
             ).fetchone()
             if started is None:
                 return None
+            signed = conn.execute(
+                "SELECT player_id FROM tournament_players WHERE tournament_id = ?",
+                (tournament_id,),
+            ).fetchall()
+            if {row["player_id"] for row in signed} != set(placed):
+                raise _SignUpChanged  # someone joined or left meanwhile: undo, start afresh
             for player, (group, rating) in placed.items():
                 conn.execute(
                     "UPDATE tournament_players SET grp = ?, rating = ? "
@@ -266,7 +278,10 @@ class SqlTournaments(SqlBase):
             insert_notes(conn, notes)
             return rows
 
-        rows = await self._write(start)
+        try:
+            rows = await self._write(start)
+        except _SignUpChanged:
+            return None
         return None if rows is None else [read_game(r) for r in rows]
 
     async def close_tournament(

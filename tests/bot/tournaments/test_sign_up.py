@@ -135,3 +135,16 @@ async def test_two_processes_start_a_tournament_once(postgres_url: str) -> None:
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_a_start_planned_before_a_late_sign_up_stores_nothing(store_url: str) -> None:
+    async with session(store_url) as m:
+        tid = await _open(m, BO, CY)
+        planned = {e.player_id: (0, 1500) for e in await m.store.entrants(tid)}
+        assert (await m.tournament_join(DI, ROOM, tid)).ok  # joins after the plan was made
+        started = await m.store.start_tournament(tid, planned, [], m.now())
+        assert started is None
+        t = await m.store.get_tournament(tid)
+        assert t is not None and t.status is TournamentStatus.OPEN
+        assert all(e.group is None for e in await m.store.entrants(tid))
+        assert "6 games at once" in (await m.tournament_start(ADA, ROOM, tid)).text
