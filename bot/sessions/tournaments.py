@@ -530,6 +530,11 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
         if now >= t.starts_by:
             return int(await _cancel(ctx, t, now))
         return 0
+    last = t.standings_at or t.started_at or t.created_at
+    fingerprint, ended = await ctx.store.tournament_fingerprint(t.id)
+    news = ended is not None and ended > last
+    if t.swept == fingerprint and not (news and now - last >= STANDINGS_EVERY):
+        return 0  # no game changed since the last look, and no standings are due
     work = 0
     state = await progress(ctx, t)
     every = [p for group in state.played for p in group]
@@ -546,7 +551,6 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
     state = await progress(ctx, t)
     if state.over:
         return work + int(await _finish(ctx, state, now))
-    last = t.standings_at or t.started_at or t.created_at
     news = any(r.finished_at is not None and r.finished_at > last for _, r in state.games)
     if news and now - last >= STANDINGS_EVERY:
         creator = await loading.player_by_id(ctx, t.creator)
@@ -556,6 +560,8 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
             ctx, creator, t, text, now, f"tournament:{t.id}:standings:{now:%Y%m%d%H%M}"
         )
         work += await ctx.store.claim_standings_post(t.id, t.standings_at, now, [note])
+    # What was read, as the store counts it: a later change of any game shows.
+    await ctx.store.mark_swept(t.id, sum(r.version for _, r in state.games) + len(state.games))
     return work
 
 

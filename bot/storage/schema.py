@@ -551,7 +551,9 @@ UPDATE games SET alarm_at = '' WHERE status = 'active' AND deadline_at IS NOT NU
 # status (open for sign-up, running, finished, cancelled: the conditional updates of its status
 # make the sweep start and end each once), ``tournament_players`` who signed up (their group,
 # rating at the start, withdrawal and final place), ``tournament_games`` which games are the
-# tournament's (an aborted game's one replay names it in ``replay_of``).
+# tournament's (an aborted game's one replay names it in ``replay_of``).  ``swept`` is the
+# fingerprint of its games when the sweep last looked at them all (see
+# bot.storage.sql_tournaments.SqlTournaments.tournament_fingerprint).
 _TOURNAMENTS = """
 CREATE TABLE tournaments (
     id {id},
@@ -570,7 +572,8 @@ CREATE TABLE tournaments (
     starts_by TEXT NOT NULL,
     started_at TEXT,
     finished_at TEXT,
-    standings_at TEXT
+    standings_at TEXT,
+    swept INTEGER
 );
 CREATE INDEX tournaments_chat ON tournaments (platform, chat_id, id);
 CREATE INDEX tournaments_live ON tournaments (status) WHERE status IN ('open', 'running');

@@ -37,7 +37,7 @@ __all__ = ["Joined", "SqlTournaments"]
 
 _COLUMNS = (
     "id, platform, chat_id, community, creator, game, options, time_per_move, rounds, rated, "
-    "max_players, status, created_at, starts_by, started_at, finished_at, standings_at"
+    "max_players, status, created_at, starts_by, started_at, finished_at, standings_at, swept"
 )
 _ENTRANT_COLUMNS = "player_id, joined_at, rating, grp, withdrawn_at, withdrawn_why, place"
 
@@ -87,6 +87,7 @@ def read_tournament(row: Row) -> TournamentRow:
         started_at=r.opt_time("started_at"),
         finished_at=r.opt_time("finished_at"),
         standings_at=r.opt_time("standings_at"),
+        swept=r.opt_integer("swept"),
     )
 
 
@@ -359,6 +360,30 @@ class SqlTournaments(SqlBase):
                 continue  # set aside when read on its own (get_game); no result here
             out.append((listed, game))
         return out
+
+    async def tournament_fingerprint(self, tournament_id: int) -> tuple[int, datetime | None]:
+        """A number that grows with every change of a tournament's games (the sum of their
+        versions, which every change of a game raises, and their count), and when the last of
+        them ended; one indexed query, so the sweep can pass over a tournament whose games
+        have not changed since it last read them all (:meth:`mark_swept`)."""
+        row = await self._row(
+            "SELECT COALESCE(SUM(g.version), 0) + COUNT(*) AS fingerprint, "
+            "MAX(g.finished_at) AS ended FROM tournament_games t "
+            "JOIN games g ON g.id = t.game_id WHERE t.tournament_id = ?",
+            (tournament_id,),
+        )
+        if row is None:
+            return 0, None
+        r = Reader("tournaments", row)
+        return r.integer("fingerprint"), r.opt_time("ended")
+
+    async def mark_swept(self, tournament_id: int, fingerprint: int) -> None:
+        """Record the fingerprint of a tournament's games as the sweep last read them all."""
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE tournaments SET swept = ? WHERE id = ?", (fingerprint, tournament_id)
+            )
+        )
 
     async def tournament_of_game(self, game_id: int) -> int | None:
         """The tournament a game belongs to, if any."""

@@ -56,7 +56,8 @@ class NewTournament:
 @dataclass(frozen=True)
 class TournamentRow:
     """A stored tournament (see :class:`NewTournament`); ``starts_by`` is when it starts by
-    itself (or is cancelled), ``standings_at`` when its last standings update was posted."""
+    itself (or is cancelled), ``standings_at`` when its last standings update was posted,
+    ``swept`` the fingerprint of its games when the sweep last read them all."""
 
     id: int
     platform: str
@@ -75,6 +76,7 @@ class TournamentRow:
     started_at: datetime | None
     finished_at: datetime | None
     standings_at: datetime | None
+    swept: int | None = None
 
 
 @dataclass(frozen=True)
