@@ -137,13 +137,11 @@ async def new(
     me = await loading.player(ctx, user)
     name, _, resolved = challenges.checked_terms(game, options, "random", days)
     if days not in DAYS:
-        raise Refusal(texts.bad_tournament_terms("A tournament needs a clock: days=1, 3, 7 or 14."))
+        raise Refusal(texts.tournament_needs_clock())
     if rounds not in (1, 2):
-        raise Refusal(texts.bad_tournament_terms("rounds=1 or rounds=2."))
+        raise Refusal(texts.bad_tournament_rounds())
     if not isinstance(max_players, int) or not MIN_PLAYERS <= max_players <= MOST_PLAYERS:
-        raise Refusal(
-            texts.bad_tournament_terms(f"max= takes {MIN_PLAYERS} to {MOST_PLAYERS} players.")
-        )
+        raise Refusal(texts.bad_tournament_max(MIN_PLAYERS, MOST_PLAYERS))
     counts = standings.parse_rated(rated)
     now = ctx.now()
     t = await ctx.store.create_tournament(

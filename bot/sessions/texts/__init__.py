@@ -198,7 +198,8 @@ from bot.sessions.texts.standings import (
     unknown_player,
 )
 from bot.sessions.texts.tournaments import (
-    bad_tournament_terms,
+    bad_tournament_max,
+    bad_tournament_rounds,
     no_tournament,
     no_tournament_here,
     no_tournaments,
@@ -218,6 +219,7 @@ from bot.sessions.texts.tournaments import (
     tournament_left_open,
     tournament_list_line,
     tournament_name,
+    tournament_needs_clock,
     tournament_not_in,
     tournament_not_open,
     tournament_only_creator,
@@ -400,7 +402,8 @@ __all__ = [
 
 # Tournaments (issue 29), kept apart so the list above merges cleanly.
 __all__ += [
-    "bad_tournament_terms",
+    "bad_tournament_max",
+    "bad_tournament_rounds",
     "no_tournament",
     "no_tournament_here",
     "no_tournaments",
@@ -420,6 +423,7 @@ __all__ += [
     "tournament_left_open",
     "tournament_list_line",
     "tournament_name",
+    "tournament_needs_clock",
     "tournament_not_in",
     "tournament_not_open",
     "tournament_only_creator",

@@ -107,9 +107,19 @@ def which_tournament(ids: Sequence[int]) -> Text:
     return _t(f"Which tournament? Several are here: {listed}.")
 
 
-def bad_tournament_terms(what: str) -> Text:
-    """A term of ``tournament new`` out of range."""
-    return _t(f"{what}")
+def tournament_needs_clock() -> Text:
+    """``tournament new`` without a clock, or another one."""
+    return _t("A tournament needs a clock: days=1, 3, 7 or 14.")
+
+
+def bad_tournament_rounds() -> Text:
+    """``rounds=`` other than 1 or 2."""
+    return _t("rounds=1 or rounds=2.")
+
+
+def bad_tournament_max(least: int, most: int) -> Text:
+    """``max=`` out of range."""
+    return _t(f"max= takes {least} to {most} players.")
 
 
 def tournament_started(name: str, games: int, groups: int, players: Sequence[Mention]) -> Text:
