@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
 from render._fonts import font
+from render._texts import TextMark, collect
 from render._words import side_lists
 from render.theme import RGB, Theme
 
@@ -243,6 +244,8 @@ class Painter:
         self.scale = scale
         self.origin = origin
         self.draw = ImageDraw.Draw(image)
+        #: every text drawn, in the painter's coordinates (``render.board_texts``)
+        self.texts: list[TextMark] = []
 
     def _p(self, p: Point) -> tuple[float, float]:
         return ((p[0] - self.origin[0]) * self.scale, (p[1] - self.origin[1]) * self.scale)
@@ -320,18 +323,22 @@ class Painter:
         stroke: float = 0.0,
         stroke_fill: RGB | RGBA | None = None,
         anchor: str = "mm",
+        cell: int | None = None,
+        icon: bool = False,
     ) -> None:
-        """``text`` at ``size`` px, centred on ``centre`` (or placed by Pillow's ``anchor``)."""
+        """``text`` at ``size`` px, centred on ``centre`` (or placed by Pillow's ``anchor``);
+        ``cell`` and ``icon`` as in :class:`~render._texts.TextMark`."""
         f = font(max(1, round(size * self.scale)), bold=bold)
+        at = self._p(centre)
+        stroke_px = round(stroke * self.scale)
         self.draw.text(
-            self._p(centre),
-            text,
-            font=f,
-            fill=fill,
-            anchor=anchor,
-            stroke_width=round(stroke * self.scale),
+            at, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_px,
             stroke_fill=stroke_fill,
-        )
+        )  # fmt: skip
+        x0, y0, x1, y1 = self.draw.textbbox(at, text, font=f, anchor=anchor, stroke_width=stroke_px)
+        k, (ox, oy) = self.scale, self.origin
+        box = (x0 / k + ox, y0 / k + oy, x1 / k + ox, y1 / k + oy)
+        self.texts.append(TextMark(text, f.size / k, box, cell, icon))
 
     def _w(self, width: float) -> int:
         return max(1, round(width * self.scale))
@@ -344,10 +351,15 @@ class Sprite:
     image: Image.Image
     dx: int
     dy: int
+    #: the texts on the sprite, relative to its anchor
+    texts: tuple[TextMark, ...] = ()
 
     def paste(self, target: Image.Image, at: Point) -> None:
         """Composite the sprite onto ``target`` with its anchor at ``at``."""
-        target.paste(self.image, (round(at[0]) - self.dx, round(at[1]) - self.dy), self.image)
+        x, y = round(at[0]), round(at[1])
+        target.paste(self.image, (x - self.dx, y - self.dy), self.image)
+        if self.texts:
+            collect(self.texts, x, y)
 
 
 def make_sprite(
@@ -362,9 +374,10 @@ def make_sprite(
     cx, cy = round(centre[0]), round(centre[1])
     hw, hh = math.ceil(half_w) + 2, math.ceil(half_h) + 2
     big = Image.new("RGBA", (2 * hw * scale, 2 * hh * scale), (0, 0, 0, 0))
-    paint(Painter(big, scale, (cx - hw, cy - hh)))
+    painter = Painter(big, scale, (cx - hw, cy - hh))
+    paint(painter)
     small = big.convert("RGBa").reduce(scale).convert("RGBA")
-    return Sprite(small, hw - cx, hh - cy)
+    return Sprite(small, hw - cx, hh - cy, tuple(painter.texts))
 
 
 # ---------------------------------------------------------------- common sprites
@@ -529,6 +542,7 @@ def paint_sprite(p: Painter, sprite: Sprite, at: Point) -> None:
     x = round((at[0] - p.origin[0]) * p.scale) - sprite.dx * p.scale
     y = round((at[1] - p.origin[1]) * p.scale) - sprite.dy * p.scale
     p.image.paste(big, (x, y), big)
+    p.texts.extend(m.moved(at[0], at[1]) for m in sprite.texts)
 
 
 def fit_text(text: str, size: int, width: float, *, bold: bool = False) -> str:
@@ -635,6 +649,10 @@ class Art:
         """Game-specific status text shown at the right of the band."""
         return ""
 
+    def covered_cells(self, position: Any) -> frozenset[int]:
+        """The cells whose name (drawn inside the cell) a piece hides; by default none."""
+        return frozenset()
+
     # -- words for ``render.describe`` (alt text, console) ------------------------------------
 
     def pieces_text(self, position: Any) -> str:
@@ -726,9 +744,8 @@ def paint_hexagon(
         grid_w = max(1.5, lay.radius * 0.05)
         for cell in board.cells:
             p.polygon(lay.cell_polygon(cell), fill=theme.cell, outline=theme.grid, width=grid_w)
-            p.text(
-                lay.centres[cell], board.name(cell), label_size(lay, theme), theme.label, bold=True
-            )
+            name, size = board.name(cell), label_size(lay, theme)
+            p.text(lay.centres[cell], name, size, theme.label, bold=True, cell=cell)
     size = coord_size(lay, theme)
     reach = (lay.radius + band) * 1.155 + size * 0.6
     rows: dict[int, list[int]] = {}
@@ -888,7 +905,8 @@ def text_sprite(
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=f, anchor=anchor)
     image = Image.new("RGBA", mask.size, (*fill, 255))
     image.putalpha(mask)
-    return Sprite(image, 1 - left, 1 - top)
+    mark = TextMark(text, float(size), (float(box[0]), float(box[1]), float(box[2]), float(box[3])))
+    return Sprite(image, 1 - left, 1 - top, (mark,))
 
 
 @lru_cache(maxsize=4096)

@@ -28,6 +28,7 @@ from render._core import (
     text_width,
 )
 from render._fonts import font
+from render._texts import TextMark, collect, suspended
 from render._words import result_text
 from render.theme import RGB, Theme
 
@@ -84,10 +85,13 @@ class _Static:
         self.layout: Layout = art.layout(position, theme)
         big = Image.new("RGB", (theme.width * SS, theme.height * SS), theme.page)
         painter = Painter(big, SS)
-        paint_status_band(painter, theme)
-        art.paint_background(painter, position, theme, self.layout)
-        self.background: Image.Image = big.reduce(SS)
-        self.palette: Image.Image = _build_palette(art, position, theme, self)
+        with suspended():
+            paint_status_band(painter, theme)
+            art.paint_background(painter, position, theme, self.layout)
+            self.background: Image.Image = big.reduce(SS)
+            #: the texts of the background (coordinates, legend, cell names)
+            self.texts: tuple[TextMark, ...] = tuple(painter.texts)
+            self.palette: Image.Image = _build_palette(art, position, theme, self)
 
 
 def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
@@ -181,6 +185,7 @@ def _rgb(position: Position, theme: Theme, scene: Scene | None) -> tuple[Image.I
     scene = scene or Scene(position.outcome)
     art, static = _static(position, theme)
     image = static.background.copy()
+    collect(static.texts)
     art.draw(image, position, theme, static.layout, scene)
     _draw_band(image, art, position, theme, scene)
     return image, static

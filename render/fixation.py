@@ -130,6 +130,9 @@ class FixationArt(Art):
                     p.circle((cx, cy), r, fill=fill, outline=theme.accent_edge, width=2)
             p.text((x0 + 42 * s, cy), text, 19 * s, theme.muted, anchor="lm")
 
+    def covered_cells(self, position: Any) -> frozenset[int]:
+        return frozenset(c for c, stack in enumerate(position.stacks) if stack)
+
     def _geometry(self, lay: Layout) -> tuple[float, float, float]:
         """Half-width and half-height of a disk face, and the thickness of a disk."""
         rx = lay.inner * 0.76

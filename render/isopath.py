@@ -93,7 +93,9 @@ class IsopathArt(Art):
         )
         pairs = _pair_numbers(position.teleports)
         for cell in board.cells:
-            _paint_tile(p, theme, lay, lay.centres[cell], 0, board.name(cell), pairs.get(cell))
+            _paint_tile(
+                p, theme, lay, lay.centres[cell], 0, board.name(cell), pairs.get(cell), cell
+            )
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
         y = BAND * s + 196 * s
@@ -199,6 +201,12 @@ class IsopathArt(Art):
             text = f"{count} piece{'s' if count != 1 else ''} left"
             text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y))
 
+    def covered_cells(self, position: Any) -> frozenset[int]:
+        # A piece hides the name, and a raised or sunken tile is drawn over the flat one.
+        return frozenset(
+            c for c, h in enumerate(position.heights) if h != 0 or position.pieces[c] >= 0
+        )
+
     def probe(self, position: Any, cell: int, lay: Layout) -> Point:
         x, y = lay.centres[cell]
         r = _piece_radius(lay)
@@ -253,9 +261,17 @@ def _hexagon(centre: Point, radius: float) -> list[Point]:
 
 
 def _paint_tile(
-    p: Painter, theme: Theme, lay: Layout, centre: Point, height: int, name: str, pair: int | None
+    p: Painter,
+    theme: Theme,
+    lay: Layout,
+    centre: Point,
+    height: int,
+    name: str,
+    pair: int | None,
+    cell: int | None = None,
 ) -> None:
-    """One space at ``height``, its name and its teleport mark."""
+    """One space at ``height``, its name (of ``cell``, when drawn in the background) and its
+    teleport mark."""
     R = lay.radius
     x, y = centre
     grid_w = max(1.5, R * 0.05)
@@ -286,7 +302,7 @@ def _paint_tile(
         ink = blend(theme.ground, theme.dark_rim, 0.45)
     if name:
         # Above the middle: the lower half is where a piece's colour is read.
-        p.text((x, y - R * 0.2), name, label_size(lay, theme), ink, bold=True)
+        p.text((x, y - R * 0.2), name, label_size(lay, theme), ink, bold=True, cell=cell)
     if pair is not None:
         _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19, pair)
 
@@ -300,7 +316,7 @@ def _paint_tile_badge(p: Painter, theme: Theme, centre: Point, r: float, sign: s
     x, y = centre
     sq = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
     p.polygon(sq, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.18))
-    p.text((x, y - r * 0.08), sign, r * 2.0, theme.dark_rim, bold=True)
+    p.text((x, y - r * 0.08), sign, r * 2.0, theme.dark_rim, bold=True, icon=True)
 
 
 @lru_cache(maxsize=512)

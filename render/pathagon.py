@@ -283,6 +283,6 @@ def hand_returned(theme: Theme, radius: float) -> Sprite:
         p.circle((0, 0), radius + 4, outline=theme.second, width=3)
         bx, by, br = radius * 0.78, -radius * 0.78, radius * 0.55
         p.circle((bx, by), br, fill=theme.second, outline=theme.accent_edge, width=1.5)
-        p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True)
+        p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True, icon=True)
 
     return make_sprite(radius + 6, radius + 6, paint)
