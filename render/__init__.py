@@ -96,8 +96,7 @@ def board_texts(
 ) -> tuple[tuple[int, int], list[TextMark]]:
     """The size of ``position``'s picture (options as :func:`board_image`) and every text
     it shows, with its place and font size in the picture's pixels: the header, the players,
-    the coordinates, the legend, cell names, stack heights...  A cell's name is left out when
-    a piece stands on its cell (the piece hides it).
+    the coordinates, the legend, cell names, stack heights...
 
     >>> import engines
     >>> size, texts = board_texts(engines.new("pathagon"))
@@ -105,12 +104,10 @@ def board_texts(
     ((1000, 700), True)
     """
     scene = scene_of(position, outcome, players, clock)
-    chosen = _pipeline.theme_of(position, theme)
-    _pipeline.layout_of(position, chosen)  # builds the cached parts outside the recording
+    _pipeline.layout_of(position, theme)  # builds the cached parts outside the recording
     with recording() as found:
-        image = _pipeline.picture(position, chosen, scene)
-    hidden = _pipeline.art_for(position).covered_cells(position)
-    return image.size, [t for t in found if t.cell is None or t.cell not in hidden]
+        image = _pipeline.picture(position, theme, scene)
+    return image.size, found
 
 
 def game_gif(

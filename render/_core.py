@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -29,8 +29,11 @@ from render.theme import RGB, Theme
 #: supersampling of the cached backgrounds and of the sprites
 SS = 3
 SPRITE_SS = 4
-#: height of the status band / result banner at the top (at the default 700 px height)
-BAND = 64
+#: height of the status band / result banner at the top (at the default 700 px height): two
+#: lines, so nothing in it is ever cut
+BAND = 92
+#: the middle of the band's first and second lines (at the default 700 px height)
+BAND_LINES = (29.0, 67.0)
 SQRT3 = math.sqrt(3.0)
 
 Point = tuple[float, float]
@@ -520,9 +523,13 @@ def paint_frame(
 
 
 def coord_size(lay: Layout, theme: Theme) -> float:
-    """Font size of edge coordinates: the theme's, shrunk on crowded boards."""
-    scale = theme.height / 700
-    return min(theme.coord_size * scale, lay.radius * 0.95)
+    """Font size of edge coordinates (never below the theme's smallest text size)."""
+    return theme.coord_size * theme.height / 700
+
+
+def px(theme: Theme, size: float) -> int:
+    """A font size given at the default 700 px height, at ``theme``'s size."""
+    return round(size * theme.height / 700)
 
 
 def paint_status_band(p: Painter, theme: Theme) -> None:
@@ -567,29 +574,18 @@ def side_heading(
     side: str,
     player: str | None,
     right: float,
-    *,
-    tail: bool = True,
 ) -> None:
-    """A side heading centred on ``at[1]``: a disc of the side's colour, then the player's
-    name in bold followed by the side in muted text (unless ``tail`` is false: the caller
-    names the side elsewhere), or just the side when no names are known; cut with an
-    ellipsis at ``right``."""
+    """A side heading centred on ``at[1]``: a disc of the side's colour (which says the
+    side), then the player's name in bold, or the side when no names are known.  A name too
+    long for the room up to ``right`` is cut with an ellipsis (the only text a picture cuts:
+    the caption and the alt text carry it whole)."""
     s = theme.height / 700
     x0, y = at
     disc(theme, fill, 14 * s).paste(image, (x0 + 16 * s, y))
-    x = x0 + 40 * s
-    big = round(26 * s)
-    if player is None or not tail:
-        heading = fit_text(side if player is None else player, big, right - x, bold=True)
-        text_sprite(heading, big, theme.text, bold=True).paste(image, (x, y))
-        return
-    small = round(20 * s)
-    suffix = f"  {side}"
-    room = right - x - text_width(suffix, small)
-    name = fit_text(player, big, room, bold=True)
-    text_sprite(name, big, theme.text, bold=True).paste(image, (x, y))
-    x += text_width(name, big, bold=True)
-    text_sprite(suffix, small, theme.muted).paste(image, (x, y + 2 * s))
+    x = x0 + 38 * s
+    big = px(theme, theme.name_size)
+    heading = fit_text(side if player is None else player, big, right - x, bold=True)
+    text_sprite(heading, big, theme.text, bold=True).paste(image, (x, y))
 
 
 # ---------------------------------------------------------------- art base class
@@ -648,10 +644,6 @@ class Art:
     def detail(self, position: Any) -> str:
         """Game-specific status text shown at the right of the band."""
         return ""
-
-    def covered_cells(self, position: Any) -> frozenset[int]:
-        """The cells whose name (drawn inside the cell) a piece hides; by default none."""
-        return frozenset()
 
     # -- words for ``render.describe`` (alt text, console) ------------------------------------
 
@@ -736,16 +728,15 @@ def paint_hexagon(
     cells: bool = True,
 ) -> None:
     """A hex-hex board: frame (``sides`` colours each side of the outline, from the top),
-    cells with their names inside (unless ``cells`` is false: the game draws them), and the
-    row letters at both ends of every row."""
+    cells (unless ``cells`` is false: the game draws them), and the row letters at both ends
+    of every row.  Cell names are drawn per picture, on empty cells only
+    (:func:`cell_name`): a piece would hide them."""
     band = band_width(lay)
     paint_frame(p, lay, theme, sides, band=band)
     if cells:
         grid_w = max(1.5, lay.radius * 0.05)
         for cell in board.cells:
             p.polygon(lay.cell_polygon(cell), fill=theme.cell, outline=theme.grid, width=grid_w)
-            name, size = board.name(cell), label_size(lay, theme)
-            p.text(lay.centres[cell], name, size, theme.label, bold=True, cell=cell)
     size = coord_size(lay, theme)
     reach = (lay.radius + band) * 1.155 + size * 0.6
     rows: dict[int, list[int]] = {}
@@ -758,9 +749,16 @@ def paint_hexagon(
         p.text((rx + reach, y), letter, size, theme.text, bold=True)
 
 
+def cell_name(theme: Theme, name: str, ink: RGB, cell: int) -> Sprite:
+    """``name`` as a cell's label (bold, centred on its anchor) for cell ``cell``."""
+    sprite = text_sprite(name, px(theme, theme.label_size), ink, bold=True, anchor="mm")
+    return Sprite(sprite.image, sprite.dx, sprite.dy, (replace(sprite.texts[0], cell=cell),))
+
+
 def label_size(lay: Layout, theme: Theme) -> float:
-    """Font size of the cell names inside empty cells."""
-    return min(theme.label_size * theme.height / 700, lay.inner * 0.5)
+    """Font size of the cell names inside empty cells (never below the theme's smallest text
+    size: a board whose cells could not hold them must be drawn larger)."""
+    return theme.label_size * theme.height / 700
 
 
 @lru_cache(maxsize=16)

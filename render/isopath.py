@@ -26,6 +26,7 @@ from render._core import (
     Sprite,
     arrow,
     blend,
+    cell_name,
     corner_cells,
     cross,
     disc,
@@ -37,6 +38,7 @@ from render._core import (
     make_sprite,
     paint_hexagon,
     paint_threat,
+    px,
     side_heading,
     text_sprite,
     threat_sprite,
@@ -47,7 +49,12 @@ from render.theme import RGB, Theme
 
 __all__ = ["IsopathArt"]
 
-PANEL = 0.72
+PANEL = 0.67
+#: a cell's name sits this many cell radii above its centre (a piece's colour is read below)
+NAME_RISE = 0.28
+#: the +/- tile badge sits in the top corner of its cell, this many cell radii above its
+#: centre (clear of the name below it)
+BADGE_RISE = 0.78
 
 
 def _piece_radius(lay: Layout) -> float:
@@ -91,30 +98,28 @@ class IsopathArt(Art):
         paint_hexagon(
             p, lay, theme, board, frame_sides(corner_cells(board), homes, sides), cells=False
         )
-        pairs = _pair_numbers(position.teleports)
         for cell in board.cells:
-            _paint_tile(
-                p, theme, lay, lay.centres[cell], 0, board.name(cell), pairs.get(cell), cell
-            )
+            _paint_tile(p, theme, lay, lay.centres[cell], 0, "", None)
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
-        y = BAND * s + 196 * s
-        mini = Layout("hex", (), 21 * s, 21 * s * SQRT3 / 2, ())
+        y = BAND * s + 180 * s
+        size = px(theme, theme.text_size)
+        mini = Layout("hex", (), 20 * s, 20 * s * SQRT3 / 2, ())
         legend = [
-            (1, "two tiles: White walks"),
-            (0, "one tile"),
-            (-1, "no tile: Black walks"),
+            (1, "2 tiles: White"),
+            (0, "1 tile"),
+            (-1, "0 tiles: Black"),
         ]
         for i, (height, text) in enumerate(legend):
-            cy = y + i * 50 * s
+            cy = y + i * 44 * s
             _paint_tile(p, theme, mini, (x0 + 18 * s, cy), height, "", None)
-            p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
-        y += 150 * s
+            p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
+        y += 134 * s
         marks = [
-            ("threat", "may be captured now"),
+            ("threat", "can be taken"),
             ("teleport", "teleport pair"),
-            ("tile", "tile taken / put"),
-            ("win", "reached the home row"),
+            ("tile", "tile moved"),
+            ("win", "reached home"),
         ]
         for i, (kind, text) in enumerate(marks):
             cy = y + i * 42 * s
@@ -130,22 +135,24 @@ class IsopathArt(Art):
             else:
                 _paint_tile_badge(p, theme, (cx - 12 * s, cy), 9 * s, "−")
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
-            p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
+            p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
 
     def draw(
         self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
     ) -> None:
         board = position.board
         centres = lay.centres
-        pairs = _pair_numbers(position.teleports)
         pieces_at = position.pieces
+        flat_ink = blend(theme.ground, theme.dark_rim, 0.45)
         for cell, height in enumerate(position.heights):
+            # A piece hides the name, so an occupied space is drawn without it.
+            name = "" if pieces_at[cell] >= 0 else board.name(cell)
             if height != 0:
-                # A piece hides the name, so an occupied space is drawn without it.
-                name = "" if pieces_at[cell] >= 0 else board.name(cell)
-                tile_sprite(theme, lay.radius, height, name, pairs.get(cell)).paste(
-                    image, centres[cell]
-                )
+                tile_sprite(theme, lay.radius, height, name, None).paste(image, centres[cell])
+            elif name:
+                x, y = centres[cell]
+                at = (x, y - lay.radius * NAME_RISE)
+                cell_name(theme, name, flat_ink, cell).paste(image, at)
         r = _piece_radius(lay)
         sides = theme.sides("isopath")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
@@ -177,9 +184,13 @@ class IsopathArt(Art):
         if tile is not None:
             for cell, sign in zip(tile, ("−", "+"), strict=True):
                 x, y = centres[cell]
-                tile_badge(theme, badge_r, sign).paste(
-                    image, (x + lay.inner * 0.55, y - lay.radius * 0.5)
-                )
+                tile_badge(theme, badge_r, sign).paste(image, (x, y - lay.radius * BADGE_RISE))
+        # Teleport marks last: a piece standing on a teleport leaves its number readable.
+        for cell, pair in _pair_numbers(position.teleports).items():
+            x, y = centres[cell]
+            portal_sprite(theme, lay.radius, pair).paste(
+                image, (x + lay.inner * 0.5, y + lay.radius * 0.55)
+            )
         self._draw_counts(image, position, theme, scene)
 
     def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
@@ -190,22 +201,16 @@ class IsopathArt(Art):
             side_heading(
                 image,
                 theme,
-                (x0, BAND * s + (36 + 78 * seat) * s),
+                (x0, BAND * s + (26 + 78 * seat) * s),
                 sides[seat],
                 position.seat_sides[seat],
                 scene.player_of_side(position, seat),
                 theme.width - 10 * s,
             )
             count = sum(1 for v in position.pieces if v == seat)
-            y = BAND * s + (36 + 78 * seat + 33) * s
+            y = BAND * s + (26 + 78 * seat + 35) * s
             text = f"{count} piece{'s' if count != 1 else ''} left"
-            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y))
-
-    def covered_cells(self, position: Any) -> frozenset[int]:
-        # A piece hides the name, and a raised or sunken tile is drawn over the flat one.
-        return frozenset(
-            c for c, h in enumerate(position.heights) if h != 0 or position.pieces[c] >= 0
-        )
+            text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
     def probe(self, position: Any, cell: int, lay: Layout) -> Point:
         x, y = lay.centres[cell]
@@ -302,14 +307,24 @@ def _paint_tile(
         ink = blend(theme.ground, theme.dark_rim, 0.45)
     if name:
         # Above the middle: the lower half is where a piece's colour is read.
-        p.text((x, y - R * 0.2), name, label_size(lay, theme), ink, bold=True, cell=cell)
+        p.text((x, y - R * NAME_RISE), name, label_size(lay, theme), ink, bold=True, cell=cell)
     if pair is not None:
         _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19, pair)
 
 
 def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float, pair: int) -> None:
-    p.circle(centre, r, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.16))
-    p.text((centre[0], centre[1] + r * 0.05), str(pair), r * 1.35, theme.dark_rim, bold=True)
+    """A teleport mark: a round badge with the number of its pair, in a readable size."""
+    size = max(r * 1.35, px(theme, theme.text_size))
+    r = max(r, size * 0.5)
+    p.circle(centre, r, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.14))
+    p.text((centre[0], centre[1] + r * 0.05), str(pair), size, theme.dark_rim, bold=True)
+
+
+@lru_cache(maxsize=16)
+def portal_sprite(theme: Theme, radius: float, pair: int) -> Sprite:
+    """The teleport mark of pair ``pair`` for cells of ``radius`` (anchored at its centre)."""
+    r = max(radius * 0.19, px(theme, theme.text_size) * 0.5)
+    return make_sprite(r + 1, r + 1, lambda p: _paint_portal(p, theme, (0.0, 0.0), r, pair))
 
 
 def _paint_tile_badge(p: Painter, theme: Theme, centre: Point, r: float, sign: str) -> None:
