@@ -117,7 +117,7 @@ class IsopathArt(Art):
         y += 134 * s
         marks = [
             ("threat", "can be taken"),
-            ("teleport", "teleport pair"),
+            ("teleport", "teleport"),
             ("tile", "tile moved"),
             ("win", "reached home"),
         ]
@@ -131,7 +131,7 @@ class IsopathArt(Art):
                 p.circle((cx, cy), 15 * s, outline=theme.accent_edge, width=6 * s)
                 p.circle((cx, cy), 14.5 * s, outline=theme.win, width=4 * s)
             elif kind == "teleport":
-                _paint_portal(p, theme, (cx, cy), 11 * s, 1)
+                _paint_portal(p, theme, (cx, cy), 11 * s)
             else:
                 _paint_tile_badge(p, theme, (cx - 12 * s, cy), 9 * s, "−")
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
@@ -143,16 +143,16 @@ class IsopathArt(Art):
         board = position.board
         centres = lay.centres
         pieces_at = position.pieces
-        flat_ink = blend(theme.ground, theme.dark_rim, 0.45)
+        step = position.last_step
+        # The name of the space the last move left is drawn over its arrow, so both read.
+        origin = None if step is None else step[0]
         for cell, height in enumerate(position.heights):
             # A piece hides the name, so an occupied space is drawn without it.
-            name = "" if pieces_at[cell] >= 0 else board.name(cell)
+            name = "" if pieces_at[cell] >= 0 or cell == origin else board.name(cell)
             if height != 0:
                 tile_sprite(theme, lay.radius, height, name, None).paste(image, centres[cell])
             elif name:
-                x, y = centres[cell]
-                at = (x, y - lay.radius * NAME_RISE)
-                cell_name(theme, name, flat_ink, cell).paste(image, at)
+                self._name(image, theme, lay, position, cell)
         r = _piece_radius(lay)
         sides = theme.sides("isopath")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
@@ -161,7 +161,6 @@ class IsopathArt(Art):
                 pieces[value].paste(image, centres[cell])
         if position.last_capture is not None:
             cross(theme, r).paste(image, centres[position.last_capture])
-        step = position.last_step
         if step is not None:
             src, dst = step
             last_ring(theme, r).paste(image, centres[dst])
@@ -170,6 +169,8 @@ class IsopathArt(Art):
             arrow(
                 theme, round(bx - ax), round(by - ay), lay.inner, theme.accent, r * 0.2, r * 1.25
             ).paste(image, centres[src])
+            if pieces_at[src] < 0:
+                self._name(image, theme, lay, position, src)
         # Outside the last-move ring: the piece that won usually just moved.
         draw_win(image, theme, lay, position.winning_cells, position.adjacent, r * 1.4)
         # After the last move's marks, so neither hides them: a threatened piece that just
@@ -179,19 +180,27 @@ class IsopathArt(Art):
             for cell in position.threatened:
                 radius = r * 1.22 if cell == moved else r
                 threat_sprite(theme, radius).paste(image, centres[cell])
+        # Teleport marks over the pieces, so a piece standing on a teleport leaves it seen.
+        for cell in _pair_numbers(position.teleports):
+            x, y = centres[cell]
+            at = (x + lay.inner * 0.5, y + lay.radius * 0.55)
+            portal_sprite(theme, lay.radius).paste(image, at)
         badge_r = lay.inner * 0.2
         tile = position.last_tile
         if tile is not None:
             for cell, sign in zip(tile, ("−", "+"), strict=True):
                 x, y = centres[cell]
                 tile_badge(theme, badge_r, sign).paste(image, (x, y - lay.radius * BADGE_RISE))
-        # Teleport marks last: a piece standing on a teleport leaves its number readable.
-        for cell, pair in _pair_numbers(position.teleports).items():
-            x, y = centres[cell]
-            portal_sprite(theme, lay.radius, pair).paste(
-                image, (x + lay.inner * 0.5, y + lay.radius * 0.55)
-            )
         self._draw_counts(image, position, theme, scene)
+
+    def _name(
+        self, image: Image.Image, theme: Theme, lay: Layout, position: Any, cell: int
+    ) -> None:
+        """The name of empty ``cell``, above its centre, in the ink of its height."""
+        x, y = lay.centres[cell]
+        ink = name_ink(theme, position.heights[cell])
+        name = cell_name(theme, position.board.name(cell), ink, cell)
+        name.paste(image, (x, y - lay.radius * NAME_RISE))
 
     def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
@@ -289,7 +298,6 @@ def _paint_tile(
         p.polygon(_hexagon((x, y - R * 0.04), R * 0.86), fill=light)
         p.polygon(_hexagon((x + R * 0.03, y), R * 0.8), fill=theme.mountain)
         p.polygon(_hexagon((x, y), R * 0.9), outline=theme.dark_rim, width=max(2.5, R * 0.08))
-        ink = theme.dark_rim
     elif height < 0:
         deep = blend(theme.trench, theme.dark_rim, 0.55)
         p.polygon(_hexagon(centre, R), fill=theme.trench, outline=theme.grid, width=grid_w)
@@ -301,30 +309,37 @@ def _paint_tile(
             outline=blend(theme.trench, (255, 255, 255), 0.45),
             width=max(1.5, R * 0.04),
         )
-        ink = blend(theme.trench, (255, 255, 255), 0.7)
     else:
         p.polygon(_hexagon(centre, R), fill=theme.ground, outline=theme.grid, width=grid_w)
-        ink = blend(theme.ground, theme.dark_rim, 0.45)
     if name:
+        ink = name_ink(theme, height)
         # Above the middle: the lower half is where a piece's colour is read.
         p.text((x, y - R * NAME_RISE), name, label_size(lay, theme), ink, bold=True, cell=cell)
     if pair is not None:
-        _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19, pair)
+        _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19)
 
 
-def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float, pair: int) -> None:
-    """A teleport mark: a round badge with the number of its pair, in a readable size."""
-    size = max(r * 1.35, px(theme, theme.text_size))
-    r = max(r, size * 0.5)
-    p.circle(centre, r, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.14))
-    p.text((centre[0], centre[1] + r * 0.05), str(pair), size, theme.dark_rim, bold=True)
+def name_ink(theme: Theme, height: int) -> RGB:
+    """The colour of a space's name on a tile of ``height`` (-1, 0, 1)."""
+    if height > 0:
+        return theme.dark_rim
+    if height < 0:
+        return blend(theme.trench, (255, 255, 255), 0.7)
+    return blend(theme.ground, theme.dark_rim, 0.45)
+
+
+def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float) -> None:
+    """A teleport mark: a blue badge with a dark hole.  The two teleports of a pair are the
+    two ends of one row, so they need no number (a number would be too small to read)."""
+    p.circle(centre, r, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.16))
+    p.circle(centre, r * 0.4, fill=theme.dark_rim)
 
 
 @lru_cache(maxsize=16)
-def portal_sprite(theme: Theme, radius: float, pair: int) -> Sprite:
-    """The teleport mark of pair ``pair`` for cells of ``radius`` (anchored at its centre)."""
-    r = max(radius * 0.19, px(theme, theme.text_size) * 0.5)
-    return make_sprite(r + 1, r + 1, lambda p: _paint_portal(p, theme, (0.0, 0.0), r, pair))
+def portal_sprite(theme: Theme, radius: float) -> Sprite:
+    """The teleport mark for cells of ``radius`` (anchored at its centre)."""
+    r = max(radius * 0.2, 9 * theme.height / 700)
+    return make_sprite(r + 1, r + 1, lambda p: _paint_portal(p, theme, (0.0, 0.0), r))
 
 
 def _paint_tile_badge(p: Painter, theme: Theme, centre: Point, r: float, sign: str) -> None:
