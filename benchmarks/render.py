@@ -126,9 +126,9 @@ def chess_svg(side: int) -> Callable[[], bytes] | None:
     by cairosvg, ``side`` px square (a Hexhall picture's pixel count); ``None`` when either
     package (or libcairo2) is missing."""
     try:
-        import cairosvg  # type: ignore[import-untyped]  # benchmark-only, not a dependency
-        import chess  # type: ignore[import-not-found]  # benchmark-only, not a dependency
-        import chess.svg  # type: ignore[import-not-found]  # benchmark-only
+        import cairosvg  # benchmark-only, not a dependency
+        import chess  # benchmark-only, not a dependency
+        import chess.svg
     except (ImportError, OSError):  # OSError: cairocffi finds no libcairo2
         return None
     board = chess.Board()
