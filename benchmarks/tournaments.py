@@ -18,6 +18,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -30,7 +31,7 @@ from bot.storage import SqliteStore
 ROOM = Chat("bench", "club")
 
 
-async def _median(runs: int, call) -> float:  # type: ignore[no-untyped-def]
+async def _median(runs: int, call: Callable[[], Awaitable[object]]) -> float:
     times = []
     for _ in range(runs):
         start = time.perf_counter()

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.storage import PlayerRow
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
     CAROL,
     CHANNEL,
     DEADLINE,
+    Run,
     as_user,
     fake_discord,
     labels,
@@ -77,9 +79,10 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         assert standings.attachments[0]["filename"].endswith(".png")
 
 
-async def _entrants(run):  # type: ignore[no-untyped-def]
+async def _entrants(run: Run) -> list[PlayerRow]:
     out = []
     for e in await run.manager.store.entrants(1):
         player = await run.manager.store.get_player(e.player_id)
+        assert player is not None
         out.append(player)
     return out

@@ -6,13 +6,14 @@ hand (:mod:`tests.bot.tournaments.test_table` checks the same rules on their own
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from bot.messages import Chat, User
 from bot.ratings import Rating, pool_of
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import GameRow
-from bot.storage.dbapi import to_ts
+from bot.storage.dbapi import Conn, to_ts
 from bot.storage.tournament_rows import TournamentStatus
 from bot.tournaments import first_counts
 from bot.tournaments.pairing import Pairing
@@ -229,7 +230,9 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
         assert await m.store.ratings_of(a) == {}  # rated=no: casual games
 
 
-async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(tmp_path) -> None:  # type: ignore[no-untyped-def]
+async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(
+    tmp_path: Path,
+) -> None:
     clock = FakeClock()
     async with session(tmp_path / "t.db", clock) as m:
         users = await _ids(m, PLAYERS)
@@ -239,7 +242,7 @@ async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(tmp_
         for i, pid in enumerate(ids):
             rating = Rating(mu=25.0 + i, sigma=3.0, games=12)
 
-            def put(conn, pid=pid, rating=rating):  # type: ignore[no-untyped-def]
+            def put(conn: Conn, pid: int = pid, rating: Rating = rating) -> None:
                 conn.execute(
                     "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)",
