@@ -15,6 +15,7 @@ from bot.sessions import (
     rematch,
     requests,
     texts,
+    tournaments,
     views,
     webview,
 )
@@ -102,6 +103,14 @@ async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[st
     return await rematch.rematch(ctx, user, chat, number)
 
 
+async def _join(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await tournaments.join(ctx, user, chat, number)
+
+
+async def _leave(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await tournaments.leave(ctx, user, chat, number)
+
+
 #: Every action kind the manager resolves and what pressing it does.
 HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.ACCEPT: _accept,
@@ -119,6 +128,8 @@ HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.MOVE: _move,
     ActionKind.MOVE_ANYWAY: _move_anyway,
     ActionKind.BROWSE: _browse,
+    ActionKind.TOURNAMENT_JOIN: _join,
+    ActionKind.TOURNAMENT_LEAVE: _leave,
     ActionKind.WEB_BOARD: _web_board,
 }
 

@@ -1,6 +1,6 @@
 """The web board's links in SQL (:class:`SqlWeb`, a part of :class:`~bot.storage.sql.SqlStore`).
 
-Table ``web_links`` (migration 8 of :mod:`bot.storage.schema`): one row per game that has a
+Table ``web_links`` (migration 9 of :mod:`bot.storage.schema`): one row per game that has a
 page, with its unguessable ``slug`` (the page's address, :mod:`bot.webboard`), made the first
 time a page link is asked for.  Several processes asking at once get the same slug: the insert
 does nothing on a conflict and the stored one is read back.
