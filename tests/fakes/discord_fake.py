@@ -792,6 +792,21 @@ def _check_select(path: list[str | int], select: dict[str, Any], form: _FormErro
         form.add(path, "SELECT_COMPONENT_VALUES", "min_values/max_values out of range")
 
 
+def _check_chosen(select: dict[str, Any], values: list[str]) -> None:
+    """What a user can choose in a select menu: between ``min_values`` and ``max_values``
+    values (default 1 and 1), and in a string select only among its options' values."""
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not low <= len(values) <= high:
+        raise ImpossibleInteraction(f"a select takes {low} to {high} values, not {len(values)}")
+    if select.get("type") == 3:
+        offered = {option.get("value") for option in select.get("options") or []}
+        strange = [v for v in values if v not in offered]
+        if strange:
+            raise ImpossibleInteraction(f"the select offers no {strange[0]!r}")
+        if len(set(values)) != len(values):
+            raise ImpossibleInteraction("a value is chosen once")
+
+
 def _check_components(components: object, flags: int, form: _FormErrors) -> None:
     if not isinstance(components, list):
         form.add(["components"], "BASE_TYPE_ARRAY", "Must be an array.")
@@ -1445,6 +1460,7 @@ class FakeDiscord(FakeServer):
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] != 2:
             data["values"] = list(values or [])
+            _check_chosen(component, data["values"])
         elif values is not None:
             raise ImpossibleInteraction("a button carries no values")
         channel = self.channels[stored.channel_id]

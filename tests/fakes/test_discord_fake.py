@@ -618,6 +618,25 @@ async def test_rate_limit_is_retried_by_discord_py(fake: FakeDiscord) -> None:
         assert fake.messages[sent.id].content == "after a pause"
 
 
+def _select(
+    custom_id: str, count: int, *, value: str = "", label: str = "", holder: str = "pick"
+) -> dict[str, Any]:
+    options = [{"label": label or f"o{i}", "value": value + str(i)} for i in range(count)]
+    return {"type": 3, "custom_id": custom_id, "placeholder": holder, "options": options}
+
+
+async def test_a_select_offers_only_its_options(fake: FakeDiscord) -> None:
+    """A user picks one to ``max_values`` of the options a string select shows, nothing
+    else (Discord's component reference): the fake will not send another value."""
+    async with running(fake, sync=False) as bot:
+        rows = [{"type": 1, "components": [_select("menu", 3)]}]
+        sent = await bot.http.send_message(CHANNEL_ID, params=_params(content="m", components=rows))
+        message = fake.messages[int(sent["id"])]
+        for values in (["nope"], [], ["0", "1"]):
+            with pytest.raises(ImpossibleInteraction):
+                await fake.click(ALICE, message, "menu", values=values)
+
+
 def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
     return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
 
@@ -637,6 +656,15 @@ def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
         ({"components": [{"type": 1, "components": [_button("x", "l" * 81)]}]}, 50035),
         ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, 50035),
         ({"embeds": [{"fields": ["not an object"]}]}, 50035),
+        # String selects (Discord's component reference): 1 to 25 options, labels and values
+        # of at most 100 characters, a placeholder of at most 150, alone in its row.
+        ({"components": [{"type": 1, "components": [_select("s", 26)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 0)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, value="v" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, label="l" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, holder="p" * 151)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2), _button("b")]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s" * 101, 2)]}]}, 50035),
     ],
 )
 async def test_message_limits(fake: FakeDiscord, payload: dict[str, Any], code: int) -> None:

@@ -42,16 +42,20 @@ from bot.adapters.discord.format import (
     PLATFORM,
     TEXT_LIMIT,
     board_embed,
-    chat_of,
     markdown,
     mentions_only,
     user_of,
+)
+from bot.adapters.discord.picker import PickMenu, PreviewButton, picker_view
+from bot.adapters.discord.threads import (
+    chat_here,
 )
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
+from bot.sessions.picker import PREFIX_MARK, Picker
 from bot.storage import Post, PostKind
 
 __all__ = [
@@ -125,7 +129,9 @@ class ActionButton(
     def __init__(self, action: Action) -> None:
         kind = action.kind
         style = (
-            discord.ButtonStyle.danger
+            discord.ButtonStyle.primary
+            if kind is ActionKind.PICK
+            else discord.ButtonStyle.danger
             if kind in _DANGER
             else discord.ButtonStyle.success
             if kind in _SUCCESS
@@ -241,7 +247,7 @@ class DiscordBot(discord.Client):
         # it (the only way into a private channel the bot is not in); which message is which
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
-        self.add_dynamic_items(ActionButton)
+        self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
 
     async def login(self, token: str) -> None:
@@ -303,7 +309,10 @@ class DiscordBot(discord.Client):
         actions = reply.actions
         live = reply.ok and reply.kind is ReplyKind.LIVE_BOARD
         if live and reply.game_id is not None:
-            actions = (*actions, Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id))
+            # Move opens the picker, privately, for whoever presses it (the player to move).
+            move = Action.make(texts.MOVE_LABEL, ActionKind.PICK, reply.game_id)
+            draw = Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id)
+            actions = (move, *actions, draw)
         if reply.ok and reply.page is not None and reply.game_id is not None:
             # The game's web page: each presser gets their own link, privately.
             actions = (*actions, Action.make(texts.OPEN_BOARD, ActionKind.WEB_BOARD, reply.game_id))
@@ -350,7 +359,7 @@ class DiscordBot(discord.Client):
         (``pressed``: the kind of the button pressed, if one was; ``board``: see
         :meth:`_compose`)."""
         user = user_of(interaction.user)
-        chat = chat_of(interaction.channel_id, interaction.guild_id)
+        chat = chat_here(interaction)
         task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);
@@ -519,6 +528,14 @@ class DiscordBot(discord.Client):
         if kind is ActionKind.PREVIEW_CANCEL:
             await interaction.response.edit_message(view=None)
             return
+        if kind in (ActionKind.PICK, ActionKind.PICK_STEP):
+            await self._pick(interaction, action_id, new=kind is ActionKind.PICK)
+            return
+        if kind is ActionKind.PICK_CLOSE:
+            await interaction.response.edit_message(
+                content=markdown(texts.picker_closed()), embed=None, attachments=[], view=None
+            )
+            return
         if kind is ActionKind.OFFER_DRAW:
             game = action.subject
 
@@ -545,3 +562,114 @@ class DiscordBot(discord.Client):
             return await manager.press(user, chat, action_id)
 
         await self._run(interaction, press, mode, pressed=kind, board=kind is not ActionKind.BROWSE)
+
+    # -- the move picker (see bot.adapters.discord.picker) --------------------------------
+
+    async def _soon(
+        self, interaction: discord.Interaction, work: Awaitable[Any], *, new: bool
+    ) -> tuple[Any, bool]:
+        """``work``'s result, deferring the interaction first when it is slow (Discord's 3 s);
+        ``new``: the answer is a new private message, else the pressed message edited."""
+        task = asyncio.ensure_future(work)
+        waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        budget = self.defer_after - min(max(waited, 0.0), self.defer_after)
+        if budget > 0 and (await asyncio.wait({task}, timeout=budget))[0]:
+            return task.result(), False
+        if new:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        return await task, True
+
+    async def _private_line(
+        self, interaction: discord.Interaction, reply: Reply, deferred: bool, *, new: bool
+    ) -> None:
+        """A refusal, privately to the presser (the pressed message is left as it was)."""
+        text = markdown(reply.body)[:TEXT_LIMIT]
+        if deferred and new:
+            await interaction.edit_original_response(content=text, allowed_mentions=mentions_only())
+        elif deferred:
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentions_only())
+        else:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=mentions_only()
+            )
+
+    async def _pick(self, interaction: discord.Interaction, action_id: str, *, new: bool) -> None:
+        """A picker step: from a board's Move button a new private message (``new``), from
+        the picker itself the same message, edited; a whole move goes to its preview."""
+        user, chat = user_of(interaction.user), chat_here(interaction)
+        step, deferred = await self._soon(
+            interaction, self.manager.pick(user, chat, action_id), new=new
+        )
+        if isinstance(step, Reply):
+            await self._private_line(interaction, step, deferred, new=new)
+            return
+        assert isinstance(step, Picker)
+        if step.prefix and not step.parts and not new:
+            # Nothing can follow: the move is whole, show what it does.
+            await self._preview(interaction, user, chat, step.game_id, step.prefix, deferred)
+            return
+        fields: dict[str, Any] = {
+            "content": discord.utils.escape_markdown(step.text),
+            "view": picker_view(step, ActionButton),
+            "allowed_mentions": mentions_only(),
+        }
+        if new and not deferred:
+            await interaction.response.send_message(**fields, ephemeral=True)
+        elif new:
+            await interaction.edit_original_response(**fields)
+        elif deferred:
+            await interaction.edit_original_response(**fields, embed=None, attachments=[])
+        else:
+            await interaction.response.edit_message(**fields, embed=None, attachments=[])
+
+    async def on_preview(
+        self, interaction: discord.Interaction, game_id: int, ply: int, move: str
+    ) -> None:
+        """The picker's preview button: the board after ``move`` in place of the picker,
+        with Play it / Cancel, if the game is still at ``ply`` and the presser to move."""
+        user, chat = user_of(interaction.user), chat_here(interaction)
+
+        async def check_and_preview() -> Reply:
+            try:
+                step_id = Action.make("", ActionKind.PICK_STEP, game_id, ply, 0, PREFIX_MARK + move)
+            except ValueError:
+                return Reply.refuse(texts.NOT_MY_BUTTON)
+            step = await self.manager.pick(user, chat, step_id.id)
+            if isinstance(step, Reply):
+                return step
+            return await self.manager.preview(user, chat, move, game_id)
+
+        reply, deferred = await self._soon(interaction, check_and_preview(), new=False)
+        await self._show_preview(interaction, reply, deferred)
+
+    async def _preview(
+        self,
+        interaction: discord.Interaction,
+        user: User,
+        chat: Chat,
+        game_id: int,
+        move: str,
+        deferred: bool,
+    ) -> None:
+        reply = await self.manager.preview(user, chat, move, game_id)
+        await self._show_preview(interaction, reply, deferred)
+
+    async def _show_preview(
+        self, interaction: discord.Interaction, reply: Reply, deferred: bool
+    ) -> None:
+        """A preview in place of the (private) picker; a refusal privately beside it."""
+        if not reply.ok:
+            await self._private_line(interaction, reply, deferred, new=False)
+            return
+        out = await self._compose(reply, user_of(interaction.user))
+        edit = dict(out.fields)
+        edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+        edit.setdefault("content", "")
+        edit.setdefault("embed", None)
+        edit.setdefault("view", None)
+        if deferred:
+            await interaction.edit_original_response(**edit)
+        else:
+            await interaction.response.edit_message(**edit)

@@ -1,0 +1,161 @@
+"""Moving without typing on Discord: a live board's Move button opens a private picker (select
+menus built from the engine's legal moves, 25 options at most each), step by step to the move's
+preview with Play it / Cancel; whole games are played with moves entered only that way, through
+the real discord.py against the fake (which refuses what Discord refuses for selects)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engines
+from tests.adapters.discord_kit import (
+    ALICE,
+    BOB,
+    CAROL,
+    DEADLINE,
+    Run,
+    button,
+    fake_discord,
+    labels,
+    running,
+)
+from tests.fakes.discord_fake import ResponseKind, StoredMessage
+
+#: Kinds whose moves have one part (Maphex: a cell), several (Iso-Path: build then capture).
+KINDS: dict[str, dict[str, Any]] = {
+    "maphex": {"size": 9},
+    "isopath": {"size": 4},
+    "pathagon": {},
+}
+MOVE_CAP = 40
+
+
+@pytest.fixture
+async def run(tmp_path: Path) -> Any:
+    async with fake_discord() as fake, running(fake, tmp_path / "hexhall.db") as started:
+        yield started
+
+
+async def start(run: Run, game: str) -> tuple[int, engines.Position, StoredMessage]:
+    card = await run.answer(
+        ALICE, "challenge", {"game": game, "opponent": BOB, "first": "me", **KINDS[game]}
+    )
+    await run.click(BOB, card, "Accept")
+    gid = int(button(card, "Board").split(":")[1])
+    return gid, engines.new(game, **KINDS[game]), card
+
+
+def selects(message: StoredMessage) -> list[dict[str, Any]]:
+    """The message's select menus as they are now."""
+    return [c for c in message.walk_components() if c.get("type") == 3]
+
+
+async def choose(run: Run, user: int, message: StoredMessage, custom_id: str, value: str) -> None:
+    """``user`` picks ``value`` in a select of ``message``; waits until the bot answered."""
+    edits = message.edits
+    record = await run.fake.click(user, message, custom_id, values=[value])
+    response = await run.fake.response(record, timeout=DEADLINE)
+    if response.type == ResponseKind.DEFERRED_UPDATE_MESSAGE:
+        await run.fake.wait_until(lambda: message.edits > edits, timeout=DEADLINE)
+
+
+async def pick(run: Run, user: int, board: StoredMessage, move: str) -> StoredMessage:
+    """``user`` enters ``move`` with the Move button and the picker only (no typing): returns
+    the public board that the preview's Play it posted."""
+    opened = await run.click(user, board, "Move")
+    picker = await run.fake.original(opened, timeout=DEADLINE)
+    assert picker.ephemeral and not picker.pinged_users
+    prefix = ""
+    for _ in range(20):
+        if "Play it" in labels(picker):
+            break
+        menus = selects(picker)
+        assert len(menus) <= 2 and all(1 <= len(m["options"]) <= 25 for m in menus)
+        chosen = None
+        for menu in menus:
+            for option in menu["options"]:
+                part = option["value"].split(":", 4)[4][1:]
+                follows = move[len(part) : len(part) + 1]
+                if move.startswith(part) and len(part) > len(prefix) and follows in " >-":
+                    chosen = (menu["custom_id"], option["value"], part)
+        if chosen is not None:
+            await choose(run, user, picker, chosen[0], chosen[1])
+            prefix = chosen[2]
+        elif move == prefix:
+            await run.click(user, picker, f"Preview {move}")
+        else:  # the next part is on another page
+            await run.click(user, picker, "▶")
+    else:
+        raise AssertionError(f"the picker never reached {move!r}")
+    assert picker.ephemeral and f"`{move}`" in picker.content
+    played = await run.click(user, picker, "Play it")
+    answer = (await run.fake.followups(played, timeout=DEADLINE))[0]
+    if answer.ephemeral and "Play it anyway" in labels(answer):
+        played = await run.click(user, answer, "Play it anyway")
+        answer = (await run.fake.followups(played, timeout=DEADLINE))[0]
+    return answer
+
+
+@pytest.mark.parametrize("game", list(KINDS))
+async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None:
+    rng = random.Random(game)
+    gid, position, board = await start(run, game)
+    typed = len(run.fake.interactions)
+    while position.outcome is None and position.ply < MOVE_CAP:
+        mover = (ALICE, BOB)[position.to_move]
+        assert await run.to_move(gid) == mover
+        move = rng.choice(position.legal_moves())
+        board = await pick(run, mover, board, move)
+        assert not board.ephemeral, board.content
+        position = position.play(move)
+        assert f"`{position.last_move}`" in board.content
+        if position.outcome is None:
+            assert labels(board)[0] == "Move"
+    # Not one slash command since the challenge: every move came through buttons and menus.
+    kinds = {r.kind for r in list(run.fake.interactions.values())[typed:]}
+    assert kinds == {3}, kinds
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == position.ply
+
+
+async def test_the_picker_is_private_and_refuses_who_is_not_to_move(run: Run) -> None:
+    gid, position, board = await start(run, "maphex")
+    posted = len(run.fake.messages_in(board.channel_id))
+    mover = await run.to_move(gid)
+    other = ALICE if mover == BOB else BOB
+    for who in (other, CAROL):  # the opponent, and someone who does not play
+        record = await run.click(who, board, "Move")
+        answer = await run.fake.original(record, timeout=DEADLINE)
+        assert answer.ephemeral and not answer.components
+        assert f"#{gid}" in answer.content and "\n" not in answer.content
+    opened = await run.click(mover, board, "Move")
+    picker = await run.fake.original(opened, timeout=DEADLINE)
+    assert picker.ephemeral and selects(picker) and "Cancel" in labels(picker)
+    # Nothing was posted for everyone, and the game did not move.
+    assert len([m for m in run.fake.messages_in(board.channel_id) if not m.ephemeral]) == len(
+        [m for m in run.fake.messages_in(board.channel_id)[:posted] if not m.ephemeral]
+    )
+    await run.click(mover, picker, "Cancel")
+    assert not picker.components and "nothing was played" in picker.content
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == 0
+
+
+async def test_a_picker_made_before_a_move_is_refused_after_it(run: Run) -> None:
+    gid, position, board = await start(run, "maphex")
+    mover = await run.to_move(gid)
+    old = await run.fake.original(await run.click(mover, board, "Move"), timeout=DEADLINE)
+    move = position.legal_moves()[0]
+    await pick(run, mover, board, move)
+    menu = selects(old)[0]
+    value = menu["options"][0]["value"]
+    record = await run.fake.click(mover, old, menu["custom_id"], values=[value])
+    await run.fake.response(record, timeout=DEADLINE)
+    answer = await run.fake.original(record, timeout=DEADLINE)
+    assert answer.ephemeral and answer.id != old.id
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == 1
