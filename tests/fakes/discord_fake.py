@@ -108,6 +108,13 @@ FLAG_LOADING: Final = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS: Final = 1 << 12
 FLAG_COMPONENTS_V2: Final = 1 << 15
 
+# Permission bits of threads (Discord's permissions reference): a bot needs the first to start a
+# public thread and the second to post in one.
+CREATE_PUBLIC_THREADS: Final = 1 << 35
+SEND_MESSAGES_IN_THREADS: Final = 1 << 38
+#: The thread archive durations Discord takes, in minutes.
+ARCHIVE_DURATIONS: Final = (60, 1440, 4320, 10080)
+
 # Permission bits granted to everyone in the fake's guilds: view, send, embed, attach, history,
 # reactions, use application commands (enough for a game bot; the fake does not check them).
 EVERYONE_PERMISSIONS: Final = str(
@@ -151,6 +158,7 @@ class ChannelKind(IntEnum):
     TEXT = 0
     DM = 1
     GROUP_DM = 3
+    PUBLIC_THREAD = 11
 
 
 class OptionKind(IntEnum):
@@ -339,9 +347,35 @@ class FakeChannel:
     position: int = 0
     #: True for DMs and group DMs the bot is not part of (it cannot post there through REST).
     bot_is_member: bool = True
+    #: A thread's channel (the channel it was started in).
+    parent_id: int | None = None
+    #: A thread's creator.
+    owner_id: int | None = None
+    #: A thread's auto-archive duration in minutes.
+    archive_after: int = 1440
 
     def payload(self, users: Mapping[int, FakeUser]) -> dict[str, Any]:
         """The full channel object (interactions carry it; discord.py builds the channel)."""
+        if self.kind is ChannelKind.PUBLIC_THREAD:
+            return {
+                "id": str(self.id),
+                "type": int(self.kind),
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": self.archive_after,
+                    "archive_timestamp": _iso(datetime.now(UTC)),
+                    "locked": False,
+                },
+            }
         if self.kind is ChannelKind.TEXT:
             return {
                 "id": str(self.id),
@@ -379,6 +413,13 @@ class FakeGuild:
     owner_id: int
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    #: Permission bits the bot has here beyond everyone's (e.g. the thread permissions, see
+    #: :meth:`FakeDiscord.grant_threads`); they reach the bot as ``app_permissions``.
+    bot_extra: int = 0
+
+    def bot_permissions(self) -> int:
+        """The bot's permissions in the guild's channels."""
+        return int(EVERYONE_PERMISSIONS) | self.bot_extra
 
     def everyone_role(self) -> dict[str, Any]:
         """The @everyone role (its id is the guild's id)."""
@@ -1148,6 +1189,18 @@ class FakeDiscord(FakeServer):
         self.channels[channel_id] = channel
         return channel
 
+    def grant_threads(self, guild: FakeGuild | int, granted: bool = True) -> None:
+        """Give the bot (or take away) Create Public Threads and Send Messages in Threads in
+        a guild (by default it has neither, as when invited without them)."""
+        g = self._guild(guild)
+        bits = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+        g.bot_extra = g.bot_extra | bits if granted else g.bot_extra & ~bits
+
+    def threads_in(self, channel: FakeChannel | int) -> list[FakeChannel]:
+        """The threads started in a channel, oldest first."""
+        cid = self._channel(channel).id
+        return [c for c in self.channels.values() if c.parent_id == cid]
+
     def close_dms(self, user: FakeUser | int) -> None:
         """The user refuses DMs from the bot: posting to their DM channel answers 403, 50007."""
         self._user(user).dms_open = False
@@ -1543,7 +1596,7 @@ class FakeDiscord(FakeServer):
     # ---- building interactions
 
     def _context(self, channel: FakeChannel) -> InteractionContext:
-        if channel.kind is ChannelKind.TEXT:
+        if channel.kind in (ChannelKind.TEXT, ChannelKind.PUBLIC_THREAD):
             return InteractionContext.GUILD
         return (
             InteractionContext.BOT_DM
@@ -1749,7 +1802,9 @@ class FakeDiscord(FakeServer):
             "channel_id": str(channel.id),
             "channel": channel_payload,
             "locale": locale,
-            "app_permissions": EVERYONE_PERMISSIONS,
+            "app_permissions": str(guild.bot_permissions())
+            if guild is not None
+            else EVERYONE_PERMISSIONS,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": authorizing,
@@ -1851,6 +1906,11 @@ class FakeDiscord(FakeServer):
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("POST", "/channels/{channel_id}/messages", self._create_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self._start_thread,
+            ),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
@@ -2247,6 +2307,9 @@ class FakeDiscord(FakeServer):
 
     async def _create_message(self, request: web.Request, upload: _Upload) -> Any:
         channel = self._rest_channel(request)
+        if channel.kind is ChannelKind.PUBLIC_THREAD and channel.guild_id is not None:
+            if not self.guilds[channel.guild_id].bot_permissions() & SEND_MESSAGES_IN_THREADS:
+                raise DiscordError(403, 50013, "Missing Permissions")
         if channel.kind is ChannelKind.DM:
             recipient = self.users[channel.recipients[0]]
             if not recipient.dms_open:
@@ -2255,6 +2318,41 @@ class FakeDiscord(FakeServer):
         message = self._create(channel, body, upload, interaction=None)
         self.notify()
         return message.payload()
+
+    async def _start_thread(self, request: web.Request, upload: _Upload) -> Any:
+        """Start Thread from Message (Discord's channel resource): a public thread whose id is
+        the message's, in a server's text channel, with Create Public Threads; a name of 1 to
+        100 characters and an archive duration Discord offers; one thread per message."""
+        channel = self._rest_channel(request)
+        if channel.kind is not ChannelKind.TEXT or channel.guild_id is None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.guilds[channel.guild_id]
+        if not guild.bot_permissions() & CREATE_PUBLIC_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        message = self._rest_message(request)
+        body = upload.body if isinstance(upload.body, dict) else {}
+        form = _FormErrors()
+        form.length(["name"], body.get("name"), 1, 100)
+        archive = body.get("auto_archive_duration", 1440)
+        if archive not in ARCHIVE_DURATIONS:
+            form.add(
+                ["auto_archive_duration"], "BASE_TYPE_CHOICES", f"Not one of {ARCHIVE_DURATIONS}"
+            )
+        form.raise_if_any()
+        if message.id in self.channels:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        thread = FakeChannel(
+            message.id,
+            str(body["name"]),
+            ChannelKind.PUBLIC_THREAD,
+            guild_id=guild.id,
+            parent_id=channel.id,
+            owner_id=self.bot.id,
+            archive_after=int(archive),
+        )
+        self.channels[thread.id] = thread
+        self.notify()
+        return thread.payload(self.users)
 
     async def _get_message(self, request: web.Request, upload: _Upload) -> Any:
         return self._rest_message(request).payload()

@@ -690,3 +690,42 @@ async def test_edits_keep_limits_and_attachments(fake: FakeDiscord) -> None:
         assert [a.filename for a in edited.attachments] == ["board.png"]
         await sent.edit(attachments=[])
         assert stored.files == {}
+
+
+async def test_threads_need_the_permission_and_a_server_text_channel(fake: FakeDiscord) -> None:
+    """Start Thread from Message (Discord's channel resource): 403 50013 without Create Public
+    Threads; posting in the thread 403 50013 without Send Messages in Threads; a name of 1 to
+    100 characters; one thread per message (400 160004); none in a DM (400 50024)."""
+    async with running(fake, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("card")
+        with pytest.raises(discord.Forbidden) as missing:
+            await sent.create_thread(name="#1 Maphex: Alice vs Bob")
+        assert missing.value.code == 50013 and fake.threads_in(CHANNEL_ID) == []
+        fake.grant_threads(GUILD_ID)
+        with pytest.raises(discord.HTTPException) as long_name:
+            await sent.create_thread(name="n" * 101)
+        assert (long_name.value.status, long_name.value.code) == (400, 50035)
+        thread = await sent.create_thread(
+            name="#1 Maphex: Alice vs Bob", auto_archive_duration=10080
+        )
+        assert thread.id == sent.id and thread.parent_id == CHANNEL_ID
+        (stored,) = fake.threads_in(CHANNEL_ID)
+        assert stored.name == "#1 Maphex: Alice vs Bob" and stored.archive_after == 10080
+        await thread.send("board")
+        assert [m.content for m in fake.messages_in(thread.id)] == ["board"]
+        with pytest.raises(discord.HTTPException) as again:
+            await sent.create_thread(name="again")
+        assert again.value.code == 160004
+        fake.grant_threads(GUILD_ID, granted=False)
+        with pytest.raises(discord.Forbidden) as cannot_post:
+            await thread.send("more")
+        assert cannot_post.value.code == 50013
+        dm = await bot.create_dm(discord.Object(ALICE))
+        in_dm = await dm.send("card")
+        with pytest.raises(discord.HTTPException) as no_threads:
+            await bot.http.start_thread_with_message(
+                dm.id, in_dm.id, name="x", auto_archive_duration=60
+            )
+        assert (no_threads.value.status, no_threads.value.code) == (400, 50024)

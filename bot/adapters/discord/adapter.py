@@ -48,7 +48,11 @@ from bot.adapters.discord.format import (
 )
 from bot.adapters.discord.picker import PickMenu, PreviewButton, picker_view
 from bot.adapters.discord.threads import (
+    ARCHIVE_AFTER,
+    can_thread,
     chat_here,
+    parent_of,
+    thread_name_of,
 )
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
@@ -94,6 +98,14 @@ _SUCCESS = {
     ActionKind.TAKEBACK_ACCEPT,
     ActionKind.REMATCH,
 }
+#: Presses and commands that can end a game (its thread's channel is then told the result).
+_ENDING = {
+    ActionKind.MOVE,
+    ActionKind.MOVE_ANYWAY,
+    ActionKind.RESIGN_CONFIRMED,
+    ActionKind.DRAW_ACCEPT,
+}
+_ENDING_COMMANDS = {"move", "resign", "draw"}
 #: Presses answered privately (a board, a move list, the question before resigning, a step
 #: through a game opened from a public message).
 # "Open board" answers with the presser's own link to the game's page: privately.
@@ -411,11 +423,37 @@ class DiscordBot(discord.Client):
             edit.setdefault("content", "")
             edit.setdefault("embed", None)
             edit.setdefault("view", None)
+            threaded = (
+                pressed is ActionKind.ACCEPT
+                and reply.facts is not None
+                and out.board is not None
+                and interaction.message is not None
+                and can_thread(interaction)
+            )
+            if threaded:
+                # The card stays in the channel, closed; the game goes into its thread.
+                note = markdown(texts.game_in_thread(out.board or 0))
+                edit = {
+                    "content": f"{fields.get('content', '')}\n{note}".strip()[:TEXT_LIMIT],
+                    "embed": None,
+                    "attachments": [],
+                    "view": None,
+                    "allowed_mentions": mentions_only(),
+                }
             if deferred:
                 sent = await interaction.edit_original_response(**edit)
             else:
                 await interaction.response.edit_message(**edit)
-            if interaction.message is not None:
+            if threaded and not await self._into_thread(interaction, reply, out):
+                # No thread after all (Discord refused): the card becomes the board.
+                out = await self._compose(reply, caller, file_name=file_name, board=board)
+                edit = dict(out.fields)
+                edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+                edit.setdefault("embed", None)
+                edit.setdefault("view", None)
+                await interaction.edit_original_response(**edit)
+                threaded = False
+            if interaction.message is not None and not threaded:
                 await self._remember(interaction, out, interaction.message.id)
             if pressed is not None and pressed.on_card and reply.challenge_id is not None:
                 # After answering (Discord's 3 s): the challenge's other cards close too.
@@ -439,6 +477,49 @@ class DiscordBot(discord.Client):
                 await self._remember(interaction, out, sent.id)
         for section in out.rest:
             await interaction.followup.send(section, allowed_mentions=mentions_only())
+        await self._tell_channel(interaction, reply, pressed)
+
+    async def _into_thread(
+        self, interaction: discord.Interaction, reply: Reply, out: _Outgoing
+    ) -> bool:
+        """Start the game's thread from its (just edited) challenge card and post the board
+        there (see :mod:`bot.adapters.discord.threads`); ``False`` when Discord refused."""
+        message, facts = interaction.message, reply.facts
+        if message is None or facts is None or out.board is None:
+            return False
+        try:
+            thread = await message.create_thread(
+                name=thread_name_of(facts), auto_archive_duration=ARCHIVE_AFTER
+            )
+            sent = await thread.send(**out.fields)
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no thread for game %s: %s", out.board, exc)
+            return False
+        await self.manager.remember_post(
+            PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
+        )
+        return True
+
+    async def _tell_channel(
+        self, interaction: discord.Interaction, reply: Reply, pressed: ActionKind | None
+    ) -> None:
+        """A game played in its own thread just ended there: its channel is told the result
+        (one line, pinging nobody)."""
+        parent = parent_of(interaction)
+        facts = reply.facts
+        command = interaction.command.name if interaction.command is not None else None
+        ending = pressed in _ENDING or command in _ENDING_COMMANDS
+        if parent is None or not ending or not reply.ok or facts is None:
+            return
+        if facts.result is None or not reply.offers(ActionKind.REMATCH):
+            return
+        line = texts.thread_result(thread_name_of(facts), facts.result)
+        try:
+            await self.get_partial_messageable(parent).send(
+                markdown(line)[:TEXT_LIMIT], allowed_mentions=mentions_only()
+            )
+        except discord.HTTPException as exc:
+            log.info("could not tell channel %s the result of #%s: %s", parent, facts.game_id, exc)
 
     async def _remember(
         self, interaction: discord.Interaction, out: _Outgoing, message_id: int

@@ -16,6 +16,8 @@ here" are the same in the thread as in the channel.
 
 from __future__ import annotations
 
+from typing import Final, Literal
+
 import discord
 
 from bot.adapters.discord.format import chat_of
@@ -35,7 +37,7 @@ __all__ = [
 THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
 #: A quiet thread is archived after a week (the longest Discord offers): correspondence
 #: games may wait days for a move; a post in an archived thread unarchives it.
-ARCHIVE_AFTER = 10080
+ARCHIVE_AFTER: Final[Literal[10080]] = 10080
 
 
 def parent_of(interaction: discord.Interaction) -> int | None:

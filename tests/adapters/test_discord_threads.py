@@ -1,0 +1,95 @@
+"""A game in its own thread on Discord: where the bot may start threads (Create Public Threads
+and Send Messages in Threads, read from the interaction's ``app_permissions``), an accepted
+challenge's card stays in the channel, closed, and the game's boards and talk go into a thread
+named after the game; the channel is told the result.  Without the permissions the game stays
+in the channel.  Moves in the thread are entered only through the Move picker."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engines
+from tests.adapters.discord_kit import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    DEADLINE,
+    GUILD,
+    Run,
+    fake_discord,
+    labels,
+    running,
+)
+from tests.adapters.test_discord_picker import pick
+from tests.fakes.discord_fake import ChannelKind, StoredMessage
+
+THREAD_ROUTE = "POST /channels/{channel_id}/messages/{message_id}/threads"
+MOVE_CAP = 30
+
+
+@pytest.fixture
+async def run(tmp_path: Path) -> Any:
+    async with fake_discord() as fake, running(fake, tmp_path / "hexhall.db") as started:
+        yield started
+
+
+async def accepted(run: Run) -> StoredMessage:
+    card = await run.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB, "size": 9})
+    await run.click(BOB, card, "Accept")
+    await run.fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
+    return card
+
+
+async def test_an_accepted_game_moves_into_its_own_thread(run: Run) -> None:
+    run.fake.grant_threads(GUILD)
+    card = await accepted(run)
+    await run.fake.wait_until(lambda: bool(run.fake.threads_in(CHANNEL)), timeout=DEADLINE)
+    (thread,) = run.fake.threads_in(CHANNEL)
+    assert thread.kind is ChannelKind.PUBLIC_THREAD and thread.id == card.id
+    assert thread.name == "#1 Maphex: alice vs bob"
+    # The card stays in the channel, closed, and says where the game went.
+    assert labels(card) == [] and not card.embeds and not card.attachments
+    assert "thread" in card.content
+    await run.fake.wait_until(lambda: bool(run.fake.messages_in(thread)), timeout=DEADLINE)
+    (board,) = run.fake.messages_in(thread)
+    mover = await run.to_move(1)
+    assert labels(board)[0] == "Move" and board.pinged_users == {mover}
+    # Played in the thread with the picker only; the channel sees none of it.
+    in_channel = len(run.fake.messages_in(CHANNEL))
+    rng = random.Random(3)
+    position = engines.new("maphex", size=9)
+    while position.outcome is None and position.ply < MOVE_CAP:
+        move = rng.choice(position.legal_moves())
+        board = await pick(run, (ALICE, BOB)[position.to_move], board, move)
+        assert board.channel_id == thread.id and not board.ephemeral
+        position = position.play(move)
+    assert len([m for m in run.fake.messages_in(CHANNEL) if not m.ephemeral]) == len(
+        [m for m in run.fake.messages_in(CHANNEL)[:in_channel] if not m.ephemeral]
+    )
+    if position.outcome is None:
+        loser = await run.to_move(1)
+        ask = await run.click(loser, board, "Resign")
+        question = await run.fake.original(ask, timeout=DEADLINE)
+        done = await run.click(loser, question, "Yes, resign")
+        board = await run.fake.original(done, timeout=DEADLINE)
+        assert board.channel_id == thread.id
+    assert labels(board) == ["Rematch"]
+    # The channel is told the result, in one line that pings nobody.
+    await run.fake.wait_until(
+        lambda: any("#1 Maphex" in m.content for m in run.fake.messages_in(CHANNEL)[in_channel:]),
+        timeout=DEADLINE,
+    )
+    told = [m for m in run.fake.messages_in(CHANNEL)[in_channel:] if "#1 Maphex" in m.content]
+    assert len(told) == 1 and not told[0].pinged_users and "\n" not in told[0].content
+    facts = await run.manager.board_facts(1)
+    assert facts is not None and facts.result is not None
+
+
+async def test_without_thread_permissions_the_game_stays_in_the_channel(run: Run) -> None:
+    card = await accepted(run)
+    assert labels(card)[0] == "Move" and card.embeds
+    assert run.fake.threads_in(CHANNEL) == [] and run.fake.calls_to(THREAD_ROUTE) == []
