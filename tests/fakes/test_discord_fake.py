@@ -369,7 +369,17 @@ async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
 async def test_command_sync_is_validated_and_stored(fake: FakeDiscord) -> None:
     async with running(fake) as bot:
         stored = {c["name"]: c for c in fake.commands()}
-        assert set(stored) == {"move", "typed", "slow", "wait", "ping", "dm", "burst", "later", "hello"}
+        assert set(stored) == {
+            "move",
+            "typed",
+            "slow",
+            "wait",
+            "ping",
+            "dm",
+            "burst",
+            "later",
+            "hello",
+        }
         game, side = stored["move"]["options"]
         assert game["autocomplete"] is True and game["required"] is True
         assert [c["value"] for c in side["choices"]] == ["black", "white"]
@@ -704,7 +714,8 @@ async def test_duplicate_ids_in_allowed_mentions_are_refused(fake: FakeDiscord) 
         twice = {"parse": [], "users": [str(ALICE), str(BOB), str(ALICE)]}
         with pytest.raises(discord.HTTPException) as error:
             await bot.http.send_message(
-                CHANNEL_ID, params=_params(content=f"<@{ALICE}> vs <@{BOB}>", allowed_mentions=twice)
+                CHANNEL_ID,
+                params=_params(content=f"<@{ALICE}> vs <@{BOB}>", allowed_mentions=twice),
             )
         assert (error.value.status, error.value.code) == (400, 50035)
         [call] = fake.calls_to("POST /channels/{channel_id}/messages")
