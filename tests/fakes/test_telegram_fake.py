@@ -556,8 +556,8 @@ async def test_group_migration_to_a_supergroup(fake: FakeTelegram, bot: telegram
     old_board = fake.sent(group)[-1]
     supergroup = await fake.migrate(group, alice)
     updates = await bot.get_updates(timeout=0)
-    assert [u.message.migrate_to_chat_id for u in updates if u.message][0] == supergroup.id
-    assert [u.message.migrate_from_chat_id for u in updates if u.message][1] == group.id
+    to, back = (u.message for u in updates if u.message)
+    assert (to.migrate_to_chat_id, back.migrate_from_chat_id) == (supergroup.id, group.id)
     with pytest.raises(ChatMigrated) as moved:
         await bot.send_message(group.id, "lost")
     assert moved.value.new_chat_id == supergroup.id
@@ -584,10 +584,8 @@ async def test_edited_messages_arrive_as_edited_message_updates(
     assert update.edited_message.text == "/move 1 b2" and update.edited_message.edit_date
     # Not asked for: not delivered.
     await fake.edit_text(alice, (alice.id, sent), "/move 1 c3")
-    assert (
-        await bot.get_updates(offset=update.update_id + 1, timeout=0, allowed_updates=["message"])
-        == []
-    )
+    later = update.update_id + 1
+    assert not await bot.get_updates(offset=later, timeout=0, allowed_updates=["message"])
     hall = fake.group(-60, "Hall")
     await fake.send_text(alice, hall, "just talk")
     assert await fake.edit_text(alice, (hall.id, fake.last_message_id(hall)), "still talk") is None
@@ -605,10 +603,10 @@ async def test_web_app_buttons_only_in_private_chats(
     sent = await bot.send_message(alice.id, "private", reply_markup=app_button)
     assert sent.reply_markup is not None
     hall = fake.group(-61, "Hall")
-    with pytest.raises(BadRequest, match="Button_type_invalid|BUTTON_TYPE_INVALID"):
+    with pytest.raises(BadRequest, match=r"(?i)button_type_invalid"):
         await bot.send_message(hall.id, "group", reply_markup=app_button)
     card = await bot.send_message(hall.id, "card")
-    with pytest.raises(BadRequest, match="Button_type_invalid|BUTTON_TYPE_INVALID"):
+    with pytest.raises(BadRequest, match=r"(?i)button_type_invalid"):
         await bot.edit_message_reply_markup(hall.id, card.message_id, reply_markup=app_button)
 
 
