@@ -575,7 +575,7 @@ async def _run(
     if command is None:
         # A line that is not written like a move of any game is a mistyped command.
         if not engines.looks_like_move(word.strip().removesuffix("!")):
-            return Reply.refuse(unknown(word.split()[0]))
+            return Reply.refuse(unknown(word.split()[0], tuple(COMMAND)))
         args: Args | Reply = bare_move(word)
         command = COMMAND["move"]
     else:
