@@ -263,6 +263,8 @@ class _ChatState:
     topics: set[int] = field(default_factory=set)
     #: The supergroup this group became (its id), once migrated.
     migrated_to: int | None = None
+    #: The bot that posted last in this group (None before any bot did).
+    last_bot: int | None = None
 
     @property
     def id(self) -> int:
@@ -789,7 +791,7 @@ class FakeTelegram(FakeServer):
         data = json.loads(message.to_json())
         reply = self._thread_of(state, data, reply, topic)
         state.messages[state.last_id] = data
-        if not state.private and self.privacy_mode and not self._sees(text, reply):
+        if not state.private and self.privacy_mode and not self._sees(text, reply, state):
             return None
         return await self.queue_update({"update_id": self.next_update_id(), "message": data})
 
@@ -1081,14 +1083,23 @@ class FakeTelegram(FakeServer):
         except KeyError:
             raise ValueError(f"no message {message_id} in chat {state.id}") from None
 
-    def _sees(self, text: str, reply: dict[str, Any] | None) -> bool:
-        """Whether a group message reaches a bot in privacy mode."""
+    def _sees(
+        self, text: str, reply: dict[str, Any] | None, state: _ChatState | None = None
+    ) -> bool:
+        """Whether a group message reaches a bot in privacy mode: replies to its messages,
+        commands addressed to it, bare commands only while it is the last bot that posted in
+        the group (Telegram's "Privacy Mode": "General commands (e.g. /start) if the bot was
+        the last bot to send a message to the group"), and mentions of it (BotFather's
+        /setprivacy: messages that "mention the bot by username")."""
         username = (self.bot_user.username or "").lower()
         if reply is not None and reply.get("from", {}).get("id") == self.bot_user.id:
             return True
         command = _COMMAND_RE.match(text)
         if command is not None:
-            return command.group(2) is None or command.group(2).lower() == username
+            if command.group(2) is None:
+                last = None if state is None else state.last_bot
+                return last is None or last == self.bot_user.id
+            return command.group(2).lower() == username
         return any(m.group(1).lower() == username for m in _MENTION_RE.finditer(text))
 
     def _wake_polls(self) -> None:
@@ -1142,6 +1153,7 @@ class FakeTelegram(FakeServer):
         if markup is not None:
             message["reply_markup"] = markup
         state.messages[state.last_id] = message
+        state.last_bot = self.bot_user.id
         return message
 
     def _reply_target(self, p: _Params, state: _ChatState) -> dict[str, Any] | None:
@@ -1889,6 +1901,23 @@ class FakeTelegram(FakeServer):
         if thread not in state.topics:
             raise _bad("message thread not found")
 
+    def other_bot_posts(self, chat: ChatRef, other: telegram.User, text: str) -> int:
+        """Another bot (``other``, ``is_bot``) posts ``text`` in a group: until this bot posts
+        again, bare commands there are that bot's, not this one's. Returns the message id."""
+        if not other.is_bot:
+            raise ValueError(f"user {other.id} is not a bot")
+        state = self._chat_state(self._chat_id(chat))
+        state.last_id += 1
+        state.messages[state.last_id] = {
+            "message_id": state.last_id,
+            "from": other.to_dict(),
+            "chat": dict(state.chat),
+            "date": _now(),
+            "text": text,
+        }
+        state.last_bot = other.id
+        return state.last_id
+
     async def migrate(self, group: ChatRef, by: telegram.User) -> telegram.Chat:
         """``by`` turns a group into a supergroup, which gets a new id (and message ids of its
         own, from 1). The bot gets both service messages, ``migrate_to_chat_id`` in the old
@@ -1947,7 +1976,7 @@ class FakeTelegram(FakeServer):
             edited["entities"] = entities
         state.messages[message_id] = edited
         reply = edited.get("reply_to_message")
-        if not state.private and self.privacy_mode and not self._sees(text, reply):
+        if not state.private and self.privacy_mode and not self._sees(text, reply, state):
             return None
         return await self.queue_update(
             {"update_id": self.next_update_id(), "edited_message": edited}

@@ -523,10 +523,11 @@ async def test_forum_topics_thread_ids_and_the_opening_service_message(
 async def test_privacy_mode_delivers_commands_replies_to_the_bot_and_mentions(
     fake: FakeTelegram, bot: telegram.Bot
 ) -> None:
-    """A bot in privacy mode gets, in groups, commands meant for it, replies to its own
-    messages, mentions of it and service messages; nothing else (core.telegram.org/bots/faq,
-    "What messages will my bot get?"). A reply to someone else's message is not delivered,
-    even in a topic where everything replies to the opening message."""
+    """A bot in privacy mode gets, in groups, commands addressed to it, bare commands while it
+    is the last bot that posted there, replies to its own messages, mentions of it and service
+    messages; nothing else (core.telegram.org/bots/faq, "What messages will my bot get?", and
+    core.telegram.org/bots/features#privacy-mode). A reply to someone else's message is not
+    delivered, even in a topic where everything replies to the opening message."""
     alice = fake.user(5, "Alice", "alice")
     bob = fake.user(6, "Bob", "bob")
     hall = fake.group(-40, "Hall")
@@ -541,6 +542,14 @@ async def test_privacy_mode_delivers_commands_replies_to_the_bot_and_mentions(
     forum = fake.forum(-1_000_000_000_071, "Club")
     topic = await fake.topic(forum, "t", alice)
     assert await fake.send_text(bob, forum, "chatter in a topic", topic=topic) is None
+    # A bare command goes to the bot that posted last: after another bot spoke, only the
+    # addressed form reaches this one, until it posts again.
+    other = telegram.User(99, "Dice", is_bot=True, username="dice_bot")
+    fake.other_bot_posts(hall, other, "rolled a 6")
+    assert await fake.send_text(alice, hall, "/board") is None
+    assert await fake.send_text(alice, hall, "/board@hexhall_bot") is not None
+    await bot.send_message(hall.id, "here")
+    assert await fake.send_text(alice, hall, "/board") is not None
 
 
 async def test_group_migration_to_a_supergroup(fake: FakeTelegram, bot: telegram.Bot) -> None:
