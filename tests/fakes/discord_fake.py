@@ -98,6 +98,7 @@ __all__ = [
     "NotConnected",
     "ResponseKind",
     "ResponseRefused",
+    "StaleOption",
     "StoredMessage",
     "guild_on_shard",
     "point_discord_py_at",
@@ -651,7 +652,8 @@ class GatewaySession:
     ready: bool = False
     heartbeats: int = 0
     intents: int = 0
-    #: The guilds this session was sent (GUILD_CREATE): those its shard holds.
+    #: The guilds this session holds (listed in its READY; sent as GUILD_CREATE with the
+    #: GUILDS intent).
     guilds: set[int] = field(default_factory=set)
     #: Dispatches sent (or missed while disconnected), by sequence number, for RESUME.
     backlog: list[tuple[int, str, Any]] = field(default_factory=list)
@@ -678,6 +680,17 @@ class GatewaySession:
             for seq, event, data in self.backlog:
                 if seq > after:
                     await self.ws.send_str(json.dumps({"op": 0, "d": data, "s": seq, "t": event}))
+
+
+@dataclass(frozen=True)
+class StaleOption:
+    """An option value as a client with an old copy of the command schema sends it: its own
+    option ``type`` and raw ``value``, whatever the synced schema now says (pass it among the
+    options of ``slash(..., strict=False)``). Discord's clients cache the command list, so a
+    changed option can arrive in its old form until the client refreshes."""
+
+    type: int
+    value: Any
 
 
 @dataclass
@@ -1319,9 +1332,15 @@ class FakeDiscord(FakeServer):
             await session.send(0, self._ready(session), "READY")
             for guild in self.guilds.values():
                 if self.holds(session.shard, guild.id):
-                    payload = guild.payload(self.users, all_members=session.intents & 2 != 0)
-                    await session.send(0, payload, "GUILD_CREATE")
+                    # GUILD_CREATE belongs to the GUILDS intent (1 << 0): without it Discord
+                    # sends none (READY still lists the shard's guilds). "If you do not
+                    # specify a certain intent, you will not receive any of the gateway
+                    # events that are batched into that group" (Discord's gateway docs, as
+                    # nyxx's GatewayIntents quotes them); interactions come regardless.
                     session.guilds.add(guild.id)
+                    if session.intents & 1:
+                        payload = guild.payload(self.users, all_members=session.intents & 2 != 0)
+                        await session.send(0, payload, "GUILD_CREATE")
             session.ready = True
             self.notify()
         elif op == 6:
@@ -1676,6 +1695,11 @@ class FakeDiscord(FakeServer):
                 raise ImpossibleInteraction(f"/{command}: required options missing: {missing}")
         out: list[dict[str, Any]] = []
         for name, value in given.items():
+            if isinstance(value, StaleOption):
+                if strict:
+                    raise ImpossibleInteraction(f"/{command}: a stale option needs strict=False")
+                out.append({"name": name, "type": value.type, "value": value.value})
+                continue
             option = by_name.get(name)
             if option is None:
                 if strict:

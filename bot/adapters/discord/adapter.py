@@ -67,6 +67,10 @@ log = logging.getLogger(__name__)
 #: A command whose answer is not ready after this many seconds is deferred first (Discord
 #: wants a first response within 3 s; the rest is a followup).
 DEFER_AFTER = 1.5
+#: The gateway intents: none. Everything the bot acts on arrives as an interaction, which
+#: Discord sends whatever the intents; the bot reads no messages, members, presences or
+#: reactions, and posts and edits through REST by id (no channel cache needed).
+INTENTS = discord.Intents.none()
 #: How long an interaction's token may edit its messages (Discord: 15 minutes).
 TOKEN_LIFETIME = 14 * 60.0
 #: Platform words of the one answer to an unexpected error.
@@ -215,8 +219,7 @@ class DiscordBot(discord.Client):
         guild_ready_timeout: float = 2.0,
         registry: Sequence[Command] = REGISTRY,
     ) -> None:
-        # No privileged intents: everything arrives as interactions.
-        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=guild_ready_timeout)
+        super().__init__(intents=INTENTS, guild_ready_timeout=guild_ready_timeout)
         self.manager = manager
         self.guild_id = guild_id
         self.outbox = outbox
