@@ -34,7 +34,7 @@ from discord import app_commands
 from bot import metrics
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
-from bot.adapters.discord.commands import add_commands
+from bot.adapters.discord.commands import OUTDATED, add_commands
 from bot.adapters.discord.format import (
     ALT_LIMIT,
     BOARD_FILE,
@@ -260,6 +260,12 @@ class DiscordBot(discord.Client):
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
         """The one place a handler's error is logged and answered: an ephemeral one-liner."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+            # A client with an old copy of the command: a clear answer, no traceback.
+            name = interaction.command.name if interaction.command else "?"
+            log.info("interaction %s: outdated /%s: %s", interaction.id, name, cause)
+            await self._answer_privately(interaction, OUTDATED.format(command=name, option="?"))
+            return
         log.error(
             "interaction %s (%s) failed: %s",
             interaction.id,
@@ -267,13 +273,17 @@ class DiscordBot(discord.Client):
             type(cause).__name__,
             exc_info=cause,
         )
+        await self._answer_privately(interaction, ERROR_TEXT)
+
+    async def _answer_privately(self, interaction: discord.Interaction, text: str) -> None:
+        """Answer ``text`` to the interaction's user only (nothing for autocompletion)."""
         if interaction.type is discord.InteractionType.autocomplete:
             return
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(ERROR_TEXT, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(ERROR_TEXT, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except Exception as exc:  # closing down, or Discord refused: the log says it all
             log.warning("could not answer interaction %s: %s", interaction.id, type(exc).__name__)
 
