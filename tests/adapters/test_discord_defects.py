@@ -14,6 +14,7 @@ import discord
 import pytest
 
 import engines
+from bot.adapters.commands import REGISTRY
 from bot.adapters.discord import DiscordUnavailable
 from bot.adapters.discord.service import serve
 from bot.sessions.manager import SessionManager
@@ -21,7 +22,9 @@ from bot.storage import SqliteStore
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
+    CHANNEL,
     DEADLINE,
+    GUILD,
     Run,
     button,
     fake_discord,
@@ -149,3 +152,41 @@ async def test_a_gateway_error_that_is_no_connection_error_is_logged_with_its_st
     finally:
         await manager.close()
         await store.close()
+
+
+async def test_commands_are_uploaded_only_when_they_changed(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Syncing on every start uploads the whole list each time (a crash loop would do it at
+    every restart); the bot compares its list with the one Discord holds and uploads only a
+    changed one."""
+    put = "PUT /applications/{application_id}/commands"
+    db = tmp_path / "hexhall.db"
+    async with running(fake, db):
+        pass
+    assert len(fake.calls_to(put)) == 1
+    async with running(fake, db):
+        pass
+    assert len(fake.calls_to(put)) == 1  # unchanged: looked at, not uploaded
+    assert len(fake.calls_to("GET /applications/{application_id}/commands")) == 2
+    fewer = [c for c in REGISTRY if c.name != "browse"]
+    async with running(fake, db, registry=fewer) as run:
+        assert len(fake.calls_to(put)) == 2
+        assert "browse" not in {c["name"] for c in run.fake.commands()}
+
+
+async def test_a_guild_sync_carries_no_global_only_fields(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """``contexts``, ``integration_types`` (and ``dm_permission``) are "only for
+    globally-scoped commands": the development server's copy goes without them, and its
+    commands answer there."""
+    async with running(fake, tmp_path / "hexhall.db", guild_id=GUILD) as run:
+        [call] = fake.calls_to("PUT /applications/{application_id}/guilds/{guild_id}/commands")
+        body = call.data["body"]
+        assert body and not any(
+            set(c) & {"contexts", "integration_types", "dm_permission"} for c in body
+        )
+        assert fake.calls_to("PUT /applications/{application_id}/commands") == []
+        rules = await run.answer(ALICE, "rules", {"game": "pathagon"}, channel=CHANNEL)
+        assert rules.ephemeral and "Pathagon" in rules.content

@@ -47,6 +47,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
@@ -245,15 +246,14 @@ class DiscordBot(discord.Client):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        """Sync the command tree (to the development server when one is set)."""
+        """Upload the command list (to the development server when one is set) if it differs
+        from the one Discord holds (see :mod:`bot.adapters.discord.sync`)."""
         if not self.sync_commands:
             return
         if self.guild_id is not None:
-            guild = discord.Object(self.guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+            # Commands of one guild answer there at once (global ones too, from the tree).
+            self.tree.copy_global_to(guild=discord.Object(self.guild_id))
+        await sync_if_changed(self, self.tree, self.guild_id)
 
     # -- errors ---------------------------------------------------------------------------
 
