@@ -1879,6 +1879,8 @@ class FakeTelegram(FakeServer):
         if topic is None and reply is not None:
             topic = reply.get("message_thread_id") if reply.get("is_topic_message") else None
         if topic is not None:
+            if topic not in state.topics:
+                raise ValueError(f"chat {state.id} has no topic {topic}: open it with topic()")
             root = state.messages[topic]
             message["message_thread_id"] = topic
             message["is_topic_message"] = True

@@ -264,7 +264,7 @@ class DiscordBot(discord.Client):
             # A client with an old copy of the command: a clear answer, no traceback.
             name = interaction.command.name if interaction.command else "?"
             log.info("interaction %s: outdated /%s: %s", interaction.id, name, cause)
-            await self._answer_privately(interaction, OUTDATED.format(command=name, option="?"))
+            await self._answer_privately(interaction, OUTDATED.format(command=name))
             return
         log.error(
             "interaction %s (%s) failed: %s",

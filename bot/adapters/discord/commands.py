@@ -39,8 +39,8 @@ log = logging.getLogger(__name__)
 #: The answer to an option of another type than the command now has: the client still shows
 #: an old version of the command (Discord's clients cache the command list).
 OUTDATED = (
-    "Your Discord shows an older version of /{command} (option {option}): reload Discord "
-    "(Ctrl+R, or restart the app) and try again."
+    "Your Discord shows an older version of /{command}: reload Discord (Ctrl+R, or restart "
+    "the app) and try again."
 )
 
 
@@ -57,7 +57,7 @@ class OutdatedOption(OptionRefused):
     """An option arrived with a value of another type than the command's option has now."""
 
     def __init__(self, command: str, option: str) -> None:
-        super().__init__(OUTDATED.format(command=command, option=option))
+        super().__init__(OUTDATED.format(command=command))
         self.command = command
         self.option = option
 
