@@ -7,7 +7,17 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.messages import ActionKind, Chat, Reply, User, parse_action
-from bot.sessions import browse, challenges, history, moves, rematch, requests, texts, views
+from bot.sessions import (
+    browse,
+    challenges,
+    history,
+    moves,
+    rematch,
+    requests,
+    texts,
+    tournaments,
+    views,
+)
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["HANDLERS", "Handler", "press"]
@@ -88,6 +98,14 @@ async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[st
     return await rematch.rematch(ctx, user, chat, number)
 
 
+async def _join(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await tournaments.join(ctx, user, chat, number)
+
+
+async def _leave(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await tournaments.leave(ctx, user, chat, number)
+
+
 #: Every action kind the manager resolves and what pressing it does.
 HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.ACCEPT: _accept,
@@ -105,6 +123,8 @@ HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.MOVE: _move,
     ActionKind.MOVE_ANYWAY: _move_anyway,
     ActionKind.BROWSE: _browse,
+    ActionKind.TOURNAMENT_JOIN: _join,
+    ActionKind.TOURNAMENT_LEAVE: _leave,
 }
 
 

@@ -39,6 +39,7 @@ from bot.sessions import (
     posts,
     requests,
     standings,
+    tournaments,
     views,
 )
 from bot.sessions import (
@@ -396,3 +397,19 @@ class SessionManager:
     stats = forward(guard(standings.stats))
 
     rebuild_ratings = forward(standings.rebuild)
+
+    # -- tournaments (bot.sessions.tournaments) ---------------------------------------------
+
+    tournament_new = forward(guard(tournaments.new))
+
+    tournament_join = forward(guard(tournaments.join))
+
+    tournament_leave = forward(guard(tournaments.leave))
+
+    tournament_start = forward(guard(tournaments.start))
+
+    tournament_cancel = forward(guard(tournaments.cancel))
+
+    tournament_standings = forward(guard(tournaments.show))
+
+    tournament_list = forward(guard(tournaments.listing))

@@ -535,7 +535,7 @@ class DiscordBot(discord.Client):
         browsing = kind is ActionKind.BROWSE and message is not None and message.flags.ephemeral
         mode = (
             Mode.EDIT
-            if (kind is not None and kind.on_card) or browsing
+            if (kind is not None and (kind.on_card or kind.updates_card)) or browsing
             else Mode.PRIVATE
             if kind in _PRIVATE
             else Mode.SETTLE

@@ -564,6 +564,12 @@ class TelegramAdapter:
                 html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML
             )
             return
+        elif kind is not None and kind.updates_card:  # a tournament's sign-up card
+            await self.application.bot.edit_message_text(
+                html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML,
+                reply_markup=keyboard(rows_of(reply.actions)),
+            )  # fmt: skip
+            return
         elif kind is ActionKind.RESIGN:
             await self.application.bot.edit_message_reply_markup(
                 chat_id, message_id,

@@ -2,7 +2,8 @@
 here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.play`, :mod:`~bot.sessions.texts.looking`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
-:mod:`~bot.sessions.texts.hardening`), every name read from here (``texts.moved``).
+:mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`), every name read
+from here (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
@@ -196,6 +197,40 @@ from bot.sessions.texts.standings import (
     time_left,
     unknown_player,
 )
+from bot.sessions.texts.tournaments import (
+    bad_tournament_max,
+    bad_tournament_rounds,
+    no_tournament,
+    no_tournament_here,
+    no_tournaments,
+    standings_alt,
+    standings_group,
+    standings_head,
+    standings_line,
+    standings_update,
+    stats_tournaments,
+    tournament_already_in,
+    tournament_cancelled,
+    tournament_cancelled_reply,
+    tournament_card,
+    tournament_first_turn,
+    tournament_full,
+    tournament_joined,
+    tournament_left_open,
+    tournament_list_line,
+    tournament_name,
+    tournament_needs_clock,
+    tournament_not_in,
+    tournament_not_open,
+    tournament_only_creator,
+    tournament_over,
+    tournament_result,
+    tournament_started,
+    tournament_terms,
+    tournament_too_few,
+    tournament_withdrawn,
+    which_tournament,
+)
 
 __all__ = [
     "BOT_NAME",
@@ -363,4 +398,40 @@ __all__ = [
     "your_turn_note",
     "your_turn_state",
     "yours_cancel_instead",
+]
+
+# Tournaments (issue 29), kept apart so the list above merges cleanly.
+__all__ += [
+    "bad_tournament_max",
+    "bad_tournament_rounds",
+    "no_tournament",
+    "no_tournament_here",
+    "no_tournaments",
+    "standings_alt",
+    "standings_group",
+    "standings_head",
+    "standings_line",
+    "standings_update",
+    "stats_tournaments",
+    "tournament_already_in",
+    "tournament_cancelled",
+    "tournament_cancelled_reply",
+    "tournament_card",
+    "tournament_first_turn",
+    "tournament_full",
+    "tournament_joined",
+    "tournament_left_open",
+    "tournament_list_line",
+    "tournament_name",
+    "tournament_needs_clock",
+    "tournament_not_in",
+    "tournament_not_open",
+    "tournament_only_creator",
+    "tournament_over",
+    "tournament_result",
+    "tournament_started",
+    "tournament_terms",
+    "tournament_too_few",
+    "tournament_withdrawn",
+    "which_tournament",
 ]

@@ -115,6 +115,13 @@ async def _build(path: Path) -> Source:
         against_bot = await m.challenge_bot(DAVE, ROOM, "fixation", "easy", {}, "me", None)
         assert against_bot.ok, against_bot.text
 
+        # A tournament of three (issue 29): its players and its games.
+        opened = await m.tournament_new(ALICE, ROOM, "pathagon", {}, 3.0)
+        assert opened.ok, opened.text
+        for user in (BOB, CAROL):
+            assert (await m.tournament_join(user, ROOM)).ok
+        assert (await m.tournament_start(ALICE, ROOM)).ok
+
         clock.advance(hours=25)
         assert await m.sweep() >= 2 * len(KINDS)  # the timeouts and the aborts
         assert len(await m.expire_challenges()) == 1
