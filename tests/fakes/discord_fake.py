@@ -394,6 +394,9 @@ class FakeGuild:
     owner_id: int
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    #: Whether the app is installed to the server (its bot a member): else only the commands
+    #: of a user install work there, and the bot can neither post nor edit.
+    bot_is_member: bool = True
 
     def everyone_role(self) -> dict[str, Any]:
         """The @everyone role (its id is the guild's id)."""
@@ -1125,11 +1128,16 @@ class FakeDiscord(FakeServer):
         user.name = name
         return user
 
-    def guild(self, guild_id: int, name: str, *, owner_id: int | None = None) -> FakeGuild:
-        """Create a guild the bot is in (the bot is a member). Create the world before the bot
-        connects: READY and GUILD_CREATE describe what exists at IDENTIFY."""
-        guild = FakeGuild(guild_id, name, owner_id or self.bot.id)
-        guild.members[self.bot.id] = FakeMember(guild_id, self.bot)
+    def guild(
+        self, guild_id: int, name: str, *, owner_id: int | None = None, with_bot: bool = True
+    ) -> FakeGuild:
+        """Create a guild the bot is in (the bot is a member), or with ``with_bot=False`` a
+        server the app is not installed to, where only user-installed commands answer and
+        the bot cannot post or edit (403, 50001). Create the world before the bot connects:
+        READY and GUILD_CREATE describe what exists at IDENTIFY."""
+        guild = FakeGuild(guild_id, name, owner_id or self.bot.id, bot_is_member=with_bot)
+        if with_bot:
+            guild.members[self.bot.id] = FakeMember(guild_id, self.bot)
         self.guilds[guild_id] = guild
         return guild
 
@@ -1137,7 +1145,12 @@ class FakeDiscord(FakeServer):
         """Create a text channel in a guild."""
         g = self._guild(guild)
         channel = FakeChannel(
-            channel_id, name, ChannelKind.TEXT, guild_id=g.id, position=len(g.channels)
+            channel_id,
+            name,
+            ChannelKind.TEXT,
+            guild_id=g.id,
+            position=len(g.channels),
+            bot_is_member=g.bot_is_member,
         )
         g.channels[channel_id] = channel
         self.channels[channel_id] = channel
@@ -1331,7 +1344,7 @@ class FakeDiscord(FakeServer):
             session.session_id = secrets.token_hex(16)
             await session.send(0, self._ready(session), "READY")
             for guild in self.guilds.values():
-                if self.holds(session.shard, guild.id):
+                if guild.bot_is_member and self.holds(session.shard, guild.id):
                     # GUILD_CREATE belongs to the GUILDS intent (1 << 0): without it Discord
                     # sends none (READY still lists the shard's guilds). "If you do not
                     # specify a certain intent, you will not receive any of the gateway
@@ -1390,8 +1403,8 @@ class FakeDiscord(FakeServer):
             "user": self.bot.payload(),
             "guilds": [
                 {"id": str(g), "unavailable": True}
-                for g in self.guilds
-                if self.holds(session.shard, g)
+                for g, guild in self.guilds.items()
+                if guild.bot_is_member and self.holds(session.shard, g)
             ],
             "session_id": session.session_id,
             "resume_gateway_url": str(self.gateway_url),
@@ -1620,7 +1633,8 @@ class FakeDiscord(FakeServer):
                 command.get("integration_types") or [0]
             ):
                 continue
-            if user is not None and not _offered(command, guild_id, context, user):
+            installed = guild is None or guild.bot_is_member
+            if user is not None and not _offered(command, guild_id, context, user, installed):
                 continue
             return command, guild_id
         raise ImpossibleInteraction(f"no synced command /{name} usable here ({context.name})")
@@ -1792,9 +1806,10 @@ class FakeDiscord(FakeServer):
         token = f"itok-{interaction_id}-{secrets.token_hex(8)}"
         installs = list((owners or {}).get("integration_types") or [0])
         authorizing: dict[str, str] = {}
-        if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL:
+        installed_here = guild is None or guild.bot_is_member
+        if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL and installed_here:
             authorizing["0"] = str(guild.id) if guild is not None else "0"
-        if 1 in installs or context is InteractionContext.PRIVATE_CHANNEL:
+        if 1 in installs or context is InteractionContext.PRIVATE_CHANNEL or not installed_here:
             authorizing["1"] = str(user.id)
         channel_payload = channel.payload(self.users)
         channel_payload["permissions"] = EVERYONE_PERMISSIONS
@@ -2056,6 +2071,8 @@ class FakeDiscord(FakeServer):
         guild = self.guilds.get(_int(request.match_info["guild_id"]))
         if guild is None:
             raise DiscordError(404, 10004, "Unknown Guild")
+        if not guild.bot_is_member:
+            raise DiscordError(403, 50001, "Missing Access")
         member = guild.members.get(_int(request.match_info["user_id"]))
         if member is None:
             raise DiscordError(404, 10007, "Unknown Member")
@@ -2080,7 +2097,7 @@ class FakeDiscord(FakeServer):
         if "guild_id" not in request.match_info:
             return None
         guild_id = _int(request.match_info["guild_id"])
-        if guild_id not in self.guilds:
+        if guild_id not in self.guilds or not self.guilds[guild_id].bot_is_member:
             raise DiscordError(403, 50001, "Missing Access")
         return guild_id
 
@@ -2548,18 +2565,23 @@ def _check_dm_channel_allowed(user: FakeUser) -> None:
 
 
 def _offered(
-    command: Mapping[str, Any], guild_id: int | None, context: InteractionContext, user: FakeUser
+    command: Mapping[str, Any],
+    guild_id: int | None,
+    context: InteractionContext,
+    user: FakeUser,
+    installed_here: bool = True,
 ) -> bool:
     """Whether Discord's client offers ``command`` to ``user`` here. A guild command, or a
     global one where the app is installed to the guild (a guild context, or the bot's own DM),
-    is offered to everyone; otherwise only a user install makes it usable, and a user install
+    is offered to everyone (``installed_here``: the app is installed to this guild); otherwise
+    only a user install makes it usable, and a user install
     belongs to the user who made it: "users install an app to their profile and access its
     commands in any server or in a dm" (Rapptz/discord.py#9757, quoting Discord's announcement;
     discord/discord-api-docs#6723)."""
     installs = command.get("integration_types") or [0]
     if guild_id is not None:
         return True
-    if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL:
+    if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL and installed_here:
         return True
     return 1 in installs and user.has_app
 

@@ -839,3 +839,33 @@ async def test_user_install_commands_are_offered_only_to_who_installed(fake: Fak
         answer = fake.messages_in(friends)[0]
         assert answer.interaction_metadata is not None
         assert answer.interaction_metadata["authorizing_integration_owners"] == {"1": str(ALICE)}
+
+
+async def test_a_server_without_the_bot_answers_only_user_installed_commands(
+    fake: FakeDiscord,
+) -> None:
+    """In a server the app is not installed to, a user install still brings its commands
+    (Rapptz/discord.py#9757: "access its commands in any server … even if the bot isn't
+    installed in the server"); the interaction is authorised by the user install only, and the
+    bot user, not a member, can neither post nor edit there (403, 50001)."""
+    elsewhere = fake.guild(5_000, "Elsewhere", with_bot=False)
+    lounge = fake.channel(elsewhere, 5_001, "lounge")
+    fake.member(elsewhere, ALICE, "alice")
+    fake.member(elsewhere, BOB, "bob")
+    fake.uninstall_app(BOB)
+    async with running(fake) as bot:
+        assert [g.id for g in bot.guilds] == [GUILD_ID]  # no GUILD_CREATE for it
+        interaction = await fake.slash(ALICE, lounge, "hello")
+        assert interaction.payload["authorizing_integration_owners"] == {"1": str(ALICE)}
+        assert await bot.next_outcome() == ("Member", 5_000, "guild")
+        answer = await fake.original(interaction)
+        with pytest.raises(ImpossibleInteraction):  # a guild-install-only command
+            await fake.slash(ALICE, lounge, "move", {"game": "12"})
+        with pytest.raises(ImpossibleInteraction):  # Bob has not installed the app
+            await fake.slash(BOB, lounge, "hello")
+        with pytest.raises(discord.Forbidden) as posting:
+            await bot.http.send_message(lounge.id, params=_params(content="your turn"))
+        assert (posting.value.status, posting.value.code) == (403, 50001)
+        with pytest.raises(discord.Forbidden) as editing:
+            await bot.http.edit_message(lounge.id, answer.id, params=_params(content="x"))
+        assert editing.value.code == 50001
