@@ -79,18 +79,29 @@ def notes(fake: FakeDiscord) -> list[StoredMessage]:
     return [m for m in fake.messages.values() if m.interaction_id is None and not m.deleted]
 
 
-@pytest.mark.parametrize("where", ["server", "bot_dm", "group_dm"])
+def _server_without_bot(fake: FakeDiscord) -> int:
+    """A server the app is not installed to, where Alice and Bob use their user installs."""
+    elsewhere = fake.guild(5_000, "Elsewhere", with_bot=False)
+    lounge = fake.channel(elsewhere, 5_001, "lounge")
+    for uid, name in ((ALICE, "alice"), (BOB, "bob")):
+        fake.member(elsewhere, uid, name)
+    return lounge.id
+
+
+@pytest.mark.parametrize("where", ["server", "bot_dm", "group_dm", "server_without_bot"])
 async def test_a_rated_challenge_to_a_named_player_goes_through(
     fake: FakeDiscord, tmp_path: Path, where: str
 ) -> None:
     """The rated card names its opponent twice: it goes through, pinging the opponent once,
-    in a server channel, the bot's DM and a group DM between friends (user install); the
-    accepted board pings only the player to move; the outbox's notices ping their recipient."""
+    in a server channel, the bot's DM, a group DM between friends and a server without the
+    bot (user installs); the accepted board pings only the player to move; the outbox's
+    notices ping their recipient."""
     channel: Any = {
-        "server": CHANNEL,
-        "bot_dm": fake.dm_channel(ALICE),
-        "group_dm": fake.private_channel(3_000, [ALICE, BOB], name="friends"),
-    }[where]
+        "server": lambda: CHANNEL,
+        "bot_dm": lambda: fake.dm_channel(ALICE),
+        "group_dm": lambda: fake.private_channel(3_000, [ALICE, BOB], name="friends"),
+        "server_without_bot": lambda: _server_without_bot(fake),
+    }[where]()
     async with running(fake, tmp_path / "h.db", outbox=True) as run:
         options = {"game": "pathagon", "opponent": BOB, "rated": True}
         card = await run.answer(ALICE, "challenge", options, channel=channel)
