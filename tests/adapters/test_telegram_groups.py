@@ -150,3 +150,21 @@ async def test_moves_with_invisible_and_fullwidth_characters_are_read(tmp_path: 
         typed = "\u200f" + _fullwidth(move) + "\u200b"
         played = await bot.say(mover, hall, typed, reply_to=board)
         assert played.text is not None and move in played.text, played.text
+
+
+async def test_a_move_replied_to_a_challenge_card_is_not_read_as_that_number(
+    tmp_path: Path,
+) -> None:
+    """A card's buttons name a challenge, not a game: a move written as a reply to a card
+    goes to the writer's game here, not to a game numbered like the challenge."""
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        fake = bot.fake
+        hall = fake.group(-205, "Hall")
+        alice, bob, _, gid = await _group_game(bot, hall)
+        carol = fake.user(13, "Carol", "carol")
+        card = await bot.say(carol, hall, "/challenge pathagon")  # challenge 2, no game #2
+        mover = await bot.to_move(gid, alice, bob)
+        move = engines.new("maphex").legal_moves()[4]
+        played = await bot.say(mover, hall, move, reply_to=card)
+        assert played.text is not None and move in played.text, played.text
+        assert f"#{gid}" in played.text

@@ -753,7 +753,11 @@ def _game_of(message: Message) -> int | None:
     for row in markup.inline_keyboard:
         for button in row:
             data = button.callback_data if isinstance(button.callback_data, str) else None
-            subject = Action("", data).subject if data else None
-            if subject is not None:
-                return subject
+            action = Action("", data) if data else None
+            # A challenge's or a tournament's card names the challenge or tournament.
+            kind = None if action is None else action.kind
+            if action is None or kind is None or kind.on_card or kind.updates_card:
+                continue
+            if action.subject is not None:
+                return action.subject
     return None
