@@ -168,3 +168,30 @@ async def test_a_move_replied_to_a_challenge_card_is_not_read_as_that_number(
         played = await bot.say(mover, hall, move, reply_to=card)
         assert played.text is not None and move in played.text, played.text
         assert f"#{gid}" in played.text
+
+
+async def test_a_private_move_after_the_bot_was_removed_is_not_answered_try_again(
+    tmp_path: Path,
+) -> None:
+    """The bot removed from the game's group: a move typed privately is stored, and the
+    player is told the group is out of reach, never "something went wrong, try again" (the
+    group answers 403 "bot was kicked": TelegramBots/Telegram.Bot#250)."""
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        fake = bot.fake
+        hall = fake.group(-206, "Hall")
+        alice, bob, _, gid = await _group_game(bot, hall)
+        mover = await bot.to_move(gid, alice, bob)
+        await fake.start_private(mover, send_start=False)
+        fake.kick_bot(hall)
+        move = engines.new("maphex").legal_moves()[4]
+        private = fake.private(mover)
+        before = fake.last_message_id(private)
+        await fake.send_text(mover, private, f"#{gid} {move}")
+        await fake.wait_until(
+            lambda: any("removed" in (m.text or "") for m in fake.sent_after(private, before)),
+            timeout=DEADLINE,
+        )
+        said = [m.text or m.caption or "" for m in fake.sent_after(private, before)]
+        assert not any("try again" in t for t in said), said
+        after = await bot.manager.player_to_move(gid)
+        assert after is not None and after.user_id != str(mover.id)  # the move is stored

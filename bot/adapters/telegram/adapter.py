@@ -27,7 +27,7 @@ from telegram import (
 )
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -143,6 +143,8 @@ HELP = help_of(REGISTRY)
 ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY)
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 _WHICH_GAME = "Which game? Tap one, or /challenge <game> [@username]."
+_MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the boards there)."
+_REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
 _NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
 _DM_START = "dm"
 # The word that names the bot as the opponent in /challenge.
@@ -693,19 +695,29 @@ class TelegramAdapter:
     # ------------------------------------------------------------------ errors
 
     async def on_error(self, update: object, context: Context) -> None:
-        """Every handler error: logged with the update id (token redacted), answered briefly."""
+        """Every handler error: logged with the update id (token redacted), answered briefly.
+        A group that became a supergroup, or that removed the bot, is said as such: what the
+        manager did before the bot posted is stored, so "try again" would be wrong."""
         error = context.error
         update_id = update.update_id if isinstance(update, Update) else None
-        detail = "".join(traceback.format_exception(error)) if error else "no exception"
-        detail = REDACTOR.redact(detail)
-        log.error("update %s failed: %s", update_id, detail)
+        answer = _ERROR_TEXT
+        if isinstance(error, ChatMigrated):
+            answer = _MIGRATED_TEXT
+            log.info("update %s: a group moved to %s", update_id, error.new_chat_id)
+        elif isinstance(error, Forbidden):
+            answer = _REMOVED_TEXT
+            log.info("update %s: a chat refused the bot: %s", update_id, error.message)
+        else:
+            detail = "".join(traceback.format_exception(error)) if error else "no exception"
+            detail = REDACTOR.redact(detail)
+            log.error("update %s failed: %s", update_id, detail)
         if not isinstance(update, Update):
             return
         try:
             if update.callback_query is not None:
-                await update.callback_query.answer(_ERROR_TEXT, show_alert=True)
+                await update.callback_query.answer(answer, show_alert=True)
             elif update.effective_chat is not None:
-                await self.application.bot.send_message(update.effective_chat.id, _ERROR_TEXT)
+                await self.application.bot.send_message(update.effective_chat.id, answer)
         except TelegramError as exc:
             log.warning("update %s: could not say so: %s", update_id, type(exc).__name__)
 
