@@ -5,8 +5,10 @@ moves typed with invisible or fullwidth characters (issue 26)."""
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 
+import pytest
 import telegram
 
 import engines
@@ -195,3 +197,29 @@ async def test_a_private_move_after_the_bot_was_removed_is_not_answered_try_agai
         assert not any("try again" in t for t in said), said
         after = await bot.manager.player_to_move(gid)
         assert after is not None and after.user_id != str(mover.id)  # the move is stored
+
+
+async def test_a_tap_on_a_board_left_in_a_migrated_group_is_answered(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """After the group became a supergroup (Telegram: 400 "group chat was upgraded to a
+    supergroup chat" with migrate_to_chat_id for the old id, TwiN/gatus#179), a tap on a board
+    left in the old group is answered without "something went wrong" and without a
+    traceback in the log."""
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        fake = bot.fake
+        hall = fake.group(-207, "Hall")
+        alice, bob, board, gid = await _group_game(bot, hall)
+        supergroup = await fake.migrate(hall, alice)
+        await bot.eventually(lambda: _moved(bot, gid, supergroup.id))
+        mover = await bot.to_move(gid, alice, bob)
+        with caplog.at_level(logging.INFO):
+            for label in ("Move", "Board", "History"):
+                _, text, _ = await bot.press(mover, board, bot.button(board, label))
+                assert text is None or "went wrong" not in text, text
+        assert not [r for r in caplog.records if r.levelno >= logging.ERROR]
+
+
+async def _moved(bot: Bot, game_id: int, chat_id: int) -> bool:
+    row = await bot.manager.store.get_game(game_id)
+    return row is not None and row.chat_id == str(chat_id)
