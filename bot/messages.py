@@ -124,6 +124,8 @@ class ActionKind(enum.StrEnum):
     TOURNAMENT_JOIN = "tj"
     #: ``tl:<tournament>`` leave a tournament
     TOURNAMENT_LEAVE = "tl"
+    #: ``wb:<game>`` the presser's own link to the game's web page (answered privately)
+    WEB_BOARD = "wb"
 
     @property
     def fields(self) -> int:
@@ -598,6 +600,8 @@ class Reply:
     kind: ReplyKind = ReplyKind.TEXT
     #: the game the reply shows, as it stands (a board's, a live board's)
     facts: GameFacts | None = None
+    #: the address of the game's web page (a board's, when the web board is on)
+    page: str | None = None
 
     @property
     def text(self) -> str:

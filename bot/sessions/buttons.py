@@ -17,6 +17,7 @@ from bot.sessions import (
     texts,
     tournaments,
     views,
+    webview,
 )
 from bot.sessions.context import Context, Refusal
 
@@ -94,6 +95,10 @@ async def _browse(ctx: Context, user: User, chat: Chat, number: int, rest: list[
     return await browse.browse(ctx, user, chat, number, int(rest[0]))
 
 
+async def _web_board(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await webview.web_link(ctx, user, chat, number)
+
+
 async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
     return await rematch.rematch(ctx, user, chat, number)
 
@@ -125,6 +130,7 @@ HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.BROWSE: _browse,
     ActionKind.TOURNAMENT_JOIN: _join,
     ActionKind.TOURNAMENT_LEAVE: _leave,
+    ActionKind.WEB_BOARD: _web_board,
 }
 
 

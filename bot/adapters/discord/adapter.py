@@ -51,6 +51,7 @@ from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
+from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
 
@@ -96,7 +97,14 @@ _SUCCESS = {
 }
 #: Presses answered privately (a board, a move list, the question before resigning, a step
 #: through a game opened from a public message).
-_PRIVATE = {ActionKind.BOARD, ActionKind.HISTORY, ActionKind.RESIGN, ActionKind.BROWSE}
+# "Open board" answers with the presser's own link to the game's page: privately.
+_PRIVATE = {
+    ActionKind.BOARD,
+    ActionKind.HISTORY,
+    ActionKind.RESIGN,
+    ActionKind.BROWSE,
+    ActionKind.WEB_BOARD,
+}
 
 
 class Mode(enum.Enum):
@@ -309,6 +317,9 @@ class DiscordBot(discord.Client):
         live = reply.ok and reply.kind is ReplyKind.LIVE_BOARD
         if live and reply.game_id is not None:
             actions = (*actions, Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id))
+        if reply.ok and reply.page is not None and reply.game_id is not None:
+            # The game's web page: each presser gets their own link, privately.
+            actions = (*actions, Action.make(texts.OPEN_BOARD, ActionKind.WEB_BOARD, reply.game_id))
         if file_name is not None and reply.ok:
             # The text itself is the file (an exported record).
             fields["file"] = discord.File(io.BytesIO(reply.text.encode()), filename=file_name)

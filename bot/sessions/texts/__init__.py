@@ -2,8 +2,8 @@
 here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.play`, :mod:`~bot.sessions.texts.looking`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
-:mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`), every name read
-from here (``texts.moved``).
+:mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
+:mod:`~bot.sessions.texts.web`), every name read from here (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
@@ -231,6 +231,17 @@ from bot.sessions.texts.tournaments import (
     tournament_withdrawn,
     which_tournament,
 )
+from bot.sessions.texts.web import (
+    OPEN_BOARD,
+    board_page,
+    web_bad_move_request,
+    web_link,
+    web_no_game,
+    web_off,
+    web_sign_in,
+    web_too_fast,
+    web_watch_link,
+)
 
 __all__ = [
     "BOT_NAME",
@@ -238,6 +249,7 @@ __all__ = [
     "CASUAL",
     "HELP",
     "NOT_MY_BUTTON",
+    "OPEN_BOARD",
     "PROVISIONAL_NOTE",
     "STEP_LABELS",
     "STEP_THROUGH",
@@ -256,6 +268,7 @@ __all__ = [
     "bad_page",
     "bad_rated",
     "board_head",
+    "board_page",
     "bot_declines_draw",
     "bot_game_started",
     "bot_no_takeback",
@@ -390,6 +403,13 @@ __all__ = [
     "to_move_line",
     "too_many_pending",
     "unknown_player",
+    "web_bad_move_request",
+    "web_link",
+    "web_no_game",
+    "web_off",
+    "web_sign_in",
+    "web_too_fast",
+    "web_watch_link",
     "welcome_back",
     "which_challenge",
     "which_game",
