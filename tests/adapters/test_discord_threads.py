@@ -64,7 +64,7 @@ async def test_an_accepted_game_moves_into_its_own_thread(run: Run) -> None:
     position = engines.new("maphex", size=9)
     while position.outcome is None and position.ply < MOVE_CAP:
         move = rng.choice(position.legal_moves())
-        board = await pick(run, (ALICE, BOB)[position.to_move], board, move)
+        board = await pick(run, await run.to_move(1), board, move)
         assert board.channel_id == thread.id and not board.ephemeral
         position = position.play(move)
     assert len([m for m in run.fake.messages_in(CHANNEL) if not m.ephemeral]) == len(
