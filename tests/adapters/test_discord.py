@@ -153,8 +153,10 @@ async def test_challenge_card_accept_edits_it_into_the_first_board(run: Run) -> 
     assert fields["Players"] == "alice (Red) vs bob (Blue)"
     assert fields["To move"] == f"<@{BOB}> (Blue)" and fields["Moves played"] == "0"
     assert "<t:" in fields["Deadline"] and ":R>" in fields["Deadline"]
-    # The picture is attached, shown by the embed, with the board in words as alt text.
-    assert embed["image"]["url"] == card.attachments[0]["url"]
+    # The picture is a plain attachment (shown at the message's full width, not inside the
+    # embed), with the board in words as alt text; the facts are in the embed beside it.
+    assert "image" not in embed and "thumbnail" not in embed
+    assert [a["filename"] for a in card.attachments] == ["board.png"]
     assert card.files["board.png"].startswith(b"\x89PNG")
     assert "Maphex" in card.attachments[0]["description"]
 

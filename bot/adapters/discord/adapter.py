@@ -354,7 +354,10 @@ class DiscordBot(discord.Client):
                     io.BytesIO(reply.image), filename=BOARD_FILE, description=alt
                 )
             ratings = await self.manager.board_ratings(facts.game_id)
-            fields["embed"] = board_embed(facts, ratings, image=reply.image is not None)
+            # The picture stays a plain attachment, which Discord shows at the message's full
+            # width; inside the embed it would be cut to the embed's width (issue 25: about
+            # 400 px, legend and cell labels unreadable). The facts stay in the embed.
+            fields["embed"] = board_embed(facts, ratings, image=False)
             fields["allowed_mentions"] = mentions_only(facts.to_move)
         elif reply.ok and reply.image is not None:
             # Another picture (a past position, a rating chart), described by its alt text.
