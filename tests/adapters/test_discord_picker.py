@@ -23,6 +23,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
+from tests.adapters.test_discord_mentions import check_every_message
 from tests.fakes.discord_fake import ResponseKind, StoredMessage
 
 #: Kinds whose moves have one part (Maphex: a cell), several (Iso-Path: build then capture).
@@ -119,6 +120,7 @@ async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None
     assert kinds == {3}, kinds
     facts = await run.manager.board_facts(gid)
     assert facts is not None and facts.moves == position.ply
+    assert check_every_message(run.fake) > 0  # all accepted, nobody allowed twice
 
 
 async def test_the_picker_is_private_and_refuses_who_is_not_to_move(run: Run) -> None:

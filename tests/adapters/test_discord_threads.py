@@ -24,6 +24,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
+from tests.adapters.test_discord_mentions import check_every_message
 from tests.adapters.test_discord_picker import pick
 from tests.fakes.discord_fake import ChannelKind, StoredMessage
 
@@ -87,9 +88,29 @@ async def test_an_accepted_game_moves_into_its_own_thread(run: Run) -> None:
     assert len(told) == 1 and not told[0].pinged_users and "\n" not in told[0].content
     facts = await run.manager.board_facts(1)
     assert facts is not None and facts.result is not None
+    # Every message, edit and answer was accepted and pinged each person at most once.
+    assert check_every_message(run.fake) > 0
 
 
 async def test_without_thread_permissions_the_game_stays_in_the_channel(run: Run) -> None:
     card = await accepted(run)
     assert labels(card)[0] == "Move" and card.embeds
     assert run.fake.threads_in(CHANNEL) == [] and run.fake.calls_to(THREAD_ROUTE) == []
+
+
+async def test_a_refused_thread_leaves_the_game_in_the_channel(run: Run) -> None:
+    """Someone started a thread from the card before it was accepted: Discord refuses a
+    second one from the same message (400, 160004), so the card becomes the game's board in
+    the channel, as without the permissions."""
+    run.fake.grant_threads(GUILD)
+    card = await run.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB, "size": 9})
+    run.fake.user_thread(card, ALICE, "chat about it")
+    await run.click(BOB, card, "Accept")
+    await run.fake.wait_until(lambda: bool(card.embeds), timeout=DEADLINE)
+    [refused] = run.fake.calls_to(THREAD_ROUTE)
+    assert refused.response["body"]["code"] == 160004
+    assert labels(card)[0] == "Move" and "accepted" in card.content
+    assert [m for m in run.fake.messages.values() if m.channel_id == card.id] == []
+    # The board in the channel is the game's live board: the Move picker opens from it.
+    opened = await run.click(await run.to_move(1), card, "Move")
+    assert (await run.fake.original(opened, timeout=DEADLINE)).ephemeral

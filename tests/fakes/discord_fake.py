@@ -1248,6 +1248,20 @@ class FakeDiscord(FakeServer):
         bits = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
         g.bot_extra = g.bot_extra | bits if granted else g.bot_extra & ~bits
 
+    def user_thread(self, message: StoredMessage, user: FakeUser | int, name: str) -> FakeChannel:
+        """A member starts a public thread from a message (as anyone may in a server channel
+        where they have Create Public Threads): the bot then cannot start another there."""
+        thread = FakeChannel(
+            message.id,
+            name,
+            ChannelKind.PUBLIC_THREAD,
+            guild_id=message.guild_id,
+            parent_id=message.channel_id,
+            owner_id=self._user(user).id,
+        )
+        self.channels[thread.id] = thread
+        return thread
+
     def threads_in(self, channel: FakeChannel | int) -> list[FakeChannel]:
         """The threads started in a channel, oldest first."""
         cid = self._channel(channel).id
