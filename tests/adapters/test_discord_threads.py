@@ -114,3 +114,31 @@ async def test_a_refused_thread_leaves_the_game_in_the_channel(run: Run) -> None
     # The board in the channel is the game's live board: the Move picker opens from it.
     opened = await run.click(await run.to_move(1), card, "Move")
     assert (await run.fake.original(opened, timeout=DEADLINE)).ephemeral
+
+
+async def test_typed_commands_in_the_thread_find_the_channel_s_game(run: Run) -> None:
+    """Inside its thread the game is still the channel's: ``/move`` without ``game:`` finds
+    it (the player's one game there), the board goes into the thread, autocompletion offers
+    its moves, and a resignation asked for there tells the channel the result."""
+    run.fake.grant_threads(GUILD)
+    await accepted(run)
+    await run.fake.wait_until(lambda: bool(run.fake.threads_in(CHANNEL)), timeout=DEADLINE)
+    (thread,) = run.fake.threads_in(CHANNEL)
+    mover = await run.to_move(1)
+    typed = await run.fake.autocomplete(
+        mover, thread.id, "move", {"move": ""}, focused="move", timeout=DEADLINE
+    )
+    position = engines.new("maphex", size=9)
+    legal = position.legal_moves()
+    assert typed and all(any(m.startswith(c["value"]) for m in legal) for c in typed)
+    move = position.legal_moves()[0]
+    board = await run.answer(mover, "move", {"move": move}, channel=thread.id)
+    assert board.channel_id == thread.id and not board.ephemeral
+    assert f"`{position.play(move).last_move}`" in board.content
+    before = len(run.fake.messages_in(CHANNEL))
+    loser = await run.to_move(1)
+    question = await run.answer(loser, "resign", {"game": "1"}, channel=thread.id)
+    assert question.ephemeral and question.channel_id == thread.id
+    await run.click(loser, question, "Yes, resign")
+    await run.fake.wait_until(lambda: len(run.fake.messages_in(CHANNEL)) > before, timeout=DEADLINE)
+    assert "#1 Maphex" in run.fake.messages_in(CHANNEL)[-1].content
