@@ -160,3 +160,23 @@ async def test_a_picker_made_before_a_move_is_refused_after_it(run: Run) -> None
     assert answer.ephemeral and answer.id != old.id
     facts = await run.manager.board_facts(gid)
     assert facts is not None and facts.moves == 1
+
+
+async def test_the_picker_when_every_answer_is_deferred(tmp_path: Path) -> None:
+    """A bot too busy to answer within its budget defers first (Discord's 3 s), then edits
+    the deferred answer: the picker, its refusals and the preview still arrive."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "hexhall.db", defer_after=0.0) as run,
+    ):
+        gid, position, board = await start(run, "isopath")
+        mover = await run.to_move(gid)
+        other = ALICE if mover == BOB else BOB
+        refused = await run.click(other, board, "Move")
+        assert refused.response is not None
+        assert refused.response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE
+        answer = await run.fake.original(refused, timeout=DEADLINE)
+        assert answer.ephemeral and not answer.components and f"#{gid}" in answer.content
+        move = random.Random(1).choice(position.legal_moves())
+        board = await pick(run, mover, board, move)
+        assert not board.ephemeral and f"`{position.play(move).last_move}`" in board.content

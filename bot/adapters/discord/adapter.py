@@ -696,17 +696,23 @@ class DiscordBot(discord.Client):
         """A picker step: from a board's Move button a new private message (``new``), from
         the picker itself the same message, edited; a whole move goes to its preview."""
         user, chat = user_of(interaction.user), chat_here(interaction)
-        step, deferred = await self._soon(
-            interaction, self.manager.pick(user, chat, action_id), new=new
-        )
+        manager = self.manager
+
+        async def step_or_preview() -> Picker | Reply:
+            step = await manager.pick(user, chat, action_id)
+            if isinstance(step, Picker) and step.prefix and not step.parts and not new:
+                # Nothing can follow: the move is whole, show what it does.
+                return await manager.preview(user, chat, step.prefix, step.game_id)
+            return step
+
+        step, deferred = await self._soon(interaction, step_or_preview(), new=new)
+        if isinstance(step, Reply) and step.ok:
+            await self._show_preview(interaction, step, deferred)
+            return
         if isinstance(step, Reply):
             await self._private_line(interaction, step, deferred, new=new)
             return
         assert isinstance(step, Picker)
-        if step.prefix and not step.parts and not new:
-            # Nothing can follow: the move is whole, show what it does.
-            await self._preview(interaction, user, chat, step.game_id, step.prefix, deferred)
-            return
         fields: dict[str, Any] = {
             "content": discord.utils.escape_markdown(step.text),
             "view": picker_view(step, ActionButton),
@@ -739,18 +745,6 @@ class DiscordBot(discord.Client):
             return await self.manager.preview(user, chat, move, game_id)
 
         reply, deferred = await self._soon(interaction, check_and_preview(), new=False)
-        await self._show_preview(interaction, reply, deferred)
-
-    async def _preview(
-        self,
-        interaction: discord.Interaction,
-        user: User,
-        chat: Chat,
-        game_id: int,
-        move: str,
-        deferred: bool,
-    ) -> None:
-        reply = await self.manager.preview(user, chat, move, game_id)
         await self._show_preview(interaction, reply, deferred)
 
     async def _show_preview(
