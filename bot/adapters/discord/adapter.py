@@ -57,7 +57,7 @@ from bot.adapters.discord.threads import (
 )
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
-from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
+from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import PREFIX_MARK, Picker
@@ -433,43 +433,21 @@ class DiscordBot(discord.Client):
             for section in out.rest:
                 await interaction.followup.send(section, ephemeral=True)
             return
+        if mode is Mode.EDIT and await self._accept_into_thread(
+            interaction, reply, out, deferred, pressed
+        ):
+            return
         if mode is Mode.EDIT:
             edit = dict(fields)
             edit["attachments"] = [edit.pop("file")] if "file" in edit else []
             edit.setdefault("content", "")
             edit.setdefault("embed", None)
             edit.setdefault("view", None)
-            threaded = (
-                pressed is ActionKind.ACCEPT
-                and reply.facts is not None
-                and out.board is not None
-                and interaction.message is not None
-                and can_thread(interaction)
-            )
-            if threaded:
-                # The card stays in the channel, closed; the game goes into its thread.
-                note = markdown(texts.game_in_thread(out.board or 0))
-                edit = {
-                    "content": f"{fields.get('content', '')}\n{note}".strip()[:TEXT_LIMIT],
-                    "embed": None,
-                    "attachments": [],
-                    "view": None,
-                    "allowed_mentions": mentions_only(),
-                }
             if deferred:
                 sent = await interaction.edit_original_response(**edit)
             else:
                 await interaction.response.edit_message(**edit)
-            if threaded and not await self._into_thread(interaction, reply, out):
-                # No thread after all (Discord refused): the card becomes the board.
-                out = await self._compose(reply, caller, file_name=file_name, board=board)
-                edit = dict(out.fields)
-                edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-                edit.setdefault("embed", None)
-                edit.setdefault("view", None)
-                await interaction.edit_original_response(**edit)
-                threaded = False
-            if interaction.message is not None and not threaded:
+            if interaction.message is not None:
                 await self._remember(interaction, out, interaction.message.id)
             if pressed is not None and pressed.on_card and reply.challenge_id is not None:
                 # After answering (Discord's 3 s): the challenge's other cards close too.
@@ -495,14 +473,54 @@ class DiscordBot(discord.Client):
             await interaction.followup.send(section, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
 
-    async def _into_thread(
-        self, interaction: discord.Interaction, reply: Reply, out: _Outgoing
+    async def _accept_into_thread(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        out: _Outgoing,
+        deferred: bool,
+        pressed: ActionKind | None,
     ) -> bool:
-        """Start the game's thread from its (just edited) challenge card and post the board
-        there (see :mod:`bot.adapters.discord.threads`); ``False`` when Discord refused."""
-        message, facts = interaction.message, reply.facts
-        if message is None or facts is None or out.board is None:
+        """An accepted challenge whose game can have its own thread: the card, closed, stays
+        in the channel and says so; the thread is started from it and the board posted there
+        (see :mod:`bot.adapters.discord.threads`).  When Discord refuses the thread the card
+        becomes the board after all.  ``False`` (nothing done) where threads are not
+        possible."""
+        message, facts, game = interaction.message, reply.facts, out.board
+        if pressed is not ActionKind.ACCEPT or message is None or facts is None or game is None:
             return False
+        if not can_thread(interaction):
+            return False
+        note = markdown(texts.game_in_thread(game))
+        closed: dict[str, Any] = {
+            "content": f"{out.fields.get('content', '')}\n{note}".strip()[:TEXT_LIMIT],
+            "embed": None,
+            "attachments": [],
+            "view": None,
+            "allowed_mentions": mentions_only(),
+        }
+        if deferred:
+            await interaction.edit_original_response(**closed)
+        else:
+            await interaction.response.edit_message(**closed)
+        if not await self._into_thread(message, facts, out):
+            # No thread after all (Discord refused): the card becomes the board.
+            out = await self._compose(reply, user_of(interaction.user))
+            edit = dict(out.fields)
+            edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+            edit.setdefault("embed", None)
+            edit.setdefault("view", None)
+            await interaction.edit_original_response(**edit)
+            await self._remember(interaction, out, message.id)
+        if reply.challenge_id is not None:
+            await self._close_cards(reply.challenge_id, message)
+        return True
+
+    async def _into_thread(
+        self, message: discord.Message, facts: GameFacts, out: _Outgoing
+    ) -> bool:
+        """Start the game's thread from its challenge card ``message`` and post the board
+        there; ``False`` when Discord refused."""
         try:
             thread = await message.create_thread(
                 name=thread_name_of(facts), auto_archive_duration=ARCHIVE_AFTER
