@@ -24,7 +24,7 @@ from tests.adapters.discord_kit import (
     running,
 )
 from tests.adapters.test_discord_mentions import check_every_message
-from tests.fakes.discord_fake import ResponseKind, StoredMessage
+from tests.fakes.discord_fake import FakeDiscord, InteractionRecord, ResponseKind, StoredMessage
 
 #: Kinds whose moves have one part (Maphex: a cell), several (Iso-Path: build then capture).
 KINDS: dict[str, dict[str, Any]] = {
@@ -55,20 +55,40 @@ def selects(message: StoredMessage) -> list[dict[str, Any]]:
     return [c for c in message.walk_components() if c.get("type") == 3]
 
 
-async def choose(run: Run, user: int, message: StoredMessage, custom_id: str, value: str) -> None:
+async def choose(
+    fake: FakeDiscord, user: int, message: StoredMessage, custom_id: str, value: str
+) -> None:
     """``user`` picks ``value`` in a select of ``message``; waits until the bot answered."""
     edits = message.edits
-    record = await run.fake.click(user, message, custom_id, values=[value])
-    response = await run.fake.response(record, timeout=DEADLINE)
+    record = await fake.click(user, message, custom_id, values=[value])
+    response = await fake.response(record, timeout=DEADLINE)
     if response.type == ResponseKind.DEFERRED_UPDATE_MESSAGE:
-        await run.fake.wait_until(lambda: message.edits > edits, timeout=DEADLINE)
+        await fake.wait_until(lambda: message.edits > edits, timeout=DEADLINE)
 
 
-async def pick(run: Run, user: int, board: StoredMessage, move: str) -> StoredMessage:
+async def press(
+    fake: FakeDiscord, user: int, message: StoredMessage, label: str
+) -> InteractionRecord:
+    """``user`` presses the button called ``label``; waits for what the bot did (as
+    :meth:`Run.click`, for a bot in another process too)."""
+    edits = message.edits
+    record = await fake.click(user, message, button(message, label))
+    response = await fake.response(record, timeout=DEADLINE)
+    if response.type == ResponseKind.DEFERRED_UPDATE_MESSAGE:
+        await fake.wait_until(
+            lambda: message.edits > edits or bool(record.followups), timeout=DEADLINE
+        )
+    elif response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE:
+        await fake.original(record, timeout=DEADLINE)
+    return record
+
+
+async def pick(run: Run | FakeDiscord, user: int, board: StoredMessage, move: str) -> StoredMessage:
     """``user`` enters ``move`` with the Move button and the picker only (no typing): returns
     the public board that the preview's Play it posted."""
-    opened = await run.click(user, board, "Move")
-    picker = await run.fake.original(opened, timeout=DEADLINE)
+    fake = run.fake if isinstance(run, Run) else run
+    opened = await press(fake, user, board, "Move")
+    picker = await fake.original(opened, timeout=DEADLINE)
     assert picker.ephemeral and not picker.pinged_users
     prefix = ""
     for _ in range(20):
@@ -84,20 +104,20 @@ async def pick(run: Run, user: int, board: StoredMessage, move: str) -> StoredMe
                 if move.startswith(part) and len(part) > len(prefix) and follows in " >-":
                     chosen = (menu["custom_id"], option["value"], part)
         if chosen is not None:
-            await choose(run, user, picker, chosen[0], chosen[1])
+            await choose(fake, user, picker, chosen[0], chosen[1])
             prefix = chosen[2]
         elif move == prefix:
-            await run.click(user, picker, f"Preview {move}")
+            await press(fake, user, picker, f"Preview {move}")
         else:  # the next part is on another page
-            await run.click(user, picker, "▶")
+            await press(fake, user, picker, "▶")
     else:
         raise AssertionError(f"the picker never reached {move!r}")
     assert picker.ephemeral and f"`{move}`" in picker.content
-    played = await run.click(user, picker, "Play it")
-    answer = (await run.fake.followups(played, timeout=DEADLINE))[0]
+    played = await press(fake, user, picker, "Play it")
+    answer = (await fake.followups(played, timeout=DEADLINE))[0]
     if answer.ephemeral and "Play it anyway" in labels(answer):
-        played = await run.click(user, answer, "Play it anyway")
-        answer = (await run.fake.followups(played, timeout=DEADLINE))[0]
+        played = await press(fake, user, answer, "Play it anyway")
+        answer = (await fake.followups(played, timeout=DEADLINE))[0]
     return answer
 
 
@@ -124,7 +144,7 @@ async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None
 
 
 async def test_the_picker_is_private_and_refuses_who_is_not_to_move(run: Run) -> None:
-    gid, position, board = await start(run, "maphex")
+    gid, _position, board = await start(run, "maphex")
     posted = len(run.fake.messages_in(board.channel_id))
     mover = await run.to_move(gid)
     other = ALICE if mover == BOB else BOB

@@ -20,12 +20,14 @@ from tests.adapters.discord_kit import (
     DEADLINE,
     GUILD,
     Run,
+    button,
     fake_discord,
     labels,
     running,
 )
 from tests.adapters.test_discord_mentions import check_every_message
 from tests.adapters.test_discord_picker import pick
+from tests.adapters.test_discord_process import start_bot
 from tests.fakes.discord_fake import ChannelKind, StoredMessage
 
 THREAD_ROUTE = "POST /channels/{channel_id}/messages/{message_id}/threads"
@@ -142,3 +144,51 @@ async def test_typed_commands_in_the_thread_find_the_channel_s_game(run: Run) ->
     await run.click(loser, question, "Yes, resign")
     await run.fake.wait_until(lambda: len(run.fake.messages_in(CHANNEL)) > before, timeout=DEADLINE)
     assert "#1 Maphex" in run.fake.messages_in(CHANNEL)[-1].content
+
+
+async def test_hexhall_run_plays_a_rated_game_in_its_thread_by_the_picker(tmp_path: Path) -> None:
+    """The real ``hexhall run`` process against the fake: a rated challenge to a named player
+    in a server channel, accepted; the game goes into its thread and is played there with
+    moves entered only through the Move picker; the channel is told the result."""
+    async with fake_discord() as fake:
+        fake.grant_threads(GUILD)
+        bot = await start_bot(fake, tmp_path / "hexhall.db", tmp_path / "bot.log")
+        try:
+            await fake.wait_until(lambda: len(fake.commands()) >= 10, timeout=DEADLINE)
+            record = await fake.slash(
+                ALICE, CHANNEL, "challenge", {"game": "maphex", "opponent": BOB, "size": 9}
+            )
+            await fake.response(record, timeout=DEADLINE)
+            card = await fake.original(record, timeout=DEADLINE)
+            assert card.pinged_users == {BOB} and "rated" in card.content.lower()
+            await fake.click(BOB, card, button(card, "Accept"))
+            await fake.wait_until(lambda: bool(fake.threads_in(CHANNEL)), timeout=DEADLINE)
+            (thread,) = fake.threads_in(CHANNEL)
+            # Seats (who is Red) are drawn at random: the players in seat order.
+            assert thread.name in ("#1 Maphex: alice vs bob", "#1 Maphex: bob vs alice")
+            await fake.wait_until(lambda: bool(fake.messages_in(thread)), timeout=DEADLINE)
+            board = fake.messages_in(thread)[0]
+            in_channel = len(fake.messages_in(CHANNEL))
+            position = engines.new("maphex", size=9)
+            rng = random.Random(9)
+            while position.outcome is None and position.ply < 8:
+                (mover,) = board.pinged_users
+                move = rng.choice(position.legal_moves())
+                board = await pick(fake, mover, board, move)
+                assert board.channel_id == thread.id and not board.ephemeral
+                position = position.play(move)
+            (loser,) = board.pinged_users
+            ask = await fake.click(loser, board, button(board, "Resign"))
+            question = await fake.original(ask, timeout=DEADLINE)
+            done = await fake.click(loser, question, button(question, "Yes, resign"))
+            final = await fake.original(done, timeout=DEADLINE)
+            assert final.channel_id == thread.id and labels(final) == ["Rematch"]
+            await fake.wait_until(
+                lambda: any(
+                    "#1 Maphex" in m.content for m in fake.messages_in(CHANNEL)[in_channel:]
+                ),
+                timeout=DEADLINE,
+            )
+            assert check_every_message(fake) > 0
+        finally:
+            assert await bot.stop() == 0
