@@ -31,6 +31,8 @@ KINDS: dict[str, dict[str, Any]] = {
     "maphex": {"size": 9},
     "isopath": {"size": 4},
     "pathagon": {},
+    "fixation": {},
+    "inphexion": {"size": 5, "pie": True},
 }
 MOVE_CAP = 40
 
@@ -200,3 +202,30 @@ async def test_the_picker_when_every_answer_is_deferred(tmp_path: Path) -> None:
         move = random.Random(1).choice(position.legal_moves())
         board = await pick(run, mover, board, move)
         assert not board.ephemeral and f"`{position.play(move).last_move}`" in board.content
+
+
+async def test_the_preview_shows_the_board_picture_at_full_width(tmp_path: Path) -> None:
+    """With pictures on, the picker's preview and the board it plays carry the picture as a
+    plain attachment (shown at a message's full width), the facts in the embed beside it."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "hexhall.db", pictures=True) as run,
+    ):
+        gid, position, board = await start(run, "maphex")
+        mover = await run.to_move(gid)
+        move = position.legal_moves()[0]
+        opened = await run.click(mover, board, "Move")
+        picker = await run.fake.original(opened, timeout=DEADLINE)
+        menu = selects(picker)[0]
+        value = next(o["value"] for o in menu["options"] if move.startswith(o["label"]))
+        await choose(run.fake, mover, picker, menu["custom_id"], value)
+        while "Play it" not in labels(picker):
+            nxt = selects(picker)[0]
+            value = next(o["value"] for o in nxt["options"] if move.endswith(o["label"]))
+            await choose(run.fake, mover, picker, nxt["custom_id"], value)
+        assert picker.ephemeral and set(picker.files) == {"board.png"}
+        assert all("image" not in e for e in picker.embeds)
+        played = await run.click(mover, picker, "Play it")
+        public = (await run.fake.followups(played, timeout=DEADLINE))[0]
+        assert not public.ephemeral and set(public.files) == {"board.png"}
+        assert public.embeds and "image" not in public.embeds[0]
