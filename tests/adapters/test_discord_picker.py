@@ -229,3 +229,31 @@ async def test_the_preview_shows_the_board_picture_at_full_width(tmp_path: Path)
         public = (await run.fake.followups(played, timeout=DEADLINE))[0]
         assert not public.ephemeral and set(public.files) == {"board.png"}
         assert public.embeds and "image" not in public.embeds[0]
+
+
+async def test_the_picker_where_only_the_user_install_works(run: Run) -> None:
+    """In a DM between two friends the bot is not part of, only Alice installed the app. The
+    buttons of the messages it posted there are authorised by her install (Rapptz/discord.py
+    #9757, discord/discord-api-docs#6723), so Bob, without the app, accepts and plays with the
+    Move picker: every answer goes through the interactions, none through REST."""
+    run.fake.uninstall_app(BOB)
+    friends = run.fake.private_channel(3_000, [ALICE, BOB])
+    card = await run.answer(
+        ALICE, "challenge", {"game": "maphex", "opponent": BOB, "size": 9}, channel=friends.id
+    )
+    await run.click(BOB, card, "Accept")
+    await run.fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
+    assert run.fake.threads_in(friends) == []  # no threads here: the game stays put
+    gid = int(button(card, "Board").split(":")[1])
+    position = engines.new("maphex", size=9)
+    board = card
+    rng = random.Random(4)
+    for _ in range(4):
+        move = rng.choice(position.legal_moves())
+        board = await pick(run, await run.to_move(gid), board, move)
+        assert board.channel_id == friends.id and not board.ephemeral
+        position = position.play(move)
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == 4
+    posts = run.fake.calls_to("POST /channels/{channel_id}/messages")
+    assert [c for c in posts if c.data["params"]["channel_id"] == str(friends.id)] == []
