@@ -9,6 +9,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import discord.http
 import pytest
 
 import engines
@@ -257,3 +258,27 @@ async def test_the_picker_where_only_the_user_install_works(run: Run) -> None:
     assert facts is not None and facts.moves == 4
     posts = run.fake.calls_to("POST /channels/{channel_id}/messages")
     assert [c for c in posts if c.data["params"]["channel_id"] == str(friends.id)] == []
+
+
+async def test_a_picker_menu_acts_only_on_picker_steps(run: Run) -> None:
+    """A picker menu's value is a step of the picker; a menu under a picker's custom id whose
+    value is some other action (resigning, say) is answered privately and changes nothing."""
+    gid, _position, board = await start(run, "maphex")
+    mover = await run.to_move(gid)
+    menu = {
+        "type": 3,
+        "custom_id": f"hxp:0:{gid}:0",
+        "options": [{"label": "resign", "value": f"rsy:{gid}"}],
+    }
+    params = discord.http.MultipartParameters(
+        payload={"content": "menu", "components": [{"type": 1, "components": [menu]}]},
+        multipart=None,
+        files=None,
+    )
+    sent = await run.bot.http.send_message(board.channel_id, params=params)
+    message = run.fake.messages[int(sent["id"])]
+    record = await run.fake.click(mover, message, menu["custom_id"], values=[f"rsy:{gid}"])
+    answer = await run.fake.original(record, timeout=DEADLINE)
+    assert answer.ephemeral and "not one of mine" in answer.content
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.result is None

@@ -116,9 +116,13 @@ class PickMenu(
         data: Any = interaction.data or {}
         values = data.get("values") if isinstance(data, dict) else None
         chosen = values[0] if isinstance(values, list) and values else ""
+        # Only a picker step may come from a picker menu: anything else is answered as a
+        # button that is not ours (an empty id), never acted on.
+        step = chosen if isinstance(chosen, str) else ""
+        if Action("", step).kind is not ActionKind.PICK_STEP:
+            step = ""
         try:
-            # Only a picker step may come from a picker menu; anything else is not ours.
-            await client.on_press(interaction, chosen if isinstance(chosen, str) else "")
+            await client.on_press(interaction, step)
         except Exception as error:
             await client.report(interaction, error)
 
