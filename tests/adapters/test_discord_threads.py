@@ -192,3 +192,21 @@ async def test_hexhall_run_plays_a_rated_game_in_its_thread_by_the_picker(tmp_pa
             assert check_every_message(fake) > 0
         finally:
             assert await bot.stop() == 0
+
+
+async def test_no_thread_in_a_server_the_bot_is_not_in(run: Run) -> None:
+    """In a server the app is not installed to (only Alice's user install answers there) the
+    bot cannot start or post in a thread, whatever the server's permissions: the game stays in
+    the channel, through the interactions."""
+    elsewhere = run.fake.guild(5_000, "Elsewhere", with_bot=False)
+    lounge = run.fake.channel(elsewhere, 5_001, "lounge")
+    run.fake.member(elsewhere, ALICE, "alice")
+    run.fake.member(elsewhere, BOB, "bob")
+    run.fake.grant_threads(elsewhere)
+    card = await run.answer(
+        ALICE, "challenge", {"game": "maphex", "opponent": BOB, "size": 9}, channel=lounge.id
+    )
+    await run.click(BOB, card, "Accept")
+    await run.fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
+    assert labels(card)[0] == "Move"
+    assert run.fake.threads_in(lounge) == [] and run.fake.calls_to(THREAD_ROUTE) == []

@@ -1907,7 +1907,7 @@ class FakeDiscord(FakeServer):
             "channel": channel_payload,
             "locale": locale,
             "app_permissions": str(guild.bot_permissions())
-            if guild is not None
+            if guild is not None and guild.bot_is_member
             else EVERYONE_PERMISSIONS,
             "entitlements": [],
             "entitlement_sku_ids": [],

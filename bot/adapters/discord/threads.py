@@ -55,9 +55,11 @@ def chat_here(interaction: discord.Interaction) -> Chat:
 
 def can_thread(interaction: discord.Interaction) -> bool:
     """Whether the bot may start a game's thread where ``interaction`` happened: a server's
-    text channel where it has :data:`THREAD_PERMISSIONS`."""
+    text channel, the app installed to that server (its bot a member: the interaction is
+    authorised by the server install, not only by a user's), with :data:`THREAD_PERMISSIONS`."""
     return (
         interaction.guild_id is not None
+        and interaction.is_guild_integration()
         and isinstance(interaction.channel, discord.TextChannel)
         and interaction.app_permissions.is_superset(THREAD_PERMISSIONS)
     )
