@@ -35,8 +35,8 @@ __all__ = [
 
 #: The permissions a game's thread needs (Create Public Threads, Send Messages in Threads).
 THREAD_PERMISSIONS = discord.Permissions(create_public_threads=True, send_messages_in_threads=True)
-#: A quiet thread is archived after a week (the longest Discord offers): correspondence
-#: games may wait days for a move; a post in an archived thread unarchives it.
+#: A quiet thread is archived after a week, the longest of the four durations Discord takes
+#: (60, 1440, 4320, 10080 minutes): correspondence games may wait days for a move.
 ARCHIVE_AFTER: Final[Literal[10080]] = 10080
 
 
