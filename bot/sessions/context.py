@@ -22,6 +22,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, ParamSpec, TypeVar
 
+from bot.core.lru import Lru
 from bot.limits import MAX_ID
 from bot.messages import (
     Need,
@@ -45,6 +46,7 @@ __all__ = [
     "RULES_DIR",
     "TIME_CHOICES",
     "Context",
+    "Damaged",
     "Refusal",
     "checked_id",
     "dumps",
@@ -64,6 +66,8 @@ DEFAULT_TIME_PER_MOVE = 3
 #: At most this many pending challenges per challenger.
 MAX_PENDING = 10
 CHALLENGE_TTL = timedelta(hours=24)
+#: How many games set aside by the clock sweep are remembered (not logged again).
+SET_ASIDE_REMEMBERED = 1024
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -80,6 +84,16 @@ class Refusal(Exception):
         self.need = need
 
 
+class Damaged(Refusal):
+    """A refusal because a stored row that ``game_id`` needs cannot be read (``row`` names
+    it): the game answers its players with ``text``, every other game goes on."""
+
+    def __init__(self, text: Text, game_id: int, row: BadRow) -> None:
+        super().__init__(text)
+        self.game_id = game_id
+        self.row = row
+
+
 def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
     """Turn a :class:`Refusal` raised anywhere in ``method`` into a refusal reply."""
 
@@ -92,6 +106,8 @@ def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]
         except validate.BadArgument as exc:
             return Reply.refuse(exc.text)
         except Refusal as refusal:
+            if isinstance(refusal, Damaged):
+                log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
             return validate.bounded(Reply.refuse(refusal.text, refusal.need))
         except StoreBusy:
             # Another process (a backup, a stuck bot) held the database too long: nothing
@@ -175,6 +191,8 @@ class Context:
         self.thinker = thinker or Thinker()
         # game id -> the task making the bot's move there: at most one per game.
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        #: games the clock sweep set aside (id -> why), so each is logged once, not each round
+        self.set_aside: Lru[int, str] = Lru(SET_ASIDE_REMEMBERED)
         #: this manager among the bot processes on one database (host, process, a random
         #: part): the owner of the leases on shared chores such as the clock sweep.
         self.worker = worker_name()

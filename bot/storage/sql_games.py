@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core.ending import Termination
@@ -39,6 +39,10 @@ from engines.levels import Level
 __all__ = ["SqlGames", "insert_game"]
 
 log = logging.getLogger(__name__)
+
+#: How far ahead of now a game's stored alarm can be (a time per move of two weeks plus a
+#: year's vacation days many times over): one further ahead is damaged and worked out again.
+ALARM_REACH = timedelta(days=366)
 
 _GAME_UPDATABLE = frozenset(
     {"draw_offer_by", "takeback_by", "reminder_sent_for_ply", "deadline_at"}
@@ -464,15 +468,27 @@ class SqlGames(SqlBase):
         deadline has come (the sweeper asks with ``now``).  One index range over the games'
         stored alarms, whatever the number of games with a clock.  A game that cannot be read
         is set aside with a log line; the others are returned."""
+        # An alarm beyond any a clock can set is damaged text ('garbage' sorts after every
+        # time): read too, and worked out again, so a damaged alarm never stops a clock.
         rows = await self._rows(
             f"SELECT {GAME_COLUMNS}, alarm_at FROM games WHERE status = 'active' "
-            "AND alarm_at <= ? ORDER BY alarm_at, id",
-            (to_ts(horizon),),
+            "AND (alarm_at <= ? OR alarm_at > ?) ORDER BY alarm_at, id",
+            (to_ts(horizon), to_ts(horizon + ALARM_REACH)),
         )
+        due = to_ts(horizon)
         # '' marks the games of a database from before alarms (schema 8): their alarm is
         # worked out here, once.
-        games = await self._games([r for r in rows if r["alarm_at"] != ""], keep_bad=False)
-        unset = await self._games([r for r in rows if r["alarm_at"] == ""], keep_bad=False)
+        redo = [r["alarm_at"] == "" or r["alarm_at"] > due for r in rows]
+        again = [r for r, worked_out in zip(rows, redo, strict=True) if worked_out]
+        for row in again:
+            if row["alarm_at"] != "":
+                try:
+                    Reader("games", row).time("alarm_at")
+                except BadRow as exc:
+                    log.error("%s; worked out again from its deadline", exc)
+        kept = [r for r, worked_out in zip(rows, redo, strict=True) if not worked_out]
+        games = await self._games(kept, keep_bad=False)
+        unset = await self._games(again, keep_bad=False)
         alarms = [(alarm_text(g.deadline_at, g.time_per_move, was_reminded(g)), g) for g in unset]
         if alarms:
             await self._write(
