@@ -205,6 +205,8 @@ async def run_clocks(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> 
                 await challenges.expire_challenges(ctx)
                 await ctx.store.prune_notifications(ctx.now() - KEEP_SENT)
                 await ctx.store.prune_leases(datetime.now(UTC))
+        except StoreError as exc:  # the database is down or busy: one line, no trace
+            log.warning("clock sweep round skipped: %s", exc)
         except Exception:  # one bad round must not stop the clocks of every game
             log.exception("clock sweep failed")
         with contextlib.suppress(TimeoutError):

@@ -33,7 +33,7 @@ from bot.sessions import clock as clk
 from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, PlayerRow, SqlStore, StoreBusy
+from bot.storage import BadRow, GameRow, PlayerRow, SqlStore, StoreBusy, StoreError
 from bot.workers import worker_name
 from engines import Position
 from engines.base import shown
@@ -117,6 +117,11 @@ def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]
             # The store has set a damaged game or challenge aside; other rows are not.
             log.error("a stored row cannot be read: %s", exc)
             return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
+        except StoreError as exc:
+            # A full disk, an unreachable server, a refused statement: nothing was changed,
+            # the player is answered and the process goes on serving (one line, no trace).
+            log.warning("%s: %s", method.__name__, exc)
+            return Reply.refuse(texts.UNAVAILABLE)
 
     return wrapper
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from bot.sessions.texts.base import (
     BUSY,
     NOT_MY_BUTTON,
+    UNAVAILABLE,
     cannot_be_read,
     changed_meanwhile,
     is_over,
@@ -209,6 +210,7 @@ __all__ = [
     "PROVISIONAL_NOTE",
     "STEP_LABELS",
     "STEP_THROUGH",
+    "UNAVAILABLE",
     "aborted_note",
     "accepted",
     "accepted_note",

@@ -78,6 +78,8 @@ def cannot_be_read(game_id: int, reason: str) -> Text:
 
 #: The answer when the database stayed locked longer than the busy timeout.
 BUSY = Text.of("The database is busy, try again.")
+#: The answer when the database cannot take a request (a full disk, an unreachable server).
+UNAVAILABLE = Text.of("The database is unavailable, try again.")
 
 
 def row_unreadable(table: str, row_id: object) -> Text:
