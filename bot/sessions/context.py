@@ -39,6 +39,8 @@ from engines import Position
 from engines.base import shown
 
 __all__ = [
+    "CACHED_GAMES",
+    "CACHED_PLAYERS",
     "CHALLENGE_TTL",
     "DEFAULT_TIME_PER_MOVE",
     "FIRST_CHOICES",
@@ -47,6 +49,7 @@ __all__ = [
     "TIME_CHOICES",
     "Context",
     "Damaged",
+    "GameLock",
     "Refusal",
     "checked_id",
     "dumps",
@@ -66,6 +69,11 @@ DEFAULT_TIME_PER_MOVE = 3
 #: At most this many pending challenges per challenger.
 MAX_PENDING = 10
 CHALLENGE_TTL = timedelta(hours=24)
+#: How many games this process keeps in memory (rows, positions and locks; least recently
+#: used first out): a game not in memory is read again from its stored snapshot.
+CACHED_GAMES = 2000
+#: How many players this process keeps in memory (by id and by platform user).
+CACHED_PLAYERS = 5000
 #: How many games set aside by the clock sweep are remembered (not logged again).
 SET_ASIDE_REMEMBERED = 1024
 
@@ -161,6 +169,36 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+class GameLock:
+    """A game's :class:`asyncio.Lock` that counts who holds or awaits it, so the bounded map
+    of locks drops it only when it is free (two locks for one game would let two requests
+    change it at once)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._users = 0
+
+    def locked(self) -> bool:
+        """Whether a request holds the lock now."""
+        return self._lock.locked()
+
+    def busy(self) -> bool:
+        """Whether a request holds the lock or waits for it."""
+        return self._users > 0
+
+    async def __aenter__(self) -> None:
+        self._users += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._users -= 1
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+        self._users -= 1
+
+
 class Context:
     """The state the session modules share (see the module docstring)."""
 
@@ -183,11 +221,12 @@ class Context:
         self.rules_dir = rules_dir
         self.challenge_ttl = challenge_ttl
         self.max_pending = max_pending
-        self.locks: dict[int, asyncio.Lock] = {}
+        # Every cache is bounded (least recently used goes first); a lock goes only when free.
+        self.locks: Lru[int, GameLock] = Lru(CACHED_GAMES, keep=GameLock.busy)
         # game id -> (row, position) as last read or written: only what the store can rebuild.
-        self.positions: dict[int, tuple[GameRow, Position]] = {}
-        self.players: dict[int, PlayerRow] = {}
-        self.by_user: dict[tuple[str, str], PlayerRow] = {}
+        self.positions: Lru[int, tuple[GameRow, Position]] = Lru(CACHED_GAMES)
+        self.players: Lru[int, PlayerRow] = Lru(CACHED_PLAYERS)
+        self.by_user: Lru[tuple[str, str], PlayerRow] = Lru(CACHED_PLAYERS)
         #: gap between two pieces of clock work (reminders, timeouts) handled by a sweep
         self.sweep_gap = clk.SWEEP_GAP
         # The earliest time the next piece of clock work may be delivered: pacing across sweeps.
@@ -206,8 +245,9 @@ class Context:
         """The manager's current time (from the injected clock)."""
         return self.clock.now()
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def lock(self, game_id: int) -> GameLock:
+        """The lock of game ``game_id``: one request at a time changes a game here."""
         lock = self.locks.get(game_id)
         if lock is None:
-            lock = self.locks[game_id] = asyncio.Lock()
+            lock = self.locks[game_id] = GameLock()
         return lock

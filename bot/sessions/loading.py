@@ -29,6 +29,7 @@ __all__ = [
     "check_seats",
     "damaged_here",
     "forget_player",
+    "from_snapshot",
     "load",
     "own_game",
     "pick_game",
@@ -155,6 +156,32 @@ async def replay(
     return position
 
 
+def from_snapshot(row: GameRow) -> Position | None:
+    """The position stored with ``row`` (``None`` if the snapshot is not a position of that
+    game at that ply, or does not read back as stored: then the moves are replayed)."""
+    try:
+        position = engines.from_dict(row.snapshot)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return None
+    if position.game != row.game or position.ply != row.ply:
+        return None
+    if json.loads(json.dumps(position.to_dict())) != row.snapshot:
+        return None
+    return position
+
+
+async def _last_move_agrees(ctx: Context, row: GameRow, position: Position) -> bool:
+    """Whether the stored last move is the snapshot's (one indexed row read): a damaged
+    move, or a row and moves from two moments, takes the replaying way, which tells."""
+    if row.ply == 0:
+        return True
+    try:
+        last = await ctx.store.move_at(row.id, row.ply - 1)
+    except BadRow:  # the store has set the game aside
+        raise Refusal(texts.set_aside(row.id)) from None
+    return last is not None and last.move == (position.last_move or "")
+
+
 async def load(ctx: Context, game_id: int, fresh: bool = True) -> Loaded:
     """The game and its position; ``fresh=False`` trusts this process's cache (a move
     does: the store's optimistic check catches a stale row, and the move is retried)."""
@@ -171,8 +198,15 @@ async def load(ctx: Context, game_id: int, fresh: bool = True) -> Loaded:
         raise Refusal(texts.set_aside(game_id))
     if cached is not None and cached[0].version == row.version:
         return Loaded(row, cached[1])
-    # Read the row again with its moves in one transaction: another process may be
-    # writing, and a row and moves from two moments would look corrupt.
+    position = from_snapshot(row)
+    if position is not None and await _last_move_agrees(ctx, row, position):
+        # The stored snapshot, without replaying every move.
+        await check_seats(ctx, row)
+        ctx.positions[game_id] = (row, position)
+        return Loaded(row, position)
+    # A snapshot that cannot be read: the moves tell what is wrong.  Read the row again with
+    # its moves in one transaction: another process may be writing, and a row and moves from
+    # two moments would look corrupt.
     try:
         both = await ctx.store.game_with_moves(game_id)
     except BadRow:

@@ -130,14 +130,24 @@ class SqlGames(SqlBase):
         rows = await self._rows(
             f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
-        return [read_move(r) for r in rows]
+        return await self._read_moves(game_id, rows)
+
+    async def _read_moves(self, game_id: int, rows: Iterable[Row]) -> list[MoveRow]:
+        """Decode a game's move rows; one that cannot be read sets the game aside and raises
+        :class:`BadRow` naming the game (what its players are told about)."""
+        try:
+            return [read_move(r) for r in rows]
+        except BadRow as exc:
+            log.error("setting aside a game whose moves cannot be read: %s", exc)
+            await self.mark_corrupt(game_id, str(exc))
+            raise BadRow("games", game_id, "moves", str(exc)) from None
 
     async def move_at(self, game_id: int, ply: int) -> MoveRow | None:
         """The move played at ``ply`` in a game, if any."""
         row = await self._row(
             f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply)
         )
-        return None if row is None else read_move(row)
+        return None if row is None else (await self._read_moves(game_id, [row]))[0]
 
     async def games_of(
         self,

@@ -60,6 +60,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
@@ -87,6 +88,10 @@ Context = ContextTypes.DEFAULT_TYPE
 #: Telegram's Bot API (the library appends the token).
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_FILE_URL = "https://api.telegram.org/file/bot"
+#: Games whose latest board caption this process remembers (least recently used first out).
+CACHED_CAPTIONS = 2000
+#: Telegram users this process remembers by @username (least recently seen first out).
+CACHED_USERNAMES = 10_000
 
 
 def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
@@ -172,9 +177,10 @@ class TelegramAdapter:
         # The caption of each game's latest board this process sent (a double press that
         # gets the same answer again is not shown twice); which message that board is lives
         # in the store (bot.sessions.posts), so its buttons can be taken away after a restart.
-        self._captions: dict[int, str] = {}
-        # Telegram has no look-up by @username: remember the people this process has seen.
-        self._known: dict[str, User] = {}
+        self._captions: Lru[int, str] = Lru(CACHED_CAPTIONS)
+        # Telegram has no look-up by @username: remember the people this process has seen
+        # (the most recently seen ones: the map is bounded like every cache).
+        self._known: Lru[str, User] = Lru(CACHED_USERNAMES)
         app = application
         offered = menu(Surface.TELEGRAM, registry)
         #: The commands this bot offers, by their name on Telegram.
