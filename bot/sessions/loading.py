@@ -39,6 +39,7 @@ __all__ = [
     "recent_game",
     "replay",
     "seat",
+    "shown_here",
     "someone",
     "store_row",
 ]
@@ -290,6 +291,13 @@ async def recent_game(ctx: Context, player: PlayerRow, chat: Chat, scan: int = 2
         if (row.platform, row.chat_id) == (chat.platform, chat.chat_id):
             return row.id
     return None
+
+
+def shown_here(player: PlayerRow, chat: Chat, row: GameRow) -> None:
+    """A game belongs to the chat it was made in: shown to anyone asking there and to its
+    players anywhere; :class:`Refusal` ("no such game here") to anyone else."""
+    if (row.platform, row.chat_id) != (chat.platform, chat.chat_id) and player.id not in row.seats:
+        raise Refusal(texts.no_game_here(row.id))
 
 
 def seat(player: PlayerRow, row: GameRow) -> int | None:

@@ -21,6 +21,7 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     me = await loading.player(ctx, user)
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
+    loading.shown_here(me, chat, loaded.row)
     row, position = loaded.row, loaded.position
     seats = (
         await presentation.who(ctx, row, position, 0),

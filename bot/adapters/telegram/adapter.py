@@ -148,9 +148,10 @@ def tg_user(user: TgUser) -> User:
     return User(PLATFORM, str(user.id), user.full_name or str(user.id), user.username)
 
 
-def tg_chat(chat_id: int) -> Chat:
-    """The manager's chat for a Telegram chat id."""
-    return Chat(PLATFORM, str(chat_id))
+def tg_chat(chat_id: int, kind: str | None = None) -> Chat:
+    """The manager's chat for a Telegram chat id; ``kind`` is the chat's type (Bot API
+    ``Chat.type``: ``"private"`` is a person's one-to-one chat with the bot)."""
+    return Chat(PLATFORM, str(chat_id), direct=kind == ChatType.PRIVATE)
 
 
 class TelegramUnavailable(RuntimeError):
@@ -389,8 +390,8 @@ class TelegramAdapter:
             return chosen  # None for an unknown @username: invited by name
 
         reply = await run_words(
-            self.manager, tg_user(sender), tg_chat(message.chat_id), "challenge",
-            [who, *rest], named_user,
+            self.manager, tg_user(sender), tg_chat(message.chat_id, message.chat.type),
+            "challenge", [who, *rest], named_user,
         )  # fmt: skip
         await self.send(message.chat_id, reply)
 
@@ -414,9 +415,8 @@ class TelegramAdapter:
         def named_user(_: str) -> User | None:
             return player
 
-        reply = await run_words(
-            self.manager, tg_user(user), tg_chat(message.chat_id), "stats", words, named_user
-        )
+        chat = tg_chat(message.chat_id, message.chat.type)
+        reply = await run_words(self.manager, tg_user(user), chat, "stats", words, named_user)
         await self.send(message.chat_id, reply)
 
     async def on_command(self, update: Update, context: Context) -> None:
@@ -430,7 +430,7 @@ class TelegramAdapter:
         command = self.commands.get(name)
         if command is None:
             return
-        chat = tg_chat(message.chat_id)
+        chat = tg_chat(message.chat_id, message.chat.type)
         words = list(context.args or [])
         by_name = {command.name: command}
         reply = await run_words(
@@ -460,7 +460,7 @@ class TelegramAdapter:
         if game_id is None and replied is not None and to_bot:
             game_id = _game_of(replied)
         reply = await self.manager.move(
-            tg_user(user), tg_chat(message.chat_id), " ".join(words), game_id
+            tg_user(user), tg_chat(message.chat_id, message.chat.type), " ".join(words), game_id
         )
         await self.send(message.chat_id, reply, dedupe=True)
 
@@ -488,7 +488,7 @@ class TelegramAdapter:
             return
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
-        chat = tg_chat(chat_id)
+        chat = tg_chat(chat_id, query.message.chat.type)
         kind = Action("", query.data).kind
         handler = None if kind is None else self._buttons.get(kind)
         if handler is not None:
