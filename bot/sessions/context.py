@@ -44,6 +44,7 @@ __all__ = [
     "CHALLENGE_TTL",
     "DEFAULT_TIME_PER_MOVE",
     "FIRST_CHOICES",
+    "MAX_BOT_GAMES",
     "MAX_PENDING",
     "RULES_DIR",
     "TIME_CHOICES",
@@ -68,6 +69,8 @@ TIME_CHOICES: tuple[float | None, ...] = (None, 1, 3, 7, 14)
 DEFAULT_TIME_PER_MOVE = 3
 #: At most this many pending challenges per challenger.
 MAX_PENDING = 10
+#: At most this many unfinished games of one player against the bot.
+MAX_BOT_GAMES = 5
 CHALLENGE_TTL = timedelta(hours=24)
 #: How many games this process keeps in memory (rows, positions and locks; least recently
 #: used first out): a game not in memory is read again from its stored snapshot.
@@ -213,6 +216,7 @@ class Context:
         challenge_ttl: timedelta = CHALLENGE_TTL,
         max_pending: int = MAX_PENDING,
         thinker: Thinker | None = None,
+        max_bot_games: int = MAX_BOT_GAMES,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -221,6 +225,10 @@ class Context:
         self.rules_dir = rules_dir
         self.challenge_ttl = challenge_ttl
         self.max_pending = max_pending
+        #: at most this many unfinished games of one player against the bot
+        self.max_bot_games = max_bot_games
+        # player id -> the lock that lets one of their requests at a time start a bot game
+        self.player_locks: Lru[int, GameLock] = Lru(CACHED_PLAYERS, keep=GameLock.busy)
         # Every cache is bounded (least recently used goes first); a lock goes only when free.
         self.locks: Lru[int, GameLock] = Lru(CACHED_GAMES, keep=GameLock.busy)
         # game id -> (row, position) as last read or written: only what the store can rebuild.
@@ -244,6 +252,13 @@ class Context:
     def now(self) -> datetime:
         """The manager's current time (from the injected clock)."""
         return self.clock.now()
+
+    def player_lock(self, player_id: int) -> GameLock:
+        """The lock of player ``player_id``'s requests that must not run at once."""
+        lock = self.player_locks.get(player_id)
+        if lock is None:
+            lock = self.player_locks[player_id] = GameLock()
+        return lock
 
     def lock(self, game_id: int) -> GameLock:
         """The lock of game ``game_id``: one request at a time changes a game here."""

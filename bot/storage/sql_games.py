@@ -179,6 +179,16 @@ class SqlGames(SqlBase):
         )
         return 0 if row is None else int(row[0])
 
+    async def count_bot_games(self, player_id: int) -> int:
+        """How many active games ``player_id`` plays against the bot."""
+        row = await self._row(
+            "SELECT (SELECT COUNT(*) FROM games WHERE seat0 = ? AND status = 'active' "
+            "AND bot_seat IS NOT NULL) + (SELECT COUNT(*) FROM games WHERE seat1 = ? "
+            "AND seat0 <> ? AND status = 'active' AND bot_seat IS NOT NULL)",
+            (player_id, player_id, player_id),
+        )
+        return 0 if row is None else int(row[0])
+
     async def active_games_in_chat(
         self, player_id: int, platform: str, chat_id: str
     ) -> list[GameRow]:

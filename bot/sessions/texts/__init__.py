@@ -199,6 +199,7 @@ from bot.sessions.texts.standings import (
     stats_pool,
     stats_streak,
     time_left,
+    too_many_bot_games,
     unknown_player,
 )
 
@@ -363,6 +364,7 @@ __all__ = [
     "timeout_note",
     "to_move",
     "to_move_line",
+    "too_many_bot_games",
     "too_many_pending",
     "unknown_player",
     "welcome_back",

@@ -21,6 +21,13 @@ def rated_terms(title: str, ratings: tuple[tuple[Mention, str], ...]) -> Text:
 CASUAL = Text.of(" Casual game (not rated).")
 
 
+def too_many_bot_games(limit: int) -> Text:
+    """The limit of a player's unfinished games against the bot is reached."""
+    return _t(
+        f"You already have {limit} unfinished games against the bot: finish or resign one first."
+    )
+
+
 #: In place of a rating that is damaged in storage (on a challenge card or a board).
 DAMAGED_RATING = "(damaged)"
 
