@@ -12,10 +12,11 @@ from bot.sessions import opponent
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import FairQueue, Thinker
+from bot.sessions.views import PAGE
 from bot.storage import open_store
 from engines.ai import Budget
 from engines.levels import Level
-from tests.bot.session_kit import ALICE, BOB, ROOM
+from tests.bot.session_kit import ALICE, BOB, ROOM, session, start_game
 
 TINY = {level: Budget(iterations=5, seconds=60.0) for level in Level}
 
@@ -99,3 +100,23 @@ async def test_a_players_unfinished_bot_games_are_limited(tmp_path: Path) -> Non
 
 def test_a_bot_moves_lease_runs_out_in_seconds() -> None:
     assert opponent.THINK_LEASE.total_seconds() <= 60
+
+
+async def test_games_answers_one_page_however_many_games(tmp_path: Path) -> None:
+    """Many games (here 23 active with Bob, 4 finished): ``games`` answers one message of
+    :data:`~bot.sessions.views.PAGE` games, and says how to ask for the next page."""
+    async with session(tmp_path / "h.db") as m:
+        ids = [(await start_game(m, "pathagon"))[0] for _ in range(27)]
+        for gid in ids[:4]:
+            assert (await m.resign(ALICE, ROOM, gid, True)).ok
+        seen: list[str] = []
+        for page in (1, 2, 3):
+            reply = await m.games(ALICE, page)
+            assert reply.ok, reply.text
+            lines = [line for line in reply.text.splitlines() if line.startswith("#")]
+            assert len(lines) == (PAGE if page < 3 else 27 - 2 * PAGE), reply.text
+            assert f"Page {page} of 3." in reply.text
+            assert ("games 4" not in reply.text) and (("games 3" in reply.text) == (page == 2))
+            seen += [line.split()[0] for line in lines]
+        assert sorted(seen) == sorted(f"#{gid}" for gid in ids)
+        assert not (await m.games(ALICE, 4)).ok
