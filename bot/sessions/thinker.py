@@ -36,6 +36,10 @@ def search_move(
     return choose_move(position, iterations=iterations, seconds=seconds, seed=seed)
 
 
+def _ready() -> None:
+    """Nothing: submitted once per worker when the pool starts, so each starts at once."""
+
+
 #: The function a worker runs: :func:`search_move`'s signature (tests pass one that waits).
 Search = Callable[[str, Mapping[str, Any], Sequence[str], int, float, int], str]
 
@@ -90,6 +94,10 @@ class Thinker:
         if self._pool is None:
             # Made (and its workers started) on the event loop's thread: see bot.workers.
             self._pool = process_pool(self.workers)
+            # Every worker starts now, not on the first search that finds none idle: a
+            # player's search never waits for a process to start and import the engines.
+            for _ in range(self._queue.slots):
+                self._pool.submit(_ready)
         pool = self._pool
         loop = asyncio.get_running_loop()
         try:
