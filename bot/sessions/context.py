@@ -17,6 +17,7 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from importlib import resources
 from importlib.resources.abc import Traversable
@@ -55,6 +56,7 @@ __all__ = [
     "checked_id",
     "dumps",
     "guard",
+    "on_refusal",
 ]
 
 log = logging.getLogger(__name__)
@@ -105,36 +107,74 @@ class Damaged(Refusal):
         self.row = row
 
 
+#: What the request being answered changed before it may still be refused (the acting player
+#: created or renamed on first contact): undone by :func:`guard` when it is refused.
+_UNDO: ContextVar[list[Callable[[], Awaitable[None]]] | None] = ContextVar(
+    "hexhall_undo", default=None
+)
+
+
+def on_refusal(undo: Callable[[], Awaitable[None]]) -> None:
+    """Have ``undo`` run should the request being answered end in a refusal."""
+    pending = _UNDO.get()
+    if pending is not None:
+        pending.append(undo)
+
+
+async def _undo(pending: list[Callable[[], Awaitable[None]]]) -> None:
+    for undo in reversed(pending):
+        try:
+            await undo()
+        except StoreError as exc:  # kept as it is: the refusal is answered all the same
+            log.warning("could not undo before a refusal: %s", exc)
+
+
 def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
-    """Turn a :class:`Refusal` raised anywhere in ``method`` into a refusal reply."""
+    """Turn a :class:`Refusal` raised anywhere in ``method`` into a refusal reply (undoing
+    what :func:`on_refusal` was told of: a refused request leaves nothing behind)."""
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> Reply:
+        pending: list[Callable[[], Awaitable[None]]] = []
+        token = _UNDO.set(pending)
         try:
-            # Every argument checked against its hint first (see bot.sessions.validate).
-            checked, named = validate.checked_call(method, args, kwargs)
-            return validate.bounded(await method(*checked, **named))
-        except validate.BadArgument as exc:
-            return Reply.refuse(exc.text)
-        except Refusal as refusal:
-            if isinstance(refusal, Damaged):
-                log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
-            return validate.bounded(Reply.refuse(refusal.text, refusal.need))
-        except StoreBusy:
-            # Another process (a backup, a stuck bot) held the database too long: nothing
-            # was changed, the same command can simply be sent again.
-            return Reply.refuse(texts.BUSY)
-        except BadRow as exc:
-            # The store has set a damaged game or challenge aside; other rows are not.
-            log.error("a stored row cannot be read: %s", exc)
-            return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
-        except StoreError as exc:
-            # A full disk, an unreachable server, a refused statement: nothing was changed,
-            # the player is answered and the process goes on serving (one line, no trace).
-            log.warning("%s: %s", method.__name__, exc)
-            return Reply.refuse(texts.UNAVAILABLE)
+            reply = await _guarded(method, args, kwargs)
+        finally:
+            _UNDO.reset(token)
+        if not reply.ok and pending:
+            await _undo(pending)
+        return reply
 
     return wrapper
+
+
+async def _guarded(
+    method: Callable[..., Awaitable[Reply]], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Reply:
+    """The body of :func:`guard`: the reply, or the refusal a failure amounts to."""
+    try:
+        # Every argument checked against its hint first (see bot.sessions.validate).
+        checked, named = validate.checked_call(method, args, kwargs)
+        return validate.bounded(await method(*checked, **named))
+    except validate.BadArgument as exc:
+        return Reply.refuse(exc.text)
+    except Refusal as refusal:
+        if isinstance(refusal, Damaged):
+            log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
+        return validate.bounded(Reply.refuse(refusal.text, refusal.need))
+    except StoreBusy:
+        # Another process (a backup, a stuck bot) held the database too long: nothing
+        # was changed, the same command can simply be sent again.
+        return Reply.refuse(texts.BUSY)
+    except BadRow as exc:
+        # The store has set a damaged game or challenge aside; other rows are not.
+        log.error("a stored row cannot be read: %s", exc)
+        return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
+    except StoreError as exc:
+        # A full disk, an unreachable server, a refused statement: nothing was changed,
+        # the player is answered and the process goes on serving (one line, no trace).
+        log.warning("%s: %s", getattr(method, "__name__", "a request"), exc)
+        return Reply.refuse(texts.UNAVAILABLE)
 
 
 def checked(

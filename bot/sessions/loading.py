@@ -5,6 +5,7 @@ Context`; a game whose rows do not agree is set aside here."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from bot.messages import (
     User,
 )
 from bot.sessions import texts
-from bot.sessions.context import Context, Refusal, checked_id
+from bot.sessions.context import Context, Refusal, checked_id, on_refusal
 from bot.storage import BadRow, GameRow, MoveRow, PlayerRow
 from engines import Position
 
@@ -62,10 +63,25 @@ async def player(ctx: Context, user: User) -> PlayerRow:
     cached = ctx.by_user.get(key)
     if cached is not None and cached.name == user.name:
         return cached
-    row = await ctx.store.player(user.platform, user.user_id, user.name, ctx.now())
+    before = cached or await ctx.store.find_player(user.platform, user.user_id)
+    if before is not None and before.name == user.name:
+        row = before
+    else:
+        row = await ctx.store.player(user.platform, user.user_id, user.name, ctx.now())
+        # A refused request leaves no player behind, and no display name changed.
+        on_refusal(functools.partial(_undo_contact, ctx, row, before))
     ctx.by_user[key] = row
     ctx.players[row.id] = row
     return row
+
+
+async def _undo_contact(ctx: Context, row: PlayerRow, before: PlayerRow | None) -> None:
+    """Undo :func:`player`'s creation (``before`` is ``None``) or renaming of ``row``."""
+    forget_player(ctx, row.id)
+    if before is None:
+        await ctx.store.drop_new_player(row.id)
+    else:
+        await ctx.store.player(row.platform, row.user_id, before.name, ctx.now())
 
 
 async def someone(ctx: Context, user: User) -> PlayerRow:

@@ -11,7 +11,7 @@ from datetime import datetime, timedelta
 from bot.core.notification import Notification
 from bot.core.settings import Settings
 from bot.storage.dbapi import Conn, Row, to_ts
-from bot.storage.errors import BadRow
+from bot.storage.errors import BadRow, StoreError
 from bot.storage.rows import GameRow, PlayerRow
 from bot.storage.sql_base import SqlBase
 from bot.storage.sql_outbox import insert_notes
@@ -53,6 +53,24 @@ class SqlPlayers(SqlBase):
             ).fetchone()
         )
         return read_player(created)
+
+    async def drop_new_player(self, player_id: int) -> bool:
+        """Remove a player nothing refers to (made by a request that was then refused);
+        whether it went.  A player anything refers to stays (the foreign keys refuse)."""
+        try:
+            return bool(
+                await self._write(
+                    lambda c: c.execute(
+                        "DELETE FROM players WHERE id = ? AND NOT EXISTS "
+                        "(SELECT 1 FROM games WHERE seat0 = ? OR seat1 = ?) AND NOT EXISTS "
+                        "(SELECT 1 FROM challenges WHERE challenger = ? OR target = ?) "
+                        "RETURNING id",
+                        (player_id, player_id, player_id, player_id, player_id),
+                    ).fetchall()
+                )
+            )
+        except StoreError:  # something else refers to it: it stays
+            return False
 
     async def get_player(self, player_id: int) -> PlayerRow | None:
         """The player with this id, if any."""

@@ -135,8 +135,8 @@ class SqliteStore(SqlStore):
         def close(conn: sqlite3.Connection) -> None:
             try:
                 conn.execute("PRAGMA optimize")
-            except sqlite3.Error:
-                log.warning("PRAGMA optimize failed at close", exc_info=True)
+            except sqlite3.Error as exc:  # a full disk, say: one line, the close goes on
+                log.warning("PRAGMA optimize failed at close: %s", exc)
             conn.close()
 
         await asyncio.get_running_loop().run_in_executor(self._executor, close, self._conn)

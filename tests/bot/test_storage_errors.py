@@ -21,7 +21,7 @@ from tests.bot.session_kit import ALICE, BOB, ROOM, session
 ROOT = Path(__file__).resolve().parents[2]
 
 #: How far the database's files may grow in the console run (the WAL file fills up first).
-FILE_LIMIT = 48 * 1024
+FILE_LIMIT = 192 * 1024
 
 
 def _hexhall(
