@@ -393,7 +393,9 @@ async def run(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
     while not stop.is_set():
         try:
             await resume(ctx)
-        except Exception:  # the database busy, say: the next round tries again
+        except StoreError as exc:  # the database busy or down: one line, no trace
+            log.warning("waking the bot's moves failed: %s", exc)
+        except Exception:  # anything else: the next round tries again
             log.exception("waking the bot's moves failed")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=every)
