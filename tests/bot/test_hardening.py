@@ -174,6 +174,14 @@ CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("challenge", {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB}, "rated"),
     ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "user"),
     ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "chat"),
+    *(
+        ("tournament_new", {"user": ALICE, "chat": ROOM, "game": "maphex"}, name)
+        for name in ("game", "options", "days", "rounds", "rated", "max_players")
+    ),
+    *(
+        (method, {"user": ALICE, "chat": ROOM, "tournament_id": 1}, "tournament_id")
+        for method in ("tournament_join", "tournament_leave", "tournament_standings")
+    ),
 ]
 
 
