@@ -149,3 +149,21 @@ async def test_a_vacation_ending_before_it_starts_is_left_out(
         assert back.ok, back.text
         assert [r for r in caplog.records if "away_spans" in r.getMessage()], caplog.text
         assert await _status(m, gid) is GameStatus.ACTIVE
+
+
+async def test_the_sweep_sets_a_damaged_game_aside_and_times_out_the_others(
+    store_url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    clock = FakeClock()
+    async with session(store_url, clock) as m:
+        damaged = await _rated(m, ALICE, BOB)
+        spared = await _rated(m, CAROL, DAVE)
+        await raw(m.store, "UPDATE games SET options = 'garbage' WHERE id = ?", damaged)
+        clock.advance(days=2)
+        with caplog.at_level(logging.WARNING):
+            assert await m.sweep() == 1
+        assert await _status(m, spared) is GameStatus.FINISHED
+        assert await _status(m, damaged) is GameStatus.CORRUPT
+        assert any(f"#{damaged}" in r.getMessage() for r in caplog.records), caplog.text
+        told = await m.board(ALICE, ROOM, damaged)
+        assert not told.ok and f"#{damaged}" in told.text and "set aside" in told.text
