@@ -49,8 +49,14 @@ def parent_of(interaction: discord.Interaction) -> int | None:
 
 
 def chat_here(interaction: discord.Interaction) -> Chat:
-    """The manager's chat for an interaction: its channel, or the channel of its thread."""
-    return chat_of(parent_of(interaction) or interaction.channel_id, interaction.guild_id)
+    """The manager's chat for an interaction: its channel, or the channel of its thread (a
+    direct chat when it came from the user's DM with the bot, see
+    :func:`~bot.adapters.discord.format.chat_of`)."""
+    return chat_of(
+        parent_of(interaction) or interaction.channel_id,
+        interaction.guild_id,
+        bool(interaction.context.dm_channel),
+    )
 
 
 def can_thread(interaction: discord.Interaction) -> bool:
