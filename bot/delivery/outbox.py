@@ -10,8 +10,10 @@ two workers (in one process or several) never hold the same notification.
 The sender says what went wrong by what it raises:
 
 - :class:`DirectRefused`: the platform refused a direct message (the user never started the
-  bot, direct messages closed).  The notification is delivered in the game's chat instead,
-  once.
+  bot, direct messages closed).  The refusal is remembered (no direct message is tried again
+  until the player starts the bot or turns direct messages on again); a notification that has
+  a chat is delivered there instead, once; a private one (no chat: what the player asked to be
+  told privately, while the chat already shows it on the game's board) is dropped.
 - :class:`DeliveryRefused`: the platform refused it for good (chat gone, bot removed): given
   up at once.
 - anything else: a transient failure (network, rate limit): tried again later.
@@ -88,6 +90,10 @@ class OutboxStore(Protocol):
     ) -> bool:
         """Release a claimed notification to be tried again at ``when`` (``direct=False``:
         in the game's chat from now on); ``False`` if ``owner`` no longer held the claim."""
+        ...
+
+    async def direct_refused(self, player_id: int, now: datetime) -> None:
+        """Remember that the platform refused a direct message to a player."""
         ...
 
     async def claim_owners(self, platform: str, now: datetime) -> list[str]:
@@ -201,9 +207,16 @@ class Outbox:
             # it reads nothing, so it is done with, not sent.
             await self.store.mark_sent(note.id, self.owner, self.clock.now())
             return 0
+        if not note.direct and note.chat is None:
+            # A private notice to a player who turned direct messages off, or whom the
+            # platform refused one: the game's board in its chat already said it.
+            await self.store.give_up(note.id, self.owner, self.clock.now(), "no direct messages")
+            return 0
         try:
             await sender.send(note)
         except DirectRefused as exc:
+            if note.direct and note.recipient.player_id is not None:
+                await self.store.direct_refused(note.recipient.player_id, self.clock.now())
             if note.direct and note.chat is not None:
                 # Once: from now on it is a chat message, and a chat refusal gives up.
                 log.info("direct message %d refused (%s): sending it in the chat", note.id, exc)

@@ -547,11 +547,19 @@ CREATE INDEX games_alarm ON games (alarm_at) WHERE status = 'active';
 UPDATE games SET alarm_at = '' WHERE status = 'active' AND deadline_at IS NOT NULL;
 """
 
+# 8 -> 9 (issue 24): when the platform last refused a direct message to a player (a Telegram
+# user who never started the bot, closed Discord DMs): none is tried again until the player
+# starts the bot or turns direct messages on again.
+_DM_REFUSED = """
+ALTER TABLE players ADD COLUMN dm_refused_at TEXT;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
     Migration(_LEASES, _LEASES),
     Migration(_ALARMS, _ALARMS),
+    Migration(_DM_REFUSED, _DM_REFUSED),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

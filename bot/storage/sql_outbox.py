@@ -288,6 +288,29 @@ class SqlOutbox(SqlBase):
 
         return await self._write(retry)
 
+    async def direct_refused(self, player_id: int, now: datetime) -> None:
+        """Remember that the platform refused a direct message to a player: none is tried
+        again (their notifications read as not direct) until they turn direct messages on
+        again (:meth:`~bot.storage.sql_players.SqlPlayers.set_settings`) or start the bot
+        (:meth:`direct_reachable`)."""
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE players SET dm_refused_at = ? WHERE id = ?", (to_ts(now), player_id)
+            )
+        )
+
+    async def direct_reachable(self, platform: str, user_id: str) -> bool:
+        """Forget a refusal of direct messages to a player (they started the bot); whether
+        there was one."""
+        cur = await self._write(
+            lambda c: c.execute(
+                "UPDATE players SET dm_refused_at = NULL WHERE platform = ? AND user_id = ? "
+                "AND dm_refused_at IS NOT NULL",
+                (platform, user_id),
+            )
+        )
+        return bool(cur.rowcount)
+
     async def outbox_backlog(self, now: datetime) -> list[Backlog]:
         """Per platform: how many notifications are due and undelivered at ``now``, and how
         many seconds the oldest of them has waited (for the metrics)."""

@@ -17,6 +17,14 @@ that mentions (and pings) only its recipient, or a direct message when they want
 
 Rate limits are discord.py's own business.
 
+Once: every message carries the notification's ``nonce`` (``hexhall-<id>``, within Discord's
+25 characters) and discord.py sends it with ``enforce_nonce``, so a resend of the same
+notification (the process died after Discord created the message and before the outbox marked
+it sent; another process's claim) returns the message already made and creates none: "If
+another message was created by the same author with the same nonce, that message will be
+returned and no new message will be created" (Create Message, ``enforce_nonce``; the check
+covers "the past few minutes", longer than a restart takes).
+
 Shards (several processes, each running some of the gateway shards): a notification is sent
 by whichever process claims it from the outbox, through REST, not by the process whose
 shard holds the game's server.  Posting to a channel, opening a DM and editing a message are
@@ -50,9 +58,18 @@ from bot.delivery.recap import Recaps
 from bot.messages import ActionKind, Text
 from bot.storage import PostKind
 
-__all__ = ["DiscordSender"]
+__all__ = ["DiscordSender", "nonce_of"]
 
 log = logging.getLogger(__name__)
+
+
+def nonce_of(note_id: int) -> str:
+    """The nonce of a stored notification's message (see the module docstring).
+
+    >>> nonce_of(42)
+    'hexhall-42'
+    """
+    return f"hexhall-{note_id}"
 
 
 class DiscordSender:
@@ -73,6 +90,8 @@ class DiscordSender:
             "content": markdown(text)[:TEXT_LIMIT],
             "allowed_mentions": mentions_only(note.recipient.mention()),
         }
+        if note.id is not None:
+            fields["nonce"] = nonce_of(note.id)
         view = action_view(note.actions)
         if view is not None:
             fields["view"] = view

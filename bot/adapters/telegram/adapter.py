@@ -345,6 +345,8 @@ class TelegramAdapter:
         if message is None or user is None:
             return
         self._remember(user)
+        # The user opened the bot: direct messages Telegram refused before may reach them now.
+        await self.manager.store.direct_reachable(PLATFORM, str(user.id))
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(message.chat_id, f"{reply.text}\n\n{self.help}")
