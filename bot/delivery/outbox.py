@@ -25,8 +25,10 @@ ended) are dropped by the store when they are claimed, so a sender never sees th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -34,7 +36,15 @@ from bot import metrics
 from bot.core.notification import Notification
 from bot.workers import gone, worker_name
 
-__all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "OutboxStore", "Sender"]
+__all__ = [
+    "Clock",
+    "DeliveryRefused",
+    "DirectRefused",
+    "Outbox",
+    "OutboxStore",
+    "Sender",
+    "answering",
+]
 
 log = logging.getLogger(__name__)
 
@@ -106,12 +116,57 @@ class OutboxStore(Protocol):
         ...
 
 
+class BoardStore(Protocol):
+    """What :func:`answering` needs of the store."""
+
+    async def claim_boards(
+        self, game_id: int, owner: str, now: datetime, lease: timedelta
+    ) -> list[int]:
+        """Claim a game's undelivered committed boards for ``owner``; their ids."""
+        ...
+
+    async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
+        """Record a claimed notification as delivered."""
+        ...
+
+    async def retry_later(
+        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+    ) -> bool:
+        """Release a claimed notification to be tried again at ``when``."""
+        ...
+
+
 class Clock(Protocol):
     """Anything that tells the current time (aware, UTC)."""
 
     def now(self) -> datetime:
         """The current time."""
         ...
+
+
+@contextlib.asynccontextmanager
+async def answering(
+    store: BoardStore, clock: Clock, owner: str, game_id: int | None
+) -> AsyncIterator[None]:
+    """Around an adapter posting a board of ``game_id`` as its answer (to a move, mostly):
+    the game's committed boards (:attr:`~bot.core.notification.Kind.BOARD`) are claimed for
+    ``owner`` first and marked sent once the answer is out, so no outbox posts them a second
+    time.  If posting fails they are released to the outbox at once (a stored move is never
+    left unannounced); if the process dies they go out when the claim is taken over.  The
+    window for a double is between the platform's answer and the mark: one statement."""
+    if game_id is None:
+        yield
+        return
+    claimed = await store.claim_boards(game_id, owner, clock.now(), LEASE)
+    try:
+        yield
+    except BaseException as exc:
+        for note_id in claimed:
+            why = f"the answer failed: {type(exc).__name__}"
+            await store.retry_later(note_id, owner, clock.now(), why, direct=False)
+        raise
+    for note_id in claimed:
+        await store.mark_sent(note_id, owner, clock.now())
 
 
 class Outbox:

@@ -249,6 +249,16 @@ async def commit(
                 dedupe=dedupe_key(Kind.YOUR_TURN, row.id, after.ply),
                 ply=after.ply,
             )
+    if me.user_id != BOT_USER_ID:
+        # The board answering this move, committed with it (posted by the adapter at once;
+        # by any outbox should that answer never go out).
+        told = (
+            opponent
+            if after.outcome is not None
+            else await loading.player_by_id(ctx, row.seats[after.to_move])
+        )
+        moved = texts.your_turn_note(row.id, title, presentation.mention(me), move)
+        notes.append(policy.board_note(ctx, told, row, after.ply, moved, now))
     updated = await ctx.store.apply_move(
         row,
         move,

@@ -22,6 +22,8 @@ from bot.sessions.context import Context
 from bot.storage import GameRow, PlayerRow
 
 __all__ = [
+    "ANSWER_GRACE",
+    "board_note",
     "deadline",
     "deliver_after",
     "note",
@@ -31,6 +33,31 @@ __all__ = [
     "settings_of",
     "turn_deadline",
 ]
+
+
+#: How long after a move its committed board waits for the adapter answering the move to claim
+#: it (milliseconds, normally) before any outbox may post it instead.
+ANSWER_GRACE = timedelta(seconds=10)
+
+
+def board_note(
+    ctx: Context, player: PlayerRow, row: GameRow, ply: int, text: Text, now: datetime
+) -> Notification:
+    """The board of ``row``'s game at ``ply``, committed with the move that made it, for its
+    chat (naming ``player``, the one to move or told the result): see
+    :attr:`~bot.core.notification.Kind.BOARD`.  A chat message: no quiet hours, never direct."""
+    return Notification(
+        kind=Kind.BOARD,
+        recipient=Recipient(player.platform, player.user_id, player.name, player.id),
+        text=text,
+        deliver_after=now + ANSWER_GRACE,
+        chat=Chat(row.platform, row.chat_id),
+        game_id=row.id,
+        ply=ply,
+        direct=False,
+        dedupe=f"board:{row.id}:{ply}",
+        created_at=now,
+    )
 
 
 def settings_of(player: PlayerRow) -> Settings:

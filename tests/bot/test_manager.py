@@ -167,9 +167,15 @@ async def test_with_direct_messages_off_the_chat_gets_nothing_but_the_answers(
         await start_game(m, "maphex")
         assert (await m.move(BOB, ROOM, "5")).ok
         assert (await m.resign(ALICE, ROOM)).ok
-        for who in (ALICE, BOB):
-            kinds = [n.kind for n in await m.store.notifications_for((await m.player(who)).id)]
-            assert kinds == [], (who, kinds)
+        kinds = {
+            who.user_id: [n.kind for n in await m.store.notifications_for((await m.player(who)).id)]
+            for who in (ALICE, BOB)
+        }
+        # Only the board committed with Bob's move (naming Alice, to move), for the chat: the
+        # adapter answering the move posts it (and claims it); nothing else for anyone.
+        assert kinds == {ALICE.user_id: ["board"], BOB.user_id: []}, kinds
+        (board,) = await m.store.notifications_for((await m.player(ALICE)).id)
+        assert board.chat == ROOM and not board.direct and board.ply == 1
 
 
 # -- refusals: each one line, nothing changed ----------------------------------------------------

@@ -55,7 +55,7 @@ from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions
 from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
-from bot.messages import ActionKind, Text
+from bot.messages import ActionKind, Text, User
 from bot.storage import PostKind
 
 __all__ = ["DiscordSender", "nonce_of"]
@@ -107,6 +107,9 @@ class DiscordSender:
         """Deliver one notification (see the module docstring)."""
         if notification.kind is Kind.CHALLENGE_EXPIRED and await self._edit_cards(notification):
             return
+        if notification.kind is Kind.BOARD:
+            await self._board(notification)
+            return
         if notification.direct:
             await self._direct(notification)
             return
@@ -135,6 +138,28 @@ class DiscordSender:
                 ) from None
             return
         await self._remember_card(notification, sent)
+
+    async def _board(self, note: Notification) -> None:
+        """A move's committed board whose answer never went out (the process died): the
+        game's board, posted in its channel as the game's latest, with its nonce."""
+        chat = note.chat
+        if note.game_id is None or chat is None or not chat.chat_id.isdigit():
+            raise DeliveryRefused("no channel to post the board in")
+        manager = self.client.manager
+        user = User(PLATFORM, note.recipient.user_id, note.recipient.name)
+        reply = await manager.board(user, chat, note.game_id)
+        fields = await self.client.message_fields(reply, user)
+        if note.id is not None:
+            fields["nonce"] = nonce_of(note.id)
+        try:
+            sent = await self.client.get_partial_messageable(int(chat.chat_id)).send(**fields)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise DeliveryRefused(f"channel: {exc.status}, code {exc.code}") from None
+        older = await manager.remember_post(
+            PLATFORM, chat.chat_id, str(sent.id), PostKind.BOARD, game_id=note.game_id
+        )
+        for post in older:  # only the latest board of a game keeps live buttons
+            await self.client.edit_post(post, view=None)
 
     async def _direct(self, notification: Notification) -> None:
         fields = await self._fields(notification, in_channel=False)

@@ -60,12 +60,13 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
-from bot.delivery.outbox import Outbox
+from bot.delivery.outbox import Outbox, answering
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import Picker
 from bot.storage import PostKind
+from bot.workers import worker_name
 
 __all__ = [
     "ALLOWED_UPDATES",
@@ -194,6 +195,8 @@ class TelegramAdapter:
         app.add_handler(TypeHandler(Update, self._wake_outbox), group=1)
         #: The outbox delivering this platform's notifications (woken after each update).
         self.outbox: Outbox | None = None
+        # Who claims a move's committed board while answering it, without an outbox.
+        self._owner = worker_name()
 
     @classmethod
     def build(
@@ -327,7 +330,11 @@ class TelegramAdapter:
         async with board_lock(self.manager, gid):
             if dedupe and self._captions.get(gid) == caption:
                 return None
-            message = await send_board(bot, self.manager, chat_id, reply)
+            # The move's committed board is this answer: claimed, so no outbox posts it too.
+            owner = self.outbox.owner if self.outbox is not None else self._owner
+            store, clock = self.manager.store, self.manager.clock
+            async with answering(store, clock, owner, gid if live else None):
+                message = await send_board(bot, self.manager, chat_id, reply)
             self._captions[gid] = caption
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(chat_id, reply.animation, filename=f"hexhall-{gid}.gif")
