@@ -307,9 +307,9 @@ class TelegramAdapter:
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
         board (a player's rating chart) as a photo with its caption, text otherwise.
-        A game's older boards lose their buttons (found in the store, so also after a
-        restart).  ``dedupe`` skips a board identical to the game's latest one (a double
-        press answered again)."""
+        A game's older boards keep their buttons (see :mod:`~bot.adapters.telegram.boards`).
+        ``dedupe`` skips a board identical to the game's latest one (a double press answered
+        again)."""
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
