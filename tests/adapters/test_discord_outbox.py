@@ -6,11 +6,17 @@ code 50007) is remembered and never repeated in the channel."""
 from __future__ import annotations
 
 import asyncio
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bot.adapters.discord import DiscordSender
+from bot.adapters.discord.format import PLATFORM
+from bot.core.notification import Kind, Notification, Recipient
+from bot.delivery.recap import Recaps
+from bot.messages import Chat, Text
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
@@ -106,3 +112,30 @@ async def _decline_latest(run: Run) -> None:
     assert answer.ephemeral
     card = next(m for m in run.fake.messages_in(CHANNEL) if "Decline" in labels(m))
     await run.click(BOB, card, "Decline")
+
+
+async def test_a_notification_sent_again_makes_no_second_message(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The resend of a notification after a crash (delivered, killed before it was marked
+    sent) carries the same nonce with ``enforce_nonce``: Discord returns the message already
+    made and creates none (Create Message, ``enforce_nonce``)."""
+    async with running(fake, tmp_path / "h.db") as run:
+        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        bob = Recipient(PLATFORM, str(BOB), "bob", None)
+        note = Notification(
+            kind=Kind.REMINDER,
+            recipient=bob,
+            text=Text.of(bob.mention(), ", your clock runs in #7."),
+            deliver_after=datetime.now(UTC),
+            chat=Chat(PLATFORM, str(CHANNEL)),
+            direct=False,
+            id=4242,
+        )
+        await sender.send(note)
+        await sender.send(note)  # the resend
+        posts = fake.calls_to("POST /channels/{channel_id}/messages")
+        assert [c.data["body"]["nonce"] for c in posts] == ["hexhall-4242"] * 2
+        assert [c.response["status"] for c in posts] == [200, 200]
+        assert posts[0].response["body"]["id"] == posts[1].response["body"]["id"]
+        assert len(notes_in(fake, CHANNEL)) == 1
