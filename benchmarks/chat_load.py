@@ -312,9 +312,13 @@ async def discord_run(moves: list[str], interval: float, folder: Path) -> Figure
                     if c.get("type") == 2 and c.get("label") == "Accept"
                 )
                 mark = len(fake.calls)
-                count = len(fake.messages_in(CHANNEL))
+                count, edits = len(fake.messages_in(CHANNEL)), card.edits
                 await fake.click(BOB, card, accept)
-                await fake.wait_until(lambda: len(fake.messages_in(CHANNEL)) > count, timeout=30)
+                # The card becomes the first board (edited), or a board follows it.
+                await fake.wait_until(
+                    lambda: card.edits > edits or len(fake.messages_in(CHANNEL)) > count,
+                    timeout=30,
+                )
                 await _settle(lambda: sum(c.method != "getUpdates" for c in fake.calls))
                 accepted = _discord_counts(fake, mark)
                 figures.accept_messages, figures.accept_edits = accepted[0], accepted[1]
