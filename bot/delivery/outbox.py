@@ -125,6 +125,14 @@ class BoardStore(Protocol):
         """Claim a game's undelivered committed boards for ``owner``; their ids."""
         ...
 
+    async def board_owners(self, game_id: int, now: datetime) -> list[tuple[str, str]]:
+        """Who holds claims on a game's undelivered committed boards, by platform."""
+        ...
+
+    async def release_claims(self, platform: str, owner: str) -> int:
+        """Free ``owner``'s claims on ``platform``'s undelivered notifications."""
+        ...
+
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
         """Record a claimed notification as delivered."""
         ...
@@ -157,6 +165,11 @@ async def answering(
     if game_id is None:
         yield
         return
+    # A process that died answering the same move (a retried update now answered here) holds
+    # the board's claim: it is gone, so this answer takes the board over.
+    for platform, holder in await store.board_owners(game_id, clock.now()):
+        if holder != owner and gone(holder):
+            await store.release_claims(platform, holder)
     claimed = await store.claim_boards(game_id, owner, clock.now(), LEASE)
     try:
         yield

@@ -304,6 +304,17 @@ class SqlOutbox(SqlBase):
         )
         return sorted(int(r["id"]) for r in rows)
 
+    async def board_owners(self, game_id: int, now: datetime) -> list[tuple[str, str]]:
+        """The (platform, worker) pairs holding unexpired claims on a game's undelivered
+        committed boards."""
+        rows = await self._rows(
+            "SELECT DISTINCT platform, lease_owner FROM notifications WHERE game_id = ? "
+            f"AND kind = '{Kind.BOARD}' AND done_at IS NULL AND lease_until > ? "
+            "ORDER BY platform, lease_owner",
+            (game_id, to_ts(now)),
+        )
+        return [(str(r["platform"]), str(r["lease_owner"])) for r in rows]
+
     async def direct_refused(self, player_id: int, now: datetime) -> None:
         """Remember that the platform refused a direct message to a player: none is tried
         again (their notifications read as not direct) until they turn direct messages on
