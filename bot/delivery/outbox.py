@@ -165,12 +165,14 @@ async def answering(
     if game_id is None:
         yield
         return
-    # A process that died answering the same move (a retried update now answered here) holds
-    # the board's claim: it is gone, so this answer takes the board over.
-    for platform, holder in await store.board_owners(game_id, clock.now()):
-        if holder != owner and gone(holder):
-            await store.release_claims(platform, holder)
     claimed = await store.claim_boards(game_id, owner, clock.now(), LEASE)
+    if not claimed:
+        # A process that died answering the same move (a retried update now answered here)
+        # may hold the board's claim: it is gone, so this answer takes the board over.
+        for platform, holder in await store.board_owners(game_id, clock.now()):
+            if holder != owner and gone(holder):
+                await store.release_claims(platform, holder)
+                claimed = await store.claim_boards(game_id, owner, clock.now(), LEASE)
     try:
         yield
     except BaseException as exc:
