@@ -393,8 +393,9 @@ class DiscordBot(discord.Client):
             for section in out.rest:
                 await interaction.followup.send(section, ephemeral=True)
             return
-        # A move's committed board is this answer: claimed, so no outbox posts it too.
-        live = reply.game_id if reply.kind is ReplyKind.LIVE_BOARD else None
+        # A move's committed board is this answer (a live board, or the final one): claimed,
+        # so no outbox posts it too.
+        live = out.board
         owner = self.outbox.owner if self.outbox is not None else self._owner
         async with answering(self.manager.store, self.manager.clock, owner, live):
             if mode is Mode.EDIT:

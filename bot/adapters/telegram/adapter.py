@@ -333,7 +333,8 @@ class TelegramAdapter:
             # The move's committed board is this answer: claimed, so no outbox posts it too.
             owner = self.outbox.owner if self.outbox is not None else self._owner
             store, clock = self.manager.store, self.manager.clock
-            async with answering(store, clock, owner, gid if live else None):
+            # (A live board, or the final one: any board shown as the game's latest.)
+            async with answering(store, clock, owner, gid):
                 message = await send_board(bot, self.manager, chat_id, reply)
             self._captions[gid] = caption
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
