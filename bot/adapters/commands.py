@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import engines
 from bot.adapters.args import (
@@ -63,9 +64,11 @@ from bot.adapters.typed import (
     typed_hint,
     unknown,
 )
+from bot.adapters.typed_tournament import TOURNAMENT_ACTIONS, TOURNAMENT_USAGE, tournament_words
 from bot.messages import Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
+from bot.sessions.tournaments import DEFAULT_MAX, MOST_PLAYERS
 
 __all__ = [
     "COMMAND",
@@ -132,14 +135,36 @@ async def _challenge(m: SessionManager, user: User, chat: Chat, a: Args) -> Repl
     game = a.game or ""
     if a.level is not None and a.player is not None and not a.bot:
         return Reply.refuse(texts.level_is_for_the_bot())
+    first = seat_first(game, a.options, a.first)
     if a.bot or a.level is not None:
         return await m.challenge_bot(
-            user, chat, game, a.level or "normal", a.options, a.first, a.days
+            user, chat, game, a.level or "normal", a.options, first, a.days
         )
     rated = True if a.rated is None else a.rated
     return await m.challenge(
-        user, chat, game, a.player, a.options, a.first, a.days, rated, username=a.username
+        user, chat, game, a.player, a.options, first, a.days, rated, username=a.username
     )
+
+
+def seat_first(game: str, options: Mapping[str, Any] | None, first: str) -> str:
+    """Who takes seat 0 (what the manager reads) from who moves first (what the ``first``
+    option says: "Who moves first"). In a game whose first move is seat 1's (Maphex: Blue
+    opens, Red is seat 0), the one who moves first takes seat 1.
+
+    >>> seat_first("maphex", None, "me"), seat_first("pathagon", None, "me")
+    ('them', 'me')
+    >>> seat_first("maphex", {"size": 16}, "random"), seat_first("chess", None, "me")
+    ('random', 'me')
+    """
+    if first not in ("me", "them"):
+        return first
+    try:
+        opener = engines.new(game, **(options or {})).to_move
+    except (ValueError, TypeError, KeyError):
+        return first  # an unknown game or option: the manager refuses it in its own words
+    if opener == 0:
+        return first
+    return "them" if first == "me" else "me"
 
 
 async def _move(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
@@ -165,6 +190,26 @@ async def _takeback(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply
 
 async def _away(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
     return await m.away(user, a.count if a.count is not None else "")
+
+
+async def _tournament(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    action, number = a.action or "standings", a.tournament_id
+    if action == "new":
+        rated = True if a.rated is None else a.rated
+        most = DEFAULT_MAX if a.max_players is None else a.max_players
+        game = a.game or ""
+        return await m.tournament_new(
+            user, chat, game, a.options, a.days, a.rounds or 1, rated, most
+        )
+    if action == "join":
+        return await m.tournament_join(user, chat, number)
+    if action == "leave":
+        return await m.tournament_leave(user, chat, number)
+    if action == "start":
+        return await m.tournament_start(user, chat, number)
+    if action == "cancel":
+        return await m.tournament_cancel(user, chat, number)
+    return await m.tournament_standings(user, chat, number)
 
 
 async def _help(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
@@ -252,15 +297,16 @@ REGISTRY: tuple[Command, ...] = (
         "Play a move (or preview it first)",
         "move [#game] <move>",
         (
+            # The move first: Discord lists required options before optional ones, and the
+            # game is optional (empty: your one game in this chat).
+            Param(
+                "move", Kind.MOVE, "Your move (start typing: legal moves are listed)", required=True
+            ),
             Param(
                 "game",
                 Kind.GAME_ID,
-                "The game (your games where it is your turn come first)",
-                required=True,
+                "The game (empty: your one game here; your turns come first)",
                 field="game_id",
-            ),
-            Param(
-                "move", Kind.MOVE, "Your move (start typing: legal moves are listed)", required=True
             ),
             Param(
                 "preview", Kind.FLAG, "Show the board after the move, privately, before playing it"
@@ -452,6 +498,53 @@ REGISTRY: tuple[Command, ...] = (
         private=_private,
         board_card=False,
     ),
+    Command(
+        "tournament",
+        "A round-robin here: open one, join, leave, start, or its standings",
+        "tournament [id]",
+        (
+            Param(
+                "action",
+                Kind.CHOICE,
+                "What to do (empty: the standings)",
+                choices=TOURNAMENT_ACTIONS,
+                default="standings",
+            ),
+            Param("game", Kind.GAME, "Which game (to open one)", choices=tuple(engines.GAMES)),
+            Param(
+                "id",
+                Kind.NUMBER,
+                "Which tournament (empty: the one here)",
+                low=1,
+                high=1_000_000_000,
+                field="tournament_id",
+            ),
+            Param("days", Kind.DAYS, "Days per move (1, 3, 7 or 14)", choices=DAYS, default="3"),
+            Param("rounds", Kind.NUMBER, "Play each pairing twice, seats swapped", low=1, high=2),
+            Param("rated", Kind.FLAG, "Whether its games count for ratings (rated unless no)"),
+            Param(
+                "max",
+                Kind.NUMBER,
+                "The most players (above 10: groups by rating)",
+                low=3,
+                high=MOST_PLAYERS,
+                field="max_players",
+            ),
+            Param("size", Kind.SIZE, "Board size (games that have sizes)", field="options"),
+            Param("pie", Kind.FLAG, "Pie rule (inpHeXion)", field="options"),
+        ),
+        _tournament,
+        tournament_words,
+        more=f"{TOURNAMENT_USAGE}; tournament join|leave|start|cancel [id]",
+    ),
+    Command(
+        "tournaments",
+        "This chat's tournaments",
+        "tournaments",
+        (),
+        lambda m, u, c, a: m.tournament_list(u, c),
+        nothing,
+    ),
     Command("help", "How to play here", "help", (), _help, nothing, frozenset({Surface.TYPED})),
 )
 
@@ -575,7 +668,7 @@ async def _run(
     if command is None:
         # A line that is not written like a move of any game is a mistyped command.
         if not engines.looks_like_move(word.strip().removesuffix("!")):
-            return Reply.refuse(unknown(word.split()[0]))
+            return Reply.refuse(unknown(word.split()[0], tuple(COMMAND)))
         args: Args | Reply = bare_move(word)
         command = COMMAND["move"]
     else:

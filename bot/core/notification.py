@@ -49,6 +49,8 @@ class Kind(enum.StrEnum):
     OPPONENT_AWAY = "opponent_away"
     #: the animated recap of a finished game, drawn when it is delivered
     RECAP = "recap"
+    #: a tournament's news in its chat: it started, was cancelled, its standings, its result
+    TOURNAMENT = "tournament"
     #: a move's board in its game's chat, committed with the move: the adapter answering the
     #: move claims it and posts the board at once; the outbox posts it only if that answer
     #: never went out (the process died, or the platform kept refusing)
