@@ -120,9 +120,9 @@ class BoardStore(Protocol):
     """What :func:`answering` needs of the store."""
 
     async def claim_boards(
-        self, game_id: int, owner: str, now: datetime, lease: timedelta
+        self, game_id: int, chat_id: str, owner: str, now: datetime, lease: timedelta
     ) -> list[int]:
-        """Claim a game's undelivered committed boards for ``owner``; their ids."""
+        """Claim a game's undelivered committed boards for its chat for ``owner``; ids."""
         ...
 
     async def board_owners(self, game_id: int, now: datetime) -> list[tuple[str, str]]:
@@ -154,9 +154,10 @@ class Clock(Protocol):
 
 @contextlib.asynccontextmanager
 async def answering(
-    store: BoardStore, clock: Clock, owner: str, game_id: int | None
+    store: BoardStore, clock: Clock, owner: str, game_id: int | None, chat_id: str
 ) -> AsyncIterator[None]:
-    """Around an adapter posting a board of ``game_id`` as its answer (to a move, mostly):
+    """Around an adapter posting a board of ``game_id`` in ``chat_id`` as its answer (to a
+    move, mostly; an answer elsewhere than the game's chat claims nothing):
     the game's committed boards (:attr:`~bot.core.notification.Kind.BOARD`) are claimed for
     ``owner`` first and marked sent once the answer is out, so no outbox posts them a second
     time.  If posting fails they are released to the outbox at once (a stored move is never
@@ -165,14 +166,14 @@ async def answering(
     if game_id is None:
         yield
         return
-    claimed = await store.claim_boards(game_id, owner, clock.now(), LEASE)
+    claimed = await store.claim_boards(game_id, chat_id, owner, clock.now(), LEASE)
     if not claimed:
         # A process that died answering the same move (a retried update now answered here)
         # may hold the board's claim: it is gone, so this answer takes the board over.
         for platform, holder in await store.board_owners(game_id, clock.now()):
             if holder != owner and gone(holder):
                 await store.release_claims(platform, holder)
-                claimed = await store.claim_boards(game_id, owner, clock.now(), LEASE)
+                claimed = await store.claim_boards(game_id, chat_id, owner, clock.now(), LEASE)
     try:
         yield
     except BaseException as exc:

@@ -289,17 +289,19 @@ class SqlOutbox(SqlBase):
         return await self._write(retry)
 
     async def claim_boards(
-        self, game_id: int, owner: str, now: datetime, lease: timedelta
+        self, game_id: int, chat_id: str, owner: str, now: datetime, lease: timedelta
     ) -> list[int]:
         """Claim a game's undelivered committed boards (:attr:`Kind.BOARD`, due or not) for
-        the worker ``owner`` until ``now + lease``: the adapter answering a move posts the
-        board itself and marks them sent.  Those another worker holds are left to it."""
+        its chat ``chat_id`` for the worker ``owner`` until ``now + lease``: the adapter
+        answering a move there posts the board itself and marks them sent.  Those another
+        worker holds are left to it; an answer in another chat (a move typed privately)
+        claims none: the game's chat still gets its board."""
         rows = await self._write(
             lambda c: c.execute(
                 "UPDATE notifications SET lease_owner = ?, lease_until = ? "
-                f"WHERE game_id = ? AND kind = '{Kind.BOARD}' AND done_at IS NULL "
-                "AND (lease_until IS NULL OR lease_until <= ?) RETURNING id",
-                (owner, to_ts(now + lease), game_id, to_ts(now)),
+                f"WHERE game_id = ? AND chat_id = ? AND kind = '{Kind.BOARD}' "
+                "AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?) RETURNING id",
+                (owner, to_ts(now + lease), game_id, chat_id, to_ts(now)),
             ).fetchall()
         )
         return sorted(int(r["id"]) for r in rows)

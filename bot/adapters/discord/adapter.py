@@ -421,7 +421,8 @@ class DiscordBot(discord.Client):
         # so no outbox posts it too.
         live = out.board
         owner = self.outbox.owner if self.outbox is not None else self._owner
-        async with answering(self.manager.store, self.manager.clock, owner, live):
+        chat = str(interaction.channel_id or 0)
+        async with answering(self.manager.store, self.manager.clock, owner, live, chat):
             if mode is Mode.EDIT:
                 edit = dict(fields)
                 edit["attachments"] = [edit.pop("file")] if "file" in edit else []

@@ -354,7 +354,7 @@ class TelegramAdapter:
             owner = self.outbox.owner if self.outbox is not None else self._owner
             store, clock = self.manager.store, self.manager.clock
             # (A live board, or the final one: any board shown as the game's latest.)
-            async with answering(store, clock, owner, gid):
+            async with answering(store, clock, owner, gid, str(chat_id)):
                 message = await send_board(bot, self.manager, chat_id, reply, self._mini_app())
             self._captions[gid] = caption
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
