@@ -68,6 +68,7 @@ from bot.adapters.telegram.reading import (
     replied_person,
 )
 from bot.adapters.typed import command_word, unknown
+from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox, answering
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
@@ -96,6 +97,10 @@ Context = ContextTypes.DEFAULT_TYPE
 #: Telegram's Bot API (the library appends the token).
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_FILE_URL = "https://api.telegram.org/file/bot"
+#: Games whose latest board caption this process remembers (least recently used first out).
+CACHED_CAPTIONS = 2000
+#: Telegram users this process remembers by @username (least recently seen first out).
+CACHED_USERNAMES = 10_000
 
 
 def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
@@ -157,9 +162,10 @@ def tg_user(user: TgUser) -> User:
     return User(PLATFORM, str(user.id), user.full_name or str(user.id), user.username)
 
 
-def tg_chat(chat_id: int) -> Chat:
-    """The manager's chat for a Telegram chat id."""
-    return Chat(PLATFORM, str(chat_id))
+def tg_chat(chat_id: int, kind: str | None = None) -> Chat:
+    """The manager's chat for a Telegram chat id; ``kind`` is the chat's type (Bot API
+    ``Chat.type``: ``"private"`` is a person's one-to-one chat with the bot)."""
+    return Chat(PLATFORM, str(chat_id), direct=kind == ChatType.PRIVATE)
 
 
 class TelegramUnavailable(RuntimeError):
@@ -188,9 +194,10 @@ class TelegramAdapter:
         # The caption of each game's latest board this process sent (a double press that
         # gets the same answer again is not shown twice); which message that board is lives
         # in the store (bot.sessions.posts), so its buttons can be taken away after a restart.
-        self._captions: dict[int, str] = {}
-        # Telegram has no look-up by @username: remember the people this process has seen.
-        self._known: dict[str, User] = {}
+        self._captions: Lru[int, str] = Lru(CACHED_CAPTIONS)
+        # Telegram has no look-up by @username: remember the people this process has seen
+        # (the most recently seen ones: the map is bounded like every cache).
+        self._known: Lru[str, User] = Lru(CACHED_USERNAMES)
         # The messages whose move was refused: an edit of one is handled as the new move.
         self._refused = RefusedMoves()
         app = application
@@ -423,8 +430,8 @@ class TelegramAdapter:
             return chosen  # None for an unknown @username: invited by name
 
         reply = await run_words(
-            self.manager, tg_user(sender), tg_chat(message.chat_id), "challenge",
-            [who, *rest], named_user,
+            self.manager, tg_user(sender), tg_chat(message.chat_id, message.chat.type),
+            "challenge", [who, *rest], named_user,
         )  # fmt: skip
         await self.send(message.chat_id, reply)
 
@@ -448,9 +455,8 @@ class TelegramAdapter:
         def named_user(_: str) -> User | None:
             return player
 
-        reply = await run_words(
-            self.manager, tg_user(user), tg_chat(message.chat_id), "stats", words, named_user
-        )
+        chat = tg_chat(message.chat_id, message.chat.type)
+        reply = await run_words(self.manager, tg_user(user), chat, "stats", words, named_user)
         await self.send(message.chat_id, reply)
 
     async def on_command(self, update: Update, context: Context) -> None:
@@ -464,7 +470,7 @@ class TelegramAdapter:
         command = self.commands.get(name)
         if command is None or not self._fresh_or_retry(update, message, command.name == "move"):
             return
-        chat = tg_chat(message.chat_id)
+        chat = tg_chat(message.chat_id, message.chat.type)
         words = list(context.args or [])
         by_name = {command.name: command}
         reply = await run_words(
@@ -524,7 +530,7 @@ class TelegramAdapter:
         if game_id is None and replied is not None and to_bot:
             game_id = _game_of(replied)
         reply = await self.manager.move(
-            tg_user(user), tg_chat(message.chat_id), " ".join(words), game_id
+            tg_user(user), tg_chat(message.chat_id, message.chat.type), " ".join(words), game_id
         )
         self._note_move(message, reply)
         await self.send(message.chat_id, reply, dedupe=True)
@@ -553,7 +559,7 @@ class TelegramAdapter:
             return
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
-        chat = tg_chat(chat_id)
+        chat = tg_chat(chat_id, query.message.chat.type)
         chosen = game_choice(query.data)
         if chosen is not None:
             await self._challenge_with(query, user, chosen)
@@ -609,7 +615,12 @@ class TelegramAdapter:
             return
         chat_id = query.message.chat.id
         reply = await run_words(
-            self.manager, user, tg_chat(chat_id), "challenge", ["open", game], lambda _: None
+            self.manager,
+            user,
+            tg_chat(chat_id, query.message.chat.type),
+            "challenge",
+            ["open", game],
+            lambda _: None,
         )
         await query.answer()
         await self._drop_buttons(chat_id, query.message.message_id)
