@@ -190,6 +190,10 @@ async def test_hexhall_run_plays_a_rated_game_in_its_thread_by_the_picker(tmp_pa
                 timeout=DEADLINE,
             )
             assert check_every_message(fake) > 0
+            # The channel holds the card and the result; every board went into the thread.
+            public = [m for m in fake.messages_in(CHANNEL) if not m.ephemeral]
+            assert [m.id for m in public] == [card.id, public[-1].id]
+            assert "#1 Maphex" in public[-1].content and not public[-1].files
         finally:
             assert await bot.stop() == 0
 
