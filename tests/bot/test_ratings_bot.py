@@ -93,14 +93,17 @@ async def test_a_game_played_to_the_end_rates_both_players(store_url: str) -> No
         assert await rating_of(m, seat0) == expected[0].after
         assert await rating_of(m, BOB) == expected[1].after
         assert await m.store.rating_changes(gid) == expected
-        # The last move's answer and the loser's notification say how both ratings changed.
+        # The last move's answer and the final board (the chat's notice, naming the loser, who
+        # did not ask for direct messages) say how both ratings changed.
         assert reply is not None
         assert f"alice {expected[0]}" in reply.text and f"bob {expected[1]}" in reply.text
         loser = ALICE if row.winner == 1 else BOB
         player = await m.store.find_player(loser.platform, loser.user_id)
         assert player is not None
-        over = [n for n in await m.store.notifications_for(player.id) if n.kind is Kind.GAME_OVER]
-        assert len(over) == 1 and str(expected[0]) in str(over[0].text)
+        notes = await m.store.notifications_for(player.id)
+        assert not [n for n in notes if n.kind is Kind.GAME_OVER]
+        board = [n for n in notes if n.kind is Kind.BOARD]
+        assert len(board) == 1 and str(expected[0]) in str(board[0].text)
 
 
 async def test_resignation_and_draw_count(tmp_path: Path) -> None:
