@@ -15,6 +15,12 @@ iteration count give the same move.  The levels are budgets, in :data:`BUDGETS`:
 
 Before searching it takes a move that wins at once, and keeps out the moves after which
 the opponent wins at once (or that lose on the spot) when any other move exists.
+
+Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`: inpHeXion
+and Pathagon, where it measured stronger than the tree search at equal time) search by
+iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
+iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations;
+the other games, and the smallest budgets (``easy``), by Monte Carlo tree search.
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ import time
 from dataclasses import dataclass
 from typing import TypedDict
 
+from engines.ai import alphabeta
 from engines.ai.knowledge import KNOWLEDGE, Knowledge, knowledge_of
 from engines.ai.mcts import search
+from engines.ai.plans import PLANS
 from engines.ai.tactics import Tactics, safe_moves, winning_move
 from engines.base import Position
 from engines.levels import Level
@@ -58,9 +66,16 @@ class Budget:
 #: The budget of every level.
 BUDGETS: dict[Level, Budget] = {
     Level.EASY: Budget(iterations=150, seconds=2.0),
-    Level.NORMAL: Budget(iterations=600, seconds=2.0),
-    Level.HARD: Budget(iterations=2400, seconds=8.0),
+    Level.NORMAL: Budget(iterations=600, seconds=3.0),
+    Level.HARD: Budget(iterations=12000, seconds=20.0),
 }
+
+#: The smallest iteration budget that the games with an alpha-beta plan search by alpha-beta.
+ALPHABETA_FROM = 600
+
+#: Alpha-beta evaluations per iteration of a budget (an evaluation costs about what one tree
+#: search iteration does in those games).
+NODES_PER_ITERATION = 8
 
 
 #: The share of a time budget that the one-move look-ahead may use before the search starts.
@@ -145,6 +160,17 @@ def think(
     candidates = found.best
     if len(candidates) == 1:
         return Choice(candidates[0], 0, "only safe move")
+    plan = PLANS.get(position.game)
+    if plan is not None and (iterations is None or iterations >= ALPHABETA_FROM):
+        best = alphabeta.search(
+            position,
+            candidates,
+            plan,
+            nodes=None if iterations is None else iterations * NODES_PER_ITERATION,
+            deadline=deadline,
+            children=found.children,
+        )
+        return Choice(best.move, best.nodes, "search")
     move, done = search(
         position,
         candidates,
