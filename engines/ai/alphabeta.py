@@ -21,7 +21,8 @@ unfinished iteration found better is taken too: it was searched first, so fully)
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from itertools import chain
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from engines.base import Position
@@ -115,17 +116,22 @@ class _Search:
                 if flag == 2 and score <= alpha:
                     return score
         moves = self.moves(pos)
-        children = [(m, pos.play(m)) for m in moves]
+        children: Iterable[tuple[str, Position]]
         if depth >= 2:
-            # Best first by a one-look evaluation (the child's value for us is minus its own).
-            keyed = [(-self.static(child), i, m, child) for i, (m, child) in enumerate(children)]
+            # Best first by a one-look evaluation (the child's value for us is minus its own);
+            # each child is played just before its look, so the budget is checked between.
+            keyed = []
+            for i, m in enumerate(moves):
+                child = pos.play(m)
+                keyed.append((-self.static(child), i, m, child))
             keyed.sort(key=lambda t: (-t[0], t[1]))
             children = [(m, child) for _, _, m, child in keyed]
-        if first is not None:
-            for i, (m, _) in enumerate(children):
-                if m == first:
-                    children.insert(0, children.pop(i))
-                    break
+        else:
+            children = ((m, pos.play(m)) for m in moves)  # played one by one
+        if first is not None and first in moves:
+            children = chain(
+                [(first, pos.play(first))], ((m, c) for m, c in children if m != first)
+            )
         start_alpha = alpha
         best = -2 * WIN
         best_move: str | None = None
