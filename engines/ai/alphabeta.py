@@ -21,9 +21,9 @@ unfinished iteration found better is taken too: it was searched first, so fully)
 from __future__ import annotations
 
 import time
-from itertools import chain
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from engines.base import Position
 

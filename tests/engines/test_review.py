@@ -20,8 +20,8 @@ GAMES: list[tuple[str, dict[str, Any], int]] = [
 ]
 
 
-def missed_win_game(game: str, options: dict[str, Any], seed: int) -> tuple[list[str], int]:
-    """:func:`one_game` of the first seed from ``seed`` on whose game has such a miss."""
+def blunder_game(game: str, options: dict[str, Any], seed: int) -> tuple[list[str], int]:
+    """:func:`one_game` of the first seed from ``seed`` on whose game has such a blunder."""
     while True:
         found = one_game(game, options, seed)
         if found is not None:
@@ -31,56 +31,49 @@ def missed_win_game(game: str, options: dict[str, Any], seed: int) -> tuple[list
 
 def one_game(game: str, options: dict[str, Any], seed: int) -> tuple[list[str], int] | None:
     """A finished game of random moves in which both sides take a win when there is one,
-    except once: at the returned ply the mover had a win and played instead a move after
-    which the opponent wins at once (and does); ``None`` if the game ended without one."""
+    except once: at the returned ply the mover misses its win and plays a move after which
+    the opponent wins at once (and does); ``None`` if the game ended without one."""
     rng = random.Random(seed)
     pos = engines.new(game, **options)
     moves: list[str] = []
-    missed = -1
+    blunder = -1
     while pos.outcome is None:
-        if len(moves) == 400:
+        if len(moves) == 200:
             return None  # random play can go on for long: take another seed
         win = winning_move(pos)
         legal = pos.legal_moves()
-        blunders = (
-            []
-            if win is None or missed >= 0
-            else [
-                m
-                for m in rng.sample(legal, min(30, len(legal)))
-                if (after := pos.play(m)).outcome is None and winning_move(after)
-            ]
-        )
-        if blunders:
-            move, missed = blunders[0], len(moves)
-        else:
-            move = win if win is not None else rng.choice(legal)
+        move = win if win is not None else rng.choice(legal)
+        if blunder < 0 and win is not None:
+            for m in rng.sample(legal, min(40, len(legal))):
+                after = pos.play(m)
+                if after.outcome is None and winning_move(after) is not None:
+                    move, blunder = m, len(moves)
+                    break
         moves.append(move)
         pos = pos.play(move)
-    if missed < 0:
+    if blunder < 0:
         return None
-    assert missed == len(moves) - 2
-    return moves, missed
+    assert blunder == len(moves) - 2
+    return moves, blunder
 
 
 @pytest.mark.parametrize(("game", "options", "seed"), GAMES, ids=[g for g, _, _ in GAMES])
-def test_a_review_names_the_missed_win_with_the_winning_move(
+def test_a_review_names_a_missed_win_that_lets_the_opponent_win(
     game: str, options: dict[str, Any], seed: int
 ) -> None:
-    moves, missed = missed_win_game(game, options, seed)
+    moves, blunder = blunder_game(game, options, seed)
     found = review(game, moves, options=options, nodes=10, count=len(moves))
     assert [m.ply for m in found] == sorted(m.ply for m in found)
     at = {m.ply: m for m in found}
-    assert missed in at, f"ply {missed} (a missed win) is not among {sorted(at)}"
-    assert at[missed].cost == max(m.cost for m in found) == 1.0
+    assert blunder in at, f"ply {blunder} (a blunder) is not among {sorted(at)}"
+    moment = at[blunder]
+    assert moment.played == moves[blunder] and moment.after == 0.0
+    assert moment.before == 1.0 and moment.cost == 1.0
+    won = moment.position.play(moment.better).outcome
+    assert won is not None and won.winner == moment.mover
     top = review(game, moves, options=options, nodes=10, count=2)
     assert len(top) == 2 and set(top) <= set(found)
     assert min(m.cost for m in top) >= max(m.cost for m in found if m not in top)
-    moment = at[missed]
-    assert moment.played == moves[missed]
-    after = moment.position.play(moment.better)
-    assert after.outcome is not None and after.outcome.winner == moment.mover
-    assert moment.before == 1.0 and moment.cost >= MIN_COST
     for m in found:
         position = engines.position_after(game, moves[: m.ply], **options)
         assert m.position == position and m.mover == position.to_move
@@ -89,7 +82,7 @@ def test_a_review_names_the_missed_win_with_the_winning_move(
 
 
 def test_a_review_is_the_same_every_time() -> None:
-    moves, _ = missed_win_game("inphexion", {"size": 7}, 1)
+    moves, _ = blunder_game("inphexion", {"size": 7}, 1)
     first = review("inphexion", moves, options={"size": 7}, nodes=50)
     assert first == review("inphexion", moves, options={"size": 7}, nodes=50)
 
