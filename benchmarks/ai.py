@@ -10,7 +10,10 @@ players the same wall time per move (``--seconds``): ``ref-greedy`` (the one-ply
 player), ``ref-uct`` (plain UCT with random playouts to the end), ``ref-ab`` (connection
 games: iterative-deepening alpha-beta to depth 4 over every legal move, ordered by a
 connection evaluation: two-distance on the hexagonal boards, plain distance on Pathagon's
-squares) -- each against the AI searching by time alone.  ``normal-easy`` and
+squares), ``ref-padfoot`` (Iso-Path: built like the jes/isopath Padfoot player, depth-2
+negamax over the best three tile moves of each kind combined with every piece move, by
+path costs, material and threats: :data:`engines.ai.isopath_plan.REFERENCE`) -- each against
+the AI searching by time alone.  ``normal-easy`` and
 ``hard-normal`` play the levels with their iterations and their wall-time caps multiplied by
 ``--time-scale`` (the real caps, 20 s for ``hard``, are too long for a shared machine; the
 alpha-beta levels are bounded by time there).  The first two plies of every game are random
@@ -42,7 +45,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
-from engines.ai import Level, alphabeta, budget_of, safe_moves, think, winning_move
+from engines.ai import Level, alphabeta, budget_of, isopath_plan, safe_moves, think, winning_move
 from engines.ai.distance import potentials
 from engines.ai.knowledge import Knowledge, knowledge_of
 from engines.ai.mcts import search as mcts_search
@@ -65,6 +68,7 @@ MATCHUPS = (
     "ref-greedy",
     "ref-uct",
     "ref-ab",
+    "ref-padfoot",
     "normal-easy",
     "hard-normal",
 )
@@ -184,6 +188,18 @@ def _alphabeta_reference(seconds: float) -> Player:
     return play
 
 
+def _padfoot_reference(seconds: float) -> Player:
+    """Iso-Path like the jes/isopath Padfoot player: depth-2 negamax over few candidate turns
+    (the best three tile moves of each kind with every piece move), path-cost evaluation."""
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        deadline = time.perf_counter() + seconds
+        roots = isopath_plan.reference_candidates(pos)
+        return alphabeta.search(pos, roots, isopath_plan.REFERENCE, deadline=deadline).move
+
+    return play
+
+
 def _random(pos: engines.Position, rng: random.Random) -> str:
     return rng.choice(pos.legal_moves())
 
@@ -209,6 +225,8 @@ def play_one(
         first, second = _timed_ai(seconds, game_no, res), _uct(seconds)
     elif matchup == "ref-ab":
         first, second = _timed_ai(seconds, game_no, res), _alphabeta_reference(seconds)
+    elif matchup == "ref-padfoot":
+        first, second = _timed_ai(seconds, game_no, res), _padfoot_reference(seconds)
     elif matchup == "normal-easy":
         first = _scaled_ai(Level.NORMAL, scale, game_no, res)
         second = _scaled_ai(Level.EASY, scale, game_no + 1, None)
@@ -327,6 +345,7 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
         "ref-greedy": "AI vs greedy",
         "ref-uct": "AI vs UCT",
         "ref-ab": "AI vs alphabeta",
+        "ref-padfoot": "AI vs padfoot",
         "normal-easy": "normal vs easy*",
         "hard-normal": "hard vs normal*",
     }

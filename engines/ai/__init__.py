@@ -16,8 +16,8 @@ iteration count give the same move.  The levels are budgets, in :data:`BUDGETS`:
 Before searching it takes a move that wins at once, and keeps out the moves after which
 the opponent wins at once (or that lose on the spot) when any other move exists.
 
-Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`: inpHeXion
-and Pathagon, where it measured stronger than the tree search at equal time) search by
+Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`: inpHeXion,
+Pathagon and Iso-Path, where it measured stronger than the tree search at equal time) search by
 iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
 iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations;
 the other games, and the smallest budgets (``easy``), by Monte Carlo tree search.
@@ -146,9 +146,25 @@ def think(
     moves = position.legal_moves()
     if len(moves) == 1:
         return Choice(moves[0], 0, "only move")
+    deadline = None if seconds is None else start + seconds
+    plan = PLANS.get(position.game)
+    searched = plan is not None and (iterations is None or iterations >= ALPHABETA_FROM)
+    if plan is not None and searched and plan.root_candidates and plan.candidates is not None:
+        # Thousands of turns (Iso-Path): the plan's candidates, wins first, are the root.
+        roots = plan.candidates(position)
+        first = position.play(roots[0]).outcome
+        if first is not None and first.winner == position.to_move:
+            return Choice(roots[0], 0, "wins")
+        best = alphabeta.search(
+            position,
+            roots,
+            plan,
+            nodes=None if iterations is None else iterations * NODES_PER_ITERATION,
+            deadline=deadline,
+        )
+        return Choice(best.move, best.nodes, "search")
     # The look-ahead may use part of a time budget; moves it had no time for are searched
     # unchecked, so a move never takes much more than ``seconds``.
-    deadline = None if seconds is None else start + seconds
     found = Tactics(
         position,
         knowledge,
@@ -160,8 +176,7 @@ def think(
     candidates = found.best
     if len(candidates) == 1:
         return Choice(candidates[0], 0, "only safe move")
-    plan = PLANS.get(position.game)
-    if plan is not None and (iterations is None or iterations >= ALPHABETA_FROM):
+    if plan is not None and searched:
         best = alphabeta.search(
             position,
             candidates,

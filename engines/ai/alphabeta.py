@@ -37,12 +37,16 @@ WIN = 1000.0
 class Plan:
     """What the search needs of a game: ``evaluate`` (seat 0's chance in ``[0, 1]`` for a game
     still going), optional ``candidates`` (moves below the root, best guess first) and
-    ``width`` (at most this many of them; ``None``: all)."""
+    ``width`` (at most this many of them; ``None``: all), ``max_depth`` and
+    ``root_candidates``."""
 
     evaluate: Callable[[Position], float]
     candidates: Callable[[Position], list[str]] | None = None
     width: int | None = None
     max_depth: int = 12
+    #: whether the root moves are the candidates too (games with thousands of moves, where
+    #: the one-move look-ahead over every move costs more than the search)
+    root_candidates: bool = False
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 
+from engines.ai import isopath_plan
 from engines.ai.alphabeta import Plan
 from engines.ai.distance import EMPTY, FAR, Potential, potentials
 from engines.base import Position
@@ -159,6 +160,7 @@ def _through_around(mine: Potential, cell: int, position: PathagonPosition) -> i
 
 #: The alpha-beta plan of each game that searches by alpha-beta, by game name.
 PLANS: dict[str, Plan] = {
-    "inphexion": Plan(inphexion_evaluate),
+    "inphexion": Plan(inphexion_evaluate, width=8),
     "pathagon": Plan(pathagon_evaluate, pathagon_candidates, width=None),
+    "isopath": isopath_plan.HARD,
 }
