@@ -13,12 +13,11 @@ connection evaluation: two-distance on the hexagonal boards, plain distance on P
 squares), ``ref-padfoot`` (Iso-Path: built like the jes/isopath Padfoot player, depth-2
 negamax over the best three tile moves of each kind combined with every piece move, by
 path costs, material and threats: :data:`engines.ai.isopath_plan.REFERENCE`) -- each against
-the AI searching by time alone.  ``normal-easy`` and
-``hard-normal`` play the levels with their iterations and their wall-time caps multiplied by
-``--time-scale`` (the real caps, 20 s for ``hard``, are too long for a shared machine; the
-alpha-beta levels are bounded by time there).  The first two plies of every game are random
-(seeded by game number) so that deterministic players meet in different games.  Every
-match-up has both seats
+the AI searching by time alone.  ``normal-easy`` and ``hard-normal`` play the levels with
+their wall-time caps multiplied by ``--time-scale`` and their iterations as they are (the
+real caps, 20 s for ``hard``, are too long for a shared machine: the scaled caps bind and
+keep the levels' ratios).  The first two plies of every game are random (seeded by game
+number) so that deterministic players meet in different games.  Every match-up has both seats
 played equally (games are dealt out game number by game number across the match-ups, so a
 run stopped early, or read through ``--table-every``, has figures for all of them).  A game
 still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
@@ -132,9 +131,9 @@ def _timed_ai(seconds: float, seed_base: int, out: GameResult | None) -> Player:
 
 
 def _scaled_ai(level: Level, scale: float, seed_base: int, out: GameResult | None) -> Player:
-    """A level with its iterations and wall-time cap multiplied by ``scale``."""
+    """A level with its wall-time cap multiplied by ``scale`` (its iterations as they are)."""
     budget = budget_of(level)
-    iterations = max(1, round(budget["iterations"] * scale))
+    iterations = budget["iterations"]
     seconds = budget["seconds"] * scale
 
     def play(pos: engines.Position, rng: random.Random) -> str:
@@ -258,6 +257,16 @@ def play_one(
     return label, matchup, res
 
 
+def fits(game: str, matchup: str) -> bool:
+    """Whether ``matchup`` is played in ``game`` (the alpha-beta reference in the connection
+    games, the Padfoot-like one in Iso-Path)."""
+    if matchup == "ref-ab":
+        return game in ("maphex", "inphexion", "pathagon")
+    if matchup == "ref-padfoot":
+        return game == "isopath"
+    return True
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=50, help="games per match-up (even)")
@@ -282,7 +291,10 @@ def main() -> None:
         "--seconds", type=float, default=0.25, help="wall seconds per move, reference match-ups"
     )
     parser.add_argument(
-        "--time-scale", type=float, default=0.05, help="budget factor of the level match-ups"
+        "--time-scale",
+        type=float,
+        default=0.05,
+        help="wall-time cap factor of the level match-ups",
     )
     parser.add_argument("--cap", type=int, default=300, help="plies before a game is scored")
     parser.add_argument("--progress", action="store_true", help="print every finished game")
@@ -301,7 +313,7 @@ def main() -> None:
         for label, game, options in GAMES
         if not wanted or game in wanted
         for matchup in matchups
-        if n < (hard_games if matchup == "hard" else ns.games)
+        if n < (hard_games if matchup == "hard" else ns.games) and fits(game, matchup)
     ]
     print(f"budgets: {', '.join(f'{lv.value} {budget_of(lv)}' for lv in Level)}")
     print(

@@ -86,7 +86,11 @@ def _judge(position: Position, played: str, nodes: int) -> tuple[str, float, flo
     plan = _plan(position)
     moves = position.legal_moves()
     limit = knowledge_of(position).root_sample
-    if limit is not None and len(moves) > limit:
+    if plan.root_candidates and plan.candidates is not None:
+        # The plan's few real candidates (Iso-Path), the move played among them.
+        moves = plan.candidates(position)
+        moves += [played] if played not in moves else []
+    elif limit is not None and len(moves) > limit:
         # Thousands of turns (Iso-Path): a sample fixed by the ply, the move played and a win.
         moves = random.Random(position.ply).sample(moves, limit)
         win = winning_move(position)
