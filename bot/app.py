@@ -32,6 +32,7 @@ from engines.base import option_text
 
 if TYPE_CHECKING:
     from bot.web import HttpEndpoint
+    from bot.webboard import WebEndpoint
 
 __all__ = [
     "UNAVAILABLE_EXIT",
@@ -48,6 +49,7 @@ __all__ = [
     "run",
     "serve",
     "serve_chat",
+    "web_board",
 ]
 
 USAGE_EXIT = 2
@@ -99,7 +101,11 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
     hide(*config.secrets)
     if play is None and (config.telegram_token or config.discord_token):
         return await serve_chat(config)
-    async with opened(config.db_path) as manager, http_endpoint(config, manager):
+    async with (
+        opened(config.db_path) as manager,
+        http_endpoint(config, manager),
+        web_board(config, manager),
+    ):
         # Pictures go beside an SQLite file, or into the working folder for PostgreSQL.
         db_file = sqlite_path(config.db_path)
         home = Path(db_file).expanduser().resolve().parent if db_file else Path.cwd()
@@ -132,7 +138,11 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
 async def serve_chat(config: Settings) -> int:
     """Run the chat adapters whose tokens are set, side by side on one manager, with the clock
     sweeper, until SIGINT/SIGTERM (or until one of them fails for good: an AppError)."""
-    async with opened(config.db_path) as manager, http_endpoint(config, manager):
+    async with (
+        opened(config.db_path) as manager,
+        http_endpoint(config, manager),
+        web_board(config, manager),
+    ):
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -178,6 +188,40 @@ async def http_endpoint(
         await endpoint.close()
 
 
+@asynccontextmanager
+async def web_board(config: Settings, manager: SessionManager) -> AsyncIterator[WebEndpoint | None]:
+    """The public web board at ``HEXHALL_WEB_ADDR`` (:mod:`bot.webboard`) while the bot runs,
+    ``None`` when it is unset; an address it cannot listen on is an AppError.  Personal links
+    are signed with ``HEXHALL_WEB_SECRET``, else with a key derived from the chat tokens (the
+    same on every process of one bot), else (the console alone) with a key of this process."""
+    if config.web_addr is None:
+        yield None
+        return
+    import secrets
+
+    from bot.webboard import WebBoard, WebUnavailable, serve_web
+
+    secret = config.web_secret.reveal() or (
+        config.discord_token.reveal() + config.telegram_token.reveal()
+    )
+    board = WebBoard(
+        manager,
+        config.public_url,
+        telegram_token=config.telegram_token.reveal(),
+        link_secret=secret or secrets.token_hex(32),
+    )
+    try:
+        endpoint = await serve_web(board, config.web_addr.host, config.web_addr.port)
+    except WebUnavailable as exc:
+        raise AppError(str(exc), UNAVAILABLE_EXIT) from None
+    manager.web_pages = board  # boards carry their page; "Open board" answers with a link
+    try:
+        yield endpoint
+    finally:
+        manager.web_pages = None
+        await endpoint.close()
+
+
 async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Event) -> None:
     """The Telegram adapter (with its outbox worker) on ``manager`` until ``stop`` is set (a
     token or connection that fails for good is an AppError)."""
@@ -196,6 +240,7 @@ async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Eve
             webhook_secret=config.telegram_webhook_secret.reveal(),
             host=listen.host,
             port=listen.port,
+            web_app=config.telegram_web_app,
         )
     except TelegramUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None

@@ -204,6 +204,14 @@ class Settings:
     telegram_webhook_url: str = ""
     telegram_webhook_secret: Secret = Secret("")
     telegram_webhook_listen: Address = Address("0.0.0.0", 8443)
+    #: The public web board (:mod:`bot.webboard`): where this process listens (``None``: off),
+    #: the address players reach it at (behind the operator's TLS proxy), the key its personal
+    #: links are signed with (shared by every process; empty: derived from the chat tokens),
+    #: and the short name of the Telegram Mini App registered with BotFather's ``/newapp``.
+    web_addr: Address | None = None
+    public_url: str = ""
+    web_secret: Secret = Secret("")
+    telegram_web_app: str = ""
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -217,6 +225,7 @@ class Settings:
             self.discord_token.reveal(),
             self.telegram_token.reveal(),
             self.telegram_webhook_secret.reveal(),
+            self.web_secret.reveal(),
             *_url_passwords(self.db_path),
         ]
         return tuple(secret for secret in found if secret)
@@ -269,6 +278,34 @@ def _webhook_secret(value: str, url: str) -> Secret:
             "(Telegram's rule for a webhook's secret token)"
         )
     return Secret(text)
+
+
+def _public_url(value: str, web_addr: Address | None) -> str:
+    """``HEXHALL_PUBLIC_URL``: required with ``HEXHALL_WEB_ADDR``, an absolute http(s) URL
+    (no trailing slash kept)."""
+    text = value.strip().rstrip("/")
+    if not text:
+        if web_addr is not None:
+            raise ConfigError(
+                "HEXHALL_PUBLIC_URL must be set when HEXHALL_WEB_ADDR is: the address players "
+                "reach the web board at (like https://hexhall.example)"
+            )
+        return ""
+    parts = urlsplit(text)
+    if parts.scheme not in ("https", "http") or not parts.hostname or parts.query or parts.fragment:
+        raise ConfigError(f"HEXHALL_PUBLIC_URL must be an absolute https:// URL, not {text[:60]!r}")
+    return text
+
+
+def _web_app(value: str) -> str:
+    """``TELEGRAM_WEB_APP``: the Mini App's short name (BotFather's ``/newapp``), or empty."""
+    text = value.strip()
+    if text and not re.fullmatch(r"[A-Za-z0-9_]{3,30}", text, re.ASCII):
+        raise ConfigError(
+            "TELEGRAM_WEB_APP must be the Mini App's short name (3 to 30 of A-Z, a-z, 0-9, _), "
+            f"not {text[:40]!r}"
+        )
+    return text
 
 
 def _guild_id(value: str) -> int | None:
@@ -329,6 +366,7 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
     webhook_url = _webhook_url(env.get("TELEGRAM_WEBHOOK_URL", ""), telegram_api_url)
     listen = env.get("TELEGRAM_WEBHOOK_LISTEN", "")
     shard_count = _shard_count(env.get("DISCORD_SHARD_COUNT", ""))
+    web_addr = Address.parse(env.get("HEXHALL_WEB_ADDR", ""), "HEXHALL_WEB_ADDR")
     return Settings(
         discord_token=Secret(env.get("DISCORD_TOKEN", "").strip()),
         telegram_token=Secret(env.get("TELEGRAM_TOKEN", "").strip()),
@@ -352,4 +390,8 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
         telegram_webhook_listen=(
             Address.parse(listen, "TELEGRAM_WEBHOOK_LISTEN") or DEFAULT_WEBHOOK_LISTEN
         ),
+        web_addr=web_addr,
+        public_url=_public_url(env.get("HEXHALL_PUBLIC_URL", ""), web_addr),
+        web_secret=Secret(env.get("HEXHALL_WEB_SECRET", "").strip()),
+        telegram_web_app=_web_app(env.get("TELEGRAM_WEB_APP", "")),
     )

@@ -120,6 +120,12 @@ class ActionKind(enum.StrEnum):
     PREVIEW_CANCEL = "pvc"
     #: ``br:<game>:<ply>`` the position after <ply> moves, with first/previous/next/last
     BROWSE = "br"
+    #: ``tj:<tournament>`` sign up for a tournament
+    TOURNAMENT_JOIN = "tj"
+    #: ``tl:<tournament>`` leave a tournament
+    TOURNAMENT_LEAVE = "tl"
+    #: ``wb:<game>`` the presser's own link to the game's web page (answered privately)
+    WEB_BOARD = "wb"
 
     @property
     def fields(self) -> int:
@@ -136,6 +142,12 @@ class ActionKind(enum.StrEnum):
     def on_card(self) -> bool:
         """Whether this kind answers a challenge on its card."""
         return self in (ActionKind.ACCEPT, ActionKind.DECLINE, ActionKind.CANCEL)
+
+    @property
+    def updates_card(self) -> bool:
+        """Whether this kind changes the sign-up card it is pressed on (the card is edited in
+        place to the answer, buttons and all)."""
+        return self in (ActionKind.TOURNAMENT_JOIN, ActionKind.TOURNAMENT_LEAVE)
 
     @property
     def plays(self) -> bool:
@@ -588,6 +600,8 @@ class Reply:
     kind: ReplyKind = ReplyKind.TEXT
     #: the game the reply shows, as it stands (a board's, a live board's)
     facts: GameFacts | None = None
+    #: the address of the game's web page (a board's, when the web board is on)
+    page: str | None = None
 
     @property
     def text(self) -> str:

@@ -23,6 +23,7 @@ from engines.base import Outcome, Position
 from render import _pipeline
 from render._core import scene_of
 from render._describe import describe
+from render._texts import TextMark, recording
 from render._words import result_text
 from render.fixation import FixationArt
 from render.inphexion import InphexionArt
@@ -32,9 +33,11 @@ from render.pathagon import PathagonArt
 from render.theme import Theme
 
 __all__ = [
+    "TextMark",
     "Theme",
     "board_image",
     "board_png",
+    "board_texts",
     "cell_centres",
     "describe",
     "game_gif",
@@ -81,6 +84,30 @@ def board_png(
     :func:`board_image`)."""
     scene = scene_of(position, outcome, players, clock)
     return _pipeline.encode_png(_pipeline.picture(position, theme, scene))
+
+
+def board_texts(
+    position: Position,
+    *,
+    theme: Theme | None = None,
+    outcome: Outcome | None = None,
+    players: Sequence[str] | None = None,
+    clock: str | None = None,
+) -> tuple[tuple[int, int], list[TextMark]]:
+    """The size of ``position``'s picture (options as :func:`board_image`) and every text
+    it shows, with its place and font size in the picture's pixels: the header, the players,
+    the coordinates, the legend, cell names, stack heights...
+
+    >>> import engines
+    >>> size, texts = board_texts(engines.new("pathagon"))
+    >>> size, min(t.size for t in texts) >= 10
+    ((1000, 700), True)
+    """
+    scene = scene_of(position, outcome, players, clock)
+    _pipeline.layout_of(position, theme)  # builds the cached parts outside the recording
+    with recording() as found:
+        image = _pipeline.picture(position, theme, scene)
+    return image.size, found
 
 
 def game_gif(

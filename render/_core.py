@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -22,14 +22,18 @@ from PIL import Image, ImageDraw
 from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
 from render._fonts import font
+from render._texts import TextMark, collect
 from render._words import side_lists
 from render.theme import RGB, Theme
 
 #: supersampling of the cached backgrounds and of the sprites
 SS = 3
 SPRITE_SS = 4
-#: height of the status band / result banner at the top (at the default 700 px height)
-BAND = 64
+#: height of the status band / result banner at the top (at the default 700 px height): two
+#: lines, so nothing in it is ever cut
+BAND = 92
+#: the middle of the band's first and second lines (at the default 700 px height)
+BAND_LINES = (29.0, 67.0)
 SQRT3 = math.sqrt(3.0)
 
 Point = tuple[float, float]
@@ -243,6 +247,8 @@ class Painter:
         self.scale = scale
         self.origin = origin
         self.draw = ImageDraw.Draw(image)
+        #: every text drawn, in the painter's coordinates (``render.board_texts``)
+        self.texts: list[TextMark] = []
 
     def _p(self, p: Point) -> tuple[float, float]:
         return ((p[0] - self.origin[0]) * self.scale, (p[1] - self.origin[1]) * self.scale)
@@ -320,18 +326,22 @@ class Painter:
         stroke: float = 0.0,
         stroke_fill: RGB | RGBA | None = None,
         anchor: str = "mm",
+        cell: int | None = None,
+        icon: bool = False,
     ) -> None:
-        """``text`` at ``size`` px, centred on ``centre`` (or placed by Pillow's ``anchor``)."""
+        """``text`` at ``size`` px, centred on ``centre`` (or placed by Pillow's ``anchor``);
+        ``cell`` and ``icon`` as in :class:`~render._texts.TextMark`."""
         f = font(max(1, round(size * self.scale)), bold=bold)
+        at = self._p(centre)
+        stroke_px = round(stroke * self.scale)
         self.draw.text(
-            self._p(centre),
-            text,
-            font=f,
-            fill=fill,
-            anchor=anchor,
-            stroke_width=round(stroke * self.scale),
+            at, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_px,
             stroke_fill=stroke_fill,
-        )
+        )  # fmt: skip
+        x0, y0, x1, y1 = self.draw.textbbox(at, text, font=f, anchor=anchor, stroke_width=stroke_px)
+        k, (ox, oy) = self.scale, self.origin
+        box = (x0 / k + ox, y0 / k + oy, x1 / k + ox, y1 / k + oy)
+        self.texts.append(TextMark(text, f.size / k, box, cell, icon))
 
     def _w(self, width: float) -> int:
         return max(1, round(width * self.scale))
@@ -344,10 +354,15 @@ class Sprite:
     image: Image.Image
     dx: int
     dy: int
+    #: the texts on the sprite, relative to its anchor
+    texts: tuple[TextMark, ...] = ()
 
     def paste(self, target: Image.Image, at: Point) -> None:
         """Composite the sprite onto ``target`` with its anchor at ``at``."""
-        target.paste(self.image, (round(at[0]) - self.dx, round(at[1]) - self.dy), self.image)
+        x, y = round(at[0]), round(at[1])
+        target.paste(self.image, (x - self.dx, y - self.dy), self.image)
+        if self.texts:
+            collect(self.texts, x, y)
 
 
 def make_sprite(
@@ -362,9 +377,10 @@ def make_sprite(
     cx, cy = round(centre[0]), round(centre[1])
     hw, hh = math.ceil(half_w) + 2, math.ceil(half_h) + 2
     big = Image.new("RGBA", (2 * hw * scale, 2 * hh * scale), (0, 0, 0, 0))
-    paint(Painter(big, scale, (cx - hw, cy - hh)))
+    painter = Painter(big, scale, (cx - hw, cy - hh))
+    paint(painter)
     small = big.convert("RGBa").reduce(scale).convert("RGBA")
-    return Sprite(small, hw - cx, hh - cy)
+    return Sprite(small, hw - cx, hh - cy, tuple(painter.texts))
 
 
 # ---------------------------------------------------------------- common sprites
@@ -507,9 +523,13 @@ def paint_frame(
 
 
 def coord_size(lay: Layout, theme: Theme) -> float:
-    """Font size of edge coordinates: the theme's, shrunk on crowded boards."""
-    scale = theme.height / 700
-    return min(theme.coord_size * scale, lay.radius * 0.95)
+    """Font size of edge coordinates (never below the theme's smallest text size)."""
+    return theme.coord_size * theme.height / 700
+
+
+def px(theme: Theme, size: float) -> int:
+    """A font size given at the default 700 px height, at ``theme``'s size."""
+    return round(size * theme.height / 700)
 
 
 def paint_status_band(p: Painter, theme: Theme) -> None:
@@ -529,6 +549,7 @@ def paint_sprite(p: Painter, sprite: Sprite, at: Point) -> None:
     x = round((at[0] - p.origin[0]) * p.scale) - sprite.dx * p.scale
     y = round((at[1] - p.origin[1]) * p.scale) - sprite.dy * p.scale
     p.image.paste(big, (x, y), big)
+    p.texts.extend(m.moved(at[0], at[1]) for m in sprite.texts)
 
 
 def fit_text(text: str, size: int, width: float, *, bold: bool = False) -> str:
@@ -553,29 +574,18 @@ def side_heading(
     side: str,
     player: str | None,
     right: float,
-    *,
-    tail: bool = True,
 ) -> None:
-    """A side heading centred on ``at[1]``: a disc of the side's colour, then the player's
-    name in bold followed by the side in muted text (unless ``tail`` is false: the caller
-    names the side elsewhere), or just the side when no names are known; cut with an
-    ellipsis at ``right``."""
+    """A side heading centred on ``at[1]``: a disc of the side's colour (which says the
+    side), then the player's name in bold, or the side when no names are known.  A name too
+    long for the room up to ``right`` is cut with an ellipsis (the only text a picture cuts:
+    the caption and the alt text carry it whole)."""
     s = theme.height / 700
     x0, y = at
     disc(theme, fill, 14 * s).paste(image, (x0 + 16 * s, y))
-    x = x0 + 40 * s
-    big = round(26 * s)
-    if player is None or not tail:
-        heading = fit_text(side if player is None else player, big, right - x, bold=True)
-        text_sprite(heading, big, theme.text, bold=True).paste(image, (x, y))
-        return
-    small = round(20 * s)
-    suffix = f"  {side}"
-    room = right - x - text_width(suffix, small)
-    name = fit_text(player, big, room, bold=True)
-    text_sprite(name, big, theme.text, bold=True).paste(image, (x, y))
-    x += text_width(name, big, bold=True)
-    text_sprite(suffix, small, theme.muted).paste(image, (x, y + 2 * s))
+    x = x0 + 38 * s
+    big = px(theme, theme.name_size)
+    heading = fit_text(side if player is None else player, big, right - x, bold=True)
+    text_sprite(heading, big, theme.text, bold=True).paste(image, (x, y))
 
 
 # ---------------------------------------------------------------- art base class
@@ -718,17 +728,15 @@ def paint_hexagon(
     cells: bool = True,
 ) -> None:
     """A hex-hex board: frame (``sides`` colours each side of the outline, from the top),
-    cells with their names inside (unless ``cells`` is false: the game draws them), and the
-    row letters at both ends of every row."""
+    cells (unless ``cells`` is false: the game draws them), and the row letters at both ends
+    of every row.  Cell names are drawn per picture, on empty cells only
+    (:func:`cell_name`): a piece would hide them."""
     band = band_width(lay)
     paint_frame(p, lay, theme, sides, band=band)
     if cells:
         grid_w = max(1.5, lay.radius * 0.05)
         for cell in board.cells:
             p.polygon(lay.cell_polygon(cell), fill=theme.cell, outline=theme.grid, width=grid_w)
-            p.text(
-                lay.centres[cell], board.name(cell), label_size(lay, theme), theme.label, bold=True
-            )
     size = coord_size(lay, theme)
     reach = (lay.radius + band) * 1.155 + size * 0.6
     rows: dict[int, list[int]] = {}
@@ -741,9 +749,16 @@ def paint_hexagon(
         p.text((rx + reach, y), letter, size, theme.text, bold=True)
 
 
+def cell_name(theme: Theme, name: str, ink: RGB, cell: int) -> Sprite:
+    """``name`` as a cell's label (bold, centred on its anchor) for cell ``cell``."""
+    sprite = text_sprite(name, px(theme, theme.label_size), ink, bold=True, anchor="mm")
+    return Sprite(sprite.image, sprite.dx, sprite.dy, (replace(sprite.texts[0], cell=cell),))
+
+
 def label_size(lay: Layout, theme: Theme) -> float:
-    """Font size of the cell names inside empty cells."""
-    return min(theme.label_size * theme.height / 700, lay.inner * 0.5)
+    """Font size of the cell names inside empty cells (never below the theme's smallest text
+    size: a board whose cells could not hold them must be drawn larger)."""
+    return theme.label_size * theme.height / 700
 
 
 @lru_cache(maxsize=16)
@@ -888,7 +903,8 @@ def text_sprite(
     ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=f, anchor=anchor)
     image = Image.new("RGBA", mask.size, (*fill, 255))
     image.putalpha(mask)
-    return Sprite(image, 1 - left, 1 - top)
+    mark = TextMark(text, float(size), (float(box[0]), float(box[1]), float(box[2]), float(box[3])))
+    return Sprite(image, 1 - left, 1 - top, (mark,))
 
 
 @lru_cache(maxsize=4096)

@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageDraw
 from engines.base import Position
 from render._core import (
     BAND,
+    BAND_LINES,
     SS,
     Art,
     Layout,
@@ -20,14 +21,15 @@ from render._core import (
     Scene,
     blend,
     disc,
-    fit_text,
     luma,
     paint_status_band,
+    px,
     side_of_seat,
     text_sprite,
     text_width,
 )
 from render._fonts import font
+from render._texts import TextMark, collect, suspended
 from render._words import result_text
 from render.theme import RGB, Theme
 
@@ -84,10 +86,13 @@ class _Static:
         self.layout: Layout = art.layout(position, theme)
         big = Image.new("RGB", (theme.width * SS, theme.height * SS), theme.page)
         painter = Painter(big, SS)
-        paint_status_band(painter, theme)
-        art.paint_background(painter, position, theme, self.layout)
-        self.background: Image.Image = big.reduce(SS)
-        self.palette: Image.Image = _build_palette(art, position, theme, self)
+        with suspended():
+            paint_status_band(painter, theme)
+            art.paint_background(painter, position, theme, self.layout)
+            self.background: Image.Image = big.reduce(SS)
+            #: the texts of the background (coordinates, legend, cell names)
+            self.texts: tuple[TextMark, ...] = tuple(painter.texts)
+            self.palette: Image.Image = _build_palette(art, position, theme, self)
 
 
 def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
@@ -117,63 +122,52 @@ def _text_colour_on(fill: RGB, theme: Theme) -> RGB:
 
 
 def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme, scene: Scene) -> None:
-    """Whose turn, the move number and the clock, or the result banner once the game is
-    over (by the position or by the bot: ``scene.outcome``)."""
+    """Whose turn and the clock on the first line, the move number, the last move and the
+    game's hint on the second; or the result banner once the game is over (by the position or
+    by the bot: ``scene.outcome``).  Nothing is cut: the words are few enough for one line
+    each at the smallest readable size."""
     scale = theme.height / 700
     h = BAND * scale
-    mid = h / 2
-    big = round(theme.status_size * scale)
-    small = round(theme.status_size * scale * 0.8)
+    top, low = (y * scale for y in BAND_LINES)
+    big = px(theme, theme.status_size)
+    small = px(theme, theme.text_size)
     names = position.seat_sides
     sides = theme.sides(position.game)
     outcome = scene.outcome
-    right_parts = []
-    if position.last_move is not None:
-        right_parts.append(f"last: {position.last_move}")
+    x0 = 18 * scale
+    second: list[str] = []
     if outcome is None:
         seat = position.to_move
         colour = side_of_seat(position, seat)
-        disc(theme, sides[colour], round(h * 0.3)).paste(image, (h * 0.52, mid))
-        x = h * 0.95
+        disc(theme, sides[colour], round(14 * scale)).paste(image, (x0 + 14 * scale, top))
+        x = x0 + 38 * scale
         head = f"{names[seat]} to move"
-        text_sprite(head, big, theme.text, bold=True).paste(image, (x, mid))
+        text_sprite(head, big, theme.text, bold=True).paste(image, (x, top))
         x += text_width(head, big, bold=True)
-        tail = f"  ·  move {position.ply + 1}"
-        text_sprite(tail, small, theme.muted).paste(image, (x, mid))
-        x += text_width(tail, small)
         if scene.clock:
             # The clock is the mover's: next to their name, in the text colour.
-            clock = fit_text(f"  ·  {scene.clock}", small, theme.width * 0.62 - x)
-            text_sprite(clock, small, theme.text).paste(image, (x, mid))
-            x += text_width(clock, small)
-        detail = art.detail(position)
-        if detail:
-            right_parts.insert(0, detail)
-        fill_right = theme.muted
+            text_sprite(f"  ·  {scene.clock}", small, theme.text).paste(image, (x, top))
+        second.append(f"move {position.ply + 1}")
+        ink = theme.muted
     else:
         winner = outcome.winner
         if winner is None:
             fill = blend(theme.page, theme.text, 0.35)
         else:
             fill = sides[side_of_seat(position, winner)]
-        head = result_text(outcome, names)
         ink = _text_colour_on(fill, theme)
         draw = ImageDraw.Draw(image)
         draw.rectangle((0, 0, theme.width, round(h) - 1), fill=fill)
         draw.rectangle((0, round(h) - 4, theme.width, round(h) - 1), fill=theme.accent)
-        x = h * 0.3
-        text_sprite("★", big, ink, bold=True).paste(image, (x, mid))
-        x += text_width("★ ", big, bold=True)
-        head = fit_text(head, big, theme.width * 0.7 - x, bold=True)
-        text_sprite(head, big, ink, bold=True).paste(image, (x, mid))
-        x += text_width(head, big, bold=True)
-        right_parts.append(f"{position.ply} moves")
-        fill_right = ink
-    if right_parts:
-        # The right-hand text gives way to the left-hand one (cut, never overlapping).
-        room = theme.width - h * 0.3 - x - h * 0.4
-        text = fit_text("  ·  ".join(right_parts), small, room)
-        text_sprite(text, small, fill_right, anchor="rm").paste(image, (theme.width - h * 0.3, mid))
+        head = "★ " + result_text(outcome, names)
+        text_sprite(head, big, ink, bold=True).paste(image, (x0, top))
+        second.append(f"{position.ply} moves")
+    if position.last_move is not None:
+        second.append(f"last: {position.last_move}")
+    detail = art.detail(position) if outcome is None else ""
+    if detail:
+        second.append(detail)
+    text_sprite("  ·  ".join(second), small, ink).paste(image, (x0, low))
 
 
 def _rgb(position: Position, theme: Theme, scene: Scene | None) -> tuple[Image.Image, _Static]:
@@ -181,6 +175,7 @@ def _rgb(position: Position, theme: Theme, scene: Scene | None) -> tuple[Image.I
     scene = scene or Scene(position.outcome)
     art, static = _static(position, theme)
     image = static.background.copy()
+    collect(static.texts)
     art.draw(image, position, theme, static.layout, scene)
     _draw_band(image, art, position, theme, scene)
     return image, static
@@ -265,12 +260,15 @@ def _band_specimens(art: Art, position: Any, theme: Theme) -> Image.Image:
     strip = Image.new("RGB", (theme.width, h * 4), theme.page)
     sides = theme.sides(position.game)
     draw = ImageDraw.Draw(strip)
-    big = font(round(theme.status_size * theme.height / 700), bold=True)
+    big = font(px(theme, theme.status_size), bold=True)
+    small = font(px(theme, theme.text_size))
+    top, low = (y * theme.height / 700 for y in BAND_LINES)
     for i, fill in enumerate((*sides, blend(theme.page, theme.text, 0.07), theme.page)):
         ink = _text_colour_on(fill, theme)
         draw.rectangle((0, i * h, theme.width, (i + 1) * h), fill=fill)
-        draw.text((10, i * h + h / 2), "★ Wins to move 0123456789", font=big, fill=ink, anchor="lm")
-        draw.text((600, i * h + h / 2), "last: move", font=big, fill=theme.muted, anchor="lm")
+        draw.text((10, i * h + top), "★ Wins to move 0123456789", font=big, fill=ink, anchor="lm")
+        draw.text((10, i * h + low), "last: move 0123456789", font=small, fill=ink, anchor="lm")
+        draw.text((600, i * h + low), "last: move", font=small, fill=theme.muted, anchor="lm")
         for k, side in enumerate(sides):
             disc(theme, side, round(h * 0.3)).paste(strip, (900 + 40 * k, i * h + h / 2))
     return strip

@@ -24,6 +24,7 @@ from render._core import (
     arrow,
     badge,
     blend,
+    cell_name,
     cell_outline,
     dot,
     draw_win,
@@ -32,6 +33,7 @@ from render._core import (
     origin_ring,
     paint_hexagon,
     paint_sprite,
+    px,
     side_heading,
     text_sprite,
     threat_sprite,
@@ -42,7 +44,7 @@ from render.theme import RGB, Theme
 
 __all__ = ["FixationArt"]
 
-PANEL = 0.72
+PANEL = 0.67
 #: the top face of every stack is this many cell radii above the cell centre
 LIFT = 0.12
 
@@ -87,22 +89,22 @@ class FixationArt(Art):
         paint_hexagon(p, lay, theme, position.board, [None] * 6)
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
-        y = BAND * s + 236 * s
-        p.text((x0, y), "Goal: all your stacks", 19 * s, theme.muted, anchor="lm")
-        p.text((x0, y + 26 * s), "in one group", 19 * s, theme.muted, anchor="lm")
+        y = BAND * s + 186 * s
+        size = px(theme, theme.text_size)
+        p.text((x0, y), "Goal: one group", size, theme.muted, anchor="lm")
         legend = [
             ("stack", "stack height"),
             ("path", "disk dropped"),
             ("capture", "captured"),
             ("merge", "merged"),
-            ("forced", "must capture (rule 8)"),
-            ("target", "capture it must make"),
+            ("forced", "must capture"),
+            ("target", "must be taken"),
             ("win", "what won"),
         ]
         icon = 12 * s
         mini = cell_outline(theme, icon * 1.3, "hex", theme.alert)
         for i, (kind, text) in enumerate(legend):
-            cy = y + (64 + 42 * i) * s
+            cy = y + (48 + 39 * i) * s
             cx = x0 + 16 * s
             if kind == "forced":
                 paint_sprite(p, mini, (cx, cy))
@@ -114,7 +116,7 @@ class FixationArt(Art):
                 )
             elif kind == "stack":
                 p.circle((cx, cy), 15 * s, fill=theme.white, outline=theme.dark_rim, width=2)
-                p.text((cx, cy), "3", 18 * s, theme.dark_rim, bold=True)
+                p.text((cx, cy), "3", size, theme.dark_rim, bold=True)
             else:
                 fill = {"path": theme.accent, "capture": theme.alert, "merge": theme.second}[kind]
                 r = 9 * s
@@ -128,12 +130,12 @@ class FixationArt(Art):
                     p.polygon(pts, fill=fill, outline=theme.accent_edge, width=2)
                 else:
                     p.circle((cx, cy), r, fill=fill, outline=theme.accent_edge, width=2)
-            p.text((x0 + 42 * s, cy), text, 19 * s, theme.muted, anchor="lm")
+            p.text((x0 + 40 * s, cy), text, size, theme.muted, anchor="lm")
 
     def _geometry(self, lay: Layout) -> tuple[float, float, float]:
         """Half-width and half-height of a disk face, and the thickness of a disk."""
         rx = lay.inner * 0.76
-        return rx, rx * 0.42, lay.radius * 0.14
+        return rx, rx * 0.6, lay.radius * 0.13
 
     def draw(
         self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
@@ -143,6 +145,10 @@ class FixationArt(Art):
         lift = lay.radius * LIFT
         src = position.last_from
         path = position.last_path
+        board = position.board
+        for cell, stack in enumerate(position.stacks):
+            if not stack:
+                cell_name(theme, board.name(cell), theme.label, cell).paste(image, centres[cell])
         # A wide ring near the cell's edge: the name of the emptied cell stays readable.
         if src is not None:
             origin_ring(theme, lay.inner * 0.82).paste(image, centres[src])
@@ -209,7 +215,7 @@ class FixationArt(Art):
             side_heading(
                 image,
                 theme,
-                (x0, BAND * s + (40 + 80 * seat) * s),
+                (x0, BAND * s + (26 + 78 * seat) * s),
                 sides[seat],
                 position.seat_sides[seat],
                 scene.player_of_side(position, seat),
@@ -217,9 +223,9 @@ class FixationArt(Art):
             )
             owned = [st for st in position.stacks if st and st[-1] == seat]
             tallest = max((len(st) for st in owned), default=0)
-            y = BAND * s + (40 + 80 * seat + 34) * s
-            text = f"{len(owned)} stacks, tallest {tallest}"
-            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y))
+            y = BAND * s + (26 + 78 * seat + 35) * s
+            text = f"{len(owned)} stacks, max {tallest}"
+            text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
     def probe(self, position: Any, cell: int, lay: Layout) -> Point:
         x, y = lay.centres[cell]
@@ -291,7 +297,7 @@ def stack_sprite(theme: Theme, stack: tuple[int, ...], rx: float, ry: float, t: 
                 p.ellipse((0, y), rx - 3.2, ry - 3.0, outline=theme.light_rim, width=1.4)
         top = sides[stack[-1]]
         ink: RGB = theme.dark_rim if luma(top) > 128 else theme.text
-        p.text((0, 0.5), str(h), ry * 1.75, ink, bold=True)
+        p.text((0, 0.5), str(h), max(ry * 1.75, px(theme, theme.text_size)), ink, bold=True)
 
     # The box runs from the top face's upper rim down to the bottom disk's lower rim.
     depth = h * t + ry

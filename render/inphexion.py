@@ -27,8 +27,8 @@ from render._core import (
     win_specimens,
 )
 from render.maphex import (
+    RHOMBUS_PAD,
     draw_sides,
-    legend_chain,
     paint_legend,
     paint_rhombus,
     paint_sides,
@@ -41,6 +41,8 @@ __all__ = ["InphexionArt"]
 
 class InphexionArt(Art):
     """Draws inpHeXion positions."""
+
+    pad = RHOMBUS_PAD
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("inphexion", position.size)
@@ -57,10 +59,9 @@ class InphexionArt(Art):
             lay,
             theme,
             [
-                (last_ring(theme, 9 * s), "disc placed"),
-                (_legend_arrow(theme, 11 * s, theme.accent), "disc pushed"),
-                (_legend_arrow(theme, 11 * s, theme.second), "disc relocated"),
-                (legend_chain(theme, lay), "winning chain"),
+                (last_ring(theme, 9 * s), "placed"),
+                (_legend_arrow(theme, 11 * s, theme.accent), "pushed"),
+                (_legend_arrow(theme, 11 * s, theme.second), "relocated"),
             ],
         )
 

@@ -26,6 +26,7 @@ from render._core import (
     Sprite,
     arrow,
     blend,
+    cell_name,
     corner_cells,
     cross,
     disc,
@@ -37,6 +38,7 @@ from render._core import (
     make_sprite,
     paint_hexagon,
     paint_threat,
+    px,
     side_heading,
     text_sprite,
     threat_sprite,
@@ -47,7 +49,12 @@ from render.theme import RGB, Theme
 
 __all__ = ["IsopathArt"]
 
-PANEL = 0.72
+PANEL = 0.67
+#: a cell's name sits this many cell radii above its centre (a piece's colour is read below)
+NAME_RISE = 0.28
+#: the +/- tile badge sits in the top corner of its cell, this many cell radii above its
+#: centre (clear of the name below it)
+BADGE_RISE = 0.78
 
 
 def _piece_radius(lay: Layout) -> float:
@@ -91,28 +98,28 @@ class IsopathArt(Art):
         paint_hexagon(
             p, lay, theme, board, frame_sides(corner_cells(board), homes, sides), cells=False
         )
-        pairs = _pair_numbers(position.teleports)
         for cell in board.cells:
-            _paint_tile(p, theme, lay, lay.centres[cell], 0, board.name(cell), pairs.get(cell))
+            _paint_tile(p, theme, lay, lay.centres[cell], 0, "", None)
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
-        y = BAND * s + 196 * s
-        mini = Layout("hex", (), 21 * s, 21 * s * SQRT3 / 2, ())
+        y = BAND * s + 180 * s
+        size = px(theme, theme.text_size)
+        mini = Layout("hex", (), 20 * s, 20 * s * SQRT3 / 2, ())
         legend = [
-            (1, "two tiles: White walks"),
-            (0, "one tile"),
-            (-1, "no tile: Black walks"),
+            (1, "2 tiles: White"),
+            (0, "1 tile"),
+            (-1, "0 tiles: Black"),
         ]
         for i, (height, text) in enumerate(legend):
-            cy = y + i * 50 * s
+            cy = y + i * 44 * s
             _paint_tile(p, theme, mini, (x0 + 18 * s, cy), height, "", None)
-            p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
-        y += 150 * s
+            p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
+        y += 134 * s
         marks = [
-            ("threat", "may be captured now"),
-            ("teleport", "teleport pair"),
-            ("tile", "tile taken / put"),
-            ("win", "reached the home row"),
+            ("threat", "can be taken"),
+            ("teleport", "teleport"),
+            ("tile", "tile moved"),
+            ("win", "reached home"),
         ]
         for i, (kind, text) in enumerate(marks):
             cy = y + i * 42 * s
@@ -124,26 +131,28 @@ class IsopathArt(Art):
                 p.circle((cx, cy), 15 * s, outline=theme.accent_edge, width=6 * s)
                 p.circle((cx, cy), 14.5 * s, outline=theme.win, width=4 * s)
             elif kind == "teleport":
-                _paint_portal(p, theme, (cx, cy), 11 * s, 1)
+                _paint_portal(p, theme, (cx, cy), 11 * s)
             else:
                 _paint_tile_badge(p, theme, (cx - 12 * s, cy), 9 * s, "−")
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
-            p.text((x0 + 48 * s, cy), text, 18 * s, theme.muted, anchor="lm")
+            p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
 
     def draw(
         self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
     ) -> None:
         board = position.board
         centres = lay.centres
-        pairs = _pair_numbers(position.teleports)
         pieces_at = position.pieces
+        step = position.last_step
+        # The name of the space the last move left is drawn over its arrow, so both read.
+        origin = None if step is None else step[0]
         for cell, height in enumerate(position.heights):
+            # A piece hides the name, so an occupied space is drawn without it.
+            name = "" if pieces_at[cell] >= 0 or cell == origin else board.name(cell)
             if height != 0:
-                # A piece hides the name, so an occupied space is drawn without it.
-                name = "" if pieces_at[cell] >= 0 else board.name(cell)
-                tile_sprite(theme, lay.radius, height, name, pairs.get(cell)).paste(
-                    image, centres[cell]
-                )
+                tile_sprite(theme, lay.radius, height, name, None).paste(image, centres[cell])
+            elif name:
+                self._name(image, theme, lay, position, cell)
         r = _piece_radius(lay)
         sides = theme.sides("isopath")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
@@ -152,7 +161,6 @@ class IsopathArt(Art):
                 pieces[value].paste(image, centres[cell])
         if position.last_capture is not None:
             cross(theme, r).paste(image, centres[position.last_capture])
-        step = position.last_step
         if step is not None:
             src, dst = step
             last_ring(theme, r).paste(image, centres[dst])
@@ -161,6 +169,8 @@ class IsopathArt(Art):
             arrow(
                 theme, round(bx - ax), round(by - ay), lay.inner, theme.accent, r * 0.2, r * 1.25
             ).paste(image, centres[src])
+            if pieces_at[src] < 0:
+                self._name(image, theme, lay, position, src)
         # Outside the last-move ring: the piece that won usually just moved.
         draw_win(image, theme, lay, position.winning_cells, position.adjacent, r * 1.4)
         # After the last move's marks, so neither hides them: a threatened piece that just
@@ -170,15 +180,27 @@ class IsopathArt(Art):
             for cell in position.threatened:
                 radius = r * 1.22 if cell == moved else r
                 threat_sprite(theme, radius).paste(image, centres[cell])
+        # Teleport marks over the pieces, so a piece standing on a teleport leaves it seen.
+        for cell in _pair_numbers(position.teleports):
+            x, y = centres[cell]
+            at = (x + lay.inner * 0.5, y + lay.radius * 0.55)
+            portal_sprite(theme, lay.radius).paste(image, at)
         badge_r = lay.inner * 0.2
         tile = position.last_tile
         if tile is not None:
             for cell, sign in zip(tile, ("−", "+"), strict=True):
                 x, y = centres[cell]
-                tile_badge(theme, badge_r, sign).paste(
-                    image, (x + lay.inner * 0.55, y - lay.radius * 0.5)
-                )
+                tile_badge(theme, badge_r, sign).paste(image, (x, y - lay.radius * BADGE_RISE))
         self._draw_counts(image, position, theme, scene)
+
+    def _name(
+        self, image: Image.Image, theme: Theme, lay: Layout, position: Any, cell: int
+    ) -> None:
+        """The name of empty ``cell``, above its centre, in the ink of its height."""
+        x, y = lay.centres[cell]
+        ink = name_ink(theme, position.heights[cell])
+        name = cell_name(theme, position.board.name(cell), ink, cell)
+        name.paste(image, (x, y - lay.radius * NAME_RISE))
 
     def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
@@ -188,16 +210,16 @@ class IsopathArt(Art):
             side_heading(
                 image,
                 theme,
-                (x0, BAND * s + (36 + 78 * seat) * s),
+                (x0, BAND * s + (26 + 78 * seat) * s),
                 sides[seat],
                 position.seat_sides[seat],
                 scene.player_of_side(position, seat),
                 theme.width - 10 * s,
             )
             count = sum(1 for v in position.pieces if v == seat)
-            y = BAND * s + (36 + 78 * seat + 33) * s
+            y = BAND * s + (26 + 78 * seat + 35) * s
             text = f"{count} piece{'s' if count != 1 else ''} left"
-            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y))
+            text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
     def probe(self, position: Any, cell: int, lay: Layout) -> Point:
         x, y = lay.centres[cell]
@@ -253,9 +275,17 @@ def _hexagon(centre: Point, radius: float) -> list[Point]:
 
 
 def _paint_tile(
-    p: Painter, theme: Theme, lay: Layout, centre: Point, height: int, name: str, pair: int | None
+    p: Painter,
+    theme: Theme,
+    lay: Layout,
+    centre: Point,
+    height: int,
+    name: str,
+    pair: int | None,
+    cell: int | None = None,
 ) -> None:
-    """One space at ``height``, its name and its teleport mark."""
+    """One space at ``height``, its name (of ``cell``, when drawn in the background) and its
+    teleport mark."""
     R = lay.radius
     x, y = centre
     grid_w = max(1.5, R * 0.05)
@@ -268,7 +298,6 @@ def _paint_tile(
         p.polygon(_hexagon((x, y - R * 0.04), R * 0.86), fill=light)
         p.polygon(_hexagon((x + R * 0.03, y), R * 0.8), fill=theme.mountain)
         p.polygon(_hexagon((x, y), R * 0.9), outline=theme.dark_rim, width=max(2.5, R * 0.08))
-        ink = theme.dark_rim
     elif height < 0:
         deep = blend(theme.trench, theme.dark_rim, 0.55)
         p.polygon(_hexagon(centre, R), fill=theme.trench, outline=theme.grid, width=grid_w)
@@ -280,27 +309,44 @@ def _paint_tile(
             outline=blend(theme.trench, (255, 255, 255), 0.45),
             width=max(1.5, R * 0.04),
         )
-        ink = blend(theme.trench, (255, 255, 255), 0.7)
     else:
         p.polygon(_hexagon(centre, R), fill=theme.ground, outline=theme.grid, width=grid_w)
-        ink = blend(theme.ground, theme.dark_rim, 0.45)
     if name:
+        ink = name_ink(theme, height)
         # Above the middle: the lower half is where a piece's colour is read.
-        p.text((x, y - R * 0.2), name, label_size(lay, theme), ink, bold=True)
+        p.text((x, y - R * NAME_RISE), name, label_size(lay, theme), ink, bold=True, cell=cell)
     if pair is not None:
-        _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19, pair)
+        _paint_portal(p, theme, (x + R * 0.42, y + R * 0.5), R * 0.19)
 
 
-def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float, pair: int) -> None:
+def name_ink(theme: Theme, height: int) -> RGB:
+    """The colour of a space's name on a tile of ``height`` (-1, 0, 1)."""
+    if height > 0:
+        return theme.dark_rim
+    if height < 0:
+        return blend(theme.trench, (255, 255, 255), 0.7)
+    return blend(theme.ground, theme.dark_rim, 0.45)
+
+
+def _paint_portal(p: Painter, theme: Theme, centre: Point, r: float) -> None:
+    """A teleport mark: a blue badge with a dark hole.  The two teleports of a pair are the
+    two ends of one row, so they need no number (a number would be too small to read)."""
     p.circle(centre, r, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.16))
-    p.text((centre[0], centre[1] + r * 0.05), str(pair), r * 1.35, theme.dark_rim, bold=True)
+    p.circle(centre, r * 0.4, fill=theme.dark_rim)
+
+
+@lru_cache(maxsize=16)
+def portal_sprite(theme: Theme, radius: float) -> Sprite:
+    """The teleport mark for cells of ``radius`` (anchored at its centre)."""
+    r = max(radius * 0.2, 9 * theme.height / 700)
+    return make_sprite(r + 1, r + 1, lambda p: _paint_portal(p, theme, (0.0, 0.0), r))
 
 
 def _paint_tile_badge(p: Painter, theme: Theme, centre: Point, r: float, sign: str) -> None:
     x, y = centre
     sq = [(x - r, y - r), (x + r, y - r), (x + r, y + r), (x - r, y + r)]
     p.polygon(sq, fill=theme.second, outline=theme.dark_rim, width=max(1.5, r * 0.18))
-    p.text((x, y - r * 0.08), sign, r * 2.0, theme.dark_rim, bold=True)
+    p.text((x, y - r * 0.08), sign, r * 2.0, theme.dark_rim, bold=True, icon=True)
 
 
 @lru_cache(maxsize=512)

@@ -38,8 +38,9 @@ from render._core import (
     offset_polygon,
     paint_frame,
     paint_sprite,
+    px,
     side_heading,
-    text_sprite,
+    text_width,
     win_link,
     win_specimens,
 )
@@ -118,62 +119,66 @@ def free_left(lay: Layout, theme: Theme, y: float) -> float:
 def side_rows(lay: Layout, theme: Theme) -> tuple[float, tuple[float, float]]:
     """x of the sides' block in the top-right corner, and the y of each colour's heading."""
     s = theme.height / 700
-    top = BAND * s + 28 * s
-    ys = (top, top + 64 * s)
-    return free_right(lay, theme, ys[1] + 36 * s), ys
+    top = BAND * s + 22 * s
+    ys = (top, top + 76 * s)
+    # Right of the board, but never so far right that the goal words leave the picture.
+    words = max(text_width(g, px(theme, theme.text_size)) for g in GOALS)
+    last = theme.width - 8 * s - 40 * s - words
+    return min(free_right(lay, theme, ys[1] + 34 * s), last), ys
 
+
+#: pixels (x, y) kept around a rhombus board for its coordinates and, at the sides, for the
+#: words in its empty corners
+RHOMBUS_PAD = (84.0, 32.0)
 
 #: what each colour connects on a rhombus board, under its heading
 GOALS = ("top ↔ bottom", "left ↔ right")
 
 
 def paint_sides(p: Painter, lay: Layout, theme: Theme, fills: tuple[RGB, RGB]) -> None:
-    """A swatch of each colour's goal edge, outlined as on the board, under its heading (the
-    heading and the words are drawn per picture: they carry the player's name)."""
+    """A swatch of each colour's goal edge, outlined as on the board, and what the colour
+    connects, under its heading (the heading is drawn per picture: it carries the player's
+    name)."""
     s = theme.height / 700
     x0, ys = side_rows(lay, theme)
     for colour, y in enumerate(ys):
         ink = theme.light_rim if luma(fills[colour]) < 128 else theme.dark_rim
-        box = [(x0 + 6 * s, y + 28 * s), (x0 + 26 * s, y + 28 * s)]
+        box = [(x0 + 6 * s, y + 34 * s), (x0 + 26 * s, y + 34 * s)]
         p.line(box, ink, 12 * s)
         p.line(box, fills[colour], 8 * s)
+        size = px(theme, theme.text_size)
+        p.text((x0 + 40 * s, y + 34 * s), GOALS[colour], size, theme.muted, anchor="lm")
 
 
 def draw_sides(image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
-    """Each colour's heading (its player's name when the bot gave names, else the colour)
-    and, under it, what the colour connects."""
+    """Each colour's heading: its player's name when the bot gave names (the disc gives the
+    colour), else the colour."""
     s = theme.height / 700
     x0, ys = side_rows(lay, theme)
     fills = theme.sides(position.game)
     right = theme.width - 8 * s
-    small = round(17 * s)
     for colour, y in enumerate(ys):
         side = colour_name(position, colour)
         player = scene.player_of_side(position, colour)
         heading = (x0, y)
-        side_heading(image, theme, heading, fills[colour], side, player, right, tail=False)
-        goal = f"{side}: {GOALS[colour]}" if player is not None else GOALS[colour]
-        x = x0 + 40 * s
-        words = fit_text(goal, small, right - x)
-        text_sprite(words, small, theme.muted).paste(image, (x, y + 28 * s))
+        side_heading(image, theme, heading, fills[colour], side, player, right)
 
 
 def paint_legend(p: Painter, lay: Layout, theme: Theme, items: list[tuple[Sprite, str]]) -> None:
     """A legend in the empty bottom-left corner of a rhombus board: icon and words per
-    row, the last row at the bottom."""
+    row, the last row at the bottom (the corner is widest there)."""
     s = theme.height / 700
     step = 38 * s
-    size = 18 * s
-    x0 = 10 * s
+    size = px(theme, theme.text_size)
+    x0 = 8 * s
     for k, (sprite, text) in enumerate(reversed(items)):
         y = theme.height - 22 * s - k * step
         cx = x0 + 16 * s
         p.circle((cx, y), 16 * s, fill=theme.cell, outline=theme.grid, width=2)
         paint_sprite(p, sprite, (cx, y))
-        room = free_left(lay, theme, y - 12 * s) - (x0 + 40 * s)
-        if room > 40 * s:
-            words = fit_text(text, round(size * p.scale), room * p.scale)
-            p.text((x0 + 40 * s, y), words, size, theme.muted, anchor="lm")
+        room = free_left(lay, theme, y - 12 * s) - (x0 + 38 * s)
+        words = fit_text(text, round(size * p.scale), room * p.scale)
+        p.text((x0 + 38 * s, y), words, size, theme.muted, anchor="lm")
 
 
 def legend_chain(theme: Theme, lay: Layout) -> Sprite:
@@ -184,6 +189,9 @@ def legend_chain(theme: Theme, lay: Layout) -> Sprite:
 
 class MaphexArt(Art):
     """Draws Maphex positions."""
+
+    #: room at the sides: the empty corners hold the players and the legend
+    pad = RHOMBUS_PAD
 
     def static_key(self, position: Any) -> tuple[str, int]:
         return ("maphex", position.size)
@@ -225,10 +233,9 @@ class MaphexArt(Art):
             lay,
             theme,
             [
-                (_legend_target(theme, 12 * s), "target sub-board"),
+                (_legend_target(theme, 12 * s), "target"),
                 (last_ring(theme, 9 * s), "last disc"),
-                (legend_chain(theme, lay), "winning chain"),
-                (_legend_auto(theme, 12 * s), "sends to own sub-board"),
+                (_legend_auto(theme, 12 * s), "keeps target"),
             ],
         )
 

@@ -34,9 +34,9 @@ from render._core import (
     origin_ring,
     paint_frame,
     paint_sprite,
+    px,
     side_heading,
     text_sprite,
-    win_link,
     win_specimens,
 )
 from render._words import names, side_lists
@@ -45,7 +45,7 @@ from render.theme import Theme
 __all__ = ["PathagonArt"]
 
 #: left edge of the side panel, as a share of the picture width
-PANEL = 0.655
+PANEL = 0.64
 
 
 def _piece_radius(lay: Layout) -> float:
@@ -56,7 +56,7 @@ class PathagonArt(Art):
     """Draws Pathagon positions."""
 
     margin = (0.45, 0.45)
-    pad = (30.0, 30.0)
+    pad = (30.0, 34.0)
     panel = PANEL
 
     def pieces_text(self, position: Any) -> str:
@@ -86,7 +86,7 @@ class PathagonArt(Art):
     def _panel_rows(self, theme: Theme) -> tuple[float, float, float]:
         """x of the panel, and the y of each seat's block."""
         s = theme.height / 700
-        return theme.width * PANEL + 14, BAND * s + 34 * s, BAND * s + 246 * s
+        return theme.width * PANEL + 14, BAND * s + 26 * s, BAND * s + 216 * s
 
     def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
         board = position.board
@@ -116,24 +116,24 @@ class PathagonArt(Art):
         # The panel: each side's name (hands are drawn per position) and a legend.
         s = theme.height / 700
         x0, *ys = self._panel_rows(theme)
+        size = px(theme, theme.text_size)
         for seat, y in enumerate(ys):
-            edge = "connects rows 1 and 7" if seat == 0 else "connects columns a and g"
-            p.text((x0, y + 30 * s), edge, 18 * s, theme.muted, anchor="lm")
-        legend_y = BAND * s + 448 * s
+            edge = "rows 1 ↔ 7" if seat == 0 else "columns a ↔ g"
+            p.text((x0, y + 35 * s), edge, size, theme.muted, anchor="lm")
+        legend_y = BAND * s + 430 * s
         icon_r = 15 * s
         icons = [
-            (hatch(theme, icon_r), "forbidden this turn"),
-            (padlock(theme, icon_r * 0.9), "may not move next turn"),
-            (cross(theme, icon_r), "trapped by the last move"),
-            (hand_returned(theme, icon_r * 0.8), "returned piece in hand"),
-            (win_link(theme, round(icon_r * 1.4), 0, icon_r * 0.5), "winning path"),
+            (hatch(theme, icon_r), "not here now"),
+            (padlock(theme, icon_r * 0.9), "stuck next turn"),
+            (cross(theme, icon_r), "trapped"),
+            (hand_returned(theme, icon_r * 0.8), "returned"),
         ]
         for i, (sprite, text) in enumerate(icons):
-            y = legend_y + i * 36 * s
+            y = legend_y + i * 40 * s
             cx = x0 + 16 * s
             p.circle((cx, y), icon_r * 1.15, fill=theme.cell, outline=theme.grid, width=2)
             paint_sprite(p, sprite, (cx, y))
-            p.text((x0 + 42 * s, y), text, 19 * s, theme.muted, anchor="lm")
+            p.text((x0 + 42 * s, y), text, size, theme.muted, anchor="lm")
 
     def draw(
         self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
@@ -186,10 +186,10 @@ class PathagonArt(Art):
             )
             total, back = position.in_hand[seat], position.returned[seat]
             fresh = total - back
-            text = f"{total} in hand" + (f", {back} returned" if back else "")
-            text_sprite(text, round(19 * s), theme.text).paste(image, (x0, y + 58 * s))
+            text = f"{total} in hand" + (f", {back} back" if back else "")
+            text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y + 70 * s))
             piece = disc(theme, sides[seat], hr)
-            row_y = y + 92 * s
+            row_y = y + 104 * s
             for i in range(fresh):
                 piece.paste(image, (x0 + hr + (i % 7) * step, row_y + (i // 7) * step))
             if back:
@@ -283,6 +283,6 @@ def hand_returned(theme: Theme, radius: float) -> Sprite:
         p.circle((0, 0), radius + 4, outline=theme.second, width=3)
         bx, by, br = radius * 0.78, -radius * 0.78, radius * 0.55
         p.circle((bx, by), br, fill=theme.second, outline=theme.accent_edge, width=1.5)
-        p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True)
+        p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True, icon=True)
 
     return make_sprite(radius + 6, radius + 6, paint)

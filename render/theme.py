@@ -26,7 +26,8 @@ class Theme:
     All options are keywords; the defaults are the bot's house style (1000x700 landscape).
     """
 
-    #: picture size in pixels (landscape keeps Discord's preview uncropped)
+    #: picture size in pixels: landscape, no taller than 4:3, so both Telegram's chat bubble
+    #: and Discord's embed box (at most 400 x 300) show it at their full width
     width: int = 1000
     height: int = 700
     #: page behind the board, status text and muted text
@@ -68,10 +69,15 @@ class Theme:
     #: crowded boards (16x16 Maphex) are drawn this much larger than ``width`` x ``height``
     #: (1.28 makes the default picture 1280 wide, the most Telegram keeps)
     large_board_scale: float = 1.28
-    #: font sizes (pixels at the default picture size)
-    status_size: int = 27
-    coord_size: int = 22
-    label_size: int = 17
+    #: font sizes (pixels at the default picture size).  ``text_size`` is the smallest font
+    #: any text uses: a picture is shown about 330 dp wide in a Telegram chat on a phone and
+    #: 400 px wide in a Discord embed, and a text must stay at least 9 dp and 11 px there,
+    #: i.e. 2.75 % of the picture's width (27.5 px of 1000)
+    status_size: int = 32
+    text_size: int = 28
+    name_size: int = 30
+    coord_size: int = 28
+    label_size: int = 28
 
     def sides(self, game: str) -> tuple[RGB, RGB]:
         """The fill colours of colour 0 and colour 1 in ``game``.

@@ -143,6 +143,14 @@ class Args:
     #: the platform's default
     confirm: bool | None = None
     preview: bool = False
+    #: ``tournament``: what to do (new, join, leave, start, cancel, standings)
+    action: str | None = None
+    #: ``tournament``: which tournament (``None``: the one here)
+    tournament_id: int | None = None
+    #: ``tournament new``: each pairing once or twice
+    rounds: int | None = None
+    #: ``tournament new``: the most players
+    max_players: int | None = None
 
 
 #: A command's typed parser: the words after the command word, and how to look a typed name

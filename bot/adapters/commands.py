@@ -63,9 +63,11 @@ from bot.adapters.typed import (
     typed_hint,
     unknown,
 )
+from bot.adapters.typed_tournament import TOURNAMENT_ACTIONS, TOURNAMENT_USAGE, tournament_words
 from bot.messages import Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
+from bot.sessions.tournaments import DEFAULT_MAX, MOST_PLAYERS
 
 __all__ = [
     "COMMAND",
@@ -165,6 +167,26 @@ async def _takeback(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply
 
 async def _away(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
     return await m.away(user, a.count if a.count is not None else "")
+
+
+async def _tournament(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+    action, number = a.action or "standings", a.tournament_id
+    if action == "new":
+        rated = True if a.rated is None else a.rated
+        most = DEFAULT_MAX if a.max_players is None else a.max_players
+        game = a.game or ""
+        return await m.tournament_new(
+            user, chat, game, a.options, a.days, a.rounds or 1, rated, most
+        )
+    if action == "join":
+        return await m.tournament_join(user, chat, number)
+    if action == "leave":
+        return await m.tournament_leave(user, chat, number)
+    if action == "start":
+        return await m.tournament_start(user, chat, number)
+    if action == "cancel":
+        return await m.tournament_cancel(user, chat, number)
+    return await m.tournament_standings(user, chat, number)
 
 
 async def _help(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
@@ -459,6 +481,53 @@ REGISTRY: tuple[Command, ...] = (
         frozenset({Surface.DISCORD}),
         private=_private,
         board_card=False,
+    ),
+    Command(
+        "tournament",
+        "A round-robin here: open one, join, leave, start, or its standings",
+        "tournament [id]",
+        (
+            Param(
+                "action",
+                Kind.CHOICE,
+                "What to do (empty: the standings)",
+                choices=TOURNAMENT_ACTIONS,
+                default="standings",
+            ),
+            Param("game", Kind.GAME, "Which game (to open one)", choices=tuple(engines.GAMES)),
+            Param(
+                "id",
+                Kind.NUMBER,
+                "Which tournament (empty: the one here)",
+                low=1,
+                high=1_000_000_000,
+                field="tournament_id",
+            ),
+            Param("days", Kind.DAYS, "Days per move (1, 3, 7 or 14)", choices=DAYS, default="3"),
+            Param("rounds", Kind.NUMBER, "Play each pairing twice, seats swapped", low=1, high=2),
+            Param("rated", Kind.FLAG, "Whether its games count for ratings (rated unless no)"),
+            Param(
+                "max",
+                Kind.NUMBER,
+                "The most players (above 10: groups by rating)",
+                low=3,
+                high=MOST_PLAYERS,
+                field="max_players",
+            ),
+            Param("size", Kind.SIZE, "Board size (games that have sizes)", field="options"),
+            Param("pie", Kind.FLAG, "Pie rule (inpHeXion)", field="options"),
+        ),
+        _tournament,
+        tournament_words,
+        more=f"{TOURNAMENT_USAGE}; tournament join|leave|start|cancel [id]",
+    ),
+    Command(
+        "tournaments",
+        "This chat's tournaments",
+        "tournaments",
+        (),
+        lambda m, u, c, a: m.tournament_list(u, c),
+        nothing,
     ),
     Command("help", "How to play here", "help", (), _help, nothing, frozenset({Surface.TYPED})),
 )

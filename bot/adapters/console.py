@@ -109,6 +109,9 @@ class Console:
         self.say(reply.text if reply.ok else f"! {reply.text}")
         if reply.alt:
             self.say(reply.alt)
+        if reply.page is not None and reply.game_id is not None:
+            # The board's web page: the local player's own link (they may move there).
+            self.say((await self.manager.web_link(self.user, CHAT, reply.game_id)).text)
         if reply.game_id is not None:
             stem = f"hexhall-game-{reply.game_id}"
             await self._save(reply.image, stem, "png", "board", "the board picture")

@@ -49,6 +49,8 @@ class Kind(enum.StrEnum):
     OPPONENT_AWAY = "opponent_away"
     #: the animated recap of a finished game, drawn when it is delivered
     RECAP = "recap"
+    #: a tournament's news in its chat: it started, was cancelled, its standings, its result
+    TOURNAMENT = "tournament"
 
     @property
     def about_ply(self) -> bool:

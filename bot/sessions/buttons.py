@@ -7,7 +7,18 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from bot.messages import ActionKind, Chat, Reply, User, parse_action
-from bot.sessions import browse, challenges, history, moves, rematch, requests, texts, views
+from bot.sessions import (
+    browse,
+    challenges,
+    history,
+    moves,
+    rematch,
+    requests,
+    texts,
+    tournaments,
+    views,
+    webview,
+)
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["HANDLERS", "Handler", "press"]
@@ -84,8 +95,20 @@ async def _browse(ctx: Context, user: User, chat: Chat, number: int, rest: list[
     return await browse.browse(ctx, user, chat, number, int(rest[0]))
 
 
+async def _web_board(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await webview.web_link(ctx, user, chat, number)
+
+
 async def _rematch(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
     return await rematch.rematch(ctx, user, chat, number)
+
+
+async def _join(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await tournaments.join(ctx, user, chat, number)
+
+
+async def _leave(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await tournaments.leave(ctx, user, chat, number)
 
 
 #: Every action kind the manager resolves and what pressing it does.
@@ -105,6 +128,9 @@ HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.MOVE: _move,
     ActionKind.MOVE_ANYWAY: _move_anyway,
     ActionKind.BROWSE: _browse,
+    ActionKind.TOURNAMENT_JOIN: _join,
+    ActionKind.TOURNAMENT_LEAVE: _leave,
+    ActionKind.WEB_BOARD: _web_board,
 }
 
 

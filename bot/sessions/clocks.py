@@ -15,7 +15,16 @@ from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.limits import MAX_ID, ascii_number
 from bot.messages import Reply, User
-from bot.sessions import challenges, leases, loading, policy, presentation, standings, texts
+from bot.sessions import (
+    challenges,
+    leases,
+    loading,
+    policy,
+    presentation,
+    standings,
+    texts,
+    tournaments,
+)
 from bot.sessions import clock as clk
 from bot.sessions.context import Context, Refusal
 from bot.storage import BadRow, GameRow, PlayerRow, StoreError
@@ -117,7 +126,8 @@ async def _remind(ctx: Context, row: GameRow, due: datetime, now: datetime, at: 
 
 
 async def sweep(ctx: Context) -> int:
-    """Handle the clock work that is due: reminders, and losses (or aborts) on time.
+    """Handle the clock work that is due: reminders, losses (or aborts) on time, and the
+    tournaments' (:func:`bot.sessions.tournaments.sweep`).
 
     At start-up this finds everything that fell due while the bot was down; the
     notifications it causes are spread ``sweep_gap`` apart (oldest first, also across
@@ -167,7 +177,8 @@ async def sweep(ctx: Context) -> int:
         if handled:
             done += 1
             ctx.next_free = slot + ctx.sweep_gap
-    return done
+    # Tournaments: starts, withdrawals, replays, standings, results (each once).
+    return done + await tournaments.sweep(ctx)
 
 
 async def run_clocks(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:

@@ -20,13 +20,14 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime, timedelta
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, ParamSpec, Protocol, TypeVar
 
 from bot.limits import MAX_ID
 from bot.messages import (
     Need,
     Reply,
     Text,
+    User,
 )
 from bot.sessions import clock as clk
 from bot.sessions import texts, validate
@@ -46,6 +47,7 @@ __all__ = [
     "TIME_CHOICES",
     "Context",
     "Refusal",
+    "WebPages",
     "checked_id",
     "dumps",
     "guard",
@@ -140,6 +142,23 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+class WebPages(Protocol):
+    """The web board's links, as the sessions ask for them (:class:`bot.webboard.WebBoard`)."""
+
+    async def link(self, game_id: int) -> str:
+        """The address of game ``game_id``'s page (anyone may watch there)."""
+        ...
+
+    async def personal_link(self, game_id: int, who: User) -> str:
+        """``who``'s own short-lived link to game ``game_id``'s page (they may move there)."""
+        ...
+
+    def changed(self, game_id: int) -> None:
+        """Game ``game_id`` changed in this process: its open pages are told at once (changes
+        made elsewhere reach them by polling)."""
+        ...
+
+
 class Context:
     """The state the session modules share (see the module docstring)."""
 
@@ -178,6 +197,8 @@ class Context:
         #: this manager among the bot processes on one database (host, process, a random
         #: part): the owner of the leases on shared chores such as the clock sweep.
         self.worker = worker_name()
+        #: the web board's links (:mod:`bot.webboard`), ``None`` while it is off
+        self.pages: WebPages | None = None
 
     def now(self) -> datetime:
         """The manager's current time (from the injected clock)."""

@@ -11,10 +11,10 @@ from bot.sessions import loading, policy, presentation, records, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, MoveRow, NewGame
 
-__all__ = ["export", "history", "import_record"]
+__all__ = ["export", "history", "import_record", "record_of"]
 
 
-def _record(
+def record_of(
     ctx: Context, row: GameRow, names: tuple[str, str], moves: list[MoveRow]
 ) -> records.Record:
     """The plain-text record of a stored game."""
@@ -69,7 +69,7 @@ async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
     moves = await ctx.store.moves(gid)
-    record = _record(ctx, loaded.row, await presentation.names(ctx, loaded.row), moves)
+    record = record_of(ctx, loaded.row, await presentation.names(ctx, loaded.row), moves)
     return Reply(Text.of(records.export(record)), game_id=gid, kind=ReplyKind.RECORD)
 
 

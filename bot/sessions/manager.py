@@ -40,6 +40,7 @@ from bot.sessions import (
     requests,
     reviews,
     standings,
+    tournaments,
     views,
 )
 from bot.sessions import (
@@ -51,6 +52,9 @@ from bot.sessions import (
 from bot.sessions import (
     rematch as rematches,
 )
+from bot.sessions import (
+    webview as webviews,
+)
 from bot.sessions.clock import Clock
 from bot.sessions.context import (
     CHALLENGE_TTL,
@@ -61,6 +65,7 @@ from bot.sessions.context import (
     TIME_CHOICES,
     Context,
     Refusal,
+    WebPages,
     checked,
     guard,
 )
@@ -103,6 +108,10 @@ def _no_moves(_: BadArgument) -> list[str]:
 
 def _no_choices(_: BadArgument) -> list[GameChoice]:
     return []
+
+
+def _no_view(_: BadArgument) -> webviews.GameView | None:
+    return None
 
 
 def _refused_step(bad: BadArgument) -> picker.Picker | Reply:
@@ -375,6 +384,26 @@ class SessionManager:
 
     export = forward(guard(histories.export))
 
+    @property
+    def web_pages(self) -> WebPages | None:
+        """The web board's links (``None``: off); boards then carry their page."""
+        return self._ctx.pages
+
+    @web_pages.setter
+    def web_pages(self, pages: WebPages | None) -> None:
+        self._ctx.pages = pages
+
+    web_link = forward(guard(webviews.web_link))
+
+    @checked(_no_view)
+    async def web_view(self, game_id: int) -> webviews.GameView | None:
+        """What game ``game_id``'s web page shows (:mod:`~bot.sessions.webview`), ``None``
+        if there is no such game."""
+        try:
+            return await webviews.game_view(self._ctx, game_id)
+        except Refusal:
+            return None
+
     import_record = forward(guard(histories.import_record))
 
     @guard
@@ -399,3 +428,19 @@ class SessionManager:
     stats = forward(guard(standings.stats))
 
     rebuild_ratings = forward(standings.rebuild)
+
+    # -- tournaments (bot.sessions.tournaments) ---------------------------------------------
+
+    tournament_new = forward(guard(tournaments.new))
+
+    tournament_join = forward(guard(tournaments.join))
+
+    tournament_leave = forward(guard(tournaments.leave))
+
+    tournament_start = forward(guard(tournaments.start))
+
+    tournament_cancel = forward(guard(tournaments.cancel))
+
+    tournament_standings = forward(guard(tournaments.show))
+
+    tournament_list = forward(guard(tournaments.listing))

@@ -264,6 +264,8 @@ async def commit(
     if updated is not None:
         ctx.positions[row.id] = (updated, after)
         metrics.moved(row.game)
+        if ctx.pages is not None:
+            ctx.pages.changed(row.id)
     return updated
 
 

@@ -77,9 +77,11 @@ async def as_board(
     ctx: Context, reply: Reply, row: GameRow, position: Position, *, live: bool = False
 ) -> Reply:
     """``reply`` marked as a board of ``row``'s game (its live board with ``live``), with the
-    game's facts; ``position`` is the game's current one."""
+    game's facts and, when the web board is on, its page; ``position`` is the game's current
+    one."""
     kind = ReplyKind.LIVE_BOARD if live else ReplyKind.BOARD
-    return replace(reply, kind=kind, facts=await facts(ctx, row, position))
+    page = None if ctx.pages is None else await ctx.pages.link(row.id)
+    return replace(reply, kind=kind, facts=await facts(ctx, row, position), page=page)
 
 
 async def names(ctx: Context, row: GameRow) -> tuple[str, str]:

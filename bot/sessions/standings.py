@@ -223,6 +223,9 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
     current = streak(games, them.id, rated_only=False)
     if current is not None:
         text += texts.stats_streak(str(current))
+    played, won = await ctx.store.tournament_record(them.id)
+    if played:
+        text += texts.stats_tournaments(played, won)
     if them.id != me.id:
         text += texts.stats_head_to_head(
             presentation.mention(me), str(head_to_head(games, them.id, me.id, rated_only=False))

@@ -63,6 +63,11 @@ TABLES: tuple[Table, ...] = (
     Table("rating_changes", ("game_id", "seat")),
     Table("rating_members", ("platform", "community", "pool", "player")),
     Table("posts", ("platform", "chat_id", "message_id")),
+    Table("tournaments", ("id",), identity=True),
+    Table("tournament_players", ("tournament_id", "player_id")),
+    Table("tournament_games", ("game_id",)),
+    Table("web_links", ("game_id",)),
+    Table("web_watchers", ("game_id", "worker")),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

@@ -2,9 +2,10 @@
 :class:`~bot.storage.dbapi.Conn`, made of one part per concern: players
 (:mod:`~bot.storage.sql_players`), challenges (:mod:`~bot.storage.sql_challenges`), games and
 moves (:mod:`~bot.storage.sql_games`), the outbox (:mod:`~bot.storage.sql_outbox`), leases
-(:mod:`~bot.storage.sql_leases`), ratings (:mod:`~bot.storage.sql_standings`) and posts
-(:mod:`~bot.storage.sql_posts`), each on :class:`~bot.storage.sql_base.SqlBase`; stored rows
-are read by :mod:`~bot.storage.sql_rows`.
+(:mod:`~bot.storage.sql_leases`), ratings (:mod:`~bot.storage.sql_standings`), posts
+(:mod:`~bot.storage.sql_posts`), tournaments (:mod:`~bot.storage.sql_tournaments`) and web
+links (:mod:`~bot.storage.sql_web`), each on :class:`~bot.storage.sql_base.SqlBase`; stored
+rows are read by :mod:`~bot.storage.sql_rows`.
 
 Every method is a plain function of a connection, run by the concrete store in one call:
 :class:`~bot.storage.sqlite.SqliteStore` runs it on its one SQLite thread,
@@ -29,11 +30,23 @@ from bot.storage.sql_outbox import SqlOutbox
 from bot.storage.sql_players import SqlPlayers
 from bot.storage.sql_posts import SqlPosts
 from bot.storage.sql_standings import SqlStandings
+from bot.storage.sql_tournaments import SqlTournaments
+from bot.storage.sql_web import SqlWeb
 
 __all__ = ["SqlStore"]
 
 
-class SqlStore(SqlPlayers, SqlChallenges, SqlGames, SqlOutbox, SqlLeases, SqlStandings, SqlPosts):
+class SqlStore(
+    SqlPlayers,
+    SqlChallenges,
+    SqlGames,
+    SqlOutbox,
+    SqlLeases,
+    SqlStandings,
+    SqlPosts,
+    SqlTournaments,
+    SqlWeb,
+):
     """The store's methods over SQL, one part per concern; a concrete store provides
     :meth:`~bot.storage.sql_base.SqlBase._read` and :meth:`~bot.storage.sql_base.SqlBase._write`
     (and opening, closing and :meth:`~bot.storage.sql_base.SqlBase.schema_version`)."""

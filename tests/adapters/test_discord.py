@@ -72,6 +72,18 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     ],
     "stats": [("player", 6, False, [])],
     "browse": [("game", 3, False, "auto"), ("moves", 4, False, [])],
+    "tournament": [
+        ("action", 3, False, ["new", "join", "leave", "start", "cancel", "standings"]),
+        ("game", 3, False, ["isopath", "pathagon", "fixation", "maphex", "inphexion"]),
+        ("id", 4, False, []),
+        ("days", 3, False, ["none", "1", "3", "7", "14"]),
+        ("rounds", 4, False, []),
+        ("rated", 5, False, []),
+        ("max", 4, False, []),
+        ("size", 4, False, [4, 5, 6, 7, 8, 9, 16]),
+        ("pie", 5, False, []),
+    ],
+    "tournaments": [],
 }
 
 

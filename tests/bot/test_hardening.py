@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.adapters.commands import COMMANDS, execute, split_id
+from bot.adapters.commands import COMMAND, COMMANDS, execute, split_id
 from bot.adapters.console import console_user
 from bot.core.settings import parse_quiet_hours, parse_utc_offset
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, MAX_PLY, NAME_LIMIT
@@ -120,7 +120,9 @@ def test_ids_out_of_range_are_no_ids(number: int) -> None:
 
 @FAST
 @given(
-    st.sampled_from([c for c in COMMANDS if c not in ("help", "rules", "challenge")]),
+    # Commands without parameters (``tournaments``, ``back``, ``help``) ignore what follows,
+    # so they have nothing to refuse; every command that reads a number is here.
+    st.sampled_from([c for c in COMMANDS if c not in ("rules", "challenge") and COMMAND[c].params]),
     st.lists(OTHER_DIGITS, min_size=1, max_size=3).map("".join),
     st.booleans(),
 )
@@ -174,6 +176,14 @@ CALLS: list[tuple[str, dict[str, Any], str]] = [
     ("challenge", {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB}, "rated"),
     ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "user"),
     ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "chat"),
+    *(
+        ("tournament_new", {"user": ALICE, "chat": ROOM, "game": "maphex"}, name)
+        for name in ("game", "options", "days", "rounds", "rated", "max_players")
+    ),
+    *(
+        (method, {"user": ALICE, "chat": ROOM, "tournament_id": 1}, "tournament_id")
+        for method in ("tournament_join", "tournament_leave", "tournament_standings")
+    ),
 ]
 
 

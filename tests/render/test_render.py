@@ -19,6 +19,7 @@ from PIL import Image
 import engines
 import render
 from engines import Position
+from render._core import BAND
 from render.theme import RGB, Theme
 from tests.engines.properties import random_game
 
@@ -287,7 +288,7 @@ def test_status_band_shows_whose_turn_and_result_banner(game: str, options: dict
             # The banner is filled with the winner's colour.
             want = colour_of(pos, seat_colour(pos, pos.outcome.winner))
             assert distance(image.getpixel((500, 4)), want) <= CLOSE
-            assert distance(image.getpixel((500, 62)), THEME.accent) <= CLOSE
+            assert distance(image.getpixel((500, BAND - 2)), THEME.accent) <= CLOSE
 
 
 def test_many_random_positions_render() -> None:

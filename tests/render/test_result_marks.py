@@ -21,7 +21,8 @@ from engines.inphexion import InphexionPosition
 from engines.isopath import setup as isopath_setup
 from engines.pathagon import PathagonPosition
 from render import _pipeline
-from render._core import band_width, blend, offset_polygon
+from render._core import BAND, band_width, blend, offset_polygon
+from render.isopath import BADGE_RISE
 from render.theme import RGB, Theme
 
 THEME = Theme()
@@ -117,13 +118,14 @@ def test_an_outcome_the_bot_decided_replaces_whose_turn_it_is(game: str) -> None
     ):
         image = rgb(position, outcome=outcome)
         assert math.dist(band_fill(image), fill) <= CLOSE, outcome
-        assert math.dist(pixel(image, (500, 62)), THEME.accent) <= CLOSE
+        assert math.dist(pixel(image, (500, BAND - 2)), THEME.accent) <= CLOSE
     for outcome in (Outcome(None, "agreement"), Outcome(None, "aborted")):
         image = rgb(position, outcome=outcome)
         # Neither side's colour: the neutral banner.
         assert all(math.dist(band_fill(image), side) > 40 for side in sides)
         assert math.dist(band_fill(image), band) > 40
-        assert image.crop((0, 0, 1000, 60)).tobytes() != plain.crop((0, 0, 1000, 60)).tobytes()
+        top = (0, 0, 1000, BAND - 4)
+        assert image.crop(top).tobytes() != plain.crop(top).tobytes()
 
 
 def test_maphex_target_highlight_goes_when_the_bot_ends_the_game() -> None:
@@ -150,7 +152,7 @@ def test_maphex_opening_choice_is_not_shown_once_aborted() -> None:
     centre = render.cell_centres(position)[40]  # e5, the middle of sub-board 5
     live = rgb(position)
     aborted = rgb(position, outcome=Outcome(None, "aborted"))
-    half = spacing(position) * 0.3
+    half = spacing(position) * 0.45
     assert near(live, centre, half, THEME.accent) > 20
     assert near(aborted, centre, half, THEME.accent) == 0
 
@@ -194,8 +196,9 @@ def test_what_won_is_marked_on_the_final_board(position: Any) -> None:
 
 def heading_box(position: Position) -> tuple[int, int, int, int]:
     """Where the side headings are: the top-right corner or the side panel."""
-    width = _pipeline.theme_of(position).width
-    return (round(width * 0.655), 66, width, 250)
+    theme = _pipeline.theme_of(position)
+    top = round(BAND * theme.height / 700) + 2
+    return (round(theme.width * 0.62), top, theme.width, top + 200)
 
 
 @pytest.mark.parametrize("game", list(engines.GAMES))
@@ -217,7 +220,7 @@ def test_players_names_are_drawn_and_long_ones_cut_to_fit(game: str) -> None:
     # Cut with an ellipsis: the last few pixels of the picture stay page-coloured.
     edge = rgb(position, players=("W" * 80, "M" * 80))
     width = edge.width
-    strip = edge.crop((width - 4, 66, width, 250)).tobytes()
+    strip = edge.crop((width - 4, BAND + 2, width, 250)).tobytes()
     assert all(math.dist(strip[i : i + 3], THEME.page) < 10 for i in range(0, len(strip), 3))
 
 
@@ -236,7 +239,7 @@ def test_inphexion_names_follow_the_colours_after_a_swap() -> None:
 def test_the_clock_is_shown_while_the_game_goes_on() -> None:
     """The clock text sits in the band; a finished game shows no clock."""
     position = engines.new("pathagon").play("d4")
-    band = (0, 0, 620, 60)
+    band = (0, 0, 1000, BAND - 4)
     plain = rgb(position).crop(band)
     clocked = rgb(position, clock="2 days 4 h left").crop(band)
     assert clocked.tobytes() != plain.tobytes()
@@ -401,7 +404,7 @@ def test_isopath_tile_badges_stay_visible_over_the_arrow() -> None:
             lay = _pipeline.layout_of(pos)[1]
             for cell in pos.last_tile or ():
                 x, y = lay.centres[cell]
-                at = (x + lay.inner * 0.55, y - lay.radius * 0.5)
+                at = (x, y - lay.radius * BADGE_RISE)
                 assert near(image, at, lay.inner * 0.12, THEME.second) >= 12, pos.last_move
                 badges += 1
     assert badges > 20

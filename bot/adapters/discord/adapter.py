@@ -50,6 +50,7 @@ from bot.adapters.discord.format import (
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
+from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
 
@@ -91,7 +92,14 @@ _SUCCESS = {
 }
 #: Presses answered privately (a board, a move list, the question before resigning, a step
 #: through a game opened from a public message).
-_PRIVATE = {ActionKind.BOARD, ActionKind.HISTORY, ActionKind.RESIGN, ActionKind.BROWSE}
+# "Open board" answers with the presser's own link to the game's page: privately.
+_PRIVATE = {
+    ActionKind.BOARD,
+    ActionKind.HISTORY,
+    ActionKind.RESIGN,
+    ActionKind.BROWSE,
+    ActionKind.WEB_BOARD,
+}
 
 
 class Mode(enum.Enum):
@@ -296,6 +304,9 @@ class DiscordBot(discord.Client):
         live = reply.ok and reply.kind is ReplyKind.LIVE_BOARD
         if live and reply.game_id is not None:
             actions = (*actions, Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id))
+        if reply.ok and reply.page is not None and reply.game_id is not None:
+            # The game's web page: each presser gets their own link, privately.
+            actions = (*actions, Action.make(texts.OPEN_BOARD, ActionKind.WEB_BOARD, reply.game_id))
         if file_name is not None and reply.ok:
             # The text itself is the file (an exported record).
             fields["file"] = discord.File(io.BytesIO(reply.text.encode()), filename=file_name)
@@ -522,7 +533,7 @@ class DiscordBot(discord.Client):
         browsing = kind is ActionKind.BROWSE and message is not None and message.flags.ephemeral
         mode = (
             Mode.EDIT
-            if (kind is not None and kind.on_card) or browsing
+            if (kind is not None and (kind.on_card or kind.updates_card)) or browsing
             else Mode.PRIVATE
             if kind in _PRIVATE
             else Mode.SETTLE

@@ -66,15 +66,18 @@ class GameId(app_commands.Transformer):
         """The number (0 for no such game) of what was typed or chosen."""
         return game_id(str(value))
 
-    async def autocomplete(  # type: ignore[override]
-        self, interaction: discord.Interaction, value: str
-    ) -> list[app_commands.Choice[str]]:
+    async def autocomplete(
+        self, interaction: discord.Interaction, value: int | float | str, /
+    ) -> list[app_commands.Choice[int | float | str]]:
         """The caller's active games whose label holds what is typed."""
         manager = _manager(interaction)
         if manager is None:
             return []
         games = await manager.game_choices(user_of(interaction.user), str(value), 25)
-        return [app_commands.Choice(name=g.label[:100], value=str(g.game_id)) for g in games]
+        return [
+            app_commands.Choice[int | float | str](name=g.label[:100], value=str(g.game_id))
+            for g in games
+        ]
 
 
 class MoveText(app_commands.Transformer):
@@ -84,9 +87,9 @@ class MoveText(app_commands.Transformer):
         """The move as typed."""
         return str(value)
 
-    async def autocomplete(  # type: ignore[override]
-        self, interaction: discord.Interaction, value: str
-    ) -> list[app_commands.Choice[str]]:
+    async def autocomplete(
+        self, interaction: discord.Interaction, value: int | float | str, /
+    ) -> list[app_commands.Choice[int | float | str]]:
         """Legal moves starting with what is typed, in the chosen game, from its current
         position."""
         manager = _manager(interaction)
@@ -101,7 +104,9 @@ class MoveText(app_commands.Transformer):
             str(value)[:100],
             25,
         )
-        return [app_commands.Choice(name=m[:100], value=m[:100]) for m in moves if m]
+        return [
+            app_commands.Choice[int | float | str](name=m[:100], value=m[:100]) for m in moves if m
+        ]
 
 
 def _sizes() -> list[int]:
@@ -120,6 +125,8 @@ def _annotation(param: Param) -> Any:
     """The Python type discord.py reads the option's Discord type from."""
     kind = param.kind
     if kind is Kind.GAME_ID:
+        # typing.Optional: discord.py reads this annotation at runtime, and `X | None` is not
+        # defined on its Transform metadata objects.
         return app_commands.Transform[Optional[int], GameId]  # noqa: UP045
     if kind is Kind.MOVE:
         return app_commands.Transform[str, MoveText]
@@ -205,12 +212,15 @@ def _slash(host: Host, command: Command) -> app_commands.Command[Any, ..., None]
         if not param.required:
             default = param.default
             if default is None:
+                # typing.Optional, as above: `annotation` may be a Transform object without `|`.
                 annotation = Optional[annotation]  # noqa: UP045
         signature.append(
             inspect.Parameter(
                 param.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
             )
         )
+    # discord.py reads the options from the callback's signature; a function object takes
+    # the attribute at runtime, but typeshed's FunctionType does not declare it.
     callback.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
     callback.__qualname__ = callback.__name__ = f"slash_{command.slash}"
     cmd: app_commands.Command[Any, ..., None] = app_commands.Command(

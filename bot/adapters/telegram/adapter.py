@@ -169,6 +169,8 @@ class TelegramAdapter:
         self.manager = manager
         self.application = application
         self._token = token
+        #: the short name of the web board's Mini App (BotFather's /newapp; "" when none)
+        self.web_app = ""
         # The caption of each game's latest board this process sent (a double press that
         # gets the same answer again is not shown twice); which message that board is lives
         # in the store (bot.sessions.posts), so its buttons can be taken away after a restart.
@@ -327,11 +329,16 @@ class TelegramAdapter:
         async with board_lock(self.manager, gid):
             if dedupe and self._captions.get(gid) == caption:
                 return None
-            message = await send_board(bot, self.manager, chat_id, reply)
+            message = await send_board(bot, self.manager, chat_id, reply, self._mini_app())
             self._captions[gid] = caption
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(chat_id, reply.animation, filename=f"hexhall-{gid}.gif")
         return message
+
+    def _mini_app(self) -> str:
+        """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
+        username = self.application.bot.username if self.application.bot else None
+        return f"{username}/{self.web_app}" if username and self.web_app else ""
 
     async def _drop_buttons(self, chat_id: int, message_id: int) -> None:
         await drop_buttons(self.application.bot, chat_id, message_id)
@@ -507,6 +514,12 @@ class TelegramAdapter:
             await self.application.bot.edit_message_text(
                 html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML
             )
+            return
+        elif kind is not None and kind.updates_card:  # a tournament's sign-up card
+            await self.application.bot.edit_message_text(
+                html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML,
+                reply_markup=keyboard(rows_of(reply.actions)),
+            )  # fmt: skip
             return
         elif kind is ActionKind.RESIGN:
             await self.application.bot.edit_message_reply_markup(

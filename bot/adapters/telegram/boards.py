@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import weakref
 
-from telegram import Bot, InlineKeyboardMarkup, Message
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
 from telegram.error import BadRequest
 
@@ -25,6 +25,7 @@ from bot.adapters.telegram.format import (
     rows_of,
 )
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, sections
+from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 
@@ -50,9 +51,30 @@ def board_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
     return _LOCKS.setdefault(manager, {}).setdefault(game_id, asyncio.Lock())
 
 
-def board_markup(reply: Reply) -> InlineKeyboardMarkup | None:
+def page_button(reply: Reply, chat_id: int, app: str = "") -> InlineKeyboardButton | None:
+    """The "Open board" button of a board whose game has a web page (``None`` otherwise).
+
+    In a private chat it opens the page as a Mini App (a ``web_app`` button: Telegram allows
+    it in private chats only, core.telegram.org/bots/api#inlinekeyboardbutton); in a group
+    it is a direct link to the Mini App, ``t.me/<bot>/<app>?startapp=g_<slug>``
+    (core.telegram.org/bots/webapps, "Direct Link Mini Apps"), ``app`` being
+    ``<bot username>/<short name>``; without a registered app, a link to the page."""
+    if reply.page is None:
+        return None
+    if chat_id > 0:
+        return InlineKeyboardButton(texts.OPEN_BOARD, web_app=WebAppInfo(reply.page))
+    if app:
+        slug = reply.page.rsplit("/", 1)[-1]
+        return InlineKeyboardButton(texts.OPEN_BOARD, url=f"https://t.me/{app}?startapp=g_{slug}")
+    return InlineKeyboardButton(texts.OPEN_BOARD, url=reply.page)
+
+
+def board_markup(
+    reply: Reply, chat_id: int | None = None, app: str = ""
+) -> InlineKeyboardMarkup | None:
     """The buttons of a reply about a game: on a live board Move first, the manager's actions,
-    then Offer draw and Describe (the board in words, when there is a picture)."""
+    then Offer draw and Describe (the board in words, when there is a picture), and the
+    game's web page (:func:`page_button`) when ``chat_id`` is given."""
     actions = list(reply.actions)
     if reply.game_id is None:
         return keyboard(rows_of(actions))
@@ -66,7 +88,8 @@ def board_markup(reply: Reply) -> InlineKeyboardMarkup | None:
     if live:
         extra.insert(0, Action.make("Offer draw", ActionKind.OFFER_DRAW, gid))
     rows.append(extra)
-    return keyboard(rows)
+    page = None if chat_id is None else page_button(reply, chat_id, app)
+    return keyboard(rows, [page] if page else [])
 
 
 async def send_text(
@@ -109,12 +132,14 @@ async def drop_buttons(bot: Bot, chat_id: int, message_id: int) -> None:
         await bot.edit_message_reply_markup(chat_id, message_id)
 
 
-async def send_board(bot: Bot, manager: SessionManager, chat_id: int, reply: Reply) -> Message:
+async def send_board(
+    bot: Bot, manager: SessionManager, chat_id: int, reply: Reply, app: str = ""
+) -> Message:
     """A game's board as its latest: sent, remembered, and the game's older boards' buttons
     taken away (found in the store, so also after a restart).  Call it holding
     :func:`board_lock`."""
     assert reply.game_id is not None
-    markup = board_markup(reply)
+    markup = board_markup(reply, chat_id, app)
     if reply.image is None:
         message = await send_text(bot, chat_id, reply.body, markup)
     else:

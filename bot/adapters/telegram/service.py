@@ -37,13 +37,16 @@ async def serve(
     webhook_secret: str = "",
     host: str = "0.0.0.0",
     port: int = 8443,
+    web_app: str = "",
 ) -> None:
     """Run the adapter and its outbox worker on ``manager`` until ``stop`` is set (a token or
     connection that fails for good raises :class:`TelegramUnavailable`).  With
     ``webhook_url`` Telegram pushes updates to ``host``:``port`` with ``webhook_secret``
-    (several processes behind one load balancer); without, this process polls."""
+    (several processes behind one load balancer); without, this process polls.  ``web_app``
+    is the web board's Mini App short name, for its links in groups."""
     hide(token, webhook_secret)
     adapter = TelegramAdapter.build(manager, token, api_url=api_url, file_url=file_url)
+    adapter.web_app = web_app
     outbox = Outbox(manager.store, manager.clock)
     adapter.outbox = outbox  # woken after every update: notices go out at once
     sender = TelegramSender(adapter.application.bot, Recaps(manager.store), manager)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +115,13 @@ async def _build(path: Path) -> Source:
         against_bot = await m.challenge_bot(DAVE, ROOM, "fixation", "easy", {}, "me", None)
         assert against_bot.ok, against_bot.text
 
+        # A tournament of three (issue 29): its players and its games.
+        opened = await m.tournament_new(ALICE, ROOM, "pathagon", {}, 3.0)
+        assert opened.ok, opened.text
+        for user in (BOB, CAROL):
+            assert (await m.tournament_join(user, ROOM)).ok
+        assert (await m.tournament_start(ALICE, ROOM)).ok
+
         clock.advance(hours=25)
         assert await m.sweep() >= 2 * len(KINDS)  # the timeouts and the aborts
         assert len(await m.expire_challenges()) == 1
@@ -143,6 +150,9 @@ async def _build(path: Path) -> Source:
         await m.remember_post(
             "test", "hall", "503", PostKind.CARD, challenge_id=open_one.challenge_id
         )
+        # A game with a web page (its slug), watched from one process.
+        await m.store.web_slug(board, clock.now())
+        await m.store.watch_count(board, "w1", 2, clock.now() + timedelta(hours=1), clock.now())
         gid, move = active["fixation"]
         await _play(m, gid, (move,))
         active["fixation"] = (gid, finishing_moves("fixation")[3])

@@ -1,0 +1,53 @@
+"""The web board's sentences (:mod:`bot.webboard`): refusals of its requests, the link button.
+
+Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from there)."""
+
+from __future__ import annotations
+
+from bot.messages import Text
+from bot.sessions.texts.base import _t
+
+#: The label of the button that opens a game's page.
+OPEN_BOARD = "Open board"
+
+
+def web_no_game() -> Text:
+    """A page address that names no game."""
+    return _t("There is no game at this address.")
+
+
+def web_sign_in() -> Text:
+    """A move sent without credentials."""
+    return _t("Open the board from the chat to play: this page only watches.")
+
+
+def web_too_fast() -> Text:
+    """Too many moves sent from one player or one address."""
+    return _t("Too many moves at once: wait a few seconds and try again.")
+
+
+def web_bad_move_request() -> Text:
+    """A move request that is not ``{"move": "<notation>", "ply": <number>}``."""
+    return _t('A move is sent as {"move": "<notation>", "ply": <ply before the move>}.')
+
+
+def web_link(game_id: int, link: str) -> Text:
+    """The private answer to "Open board" for a player: their own link."""
+    return _t(
+        f"Your board for #{game_id} (it lets you move for an hour: keep it to yourself):\n{link}"
+    )
+
+
+def web_watch_link(game_id: int, link: str) -> Text:
+    """The answer to "Open board" for someone who does not play in the game."""
+    return _t(f"Watch #{game_id} here:\n{link}")
+
+
+def web_off() -> Text:
+    """ "Open board" while the web board is off."""
+    return _t("The web board is off on this bot.")
+
+
+def board_page(link: str) -> Text:
+    """The line the console prints under a board: its page."""
+    return _t(f"On the web: {link}")

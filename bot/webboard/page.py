@@ -1,0 +1,118 @@
+"""The HTML of a game's page: a shell the script (``static/board.js``) draws the board into,
+with everything a screen reader or a link preview needs already in it (the title, the players,
+the board in words, the move list, the result, the downloads), every name escaped.
+"""
+
+from __future__ import annotations
+
+from html import escape
+
+import engines
+import render
+from bot.sessions.webview import GameView
+from engines.base import Position
+
+__all__ = ["app_page", "game_page"]
+
+_HEAD = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+<title>{title}</title>
+<link rel="stylesheet" href="/static/board.css">
+{meta}
+<script src="/static/board.js" defer></script>
+</head>
+"""
+
+
+def _title(view: GameView) -> str:
+    row = view.row
+    game = view.position.game
+    return f"#{row.id} {game_title(game)}: {view.players[0].name} v {view.players[1].name}"
+
+
+def game_title(game: str) -> str:
+    """The game's own name (``Maphex``, ``inpHeXion`` ...)."""
+    known = engines.GAMES.get(game)
+    return known.title if known else game
+
+
+def _moves(moves: tuple[str, ...]) -> str:
+    items = "".join(
+        f'<li><button type="button" data-ply="{i + 1}">{escape(m)}</button></li>'
+        for i, m in enumerate(moves)
+    )
+    return f'<ol id="moves" class="moves" aria-label="Moves">{items}</ol>'
+
+
+def _sides(view: GameView, position: Position) -> str:
+    rows = []
+    for seat, player in enumerate(view.players):
+        side = position.seat_sides[seat]
+        rows.append(
+            f'<li data-seat="{seat}"><span class="swatch" data-side="{escape(side)}"></span>'
+            f"{escape(player.name)} ({escape(side)})</li>"
+        )
+    return f'<ul id="players" class="players">{"".join(rows)}</ul>'
+
+
+def game_page(view: GameView, slug: str, public_url: str) -> str:
+    """The page of ``view``'s game at ``public_url``/g/``slug``."""
+    title = _title(view)
+    position = view.position
+    words = render.describe(position)
+    url = f"{public_url}/g/{slug}"
+    meta = "\n".join(
+        f'<meta property="{k}" content="{escape(v)}">'
+        for k, v in (
+            ("og:type", "website"),
+            ("og:title", title),
+            ("og:description", view.result or words),
+            ("og:image", f"{url}/board.png?v={view.row.version}"),
+            ("og:url", url),
+        )
+    )
+    meta += '\n<meta name="twitter:card" content="summary_large_image">'
+    result = f'<p id="result" class="result">{escape(view.result)}</p>'
+    return (
+        _HEAD.format(title=escape(title), meta=meta)
+        + f'<body data-slug="{escape(slug)}">\n<main>\n'
+        + f'<h1 id="title">{escape(title)}</h1>\n'
+        + _sides(view, position)
+        + '\n<p id="turn" class="turn" aria-live="polite"></p>'
+        + '\n<p id="watchers" class="watchers"></p>'
+        + '\n<div id="board" class="board"></div>'
+        + '\n<div id="play" class="play" hidden>'
+        + '<p id="prompt" class="prompt" aria-live="polite"></p>'
+        + '<div id="choices" class="choices"></div>'
+        + '<div class="controls"><button type="button" id="back">Back</button>'
+        + '<button type="button" id="clear">Clear</button>'
+        + '<button type="button" id="send" class="send" disabled>Play</button></div>'
+        + "</div>"
+        + '\n<p id="status" class="status" role="status" aria-live="assertive"></p>'
+        + '\n<nav class="steps" aria-label="Step through the game">'
+        + '<button type="button" id="first" aria-label="First position">«</button>'
+        + '<button type="button" id="prev" aria-label="Previous move">◀</button>'
+        + '<span id="at" class="at"></span>'
+        + '<button type="button" id="next" aria-label="Next move">▶</button>'
+        + '<button type="button" id="last" aria-label="Latest position">»</button></nav>\n'
+        + result
+        + f'\n<h2>Board in words</h2>\n<p id="words" class="words">{escape(words)}</p>\n'
+        + "<h2>Moves</h2>\n"
+        + _moves(view.moves)
+        + f'\n<p class="downloads"><a href="/g/{escape(slug)}/game.gif" download>GIF</a> '
+        + f'<a href="/g/{escape(slug)}/record.txt" download>Record</a></p>\n'
+        + "</main>\n</body>\n</html>\n"
+    )
+
+
+def app_page() -> str:
+    """The Telegram Mini App's entry page: its script opens the game the link named
+    (``startapp=g_<slug>``)."""
+    return (
+        _HEAD.format(title="Hexhall", meta="")
+        + '<body data-app="1"><main><h1>Hexhall</h1>'
+        + '<p id="status" role="status">Opening the board…</p></main></body></html>\n'
+    )

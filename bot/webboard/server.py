@@ -1,0 +1,440 @@
+"""The public web board's HTTP side (aiohttp): the pages, the JSON API, the live events.
+
+Routes (everything else is a 404; no health or metrics here, they stay on the private
+endpoint of :mod:`bot.web`):
+
+- ``GET /g/<slug>``: the game's page; ``/g/<slug>/board.png`` (the current board, the link
+  preview's image), ``/g/<slug>/game.gif``, ``/g/<slug>/record.txt``; ``GET /app``: the
+  Telegram Mini App's entry; ``/static/...``: the page's script and style sheet.
+- ``GET /api/games/<slug>``: the game as JSON (who the asker is, when they say).
+- ``GET /api/games/<slug>/next?prefix=...``: the parts that can follow ``prefix`` (the
+  picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
+- ``POST /api/games/<slug>/moves`` ``{"move": ..., "ply": ...}``: play, through
+  :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
+  chat move (its checks, its commit, its notifications in the chat).
+- ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
+  (:mod:`bot.webboard.live`), with the spectator count.
+
+The asker is who ``Authorization`` says (:mod:`bot.webboard.auth`): ``tma <initData>`` or
+``Bearer <token>``; without it, a spectator.  Every answer carries a strict
+Content-Security-Policy (scripts and styles from this origin only, no inline script).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Hashable
+from datetime import datetime, timedelta
+from importlib import resources
+from typing import Any
+
+from aiohttp import web
+
+import render
+from bot.core.status import GameStatus
+from bot.messages import ActionKind, Chat, User
+from bot.sessions import texts
+from bot.sessions.manager import SessionManager
+from bot.sessions.picker import next_parts
+from bot.sessions.webview import GameView
+from bot.storage import BadRow, PlayerRow
+from bot.webboard import auth, page, view
+from bot.webboard.limits import Buckets
+from bot.webboard.live import COUNT_TTL, Live
+from bot.workers import worker_name
+
+__all__ = ["CSP", "WebBoard"]
+
+log = logging.getLogger(__name__)
+
+#: The Content-Security-Policy of every answer: scripts, styles, pictures and requests from this
+#: origin only, no inline script, no eval, framed only by Telegram (the Mini App reads its
+#: ``initData`` from the launch address, so Telegram's own script is not needed).
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; "
+    "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
+)
+_STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
+# Views, pictures and GIFs kept per game version (bounded: least recently used go first).
+_CACHE = 64
+_MAX_BODY = 2048
+_MAX_PREFIX = 200
+
+
+class _Lru(OrderedDict[Hashable, Any]):
+    """A bounded cache: the least recently used entry goes first."""
+
+    def __init__(self, size: int) -> None:
+        super().__init__()
+        self.size = size
+
+    def get_or_none(self, key: Hashable) -> Any:
+        if key not in self:
+            return None
+        self.move_to_end(key)
+        return self[key]
+
+    def put(self, key: Hashable, value: Any) -> None:
+        self[key] = value
+        self.move_to_end(key)
+        while len(self) > self.size:
+            self.popitem(last=False)
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    return web.json_response(data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def _refusal(text: object, status: int) -> web.Response:
+    return _json({"ok": False, "text": str(text)}, status)
+
+
+@web.middleware
+async def _headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    response = await handler(request)
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _missing(request: web.Request) -> web.HTTPNotFound:
+    """The 404 of an address that names no game: JSON for the API, text for a page."""
+    text = str(texts.web_no_game())
+    if request.path.startswith("/api/"):
+        body = json.dumps({"ok": False, "text": text}, ensure_ascii=False)
+        return web.HTTPNotFound(text=body, content_type="application/json")
+    return web.HTTPNotFound(text=text)
+
+
+async def _no_icon(request: web.Request) -> web.Response:
+    return web.Response(status=204)
+
+
+class WebBoard:
+    """The web board of one process on ``manager``: ``public_url`` is where players reach it,
+    ``telegram_token`` checks Mini App sign-ins, ``link_secret`` signs personal links."""
+
+    def __init__(
+        self,
+        manager: SessionManager,
+        public_url: str,
+        *,
+        telegram_token: str = "",
+        link_secret: str = "",
+        poll_every: float = 0.5,
+        player_rate: tuple[float, int] = (0.5, 6),
+        address_rate: tuple[float, int] = (2.0, 20),
+    ) -> None:
+        self.manager = manager
+        self.public_url = public_url.rstrip("/")
+        self._telegram_token = telegram_token
+        self._link_key = auth.link_key(link_secret)
+        self._worker = worker_name()
+        self.live = Live(self._stamp, poll_every, self._count)
+        self._views = _Lru(_CACHE)
+        self._files = _Lru(_CACHE)
+        self._slugs = _Lru(_CACHE * 16)
+        self._per_player = Buckets(*player_rate)
+        self._per_address = Buckets(*address_rate)
+        # The legal parts of a step are worked out by the engine (Iso-Path has thousands of
+        # turns): asked for far more often than moves, still limited per address.
+        self._steps_per_address = Buckets(address_rate[0] * 10, address_rate[1] * 5)
+
+    # -- links ------------------------------------------------------------------------------
+
+    async def link(self, game_id: int) -> str:
+        """The address of game ``game_id``'s page (made on first use; a game's slug never
+        changes, so this process remembers the recent ones)."""
+        slug = self._slugs.get_or_none(game_id)
+        if slug is None:
+            slug = await self.manager.store.web_slug(game_id, self.manager.now())
+            self._slugs.put(game_id, slug)
+        return f"{self.public_url}/g/{slug}"
+
+    async def personal_link(self, game_id: int, who: auth.Identity | User) -> str:
+        """``who``'s own link to game ``game_id``'s page: it lets them move for
+        :data:`~bot.webboard.auth.LINK_TTL` (the token is in the fragment, which browsers
+        never send to a server)."""
+        person = auth.Identity(who.platform, who.user_id, who.name)
+        token = auth.sign_link(self._link_key, game_id, person, self.manager.now() + auth.LINK_TTL)
+        return f"{await self.link(game_id)}#t={token}"
+
+    def changed(self, game_id: int) -> None:
+        """Game ``game_id`` changed in this process: its open pages are told at once."""
+        self.live.poke(game_id)
+
+    # -- reading ----------------------------------------------------------------------------
+
+    async def _stamp(self, game_id: int) -> Hashable | None:
+        row = await self.manager.store.get_game(game_id)
+        return None if row is None else row.version
+
+    async def _count(self, game_id: int, here: int) -> int:
+        now = self.manager.now()
+        until = now + timedelta(seconds=COUNT_TTL)
+        return await self.manager.store.watch_count(game_id, self._worker, here, until, now)
+
+    async def _game(self, request: web.Request) -> tuple[int, GameView]:
+        slug = request.match_info["slug"]
+        gid = None if len(slug) > 64 else await self.manager.store.game_of_slug(slug)
+        try:
+            row = None if gid is None else await self.manager.store.get_game(gid)
+        except BadRow:  # set aside as damaged: no page
+            row = None
+        if gid is None or row is None:
+            raise _missing(request)
+        key = (gid, row.version)
+        cached = self._views.get_or_none(key)
+        if cached is None:
+            cached = await self.manager.web_view(gid)
+            if cached is None:
+                raise _missing(request)
+            self._views.put((gid, cached.row.version), cached)
+        return gid, cached
+
+    def _who(self, request: web.Request, game_id: int) -> auth.Identity | None:
+        """The asker (``None``: nobody said); :class:`~bot.webboard.auth.AuthError` for
+        credentials that prove nothing."""
+        header = request.headers.get("Authorization", "")
+        now = self.manager.now()
+        if header.startswith("tma "):
+            return auth.check_init_data(header[4:], self._telegram_token, now)
+        if header.startswith("Bearer "):
+            return auth.check_link(self._link_key, header[7:], game_id, now)
+        if header:
+            raise auth.AuthError("Unknown sign-in: open the board from the chat again.")
+        return None
+
+    async def _seat(self, who: auth.Identity | None, g: GameView) -> tuple[PlayerRow, int] | None:
+        if who is None:
+            return None
+        player = await self.manager.store.find_player(who.platform, who.user_id)
+        if player is None or player.id not in g.row.seats:
+            return None
+        return player, g.row.seats.index(player.id)
+
+    def _state(self, g: GameView, slug: str) -> dict[str, Any]:
+        key = ("state", g.row.id, g.row.version)
+        cached = self._views.get_or_none(key)
+        if cached is not None:
+            return dict(cached)
+        row, position = g.row, g.position
+        palette = view.colours(row.game, dict(row.options))
+        state = {
+            "slug": slug,
+            "id": row.id,
+            "game": row.game,
+            "title": page.game_title(row.game),
+            "version": row.version,
+            "ply": row.ply,
+            "over": row.status != GameStatus.ACTIVE,
+            "to_move": row.to_move,
+            "players": [
+                {
+                    "name": p.name,
+                    "side": position.seat_sides[seat],
+                    "colour": view.PALETTE.get(position.seat_sides[seat], "#888"),
+                }
+                for seat, p in enumerate(g.players)
+            ],
+            "colours": palette,
+            "deadline": None if row.deadline_at is None else row.deadline_at.isoformat(),
+            "result": g.result,
+            "words": render.describe(position),
+            "board": view.geometry(row.game, dict(row.options)),
+            "moves": list(g.moves),
+            "frames": [view.frame(p) for p in g.positions],
+        }
+        self._views.put(key, state)
+        return dict(state)
+
+    # -- handlers ---------------------------------------------------------------------------
+
+    async def _page(self, request: web.Request) -> web.Response:
+        _, g = await self._game(request)
+        html = page.game_page(g, request.match_info["slug"], self.public_url)
+        return web.Response(text=html, content_type="text/html")
+
+    async def _app(self, request: web.Request) -> web.Response:
+        return web.Response(text=page.app_page(), content_type="text/html")
+
+    async def _static(self, request: web.Request) -> web.Response:
+        name = request.match_info["name"]
+        if name not in _STATIC:
+            raise web.HTTPNotFound()
+        body = resources.files("bot.webboard").joinpath("static", name).read_bytes()
+        return web.Response(
+            body=body, content_type=_STATIC[name], headers={"Cache-Control": "max-age=300"}
+        )
+
+    async def _file(self, request: web.Request) -> web.Response:
+        gid, g = await self._game(request)
+        what = request.match_info["what"]
+        names = (g.players[0].name, g.players[1].name)
+        key = (what, gid, g.row.version)
+        body = self._files.get_or_none(key)
+        if what == "board.png":
+            if body is None:
+                body = await asyncio.to_thread(
+                    render.board_png, g.position, outcome=g.row.outcome, players=names
+                )
+            kind, disposition = "image/png", None
+        elif what == "game.gif":
+            if body is None:
+                body = await asyncio.to_thread(
+                    render.game_gif, g.positions, outcome=g.row.outcome, players=names
+                )
+            kind, disposition = "image/gif", f"hexhall-{gid}.gif"
+        elif what == "record.txt":
+            body = g.record.encode()
+            kind, disposition = "text/plain", f"hexhall-{gid}.txt"
+        else:
+            raise web.HTTPNotFound()
+        self._files.put(key, body)
+        headers = {"Cache-Control": "max-age=60"}
+        if disposition:
+            headers["Content-Disposition"] = f'attachment; filename="{disposition}"'
+        return web.Response(body=body, content_type=kind, headers=headers)
+
+    async def _api_game(self, request: web.Request) -> web.Response:
+        gid, g = await self._game(request)
+        state = self._state(g, request.match_info["slug"])
+        try:
+            seat = await self._seat(self._who(request, gid), g)
+            state["auth"] = None
+        except auth.AuthError as exc:
+            seat, state["auth"] = None, str(exc)
+        you = None if seat is None else seat[1]
+        state["you"] = you
+        state["can_move"] = you is not None and not state["over"] and g.row.to_move == you
+        state["spectators"] = self.live.spectators(gid)
+        return _json(state)
+
+    async def _api_next(self, request: web.Request) -> web.Response:
+        if not self._steps_per_address.take(self._address(request), time.monotonic()):
+            return _refusal(texts.web_too_fast(), 429)
+        gid, g = await self._game(request)
+        prefix = request.query.get("prefix", "")[:_MAX_PREFIX]
+        key = ("next", gid, g.row.version, prefix)
+        answer = self._files.get_or_none(key)
+        if answer is None:
+            step = next_parts(g.position, prefix)
+            after = view.frame(g.position.play(prefix)) if step.complete else None
+            answer = {
+                "prefix": prefix,
+                "parts": list(step.parts),
+                "complete": step.complete,
+                "after": after,
+            }
+            self._files.put(key, answer)
+        return _json(answer)
+
+    def _address(self, request: web.Request) -> str:
+        # Behind a proxy on this machine the peer is the proxy: the client is the last
+        # address it appended to X-Forwarded-For.
+        peer = request.remote or ""
+        forwarded = request.headers.get("X-Forwarded-For", "")
+        if forwarded and peer in ("127.0.0.1", "::1"):
+            return forwarded.split(",")[-1].strip()[:64]
+        return peer
+
+    async def _api_move(self, request: web.Request) -> web.Response:
+        if not self._per_address.take(self._address(request), time.monotonic()):
+            return _refusal(texts.web_too_fast(), 429)
+        gid, g = await self._game(request)
+        try:
+            body = json.loads(await request.content.read(_MAX_BODY + 1))
+            if not isinstance(body, dict):
+                raise ValueError
+            move, ply, confirm = body["move"], body["ply"], body.get("confirm", False)
+            if not isinstance(move, str) or not isinstance(confirm, bool):
+                raise ValueError
+            if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < 10**6:
+                raise ValueError
+        except (ValueError, KeyError, UnicodeDecodeError):
+            return _refusal(texts.web_bad_move_request(), 400)
+        try:
+            who = self._who(request, gid)
+        except auth.AuthError as exc:
+            return _refusal(exc, 401)
+        if who is None:
+            return _refusal(texts.web_sign_in(), 401)
+        seat = await self._seat(who, g)
+        if seat is None:
+            return _refusal(texts.not_playing(gid), 403)
+        player = seat[0]
+        if not self._per_player.take(f"{who.platform}:{who.user_id}", time.monotonic()):
+            return _refusal(texts.web_too_fast(), 429)
+        reply = await self.manager.move(
+            User(who.platform, who.user_id, player.name),
+            Chat(g.row.platform, g.row.chat_id),
+            move[:_MAX_PREFIX],
+            game_id=gid,
+            expected_ply=ply,
+            confirm=confirm,
+        )
+        self.live.poke(gid)
+        if reply.ok:
+            return _json({"ok": True, "text": str(reply.body)})
+        anyway = any(a.kind is ActionKind.MOVE_ANYWAY for a in reply.actions)
+        return _json({"ok": False, "confirm": anyway, "text": str(reply.body)}, 409)
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        gid, _ = await self._game(request)
+        response = web.StreamResponse(
+            headers={
+                "Content-Type": "text/event-stream",
+                "Cache-Control": "no-cache",
+                "X-Accel-Buffering": "no",
+            }
+        )
+        await response.prepare(request)
+        async with self.live.watch(gid) as queue:
+            try:
+                while True:
+                    try:
+                        change = await asyncio.wait_for(queue.get(), 15.0)
+                    except TimeoutError:
+                        await response.write(b": keep-alive\n\n")
+                        continue
+                    if change is None:
+                        break
+                    data = json.dumps(change.to_json())
+                    await response.write(f"data: {data}\n\n".encode())
+            except (ConnectionResetError, ConnectionError):
+                pass
+        return response
+
+    # -- the application --------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        """The routes (see the module docstring)."""
+        application = web.Application(middlewares=[_headers], client_max_size=_MAX_BODY * 4)
+        slug = "{slug:[A-Za-z0-9_-]{1,64}}"
+        application.router.add_get(f"/g/{slug}", self._page)
+        application.router.add_get(f"/g/{slug}/{{what}}", self._file)
+        application.router.add_get("/app", self._app)
+        application.router.add_get("/favicon.ico", _no_icon)
+        application.router.add_get("/static/{name}", self._static)
+        application.router.add_get(f"/api/games/{slug}", self._api_game)
+        application.router.add_get(f"/api/games/{slug}/next", self._api_next)
+        application.router.add_post(f"/api/games/{slug}/moves", self._api_move)
+        application.router.add_get(f"/api/games/{slug}/events", self._events)
+
+        async def stop(_: web.Application) -> None:
+            await self.live.close()
+
+        application.on_shutdown.append(stop)
+        return application
+
+    def now(self) -> datetime:
+        """The manager's time."""
+        return self.manager.now()

@@ -1,0 +1,88 @@
+"""A whole tournament on Discord (issue 29): opened with ``/tournament action:new``, joined by
+the card's Join button, started, every game drawn by agreement with ``/draw``, the result
+posted by the real outbox, and the standings as an attached picture.
+
+Discord facts relied on: a button's ``custom_id`` "is returned in the interaction payload sent
+when a user interacts with the component" and is "a string of 1 to 100 characters" (components
+reference, https://github.com/discord/discord-api-docs/pull/7920), so the Join button's id
+carries its whole meaning (``tj:<tournament>``); a chat command's option names are lower case,
+1-32 characters (https://docs.discord.food/interactions/application-commands) and a command
+has at most 25 options ("max 25", https://discord-api-types.dev, Create Global Application
+Command), which the tournament command's nine options respect."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.storage import PlayerRow
+from tests.adapters.discord_kit import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DEADLINE,
+    Run,
+    as_user,
+    fake_discord,
+    labels,
+    running,
+)
+from tests.fakes.discord_fake import ResponseKind
+
+
+async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) -> None:
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "t.db", pictures=True, outbox=True) as run,
+    ):
+        card = await run.answer(
+            ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
+        )
+        assert "Tournament 1: Pathagon" in card.content, card.content
+        assert labels(card) == ["Join", "Leave"]
+        for player in (BOB, CAROL):
+            click = await run.click(player, card, "Join")
+            # The card is edited in place: who joined, and its buttons kept.
+            assert click.response is not None and click.response.type in (
+                ResponseKind.UPDATE_MESSAGE,
+                ResponseKind.DEFERRED_UPDATE_MESSAGE,
+            )
+            assert f"<@{player}> joined" in card.content and labels(card) == ["Join", "Leave"]
+        names = [p.name for p in await _entrants(run)]
+        assert names == ["alice", "bob", "carol"]
+        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        assert "3 games at once" in started.content, started.content
+        users = {}
+        for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
+            users[(await run.manager.player(as_user(uid, name))).id] = uid
+        for g in await run.manager.store.tournament_games(1):
+            row = await run.manager.store.get_game(g.game_id)
+            assert row is not None
+            offer = await run.answer(users[row.seat0], "draw", {"game": str(row.id)})
+            assert "draw" in offer.content.lower(), offer.content
+            agreed = await run.answer(
+                users[row.seat1], "draw", {"game": str(row.id), "answer": "accept"}
+            )
+            assert "draw" in agreed.content.lower(), agreed.content
+        await run.manager.sweep()
+        await fake.wait_until(
+            lambda: any("is over" in m.content for m in fake.messages_in(CHANNEL)),
+            timeout=DEADLINE,
+        )
+        over = next(m for m in fake.messages_in(CHANNEL) if "is over" in m.content)
+        # Three draws: everyone 1 point, Sonneborn-Berger 1: a shared first place.
+        assert f"<@{ALICE}>, <@{BOB}> and <@{CAROL}> win with 1 point." in over.content
+        standings = await run.answer(CAROL, "tournament", {})
+        assert "Standings of tournament 1" in standings.content
+        assert "1. alice 1 (won 0, drawn 2, lost 0; SB 1)" in standings.content
+        assert standings.attachments, "the standings come as a picture"
+        assert standings.attachments[0]["filename"].endswith(".png")
+
+
+async def _entrants(run: Run) -> list[PlayerRow]:
+    out = []
+    for e in await run.manager.store.entrants(1):
+        player = await run.manager.store.get_player(e.player_id)
+        assert player is not None
+        out.append(player)
+    return out

@@ -1,0 +1,100 @@
+"""A whole tournament through the Telegram adapter and the fake Bot API (issue 29): opened
+with /tournament new, joined by the card's Join button, started, its games played with
+/resign and /draw, the standings as a picture, the start and the result posted in the group
+by the real outbox.
+
+Telegram fact relied on: an inline keyboard button's ``callback_data`` ("Data to be sent in a
+callback query to the bot when the button is pressed, 1-64 bytes",
+https://core.telegram.org/bots/api#inlinekeyboardbutton, as quoted by
+https://grammy.dev/ref/types/inlinekeyboardbutton/callbackbutton) comes back as it was sent,
+so the Join button's id carries its whole meaning (``tj:<tournament>``, a few bytes)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import telegram
+
+from tests.adapters.telegram_kit import DEADLINE, Bot, running
+
+
+async def _answer(
+    bot: Bot, user: telegram.User, chat: telegram.Chat, text: str, expect: str
+) -> telegram.Message:
+    """``user`` writes ``text``; the first bot message after it that holds ``expect`` (the
+    real outbox posts notices in the group meanwhile)."""
+    await bot.fake.send_text(user, chat, text)
+    after = bot.fake.last_message_id(chat)
+    found: list[telegram.Message] = []
+
+    def check() -> bool:
+        found[:] = [
+            m for m in bot.fake.sent_after(chat, after) if expect in (m.text or m.caption or "")
+        ][:1]
+        return bool(found)
+
+    await bot.fake.wait_until(check, timeout=DEADLINE)
+    return found[0]
+
+
+async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db", deliver=True) as bot:
+        fake = bot.fake
+        ada, bo, cy = (
+            fake.user(31, "Ada", "ada"),
+            fake.user(32, "Bo", "bo"),
+            fake.user(33, "Cy", "cy"),
+        )
+        group = fake.group(-300, "Hex club")
+        card = await bot.say(ada, group, "/tournament new pathagon days=1")
+        assert card.text is not None and "Tournament 1: Pathagon" in card.text, card.text
+        assert bot.labels(card) == ["Join", "Leave"]
+        for player in (bo, cy):
+            _, alert_text, alert = await bot.press(player, card, bot.button(card, "Join"))
+            assert not alert, alert_text
+            # The card is edited in place (after the press is answered): who joined, and its
+            # buttons kept.
+            said = f"{player.first_name} joined"
+            await fake.wait_until(
+                lambda said=said: said in (fake.message(group, card.message_id).text or ""),
+                timeout=DEADLINE,
+            )
+            edited = fake.message(group, card.message_id)
+            assert bot.labels(edited) == ["Join", "Leave"]
+        _, text, alert = await bot.press(bo, card, bot.button(card, "Join"))
+        assert alert and text is not None and "already in" in text
+        await _answer(bot, ada, group, "/tournament start", "3 games at once")
+        # The outbox posts the start in the group too.
+        await fake.wait_until(
+            lambda: any("has started" in (m.text or "") for m in fake.sent(group)[-8:]),
+            timeout=30,
+        )
+        rows = [
+            await bot.manager.store.get_game(g.game_id)
+            for g in await bot.manager.store.tournament_games(1)
+        ]
+        users = {str(u.id): u for u in (ada, bo, cy)}
+        ids = {}
+        for u in (ada, bo, cy):
+            player = await bot.manager.player(bot.as_user(u))
+            ids[player.id] = u
+        # Each game: the second player resigns, except the last, drawn by agreement.
+        for row in rows[:-1]:
+            assert row is not None
+            loser = ids[row.seat1]
+            await _answer(bot, loser, group, f"/resign #{row.id} !", "resign")
+        last = rows[-1]
+        assert last is not None
+        await _answer(bot, ids[last.seat0], group, f"/draw #{last.id}", "draw")
+        await _answer(bot, ids[last.seat1], group, f"/draw #{last.id} accept", "draw")
+        await bot.manager.sweep()
+        await fake.wait_until(
+            lambda: any("is over" in (m.text or "") for m in fake.sent(group)[-8:]),
+            timeout=30,
+        )
+        standings = await _answer(bot, cy, group, "/tournament 1", "Standings of tournament 1")
+        assert standings.photo, "the standings come as a picture"
+        png = fake.photo_bytes(standings)
+        assert len(png) > 1000
+        assert standings.caption is not None and "Standings of tournament 1" in standings.caption
+        assert users  # every player was a Telegram user of the group

@@ -1,0 +1,249 @@
+"""The web board in a real headless Chromium (Debian's, through Playwright) at a phone's size,
+390×844: each of the five games played by tapping the board alone, opened as the player to
+move through Telegram's Mini App path (a test-signed ``initData`` put in place before the page
+loads, as Telegram's script would) or through a Discord personal link; the move announced in
+the chat (the outbox) and shown on a spectator's page within 2 s; refused sign-ins; layout
+facts; keyboard navigation and the step-through.
+
+Telegram's Mini App gets ``initData`` from ``Telegram.WebApp.initData`` (core.telegram.org/bots/
+webapps, "Initializing Mini Apps"); the page reads it when present and sends it as
+``Authorization: tma <initData>``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from urllib.parse import urlencode
+
+import pytest
+from playwright.async_api import Browser, Page, expect
+
+import engines
+from bot.messages import Chat, User
+from bot.sessions.picker import split_parts
+from tests.web.kit import (
+    ADA,
+    BO,
+    CY,
+    DC_CHANNEL,
+    DI,
+    TG_GROUP,
+    Site,
+    all_cells,
+    announced,
+    chat_notes,
+    identity,
+    init_data,
+    new_game,
+    relocation_game,
+)
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PHONE = {"width": 390, "height": 844}
+#: The issue's promise: a move shows on an open page within 2 s.
+LIVE_MS = 2000
+
+
+async def phone(browser: Browser, tma: str | None = None) -> Page:
+    """A new phone-sized page (touch), signed in through Telegram when ``tma`` is given."""
+    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    if tma is not None:
+        await page.add_init_script(
+            f"window.Telegram = {{WebApp: {{initData: {json.dumps(tma)}}}}};"
+        )
+    return page
+
+
+async def tap_move(page: Page, move: str) -> None:
+    """Build ``move`` by tapping its cells (or the offered choice, for a part that is no cell),
+    then tap Play."""
+    so_far = ""
+    for part in split_parts(move):
+        name = part.lstrip(" >-")
+        cell = page.locator(f'[data-cell="{name}"]')
+        if await cell.count():
+            await expect(cell).to_have_class(re.compile(r"\bcan\b"))
+            await cell.tap()
+        else:
+            await page.locator("#choices button", has_text=part.strip()).tap()
+        so_far += part
+        await expect(page.locator("#prompt")).to_contain_text(so_far + ":")
+    await expect(page.locator("#send")).to_be_enabled()
+    await page.locator("#send").tap()
+
+
+def _cell_move(position: engines.Position) -> str:
+    """A legal move made of cells only, preferring one that does not end the game."""
+    moves = [m for m in position.legal_moves() if all_cells(position, m)]
+    going = [m for m in moves if position.play(m).outcome is None]
+    return (going or moves)[0]
+
+
+def _setup(game: str) -> tuple[tuple[str, ...], dict[str, object], str | None]:
+    """Moves played from the chat first, the game's options, and the move to tap (``None``:
+    any move of cells)."""
+    if game == "maphex":
+        return ("5",), {}, None  # Blue's opening choice of a sub-board
+    if game == "inphexion":
+        moves, relocating = relocation_game()
+        return moves, {"size": 5, "pie": False}, relocating
+    return (), {}, None
+
+
+async def _play_one(
+    browser: Browser, web: Site, game: str, one: User, two: User, chat: Chat, discord: bool
+) -> None:
+    setup, options, move = _setup(game)
+    gid = await new_game(web.manager, game, one, two, chat, setup, options)
+    row = await web.manager.store.get_game(gid)
+    assert row is not None and row.to_move is not None
+    mover, other = (one, two) if row.to_move == 0 else (two, one)
+    position = engines.position_after(game, setup, **options)
+    move = move or _cell_move(position)
+    link = await web.board.link(gid)
+
+    watcher = await phone(browser)
+    await watcher.goto(link)
+    await expect(watcher.locator("[data-cell]").first).to_be_visible()
+    if discord:
+        player = await phone(browser)
+        await player.goto(await web.board.personal_link(gid, identity(mover)))
+    else:
+        player = await phone(browser, init_data(mover, web.clock))
+        await player.goto(link)
+    await expect(player.locator("#play")).to_be_visible()
+    await expect(watcher.locator("#play")).to_be_hidden()
+
+    await tap_move(player, move)
+    # On the spectator's page within 2 s (live events), and on the player's own.
+    await expect(watcher.locator("#moves li")).to_have_count(len(setup) + 1, timeout=LIVE_MS)
+    await expect(watcher.locator("#moves li").last).to_have_text(move)
+    await expect(player.locator("#moves li")).to_have_count(len(setup) + 1)
+    stored = await web.manager.store.moves(gid)
+    assert [m.move for m in stored] == [*setup, move]
+    # Announced in the chat as a chat move is: the opponent's "your turn" names the move.
+    assert announced(await chat_notes(web.manager, other), move)
+    await expect(watcher.locator("#watchers")).to_contain_text("watching")
+    for page in (watcher, player):
+        await page.context.close()
+
+
+@pytest.mark.parametrize("game", ["isopath", "pathagon", "fixation", "maphex", "inphexion"])
+async def test_tap_a_move_through_telegram(browser: Browser, web: Site, game: str) -> None:
+    await _play_one(browser, web, game, ADA, BO, TG_GROUP, discord=False)
+
+
+async def test_tap_a_move_through_a_discord_link(browser: Browser, web: Site) -> None:
+    await _play_one(browser, web, "isopath", CY, DI, DC_CHANNEL, discord=True)
+
+
+async def test_refused_sign_ins_only_watch(browser: Browser, web: Site) -> None:
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
+    link = await web.board.link(gid)
+    stale = await phone(browser, init_data(ADA, web.clock, age_hours=25))
+    await stale.goto(link)
+    await expect(stale.locator("#status")).to_contain_text("too old")
+    await expect(stale.locator("#play")).to_be_hidden()
+    mine = await web.board.personal_link(gid, identity(ADA))
+    web.clock.advance(hours=2)
+    expired = await phone(browser)
+    await expired.goto(mine)
+    await expect(expired.locator("#status")).to_contain_text("expired")
+    await expect(expired.locator("#play")).to_be_hidden()
+    for page in (stale, expired):
+        await page.context.close()
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [
+        ("isopath", {"size": 5}),
+        ("pathagon", {}),
+        ("fixation", {}),
+        ("maphex", {}),
+        ("inphexion", {}),
+    ],
+)
+async def test_phone_layout(browser: Browser, web: Site, game: str, options: dict) -> None:
+    """No horizontal scroll, every cell inside the 390×844 viewport, tap targets of 32 CSS px
+    and more (cells and buttons)."""
+    setup = ("5",) if game == "maphex" else ()
+    gid = await new_game(web.manager, game, ADA, BO, TG_GROUP, setup, options)
+    row = await web.manager.store.get_game(gid)
+    assert row is not None and row.to_move is not None
+    page = await phone(browser, init_data((ADA, BO)[row.to_move], web.clock))
+    await page.goto(await web.board.link(gid))
+    await expect(page.locator("[data-cell].can").first).to_be_visible()
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"]
+    boxes = await page.evaluate(
+        "[...document.querySelectorAll('[data-cell]')].map(e => {"
+        "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
+    )
+    assert len(boxes) == len(engines.new(game, **options).board.names)
+    for left, top, right, bottom in boxes:
+        assert left >= 0 and right <= PHONE["width"] and top >= 0 and bottom <= PHONE["height"]
+        assert right - left >= 32 and bottom - top >= 32
+    buttons = await page.evaluate(
+        "[...document.querySelectorAll('button:not([hidden])')].filter(b => b.offsetParent)"
+        ".map(b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })"
+    )
+    assert buttons and all(w >= 32 and h >= 32 for w, h in buttons)
+    await page.context.close()
+
+
+async def test_keyboard_and_step_through(browser: Browser, web: Site) -> None:
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP, ["a1", "g7"])
+    page = await phone(browser, init_data(ADA, web.clock))
+    await page.goto(await web.board.link(gid))
+    await expect(page.locator("[data-cell].can").first).to_be_visible()
+    # The board in words and the move list are there for a screen reader.
+    await expect(page.locator("#words")).to_contain_text("Pathagon")
+    await expect(page.locator("#moves li")).to_have_count(2)
+    # Each cell says what is on it; the one that can be chosen says so.
+    await expect(page.locator('[data-cell="a1"]')).to_have_attribute("aria-label", "a1, Light")
+    await expect(page.locator('[data-cell="b2"]')).to_have_attribute(
+        "aria-label", "b2, can be chosen"
+    )
+    # Arrow keys walk the cells, Enter chooses one.
+    await page.locator('[data-cell="a1"]').focus()
+    await page.keyboard.press("ArrowRight")
+    await expect(page.locator('[data-cell="b1"]')).to_be_focused()
+    await page.keyboard.press("ArrowUp")
+    await expect(page.locator('[data-cell="b2"]')).to_be_focused()
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#prompt")).to_contain_text("b2:")
+    await expect(page.locator('[data-cell="b2"]')).to_have_class(re.compile(r"\bsel\b"))
+    # Step back to the start: the board shows the empty position, and no move can be made.
+    await page.locator("#first").click()
+    await expect(page.locator("#at")).to_have_text("0 / 2")
+    await expect(page.locator("#play")).to_be_hidden()
+    await page.locator("#moves button", has_text="a1").click()
+    await expect(page.locator("#at")).to_have_text("1 / 2")
+    await expect(page.locator('[data-cell="a1"]')).to_have_class(re.compile(r"\blast\b"))
+    await page.locator("#last").click()
+    await expect(page.locator("#play")).to_be_visible()
+    await page.context.close()
+
+
+async def test_mini_app_launch_from_telegram(browser: Browser, web: Site) -> None:
+    """Opened from a group's ``t.me/<bot>/<app>?startapp=g_<slug>`` link, Telegram loads the
+    app's address with the launch data in the fragment (``tgWebAppData``, the signed
+    initData, and ``tgWebAppStartParam``); the page goes to the game and signs in with it,
+    without Telegram's script."""
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    launch = urlencode(
+        {"tgWebAppData": init_data(ADA, web.clock), "tgWebAppStartParam": f"g_{slug}"}
+    )
+    page = await phone(browser)
+    await page.goto(f"{web.url}/app#{launch}")
+    await expect(page).to_have_url(re.compile(rf"/g/{slug}#"))
+    await expect(page.locator("#turn")).to_contain_text("Your turn")
+    await tap_move(page, "d4")
+    await expect(page.locator("#moves li")).to_have_count(1)
+    assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
+    await page.context.close()
