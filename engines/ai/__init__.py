@@ -149,7 +149,22 @@ def think(
     deadline = None if seconds is None else start + seconds
     plan = PLANS.get(position.game)
     searched = plan is not None and (iterations is None or iterations >= ALPHABETA_FROM)
-    if plan is not None and searched and plan.root_candidates and plan.candidates is not None:
+    if plan is not None and searched and not plan.root_candidates:
+        # The search sees a win and the opponent's answer itself (depth 2 is always searched
+        # before a move that was not is preferred): only the cheap win check comes first,
+        # and the whole budget goes to the search.
+        win = winning_move(position, knowledge)
+        if win is not None:
+            return Choice(win, 0, "wins")
+        best = alphabeta.search(
+            position,
+            moves,
+            plan,
+            nodes=None if iterations is None else iterations * NODES_PER_ITERATION,
+            deadline=deadline,
+        )
+        return Choice(best.move, best.nodes, "search")
+    if plan is not None and searched and plan.candidates is not None:
         # Thousands of turns (Iso-Path): the plan's candidates, wins first, are the root.
         roots = plan.candidates(position)
         first = position.play(roots[0]).outcome
@@ -176,16 +191,6 @@ def think(
     candidates = found.best
     if len(candidates) == 1:
         return Choice(candidates[0], 0, "only safe move")
-    if plan is not None and searched:
-        best = alphabeta.search(
-            position,
-            candidates,
-            plan,
-            nodes=None if iterations is None else iterations * NODES_PER_ITERATION,
-            deadline=deadline,
-            children=found.children,
-        )
-        return Choice(best.move, best.nodes, "search")
     move, done = search(
         position,
         candidates,

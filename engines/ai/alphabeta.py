@@ -7,7 +7,9 @@ the root the moves are tried in the order: the best move of the transposition ta
 the evaluation of the position they lead to (one look each, at nodes two or more plies from the
 horizon).  The search stops after ``nodes`` evaluations or at ``deadline``, whichever comes
 first, and answers with the best move of the deepest iteration it finished (a move the
-unfinished iteration found better is taken too: it was searched first, so fully).
+unfinished iteration found better is taken too: it was searched first, so fully).  The first
+two plies are always searched far enough to find a root move after which the opponent has no
+win at once, when there is one.
 
 >>> import engines
 >>> from engines.ai.knowledge import knowledge_of
@@ -73,15 +75,19 @@ class _Search:
         self.budget = nodes
         self.deadline = deadline
         self.nodes = 0
+        #: while set, the budget is not checked (the second ply of the root moves until one
+        #: of them is found not to lose at once, so the answer is never a move whose reply
+        #: was not looked at while one was checked safe)
+        self.free = False
         # position -> (depth, score, flag, best move); flag 0 exact, 1 lower, 2 upper bound
         self.table: dict[Position, tuple[int, float, int, str | None]] = {}
 
     def static(self, pos: Position) -> float:
         """``pos``'s value for its player to move, in ``[-1, 1]`` (a finished game: ±WIN)."""
         self.nodes += 1
-        if self.budget is not None and self.nodes > self.budget:
-            raise _Stop
-        if (
+        if self.free:
+            pass  # the budget waits: see ``free``
+        elif (self.budget is not None and self.nodes > self.budget) or (
             self.deadline is not None
             and self.nodes % 16 == 0
             and time.perf_counter() > self.deadline
@@ -194,10 +200,13 @@ def search(
             break  # a forced win is known: no need to look further
         alpha = -2 * WIN
         results: list[tuple[float, str, Position]] = []
+        state.free = depth == 2
         try:
             for m, child in order:
                 score = -state.negamax(child, depth - 1, -2 * WIN, -alpha)
                 results.append((score, m, child))
+                if score > -WIN / 2:
+                    state.free = False
                 if score > alpha:
                     alpha = score
         except _Stop:
