@@ -105,3 +105,13 @@ def test_review_is_one_command_of_the_registry() -> None:
     command = COMMAND["review"]
     assert command.usage == "review [#game]"
     assert [p.name for p in command.params] == ["game"]
+
+
+async def test_a_review_of_no_such_game_is_refused_in_one_line(
+    tmp_path: Path, thinker: Thinker
+) -> None:
+    async with pictured(tmp_path / "r.db", thinker) as m:
+        refused = await m.review(ALICE, ROOM, 999)
+        assert not refused.ok and "\n" not in refused.text and "999" in refused.text
+        typed = await execute(m, ALICE, ROOM, "review #abc", lambda _: None)
+        assert not typed.ok and "\n" not in typed.text
