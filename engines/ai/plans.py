@@ -160,7 +160,7 @@ def _through_around(mine: Potential, cell: int, position: PathagonPosition) -> i
 
 #: The alpha-beta plan of each game that searches by alpha-beta, by game name.
 PLANS: dict[str, Plan] = {
-    "inphexion": Plan(inphexion_evaluate, width=8),
+    "inphexion": Plan(inphexion_evaluate),
     "pathagon": Plan(pathagon_evaluate, pathagon_candidates, width=None),
     "isopath": isopath_plan.HARD,
 }
