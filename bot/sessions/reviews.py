@@ -32,7 +32,7 @@ async def review(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
         raise Refusal(texts.review_not_yet(gid))
     moves = [m.move for m in await ctx.store.moves(gid)]
     try:
-        found = await ctx.thinker.review(row.game, row.options, moves, REVIEW_COUNT)
+        found = await ctx.thinker.review(row.game, row.options, moves, REVIEW_COUNT, me.id)
     except BrokenProcessPool:
         raise Refusal(texts.review_unavailable(gid)) from None
     title = presentation.title(row)

@@ -79,12 +79,21 @@ def plain(text: Text, limit: int) -> str:
 
 
 def mentions_only(*who: Mention | None) -> discord.AllowedMentions:
-    """Allowed mentions that ping exactly these Discord players (never @everyone or roles)."""
-    users = [
-        discord.Object(int(m.user_id))
+    """Allowed mentions that ping exactly these Discord players, each once (never @everyone or
+    roles). Discord refuses a message whose ``allowed_mentions.users`` lists an id twice (400,
+    50035 ``SET_TYPE_ALREADY_CONTAINS_VALUE``; discord/discord-api-docs#5484), and a card may
+    name its player twice, so the ids are de-duplicated here, where every message gets them.
+
+    >>> ada = Mention(PLATFORM, "42", "Ada")
+    >>> [u.id for u in mentions_only(ada, None, ada).users]
+    [42]
+    """
+    ids = dict.fromkeys(
+        int(m.user_id)
         for m in who
         if m is not None and m.platform == PLATFORM and m.user_id.isdigit()
-    ]
+    )
+    users = [discord.Object(user_id) for user_id in ids]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 
@@ -129,12 +138,15 @@ def user_of(user: discord.User | discord.Member) -> User:
     return User(PLATFORM, str(user.id), user.display_name or user.name or str(user.id))
 
 
-def chat_of(channel_id: int | None, guild_id: int | None = None) -> Chat:
+def chat_of(channel_id: int | None, guild_id: int | None = None, bot_dm: bool = False) -> Chat:
     """The manager's chat for a Discord channel (a server channel, a DM, a group DM); a
     server channel's community is its server (whose leaderboard it shows), a DM has none.
+    ``bot_dm``: the interaction came from the user's DM with the bot (interaction context
+    type ``BOT_DM`` = 1, "within DMs with the app's bot user"; ``PRIVATE_CHANNEL`` = 2 is a
+    DM between people or a group DM): a ``direct`` chat.
 
-    >>> chat_of(5, 7).community, chat_of(5).community
-    ('7', None)
+    >>> chat_of(5, 7).community, chat_of(5).community, chat_of(5, bot_dm=True).direct
+    ('7', None, True)
     """
     community = None if guild_id is None else str(guild_id)
-    return Chat(PLATFORM, str(channel_id or 0), community=community)
+    return Chat(PLATFORM, str(channel_id or 0), community=community, direct=bot_dm)
