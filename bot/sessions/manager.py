@@ -38,6 +38,7 @@ from bot.sessions import (
     players,
     posts,
     requests,
+    reviews,
     standings,
     tournaments,
     views,
@@ -303,6 +304,8 @@ class SessionManager:
     browse = forward(guard(browsing.browse))
 
     history = forward(guard(histories.history))
+
+    review = forward(guard(reviews.review))
 
     games = forward(guard(views.games))
 
