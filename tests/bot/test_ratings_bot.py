@@ -1,6 +1,7 @@
 """Ratings in the bot (issue 18): rated games update both players in the transaction that ends
 them, which games count, ratings and leaderboards per community (issue 27) and overall, stats
-with the chart, and a rebuild that gives the same rows.  Real SQLite files, the real openskill model, real Pillow."""
+with the chart, and a rebuild that gives the same rows.  Real SQLite files, the real openskill
+model, real Pillow."""
 
 from __future__ import annotations
 
