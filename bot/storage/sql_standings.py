@@ -285,13 +285,14 @@ class SqlStandings(SqlBase):
         read = (wanted * _EVERYWHERE if everywhere else wanted) + _SPARE
         sql, args = leaderboard_query(pool, platform, community, read)
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        where = None if everywhere else Community(str(platform), str(community))
         standings: list[Standing] = []
         seen: set[int] = set()
         for row in rows:
             if int(row[0]) in seen:  # a lower rating of theirs in another community
                 continue
             try:
-                rating = _rating(row[2:5], "ratings", _rating_id(row[0], pool))
+                rating = _rating(row[2:5], "ratings", _rating_id(row[0], pool, where))
             except BadRow as exc:
                 log.error("%s; left out of the leaderboard", exc)
                 continue
