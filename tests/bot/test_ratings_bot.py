@@ -321,6 +321,17 @@ async def test_each_community_has_its_own_ratings_and_leaderboard(store_url: str
         assert empty.ok and empty.text == "No rated Pathagon games here yet."
         assert not (await m.leaderboard(ALICE, server_a, "chess")).ok
 
+        # Challenge cards and boards show the ratings of the community the game counts in.
+        card = await m.challenge(ALICE, server_b, "pathagon", BOB)
+        assert f"Rated (Pathagon): alice {twice[1].after}, bob {twice[0].after}." in card.text
+        card = await m.challenge(ALICE, server_a2, "pathagon", BOB)
+        assert f"Rated (Pathagon): alice {first[0].after}, bob {first[1].after}." in card.text
+        assert card.challenge_id is not None
+        accepted = await m.accept(BOB, server_a2, card.challenge_id)
+        assert accepted.game_id is not None
+        board = await m.board(BOB, server_a2, accepted.game_id)
+        assert f"Rated (Pathagon): alice {first[0].after}, bob {first[1].after}." in board.text
+
         # stats: the ratings of the community it is asked in, saying so.
         in_a_stats = await m.stats(ALICE, server_a)
         assert f"Pathagon: {first[0].after}, " in in_a_stats.text
