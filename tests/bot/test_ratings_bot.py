@@ -469,3 +469,39 @@ async def test_leaderboard_query_plan_uses_its_index(tmp_path: Path, community: 
     index = "ratings_board" if community else "ratings_pool"
     assert f"USING INDEX {index}" in plan or f"USING COVERING INDEX {index}" in plan, plan
     assert "TEMP B-TREE" not in plan and "games" not in plan, plan
+
+
+async def test_a_damaged_rating_in_one_community_leaves_the_others(store_url: str) -> None:
+    """Alice's rating row in server A is damaged: her game there cannot end rated (its players
+    are told), while her game with the same opponent in server B ends and is rated from B's
+    ratings, and B's leaderboard shows her.  (On SQLite and on PostgreSQL.)"""
+    server_a = Chat("test", "a-general", community="server-a")
+    server_b = Chat("test", "b-general", community="server-b")
+    async with session(store_url) as m:
+        await played(m, ALICE, BOB, server_a)
+        await played(m, ALICE, BOB, server_b)
+        damaged = await m.challenge(ALICE, server_a, "pathagon", BOB, None, "me", 3, True)
+        spared = await m.challenge(ALICE, server_b, "pathagon", BOB, None, "me", 3, True)
+        assert damaged.challenge_id is not None and spared.challenge_id is not None
+        in_a = await m.accept(BOB, server_a, damaged.challenge_id)
+        in_b = await m.accept(BOB, server_b, spared.challenge_id)
+        assert in_a.game_id is not None and in_b.game_id is not None
+        bad = "'NaN'" if store_url.startswith("postgres") else "'high'"
+        await raw(
+            m.store,
+            f"UPDATE ratings SET mu = {bad} WHERE community = 'server-a' AND player = "
+            "(SELECT id FROM players WHERE user_id = ?)",
+            ALICE.user_id,
+        )
+        refused = await m.resign(ALICE, server_a, in_a.game_id)
+        assert not refused.ok and "rating" in refused.text, refused.text
+        assert await status_of(m, in_a.game_id) is GameStatus.ACTIVE
+        before = (
+            await rating_of(m, ALICE, chat=server_b),
+            await rating_of(m, BOB, chat=server_b),
+        )
+        resigned = await m.resign(ALICE, server_b, in_b.game_id)
+        assert resigned.ok, resigned.text
+        assert await m.store.rating_changes(in_b.game_id) == rate(*before, Result.B_WINS)
+        board = await m.leaderboard(BOB, server_b, "pathagon")
+        assert "alice" in board.text and "bob" in board.text
