@@ -621,7 +621,14 @@ CREATE TABLE web_watchers (
 );
 """
 
-# 10 -> 11 (issue 27): ratings count games of their own community only.  A rating is per
+# 10 -> 11 (issue 24): when the platform last refused a direct message to a player (a Telegram
+# user who never started the bot, closed Discord DMs): none is tried again until the player
+# starts the bot or turns direct messages on again.
+_DM_REFUSED = """
+ALTER TABLE players ADD COLUMN dm_refused_at TEXT;
+"""
+
+# 11 -> 12 (issue 27): ratings count games of their own community only.  A rating is per
 # (player, platform, community, pool): ``rating_members`` (who played rated games where, with a
 # copy of their one rating) is gone, a community's leaderboard walks ``ratings_board``, and each
 # rating change names the community of its game.  Existing rows: a migration is SQL only (no
@@ -677,6 +684,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_ALARMS, _ALARMS),
     Migration(_TOURNAMENTS_SQLITE, _TOURNAMENTS_POSTGRES),
     Migration(_WEB_LINKS, _WEB_LINKS),
+    Migration(_DM_REFUSED, _DM_REFUSED),
     Migration(_COMMUNITY_RATINGS_SQLITE, _COMMUNITY_RATINGS_POSTGRES),
 )
 

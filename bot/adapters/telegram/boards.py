@@ -2,8 +2,11 @@
 updates) and the sender (the bot's own moves, delivered through the outbox).
 
 A board is one photo with its caption and buttons (text when pictures are off), remembered in
-the store as the game's latest board: the game's older boards lose their buttons (see
-:mod:`bot.sessions.posts`).  Long texts are split at Telegram's limit.
+the store as the game's latest board (see :mod:`bot.sessions.posts`).  The older boards keep
+their buttons: every button carries its whole meaning (game, ply, move), so pressing one on
+an older board is answered like on the latest, and taking them away would cost an edit per
+move, which counts toward Telegram's 20 messages a minute per group (issue 24: one message
+per move).  Long texts are split at Telegram's limit.
 """
 
 from __future__ import annotations
@@ -135,18 +138,15 @@ async def drop_buttons(bot: Bot, chat_id: int, message_id: int) -> None:
 async def send_board(
     bot: Bot, manager: SessionManager, chat_id: int, reply: Reply, app: str = ""
 ) -> Message:
-    """A game's board as its latest: sent, remembered, and the game's older boards' buttons
-    taken away (found in the store, so also after a restart).  Call it holding
-    :func:`board_lock`."""
+    """A game's board as its latest: sent and remembered (the older boards keep their buttons,
+    see the module docstring).  Call it holding :func:`board_lock`."""
     assert reply.game_id is not None
     markup = board_markup(reply, chat_id, app)
     if reply.image is None:
         message = await send_text(bot, chat_id, reply.body, markup)
     else:
         message = await send_photo(bot, chat_id, reply, markup)
-    older = await manager.remember_post(
+    await manager.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )
-    for post in older:  # only the latest board of a game keeps live buttons
-        await drop_buttons(bot, int(post.chat_id), int(post.message_id))
     return message

@@ -1,4 +1,4 @@
-"""Ratings per community (issue 27), in the store: a database of the previous schema (10, one
+"""Ratings per community (issue 27), in the store: a database of the previous schema (11, one
 rating per player and pool across the bot) upgrades in place on SQLite and on PostgreSQL, each
 former rating going to every community its player played rated games in; a rebuild then rates
 each community from its own games only; a chat that changes its id takes its ratings along."""
@@ -20,8 +20,8 @@ from bot.storage.dbapi import to_ts
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from tests.bot.storage.raw import raw
 
-#: The schema before ratings were per community.
-BEFORE = 10
+#: The schema before ratings were per community (the version its migration starts from).
+BEFORE = next(i for i, step in enumerate(MIGRATIONS) if "ratings_global" in step.sqlite)
 START = datetime(2026, 1, 1, tzinfo=UTC)
 A = Community("test", "server-a")
 B = Community("test", "server-b")
@@ -34,7 +34,7 @@ def _figures(rating: Rating) -> tuple[float, float, int]:
 
 
 def _old_rows() -> tuple[list[tuple[str, tuple[Any, ...]]], dict[str, Any]]:
-    """The statements that fill a schema-10 database as that bot left it: Ada beats Bob in
+    """The statements that fill a schema-11 database as that bot left it: Ada beats Bob in
     server A, then again in server B, then Cy beats Bob in a group whose community is the
     group (its ``community`` is ``NULL``, as a group's game may have it); ratings across the
     bot, their changes and who played where (``rating_members``).  Also the expected figures."""
@@ -147,7 +147,7 @@ async def test_a_database_of_global_ratings_upgrades_to_ratings_per_community(
     """(On SQLite and on PostgreSQL.)"""
     store, expected = await _old_database(store_url)
     try:
-        assert SCHEMA_VERSION == BEFORE + 1 and await store.schema_version() == SCHEMA_VERSION
+        assert BEFORE == 11 and await store.schema_version() == SCHEMA_VERSION
         global_, changes = expected["global"], expected["changes"]
         # Each former rating is now the player's in every community they played rated games
         # in (the numbers players were shown stay), and nowhere else.
