@@ -24,6 +24,9 @@ class PostKind(enum.StrEnum):
     BOARD = "board"
     #: a challenge's card (edited in place when the challenge is closed)
     CARD = "card"
+    #: a game's own thread (``chat_id`` the thread, ``message_id`` the card it was started
+    #: from): where the platform's notices about the game go
+    THREAD = "thread"
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from bot.adapters.discord.format import (
     user_of,
 )
 from bot.adapters.discord.picker import PickMenu, PreviewButton, picker_view
+from bot.adapters.discord.reach import MISSING_ACCESS, Reach
 from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.discord.threads import (
     ARCHIVE_AFTER,
@@ -266,6 +267,8 @@ class DiscordBot(discord.Client):
         # it (the only way into a private channel the bot is not in); which message is which
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
+        # Channels that refused the bot, players no notice reached (bot.adapters.discord.reach).
+        self.reach = Reach()
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
 
@@ -547,6 +550,10 @@ class DiscordBot(discord.Client):
         await self.manager.remember_post(
             PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
         )
+        # The thread itself: the outbox's notices about the game go there too.
+        await self.manager.remember_post(
+            PLATFORM, str(thread.id), str(message.id), PostKind.THREAD, game_id=out.board
+        )
         return True
 
     async def _tell_channel(
@@ -625,12 +632,16 @@ class DiscordBot(discord.Client):
                 return True
             except discord.HTTPException as exc:
                 log.info("could not edit message %s by its interaction: %s", message_id, exc)
+        if self.reach.out_of_reach(channel_id):
+            return False  # no refused request spent (bot.adapters.discord.reach)
         try:
             channel = self.get_partial_messageable(channel_id)
             await channel.get_partial_message(message_id).edit(**fields)
         except discord.HTTPException as exc:
             # An old message whose buttons stay: the manager still refuses stale presses.
             log.info("could not edit message %s in %s: %s", message_id, channel_id, exc)
+            if isinstance(exc, discord.Forbidden) and exc.code == MISSING_ACCESS:
+                self.reach.refused(channel_id)
             return False
         return True
 
