@@ -443,6 +443,7 @@ class DiscordBot(discord.Client):
                 await interaction.response.send_message(**fields, ephemeral=True)
             for section in out.rest:
                 await interaction.followup.send(section, ephemeral=True)
+            await self._say_unreachable(interaction)
             return
         # A move's committed board is this answer (a live board, or the final one): claimed,
         # so no outbox posts it too. In a game's thread the game's chat is the thread's
@@ -490,6 +491,20 @@ class DiscordBot(discord.Client):
         for section in out.rest:
             await interaction.followup.send(section, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
+        await self._say_unreachable(interaction)
+
+    async def _say_unreachable(self, interaction: discord.Interaction) -> None:
+        """Where the bot cannot post by itself (only answer interactions), name once the
+        players whom notices reached neither there nor privately (see
+        :mod:`bot.adapters.discord.reach`)."""
+        channel = interaction.channel_id
+        foreign = interaction.guild_id is not None and not interaction.is_guild_integration()
+        if channel is not None and (interaction.context.private_channel or foreign):
+            self.reach.refused(channel)  # known now: no refused request to learn it
+        missed = self.reach.take_unreachable(channel) if channel is not None else []
+        if missed:
+            line = markdown(texts.unreachable(missed))[:TEXT_LIMIT]
+            await interaction.followup.send(line, allowed_mentions=mentions_only())
 
     async def _accept_into_thread(
         self,
@@ -543,16 +558,20 @@ class DiscordBot(discord.Client):
             thread = await message.create_thread(
                 name=thread_name_of(facts), auto_archive_duration=ARCHIVE_AFTER
             )
-            sent = await thread.send(**out.fields)
         except (discord.HTTPException, ValueError) as exc:
             log.info("no thread for game %s: %s", out.board, exc)
             return False
-        await self.manager.remember_post(
-            PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
-        )
-        # The thread itself: the outbox's notices about the game go there too.
+        # The thread itself, first: the outbox's notices about the game go there too.
         await self.manager.remember_post(
             PLATFORM, str(thread.id), str(message.id), PostKind.THREAD, game_id=out.board
+        )
+        try:
+            sent = await thread.send(**out.fields)
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no board in the thread of game %s: %s", out.board, exc)
+            return False
+        await self.manager.remember_post(
+            PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
         )
         return True
 

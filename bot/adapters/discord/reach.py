@@ -20,6 +20,8 @@ import time
 from collections import OrderedDict
 from typing import Final
 
+from bot.messages import Mention
+
 __all__ = ["FORGET_AFTER", "LIMIT", "MISSING_ACCESS", "Reach"]
 
 #: Discord's error code "Missing Access" (the bot is not a member of the channel).
@@ -38,7 +40,7 @@ class Reach:
         self.forget_after = forget_after
         self.limit = limit
         self._refused: OrderedDict[int, float] = OrderedDict()
-        self._unreachable: OrderedDict[int, list[str]] = OrderedDict()
+        self._unreachable: OrderedDict[int, list[Mention]] = OrderedDict()
 
     def refused(self, channel_id: int) -> None:
         """The bot may not post or edit in ``channel_id`` (it is not a member there)."""
@@ -57,8 +59,8 @@ class Reach:
             return False
         return True
 
-    def unreachable(self, channel_id: int, mention: str) -> None:
-        """A notice for ``mention`` (a Discord mention) about a game in ``channel_id`` could
+    def unreachable(self, channel_id: int, mention: Mention) -> None:
+        """A notice for ``mention`` about a game in ``channel_id`` could
         be delivered neither there nor by direct message."""
         names = self._unreachable.setdefault(channel_id, [])
         if mention not in names:
@@ -66,6 +68,6 @@ class Reach:
         while len(self._unreachable) > self.limit:
             self._unreachable.popitem(last=False)
 
-    def take_unreachable(self, channel_id: int) -> list[str]:
+    def take_unreachable(self, channel_id: int) -> list[Mention]:
         """The players not reached about ``channel_id``'s games since last asked (once)."""
         return self._unreachable.pop(channel_id, [])

@@ -143,6 +143,7 @@ from bot.sessions.texts.picking import (
     preview_label,
     thread_name,
     thread_result,
+    unreachable,
 )
 from bot.sessions.texts.play import (
     accepted,
@@ -503,4 +504,5 @@ __all__ += [
     "preview_label",
     "thread_name",
     "thread_result",
+    "unreachable",
 ]
