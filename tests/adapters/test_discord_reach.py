@@ -215,3 +215,20 @@ async def test_an_expired_challenge_is_told_to_the_challenger(
         (alices,) = fake.messages_in(fake.dm_channel(ALICE))
         assert "expired" in alices.content
         assert _posts_to(fake, FRIENDS) == []
+
+
+async def test_the_recap_pings_nobody(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Alice resigns: the recap that follows is everyone's, and pings nobody (not Alice, who
+    just ended the game, nor Bob)."""
+    async with running(fake, tmp_path / "h.db", outbox=True, pictures=True) as run:
+        card = await run.answer(ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
+        await run.click(BOB, card, "Accept")
+        await fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
+        asked = await run.answer(ALICE, "resign", {"game": "1"})
+        await run.click(ALICE, asked, "Yes, resign")
+        recap = await fake.wait_message(
+            lambda m: any(name.endswith(".gif") for name in m.files), timeout=DEADLINE
+        )
+        assert recap.channel_id == CHANNEL and recap.interaction_id is None
+        assert recap.pinged_users == set() and not recap.pinged_everyone
+        assert not recap.content.startswith(f"<@{ALICE}>")
