@@ -232,3 +232,18 @@ async def test_the_recap_pings_nobody(fake: FakeDiscord, tmp_path: Path) -> None
         assert recap.channel_id == CHANNEL and recap.interaction_id is None
         assert recap.pinged_users == set() and not recap.pinged_everyone
         assert not recap.content.startswith(f"<@{ALICE}>")
+
+
+async def test_a_deferred_answer_edits_its_placeholder(fake: FakeDiscord, tmp_path: Path) -> None:
+    """Every answer deferred: the public card and the private list each replace their
+    "thinking" placeholder by Edit Original Interaction Response, the documented way (a
+    followup editing it is kept only for backwards compatibility, discord-api-docs#7091), so
+    no followup is spent (a user install's interaction allows 5)."""
+    async with running(fake, tmp_path / "h.db", defer_after=0.0) as run:
+        card = await run.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB})
+        assert not card.ephemeral and "Accept" in labels(card) and card.pinged_users == {BOB}
+        mine = await run.answer(ALICE, "games", {})
+        assert mine.ephemeral and mine.content
+        assert fake.calls_to("POST /webhooks/{webhook_id}/{webhook_token}") == []
+        edits = fake.calls_to("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
+        assert [c.data["params"]["message_id"] for c in edits] == ["@original"] * 2

@@ -212,6 +212,17 @@ class _Outgoing:
     card: int | None
 
 
+def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
+    """A deferred answer's fields as the edit of its "thinking" placeholder.  Discord's Create
+    Followup Message: after a deferral the first followup edits the placeholder only "for
+    backwards compatibility"; the documented way is Edit Original Interaction Response
+    (discord/discord-api-docs#7091).  Such an edit counts as no followup either (a user
+    install's interaction allows 5, discord/discord-api-docs#6958)."""
+    edit = dict(fields)
+    edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+    return edit
+
+
 class _Tree(app_commands.CommandTree["DiscordBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -438,7 +449,8 @@ class DiscordBot(discord.Client):
                     await interaction.delete_original_response()
                 await interaction.followup.send(**fields, ephemeral=True)
             elif deferred:
-                await interaction.followup.send(**fields, ephemeral=True)
+                # The private "thinking" placeholder becomes the answer (see _as_edit).
+                await interaction.edit_original_response(**_as_edit(fields))
             else:
                 await interaction.response.send_message(**fields, ephemeral=True)
             for section in out.rest:
@@ -480,7 +492,7 @@ class DiscordBot(discord.Client):
                         await interaction.response.edit_message(view=None)
                     sent = await interaction.followup.send(**fields, wait=True)
                 elif deferred:
-                    sent = await interaction.followup.send(**fields, wait=True)
+                    sent = await interaction.edit_original_response(**_as_edit(fields))
                 else:
                     response = await interaction.response.send_message(**fields)
                     resource = response.resource
