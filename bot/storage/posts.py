@@ -24,6 +24,9 @@ class PostKind(enum.StrEnum):
     BOARD = "board"
     #: a challenge's card (edited in place when the challenge is closed)
     CARD = "card"
+    #: a move picker opened under a game's board (deleted once the move is played or the
+    #: picker cancelled)
+    PICKER = "picker"
 
 
 @dataclass(frozen=True)

@@ -78,6 +78,13 @@ class Bot:
         answer = await self.fake.wait_for_answer(query, timeout=DEADLINE)
         return query, answer.text, answer.show_alert
 
+    async def open_picker(self, user: telegram.User, board: telegram.Message) -> telegram.Message:
+        """``user`` presses Move on ``board``; the picker message the bot opens under it."""
+        before = self.fake.last_message_id(board.chat)
+        _, text, alert = await self.press(user, board, self.button(board, "Move"))
+        assert not alert, text
+        return await self.next_message(board.chat, before)
+
     def button(self, message: telegram.Message, label: str) -> str:
         """The callback data of the button called ``label`` on a bot message as it is now."""
         for row in self.fake.keyboard(message):

@@ -45,6 +45,7 @@ import engines
 from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
+from bot.adapters.telegram import watch
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
@@ -64,7 +65,6 @@ from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.sessions.picker import Picker
 from bot.storage import PostKind
 
 __all__ = [
@@ -315,6 +315,9 @@ class TelegramAdapter:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             return await send_photo(bot, chat_id, reply, keyboard(rows_of(reply.actions)))
         live = reply.kind is ReplyKind.LIVE_BOARD
+        if reply.ok and reply.game_id is not None and (dedupe or reply.kind is ReplyKind.BOARD):
+            # A move answered, or the game over: the game's open picker is done with.
+            await watch.close_pickers(bot, self.manager, reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
@@ -491,6 +494,9 @@ class TelegramAdapter:
         user, chat_id = tg_user(query.from_user), query.message.chat.id
         chat = tg_chat(chat_id)
         kind = Action("", query.data).kind
+        if await watch.spectating(self.manager, user, chat_id, query.data) is not None:
+            await watch.look_privately(self.manager, query, user, chat)
+            return
         handler = None if kind is None else self._buttons.get(kind)
         if handler is not None:
             await handler(self, query, user, chat)
@@ -535,13 +541,28 @@ class TelegramAdapter:
         if isinstance(step, Reply):
             await query.answer(step.text[:200], show_alert=True)
             return
-        # The keyboard first, then the answer: the presser sees both at once.
-        await self._edit_markup(query, _picker_markup(step))
+        # The picker first, then the answer: the presser sees both at once.
+        await watch.open_picker(self.manager, query, step)
         await query.answer(step.text[:200])
 
     async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        assert query.data is not None
-        reply = await self.manager.board(user, chat, Action("", query.data).subject)
+        """Cancel: the picker message is deleted (by the player to move only); on a board
+        asking to confirm resigning, the board's own buttons come back (a player only)."""
+        assert query.data is not None and isinstance(query.message, Message)
+        gid = Action("", query.data).subject
+        assert gid is not None
+        picker = await watch.is_picker(self.manager, gid, query.message)
+        if picker is not None:
+            if not await watch.may_close(self.manager, user, gid):
+                await query.answer(texts.NOT_YOUR_PICKER, show_alert=True)
+                return
+            await watch.close_pickers(self.application.bot, self.manager, gid)
+            await query.answer()
+            return
+        if not await self.manager.seated(user, gid):
+            await query.answer(str(texts.not_playing(gid))[:200], show_alert=True)
+            return
+        reply = await self.manager.board(user, chat, gid)
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
@@ -672,10 +693,6 @@ def _cancel_picker(reply: Reply) -> Action:
     gid = reply.game_id
     assert gid is not None
     return Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
-
-
-def _picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
-    return keyboard([*rows_of(step.parts), list(step.controls)])
 
 
 def _game_of(message: Message) -> int | None:

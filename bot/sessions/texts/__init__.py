@@ -231,6 +231,13 @@ from bot.sessions.texts.tournaments import (
     tournament_withdrawn,
     which_tournament,
 )
+from bot.sessions.texts.watching import (
+    CHAT_MOVED,
+    NOT_YOUR_PICKER,
+    SENT_PRIVATELY,
+    WATCH_PRIVATELY,
+    removed_from_chat,
+)
 from bot.sessions.texts.web import (
     OPEN_BOARD,
     board_page,
@@ -454,4 +461,13 @@ __all__ += [
     "tournament_too_few",
     "tournament_withdrawn",
     "which_tournament",
+]
+
+# Spectators and chats that change (issue 26), kept apart so the lists above merge cleanly.
+__all__ += [
+    "CHAT_MOVED",
+    "NOT_YOUR_PICKER",
+    "SENT_PRIVATELY",
+    "WATCH_PRIVATELY",
+    "removed_from_chat",
 ]
