@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import abc
 import re
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -150,6 +151,22 @@ class Game:
 
 
 _SPACES = re.compile(r"\s+")
+#: Invisible characters removed from a typed move: zero-width space, joiners and word joiner,
+#: the byte-order mark, and the direction marks, embeddings, overrides and isolates.
+_INVISIBLE = dict.fromkeys(
+    (
+        0x200B,
+        0x200C,
+        0x200D,
+        0x2060,
+        0xFEFF,
+        0x200E,
+        0x200F,
+        0x061C,
+        *range(0x202A, 0x202F),
+        *range(0x2066, 0x206A),
+    )
+)
 #: One word of the shared notation: a capture mark, a lone number (a space or sub-board) or a
 #: cell, and cells joined by ``-`` (a step) or ``>`` (a relocation, a tile move).  A lone ``x``
 #: is the capture mark written apart (``x d4``).
@@ -165,13 +182,20 @@ def shown(text: str, limit: int = 24) -> str:
 def normalize_move(move: object) -> str:
     """Lower-case ``move`` and fold its spacing; refuse what cannot be a move at all.
 
+    What phone keyboards and copy-paste add is forgiven first: compatibility forms are folded
+    (Unicode NFKC: fullwidth ``Ｅ５`` is ``e5``) and invisible zero-width and direction marks
+    are removed.
+
     >>> normalize_move("  C3 -  C4   E5>A7 ")
     'c3-c4 e5>a7'
+    >>> normalize_move("\u200f\uff25\uff15\u200b"), normalize_move("g3\u2060-\u202ag2\u202c")
+    ('e5', 'g3-g2')
     """
     if not isinstance(move, str):
         raise IllegalMove(f"a move is text, not {type(move).__name__}")
     if len(move) > MAX_MOVE_LENGTH:
         raise IllegalMove(f"that is not a move: {len(move)} characters is too long")
+    move = unicodedata.normalize("NFKC", move).translate(_INVISIBLE)
     text = _SPACES.sub(" ", move.strip().lower())
     # Spaces around the joining signs are forgiven: "c3 - c4" means "c3-c4".
     text = re.sub(r" ?([->]) ?", r"\1", text)

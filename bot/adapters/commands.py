@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any
 
 import engines
 from bot.adapters.args import (
@@ -134,14 +135,36 @@ async def _challenge(m: SessionManager, user: User, chat: Chat, a: Args) -> Repl
     game = a.game or ""
     if a.level is not None and a.player is not None and not a.bot:
         return Reply.refuse(texts.level_is_for_the_bot())
+    first = seat_first(game, a.options, a.first)
     if a.bot or a.level is not None:
         return await m.challenge_bot(
-            user, chat, game, a.level or "normal", a.options, a.first, a.days
+            user, chat, game, a.level or "normal", a.options, first, a.days
         )
     rated = True if a.rated is None else a.rated
     return await m.challenge(
-        user, chat, game, a.player, a.options, a.first, a.days, rated, username=a.username
+        user, chat, game, a.player, a.options, first, a.days, rated, username=a.username
     )
+
+
+def seat_first(game: str, options: Mapping[str, Any] | None, first: str) -> str:
+    """Who takes seat 0 (what the manager reads) from who moves first (what the ``first``
+    option says: "Who moves first"). In a game whose first move is seat 1's (Maphex: Blue
+    opens, Red is seat 0), the one who moves first takes seat 1.
+
+    >>> seat_first("maphex", None, "me"), seat_first("pathagon", None, "me")
+    ('them', 'me')
+    >>> seat_first("maphex", {"size": 16}, "random"), seat_first("chess", None, "me")
+    ('random', 'me')
+    """
+    if first not in ("me", "them"):
+        return first
+    try:
+        opener = engines.new(game, **(options or {})).to_move
+    except (ValueError, TypeError, KeyError):
+        return first  # an unknown game or option: the manager refuses it in its own words
+    if opener == 0:
+        return first
+    return "them" if first == "me" else "me"
 
 
 async def _move(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
@@ -274,15 +297,16 @@ REGISTRY: tuple[Command, ...] = (
         "Play a move (or preview it first)",
         "move [#game] <move>",
         (
+            # The move first: Discord lists required options before optional ones, and the
+            # game is optional (empty: your one game in this chat).
+            Param(
+                "move", Kind.MOVE, "Your move (start typing: legal moves are listed)", required=True
+            ),
             Param(
                 "game",
                 Kind.GAME_ID,
-                "The game (your games where it is your turn come first)",
-                required=True,
+                "The game (empty: your one game here; your turns come first)",
                 field="game_id",
-            ),
-            Param(
-                "move", Kind.MOVE, "Your move (start typing: legal moves are listed)", required=True
             ),
             Param(
                 "preview", Kind.FLAG, "Show the board after the move, privately, before playing it"
@@ -644,7 +668,7 @@ async def _run(
     if command is None:
         # A line that is not written like a move of any game is a mistyped command.
         if not engines.looks_like_move(word.strip().removesuffix("!")):
-            return Reply.refuse(unknown(word.split()[0]))
+            return Reply.refuse(unknown(word.split()[0], tuple(COMMAND)))
         args: Args | Reply = bare_move(word)
         command = COMMAND["move"]
     else:

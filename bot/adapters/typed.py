@@ -12,7 +12,8 @@ instead of pressing a button).  The commands themselves are described in
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import engines
@@ -300,6 +301,18 @@ def command_word(line: str) -> str:
     return words[0].lower().removeprefix("/").partition("@")[0]
 
 
-def unknown(word: str) -> str:
-    """The refusal of a line that is neither a command nor written like a move."""
+def unknown(word: str, known: Sequence[str] = ()) -> str:
+    """The refusal of a line that is neither a command nor written like a move: with the
+    nearest of the ``known`` command names when one is close (a typo such as ``/mvoe``).
+
+    >>> unknown("/mvoe", ("move", "board"))
+    "Unknown command '/mvoe'; did you mean /move? help lists them."
+    >>> unknown("xyzzy", ("move",))
+    "Unknown command 'xyzzy'; help lists them."
+    """
+    slash = "/" if word.startswith("/") else ""
+    bare = word.removeprefix("/").partition("@")[0].lower()
+    close = difflib.get_close_matches(bare, list(known), n=1, cutoff=0.6)
+    if close:
+        return f"Unknown command {shown(word)!r}; did you mean {slash}{close[0]}? help lists them."
     return f"Unknown command {shown(word)!r}; help lists them."

@@ -136,10 +136,12 @@ async def running(
     defer_after: float = 1.5,
     clock: Clock | None = None,
     registry: Sequence[Command] = REGISTRY,
+    guild_id: int | None = None,
 ) -> AsyncIterator[Run]:
     """The bot on a fresh manager over the SQLite file ``path``, logged in to ``fake``; with
     ``outbox``, its notifications are delivered through the outbox as in production;
-    ``clock`` is the manager's (and the outbox's) clock."""
+    ``clock`` is the manager's (and the outbox's) clock; ``guild_id`` syncs the commands to
+    that one server."""
     async with contextlib.AsyncExitStack() as stack:
         store = await SqliteStore.open(path)
         stack.push_async_callback(store.close)
@@ -153,6 +155,7 @@ async def running(
             defer_after=defer_after,
             guild_ready_timeout=0.05,
             registry=registry,
+            guild_id=guild_id,
         )
         await bot.login(fake.token)
         task = asyncio.create_task(bot.connect())

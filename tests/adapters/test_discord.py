@@ -47,7 +47,7 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
         ("rated", 5, False, []),
         ("level", 3, False, ["easy", "normal", "hard"]),
     ],
-    "move": [("game", 3, True, "auto"), ("move", 3, True, "auto"), ("preview", 5, False, [])],
+    "move": [("move", 3, True, "auto"), ("game", 3, False, "auto"), ("preview", 5, False, [])],
     "board": [("game", 3, False, "auto")],
     "history": [("game", 3, False, "auto")],
     "rematch": [("game", 3, False, "auto")],

@@ -51,10 +51,13 @@ async def start(run: Run, game: str) -> tuple[int, engines.Position]:
 async def test_a_whole_game(run: Run, game: str) -> None:
     rng = random.Random(game)
     gid, position = await start(run, game)
+    # first:me ("Who moves first"): Alice makes the first move, whichever seat that is
+    # (Maphex: Blue, seat 1, opens).
+    seats = (ALICE, BOB) if position.to_move == 0 else (BOB, ALICE)
     board = None
     while position.outcome is None and position.ply < MOVE_CAP:
         mover = await run.to_move(gid)
-        assert mover == (ALICE, BOB)[position.to_move]
+        assert mover == seats[position.to_move]
         move = rng.choice(position.legal_moves())
         if position.ply % 5 == 3:  # now and then through a preview and its Play it button
             preview = await run.answer(
@@ -72,7 +75,7 @@ async def test_a_whole_game(run: Run, game: str) -> None:
         position = position.play(move)
         assert f"`{position.last_move}`" in board.content
         if position.outcome is None:
-            other = (ALICE, BOB)[position.to_move]
+            other = seats[position.to_move]
             assert board.pinged_users == {other} and not board.pinged_everyone
             fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
             assert fields["Moves played"] == str(position.ply)
@@ -98,11 +101,12 @@ def legal_start(position: engines.Position, value: str) -> bool:
 async def test_move_autocomplete_mid_game(run: Run, game: str) -> None:
     rng = random.Random(7)
     gid, position = await start(run, game)
+    seats = (ALICE, BOB) if position.to_move == 0 else (BOB, ALICE)  # Alice moves first
     for _ in range(4):
         move = rng.choice(position.legal_moves())
-        await run.answer((ALICE, BOB)[position.to_move], "move", {"game": str(gid), "move": move})
+        await run.answer(seats[position.to_move], "move", {"game": str(gid), "move": move})
         position = position.play(move)
-    mover = (ALICE, BOB)[position.to_move]
+    mover = seats[position.to_move]
     options = {"game": str(gid), "move": ""}
     first = await run.autocomplete(mover, "move", options, "move")
     assert 0 < len(first) <= 25

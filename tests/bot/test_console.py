@@ -41,7 +41,8 @@ async def run_console(tmp_path: Path, lines: list[bytes]) -> tuple[int, str, str
 async def test_console_plays_with_the_chat_commands(tmp_path: Path) -> None:
     script = [
         b"as alice\n",
-        b"challenge bob maphex size=9 first=me days=none\n",
+        # first=them: bob makes the first move (Maphex: Blue opens), alice plays Red.
+        b"challenge bob maphex size=9 first=them days=none\n",
         b"as bob\n",
         b"accept\n",
         b"5\n",  # a bare line is a move; the console then switches to alice by itself

@@ -97,7 +97,8 @@ def test_sigkill_mid_game_then_a_new_process_continues(tmp_path: Path) -> None:
 
 def run_both(tmp_path: Path, first: Hexhall) -> None:
     """Play, kill, restart and continue."""
-    first.send("as alice", "challenge bob maphex first=me", "as bob", "accept")
+    # first=them: bob moves first (Maphex: Blue opens), alice plays Red.
+    first.send("as alice", "challenge bob maphex first=them", "as bob", "accept")
     first.wait_for("bob accepted challenge 1: game #1 Maphex")
     first.send("5", "e5")
     first.wait_for("move 2: alice (Red) played e5. bob (Blue) to move.")

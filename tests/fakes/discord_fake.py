@@ -38,6 +38,15 @@ autocomplete choices, command schema), one first response per interaction (400, 
 first response within ``response_deadline`` seconds (else 404, 10062), DMs to a user who closed
 them refused (403, 50007), JSON with ``Content-Type`` exactly ``application/json``.
 
+The platform's refusals a bot meets in real use (see "Platform refusals" below): the same id
+twice in ``allowed_mentions`` (400, 50035 ``SET_TYPE_ALREADY_CONTAINS_VALUE``); posting or
+editing through REST in a channel the bot is not in (403, 50001); interaction tokens used after
+``token_lifetime`` (15 minutes, measured on ``clock``: a :class:`~tests.fakes.base.ManualClock`
+lets a test move time) answer 401, 50027; more than 5 followups to an interaction authorised
+only by a user install (400, 40094); opening a DM channel with a user who cannot be DMed
+(:meth:`~FakeDiscord.refuse_dm_channel`: 400, 50007); the commands of a user-installed app
+usable only by users who installed it (:meth:`~FakeDiscord.uninstall_app`).
+
 >>> fake = FakeDiscord()
 >>> fake.channel(fake.guild(1, "Hall"), 10, "games").name
 'games'
@@ -63,7 +72,7 @@ import discord.http
 import yarl
 from aiohttp import BodyPartReader, WSMsgType, web
 
-from tests.fakes.base import DEFAULT_DEADLINE, FakeServer
+from tests.fakes.base import DEFAULT_DEADLINE, FakeServer, ManualClock
 
 if TYPE_CHECKING:
     # discord.py's own payload TypedDicts (its types package is only importable for typing).
@@ -89,6 +98,7 @@ __all__ = [
     "NotConnected",
     "ResponseKind",
     "ResponseRefused",
+    "StaleOption",
     "StoredMessage",
     "guild_on_shard",
     "point_discord_py_at",
@@ -285,6 +295,11 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_open: bool = True
+    #: Whether opening a DM channel with this user is refused (400, 50007).
+    dm_channel_refused: bool = False
+    #: Whether the user installed the app to their account (a user install): only then are
+    #: its user-installable commands offered to them.
+    has_app: bool = True
 
     def payload(self) -> UserPayload:
         """The user object as Discord sends it."""
@@ -379,6 +394,9 @@ class FakeGuild:
     owner_id: int
     channels: dict[int, FakeChannel] = field(default_factory=dict)
     members: dict[int, FakeMember] = field(default_factory=dict)
+    #: Whether the app is installed to the server (its bot a member): else only the commands
+    #: of a user install work there, and the bot can neither post nor edit.
+    bot_is_member: bool = True
 
     def everyone_role(self) -> dict[str, Any]:
         """The @everyone role (its id is the guild's id)."""
@@ -605,6 +623,13 @@ class InteractionRecord:
     followups: list[StoredMessage] = field(default_factory=list)
     #: The message a component interaction came from.
     message: StoredMessage | None = None
+    #: When the token was issued, on the fake's ``clock`` (it lasts ``token_lifetime``).
+    token_issued_at: float = 0.0
+
+    @property
+    def user_install_only(self) -> bool:
+        """Whether only a user install authorises it (no guild install among its owners)."""
+        return "0" not in self.payload["authorizing_integration_owners"]
 
     @property
     def expired(self) -> bool:
@@ -630,7 +655,8 @@ class GatewaySession:
     ready: bool = False
     heartbeats: int = 0
     intents: int = 0
-    #: The guilds this session was sent (GUILD_CREATE): those its shard holds.
+    #: The guilds this session holds (listed in its READY; sent as GUILD_CREATE with the
+    #: GUILDS intent).
     guilds: set[int] = field(default_factory=set)
     #: Dispatches sent (or missed while disconnected), by sequence number, for RESUME.
     backlog: list[tuple[int, str, Any]] = field(default_factory=list)
@@ -657,6 +683,17 @@ class GatewaySession:
             for seq, event, data in self.backlog:
                 if seq > after:
                     await self.ws.send_str(json.dumps({"op": 0, "d": data, "s": seq, "t": event}))
+
+
+@dataclass(frozen=True)
+class StaleOption:
+    """An option value as a client with an old copy of the command schema sends it: its own
+    option ``type`` and raw ``value``, whatever the synced schema now says (pass it among the
+    options of ``slash(..., strict=False)``). Discord's clients cache the command list, so a
+    changed option can arrive in its old form until the client refreshes."""
+
+    type: int
+    value: Any
 
 
 @dataclass
@@ -862,6 +899,7 @@ def _pings(
         form.add(["allowed_mentions"], "BASE_TYPE_DICT", "Must be an object.")
         return frozenset(), frozenset(), False
     parse = allowed.get("parse", [])
+    _check_unique_mentions(allowed, form)
     listed_users = {int(u) for u in allowed.get("users", [])}
     listed_roles = {int(r) for r in allowed.get("roles", [])}
     for kind in parse:
@@ -1016,7 +1054,8 @@ class FakeDiscord(FakeServer):
 
     ``response_deadline`` is the time the bot has for its first interaction response (3 s on
     Discord); ``token_lifetime`` how long followups and edits stay possible (15 min);
-    ``shard_count`` the shards ``/gateway/bot`` recommends.
+    ``shard_count`` the shards ``/gateway/bot`` recommends; ``clock`` the clock the token
+    lifetime is measured on (``time.monotonic`` unless a test passes a ManualClock).
     """
 
     def __init__(
@@ -1030,6 +1069,7 @@ class FakeDiscord(FakeServer):
         heartbeat_interval_ms: int = 41_250,
         attachment_size_limit: int = 10 * 1024 * 1024,
         shard_count: int = 1,
+        clock: ManualClock | None = None,
     ) -> None:
         super().__init__()
         if shard_count < 1:
@@ -1041,6 +1081,8 @@ class FakeDiscord(FakeServer):
         self.application_id = bot_id
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
+        #: Measures the interaction tokens' lifetime (a test may pass a ManualClock).
+        self.clock: Callable[[], float] = clock if clock is not None else time.monotonic
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.attachment_size_limit = attachment_size_limit
         self.users: dict[int, FakeUser] = {bot_id: self.bot}
@@ -1086,11 +1128,16 @@ class FakeDiscord(FakeServer):
         user.name = name
         return user
 
-    def guild(self, guild_id: int, name: str, *, owner_id: int | None = None) -> FakeGuild:
-        """Create a guild the bot is in (the bot is a member). Create the world before the bot
-        connects: READY and GUILD_CREATE describe what exists at IDENTIFY."""
-        guild = FakeGuild(guild_id, name, owner_id or self.bot.id)
-        guild.members[self.bot.id] = FakeMember(guild_id, self.bot)
+    def guild(
+        self, guild_id: int, name: str, *, owner_id: int | None = None, with_bot: bool = True
+    ) -> FakeGuild:
+        """Create a guild the bot is in (the bot is a member), or with ``with_bot=False`` a
+        server the app is not installed to, where only user-installed commands answer and
+        the bot cannot post or edit (403, 50001). Create the world before the bot connects:
+        READY and GUILD_CREATE describe what exists at IDENTIFY."""
+        guild = FakeGuild(guild_id, name, owner_id or self.bot.id, bot_is_member=with_bot)
+        if with_bot:
+            guild.members[self.bot.id] = FakeMember(guild_id, self.bot)
         self.guilds[guild_id] = guild
         return guild
 
@@ -1098,7 +1145,12 @@ class FakeDiscord(FakeServer):
         """Create a text channel in a guild."""
         g = self._guild(guild)
         channel = FakeChannel(
-            channel_id, name, ChannelKind.TEXT, guild_id=g.id, position=len(g.channels)
+            channel_id,
+            name,
+            ChannelKind.TEXT,
+            guild_id=g.id,
+            position=len(g.channels),
+            bot_is_member=g.bot_is_member,
         )
         g.channels[channel_id] = channel
         self.channels[channel_id] = channel
@@ -1140,6 +1192,20 @@ class FakeDiscord(FakeServer):
     def open_dms(self, user: FakeUser | int) -> None:
         """The user accepts DMs again."""
         self._user(user).dms_open = True
+
+    def refuse_dm_channel(self, user: FakeUser | int) -> None:
+        """Opening a DM channel with the user is refused (400, 50007), as for a user who
+        blocked the bot or shares no server with it."""
+        self._user(user).dm_channel_refused = True
+
+    def uninstall_app(self, user: FakeUser | int) -> None:
+        """The user has not installed the app to their account: its user-install commands are
+        not offered to them (a test sending one gets :class:`ImpossibleInteraction`)."""
+        self._user(user).has_app = False
+
+    def install_app(self, user: FakeUser | int) -> None:
+        """The user installs the app to their account (the default)."""
+        self._user(user).has_app = True
 
     def _guild(self, guild: FakeGuild | int) -> FakeGuild:
         return guild if isinstance(guild, FakeGuild) else self.guilds[guild]
@@ -1278,10 +1344,16 @@ class FakeDiscord(FakeServer):
             session.session_id = secrets.token_hex(16)
             await session.send(0, self._ready(session), "READY")
             for guild in self.guilds.values():
-                if self.holds(session.shard, guild.id):
-                    payload = guild.payload(self.users, all_members=session.intents & 2 != 0)
-                    await session.send(0, payload, "GUILD_CREATE")
+                if guild.bot_is_member and self.holds(session.shard, guild.id):
+                    # GUILD_CREATE belongs to the GUILDS intent (1 << 0): without it Discord
+                    # sends none (READY still lists the shard's guilds). "If you do not
+                    # specify a certain intent, you will not receive any of the gateway
+                    # events that are batched into that group" (Discord's gateway docs, as
+                    # nyxx's GatewayIntents quotes them); interactions come regardless.
                     session.guilds.add(guild.id)
+                    if session.intents & 1:
+                        payload = guild.payload(self.users, all_members=session.intents & 2 != 0)
+                        await session.send(0, payload, "GUILD_CREATE")
             session.ready = True
             self.notify()
         elif op == 6:
@@ -1331,8 +1403,8 @@ class FakeDiscord(FakeServer):
             "user": self.bot.payload(),
             "guilds": [
                 {"id": str(g), "unavailable": True}
-                for g in self.guilds
-                if self.holds(session.shard, g)
+                for g, guild in self.guilds.items()
+                if guild.bot_is_member and self.holds(session.shard, g)
             ],
             "session_id": session.session_id,
             "resume_gateway_url": str(self.gateway_url),
@@ -1457,6 +1529,11 @@ class FakeDiscord(FakeServer):
         )
         record.message = stored
         record.payload["message"] = stored.payload()
+        if stored.interaction_metadata is not None:
+            # A component on an interaction's message is authorised by that interaction's
+            # installation (the user who installed the app), whoever presses it.
+            owners = stored.interaction_metadata["authorizing_integration_owners"]
+            record.payload["authorizing_integration_owners"] = dict(owners)
         await self._deliver(record)
         return record
 
@@ -1536,7 +1613,11 @@ class FakeDiscord(FakeServer):
         )
 
     def _find_command(
-        self, name: str, guild: FakeGuild | None, context: InteractionContext
+        self,
+        name: str,
+        guild: FakeGuild | None,
+        context: InteractionContext,
+        user: FakeUser | None = None,
     ) -> tuple[dict[str, Any], int | None]:
         candidates: list[tuple[dict[str, Any], int | None]] = []
         if guild is not None:
@@ -1551,6 +1632,9 @@ class FakeDiscord(FakeServer):
             if context is InteractionContext.PRIVATE_CHANNEL and 1 not in (
                 command.get("integration_types") or [0]
             ):
+                continue
+            installed = guild is None or guild.bot_is_member
+            if user is not None and not _offered(command, guild_id, context, user, installed):
                 continue
             return command, guild_id
         raise ImpossibleInteraction(f"no synced command /{name} usable here ({context.name})")
@@ -1577,7 +1661,7 @@ class FakeDiscord(FakeServer):
             raise ImpossibleInteraction(f"user {u.id} is not a member of guild {g.id}")
         context = self._context(ch)
         path = command.split()
-        schema, guild_id = self._find_command(path[0], g, context)
+        schema, guild_id = self._find_command(path[0], g, context, u)
         resolved: dict[str, dict[str, Any]] = {}
         # Walk down subcommand groups/subcommands, building the nested option list.
         level: list[dict[str, Any]] = schema.get("options") or []
@@ -1625,6 +1709,11 @@ class FakeDiscord(FakeServer):
                 raise ImpossibleInteraction(f"/{command}: required options missing: {missing}")
         out: list[dict[str, Any]] = []
         for name, value in given.items():
+            if isinstance(value, StaleOption):
+                if strict:
+                    raise ImpossibleInteraction(f"/{command}: a stale option needs strict=False")
+                out.append({"name": name, "type": value.type, "value": value.value})
+                continue
             option = by_name.get(name)
             if option is None:
                 if strict:
@@ -1717,9 +1806,10 @@ class FakeDiscord(FakeServer):
         token = f"itok-{interaction_id}-{secrets.token_hex(8)}"
         installs = list((owners or {}).get("integration_types") or [0])
         authorizing: dict[str, str] = {}
-        if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL:
+        installed_here = guild is None or guild.bot_is_member
+        if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL and installed_here:
             authorizing["0"] = str(guild.id) if guild is not None else "0"
-        if 1 in installs or context is InteractionContext.PRIVATE_CHANNEL:
+        if 1 in installs or context is InteractionContext.PRIVATE_CHANNEL or not installed_here:
             authorizing["1"] = str(user.id)
         channel_payload = channel.payload(self.users)
         channel_payload["permissions"] = EVERYONE_PERMISSIONS
@@ -1767,6 +1857,7 @@ class FakeDiscord(FakeServer):
         if not self.sessions:
             raise NotConnected("no identified gateway session: start the bot, wait_connected()")
         record.dispatched_at = time.monotonic()
+        record.token_issued_at = self.clock()
         record.deadline = record.dispatched_at + self.response_deadline
         self._wake_after(record.deadline)
         guild_id = None if record.guild is None else record.guild.id
@@ -1980,6 +2071,8 @@ class FakeDiscord(FakeServer):
         guild = self.guilds.get(_int(request.match_info["guild_id"]))
         if guild is None:
             raise DiscordError(404, 10004, "Unknown Guild")
+        if not guild.bot_is_member:
+            raise DiscordError(403, 50001, "Missing Access")
         member = guild.members.get(_int(request.match_info["user_id"]))
         if member is None:
             raise DiscordError(404, 10007, "Unknown Member")
@@ -1990,6 +2083,7 @@ class FakeDiscord(FakeServer):
         user = self.users.get(_int(body.get("recipient_id")))
         if user is None or user.bot:
             raise DiscordError(400, 50033, "Invalid Recipient(s)")
+        _check_dm_channel_allowed(user)
         return self.dm_channel(user).payload(self.users)
 
     async def _get_channel(self, request: web.Request, upload: _Upload) -> Any:
@@ -2003,7 +2097,7 @@ class FakeDiscord(FakeServer):
         if "guild_id" not in request.match_info:
             return None
         guild_id = _int(request.match_info["guild_id"])
-        if guild_id not in self.guilds:
+        if guild_id not in self.guilds or not self.guilds[guild_id].bot_is_member:
             raise DiscordError(403, 50001, "Missing Access")
         return guild_id
 
@@ -2155,7 +2249,7 @@ class FakeDiscord(FakeServer):
         if record is None or record.response is None:
             # Followups and edits need an acknowledged interaction.
             raise DiscordError(404, 10015, "Unknown Webhook")
-        if time.monotonic() > record.dispatched_at + self.token_lifetime:
+        if self.clock() > record.token_issued_at + self.token_lifetime:
             raise DiscordError(401, 50027, "Invalid Webhook Token")
         return record
 
@@ -2174,6 +2268,7 @@ class FakeDiscord(FakeServer):
 
     async def _followup(self, request: web.Request, upload: _Upload) -> Any:
         record = self._webhook_interaction(request)
+        _check_followup_allowed(record)
         body = upload.body if isinstance(upload.body, dict) else {}
         original = record.original
         if (
@@ -2423,6 +2518,72 @@ class FakeDiscord(FakeServer):
                 )
         form.count(["attachments"], kept, 10)
         return kept, new_files
+
+
+# --------------------------------------------------------------------------------------------
+# Platform refusals (issue 25): what real Discord refuses that a bot meets in real use. Each
+# rule names its source; tests/fakes/test_discord_fake.py holds one test per rule.
+
+#: Followups allowed to an interaction authorised only by a user install (Discord's change log,
+#: "User-Installed Apps General Availability", 2024-06-27: "User-installed apps are now limited
+#: to creating a maximum of 5 follow-ups"; discord/discord-api-docs#6958).
+USER_INSTALL_FOLLOWUP_LIMIT: Final = 5
+
+
+def _check_unique_mentions(allowed: dict[str, Any], form: _FormErrors) -> None:
+    """``allowed_mentions.users`` and ``.roles`` are sets: an id listed twice is refused with
+    ``SET_TYPE_ALREADY_CONTAINS_VALUE`` at its index (discord/discord-api-docs#5484, "clarify
+    uniqueness of mentions"; seen by bots in the wild, e.g. skyra-project/skyra#1277)."""
+    for key in ("users", "roles"):
+        listed = allowed.get(key) or []
+        seen: set[str] = set()
+        for index, value in enumerate(listed):
+            if str(value) in seen:
+                form.add(
+                    ["allowed_mentions", key, index],
+                    "SET_TYPE_ALREADY_CONTAINS_VALUE",
+                    "The set already contains this value",
+                )
+            seen.add(str(value))
+
+
+def _check_followup_allowed(record: InteractionRecord) -> None:
+    """At most :data:`USER_INSTALL_FOLLOWUP_LIMIT` followups when only a user install
+    authorises the interaction (apps installed to the server are unaffected)."""
+    if record.user_install_only and len(record.followups) >= USER_INSTALL_FOLLOWUP_LIMIT:
+        raise DiscordError(
+            400, 40094, "This interaction has hit the maximum number of follow up messages"
+        )
+
+
+def _check_dm_channel_allowed(user: FakeUser) -> None:
+    """Opening a DM channel with a user who cannot be DMed answers 400, 50007 at
+    ``POST /users/@me/channels`` already (aiko-chan-ai/discord.js-selfbot-v13#550 shows the
+    route and status; lexicalunit/spellbot#659 the same from discord.py's ``create_dm``)."""
+    if user.dm_channel_refused:
+        raise DiscordError(400, 50007, "Cannot send messages to this user")
+
+
+def _offered(
+    command: Mapping[str, Any],
+    guild_id: int | None,
+    context: InteractionContext,
+    user: FakeUser,
+    installed_here: bool = True,
+) -> bool:
+    """Whether Discord's client offers ``command`` to ``user`` here. A guild command, or a
+    global one where the app is installed to the guild (a guild context, or the bot's own DM),
+    is offered to everyone (``installed_here``: the app is installed to this guild); otherwise
+    only a user install makes it usable, and a user install
+    belongs to the user who made it: "users install an app to their profile and access its
+    commands in any server or in a dm" (Rapptz/discord.py#9757, quoting Discord's announcement;
+    discord/discord-api-docs#6723)."""
+    installs = command.get("integration_types") or [0]
+    if guild_id is not None:
+        return True
+    if 0 in installs and context is not InteractionContext.PRIVATE_CHANNEL and installed_here:
+        return True
+    return 1 in installs and user.has_app
 
 
 # --------------------------------------------------------------------------------------------

@@ -33,6 +33,14 @@ What the fake knows (test-facing):
   :meth:`FakeTelegram.keyboard`, :meth:`FakeTelegram.photo_bytes`, :meth:`FakeTelegram.last_photo`,
   :meth:`FakeTelegram.wait_for_message`; message ids increase per chat;
 - callback answers: :attr:`FakeTelegram.callback_answers`, :meth:`FakeTelegram.wait_for_answer`;
+- what real groups do (see "Platform behaviours" below, one test each): forum supergroups
+  (:meth:`FakeTelegram.forum`, :meth:`FakeTelegram.topic`; a message in a topic carries its
+  ``message_thread_id`` and replies to the topic's opening service message; the General topic
+  has no thread; a send to a thread that is no topic is 400 "message thread not found"),
+  group to supergroup migration (:meth:`FakeTelegram.migrate`: both service messages, and
+  400 with ``migrate_to_chat_id`` for the old id), edited messages
+  (:meth:`FakeTelegram.edit_text` queues ``edited_message`` as privacy mode allows), ``web_app``
+  buttons refused outside private chats (400 ``BUTTON_TYPE_INVALID``);
 - failures on demand: :meth:`FakeTelegram.flood` (429 with ``retry_after``) and
   :meth:`FakeTelegram.fail`;
 - every request is recorded as a :class:`~tests.fakes.base.Call` (``method``, ``data`` with
@@ -251,6 +259,12 @@ class _ChatState:
     chat: dict[str, Any]
     messages: dict[int, dict[str, Any]] = field(default_factory=dict)
     last_id: int = 0
+    #: Forum topics: the ids of their opening service messages (the topics' thread ids).
+    topics: set[int] = field(default_factory=set)
+    #: The supergroup this group became (its id), once migrated.
+    migrated_to: int | None = None
+    #: The bot that posted last in this group (None before any bot did).
+    last_bot: int | None = None
 
     @property
     def id(self) -> int:
@@ -321,6 +335,20 @@ class _Params:
             return json.loads(value)
         except ValueError:
             raise _bad(f"can't parse {name} JSON object") from None
+
+
+def _check_web_app_buttons(markup: Any, state: _ChatState) -> None:
+    """``web_app`` buttons (inline or reply keyboard) are "available only in private chats
+    between a user and the bot" (the Bot API's InlineKeyboardButton and KeyboardButton); in a
+    group Telegram answers 400 ``BUTTON_TYPE_INVALID`` (php-telegram-bot/core#1353,
+    tbxark/mail2telegram#29)."""
+    if state.private or not isinstance(markup, dict):
+        return
+    rows = markup.get("inline_keyboard") or markup.get("keyboard") or []
+    for row in rows if isinstance(rows, list) else []:
+        for button in row if isinstance(row, list) else []:
+            if isinstance(button, dict) and "web_app" in button:
+                raise _bad("BUTTON_TYPE_INVALID")
 
 
 def _utf16_len(text: str) -> int:
@@ -716,10 +744,13 @@ class FakeTelegram(FakeServer):
         text: str,
         *,
         reply_to: MessageRef | None = None,
+        topic: int | None = None,
     ) -> int | None:
         """``user`` writes ``text`` in ``chat`` (``/commands`` and ``@mentions`` get their
-        entities). Returns the update id, or ``None`` when a group in privacy mode would not
-        deliver it to the bot (not a command for it, not a reply to it, no mention of it)."""
+        entities), in forum ``topic`` (a thread id from :meth:`topic`; ``None``: the General
+        topic, or a chat without topics). Returns the update id, or ``None`` when a group in
+        privacy mode would not deliver it to the bot (not a command for it, not a reply to it,
+        no mention of it)."""
         state = self._chat_state(self._chat_id(chat))
         if state.private:
             if state.id != user.id:
@@ -758,11 +789,11 @@ class FakeTelegram(FakeServer):
             reply_to_message=telegram.Message.de_json(reply, None) if reply else None,
         )
         data = json.loads(message.to_json())
+        reply = self._thread_of(state, data, reply, topic)
         state.messages[state.last_id] = data
-        if not state.private and self.privacy_mode and not self._sees(text, reply):
+        if not state.private and self.privacy_mode and not self._sees(text, reply, state):
             return None
-        update = telegram.Update(self.next_update_id(), message=message)
-        return await self.queue_update(update)
+        return await self.queue_update({"update_id": self.next_update_id(), "message": data})
 
     async def press(self, user: telegram.User, message: MessageRef, data: str) -> str:
         """``user`` presses the inline button with callback ``data`` on a bot message (as it is
@@ -1052,14 +1083,23 @@ class FakeTelegram(FakeServer):
         except KeyError:
             raise ValueError(f"no message {message_id} in chat {state.id}") from None
 
-    def _sees(self, text: str, reply: dict[str, Any] | None) -> bool:
-        """Whether a group message reaches a bot in privacy mode."""
+    def _sees(
+        self, text: str, reply: dict[str, Any] | None, state: _ChatState | None = None
+    ) -> bool:
+        """Whether a group message reaches a bot in privacy mode: replies to its messages,
+        commands addressed to it, bare commands only while it is the last bot that posted in
+        the group (Telegram's "Privacy Mode": "General commands (e.g. /start) if the bot was
+        the last bot to send a message to the group"), and mentions of it (BotFather's
+        /setprivacy: messages that "mention the bot by username")."""
         username = (self.bot_user.username or "").lower()
         if reply is not None and reply.get("from", {}).get("id") == self.bot_user.id:
             return True
         command = _COMMAND_RE.match(text)
         if command is not None:
-            return command.group(2) is None or command.group(2).lower() == username
+            if command.group(2) is None:
+                last = None if state is None else state.last_bot
+                return last is None or last == self.bot_user.id
+            return command.group(2).lower() == username
         return any(m.group(1).lower() == username for m in _MENTION_RE.finditer(text))
 
     def _wake_polls(self) -> None:
@@ -1079,8 +1119,16 @@ class FakeTelegram(FakeServer):
                 raise _ApiError(403, "Forbidden: bot was blocked by the user")
             if state.id not in self._started:
                 raise _ApiError(403, "Forbidden: bot can't initiate conversation with a user")
+        elif state.migrated_to is not None:
+            raise _ApiError(
+                400,
+                "Bad Request: group chat was upgraded to a supergroup chat",
+                {"migrate_to_chat_id": state.migrated_to},
+            )
         elif state.id in self._kicked:
             raise _ApiError(403, f"Forbidden: bot was kicked from the {state.chat['type']} chat")
+        _check_web_app_buttons(p.json("reply_markup"), state)
+        self._check_thread(p, state)
         return state
 
     def _new_message(
@@ -1101,9 +1149,11 @@ class FakeTelegram(FakeServer):
             message["reply_to_message"] = {
                 k: v for k, v in reply.items() if k != "reply_to_message"
             }
+        self._thread_of(state, message, reply, p.integer("message_thread_id"))
         if markup is not None:
             message["reply_markup"] = markup
         state.messages[state.last_id] = message
+        state.last_bot = self.bot_user.id
         return message
 
     def _reply_target(self, p: _Params, state: _ChatState) -> dict[str, Any] | None:
@@ -1771,3 +1821,165 @@ class FakeTelegram(FakeServer):
             "file_size": len(stored.data),
             "file_path": self._file_path(stored),
         }
+
+    # ---------------------------------------------------------------- platform behaviours
+    # What real groups do that a bot must expect (issue 26); each names its source, and
+    # tests/fakes/test_telegram_fake.py holds one test per behaviour.
+
+    def forum(self, id: int, title: str) -> telegram.Chat:
+        """A supergroup with topics (``is_forum``), the bot a member. Messages outside every
+        topic are in its General topic, which has no thread id."""
+        self.group(id, title, supergroup=True)
+        state = self._chat_state(id)
+        state.chat["is_forum"] = True
+        return telegram.Chat.de_json(state.chat, None)
+
+    async def topic(self, chat: ChatRef, name: str, creator: telegram.User) -> int:
+        """``creator`` opens a topic in a forum: its opening service message
+        (``forum_topic_created``) is stored, and its id is the topic's thread id (returned).
+        "Topics with id != 1 are just the message thread of the service message that created
+        that topic" (core.telegram.org/api/forum, quoted in banteg/takopi#152). The service
+        message reaches the bot whatever its privacy mode (all service messages do:
+        core.telegram.org/bots/faq)."""
+        state = self._chat_state(self._chat_id(chat))
+        if not state.chat.get("is_forum"):
+            raise ValueError(f"chat {state.id} has no topics: create it with forum()")
+        state.last_id += 1
+        opening: dict[str, Any] = {
+            "message_id": state.last_id,
+            "from": creator.to_dict(),
+            "chat": dict(state.chat),
+            "date": _now(),
+            "message_thread_id": state.last_id,
+            "is_topic_message": True,
+            "forum_topic_created": {"name": name, "icon_color": 7322096},
+        }
+        state.messages[state.last_id] = opening
+        state.topics.add(state.last_id)
+        await self.queue_update({"update_id": self.next_update_id(), "message": opening})
+        return state.last_id
+
+    def _thread_of(
+        self,
+        state: _ChatState,
+        message: dict[str, Any],
+        reply: dict[str, Any] | None,
+        topic: int | None,
+    ) -> dict[str, Any] | None:
+        """Place a new message in its forum topic: it gets ``message_thread_id`` and
+        ``is_topic_message``, and, when it replies to nothing else, replies to the topic's
+        opening service message: "every regular message inside a topic" has "the
+        topic-creation service message as the reply target" (adolfousier/opencrabs#130;
+        tdlib/telegram-bot-api#356). A reply inherits the replied message's topic (no thread
+        id needed: tdlib/telegram-bot-api#447). In the General topic a reply still carries the
+        thread id of the reply chain's root, without ``is_topic_message``
+        (tdlib/telegram-bot-api#447, #356). Returns the message replied to."""
+        if not state.chat.get("is_forum"):
+            return reply
+        if topic is None and reply is not None:
+            topic = reply.get("message_thread_id") if reply.get("is_topic_message") else None
+        if topic is not None:
+            if topic not in state.topics:
+                raise ValueError(f"chat {state.id} has no topic {topic}: open it with topic()")
+            root = state.messages[topic]
+            message["message_thread_id"] = topic
+            message["is_topic_message"] = True
+            if reply is None:
+                reply = root
+                message["reply_to_message"] = {
+                    k: v for k, v in root.items() if k != "reply_to_message"
+                }
+        elif reply is not None:
+            message["message_thread_id"] = reply.get("message_thread_id", reply["message_id"])
+        return reply
+
+    def _check_thread(self, p: _Params, state: _ChatState) -> None:
+        """A send with ``message_thread_id`` must name a topic of a forum: anything else (the
+        thread id a reply in General carries, a deleted topic) is 400 "message thread not
+        found" (tdlib/telegram-bot-api#447)."""
+        thread = p.integer("message_thread_id")
+        if thread is None or state.private:
+            return
+        if thread not in state.topics:
+            raise _bad("message thread not found")
+
+    def other_bot_posts(self, chat: ChatRef, other: telegram.User, text: str) -> int:
+        """Another bot (``other``, ``is_bot``) posts ``text`` in a group: until this bot posts
+        again, bare commands there are that bot's, not this one's. Returns the message id."""
+        if not other.is_bot:
+            raise ValueError(f"user {other.id} is not a bot")
+        state = self._chat_state(self._chat_id(chat))
+        state.last_id += 1
+        state.messages[state.last_id] = {
+            "message_id": state.last_id,
+            "from": other.to_dict(),
+            "chat": dict(state.chat),
+            "date": _now(),
+            "text": text,
+        }
+        state.last_bot = other.id
+        return state.last_id
+
+    async def migrate(self, group: ChatRef, by: telegram.User) -> telegram.Chat:
+        """``by`` turns a group into a supergroup, which gets a new id (and message ids of its
+        own, from 1). The bot gets both service messages, ``migrate_to_chat_id`` in the old
+        chat and ``migrate_from_chat_id`` in the new (TelegramBots/Telegram.Bot#171); from now
+        on every call naming the old id is 400 "group chat was upgraded to a supergroup chat"
+        with ``parameters.migrate_to_chat_id`` (TwiN/gatus#179 shows the exact answer), which
+        python-telegram-bot raises as ``ChatMigrated``."""
+        old = self._chat_state(self._chat_id(group))
+        if old.chat["type"] != "group":
+            raise ValueError(f"chat {old.id} is not a basic group")
+        new_id = -(10**12) - abs(old.id)
+        self.group(new_id, str(old.chat["title"]), supergroup=True)
+        new = self._chat_state(new_id)
+        old.migrated_to = new_id
+        old.last_id += 1
+        to_message = {
+            "message_id": old.last_id,
+            "from": by.to_dict(),
+            "chat": dict(old.chat),
+            "date": _now(),
+            "migrate_to_chat_id": new_id,
+        }
+        old.messages[old.last_id] = to_message
+        new.last_id += 1
+        from_message = {
+            "message_id": new.last_id,
+            "from": by.to_dict(),
+            "chat": dict(new.chat),
+            "date": _now(),
+            "migrate_from_chat_id": old.id,
+        }
+        new.messages[new.last_id] = from_message
+        await self.queue_update({"update_id": self.next_update_id(), "message": to_message})
+        await self.queue_update({"update_id": self.next_update_id(), "message": from_message})
+        return telegram.Chat.de_json(new.chat, None)
+
+    async def edit_text(self, user: telegram.User, message: MessageRef, text: str) -> int | None:
+        """``user`` edits their own message to ``text``: Telegram sends the new version as an
+        ``edited_message`` update ("new version of a message that is known to the bot and was
+        edited", the Bot API's Update object), only to a bot subscribed to it (allowed_updates)
+        and, in a group in privacy mode, only if the bot would see the new text. Returns the
+        update id, or ``None`` when the bot would not get it."""
+        chat_id, message_id = self._message_key(message)
+        state = self._chat_state(chat_id)
+        current = self._message_dict(state, message_id)
+        if current.get("from", {}).get("id") != user.id:
+            raise ValueError(f"message {message_id} in chat {chat_id} is not {user.id}'s")
+        entities = [
+            {"type": "bot_command", "offset": _utf16_len(text[: m.start()]),
+             "length": _utf16_len(m.group(0))}
+            for m in _COMMAND_RE.finditer(text)
+        ]  # fmt: skip
+        edited = {k: v for k, v in current.items() if k != "entities"}
+        edited.update(text=text, edit_date=_now())
+        if entities:
+            edited["entities"] = entities
+        state.messages[message_id] = edited
+        reply = edited.get("reply_to_message")
+        if not state.private and self.privacy_mode and not self._sees(text, reply, state):
+            return None
+        return await self.queue_update(
+            {"update_id": self.next_update_id(), "edited_message": edited}
+        )

@@ -20,7 +20,7 @@ import pytest
 import yarl
 from discord import app_commands
 
-from tests.fakes.base import DEFAULT_DEADLINE
+from tests.fakes.base import DEFAULT_DEADLINE, ManualClock
 from tests.fakes.discord_fake import (
     FakeDiscord,
     ImpossibleInteraction,
@@ -206,6 +206,34 @@ class Bot(discord.Client):
                 await interaction.response.send_message("sent", ephemeral=True)
                 await self.outcomes.put("sent")
 
+        @tree.command(name="burst", description="Answer, then followups until refused")
+        @app_commands.allowed_installs(guilds=True, users=True)
+        @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+        async def burst(interaction: discord.Interaction, count: int) -> None:
+            await interaction.response.send_message("first")
+            sent = 0
+            try:
+                for i in range(count):
+                    await interaction.followup.send(f"followup {i}")
+                    sent += 1
+            except discord.HTTPException as error:
+                await self.outcomes.put((sent, error))
+                return
+            await self.outcomes.put((sent, None))
+
+        @tree.command(name="later", description="Answer now, edit when the test allows")
+        @app_commands.allowed_installs(guilds=True, users=True)
+        @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+        async def later(interaction: discord.Interaction) -> None:
+            await interaction.response.send_message("now")
+            await self.gate.wait()
+            try:
+                await interaction.edit_original_response(content="later")
+            except discord.HTTPException as error:
+                await self.outcomes.put(error)
+                return
+            await self.outcomes.put("edited")
+
         @tree.command(name="hello", description="Works anywhere")
         @app_commands.allowed_installs(guilds=True, users=True)
         @app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
@@ -341,7 +369,17 @@ async def test_wrong_token_is_refused(fake: FakeDiscord) -> None:
 async def test_command_sync_is_validated_and_stored(fake: FakeDiscord) -> None:
     async with running(fake) as bot:
         stored = {c["name"]: c for c in fake.commands()}
-        assert set(stored) == {"move", "typed", "slow", "wait", "ping", "dm", "hello"}
+        assert set(stored) == {
+            "move",
+            "typed",
+            "slow",
+            "wait",
+            "ping",
+            "dm",
+            "burst",
+            "later",
+            "hello",
+        }
         game, side = stored["move"]["options"]
         assert game["autocomplete"] is True and game["required"] is True
         assert [c["value"] for c in side["choices"]] == ["black", "white"]
@@ -662,3 +700,172 @@ async def test_edits_keep_limits_and_attachments(fake: FakeDiscord) -> None:
         assert [a.filename for a in edited.attachments] == ["board.png"]
         await sent.edit(attachments=[])
         assert stored.files == {}
+
+
+# ---- Platform refusals (issue 25): one test per rule, each citing where Discord states it.
+
+
+async def test_duplicate_ids_in_allowed_mentions_are_refused(fake: FakeDiscord) -> None:
+    """Discord treats ``allowed_mentions.users`` (and ``roles``) as sets: an id listed twice is
+    400, 50035 ``SET_TYPE_ALREADY_CONTAINS_VALUE`` and nothing is posted
+    (discord/discord-api-docs#5484 "clarify uniqueness of mentions"; bots hit it in the wild:
+    skyra-project/skyra#1277 "avoid duplicate allowed_mentions")."""
+    async with running(fake, sync=False) as bot:
+        twice = {"parse": [], "users": [str(ALICE), str(BOB), str(ALICE)]}
+        with pytest.raises(discord.HTTPException) as error:
+            await bot.http.send_message(
+                CHANNEL_ID,
+                params=_params(content=f"<@{ALICE}> vs <@{BOB}>", allowed_mentions=twice),
+            )
+        assert (error.value.status, error.value.code) == (400, 50035)
+        [call] = fake.calls_to("POST /channels/{channel_id}/messages")
+        errors = call.response["body"]["errors"]["allowed_mentions"]["users"]["2"]["_errors"]
+        assert errors[0]["code"] == "SET_TYPE_ALREADY_CONTAINS_VALUE"
+        assert fake.messages_in(CHANNEL_ID) == []
+        # discord.py itself does not de-duplicate: AllowedMentions(users=[a, a]) sends both.
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        alice = discord.Object(ALICE)
+        with pytest.raises(discord.HTTPException):
+            await channel.send(
+                f"<@{ALICE}>", allowed_mentions=discord.AllowedMentions(users=[alice, alice])
+            )
+        sent = await channel.send(
+            f"<@{ALICE}> <@{ALICE}>", allowed_mentions=discord.AllowedMentions(users=[alice])
+        )
+        assert fake.messages[sent.id].pinged_users == {ALICE}
+
+
+async def test_posting_and_editing_where_the_bot_is_not_a_member(fake: FakeDiscord) -> None:
+    """In a DM or group DM between users the bot is not part of, only the interaction's own
+    webhook works: REST posts and edits are 403, 50001 "Missing Access", the bot user not
+    being able to see the channel (discord/discord-api-docs#6723 documents user-installed apps
+    answering through interactions where the bot user is absent; the 403 50001 is what issue
+    25 saw for every post and edit there)."""
+    async with running(fake) as bot:
+        friends = fake.private_channel(3_000, [ALICE, BOB])
+        interaction = await fake.slash(ALICE, friends, "hello")
+        await bot.next_outcome()
+        answer = await fake.original(interaction)
+        with pytest.raises(discord.Forbidden) as posting:
+            await bot.http.send_message(friends.id, params=_params(content="your turn"))
+        assert (posting.value.status, posting.value.code) == (403, 50001)
+        with pytest.raises(discord.Forbidden) as editing:
+            await bot.http.edit_message(friends.id, answer.id, params=_params(content="x"))
+        assert (editing.value.status, editing.value.code) == (403, 50001)
+        assert [m.content for m in fake.messages_in(friends)] == ["hello"]
+
+
+async def test_interaction_tokens_expire_after_15_minutes(fake: FakeDiscord) -> None:
+    """An interaction token lasts 15 minutes; after that its webhook (edits, followups) is
+    401, 50027 "Invalid Webhook Token" ("Interaction tokens are only valid for 15 minutes",
+    discordeno's sendFollowupMessage citing Discord's create-followup-message docs). Time is
+    moved with a ManualClock, not slept."""
+    clock = ManualClock()
+    fake.clock = clock
+    async with running(fake) as bot:
+        interaction = await fake.slash(ALICE, CHANNEL_ID, "later")
+        await fake.original(interaction)
+        clock.advance(fake.token_lifetime - 1)
+        assert fake.token_lifetime == 900.0
+        await bot.http.request(  # still valid one second before the end
+            discord.http.Route(
+                "GET",
+                "/webhooks/{webhook_id}/{webhook_token}/messages/@original",
+                webhook_id=fake.application_id,
+                webhook_token=interaction.token,
+            )
+        )
+        clock.advance(2)
+        bot.gate.set()
+        error = await bot.next_outcome()
+        assert isinstance(error, discord.HTTPException)
+        assert (error.status, error.code) == (401, 50027)
+        assert (await fake.original(interaction)).content == "now"
+
+
+async def test_user_install_only_interactions_allow_five_followups(fake: FakeDiscord) -> None:
+    """Interactions authorised only by a user install may have at most 5 followups; the sixth
+    is 400, 40094 (Discord change log 2024-06-27, "User-installed apps are now limited to
+    creating a maximum of 5 follow-ups … apps installed to the server are unaffected";
+    discord/discord-api-docs#6958)."""
+    async with running(fake) as bot:
+        friends = fake.private_channel(3_000, [ALICE, BOB])
+        interaction = await fake.slash(ALICE, friends, "burst", {"count": 7})
+        assert interaction.user_install_only
+        sent, error = await bot.next_outcome()
+        assert sent == 5
+        assert isinstance(error, discord.HTTPException)
+        assert (error.status, error.code) == (400, 40094)
+        assert len(interaction.followups) == 5
+        # The server install is unaffected.
+        in_guild = await fake.slash(ALICE, CHANNEL_ID, "burst", {"count": 7})
+        assert not in_guild.user_install_only
+        assert await bot.next_outcome() == (7, None)
+
+
+async def test_opening_a_dm_with_a_user_who_cannot_be_dmed(fake: FakeDiscord) -> None:
+    """Opening the DM channel itself can be refused: ``POST /users/@me/channels`` answers
+    400, 50007 "Cannot send messages to this user" (aiko-chan-ai/discord.js-selfbot-v13#550
+    shows that route and status; lexicalunit/spellbot#659 the same from discord.py's
+    ``create_dm``). It is not transient: retrying gets the same answer."""
+    fake.refuse_dm_channel(BOB)
+    async with running(fake, sync=False) as bot:
+        bob = await bot.fetch_user(BOB)
+        for _ in range(2):
+            with pytest.raises(discord.HTTPException) as error:
+                await bob.create_dm()
+            assert (error.value.status, error.value.code) == (400, 50007)
+        alice = await bot.fetch_user(ALICE)
+        assert (await alice.create_dm()).recipient == alice
+
+
+async def test_user_install_commands_are_offered_only_to_who_installed(fake: FakeDiscord) -> None:
+    """A user install belongs to the user who made it: "users install an app to their profile
+    and access its commands in any server or in a dm" (Rapptz/discord.py#9757 quoting
+    Discord's announcement; discord/discord-api-docs#6723). A friend without the app is not
+    offered its commands in a private channel, yet may press the buttons on the messages it
+    posted there, which the installer's install authorises."""
+    fake.uninstall_app(BOB)
+    async with running(fake) as bot:
+        friends = fake.private_channel(3_000, [ALICE, BOB])
+        with pytest.raises(ImpossibleInteraction):
+            await fake.slash(BOB, friends, "hello")
+        await fake.slash(ALICE, friends, "hello")
+        assert await bot.next_outcome() == ("User", None, "private")
+        # The guild install still offers the command to Bob in the server.
+        await fake.slash(BOB, CHANNEL_ID, "hello")
+        assert await bot.next_outcome() == ("Member", GUILD_ID, "guild")
+        answer = fake.messages_in(friends)[0]
+        assert answer.interaction_metadata is not None
+        assert answer.interaction_metadata["authorizing_integration_owners"] == {"1": str(ALICE)}
+
+
+async def test_a_server_without_the_bot_answers_only_user_installed_commands(
+    fake: FakeDiscord,
+) -> None:
+    """In a server the app is not installed to, a user install still brings its commands
+    (Rapptz/discord.py#9757: "access its commands in any server … even if the bot isn't
+    installed in the server"); the interaction is authorised by the user install only, and the
+    bot user, not a member, can neither post nor edit there (403, 50001)."""
+    elsewhere = fake.guild(5_000, "Elsewhere", with_bot=False)
+    lounge = fake.channel(elsewhere, 5_001, "lounge")
+    fake.member(elsewhere, ALICE, "alice")
+    fake.member(elsewhere, BOB, "bob")
+    fake.uninstall_app(BOB)
+    async with running(fake) as bot:
+        assert [g.id for g in bot.guilds] == [GUILD_ID]  # no GUILD_CREATE for it
+        interaction = await fake.slash(ALICE, lounge, "hello")
+        assert interaction.payload["authorizing_integration_owners"] == {"1": str(ALICE)}
+        assert await bot.next_outcome() == ("Member", 5_000, "guild")
+        answer = await fake.original(interaction)
+        with pytest.raises(ImpossibleInteraction):  # a guild-install-only command
+            await fake.slash(ALICE, lounge, "move", {"game": "12"})
+        with pytest.raises(ImpossibleInteraction):  # Bob has not installed the app
+            await fake.slash(BOB, lounge, "hello")
+        with pytest.raises(discord.Forbidden) as posting:
+            await bot.http.send_message(lounge.id, params=_params(content="your turn"))
+        assert (posting.value.status, posting.value.code) == (403, 50001)
+        with pytest.raises(discord.Forbidden) as editing:
+            await bot.http.edit_message(lounge.id, answer.id, params=_params(content="x"))
+        assert editing.value.code == 50001

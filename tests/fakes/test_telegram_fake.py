@@ -15,7 +15,14 @@ import telegram
 from PIL import Image
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Conflict, Forbidden, InvalidToken, RetryAfter
+from telegram.error import (
+    BadRequest,
+    ChatMigrated,
+    Conflict,
+    Forbidden,
+    InvalidToken,
+    RetryAfter,
+)
 from telegram.ext import (
     Application,
     CallbackQueryHandler,
@@ -467,3 +474,163 @@ async def test_long_poll_waits_honours_offset_and_ends_on_conflict_or_stop(
             await fake.stop()
             stopped = await newer
         assert stopped == {"ok": True, "result": []}
+
+
+# ---- Platform behaviours (issue 26): one test each, citing where Telegram shows it.
+
+
+async def test_forum_topics_thread_ids_and_the_opening_service_message(
+    fake: FakeTelegram, bot: telegram.Bot
+) -> None:
+    """In a forum every message of a topic carries the topic's ``message_thread_id`` and
+    replies to the topic's opening ``forum_topic_created`` service message (banteg/takopi#152
+    quoting core.telegram.org/api/forum; adolfousier/opencrabs#130); the General topic has no
+    thread (tdlib/telegram-bot-api#356); a reply in General carries its chain's thread id,
+    which is no topic: sending there is 400 "message thread not found"
+    (tdlib/telegram-bot-api#447). In privacy mode chatter in a topic is not delivered."""
+    alice = fake.user(5, "Alice", "alice")
+    forum = fake.forum(-1_000_000_000_070, "Hex club")
+    topic = await fake.topic(forum, "Pathagon games", alice)
+    updates = await bot.get_updates(timeout=0)
+    assert updates[-1].message is not None
+    assert updates[-1].message.forum_topic_created is not None
+    offset = updates[-1].update_id + 1
+    assert await fake.send_text(alice, forum, "nice to be here", topic=topic) is None
+    await fake.send_text(alice, forum, "/challenge pathagon", topic=topic)
+    [update] = await bot.get_updates(offset=offset, timeout=0)
+    message = update.message
+    assert message is not None and message.message_thread_id == topic
+    assert message.is_topic_message
+    root = message.reply_to_message
+    assert root is not None and root.message_id == topic and root.forum_topic_created is not None
+    assert root.from_user is not None and root.from_user.id == alice.id
+    # The bot's answer in the topic: with the thread id, or as a reply to a message there.
+    card = await bot.send_message(forum.id, "card", message_thread_id=topic)
+    assert card.message_thread_id == topic and card.is_topic_message
+    answer = await message.reply_text("answer")
+    assert answer.message_thread_id == topic
+    # General: no thread; a reply there has a thread id that names no topic.
+    general = await bot.send_message(forum.id, "in General")
+    assert general.message_thread_id is None and not general.is_topic_message
+    await fake.send_text(alice, forum, "ok", reply_to=general)
+    [reply] = await bot.get_updates(offset=update.update_id + 1, timeout=0)
+    assert reply.message is not None and not reply.message.is_topic_message
+    assert reply.message.message_thread_id == general.message_id
+    with pytest.raises(BadRequest, match="Message thread not found"):
+        await bot.send_message(forum.id, "x", message_thread_id=reply.message.message_thread_id)
+
+
+async def test_privacy_mode_delivers_commands_replies_to_the_bot_and_mentions(
+    fake: FakeTelegram, bot: telegram.Bot
+) -> None:
+    """A bot in privacy mode gets, in groups, commands addressed to it, bare commands while it
+    is the last bot that posted there, replies to its own messages, mentions of it and service
+    messages; nothing else (core.telegram.org/bots/faq, "What messages will my bot get?", and
+    core.telegram.org/bots/features#privacy-mode). A reply to someone else's message is not
+    delivered, even in a topic where everything replies to the opening message."""
+    alice = fake.user(5, "Alice", "alice")
+    bob = fake.user(6, "Bob", "bob")
+    hall = fake.group(-40, "Hall")
+    said = await bot.send_message(hall.id, "board")
+    assert await fake.send_text(alice, hall, "/board") is not None
+    assert await fake.send_text(alice, hall, "/board@other_bot") is None
+    assert await fake.send_text(alice, hall, "reply", reply_to=said) is not None
+    assert await fake.send_text(alice, hall, "hi @hexhall_bot") is not None
+    chatter = fake.last_message_id(hall)
+    assert await fake.send_text(bob, hall, "plain chatter") is None
+    assert await fake.send_text(bob, hall, "to alice", reply_to=(hall.id, chatter)) is None
+    forum = fake.forum(-1_000_000_000_071, "Club")
+    topic = await fake.topic(forum, "t", alice)
+    assert await fake.send_text(bob, forum, "chatter in a topic", topic=topic) is None
+    # A bare command goes to the bot that posted last: after another bot spoke, only the
+    # addressed form reaches this one, until it posts again.
+    other = telegram.User(99, "Dice", is_bot=True, username="dice_bot")
+    fake.other_bot_posts(hall, other, "rolled a 6")
+    assert await fake.send_text(alice, hall, "/board") is None
+    assert await fake.send_text(alice, hall, "/board@hexhall_bot") is not None
+    await bot.send_message(hall.id, "here")
+    assert await fake.send_text(alice, hall, "/board") is not None
+
+
+async def test_group_migration_to_a_supergroup(fake: FakeTelegram, bot: telegram.Bot) -> None:
+    """A group that becomes a supergroup gets a new id: the bot receives the two service
+    messages (``migrate_to_chat_id`` in the old chat, ``migrate_from_chat_id`` in the new:
+    TelegramBots/Telegram.Bot#171), and every later call naming the old id is 400 "group chat
+    was upgraded to a supergroup chat" with ``migrate_to_chat_id`` (TwiN/gatus#179), which
+    python-telegram-bot raises as ``ChatMigrated``. The new chat numbers its messages anew."""
+    alice = fake.user(5, "Alice", "alice")
+    group = fake.group(-50, "Hall")
+    for n in range(3):
+        await bot.send_message(group.id, f"old {n}")
+    old_board = fake.sent(group)[-1]
+    supergroup = await fake.migrate(group, alice)
+    updates = await bot.get_updates(timeout=0)
+    to, back = (u.message for u in updates if u.message)
+    assert (to.migrate_to_chat_id, back.migrate_from_chat_id) == (supergroup.id, group.id)
+    with pytest.raises(ChatMigrated) as moved:
+        await bot.send_message(group.id, "lost")
+    assert moved.value.new_chat_id == supergroup.id
+    with pytest.raises(ChatMigrated):
+        await bot.edit_message_text("edited", group.id, old_board.message_id)
+    first = await bot.send_message(supergroup.id, "new")
+    assert first.message_id == 2  # 1 is the migrate_from service message
+    assert first.message_id < old_board.message_id
+
+
+async def test_edited_messages_arrive_as_edited_message_updates(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    """An edit reaches the bot as an ``edited_message`` update, a kind of its own that a bot
+    gets only when its ``allowed_updates`` ask for it (the Bot API's getUpdates; see
+    grandamenium/cortextos#468 for a bot that missed edits this way); in a group in privacy
+    mode, only when the new text is something the bot would see."""
+    await fake.send_text(alice, fake.private(alice), "/move 1 a1")
+    sent = fake.last_message_id(alice.id)
+    first = await bot.get_updates(timeout=0, allowed_updates=["message", "edited_message"])
+    await fake.edit_text(alice, (alice.id, sent), "/move 1 b2")
+    [update] = await bot.get_updates(offset=first[-1].update_id + 1, timeout=0)
+    assert update.message is None and update.edited_message is not None
+    assert update.edited_message.text == "/move 1 b2" and update.edited_message.edit_date
+    # Not asked for: not delivered.
+    await fake.edit_text(alice, (alice.id, sent), "/move 1 c3")
+    later = update.update_id + 1
+    assert not await bot.get_updates(offset=later, timeout=0, allowed_updates=["message"])
+    hall = fake.group(-60, "Hall")
+    await fake.send_text(alice, hall, "just talk")
+    assert await fake.edit_text(alice, (hall.id, fake.last_message_id(hall)), "still talk") is None
+
+
+async def test_web_app_buttons_only_in_private_chats(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    """``web_app`` buttons are "available only in private chats between a user and the bot"
+    (Bot API, InlineKeyboardButton): elsewhere 400 ``BUTTON_TYPE_INVALID``
+    (php-telegram-bot/core#1353, tbxark/mail2telegram#29)."""
+    app_button = InlineKeyboardMarkup(
+        [[InlineKeyboardButton("Open", web_app=telegram.WebAppInfo("https://example.org/app"))]]
+    )
+    sent = await bot.send_message(alice.id, "private", reply_markup=app_button)
+    assert sent.reply_markup is not None
+    hall = fake.group(-61, "Hall")
+    with pytest.raises(BadRequest, match=r"(?i)button_type_invalid"):
+        await bot.send_message(hall.id, "group", reply_markup=app_button)
+    card = await bot.send_message(hall.id, "card")
+    with pytest.raises(BadRequest, match=r"(?i)button_type_invalid"):
+        await bot.edit_message_reply_markup(hall.id, card.message_id, reply_markup=app_button)
+
+
+async def test_forbidden_once_the_bot_was_removed(fake: FakeTelegram, bot: telegram.Bot) -> None:
+    """A bot removed from a group gets 403 for everything there, sends and edits alike:
+    "Forbidden: bot was kicked from the group chat" (TelegramBots/Telegram.Bot#250), "… from
+    the supergroup chat" (aiogram/aiogram#445)."""
+    hall = fake.group(-62, "Hall")
+    board = await bot.send_message(hall.id, "board")
+    club = fake.group(-1_000_000_000_072, "Club", supergroup=True)
+    fake.kick_bot(hall)
+    fake.kick_bot(club)
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await bot.send_message(hall.id, "your turn")
+    with pytest.raises(Forbidden, match="bot was kicked from the group chat"):
+        await bot.edit_message_text("edited", hall.id, board.message_id)
+    with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+        await bot.send_photo(club.id, _png())

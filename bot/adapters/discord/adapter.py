@@ -34,7 +34,7 @@ from discord import app_commands
 from bot import metrics
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
-from bot.adapters.discord.commands import add_commands
+from bot.adapters.discord.commands import OUTDATED, add_commands
 from bot.adapters.discord.format import (
     ALT_LIMIT,
     BOARD_FILE,
@@ -47,6 +47,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.redact import hide
 from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
@@ -68,6 +69,10 @@ log = logging.getLogger(__name__)
 #: A command whose answer is not ready after this many seconds is deferred first (Discord
 #: wants a first response within 3 s; the rest is a followup).
 DEFER_AFTER = 1.5
+#: The gateway intents: none. Everything the bot acts on arrives as an interaction, which
+#: Discord sends whatever the intents; the bot reads no messages, members, presences or
+#: reactions, and posts and edits through REST by id (no channel cache needed).
+INTENTS = discord.Intents.none()
 #: How long an interaction's token may edit its messages (Discord: 15 minutes).
 TOKEN_LIFETIME = 14 * 60.0
 #: Platform words of the one answer to an unexpected error.
@@ -223,8 +228,7 @@ class DiscordBot(discord.Client):
         guild_ready_timeout: float = 2.0,
         registry: Sequence[Command] = REGISTRY,
     ) -> None:
-        # No privileged intents: everything arrives as interactions.
-        super().__init__(intents=discord.Intents.default(), guild_ready_timeout=guild_ready_timeout)
+        super().__init__(intents=INTENTS, guild_ready_timeout=guild_ready_timeout)
         self.manager = manager
         self.guild_id = guild_id
         self.outbox = outbox
@@ -250,21 +254,26 @@ class DiscordBot(discord.Client):
         await super().login(token)
 
     async def setup_hook(self) -> None:
-        """Sync the command tree (to the development server when one is set)."""
+        """Upload the command list (to the development server when one is set) if it differs
+        from the one Discord holds (see :mod:`bot.adapters.discord.sync`)."""
         if not self.sync_commands:
             return
         if self.guild_id is not None:
-            guild = discord.Object(self.guild_id)
-            self.tree.copy_global_to(guild=guild)
-            await self.tree.sync(guild=guild)
-        else:
-            await self.tree.sync()
+            # Commands of one guild answer there at once (global ones too, from the tree).
+            self.tree.copy_global_to(guild=discord.Object(self.guild_id))
+        await sync_if_changed(self, self.tree, self.guild_id)
 
     # -- errors ---------------------------------------------------------------------------
 
     async def report(self, interaction: discord.Interaction, error: BaseException) -> None:
         """The one place a handler's error is logged and answered: an ephemeral one-liner."""
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        if isinstance(cause, app_commands.TransformerError | app_commands.CommandSignatureMismatch):
+            # A client with an old copy of the command: a clear answer, no traceback.
+            name = interaction.command.name if interaction.command else "?"
+            log.info("interaction %s: outdated /%s: %s", interaction.id, name, cause)
+            await self._answer_privately(interaction, OUTDATED.format(command=name))
+            return
         log.error(
             "interaction %s (%s) failed: %s",
             interaction.id,
@@ -272,13 +281,17 @@ class DiscordBot(discord.Client):
             type(cause).__name__,
             exc_info=cause,
         )
+        await self._answer_privately(interaction, ERROR_TEXT)
+
+    async def _answer_privately(self, interaction: discord.Interaction, text: str) -> None:
+        """Answer ``text`` to the interaction's user only (nothing for autocompletion)."""
         if interaction.type is discord.InteractionType.autocomplete:
             return
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(ERROR_TEXT, ephemeral=True)
+                await interaction.followup.send(text, ephemeral=True)
             else:
-                await interaction.response.send_message(ERROR_TEXT, ephemeral=True)
+                await interaction.response.send_message(text, ephemeral=True)
         except Exception as exc:  # closing down, or Discord refused: the log says it all
             log.warning("could not answer interaction %s: %s", interaction.id, type(exc).__name__)
 

@@ -8,6 +8,7 @@ a move a :class:`MoveText` with the legal moves), and one callback that turns th
 from __future__ import annotations
 
 import inspect
+import logging
 from collections.abc import Sequence
 from typing import Any, Optional, Protocol
 
@@ -21,7 +22,56 @@ from bot.adapters.discord.format import chat_of, user_of
 from bot.ratings import Pool
 from bot.sessions.manager import SessionManager
 
-__all__ = ["GameId", "Host", "MoveText", "add_commands", "game_id"]
+__all__ = [
+    "OUTDATED",
+    "GameId",
+    "Host",
+    "MoveText",
+    "OptionRefused",
+    "OutOfRange",
+    "OutdatedOption",
+    "add_commands",
+    "game_id",
+]
+
+log = logging.getLogger(__name__)
+
+#: The answer to an option of another type than the command now has: the client still shows
+#: an old version of the command (Discord's clients cache the command list).
+OUTDATED = (
+    "Your Discord shows an older version of /{command}: reload Discord (Ctrl+R, or restart "
+    "the app) and try again."
+)
+
+
+class OptionRefused(ValueError):
+    """An option's value the command cannot take; :attr:`answer` says so in one line."""
+
+    @property
+    def answer(self) -> str:
+        """The one line the person who used the command is told."""
+        return str(self)
+
+
+class OutdatedOption(OptionRefused):
+    """An option arrived with a value of another type than the command's option has now."""
+
+    def __init__(self, command: str, option: str) -> None:
+        super().__init__(OUTDATED.format(command=command))
+        self.command = command
+        self.option = option
+
+
+class OutOfRange(OptionRefused):
+    """A number option outside its bounds (a client that does not check them, or an old
+    copy of the command without them), said in the option's own name.
+
+    >>> OutOfRange("moves", 0, 100000).answer
+    'moves is a whole number from 0 to 100000.'
+    """
+
+    def __init__(self, option: str, low: int | None, high: int | None) -> None:
+        super().__init__(f"{option} is a whole number from {low} to {high}.")
 
 
 class Host(Protocol):
@@ -169,14 +219,37 @@ def _days(value: str) -> float | None:
         return -1  # the manager refuses it, in its words
 
 
-def _args(host: Host, params: Sequence[Param], values: dict[str, Any]) -> Args:
-    """The options as given turned into the command's typed values."""
+def _of_its_type(param: Param, value: Any) -> bool:
+    """Whether ``value`` is of the type ``param``'s option now has (a client with an old copy
+    of the command can send another: discord.py passes it on as it came)."""
+    kind = param.kind
+    if kind is Kind.GAME_ID:
+        return value is None or isinstance(value, int)
+    if kind is Kind.PLAYER:
+        return isinstance(value, discord.User | discord.Member)
+    if kind is Kind.FLAG:
+        return isinstance(value, bool)
+    if kind in (Kind.SIZE, Kind.NUMBER):
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, str)
+
+
+def _args(host: Host, params: Sequence[Param], values: dict[str, Any], command: str = "") -> Args:
+    """The options as given turned into the command's typed values; :class:`OutdatedOption`
+    for a value of another type than its option has now."""
     fields: dict[str, Any] = {}
     options: dict[str, Any] = {}
     for param in params:
         value = values.get(param.name, param.default)
         if value is None:
             continue
+        if not _of_its_type(param, value):
+            raise OutdatedOption(command, param.name)
+        if param.kind is Kind.NUMBER and not (
+            (param.low is None or value >= param.low)
+            and (param.high is None or value <= param.high)
+        ):
+            raise OutOfRange(param.name, param.low, param.high)
         if param.target == "options":
             options[param.name] = value
         elif param.kind is Kind.PLAYER:
@@ -200,7 +273,13 @@ def _slash(host: Host, command: Command) -> app_commands.Command[Any, ..., None]
     params = command.params
 
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
-        await host.run_command(interaction, command, _args(host, params, values))
+        try:
+            args = _args(host, params, values, command.slash)
+        except OptionRefused as refused:
+            log.info("interaction %s: /%s: %s", interaction.id, command.slash, refused)
+            await interaction.response.send_message(refused.answer, ephemeral=True)
+            return
+        await host.run_command(interaction, command, args)
 
     signature = [
         inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,

@@ -79,12 +79,21 @@ def plain(text: Text, limit: int) -> str:
 
 
 def mentions_only(*who: Mention | None) -> discord.AllowedMentions:
-    """Allowed mentions that ping exactly these Discord players (never @everyone or roles)."""
-    users = [
-        discord.Object(int(m.user_id))
+    """Allowed mentions that ping exactly these Discord players, each once (never @everyone or
+    roles). Discord refuses a message whose ``allowed_mentions.users`` lists an id twice (400,
+    50035 ``SET_TYPE_ALREADY_CONTAINS_VALUE``; discord/discord-api-docs#5484), and a card may
+    name its player twice, so the ids are de-duplicated here, where every message gets them.
+
+    >>> ada = Mention(PLATFORM, "42", "Ada")
+    >>> [u.id for u in mentions_only(ada, None, ada).users]
+    [42]
+    """
+    ids = dict.fromkeys(
+        int(m.user_id)
         for m in who
         if m is not None and m.platform == PLATFORM and m.user_id.isdigit()
-    ]
+    )
+    users = [discord.Object(user_id) for user_id in ids]
     return discord.AllowedMentions(everyone=False, roles=False, users=users, replied_user=False)
 
 

@@ -29,6 +29,7 @@ from bot.delivery.recap import Recaps
 from bot.sessions.manager import SessionManager
 
 __all__ = [
+    "CONNECTION_ERRORS",
     "DEFAULT_API_URL",
     "DEFAULT_GATEWAY_URL",
     "DiscordUnavailable",
@@ -41,6 +42,16 @@ log = logging.getLogger(__name__)
 #: Discord's REST base and gateway (what discord.py 2.7 uses by default).
 DEFAULT_API_URL = "https://discord.com/api/v10"
 DEFAULT_GATEWAY_URL = "wss://gateway.discord.gg/"
+
+
+#: What ends the gateway connection from outside (the network, Discord closing it): reported in
+#: one line; any other error of the client is logged with its stack.
+CONNECTION_ERRORS = (
+    discord.ConnectionClosed,
+    discord.GatewayNotFound,
+    aiohttp.ClientError,
+    OSError,
+)
 
 
 class DiscordUnavailable(RuntimeError):
@@ -120,9 +131,15 @@ async def serve(
         await bot.close()
         if running.done() and not running.cancelled() and running.exception() is not None:
             error = running.exception()
+            if isinstance(error, CONNECTION_ERRORS):
+                raise DiscordUnavailable(
+                    f"the connection to Discord ended: {type(error).__name__}"
+                ) from None
+            # Anything else (privileged intents refused, a bug) keeps its stack in the log.
+            log.error("the Discord client failed: %s", type(error).__name__, exc_info=error)
             raise DiscordUnavailable(
-                f"the connection to Discord ended: {type(error).__name__}"
-            ) from None
+                f"the Discord client failed: {type(error).__name__}: {error}"
+            ) from error
         else:
             running.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -27,7 +27,7 @@ from telegram import (
 )
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from telegram.ext import (
     AIORateLimiter,
     Application,
@@ -61,6 +61,14 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.reading import (
+    RefusedMoves,
+    game_choice,
+    game_choice_markup,
+    reads_like_move,
+    replied_person,
+)
+from bot.adapters.typed import command_word, unknown
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
@@ -130,9 +138,14 @@ COMMANDS: tuple[tuple[str, str], ...] = menu_of(REGISTRY)
 #: What ``/help`` says (see :func:`help_of`).
 HELP = help_of(REGISTRY)
 
-#: The kinds of update the handlers read, asked for by polling and by the webhook alike.
-ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.CALLBACK_QUERY)
+#: The kinds of update the handlers read, asked for by polling and by the webhook alike (an
+#: edit comes as ``edited_message``, only to a bot that asks for it: it retries a refused move).
+ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY)
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
+_WHICH_GAME = "Which game? Tap one, or /challenge <game> [@username]."
+_MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the boards there)."
+_REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
+_NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
 _DM_START = "dm"
 # The word that names the bot as the opponent in /challenge.
 _BOT_WORD = "bot"
@@ -177,6 +190,8 @@ class TelegramAdapter:
         self._captions: dict[int, str] = {}
         # Telegram has no look-up by @username: remember the people this process has seen.
         self._known: dict[str, User] = {}
+        # The messages whose move was refused: an edit of one is handled as the new move.
+        self._refused = RefusedMoves()
         app = application
         offered = menu(Surface.TELEGRAM, registry)
         #: The commands this bot offers, by their name on Telegram.
@@ -191,6 +206,9 @@ class TelegramAdapter:
         app.add_handler(CallbackQueryHandler(self.on_button))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
+        app.add_handler(
+            MessageHandler(filters.COMMAND & filters.ChatType.PRIVATE, self.on_unknown_command)
+        )
         app.add_error_handler(self.on_error)
         # After every update's handler (group 0): what it queued is delivered at once.
         app.add_handler(TypeHandler(Update, self._wake_outbox), group=1)
@@ -352,7 +370,7 @@ class TelegramAdapter:
         """``/start`` and ``/help``: how to play; ``/start dm`` (the card's link) also turns
         direct messages on."""
         message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
+        if message is None or user is None or update.edited_message is not None:
             return
         self._remember(user)
         if context.args == [_DM_START]:
@@ -366,27 +384,32 @@ class TelegramAdapter:
         invited person's message).  A username this process has not seen is invited by name:
         Telegram has no look-up by username, so the manager matches it when they accept."""
         message, sender = update.effective_message, update.effective_user
-        if message is None or sender is None:
+        if message is None or sender is None or update.edited_message is not None:
             return
         self._remember(sender)
         words = list(context.args or [])
         named = [w for w in words if w.startswith("@")]
         against_bot = any(w.lower() == _BOT_WORD for w in words)
         rest = [w for w in words if not w.startswith("@") and w.lower() != _BOT_WORD]
-        replied = message.reply_to_message
+        # Never the opening message of a forum topic: every message there replies to it.
+        replied = replied_person(message)
         chosen: User | None = None
         if against_bot:
             who = _BOT_WORD
         elif named:
             who = named[0]
             chosen = self._known.get(who[1:].lower())  # by id once known
-        elif replied is not None and replied.from_user and not replied.from_user.is_bot:
-            self._remember(replied.from_user)
-            who, chosen = "them", tg_user(replied.from_user)
+        elif replied is not None:
+            self._remember(replied)
+            who, chosen = "them", tg_user(replied)
         else:
             who = "open"
+        if not rest and not named and not against_bot and replied is None:
+            # A bare /challenge (as the command menu sends it): the games as buttons.
+            await self._send_text(message.chat_id, _WHICH_GAME, game_choice_markup(sender.id))
+            return
         if not rest:
-            await self._send_text(message.chat_id, "Which game? /challenge <game> [@username]")
+            await self._send_text(message.chat_id, _WHICH_GAME)
             return
 
         def named_user(_: str) -> User | None:
@@ -402,17 +425,17 @@ class TelegramAdapter:
         """``/stats [@username]`` (or as a reply to the player's message): ratings, results and
         the rating chart as a photo."""
         message, user = update.effective_message, update.effective_user
-        if message is None or user is None:
+        if message is None or user is None or update.edited_message is not None:
             return
         self._remember(user)
         args = list(context.args or [])
-        replied = message.reply_to_message
+        replied = replied_person(message)
         player: User | None = None
         if args:
             player = self._known.get(args[0].removeprefix("@").lower())
-        elif replied is not None and replied.from_user and not replied.from_user.is_bot:
-            self._remember(replied.from_user)
-            player = tg_user(replied.from_user)
+        elif replied is not None:
+            self._remember(replied)
+            player = tg_user(replied)
         words = args if args or player is None else ["them"]
 
         def named_user(_: str) -> User | None:
@@ -432,7 +455,7 @@ class TelegramAdapter:
         self._remember(user)
         name = message.text.split()[0][1:].split("@")[0].lower()
         command = self.commands.get(name)
-        if command is None:
+        if command is None or not self._fresh_or_retry(update, message, command.name == "move"):
             return
         chat = tg_chat(message.chat_id)
         words = list(context.args or [])
@@ -446,7 +469,32 @@ class TelegramAdapter:
                 message.chat_id, reply.text.encode(), filename=name
             )
             return
+        if command.name == "move":
+            self._note_move(message, reply)
         await self.send(message.chat_id, reply, dedupe=command.name == "move")
+
+    def _fresh_or_retry(self, update: Update, message: Message, is_move: bool) -> bool:
+        """Whether to handle ``message``: a new one, or an edit of a move that was refused
+        (an edit of anything else changes nothing here)."""
+        if update.edited_message is None:
+            return True
+        return is_move and self._refused.take((message.chat_id, message.message_id))
+
+    def _note_move(self, message: Message, reply: Reply) -> None:
+        """Remember a refused move's message (an edit of it retries the move)."""
+        if not reply.ok:
+            self._refused.add((message.chat_id, message.message_id))
+
+    async def on_unknown_command(self, update: Update, context: Context) -> None:
+        """A command this bot does not have, in a private chat (in a group it may be another
+        bot's): the one-line answer, with the nearest command when there is one."""
+        message = update.effective_message
+        if message is None or not message.text or update.edited_message is not None:
+            return
+        word = command_word(message.text)
+        if word in ("start", "help") or word in self.commands:
+            return
+        await self._send_text(message.chat_id, unknown(f"/{word}", tuple(self.commands)))
 
     async def on_text(self, update: Update, context: Context) -> None:
         """A move without the command: a reply to the bot's board, or any text in a private
@@ -458,14 +506,20 @@ class TelegramAdapter:
         replied = message.reply_to_message
         author = replied.from_user if replied is not None else None
         to_bot = author is not None and author.id == self.application.bot.id
-        if message.chat.type != ChatType.PRIVATE and not to_bot:
+        private = message.chat.type == ChatType.PRIVATE
+        if not private and not to_bot:
+            return
+        if not self._fresh_or_retry(update, message, True):
             return
         game_id, words = split_id(message.text.split(), digits=False)
+        if not private and not reads_like_move(words):
+            return  # talk under a board ("nice move!"): no answer
         if game_id is None and replied is not None and to_bot:
             game_id = _game_of(replied)
         reply = await self.manager.move(
             tg_user(user), tg_chat(message.chat_id), " ".join(words), game_id
         )
+        self._note_move(message, reply)
         await self.send(message.chat_id, reply, dedupe=True)
 
     async def on_migrate(self, update: Update, context: Context) -> None:
@@ -493,6 +547,10 @@ class TelegramAdapter:
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
         chat = tg_chat(chat_id)
+        chosen = game_choice(query.data)
+        if chosen is not None:
+            await self._challenge_with(query, user, chosen)
+            return
         kind = Action("", query.data).kind
         if await watch.spectating(self.manager, user, chat_id, query.data) is not None:
             await watch.look_privately(self.manager, query, user, chat)
@@ -534,6 +592,24 @@ class TelegramAdapter:
             )  # fmt: skip
             return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays)
+
+    async def _challenge_with(
+        self, query: CallbackQuery, user: User, chosen: tuple[str, int]
+    ) -> None:
+        """A game button under a bare ``/challenge``: an open challenge to that game by the
+        person who asked (anyone else is told so privately); the buttons then go."""
+        assert query.message is not None
+        game, asker = chosen
+        if query.from_user.id != asker:
+            await query.answer(_NOT_YOUR_BUTTONS, show_alert=True)
+            return
+        chat_id = query.message.chat.id
+        reply = await run_words(
+            self.manager, user, tg_chat(chat_id), "challenge", ["open", game], lambda _: None
+        )
+        await query.answer()
+        await self._drop_buttons(chat_id, query.message.message_id)
+        await self.send(chat_id, reply)
 
     async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
@@ -647,19 +723,29 @@ class TelegramAdapter:
     # ------------------------------------------------------------------ errors
 
     async def on_error(self, update: object, context: Context) -> None:
-        """Every handler error: logged with the update id (token redacted), answered briefly."""
+        """Every handler error: logged with the update id (token redacted), answered briefly.
+        A group that became a supergroup, or that removed the bot, is said as such: what the
+        manager did before the bot posted is stored, so "try again" would be wrong."""
         error = context.error
         update_id = update.update_id if isinstance(update, Update) else None
-        detail = "".join(traceback.format_exception(error)) if error else "no exception"
-        detail = REDACTOR.redact(detail)
-        log.error("update %s failed: %s", update_id, detail)
+        answer = _ERROR_TEXT
+        if isinstance(error, ChatMigrated):
+            answer = _MIGRATED_TEXT
+            log.info("update %s: a group moved to %s", update_id, error.new_chat_id)
+        elif isinstance(error, Forbidden):
+            answer = _REMOVED_TEXT
+            log.info("update %s: a chat refused the bot: %s", update_id, error.message)
+        else:
+            detail = "".join(traceback.format_exception(error)) if error else "no exception"
+            detail = REDACTOR.redact(detail)
+            log.error("update %s failed: %s", update_id, detail)
         if not isinstance(update, Update):
             return
         try:
             if update.callback_query is not None:
-                await update.callback_query.answer(_ERROR_TEXT, show_alert=True)
+                await update.callback_query.answer(answer, show_alert=True)
             elif update.effective_chat is not None:
-                await self.application.bot.send_message(update.effective_chat.id, _ERROR_TEXT)
+                await self.application.bot.send_message(update.effective_chat.id, answer)
         except TelegramError as exc:
             log.warning("update %s: could not say so: %s", update_id, type(exc).__name__)
 
@@ -703,7 +789,11 @@ def _game_of(message: Message) -> int | None:
     for row in markup.inline_keyboard:
         for button in row:
             data = button.callback_data if isinstance(button.callback_data, str) else None
-            subject = Action("", data).subject if data else None
-            if subject is not None:
-                return subject
+            action = Action("", data) if data else None
+            # A challenge's or a tournament's card names the challenge or tournament.
+            kind = None if action is None else action.kind
+            if action is None or kind is None or kind.on_card or kind.updates_card:
+                continue
+            if action.subject is not None:
+                return action.subject
     return None
