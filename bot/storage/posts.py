@@ -27,6 +27,8 @@ class PostKind(enum.StrEnum):
     #: a move picker opened under a game's board (deleted once the move is played or the
     #: picker cancelled)
     PICKER = "picker"
+    #: a draw offer's or a takeback request's answer buttons (closed once answered)
+    OFFER = "offer"
 
 
 @dataclass(frozen=True)

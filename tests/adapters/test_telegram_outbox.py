@@ -102,6 +102,7 @@ async def test_turns_reach_players_once_by_dm_or_chat_mention(tmp_path: Path) ->
     assert sum(_notice_for(m, bob) for m in fake.sent(group)) == 1
     assert _refused_dms(bot, bob) == 0
     texts = [m.text or "" for m in fake.sent(bob_dm)]
-    notices = [t for t in texts if "challenges you" in t or "Your turn" in t]
-    assert len(notices) == 2 and "challenges you" in notices[0], texts
+    # (the challenge's private copy was closed when Bob accepted: it says so now)
+    notices = [t for t in texts if "accepted challenge" in t or "Your turn" in t]
+    assert len(notices) == 2 and "accepted challenge" in notices[0], texts
     assert all(n == 1 for n in Counter(m.text for m in fake.sent(group)).values())

@@ -45,7 +45,7 @@ import engines
 from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
-from bot.adapters.telegram import watch
+from bot.adapters.telegram import offers, watch
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
@@ -336,10 +336,13 @@ class TelegramAdapter:
         if reply.ok and reply.game_id is not None and (dedupe or reply.kind is ReplyKind.BOARD):
             # A move answered, or the game over: the game's open picker is done with.
             await watch.close_pickers(bot, self.manager, reply.game_id)
+            if reply.kind is ReplyKind.BOARD:  # over: nothing is offered any more
+                await offers.close_offers(bot, self.manager, reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
             sent = await self._send_text(chat_id, reply.body, markup)
+            await offers.remember_offer(self.manager, sent, reply)
             if is_card:
                 await self.manager.remember_post(
                     PLATFORM, str(chat_id), str(sent.message_id), PostKind.CARD, challenge_id=cid
@@ -568,10 +571,15 @@ class TelegramAdapter:
             await query.answer(reply.text[:200], show_alert=True)
             return
         await query.answer()
-        message_id = query.message.message_id
+        message, bot = query.message, self.application.bot
+        message_id = message.message_id
         if kind is not None and kind.on_card and reply.challenge_id is not None:
-            cards = await self.manager.posts_for(PLATFORM, challenge_id=reply.challenge_id)
-            await self.manager.retire_posts(cards)  # closed: the card is edited just below
+            # Closed: every other copy of the card too; this one is edited just below.
+            pressed = message if isinstance(message, Message) else None
+            await offers.close_cards(bot, self.manager, reply.challenge_id, reply.body, pressed)
+        answered = offers.answers_offer(query.data)
+        if answered is not None:  # every copy of the offer loses its answer buttons
+            await offers.close_offers(bot, self.manager, answered)
         if kind is ActionKind.ACCEPT:
             await self._drop_buttons(chat_id, message_id)
         elif kind is not None and kind.on_card:

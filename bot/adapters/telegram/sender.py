@@ -22,6 +22,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
+from bot.adapters.telegram import offers
 from bot.adapters.telegram.boards import board_lock, send_board
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
@@ -114,8 +115,14 @@ class TelegramSender:
                 filename=f"hexhall-{note.game_id}.gif", reply_markup=markup,
             )  # fmt: skip
             return
+        if markup is not None and await offers.shown_in(self.manager, chat_id, note):
+            markup = None  # the chat already shows these buttons: one live card
         body = html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
-        await self.bot.send_message(chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup)
+        sent = await self.bot.send_message(
+            chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+        if markup is not None:  # closed with the other copies once answered
+            await offers.remember_copy(self.manager, sent, note)
 
     async def _bot_board(self, chat_id: int, note: Notification, text: Text) -> bool:
         """Post the board of a game against the bot in its chat with ``text`` above the
