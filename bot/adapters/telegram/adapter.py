@@ -333,11 +333,11 @@ class TelegramAdapter:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             return await send_photo(bot, chat_id, reply, keyboard(rows_of(reply.actions)))
         live = reply.kind is ReplyKind.LIVE_BOARD
-        if reply.ok and reply.game_id is not None and (dedupe or reply.kind is ReplyKind.BOARD):
-            # A move answered, or the game over: the game's open picker is done with.
+        if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
+            # The game is over: its picker is done with and nothing is offered any more (a
+            # live board retires the game's picker when it is remembered: boards.send_board).
             await watch.close_pickers(bot, self.manager, reply.game_id)
-            if reply.kind is ReplyKind.BOARD:  # over: nothing is offered any more
-                await offers.close_offers(bot, self.manager, reply.game_id)
+            await offers.close_offers(bot, self.manager, reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)

@@ -14,7 +14,7 @@ import weakref
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
@@ -32,6 +32,7 @@ from bot.storage import PostKind
 __all__ = [
     "board_lock",
     "board_markup",
+    "delete_or_drop",
     "drop_buttons",
     "send_board",
     "send_photo",
@@ -127,9 +128,19 @@ async def send_photo(
 
 
 async def drop_buttons(bot: Bot, chat_id: int, message_id: int) -> None:
-    """Take a message's buttons away (nothing to do when it has none or is gone)."""
-    with contextlib.suppress(BadRequest):
+    """Take a message's buttons away (nothing to do when it has none or is gone, or its
+    group became a supergroup: the old group takes no edits)."""
+    with contextlib.suppress(BadRequest, ChatMigrated):
         await bot.edit_message_reply_markup(chat_id, message_id)
+
+
+async def delete_or_drop(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Delete a message of the bot's (a move picker), or, when it is too old to delete (48
+    hours: core.telegram.org/bots/api#deletemessage), take its buttons away."""
+    try:
+        await bot.delete_message(chat_id, message_id)
+    except BadRequest:
+        await drop_buttons(bot, chat_id, message_id)
 
 
 async def send_board(
@@ -147,6 +158,15 @@ async def send_board(
     older = await manager.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )
+    removed = False
     for post in older:  # only the latest board of a game keeps live buttons
-        await drop_buttons(bot, int(post.chat_id), int(post.message_id))
+        try:
+            if post.kind is PostKind.PICKER:  # under an older board: done with
+                await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
+                continue
+            await drop_buttons(bot, int(post.chat_id), int(post.message_id))
+        except Forbidden:  # the bot was removed from that chat: the game goes on here
+            removed = removed or post.chat_id != str(chat_id)
+    if removed and chat_id > 0:
+        await send_text(bot, chat_id, texts.removed_from_chat(reply.game_id))
     return message

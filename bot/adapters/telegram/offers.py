@@ -54,14 +54,19 @@ def _live_in(posts: Sequence[Post], chat_id: int) -> bool:
 
 
 async def shown_in(manager: SessionManager | None, chat_id: int, note: Notification) -> bool:
-    """Whether the chat ``chat_id`` already shows ``note``'s question with live buttons (so a
-    copy posted there needs none)."""
-    if manager is None or chat_id > 0:
+    """Whether the chat ``chat_id`` shows ``note``'s question with live buttons (so a copy
+    posted there needs none)."""
+    if chat_id > 0 or note.chat is None or note.chat.chat_id != str(chat_id):
         return False
-    if note.challenge_id is not None and note.kind is Kind.CHALLENGE:
-        cards = await manager.posts_for(PLATFORM, challenge_id=note.challenge_id, live=True)
-        return _live_in([c for c in cards if c.kind is PostKind.CARD], chat_id)
-    if note.game_id is not None and note.kind in OFFER_KINDS:
+    if manager is not None and note.challenge_id is not None and note.kind is Kind.CHALLENGE:
+        # The card answers /challenge in the challenge's chat; the outbox may deliver this
+        # before that card is sent (none known yet).  Only a card known to be elsewhere
+        # (Rematch pressed in a private chat) leaves this chat without buttons.
+        cards = await manager.posts_for(
+            PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
+        )
+        return not cards or any(card.chat_id == str(chat_id) for card in cards)
+    if manager is not None and note.game_id is not None and note.kind in OFFER_KINDS:
         offers = await manager.posts_for(
             PLATFORM, game_id=note.game_id, kind=PostKind.OFFER, live=True
         )

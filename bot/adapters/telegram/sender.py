@@ -36,6 +36,7 @@ from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
+from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 
@@ -91,11 +92,27 @@ class TelegramSender:
                     await self.manager.move_chat(PLATFORM, str(target), str(moved.new_chat_id))
                 await self._deliver(moved.new_chat_id, notification, text)
         except Forbidden as exc:
-            raise DeliveryRefused(str(exc)) from None
+            # Removed from the group: its games are kept; the player is told privately.
+            if not await self._tell_privately(notification, notification.text):
+                raise DeliveryRefused(str(exc)) from None
         except BadRequest as exc:
             if "chat not found" in str(exc).lower():
                 raise DeliveryRefused(str(exc)) from None
             raise
+
+    async def _tell_privately(self, note: Notification, text: Text) -> bool:
+        """``text`` to its recipient privately, with word that the game's group is out of
+        reach; ``False`` when that is refused too (or the notice is about no game)."""
+        if note.game_id is None or not note.recipient.user_id.isdigit():
+            return False
+        told = Text.of(text, "\n", texts.removed_from_chat(note.game_id))
+        try:
+            await self.bot.send_message(
+                int(note.recipient.user_id), html_text(told), parse_mode=ParseMode.HTML
+            )
+        except (Forbidden, BadRequest):
+            return False
+        return True
 
     async def _deliver(self, chat_id: int, note: Notification, text: Text) -> None:
         markup: InlineKeyboardMarkup | None = keyboard(rows_of(note.actions))

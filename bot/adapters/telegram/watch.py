@@ -9,7 +9,8 @@ with ``show_alert`` (core.telegram.org/bots/api#answercallbackquery).
 *The move picker* opens as its own message under the board (a reply to it), so the board keeps
 its buttons; each step edits that message, and only the player to move can use or cancel it.
 It is remembered in the store (:attr:`~bot.storage.PostKind.PICKER`) and deleted once a new
-board of its game is posted (the move played) or it is cancelled.  A bot may delete its own
+board of its game is posted (the move played: the store retires it with the older boards, in
+the same statement) or it is cancelled.  A bot may delete its own
 messages in groups if they are less than 48 hours old
 (core.telegram.org/bots/api#deletemessage); an older one loses its buttons instead.
 """
@@ -21,9 +22,9 @@ from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden
 
-from bot.adapters.telegram.boards import drop_buttons, send_photo, send_text
+from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
@@ -155,12 +156,8 @@ async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None
     """Delete the open pickers of ``game_id`` (an old one only loses its buttons)."""
     posts = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True)
     for post in posts:
-        chat_id, message_id = int(post.chat_id), int(post.message_id)
-        try:
-            await bot.delete_message(chat_id, message_id)
-        except BadRequest:
-            await drop_buttons(bot, chat_id, message_id)
-        except TelegramError:  # removed from the chat, or it moved: nothing to tidy there
-            pass
+        # Removed from the chat, or it moved: nothing to tidy there.
+        with contextlib.suppress(Forbidden, ChatMigrated):
+            await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
     if posts:
         await manager.retire_posts(posts)

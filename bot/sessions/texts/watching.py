@@ -19,10 +19,12 @@ NOT_YOUR_PICKER = "This move picker belongs to the player to move."
 CHAT_MOVED = "This group became a supergroup: its games go on there."
 
 
-def removed_from_chat(game_id: int, title: str) -> Text:
-    """A player told privately that the bot was removed from the chat of their game."""
+def removed_from_chat(game_id: int) -> Text:
+    """A player told privately that the bot can no longer post in their game's chat (it was
+    removed from it): the game is kept and goes on in private."""
     return _t(
-        f"I was removed from {title}. #{game_id} is kept: play it here, e.g. ",
+        f"I can no longer post in the group of #{game_id} (I was removed from it). "
+        f"The game is kept: play it here, e.g. ",
         Code(f"#{game_id} <move>"),
         ".",
     )
