@@ -55,6 +55,28 @@ class HttpUnavailable(RuntimeError):
     """The endpoint cannot listen on its address (in use, not this machine's, not allowed)."""
 
 
+async def listen(
+    app: web.Application,
+    host: str,
+    port: int,
+    unavailable: type[Exception],
+    *,
+    shutdown_timeout: float = 60.0,
+) -> web.AppRunner:
+    """Serve ``app`` on ``host``:``port`` with no access log and return its runner; raises
+    ``unavailable`` with a one-line reason when it cannot listen there (in use, not this
+    machine's address, not allowed)."""
+    runner = web.AppRunner(app, access_log=None, shutdown_timeout=shutdown_timeout)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        shown = f"[{host}]" if ":" in host else host
+        raise unavailable(f"cannot listen on {shown}:{port}: {exc.strerror or exc}") from None
+    return runner
+
+
 def _reason(exc: BaseException, timeout: float) -> str:
     """One line saying why the database did not answer (never more than 200 characters)."""
     if isinstance(exc, TimeoutError):
@@ -123,14 +145,7 @@ async def serve_http(
     :attr:`HttpEndpoint.port`) until the endpoint is closed.  Raises :class:`HttpUnavailable`
     when it cannot listen there."""
     # No access log: a scraper's request every few seconds would drown the bot's own lines.
-    runner = web.AppRunner(http_app(store, clock, timeout=timeout), access_log=None)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, host, port).start()
-    except OSError as exc:
-        await runner.cleanup()
-        shown = f"[{host}]" if ":" in host else host
-        raise HttpUnavailable(f"cannot listen on {shown}:{port}: {exc.strerror or exc}") from None
+    runner = await listen(http_app(store, clock, timeout=timeout), host, port, HttpUnavailable)
     endpoint = HttpEndpoint(runner)
     log.info("health and metrics served on %s port %d", host, endpoint.port)
     return endpoint

@@ -279,6 +279,52 @@ async def cancel(ctx: Context, user: User, chat: Chat, tournament_id: int | None
 # -- start and cancel -----------------------------------------------------------------------
 
 
+async def _game(
+    ctx: Context,
+    t: TournamentRow,
+    seat0: int,
+    seat1: int,
+    now: datetime,
+    group: int,
+    leg: int,
+    replay_of: int | None = None,
+) -> TournamentNewGame:
+    """A game of ``t`` between ``seat0`` and ``seat1`` from the start position, with its
+    clock running and the first mover's turn notice."""
+    position = engines.new(t.game, **t.options)
+    seats = (await loading.player_by_id(ctx, seat0), await loading.player_by_id(ctx, seat1))
+    mover = seats[position.to_move]
+    said = texts.tournament_first_turn(
+        _name(t), "{game}", _title(t), position.seat_sides[position.to_move]
+    )
+    note = policy.note(
+        ctx,
+        mover,
+        Kind.YOUR_TURN,
+        said,
+        now,
+        chat_id=t.chat_id,
+        dedupe="your_turn:{game}:0",
+        ply=0,
+        actions=(Action.make("Board", ActionKind.BOARD, "{game}"),),
+    )
+    game = NewGame(
+        game=t.game,
+        options=t.options,
+        seat0=seat0,
+        seat1=seat1,
+        platform=t.platform,
+        chat_id=t.chat_id,
+        to_move=position.to_move,
+        snapshot=position.to_dict(),
+        time_per_move=t.time_per_move,
+        deadline_at=policy.turn_deadline(ctx, mover, t.time_per_move, now),
+        rated=t.rated,
+        community=t.community,
+    )
+    return TournamentNewGame(game, group, leg, replay_of=replay_of, notes=(note,))
+
+
 async def _start(ctx: Context, t: TournamentRow, now: datetime) -> Text | None:
     """Start ``t`` with every game at once; the chat's notice, or ``None`` if it was no
     longer open."""
@@ -286,48 +332,8 @@ async def _start(ctx: Context, t: TournamentRow, now: datetime) -> Text | None:
     pool = pool_of(t.game, t.options)
     ratings = {e.player_id: (await ctx.store.rating(e.player_id, pool)).value for e in entrants}
     made = plan([Entrant(e.player_id, ratings[e.player_id]) for e in entrants], t.rounds)
-    position = engines.new(t.game, **t.options)
-    sides = position.seat_sides
-    name, title = _name(t), _title(t)
-    games = []
-    for p in made.pairings:
-        seats = (
-            await loading.player_by_id(ctx, p.first),
-            await loading.player_by_id(ctx, p.second),
-        )
-        mover = seats[position.to_move]
-        first_note = policy.note(
-            ctx,
-            mover,
-            Kind.YOUR_TURN,
-            texts.tournament_first_turn(name, "{game}", title, sides[position.to_move]),
-            now,
-            chat_id=t.chat_id,
-            dedupe="your_turn:{game}:0",
-            ply=0,
-            actions=(Action.make("Board", ActionKind.BOARD, "{game}"),),
-        )
-        games.append(
-            TournamentNewGame(
-                NewGame(
-                    game=t.game,
-                    options=t.options,
-                    seat0=p.first,
-                    seat1=p.second,
-                    platform=t.platform,
-                    chat_id=t.chat_id,
-                    to_move=position.to_move,
-                    snapshot=position.to_dict(),
-                    time_per_move=t.time_per_move,
-                    deadline_at=policy.turn_deadline(ctx, mover, t.time_per_move, now),
-                    rated=t.rated,
-                    community=t.community,
-                ),
-                p.group,
-                p.leg,
-                notes=(first_note,),
-            )
-        )
+    games = [await _game(ctx, t, p.first, p.second, now, p.group, p.leg) for p in made.pairings]
+    name = _name(t)
     players = await _mentions(ctx, [e.player_id for e in entrants])
     said = texts.tournament_started(name, len(games), len(made.groups), players)
     creator = await loading.player_by_id(ctx, t.creator)
@@ -567,42 +573,10 @@ async def _replays(
     ctx: Context, t: TournamentRow, state: Progress, now: datetime
 ) -> list[TournamentNewGame]:
     """The replays of the aborted games due one: the same seats, a fresh clock."""
-    out = []
-    position = engines.new(t.game, **t.options)
-    sides = position.seat_sides
-    for g, row in state.replays_due:
-        seats = (
-            await loading.player_by_id(ctx, row.seat0),
-            await loading.player_by_id(ctx, row.seat1),
-        )
-        mover = seats[position.to_move]
-        note = policy.note(
-            ctx,
-            mover,
-            Kind.YOUR_TURN,
-            texts.tournament_first_turn(_name(t), "{game}", _title(t), sides[position.to_move]),
-            now,
-            chat_id=t.chat_id,
-            dedupe="your_turn:{game}:0",
-            ply=0,
-            actions=(Action.make("Board", ActionKind.BOARD, "{game}"),),
-        )
-        new = NewGame(
-            game=row.game,
-            options=row.options,
-            seat0=row.seat0,
-            seat1=row.seat1,
-            platform=row.platform,
-            chat_id=row.chat_id,
-            to_move=position.to_move,
-            snapshot=position.to_dict(),
-            time_per_move=row.time_per_move,
-            deadline_at=policy.turn_deadline(ctx, mover, row.time_per_move, now),
-            rated=row.rated,
-            community=row.community,
-        )
-        out.append(TournamentNewGame(new, g.group, g.leg, replay_of=g.game_id, notes=(note,)))
-    return out
+    return [
+        await _game(ctx, t, row.seat0, row.seat1, now, g.group, g.leg, replay_of=g.game_id)
+        for g, row in state.replays_due
+    ]
 
 
 async def _finish(ctx: Context, state: Progress, now: datetime) -> bool:

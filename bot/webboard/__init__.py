@@ -15,6 +15,7 @@ import logging
 
 from aiohttp import web
 
+from bot.web import listen
 from bot.webboard.server import WebBoard
 
 __all__ = ["WebBoard", "WebEndpoint", "WebUnavailable", "serve_web"]
@@ -48,14 +49,7 @@ class WebEndpoint:
 async def serve_web(board: WebBoard, host: str, port: int) -> WebEndpoint:
     """Serve ``board`` on ``host``:``port`` until closed; :class:`WebUnavailable` when it
     cannot listen there."""
-    runner = web.AppRunner(board.app(), access_log=None, shutdown_timeout=1.0)
-    await runner.setup()
-    try:
-        await web.TCPSite(runner, host, port).start()
-    except OSError as exc:
-        await runner.cleanup()
-        shown = f"[{host}]" if ":" in host else host
-        raise WebUnavailable(f"cannot listen on {shown}:{port}: {exc.strerror or exc}") from None
+    runner = await listen(board.app(), host, port, WebUnavailable, shutdown_timeout=1.0)
     endpoint = WebEndpoint(board, runner)
     log.info("web board served on %s port %d", host, endpoint.port)
     return endpoint
