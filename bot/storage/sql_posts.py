@@ -68,17 +68,18 @@ class SqlPosts(SqlBase):
             )
             if post.kind is not PostKind.BOARD or post.game_id is None:
                 return []
+            # A picker opened in the same chat after this board was sent (a newer message:
+            # ids grow within a chat; text, so by length first) is under this board: kept.
+            mid, picker = post.message_id, str(PostKind.PICKER)
             rows: list[Row] = conn.execute(
                 "UPDATE posts SET live = 0 WHERE platform = ? AND game_id = ? "
                 "AND kind IN (?, ?) AND live = 1 AND NOT (chat_id = ? AND message_id = ?) "
+                "AND NOT (kind = ? AND chat_id = ? AND (length(message_id) > ? "
+                "OR (length(message_id) = ? AND message_id > ?))) "
                 f"RETURNING {_COLUMNS}",
                 (
-                    post.platform,
-                    post.game_id,
-                    str(PostKind.BOARD),
-                    str(PostKind.PICKER),
-                    post.chat_id,
-                    post.message_id,
+                    *(post.platform, post.game_id, str(PostKind.BOARD), picker, post.chat_id, mid),
+                    *(picker, post.chat_id, len(mid), len(mid), mid),
                 ),
             ).fetchall()
             return rows

@@ -94,9 +94,15 @@ def board_markup(
 
 
 async def send_text(
-    bot: Bot, chat_id: int, text: Text | str, markup: InlineKeyboardMarkup | None = None
+    bot: Bot,
+    chat_id: int,
+    text: Text | str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    thread: int | None = None,
 ) -> Message:
-    """``text`` in one message, or several at Telegram's limit (the buttons on the last)."""
+    """``text`` in one message, or several at Telegram's limit (the buttons on the last), in
+    forum topic ``thread`` when given."""
     body = text if isinstance(text, Text) else Text.of(text)
     pieces = sections(body, TEXT_LIMIT)
     sent: Message | None = None
@@ -104,26 +110,31 @@ async def send_text(
         last = i == len(pieces) - 1
         sent = await bot.send_message(
             chat_id, html_text(piece), parse_mode=ParseMode.HTML,
-            reply_markup=markup if last else None,
+            reply_markup=markup if last else None, message_thread_id=thread,
         )  # fmt: skip
     assert sent is not None
     return sent
 
 
 async def send_photo(
-    bot: Bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None
+    bot: Bot,
+    chat_id: int,
+    reply: Reply,
+    markup: InlineKeyboardMarkup | None,
+    *,
+    thread: int | None = None,
 ) -> Message:
     """``reply``'s image as a photo with its text as the caption (and the text as its own
-    message after it when too long for a caption)."""
+    message after it when too long for a caption), in forum topic ``thread`` when given."""
     assert reply.image is not None
     fits = len(reply.text) <= CAPTION_LIMIT
     message = await bot.send_photo(
         chat_id, reply.image,
         caption=html_text(reply.body) if fits else None,
-        parse_mode=ParseMode.HTML, reply_markup=markup,
+        parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread,
     )  # fmt: skip
     if not fits:
-        await send_text(bot, chat_id, reply.body)
+        await send_text(bot, chat_id, reply.body, thread=thread)
     return message
 
 
@@ -144,17 +155,23 @@ async def delete_or_drop(bot: Bot, chat_id: int, message_id: int) -> None:
 
 
 async def send_board(
-    bot: Bot, manager: SessionManager, chat_id: int, reply: Reply, app: str = ""
+    bot: Bot,
+    manager: SessionManager,
+    chat_id: int,
+    reply: Reply,
+    app: str = "",
+    *,
+    thread: int | None = None,
 ) -> Message:
     """A game's board as its latest: sent, remembered, and the game's older boards' buttons
     taken away (found in the store, so also after a restart).  Call it holding
-    :func:`board_lock`."""
+    :func:`board_lock`.  ``thread``: the forum topic it goes to."""
     assert reply.game_id is not None
     markup = board_markup(reply, chat_id, app)
     if reply.image is None:
-        message = await send_text(bot, chat_id, reply.body, markup)
+        message = await send_text(bot, chat_id, reply.body, markup, thread=thread)
     else:
-        message = await send_photo(bot, chat_id, reply, markup)
+        message = await send_photo(bot, chat_id, reply, markup, thread=thread)
     older = await manager.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )

@@ -20,6 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.format import PLATFORM, html_text
+from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
 from bot.messages import Action, ActionKind, Reply, Text
 from bot.sessions.manager import SessionManager
@@ -56,7 +57,7 @@ def _live_in(posts: Sequence[Post], chat_id: int) -> bool:
 async def shown_in(manager: SessionManager | None, chat_id: int, note: Notification) -> bool:
     """Whether the chat ``chat_id`` shows ``note``'s question with live buttons (so a copy
     posted there needs none)."""
-    if chat_id > 0 or note.chat is None or note.chat.chat_id != str(chat_id):
+    if chat_id > 0 or note.chat is None or place(note.chat.chat_id)[0] != chat_id:
         return False
     if manager is not None and note.challenge_id is not None and note.kind is Kind.CHALLENGE:
         # The card answers /challenge in the challenge's chat; the outbox may deliver this

@@ -26,6 +26,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
+from bot.adapters.telegram.topics import topic_of
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -137,6 +138,7 @@ async def open_picker(manager: SessionManager, query: CallbackQuery, step: Picke
     sent = await bot.send_message(
         message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML, reply_markup=markup,
         reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+        message_thread_id=topic_of(message),
     )  # fmt: skip
     await manager.remember_post(
         PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=step.game_id
