@@ -86,7 +86,7 @@ async def test_a_whole_game_with_the_move_picker_alone(tmp_path: Path) -> None:
                 await bot.press(mover, answer, bot.button(answer, "Play it anyway"))
                 answer = await bot.next_message(group, before)
             assert answer.text is not None and f"played {move}" in answer.text
-            await fake.wait_until(lambda: picker.message_id not in _ids(fake, group))
+            await fake.wait_until(lambda p=picker: p.message_id not in _ids(fake, group))
         assert await bot.manager.player_to_move(game_id) is None
 
 

@@ -38,7 +38,7 @@ async def _challenge(bot: Bot, *, bob_started: bool) -> tuple[
 async def test_a_refused_dm_posts_no_second_accept(tmp_path: Path) -> None:
     async with running(tmp_path / "t.db", pictures=False, deliver=True) as bot:
         fake = bot.fake
-        alice, bob, group, card = await _challenge(bot, bob_started=False)
+        _alice, bob, group, card = await _challenge(bot, bob_started=False)
         # The notice reaches Bob in the group by a mention, without buttons of its own.
         notice = await fake.wait_for_message(
             group, lambda m: "challenges you" in (m.text or ""), timeout=DEADLINE
@@ -52,7 +52,7 @@ async def test_a_refused_dm_posts_no_second_accept(tmp_path: Path) -> None:
 async def test_accepting_privately_closes_the_groups_card(tmp_path: Path) -> None:
     async with running(tmp_path / "t.db", pictures=False, deliver=True) as bot:
         fake = bot.fake
-        alice, bob, group, card = await _challenge(bot, bob_started=True)
+        _alice, bob, group, card = await _challenge(bot, bob_started=True)
         dm = fake.private(bob)
         invite = await fake.wait_for_message(
             dm, lambda m: "Accept" in bot.labels(m), timeout=DEADLINE
@@ -68,7 +68,7 @@ async def test_accepting_privately_closes_the_groups_card(tmp_path: Path) -> Non
 async def test_declining_in_the_group_closes_the_private_card(tmp_path: Path) -> None:
     async with running(tmp_path / "t.db", pictures=False, deliver=True) as bot:
         fake = bot.fake
-        alice, bob, group, card = await _challenge(bot, bob_started=True)
+        _alice, bob, _group, card = await _challenge(bot, bob_started=True)
         dm = fake.private(bob)
         invite = await fake.wait_for_message(
             dm, lambda m: "Accept" in bot.labels(m), timeout=DEADLINE
@@ -118,3 +118,28 @@ async def test_a_draw_offer_to_someone_unreachable_has_one_answer(tmp_path: Path
         )  # fmt: skip
         assert bot.labels(notice) == []
         assert len(_with(bot, group, "Accept draw")) == 1
+
+
+async def test_a_draw_offer_declined_by_typing_loses_every_button(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db", pictures=False, deliver=True) as bot:
+        fake = bot.fake
+        alice, bob, group, card = await _challenge(bot, bob_started=True)
+        dm = fake.private(bob)
+        before = fake.last_message_id(group)
+        await bot.press(bob, card, bot.button(card, "Accept"))
+        board = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "Move" in bot.labels(m), timeout=DEADLINE
+        )
+        before = fake.last_message_id(group)
+        await bot.press(alice, board, bot.button(board, "Offer draw"))
+        offer = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "Accept draw" in bot.labels(m),
+            timeout=DEADLINE,
+        )  # fmt: skip
+        private = await fake.wait_for_message(
+            dm, lambda m: "Accept draw" in bot.labels(m), timeout=DEADLINE
+        )
+        await bot.say(bob, dm, f"/draw #{bot.game_id(board)} decline")
+        await fake.wait_until(
+            lambda: fake.keyboard(offer) == () and fake.keyboard(private) == (), timeout=DEADLINE
+        )

@@ -41,7 +41,7 @@ def _ids(bot: Bot, chat: telegram.Chat) -> list[int]:
 async def test_a_spectator_who_opened_the_bot_gets_looks_privately(tmp_path: Path) -> None:
     async with running(tmp_path / "t.db") as bot:
         fake = bot.fake
-        alice, bob, group, board = await _game(bot, "pathagon")
+        _alice, _bob, group, board = await _game(bot, "pathagon")
         carol = fake.user(73, "Carol", "carol")
         await fake.start_private(carol, send_start=False)
         dm = fake.private(carol)
@@ -126,7 +126,7 @@ async def test_a_maphex_cell_is_one_tap_after_move(tmp_path: Path) -> None:
 
 async def test_iso_path_labels_are_cells_and_arrows(tmp_path: Path) -> None:
     async with running(tmp_path / "t.db", pictures=False) as bot:
-        alice, bob, group, board = await _game(bot, "isopath")
+        alice, _bob, group, board = await _game(bot, "isopath")
         picker = await bot.open_picker(alice, board)
         move = engines.new("isopath").legal_moves()[0]  # b1>b2 a1-b2
         await bot.press(alice, picker, bot.button(picker, "b1"))

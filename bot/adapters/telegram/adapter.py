@@ -498,6 +498,7 @@ class TelegramAdapter:
                 message_thread_id=topics.topic_of(message),
             )  # fmt: skip
             return
+        await offers.after_typed(self.application.bot, self.manager, command.name, reply)
         if command.name == "move":
             self._note_move(message, reply)
         await self.send(

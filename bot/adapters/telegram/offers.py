@@ -29,6 +29,7 @@ from bot.storage import Post, PostKind
 __all__ = [
     "ANSWERS",
     "OFFER_KINDS",
+    "after_typed",
     "answers_offer",
     "close_cards",
     "close_offers",
@@ -48,6 +49,10 @@ ANSWERS = frozenset(
         ActionKind.TAKEBACK_DECLINE,
     }
 )
+
+
+# The typed commands that answer an offer (by the registry's names).
+_OFFER_COMMANDS = frozenset({"draw", "takeback"})
 
 
 def _live_in(posts: Sequence[Post], chat_id: int) -> bool:
@@ -130,6 +135,15 @@ async def close_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
             await bot.edit_message_reply_markup(int(offer.chat_id), int(offer.message_id))
     if offers:
         await manager.retire_posts(offers)
+
+
+async def after_typed(bot: Bot, manager: SessionManager, command: str, reply: Reply) -> None:
+    """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (a reply
+    that asks anew carries the answer buttons itself).  A challenge is answered on Telegram
+    by its buttons only (see :func:`close_cards`)."""
+    asks = any(action.kind in ANSWERS for action in reply.actions)
+    if reply.ok and command in _OFFER_COMMANDS and reply.game_id is not None and not asks:
+        await close_offers(bot, manager, reply.game_id)
 
 
 def answers_offer(data: str) -> int | None:
