@@ -45,6 +45,7 @@ __all__ = [
     "page_count",
     "part_label",
     "pick",
+    "readable",
     "split_parts",
     "suggestions",
 ]
@@ -158,6 +159,20 @@ class Picker:
     controls: tuple[Action, ...]
 
 
+def readable(prefix: str) -> str:
+    """A prefix as the picker's buttons showed it: its parts' labels.
+
+    >>> readable("b1>b2 a1")
+    'b1 → b2, a1'
+    """
+    parts = split_parts(prefix)
+    said = ""
+    for part in parts:
+        label = part_label(part)
+        said += (" " if label.startswith("→") else ", ") + label if said else label
+    return said
+
+
 def _forced(step: Step) -> bool:
     """Whether a step leaves one choice that does not end the move (taken at once)."""
     return len(step.parts) == 1 and not step.complete and step.parts[0] not in step.final
@@ -232,11 +247,11 @@ async def open_picker(
     if not prefix:
         text = f"#{gid}, move {row.ply + 1}: choose where your move starts."
     elif step.parts:
-        text = f"#{gid}, move {row.ply + 1}: {prefix} so far; choose the next part."
+        text = f"#{gid}, move {row.ply + 1}: {readable(prefix)} so far; choose the next part."
         if step.complete:
             text = text[:-1] + ", or play it."
     else:
-        text = f"#{gid}, move {row.ply + 1}: {prefix} is complete; play it."
+        text = f"#{gid}, move {row.ply + 1}: {readable(prefix)} is complete; play it."
     if pages > 1:
         text += f" (page {page + 1} of {pages})"
     return Picker(text, gid, row.ply, prefix, parts, tuple(controls))
