@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import io
+import os
 import signal
 import sys
 from collections.abc import AsyncIterator
@@ -23,6 +24,7 @@ from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core.status import GameStatus
+from bot.limits import TEXT_LIMIT
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
@@ -394,11 +396,23 @@ def copy_db(source_url: str, target_url: str) -> int:
 def import_file(path: str) -> int:
     """``hexhall import <file>``: store a record's game as a console game."""
     db_path = loaded_settings().db_path
+    # A record is at most TEXT_LIMIT characters, so at most 4 bytes each in UTF-8: a bigger
+    # file is refused before it is read, and no more than that is ever read (a pipe, say).
+    most = 4 * TEXT_LIMIT
+    too_big = AppError(f"cannot import {path}: a record is at most {TEXT_LIMIT} characters")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with Path(path).open("rb") as file:
+            if os.fstat(file.fileno()).st_size > most:
+                raise too_big
+            data = file.read(most + 1)
+        if len(data) > most:
+            raise too_big
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
         raise AppError(f"cannot read {path}: {reason}") from None
+    if len(text) > TEXT_LIMIT:
+        raise too_big
     return asyncio.run(_import(db_path, text))
 
 

@@ -346,6 +346,9 @@ class Chat:
     platform: str
     chat_id: str
     community: str | None = field(default=None, compare=False)
+    #: a one-to-one chat between the person asking and the bot (their direct messages), where
+    #: they may accept a challenge addressed to them that was made elsewhere
+    direct: bool = field(default=False, compare=False)
 
     @property
     def community_id(self) -> str:

@@ -9,6 +9,7 @@ switches to the player to move by itself.
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -20,13 +21,17 @@ from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, User
+from bot.sessions import texts
 from bot.sessions.manager import SessionManager
+from bot.storage import StoreError
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
 
 PLATFORM = "console"
 CHAT = Chat(PLATFORM, "local")
 BAD_INPUT_EXIT = 2
+
+log = logging.getLogger(__name__)
 
 
 def _names_bot(notification: Notification) -> bool:
@@ -191,5 +196,13 @@ class Console:
             except UnicodeDecodeError:
                 print("hexhall: input is not UTF-8 text; stopping.", file=self.err, flush=True)
                 return BAD_INPUT_EXIT
-            if not await self.handle(line):
+            try:
+                going_on = await self.handle(line)
+            except StoreError as exc:
+                # Whatever was not guarded already (a delivery, a follow-up read): the player
+                # is told and the console goes on; nothing was changed.
+                log.warning("console: %s", exc)
+                self.say(f"! {texts.UNAVAILABLE}")
+                going_on = True
+            if not going_on:
                 return 0

@@ -50,6 +50,7 @@ async def browse(
     me = await loading.player(ctx, user)
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
+    loading.shown_here(me, chat, loaded.row)
     row = loaded.row
     last = row.ply
     if ply is None:

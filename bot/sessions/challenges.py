@@ -219,6 +219,21 @@ def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
         raise Refusal(texts.challenge_expired(challenge.id))
 
 
+def _accepted_here(challenge: ChallengeRow, me: PlayerRow, user: User, chat: Chat) -> None:
+    """A challenge belongs to the chat it was made in: an open one is accepted there only; one
+    addressed to someone (by player or by handle) is accepted by them there or in their direct
+    chat with the bot.  :class:`Refusal` ("no such challenge here") otherwise."""
+    if (challenge.platform, challenge.chat_id) == (chat.platform, chat.chat_id):
+        return
+    addressee = challenge.target == me.id or (
+        challenge.target is None
+        and challenge.target_name is not None
+        and _has_handle(user, challenge.target_name)
+    )
+    if not (addressee and chat.direct):
+        raise Refusal(texts.no_challenge_here(challenge.id))
+
+
 async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
     """Accept a challenge (the only one for you here when no id is given); starts the game."""
     me = await loading.player(ctx, user)
@@ -226,6 +241,7 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
     _check_pending(ctx, challenge)
     if challenge.platform != chat.platform:
         raise Refusal(texts.challenge_elsewhere(challenge.id))
+    _accepted_here(challenge, me, user, chat)
     if challenge.target is None:
         if challenge.challenger == me.id:
             raise Refusal(texts.own_open_challenge())

@@ -26,8 +26,8 @@ from bot.sessions import (
     tournaments,
 )
 from bot.sessions import clock as clk
-from bot.sessions.context import Context, Refusal
-from bot.storage import BadRow, GameRow, PlayerRow, StoreError
+from bot.sessions.context import Context, Damaged, Refusal
+from bot.storage import BadRow, GameRow, PlayerRow, StoreBusy, StoreError, StoreUnavailable
 
 __all__ = ["away", "back", "expire", "run_clocks", "sweep"]
 
@@ -172,13 +172,31 @@ async def sweep(ctx: Context) -> int:
                     handled = await _remind(ctx, current, due, now, slot)
                 else:
                     handled = False
+            except Damaged as exc:
+                _set_aside(ctx, gid, str(exc.row))
+                continue
             except Refusal:
                 continue
+            except (StoreBusy, StoreUnavailable):
+                raise  # the database, not this game: the round stops, the next one retries
+            except (StoreError, ValueError) as exc:  # this game only: the others go on
+                _set_aside(ctx, gid, str(exc))
+                continue
+        ctx.set_aside.pop(gid)
         if handled:
             done += 1
             ctx.next_free = slot + ctx.sweep_gap
     # Tournaments: starts, withdrawals, replays, standings, results (each once).
     return done + await tournaments.sweep(ctx)
+
+
+def _set_aside(ctx: Context, game_id: int, why: str) -> None:
+    """Leave game ``game_id`` out of this round of the sweep (its clock work is tried again
+    each round, so it resumes once the row is repaired), with one log line naming the row:
+    not repeated while the same damage stays."""
+    if ctx.set_aside.get(game_id) != why:
+        log.error("clock sweep: game #%s set aside: %s", game_id, why)
+    ctx.set_aside[game_id] = why
 
 
 async def run_clocks(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
@@ -198,6 +216,8 @@ async def run_clocks(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> 
                 await challenges.expire_challenges(ctx)
                 await ctx.store.prune_notifications(ctx.now() - KEEP_SENT)
                 await ctx.store.prune_leases(datetime.now(UTC))
+        except StoreError as exc:  # the database is down or busy: one line, no trace
+            log.warning("clock sweep round skipped: %s", exc)
         except Exception:  # one bad round must not stop the clocks of every game
             log.exception("clock sweep failed")
         with contextlib.suppress(TimeoutError):

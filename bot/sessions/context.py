@@ -17,11 +17,13 @@ import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from datetime import datetime, timedelta
 from importlib import resources
 from importlib.resources.abc import Traversable
 from typing import Any, ParamSpec, Protocol, TypeVar
 
+from bot.core.lru import Lru
 from bot.limits import MAX_ID
 from bot.messages import (
     Need,
@@ -33,24 +35,30 @@ from bot.sessions import clock as clk
 from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, PlayerRow, SqlStore, StoreBusy
+from bot.storage import BadRow, GameRow, PlayerRow, SqlStore, StoreBusy, StoreError
 from bot.workers import worker_name
 from engines import Position
 from engines.base import shown
 
 __all__ = [
+    "CACHED_GAMES",
+    "CACHED_PLAYERS",
     "CHALLENGE_TTL",
     "DEFAULT_TIME_PER_MOVE",
     "FIRST_CHOICES",
+    "MAX_BOT_GAMES",
     "MAX_PENDING",
     "RULES_DIR",
     "TIME_CHOICES",
     "Context",
+    "Damaged",
+    "GameLock",
     "Refusal",
     "WebPages",
     "checked_id",
     "dumps",
     "guard",
+    "on_refusal",
 ]
 
 log = logging.getLogger(__name__)
@@ -65,7 +73,16 @@ TIME_CHOICES: tuple[float | None, ...] = (None, 1, 3, 7, 14)
 DEFAULT_TIME_PER_MOVE = 3
 #: At most this many pending challenges per challenger.
 MAX_PENDING = 10
+#: At most this many unfinished games of one player against the bot.
+MAX_BOT_GAMES = 5
 CHALLENGE_TTL = timedelta(hours=24)
+#: How many games this process keeps in memory (rows, positions and locks; least recently
+#: used first out): a game not in memory is read again from its stored snapshot.
+CACHED_GAMES = 2000
+#: How many players this process keeps in memory (by id and by platform user).
+CACHED_PLAYERS = 5000
+#: How many games set aside by the clock sweep are remembered (not logged again).
+SET_ASIDE_REMEMBERED = 1024
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -82,29 +99,84 @@ class Refusal(Exception):
         self.need = need
 
 
+class Damaged(Refusal):
+    """A refusal because a stored row that ``game_id`` needs cannot be read (``row`` names
+    it): the game answers its players with ``text``, every other game goes on."""
+
+    def __init__(self, text: Text, game_id: int, row: BadRow) -> None:
+        super().__init__(text)
+        self.game_id = game_id
+        self.row = row
+
+
+#: What the request being answered changed before it may still be refused (the acting player
+#: created or renamed on first contact): undone by :func:`guard` when it is refused.
+_UNDO: ContextVar[list[Callable[[], Awaitable[None]]] | None] = ContextVar(
+    "hexhall_undo", default=None
+)
+
+
+def on_refusal(undo: Callable[[], Awaitable[None]]) -> None:
+    """Have ``undo`` run should the request being answered end in a refusal."""
+    pending = _UNDO.get()
+    if pending is not None:
+        pending.append(undo)
+
+
+async def _undo(pending: list[Callable[[], Awaitable[None]]]) -> None:
+    for undo in reversed(pending):
+        try:
+            await undo()
+        except StoreError as exc:  # kept as it is: the refusal is answered all the same
+            log.warning("could not undo before a refusal: %s", exc)
+
+
 def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
-    """Turn a :class:`Refusal` raised anywhere in ``method`` into a refusal reply."""
+    """Turn a :class:`Refusal` raised anywhere in ``method`` into a refusal reply (undoing
+    what :func:`on_refusal` was told of: a refused request leaves nothing behind)."""
 
     @functools.wraps(method)
     async def wrapper(*args: P.args, **kwargs: P.kwargs) -> Reply:
+        pending: list[Callable[[], Awaitable[None]]] = []
+        token = _UNDO.set(pending)
         try:
-            # Every argument checked against its hint first (see bot.sessions.validate).
-            checked, named = validate.checked_call(method, args, kwargs)
-            return validate.bounded(await method(*checked, **named))
-        except validate.BadArgument as exc:
-            return Reply.refuse(exc.text)
-        except Refusal as refusal:
-            return validate.bounded(Reply.refuse(refusal.text, refusal.need))
-        except StoreBusy:
-            # Another process (a backup, a stuck bot) held the database too long: nothing
-            # was changed, the same command can simply be sent again.
-            return Reply.refuse(texts.BUSY)
-        except BadRow as exc:
-            # The store has set a damaged game or challenge aside; other rows are not.
-            log.error("a stored row cannot be read: %s", exc)
-            return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
+            reply = await _guarded(method, args, kwargs)
+        finally:
+            _UNDO.reset(token)
+        if not reply.ok and pending:
+            await _undo(pending)
+        return reply
 
     return wrapper
+
+
+async def _guarded(
+    method: Callable[..., Awaitable[Reply]], args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> Reply:
+    """The body of :func:`guard`: the reply, or the refusal a failure amounts to."""
+    try:
+        # Every argument checked against its hint first (see bot.sessions.validate).
+        checked, named = validate.checked_call(method, args, kwargs)
+        return validate.bounded(await method(*checked, **named))
+    except validate.BadArgument as exc:
+        return Reply.refuse(exc.text)
+    except Refusal as refusal:
+        if isinstance(refusal, Damaged):
+            log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
+        return validate.bounded(Reply.refuse(refusal.text, refusal.need))
+    except StoreBusy:
+        # Another process (a backup, a stuck bot) held the database too long: nothing
+        # was changed, the same command can simply be sent again.
+        return Reply.refuse(texts.BUSY)
+    except BadRow as exc:
+        # The store has set a damaged game or challenge aside; other rows are not.
+        log.error("a stored row cannot be read: %s", exc)
+        return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
+    except StoreError as exc:
+        # A full disk, an unreachable server, a refused statement: nothing was changed,
+        # the player is answered and the process goes on serving (one line, no trace).
+        log.warning("%s: %s", getattr(method, "__name__", "a request"), exc)
+        return Reply.refuse(texts.UNAVAILABLE)
 
 
 def checked(
@@ -142,6 +214,36 @@ def dumps(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+class GameLock:
+    """A game's :class:`asyncio.Lock` that counts who holds or awaits it, so the bounded map
+    of locks drops it only when it is free (two locks for one game would let two requests
+    change it at once)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._users = 0
+
+    def locked(self) -> bool:
+        """Whether a request holds the lock now."""
+        return self._lock.locked()
+
+    def busy(self) -> bool:
+        """Whether a request holds the lock or waits for it."""
+        return self._users > 0
+
+    async def __aenter__(self) -> None:
+        self._users += 1
+        try:
+            await self._lock.acquire()
+        except BaseException:
+            self._users -= 1
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._lock.release()
+        self._users -= 1
+
+
 class WebPages(Protocol):
     """The web board's links, as the sessions ask for them (:class:`bot.webboard.WebBoard`)."""
 
@@ -173,6 +275,7 @@ class Context:
         challenge_ttl: timedelta = CHALLENGE_TTL,
         max_pending: int = MAX_PENDING,
         thinker: Thinker | None = None,
+        max_bot_games: int = MAX_BOT_GAMES,
     ) -> None:
         self.store = store
         self.clock: Clock = clock or SystemClock()
@@ -181,11 +284,16 @@ class Context:
         self.rules_dir = rules_dir
         self.challenge_ttl = challenge_ttl
         self.max_pending = max_pending
-        self.locks: dict[int, asyncio.Lock] = {}
+        #: at most this many unfinished games of one player against the bot
+        self.max_bot_games = max_bot_games
+        # player id -> the lock that lets one of their requests at a time start a bot game
+        self.player_locks: Lru[int, GameLock] = Lru(CACHED_PLAYERS, keep=GameLock.busy)
+        # Every cache is bounded (least recently used goes first); a lock goes only when free.
+        self.locks: Lru[int, GameLock] = Lru(CACHED_GAMES, keep=GameLock.busy)
         # game id -> (row, position) as last read or written: only what the store can rebuild.
-        self.positions: dict[int, tuple[GameRow, Position]] = {}
-        self.players: dict[int, PlayerRow] = {}
-        self.by_user: dict[tuple[str, str], PlayerRow] = {}
+        self.positions: Lru[int, tuple[GameRow, Position]] = Lru(CACHED_GAMES)
+        self.players: Lru[int, PlayerRow] = Lru(CACHED_PLAYERS)
+        self.by_user: Lru[tuple[str, str], PlayerRow] = Lru(CACHED_PLAYERS)
         #: gap between two pieces of clock work (reminders, timeouts) handled by a sweep
         self.sweep_gap = clk.SWEEP_GAP
         # The earliest time the next piece of clock work may be delivered: pacing across sweeps.
@@ -194,6 +302,8 @@ class Context:
         self.thinker = thinker or Thinker()
         # game id -> the task making the bot's move there: at most one per game.
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        #: games the clock sweep set aside (id -> why), so each is logged once, not each round
+        self.set_aside: Lru[int, str] = Lru(SET_ASIDE_REMEMBERED)
         #: this manager among the bot processes on one database (host, process, a random
         #: part): the owner of the leases on shared chores such as the clock sweep.
         self.worker = worker_name()
@@ -204,8 +314,16 @@ class Context:
         """The manager's current time (from the injected clock)."""
         return self.clock.now()
 
-    def lock(self, game_id: int) -> asyncio.Lock:
+    def player_lock(self, player_id: int) -> GameLock:
+        """The lock of player ``player_id``'s requests that must not run at once."""
+        lock = self.player_locks.get(player_id)
+        if lock is None:
+            lock = self.player_locks[player_id] = GameLock()
+        return lock
+
+    def lock(self, game_id: int) -> GameLock:
+        """The lock of game ``game_id``: one request at a time changes a game here."""
         lock = self.locks.get(game_id)
         if lock is None:
-            lock = self.locks[game_id] = asyncio.Lock()
+            lock = self.locks[game_id] = GameLock()
         return lock

@@ -44,6 +44,7 @@ async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     me = await loading.player(ctx, user)
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
+    loading.shown_here(me, chat, loaded.row)
     row = loaded.row
     moves = await ctx.store.moves(gid)
     # Who plays which side, then the moves numbered by turn pairs as players read them (the
@@ -68,6 +69,7 @@ async def export(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
     me = await loading.player(ctx, user)
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
+    loading.shown_here(me, chat, loaded.row)
     moves = await ctx.store.moves(gid)
     record = record_of(ctx, loaded.row, await presentation.names(ctx, loaded.row), moves)
     return Reply(Text.of(records.export(record)), game_id=gid, kind=ReplyKind.RECORD)

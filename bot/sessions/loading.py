@@ -5,6 +5,7 @@ Context`; a game whose rows do not agree is set aside here."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 from dataclasses import dataclass
@@ -19,7 +20,7 @@ from bot.messages import (
     User,
 )
 from bot.sessions import texts
-from bot.sessions.context import Context, Refusal, checked_id
+from bot.sessions.context import Context, Refusal, checked_id, on_refusal
 from bot.storage import BadRow, GameRow, MoveRow, PlayerRow
 from engines import Position
 
@@ -29,6 +30,7 @@ __all__ = [
     "check_seats",
     "damaged_here",
     "forget_player",
+    "from_snapshot",
     "load",
     "own_game",
     "pick_game",
@@ -39,6 +41,7 @@ __all__ = [
     "replay",
     "seat",
     "seated",
+    "shown_here",
     "someone",
     "store_row",
 ]
@@ -61,10 +64,25 @@ async def player(ctx: Context, user: User) -> PlayerRow:
     cached = ctx.by_user.get(key)
     if cached is not None and cached.name == user.name:
         return cached
-    row = await ctx.store.player(user.platform, user.user_id, user.name, ctx.now())
+    before = cached or await ctx.store.find_player(user.platform, user.user_id)
+    if before is not None and before.name == user.name:
+        row = before
+    else:
+        row = await ctx.store.player(user.platform, user.user_id, user.name, ctx.now())
+        # A refused request leaves no player behind, and no display name changed.
+        on_refusal(functools.partial(_undo_contact, ctx, row, before))
     ctx.by_user[key] = row
     ctx.players[row.id] = row
     return row
+
+
+async def _undo_contact(ctx: Context, row: PlayerRow, before: PlayerRow | None) -> None:
+    """Undo :func:`player`'s creation (``before`` is ``None``) or renaming of ``row``."""
+    forget_player(ctx, row.id)
+    if before is None:
+        await ctx.store.drop_new_player(row.id)
+    else:
+        await ctx.store.player(row.platform, row.user_id, before.name, ctx.now())
 
 
 async def someone(ctx: Context, user: User) -> PlayerRow:
@@ -156,6 +174,32 @@ async def replay(
     return position
 
 
+def from_snapshot(row: GameRow) -> Position | None:
+    """The position stored with ``row`` (``None`` if the snapshot is not a position of that
+    game at that ply, or does not read back as stored: then the moves are replayed)."""
+    try:
+        position = engines.from_dict(row.snapshot)
+    except (ValueError, TypeError, KeyError, RecursionError):
+        return None
+    if position.game != row.game or position.ply != row.ply:
+        return None
+    if json.loads(json.dumps(position.to_dict())) != row.snapshot:
+        return None
+    return position
+
+
+async def _last_move_agrees(ctx: Context, row: GameRow, position: Position) -> bool:
+    """Whether the stored last move is the snapshot's (one indexed row read): a damaged
+    move, or a row and moves from two moments, takes the replaying way, which tells."""
+    if row.ply == 0:
+        return True
+    try:
+        last = await ctx.store.move_at(row.id, row.ply - 1)
+    except BadRow:  # the store has set the game aside
+        raise Refusal(texts.set_aside(row.id)) from None
+    return last is not None and last.move == (position.last_move or "")
+
+
 async def load(ctx: Context, game_id: int, fresh: bool = True) -> Loaded:
     """The game and its position; ``fresh=False`` trusts this process's cache (a move
     does: the store's optimistic check catches a stale row, and the move is retried)."""
@@ -172,8 +216,15 @@ async def load(ctx: Context, game_id: int, fresh: bool = True) -> Loaded:
         raise Refusal(texts.set_aside(game_id))
     if cached is not None and cached[0].version == row.version:
         return Loaded(row, cached[1])
-    # Read the row again with its moves in one transaction: another process may be
-    # writing, and a row and moves from two moments would look corrupt.
+    position = from_snapshot(row)
+    if position is not None and await _last_move_agrees(ctx, row, position):
+        # The stored snapshot, without replaying every move.
+        await check_seats(ctx, row)
+        ctx.positions[game_id] = (row, position)
+        return Loaded(row, position)
+    # A snapshot that cannot be read: the moves tell what is wrong.  Read the row again with
+    # its moves in one transaction: another process may be writing, and a row and moves from
+    # two moments would look corrupt.
     try:
         both = await ctx.store.game_with_moves(game_id)
     except BadRow:
@@ -272,6 +323,13 @@ async def seated(ctx: Context, user: User, game_id: int) -> bool:
     except (BadRow, Refusal):
         return False
     return row is not None and seat(known, row) is not None
+
+
+def shown_here(player: PlayerRow, chat: Chat, row: GameRow) -> None:
+    """A game belongs to the chat it was made in: shown to anyone asking there and to its
+    players anywhere; :class:`Refusal` ("no such game here") to anyone else."""
+    if (row.platform, row.chat_id) != (chat.platform, chat.chat_id) and player.id not in row.seats:
+        raise Refusal(texts.no_game_here(row.id))
 
 
 def seat(player: PlayerRow, row: GameRow) -> int | None:

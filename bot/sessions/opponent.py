@@ -70,9 +70,11 @@ log = logging.getLogger(__name__)
 #: tries in a row it waits for the next sweep.
 TRIES = 5
 
-#: How long a process may search a game's bot move before another may take it over (far
-#: above the hardest level's search, so only a process that died lets it run out).
-THINK_LEASE = timedelta(minutes=10)
+#: How long a game's bot move stays with the process searching it without word from it: the
+#: holder renews the lease every third of it while it waits and searches, so only a process
+#: that died (on another machine: one on this one is replaced at once) lets it run out, and
+#: the next sweep's wake after that takes the move over.
+THINK_LEASE = timedelta(seconds=30)
 
 
 def bot_user(platform: str) -> User:
@@ -121,6 +123,26 @@ async def start(
     if user.user_id == BOT_USER_ID:
         raise Refusal(texts.not_yourself())
     me = await loading.player(ctx, user)
+    # One start at a time per player in this process, so a burst cannot pass the limit.
+    async with ctx.player_lock(me.id):
+        if await ctx.store.count_bot_games(me.id) >= ctx.max_bot_games:
+            raise Refusal(texts.too_many_bot_games(ctx.max_bot_games))
+        return await _start(ctx, me, chat, name, spec.title, chosen, resolved, first,
+                            time_per_move, rematch_of)  # fmt: skip
+
+
+async def _start(
+    ctx: Context,
+    me: PlayerRow,
+    chat: Chat,
+    name: str,
+    title: str,
+    chosen: Level,
+    resolved: dict[str, object],
+    first: str,
+    time_per_move: float | None,
+    rematch_of: int | None,
+) -> Reply:
     bot = await loading.player(ctx, bot_user(chat.platform))
     try:
         position = engines.new(name, **resolved)
@@ -157,7 +179,7 @@ async def start(
     sides = position.seat_sides
     text = texts.bot_game_started(
         row.id,
-        spec.title,
+        title,
         chosen.value,
         (
             texts.plays(presentation.mention(seats[0]), sides[0]),
@@ -216,11 +238,22 @@ async def _play(ctx: Context, game_id: int) -> None:
     lease = f"bot move #{game_id}"
     if not await leases.claim(ctx, lease, THINK_LEASE):
         return
+    alive = asyncio.create_task(_renew(ctx, lease), name=f"lease of the bot's move in #{game_id}")
     try:
         await _search_and_play(ctx, game_id)
     finally:
+        alive.cancel()
         with contextlib.suppress(StoreError):
             await asyncio.shield(leases.release(ctx, lease))
+
+
+async def _renew(ctx: Context, lease: str) -> None:
+    """Renew ``lease`` every third of :data:`THINK_LEASE` until cancelled (a failed renewal
+    is tried again at the next one)."""
+    while True:
+        await asyncio.sleep(THINK_LEASE.total_seconds() / 3)
+        with contextlib.suppress(StoreError):
+            await leases.claim(ctx, lease, THINK_LEASE)
 
 
 async def _search_and_play(ctx: Context, game_id: int) -> None:
@@ -236,7 +269,9 @@ async def _search_and_play(ctx: Context, game_id: int) -> None:
         if len(played) != row.ply:
             continue  # moved on between the two reads
         level = row.bot_level or Level.NORMAL
-        move = await ctx.thinker.move(row.game, row.options, played, level, _seed(row))
+        assert row.bot_seat is not None  # _bot_to_move
+        player = row.seats[1 - row.bot_seat]  # searches queue fairly by the player
+        move = await ctx.thinker.move(row.game, row.options, played, level, _seed(row), player)
         async with ctx.lock(game_id):
             try:
                 loaded = await loading.load(ctx, game_id)
@@ -358,7 +393,9 @@ async def run(ctx: Context, stop: asyncio.Event, every: float = 30.0) -> None:
     while not stop.is_set():
         try:
             await resume(ctx)
-        except Exception:  # the database busy, say: the next round tries again
+        except StoreError as exc:  # the database busy or down: one line, no trace
+            log.warning("waking the bot's moves failed: %s", exc)
+        except Exception:  # anything else: the next round tries again
             log.exception("waking the bot's moves failed")
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), timeout=every)

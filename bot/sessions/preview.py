@@ -58,6 +58,7 @@ async def preview(
     me = await loading.player(ctx, user)
     gid = await loading.pick_game(ctx, me, chat, game_id)
     loaded = await loading.load(ctx, gid)
+    loading.shown_here(me, chat, loaded.row)
     row, position = loaded.row, loaded.position
     seat = loading.seat(me, row)
     if seat is None:

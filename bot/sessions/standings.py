@@ -31,8 +31,8 @@ from bot.ratings import (
     streak,
 )
 from bot.sessions import loading, presentation, texts
-from bot.sessions.context import Context, Refusal
-from bot.storage import GameRow, PlayerRow, RatedEnd, RebuildSummary
+from bot.sessions.context import Context, Damaged, Refusal
+from bot.storage import BadRow, GameRow, PlayerRow, RatedEnd, RebuildSummary
 from engines.base import shown
 from render.chart import rating_chart_png
 
@@ -101,7 +101,13 @@ async def settle(
     pool = _pool(row)
     if pool is None or not _finished(row, pool, winner, result).counts:
         return None
-    before = (await ctx.store.rating(row.seat0, pool), await ctx.store.rating(row.seat1, pool))
+    try:
+        before = (
+            await ctx.store.rating(row.seat0, pool),
+            await ctx.store.rating(row.seat1, pool),
+        )
+    except BadRow as exc:  # the game cannot end rated; every other game goes on
+        raise Damaged(texts.rating_unreadable(row.id, pool.title), row.id, exc) from None
     outcome = Result.from_winner(None if result is GameResult.DRAW else winner)
     return RatedEnd(pool, rate(before[0], before[1], outcome))
 
@@ -135,8 +141,12 @@ async def _ratings(
 ) -> tuple[tuple[Mention, str], ...]:
     found = []
     for player in players:
-        rating = await ctx.store.rating(player.id, pool)
-        found.append((presentation.mention(player), rating.format()))
+        try:
+            shown_rating = (await ctx.store.rating(player.id, pool)).format()
+        except BadRow as exc:  # shown as damaged; the card or board itself still answers
+            log.error("%s; shown as damaged", exc)
+            shown_rating = texts.DAMAGED_RATING
+        found.append((presentation.mention(player), shown_rating))
     return tuple(found)
 
 

@@ -10,16 +10,17 @@ starts light.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Mapping, Sequence
+from collections import deque
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 import engines
-from bot.workers import process_pool
+from bot.workers import cpu_count, process_pool
 from engines.ai import BUDGETS, Budget, Level, choose_move
 
-__all__ = ["Search", "Thinker", "search_move"]
+__all__ = ["FairQueue", "Search", "Thinker", "search_move"]
 
 
 def search_move(
@@ -33,6 +34,10 @@ def search_move(
     """The computer player's move after ``moves`` of ``game`` (run in a worker process)."""
     position = engines.position_after(game, moves, **options)
     return choose_move(position, iterations=iterations, seconds=seconds, seed=seed)
+
+
+def _ready() -> None:
+    """Nothing: submitted once per worker when the pool starts, so each starts at once."""
 
 
 #: The function a worker runs: :func:`search_move`'s signature (tests pass one that waits).
@@ -57,6 +62,7 @@ class Thinker:
         self.workers = workers
         self.search = search
         self._pool: ProcessPoolExecutor | None = None
+        self._queue = FairQueue(max(1, workers or cpu_count()))
 
     async def move(
         self,
@@ -65,15 +71,33 @@ class Thinker:
         moves: Sequence[str],
         level: Level,
         seed: int,
+        owner: Hashable = None,
     ) -> str:
-        """The bot's move at ``level`` after ``moves``, searched in a worker process.
+        """The bot's move at ``level`` after ``moves``, searched in a worker process when its
+        turn comes: searches wait in :class:`FairQueue` by ``owner`` (the player the bot
+        plays), so one player's burst of games never holds up another player's move.
 
         Raises what the search raised, or ``concurrent.futures.process.BrokenProcessPool``
         when a worker died (the pool is then started afresh by the next search)."""
+        async with self._queue.turn(owner):
+            return await self._search(game, options, moves, level, seed)
+
+    async def _search(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        moves: Sequence[str],
+        level: Level,
+        seed: int,
+    ) -> str:
         budget = self.budgets[level]
         if self._pool is None:
             # Made (and its workers started) on the event loop's thread: see bot.workers.
             self._pool = process_pool(self.workers)
+            # Every worker starts now, not on the first search that finds none idle: a
+            # player's search never waits for a process to start and import the engines.
+            for _ in range(self._queue.slots):
+                self._pool.submit(_ready)
         pool = self._pool
         loop = asyncio.get_running_loop()
         try:
@@ -100,3 +124,108 @@ class Thinker:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=wait, cancel_futures=True)
+
+
+class FairQueue:
+    """Turns at ``slots`` workers, fairly among owners: a free slot goes to the waiting owner
+    with the fewest searches running, then to the one whose last search started longest ago
+    (a newcomer first); no owner holds more than ``per_owner`` slots at once (by default all
+    but one, so another owner's search finds a free worker at once).
+
+    >>> queue = FairQueue(2)
+    >>> queue.per_owner
+    1
+    """
+
+    def __init__(self, slots: int, per_owner: int | None = None) -> None:
+        self.slots = slots
+        self.per_owner = per_owner or max(1, slots - 1)
+        self._running: dict[Hashable, int] = {}
+        self._waiting: dict[Hashable, deque[asyncio.Future[None]]] = {}
+        # owner -> when (a count of starts) their last search started, while they have any
+        self._started: dict[Hashable, int] = {}
+        self._starts = 0
+
+    def turn(self, owner: Hashable) -> _Turn:
+        """``async with queue.turn(owner):`` runs its body when ``owner``'s turn comes."""
+        return _Turn(self, owner)
+
+    @property
+    def busy(self) -> int:
+        """Slots in use."""
+        return sum(self._running.values())
+
+    def _start(self, owner: Hashable) -> None:
+        self._running[owner] = self._running.get(owner, 0) + 1
+        self._starts += 1
+        self._started[owner] = self._starts
+
+    async def _acquire(self, owner: Hashable) -> None:
+        if (
+            not self._waiting
+            and self.busy < self.slots
+            and self._running.get(owner, 0) < self.per_owner
+        ):
+            self._start(owner)
+            return
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._waiting.setdefault(owner, deque()).append(waiter)
+        self._wake()  # a slot may be free for this owner while others wait at their limit
+        try:
+            await waiter
+        except BaseException:
+            if waiter.done() and not waiter.cancelled():
+                self._release(owner)  # the turn was given just as the waiter gave up
+            else:
+                self._forget(owner, waiter)
+            raise
+
+    def _forget(self, owner: Hashable, waiter: asyncio.Future[None]) -> None:
+        queue = self._waiting.get(owner)
+        if queue is not None and waiter in queue:
+            queue.remove(waiter)
+        self._tidy(owner)
+
+    def _tidy(self, owner: Hashable) -> None:
+        if owner in self._waiting and not self._waiting[owner]:
+            del self._waiting[owner]
+        if owner not in self._waiting and owner not in self._running:
+            self._started.pop(owner, None)
+
+    def _release(self, owner: Hashable) -> None:
+        left = self._running[owner] - 1
+        if left:
+            self._running[owner] = left
+        else:
+            del self._running[owner]
+        self._tidy(owner)
+        self._wake()
+
+    def _wake(self) -> None:
+        """Give free slots to the waiting owners, fewest running first."""
+        while self.busy < self.slots:
+            for owner in list(self._waiting):
+                queue = self._waiting[owner]
+                while queue and queue[0].done():  # given up (cancelled), not yet forgotten
+                    queue.popleft()
+                self._tidy(owner)
+            ready = [o for o in self._waiting if self._running.get(o, 0) < self.per_owner]
+            if not ready:
+                return
+            owner = min(ready, key=lambda o: (self._running.get(o, 0), self._started.get(o, 0)))
+            waiter = self._waiting[owner].popleft()
+            self._start(owner)
+            self._tidy(owner)
+            waiter.set_result(None)
+
+
+class _Turn:
+    def __init__(self, queue: FairQueue, owner: Hashable) -> None:
+        self.queue = queue
+        self.owner = owner
+
+    async def __aenter__(self) -> None:
+        await self.queue._acquire(self.owner)
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.queue._release(self.owner)

@@ -21,6 +21,7 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     me = await loading.player(ctx, user)
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
+    loading.shown_here(me, chat, loaded.row)
     row, position = loaded.row, loaded.position
     seats = (
         await presentation.who(ctx, row, position, 0),
@@ -51,19 +52,26 @@ _OVER = (GameStatus.FINISHED, GameStatus.ABORTED, GameStatus.CORRUPT)
 
 
 async def games(ctx: Context, user: User, page: int = 1) -> Reply:
-    """Your games: on the first page the active ones (those where it is your turn on top),
-    then on every page :data:`PAGE` finished ones, newest first."""
+    """Your games, :data:`PAGE` to a page (one message, however many games): the active ones
+    first (those where it is your turn on top), then the finished ones, newest first; your
+    pending challenges on the first page."""
     if isinstance(page, bool) or not isinstance(page, int) or not 0 < page < 2**31:
         raise Refusal(texts.bad_page())
     me = await loading.player(ctx, user)
-    active = []
-    if page == 1:
-        active = await ctx.store.games_of(me.id, (GameStatus.ACTIVE,), limit=1_000_000)
-    done = await ctx.store.games_of(me.id, _OVER, limit=PAGE, offset=(page - 1) * PAGE)
-    pages = max(1, -(-await ctx.store.count_games_of(me.id, _OVER) // PAGE))
+    active = await ctx.store.games_of(me.id, (GameStatus.ACTIVE,), limit=1_000_000)
     # Games waiting on the player first, the nearest deadline on top.
     far = datetime.max.replace(tzinfo=UTC)
     active.sort(key=lambda g: (g.seats[g.to_move or 0] != me.id, g.deadline_at or far, -g.id))
+    over = await ctx.store.count_games_of(me.id, _OVER)
+    pages = max(1, -(-(len(active) + over) // PAGE))
+    first = (page - 1) * PAGE
+    finished_from = max(0, first - len(active))  # the finished games follow the active ones
+    active = active[first : first + PAGE]
+    done = []
+    if len(active) < PAGE:
+        done = await ctx.store.games_of(
+            me.id, _OVER, limit=PAGE - len(active), offset=finished_from
+        )
     lines: list[Text] = []
     now = ctx.now()
     for g in active:

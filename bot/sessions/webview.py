@@ -71,6 +71,7 @@ async def web_link(ctx: Context, user: User, chat: Chat, game_id: int) -> Reply:
     me = await loading.player(ctx, user)
     gid = checked_id(game_id, "game")
     row = (await loading.load(ctx, gid)).row
+    loading.shown_here(me, chat, row)  # a game of another chat is not shown here
     if ctx.pages is None:
         raise Refusal(texts.web_off())
     if loading.seat(me, row) is None:

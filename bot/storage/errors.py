@@ -2,6 +2,8 @@
 
 >>> str(StoreBusy())
 'the database is busy, try again'
+>>> str(StoreUnavailable("database or disk is full"))
+'the database is unavailable: database or disk is full'
 >>> error = BadRow("games", 7, "deadline_at", "not a time: 'soon'")
 >>> str(error)
 "games #7: column deadline_at cannot be read (not a time: 'soon')"
@@ -11,7 +13,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BadRow", "StoreBusy", "StoreError"]
+__all__ = ["BadRow", "StoreBusy", "StoreError", "StoreUnavailable"]
 
 
 class StoreError(Exception):
@@ -24,6 +26,16 @@ class StoreBusy(StoreError):
 
     def __init__(self) -> None:
         super().__init__("the database is busy, try again")
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot take the request now: the disk is full, the server cannot be
+    reached or refused the statement.  Nothing was changed; ``detail`` says what happened
+    (for the log, never for players: they are told to try again)."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        super().__init__(f"the database is unavailable: {detail}")
 
 
 class BadRow(StoreError, ValueError):

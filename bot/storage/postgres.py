@@ -43,7 +43,7 @@ from urllib.parse import urlsplit, urlunsplit
 import asyncpg
 
 from bot.storage.dbapi import Conn
-from bot.storage.errors import StoreBusy, StoreError
+from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
 
@@ -284,9 +284,9 @@ class PostgresStore(SqlStore):
             raise StoreBusy() from None
         except asyncpg.PostgresError as exc:
             # The first line only: PostgreSQL's DETAIL repeats the row, players' text and all.
-            raise StoreError(f"the database refused the change: {_first_line(exc)}") from exc
+            raise StoreUnavailable(f"the database refused the change: {_first_line(exc)}") from exc
         except (OSError, asyncpg.InterfaceError) as exc:
-            raise StoreError(f"the database cannot be reached: {exc}") from None
+            raise StoreUnavailable(f"the database cannot be reached: {exc}") from None
 
     async def _call(self, fn: Callable[[Conn], T], write: bool) -> T:
         # Shielded: a caller that gives up must not leave a worker thread half-way through a

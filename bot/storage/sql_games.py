@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core.ending import Termination
@@ -39,6 +39,10 @@ from engines.levels import Level
 __all__ = ["SqlGames", "insert_game"]
 
 log = logging.getLogger(__name__)
+
+#: How far ahead of now a game's stored alarm can be (a time per move of two weeks plus a
+#: year's vacation days many times over): one further ahead is damaged and worked out again.
+ALARM_REACH = timedelta(days=366)
 
 _GAME_UPDATABLE = frozenset(
     {"draw_offer_by", "takeback_by", "reminder_sent_for_ply", "deadline_at"}
@@ -126,14 +130,24 @@ class SqlGames(SqlBase):
         rows = await self._rows(
             f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
         )
-        return [read_move(r) for r in rows]
+        return await self._read_moves(game_id, rows)
+
+    async def _read_moves(self, game_id: int, rows: Iterable[Row]) -> list[MoveRow]:
+        """Decode a game's move rows; one that cannot be read sets the game aside and raises
+        :class:`BadRow` naming the game (what its players are told about)."""
+        try:
+            return [read_move(r) for r in rows]
+        except BadRow as exc:
+            log.error("setting aside a game whose moves cannot be read: %s", exc)
+            await self.mark_corrupt(game_id, str(exc))
+            raise BadRow("games", game_id, "moves", str(exc)) from None
 
     async def move_at(self, game_id: int, ply: int) -> MoveRow | None:
         """The move played at ``ply`` in a game, if any."""
         row = await self._row(
             f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? AND ply = ?", (game_id, ply)
         )
-        return None if row is None else read_move(row)
+        return None if row is None else (await self._read_moves(game_id, [row]))[0]
 
     async def games_of(
         self,
@@ -162,6 +176,16 @@ class SqlGames(SqlBase):
             f"SELECT (SELECT COUNT(*) FROM games WHERE seat0 = ? AND {match}) + "
             f"(SELECT COUNT(*) FROM games WHERE seat1 = ? AND seat0 <> ? AND {match})",
             (player_id, *names, player_id, player_id, *names),
+        )
+        return 0 if row is None else int(row[0])
+
+    async def count_bot_games(self, player_id: int) -> int:
+        """How many active games ``player_id`` plays against the bot."""
+        row = await self._row(
+            "SELECT (SELECT COUNT(*) FROM games WHERE seat0 = ? AND status = 'active' "
+            "AND bot_seat IS NOT NULL) + (SELECT COUNT(*) FROM games WHERE seat1 = ? "
+            "AND seat0 <> ? AND status = 'active' AND bot_seat IS NOT NULL)",
+            (player_id, player_id, player_id),
         )
         return 0 if row is None else int(row[0])
 
@@ -464,15 +488,27 @@ class SqlGames(SqlBase):
         deadline has come (the sweeper asks with ``now``).  One index range over the games'
         stored alarms, whatever the number of games with a clock.  A game that cannot be read
         is set aside with a log line; the others are returned."""
+        # An alarm beyond any a clock can set is damaged text ('garbage' sorts after every
+        # time): read too, and worked out again, so a damaged alarm never stops a clock.
         rows = await self._rows(
             f"SELECT {GAME_COLUMNS}, alarm_at FROM games WHERE status = 'active' "
-            "AND alarm_at <= ? ORDER BY alarm_at, id",
-            (to_ts(horizon),),
+            "AND (alarm_at <= ? OR alarm_at > ?) ORDER BY alarm_at, id",
+            (to_ts(horizon), to_ts(horizon + ALARM_REACH)),
         )
+        due = to_ts(horizon)
         # '' marks the games of a database from before alarms (schema 8): their alarm is
         # worked out here, once.
-        games = await self._games([r for r in rows if r["alarm_at"] != ""], keep_bad=False)
-        unset = await self._games([r for r in rows if r["alarm_at"] == ""], keep_bad=False)
+        redo = [r["alarm_at"] == "" or r["alarm_at"] > due for r in rows]
+        again = [r for r, worked_out in zip(rows, redo, strict=True) if worked_out]
+        for row in again:
+            if row["alarm_at"] != "":
+                try:
+                    Reader("games", row).time("alarm_at")
+                except BadRow as exc:
+                    log.error("%s; worked out again from its deadline", exc)
+        kept = [r for r, worked_out in zip(rows, redo, strict=True) if not worked_out]
+        games = await self._games(kept, keep_bad=False)
+        unset = await self._games(again, keep_bad=False)
         alarms = [(alarm_text(g.deadline_at, g.time_per_move, was_reminded(g)), g) for g in unset]
         if alarms:
             await self._write(

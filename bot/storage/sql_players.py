@@ -4,12 +4,14 @@ vacations (a vacation moves the deadlines of their games in the same transaction
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from bot.core.notification import Notification
 from bot.core.settings import Settings
 from bot.storage.dbapi import Conn, Row, to_ts
+from bot.storage.errors import BadRow, StoreError
 from bot.storage.rows import GameRow, PlayerRow
 from bot.storage.sql_base import SqlBase
 from bot.storage.sql_outbox import insert_notes
@@ -23,6 +25,8 @@ from bot.storage.sql_rows import (
 )
 
 __all__ = ["SqlPlayers"]
+
+log = logging.getLogger(__name__)
 
 
 class _Stale(Exception):
@@ -49,6 +53,24 @@ class SqlPlayers(SqlBase):
             ).fetchone()
         )
         return read_player(created)
+
+    async def drop_new_player(self, player_id: int) -> bool:
+        """Remove a player nothing refers to (made by a request that was then refused);
+        whether it went.  A player anything refers to stays (the foreign keys refuse)."""
+        try:
+            return bool(
+                await self._write(
+                    lambda c: c.execute(
+                        "DELETE FROM players WHERE id = ? AND NOT EXISTS "
+                        "(SELECT 1 FROM games WHERE seat0 = ? OR seat1 = ?) AND NOT EXISTS "
+                        "(SELECT 1 FROM challenges WHERE challenger = ? OR target = ?) "
+                        "RETURNING id",
+                        (player_id, player_id, player_id, player_id, player_id),
+                    ).fetchall()
+                )
+            )
+        except StoreError:  # something else refers to it: it stays
+            return False
 
     async def get_player(self, player_id: int) -> PlayerRow | None:
         """The player with this id, if any."""
@@ -83,7 +105,9 @@ class SqlPlayers(SqlBase):
         )
 
     async def away_spans(self, player_id: int) -> list[tuple[datetime, datetime]]:
-        """A player's vacations as (start, end), oldest first."""
+        """A player's vacations as (start, end), oldest first.  One that cannot be read (a
+        damaged time, an end before its start) is left out with a log line: it never counts,
+        and the player's other vacations and games go on."""
         rows = await self._rows(
             "SELECT id, start_at, end_at FROM away_spans WHERE player_id = ? ORDER BY start_at, id",
             (player_id,),
@@ -91,7 +115,14 @@ class SqlPlayers(SqlBase):
         spans = []
         for row in rows:
             r = Reader("away_spans", row)
-            spans.append((r.time("start_at"), r.time("end_at")))
+            try:
+                start, end = r.time("start_at"), r.time("end_at")
+                if end < start:
+                    raise r.bad("end_at", f"ends before it starts ({r.row['start_at']})")
+            except BadRow as exc:
+                log.error("%s; left out", exc)
+                continue
+            spans.append((start, end))
         return spans
 
     async def set_away(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import logging
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 
 from bot.core.status import GameResult, GameStatus
@@ -30,7 +30,7 @@ from bot.ratings import (
     rebuild,
 )
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
-from bot.storage.errors import StoreError
+from bot.storage.errors import BadRow, StoreError
 from bot.storage.sql_base import SqlBase
 from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
 
@@ -40,18 +40,39 @@ log = logging.getLogger(__name__)
 
 #: The most lines a leaderboard may ask for.
 MAX_LIMIT = 100
+#: Lines a leaderboard reads beyond those asked, to stand in for damaged ones left out.
+_SPARE = 5
 
 
-def _rating(row: Row | tuple[float, float, int]) -> Rating:
-    mu, sigma, games = row[0], row[1], row[2]
-    return Rating(float(mu), float(sigma), int(games))
+def _rating(values: Sequence[object], table: str, row_id: object) -> Rating:
+    """``(mu, sigma, games)`` as stored, as a :class:`Rating`; :class:`BadRow` naming
+    ``table`` and ``row_id`` if they are not one (text, not a number, a negative count)."""
+    mu, sigma, games = values[0], values[1], values[2]
+    try:
+        if isinstance(games, bool) or not isinstance(games, int):
+            raise ValueError(f"games is not a count: {games!r}")
+        return Rating(_number(mu), _number(sigma), games)
+    except ValueError as exc:
+        raise BadRow(table, row_id, "mu, sigma, games", str(exc)) from None
+
+
+def _number(value: object) -> float:
+    """A stored REAL as a float (``ValueError`` for text, a blob or a boolean)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError(f"not a number: {value!r}")
+    return float(value)
+
+
+def _rating_id(player: PlayerId, pool: Pool | str) -> str:
+    """How a ``ratings`` row is named in a log line: its key (player, pool)."""
+    return f"(player {player}, {pool.key if isinstance(pool, Pool) else pool})"
 
 
 def _stored_rating(conn: Conn, player: int, pool: Pool) -> Rating:
     row = conn.execute(
         "SELECT mu, sigma, games FROM ratings WHERE player = ? AND pool = ?", (player, pool.key)
     ).fetchone()
-    return Rating() if row is None else _rating(row)
+    return Rating() if row is None else _rating(row, "ratings", _rating_id(player, pool))
 
 
 def _put_rating(
@@ -184,7 +205,7 @@ def leaderboard_query(
     pool: Pool, platform: str | None, community: str | None, limit: int
 ) -> tuple[str, tuple[object, ...]]:
     """The SQL and arguments of a leaderboard (the benchmark prints its query plan)."""
-    limit = max(1, min(MAX_LIMIT, int(limit)))
+    limit = max(1, min(MAX_LIMIT + _SPARE, int(limit)))
     if platform is not None and community is not None:
         return _leaderboard_sql(True), (platform, community, pool.key, limit)
     return _leaderboard_sql(False), (pool.key, limit)
@@ -206,10 +227,11 @@ class SqlStandings(SqlBase):
         )
         found = {}
         for row in rows:
+            where = _rating_id(player_id, str(row["pool"]))
             try:
-                found[Pool(row["pool"])] = _rating((row["mu"], row["sigma"], row["games"]))
-            except (ValueError, TypeError):
-                log.error("skipping a rating that cannot be read: player %s", player_id)
+                found[Pool(row["pool"])] = _rating(row[1:4], "ratings", where)
+            except (ValueError, TypeError) as exc:
+                log.error("ratings %s left out: %s", where, exc)
         return {pool: found[pool] for pool in Pool if pool in found}
 
     async def leaderboard(
@@ -223,12 +245,19 @@ class SqlStandings(SqlBase):
         """The ``limit`` highest ratings in ``pool``: of the players who played a rated game
         in ``community`` on ``platform`` when both are given, of everyone otherwise.  One
         index range in either case (never a scan of the games)."""
-        sql, args = leaderboard_query(pool, platform, community, limit)
+        wanted = max(1, min(MAX_LIMIT, int(limit)))
+        # A few lines more than asked, so a damaged rating left out still leaves ``limit``.
+        sql, args = leaderboard_query(pool, platform, community, wanted + _SPARE)
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
-        return [
-            Standing(rank, int(row[0]), str(row[1]), _rating((row[2], row[3], row[4])))
-            for rank, row in enumerate(rows, 1)
-        ]
+        standings: list[Standing] = []
+        for row in rows:
+            try:
+                rating = _rating(row[2:5], "ratings", _rating_id(row[0], pool))
+            except BadRow as exc:
+                log.error("%s; left out of the leaderboard", exc)
+                continue
+            standings.append(Standing(len(standings) + 1, int(row[0]), str(row[1]), rating))
+        return standings[:wanted]
 
     async def rating_history(self, player_id: PlayerId, pool: Pool) -> list[RatingPoint]:
         """A player's rating after each of their rated games in ``pool``, oldest first."""
@@ -239,10 +268,15 @@ class SqlStandings(SqlBase):
                 (player_id, pool.key),
             ).fetchall()
         )
-        return [
-            RatingPoint(int(r["game_id"]), from_ts(r["at"]), _rating((r[2], r[3], r[4])))
-            for r in rows
-        ]
+        points = []
+        for r in rows:
+            where = f"(game {r['game_id']}, player {player_id})"
+            try:
+                rating = _rating(r[2:5], "rating_changes", where)
+                points.append(RatingPoint(int(r["game_id"]), from_ts(r["at"]), rating))
+            except ValueError as exc:
+                log.error("rating_changes %s left out of the history: %s", where, exc)
+        return points
 
     async def rating_changes(self, game_id: int) -> tuple[RatingChange, RatingChange] | None:
         """The rating changes a game made, by seat (``None``: it was not rated)."""
@@ -255,7 +289,18 @@ class SqlStandings(SqlBase):
         )
         if len(rows) != 2:
             return None
-        a, b = (RatingChange(_rating(r[1:4]), _rating(r[4:7])) for r in rows)
+        where = f"(game {game_id})"
+        try:
+            a, b = (
+                RatingChange(
+                    _rating(r[1:4], "rating_changes", where),
+                    _rating(r[4:7], "rating_changes", where),
+                )
+                for r in rows
+            )
+        except BadRow as exc:
+            log.error("%s; read as not rated", exc)
+            return None
         return a, b
 
     async def finished_games(self, player_id: PlayerId) -> list[FinishedGame]:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from bot.storage.dbapi import Conn
-from bot.storage.errors import StoreBusy, StoreError
+from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
 
@@ -135,8 +135,8 @@ class SqliteStore(SqlStore):
         def close(conn: sqlite3.Connection) -> None:
             try:
                 conn.execute("PRAGMA optimize")
-            except sqlite3.Error:
-                log.warning("PRAGMA optimize failed at close", exc_info=True)
+            except sqlite3.Error as exc:  # a full disk, say: one line, the close goes on
+                log.warning("PRAGMA optimize failed at close: %s", exc)
             conn.close()
 
         await asyncio.get_running_loop().run_in_executor(self._executor, close, self._conn)
@@ -155,7 +155,9 @@ class SqliteStore(SqlStore):
         except sqlite3.Error as exc:
             if _is_busy(exc):
                 raise StoreBusy() from None
-            raise StoreError(f"the database refused the change: {exc}") from exc
+            # A full disk, an I/O error, a refused statement: nothing was changed (the
+            # transaction rolled back), and the process goes on serving.
+            raise StoreUnavailable(f"the database refused the change: {exc}") from exc
 
     async def _read(self, fn: Callable[[Conn], T]) -> T:
         return await self._call(fn)

@@ -363,7 +363,9 @@ class DiscordBot(discord.Client):
         (``pressed``: the kind of the button pressed, if one was; ``board``: see
         :meth:`_compose`)."""
         user = user_of(interaction.user)
-        chat = chat_of(interaction.channel_id, interaction.guild_id)
+        chat = chat_of(
+            interaction.channel_id, interaction.guild_id, bool(interaction.context.dm_channel)
+        )
         task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);

@@ -138,12 +138,15 @@ def user_of(user: discord.User | discord.Member) -> User:
     return User(PLATFORM, str(user.id), user.display_name or user.name or str(user.id))
 
 
-def chat_of(channel_id: int | None, guild_id: int | None = None) -> Chat:
+def chat_of(channel_id: int | None, guild_id: int | None = None, bot_dm: bool = False) -> Chat:
     """The manager's chat for a Discord channel (a server channel, a DM, a group DM); a
     server channel's community is its server (whose leaderboard it shows), a DM has none.
+    ``bot_dm``: the interaction came from the user's DM with the bot (interaction context
+    type ``BOT_DM`` = 1, "within DMs with the app's bot user"; ``PRIVATE_CHANNEL`` = 2 is a
+    DM between people or a group DM): a ``direct`` chat.
 
-    >>> chat_of(5, 7).community, chat_of(5).community
-    ('7', None)
+    >>> chat_of(5, 7).community, chat_of(5).community, chat_of(5, bot_dm=True).direct
+    ('7', None, True)
     """
     community = None if guild_id is None else str(guild_id)
-    return Chat(PLATFORM, str(channel_id or 0), community=community)
+    return Chat(PLATFORM, str(channel_id or 0), community=community, direct=bot_dm)

@@ -69,6 +69,7 @@ from bot.adapters.telegram.reading import (
     replied_person,
 )
 from bot.adapters.typed import command_word, unknown
+from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
@@ -95,6 +96,10 @@ Context = ContextTypes.DEFAULT_TYPE
 #: Telegram's Bot API (the library appends the token).
 DEFAULT_API_URL = "https://api.telegram.org/bot"
 DEFAULT_FILE_URL = "https://api.telegram.org/file/bot"
+#: Games whose latest board caption this process remembers (least recently used first out).
+CACHED_CAPTIONS = 2000
+#: Telegram users this process remembers by @username (least recently seen first out).
+CACHED_USERNAMES = 10_000
 
 
 def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
@@ -156,10 +161,17 @@ def tg_user(user: TgUser) -> User:
     return User(PLATFORM, str(user.id), user.full_name or str(user.id), user.username)
 
 
-def tg_chat(chat_id: int, thread: int | None = None) -> Chat:
+def tg_chat(chat_id: int, kind: str | None = None, thread: int | None = None) -> Chat:
     """The manager's chat for a Telegram chat id, or a forum topic in it (see
-    :mod:`~bot.adapters.telegram.topics`)."""
-    return topics.chat(chat_id, thread)
+    :mod:`~bot.adapters.telegram.topics`); ``kind`` is the chat's type (Bot API
+    ``Chat.type``: ``"private"`` is a person's one-to-one chat with the bot)."""
+    return topics.chat(chat_id, thread, direct=kind == ChatType.PRIVATE)
+
+
+def chat_of(message: object) -> Chat:
+    """The manager's chat of a message: its chat, its type and its forum topic."""
+    assert isinstance(message, Message)
+    return tg_chat(message.chat_id, message.chat.type, topics.topic_of(message))
 
 
 class TelegramUnavailable(RuntimeError):
@@ -188,9 +200,10 @@ class TelegramAdapter:
         # The caption of each game's latest board this process sent (a double press that
         # gets the same answer again is not shown twice); which message that board is lives
         # in the store (bot.sessions.posts), so its buttons can be taken away after a restart.
-        self._captions: dict[int, str] = {}
-        # Telegram has no look-up by @username: remember the people this process has seen.
-        self._known: dict[str, User] = {}
+        self._captions: Lru[int, str] = Lru(CACHED_CAPTIONS)
+        # Telegram has no look-up by @username: remember the people this process has seen
+        # (the most recently seen ones: the map is bounded like every cache).
+        self._known: Lru[str, User] = Lru(CACHED_USERNAMES)
         # The messages whose move was refused: an edit of one is handled as the new move.
         self._refused = RefusedMoves()
         app = application
@@ -438,7 +451,7 @@ class TelegramAdapter:
         def named_user(_: str) -> User | None:
             return chosen  # None for an unknown @username: invited by name
 
-        chat = tg_chat(message.chat_id, topics.topic_of(message))
+        chat = chat_of(message)
         reply = await run_words(
             self.manager, tg_user(sender), chat, "challenge", [who, *rest], named_user
         )
@@ -467,7 +480,7 @@ class TelegramAdapter:
         reply = await run_words(
             self.manager,
             tg_user(user),
-            tg_chat(message.chat_id, topics.topic_of(message)),
+            chat_of(message),
             "stats",
             words,
             named_user,
@@ -485,7 +498,7 @@ class TelegramAdapter:
         command = self.commands.get(name)
         if command is None or not self._fresh_or_retry(update, message, command.name == "move"):
             return
-        chat = tg_chat(message.chat_id, topics.topic_of(message))
+        chat = chat_of(message)
         words = list(context.args or [])
         by_name = {command.name: command}
         reply = await run_words(
@@ -554,7 +567,7 @@ class TelegramAdapter:
             game_id = _game_of(replied)
         reply = await self.manager.move(
             tg_user(user),
-            tg_chat(message.chat_id, topics.topic_of(message)),
+            chat_of(message),
             " ".join(words),
             game_id,
         )
@@ -586,7 +599,7 @@ class TelegramAdapter:
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
         thread = topics.topic_of(query.message)
-        chat = tg_chat(chat_id, thread)
+        chat = chat_of(query.message)
         chosen = game_choice(query.data)
         if chosen is not None:
             await self._challenge_with(query, user, chosen)
@@ -649,7 +662,7 @@ class TelegramAdapter:
             await query.answer(_NOT_YOUR_BUTTONS, show_alert=True)
             return
         chat_id = query.message.chat.id
-        chat = tg_chat(chat_id, topics.topic_of(query.message))
+        chat = chat_of(query.message)
         reply = await run_words(
             self.manager, user, chat, "challenge", ["open", game], lambda _: None
         )

@@ -41,12 +41,16 @@ from telegram.error import TelegramError
 from bot.adapters.redact import MASK, hide
 from bot.adapters.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter, TelegramUnavailable
 from bot.adapters.telegram.format import PLATFORM
+from bot.core.ratelog import RateLimited
 from bot.sessions.leases import Claim
 from bot.storage import StoreError
 
 __all__ = ["RECENT_UPDATES", "SECRET_HEADER", "SHUTDOWN_TIMEOUT", "TelegramWebhook"]
 
 log = logging.getLogger(__name__)
+
+#: How often a refused request (no or a wrong secret, no update) may be logged, in seconds.
+REFUSAL_LOG_EVERY = 60.0
 
 #: The header in which Telegram sends back the ``secret_token`` given to ``setWebhook``.
 SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
@@ -88,6 +92,8 @@ class TelegramWebhook:
         self.host = host
         self._port = port
         self._secret = secret.encode()
+        # Requests without the secret are anyone's to send: logged at most once a minute.
+        self._refusals = RateLimited(log, REFUSAL_LOG_EVERY)
         self._recent: OrderedDict[int, None] = OrderedDict()
         self._recent_size = max(recent, 1)
         # Updates being handled now, by id: a duplicate waits for the first handling's outcome.
@@ -166,14 +172,18 @@ class TelegramWebhook:
     async def _on_request(self, request: web.Request) -> web.Response:
         given = request.headers.get(SECRET_HEADER)
         if given is None:
-            log.warning("webhook request from %s refused: no secret token", request.remote)
+            self._refusals.warning(
+                "webhook request from %s refused: no secret token", request.remote
+            )
             return web.Response(status=401, text="missing secret token")
         if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), self._secret):
-            log.warning("webhook request from %s refused: wrong secret token", request.remote)
+            self._refusals.warning(
+                "webhook request from %s refused: wrong secret token", request.remote
+            )
             return web.Response(status=403, text="wrong secret token")
         update = self._update(await request.read())
         if update is None:
-            log.warning("webhook request from %s refused: not an update", request.remote)
+            self._refusals.warning("webhook request from %s refused: not an update", request.remote)
             return web.Response(status=400, text="not a Telegram update")
         if await self._handle_once(update):
             return web.Response(text="ok")

@@ -59,6 +59,17 @@ def no_such(what: str, shown_id: str) -> Text:
     return _t(f"There is no {what} {'#' if what == 'game' else ''}{shown_id}.")
 
 
+def no_game_here(game_id: int) -> Text:
+    """A game of another chat asked about by someone who does not play in it."""
+    return _t(f"There is no game #{game_id} here.")
+
+
+def no_challenge_here(challenge_id: int) -> Text:
+    """A challenge of another chat, not addressed to the one asking (or not in their direct
+    chat with the bot)."""
+    return _t(f"There is no challenge {challenge_id} here.")
+
+
 def no_such_game_name(shown_name: str, games: list[str]) -> Text:
     """A game name that is not one of ours."""
     return _t(f"There is no game {shown_name!r}: choose one of {', '.join(games)}.")
@@ -78,6 +89,8 @@ def cannot_be_read(game_id: int, reason: str) -> Text:
 
 #: The answer when the database stayed locked longer than the busy timeout.
 BUSY = Text.of("The database is busy, try again.")
+#: The answer when the database cannot take a request (a full disk, an unreachable server).
+UNAVAILABLE = Text.of("The database is unavailable, try again.")
 
 
 def row_unreadable(table: str, row_id: object) -> Text:

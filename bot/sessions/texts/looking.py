@@ -64,8 +64,9 @@ def no_such_page(page: int, pages: int) -> Text:
 
 
 def page_of(page: int, pages: int) -> Text:
-    """The last line of a page of the game list."""
-    return _t(f"Finished games, page {page} of {pages}.")
+    """The last line of a page of the game list (how to ask for the next one)."""
+    more = f" Next: games {page + 1}." if page < pages else ""
+    return _t(f"Page {page} of {pages}.{more}")
 
 
 def no_games_yet() -> Text:

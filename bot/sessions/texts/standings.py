@@ -21,6 +21,25 @@ def rated_terms(title: str, ratings: tuple[tuple[Mention, str], ...]) -> Text:
 CASUAL = Text.of(" Casual game (not rated).")
 
 
+def too_many_bot_games(limit: int) -> Text:
+    """The limit of a player's unfinished games against the bot is reached."""
+    return _t(
+        f"You already have {limit} unfinished games against the bot: finish or resign one first."
+    )
+
+
+#: In place of a rating that is damaged in storage (on a challenge card or a board).
+DAMAGED_RATING = "(damaged)"
+
+
+def rating_unreadable(game_id: int, title: str) -> Text:
+    """A rated game cannot end: a player's stored rating in its pool is damaged."""
+    return _t(
+        f"Game #{game_id} cannot end now: a player's {title} rating is damaged in storage. "
+        "The game stays as it is until the bot's keeper repairs it."
+    )
+
+
 def rating_changes(title: str, changes: tuple[tuple[Mention, str], ...]) -> Text:
     """How each rating changed when a rated game ended (``"1500? → 1579? (+79)"``)."""
     parts: list[Segment | Text] = [f" Ratings ({title}): "]

@@ -1,0 +1,95 @@
+"""Damaged rows on both databases (issue 27): every text column of the games, players,
+challenges and moves a command reads, damaged with raw SQL on SQLite and on PostgreSQL, then
+every command of :mod:`tests.bot.test_hardening_rows`: no exception, one clear line, and the
+player's game in the other chat untouched.  (The SQLite-only matrix there damages every column
+with every kind of value; PostgreSQL's types let only text columns hold a damaged text.)"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.messages import Reply
+from bot.sessions.clock import FakeClock
+from bot.sessions.manager import SessionManager
+from bot.storage import open_store
+from bot.storage.sql_rows import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS
+from tests.bot.storage.raw import raw
+from tests.bot.test_hardening_rows import (
+    ALICE,
+    BOB,
+    CAROL,
+    COMMANDS,
+    ELSEWHERE,
+    ROOM,
+    _Recording,
+)
+
+_WHERE = {
+    "games": "id = 1",
+    "players": "user_id = 'bob'",
+    "challenges": "id = 3",
+    "moves": "game_id = 1 AND ply = 1",
+}
+#: The columns the manager reads that are text on both databases (times, JSON, enums, names).
+TEXT = {
+    "games": (
+        "game options platform chat_id status snapshot result reason created_at updated_at "
+        "finished_at deadline_at corrupt_reason origin community bot_level"
+    ),
+    "players": "platform name created_at away_until",
+    "challenges": (
+        "platform chat_id game options first status created_at expires_at closed_at community "
+        "target_name"
+    ),
+    "moves": "move played_at",
+}
+_READ = {"games": GAME_COLUMNS, "players": PLAYER_COLUMNS, "challenges": CHALLENGE_COLUMNS}
+_READ["moves"] = MOVE_COLUMNS
+CASES = [(table, column) for table, columns in TEXT.items() for column in columns.split()]
+
+
+def test_the_cases_are_columns_the_manager_reads() -> None:
+    for table, column in CASES:
+        assert column in [c.strip() for c in _READ[table].split(",")], (table, column)
+
+
+async def _prepare(m: SessionManager) -> None:
+    made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
+    assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
+    assert (await m.move(ALICE, ROOM, "a2", 1)).ok
+    assert (await m.move(BOB, ROOM, "b5", 1)).ok
+    other = await m.challenge(ALICE, ELSEWHERE, "maphex", CAROL, {}, "me")
+    assert (await m.accept(CAROL, ELSEWHERE, other.challenge_id)).ok
+    pending = await m.challenge(ALICE, ROOM, "isopath", BOB, {}, "me")
+    assert pending.challenge_id == 3
+
+
+@pytest.mark.parametrize(("table", "column"), CASES, ids=[f"{t}.{c}" for t, c in CASES])
+async def test_a_damaged_text_column_harms_only_its_own_game(
+    store_url: str, tmp_path: Path, table: str, column: str
+) -> None:
+    store = await open_store(store_url)
+    try:
+        m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
+        await _prepare(m)
+        await raw(store, f"UPDATE {table} SET {column} = 'garbage' WHERE {_WHERE[table]}")
+        m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
+        console = _Recording(m, tmp_path / "boards", player="alice")
+        console.replies = []
+        for line in COMMANDS:
+            await console.handle(line)  # raises on any escaped exception
+        replies: list[Reply] = console.replies
+        for reply in replies:
+            assert reply.text.strip(), reply
+            if not reply.ok:
+                assert "\n" not in reply.text and len(reply.text) < 300, reply.text
+                assert "None" not in reply.text and "missing from" not in reply.text
+        board = await m.board(ALICE, ELSEWHERE, 2)
+        assert board.ok, board.text
+        row = await store.get_game(2)
+        assert row is not None and row.status == "active"
+    finally:
+        await store.close()
