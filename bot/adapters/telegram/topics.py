@@ -46,8 +46,9 @@ def topic_of(message: object) -> int | None:
     return message.message_thread_id
 
 
-def chat(chat_id: int, thread: int | None = None) -> Chat:
-    """The manager's chat for a Telegram chat, or a topic in it (its community: the forum)."""
+def chat(chat_id: int, thread: int | None = None, *, direct: bool = False) -> Chat:
+    """The manager's chat for a Telegram chat, or a topic in it (its community: the forum);
+    ``direct`` for a person's private chat with the bot."""
     if thread is None:
-        return Chat(PLATFORM, str(chat_id))
+        return Chat(PLATFORM, str(chat_id), direct=direct)
     return Chat(PLATFORM, key(chat_id, thread), community=str(chat_id))
