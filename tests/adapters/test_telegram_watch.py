@@ -53,8 +53,8 @@ async def test_a_spectator_who_opened_the_bot_gets_looks_privately(tmp_path: Pat
             private = await bot.next_message(dm, before)
             if label == "Board":  # the picture, without buttons to play with
                 assert private.photo and "Move" not in bot.labels(private)
-            else:
-                assert private.text
+            else:  # a look, without buttons (the game is shown in its own chat only)
+                assert private.text and bot.labels(private) == []
         assert _ids(bot, group) == in_group  # nothing posted for everyone
 
 

@@ -95,12 +95,13 @@ async def look_privately(
         await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
         return
     bot = query.get_bot()
-    markup = keyboard(rows_of(reply.actions))
+    # Without buttons: a game is shown only in its own chat and to its players (see
+    # bot.sessions.loading.shown_here), so a spectator's private copy is a look, no more.
     try:
         if reply.image is not None:
-            await send_photo(bot, query.from_user.id, reply, markup)
+            await send_photo(bot, query.from_user.id, reply, None)
         else:
-            await send_text(bot, query.from_user.id, reply.body, markup)
+            await send_text(bot, query.from_user.id, reply.body)
     except Forbidden:  # never started the bot, or blocked it
         await query.answer(alert_text(reply.text), show_alert=True)
         return
