@@ -238,7 +238,6 @@ from bot.sessions.texts.tournaments import (
     which_tournament,
 )
 from bot.sessions.texts.watching import (
-    CHAT_MOVED,
     NOT_YOUR_PICKER,
     SENT_PRIVATELY,
     WATCH_PRIVATELY,
@@ -477,7 +476,6 @@ __all__ += [
 
 # Spectators and chats that change (issue 26), kept apart so the lists above merge cleanly.
 __all__ += [
-    "CHAT_MOVED",
     "NOT_YOUR_PICKER",
     "SENT_PRIVATELY",
     "WATCH_PRIVATELY",

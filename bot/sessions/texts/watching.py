@@ -1,6 +1,5 @@
 """Sentences for onlookers and for chats that change under the bot: a spectator's taps answered
-privately, the move picker kept to its player, a group that became a supergroup, a group that
-removed the bot.
+privately, the move picker kept to its player, a group that removed the bot.
 
 Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from there)."""
 
@@ -15,8 +14,6 @@ SENT_PRIVATELY = "Sent to you in our private chat."
 WATCH_PRIVATELY = "Start a private chat with me to see more there."
 #: A press on the move picker by someone who is not the player to move.
 NOT_YOUR_PICKER = "This move picker belongs to the player to move."
-#: A press on a board left in a group that became a supergroup.
-CHAT_MOVED = "This group became a supergroup: its games go on there."
 
 
 def removed_from_chat(game_id: int) -> Text:
