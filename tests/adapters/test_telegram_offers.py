@@ -1,8 +1,8 @@
 """One live card per challenge and per offer on Telegram (issue 26), through the real
 python-telegram-bot, the real outbox and the fake Bot API.
 
-A direct message to someone who never started the bot is refused with 403 ("bot can't
-initiate conversation with a user", core.telegram.org/bots/faq: a bot cannot write first), so
+A direct message to someone who never started the bot is refused with 403 ("Forbidden: bot
+can't initiate conversation with a user": TelegramBotAPI/errors#2, lnp2pBot/bot#159), so
 the outbox posts the notice in the game's chat: there it mentions the opponent and carries no
 buttons, as the card in that chat already does.  When the opponent did start the bot, the
 card shows in two places; answering either closes both.

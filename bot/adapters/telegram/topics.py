@@ -2,9 +2,9 @@
 
 Every message in a forum topic carries the topic's ``message_thread_id`` and
 ``is_topic_message``; a message sent with ``message_thread_id`` goes to that topic
-(core.telegram.org/bots/api#sendmessage: "Unique identifier for the target message thread
-(topic) of the forum; for forum supergroups only"), one sent without it to the forum's General
-topic.  A reply in General also carries a thread id (its reply chain's), without
+(core.telegram.org/bots/api#sendmessage, and alike for sendPhoto, sendAnimation ...: "Unique
+identifier for the target message thread (topic) of the forum; for forum supergroups only"),
+one sent without it to the forum's General topic.  A reply in General also carries a thread id (its reply chain's), without
 ``is_topic_message``: that is no topic.
 
 The manager's chat id of a place in a topic is ``<chat id>/<thread id>``; a chat without a
