@@ -271,3 +271,28 @@ async def test_obsolete_notifications_are_dropped_when_claimed(store: SqlStore) 
         ("game_over", "sent"),
         ("draw_offered", "obsolete"),
     ]
+
+
+async def test_an_answer_claims_its_committed_board_and_releases_it_if_posting_fails(
+    store: SqlStore,
+) -> None:
+    """Issue 24: the adapter answering a move in the game's chat claims the move's committed
+    board and marks it sent once posted; if posting fails the board is released to the
+    outbox at once (the stored move is not left unannounced); an answer in another chat
+    claims nothing."""
+    bob, game = await setup(store)
+    clock = Clock()
+    board = replace(notes(bob, game, 1, Kind.BOARD, ply=0)[0], direct=False, dedupe="board:x:0")
+    await queue(store, game, [replace(board, deliver_after=START + timedelta(seconds=10))])
+    elsewhere = await store.claim_boards(game.id, "somewhere else", "w", START, LEASE)
+    assert elsewhere == []
+    with pytest.raises(RuntimeError):
+        async with answering(store, clock, "w", game.id, ROOM.chat_id):
+            raise RuntimeError("429 for good")
+    # Released: due at once, for any outbox.
+    (due,) = await store.due_notifications("test", START)
+    assert due.kind is Kind.BOARD and due.attempts == 0
+    async with answering(store, clock, "w", game.id, ROOM.chat_id):
+        pass  # the board went out
+    assert await store.due_notifications("test", START + timedelta(minutes=5)) == []
+    assert await store.notifications_for(bob.id) != []  # kept, as sent
