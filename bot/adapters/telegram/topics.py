@@ -4,8 +4,8 @@ Every message in a forum topic carries the topic's ``message_thread_id`` and
 ``is_topic_message``; a message sent with ``message_thread_id`` goes to that topic
 (core.telegram.org/bots/api#sendmessage, and alike for sendPhoto, sendAnimation ...: "Unique
 identifier for the target message thread (topic) of the forum; for forum supergroups only"),
-one sent without it to the forum's General topic.  A reply in General also carries a thread id (its reply chain's), without
-``is_topic_message``: that is no topic.
+one sent without it to the forum's General topic.  A reply in General also carries a thread
+id (its reply chain's), without ``is_topic_message``: that is no topic.
 
 The manager's chat id of a place in a topic is ``<chat id>/<thread id>``; a chat without a
 topic keeps its bare id (so chats stored before topics were known read as they always did).
