@@ -621,6 +621,13 @@ CREATE TABLE web_watchers (
 );
 """
 
+# 10 -> 11 (issue 24): when the platform last refused a direct message to a player (a Telegram
+# user who never started the bot, closed Discord DMs): none is tried again until the player
+# starts the bot or turns direct messages on again.
+_DM_REFUSED = """
+ALTER TABLE players ADD COLUMN dm_refused_at TEXT;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -628,6 +635,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_ALARMS, _ALARMS),
     Migration(_TOURNAMENTS_SQLITE, _TOURNAMENTS_POSTGRES),
     Migration(_WEB_LINKS, _WEB_LINKS),
+    Migration(_DM_REFUSED, _DM_REFUSED),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

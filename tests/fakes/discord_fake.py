@@ -61,6 +61,7 @@ import json
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -705,6 +706,82 @@ class _RateLimit:
 
 
 # --------------------------------------------------------------------------------------------
+# Rate limits and nonces (issue 24)
+
+#: The route that creates a message in a channel (the per-channel bucket, and nonces).
+CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
+#: How long Discord remembers an enforced nonce ("checked for uniqueness in the past few
+#: minutes": the fake takes five).
+NONCE_MEMORY = 300.0
+
+
+@dataclass(frozen=True)
+class DiscordLimits:
+    """Discord's rate limits, enforced with its 429 answer when given to :class:`FakeDiscord`
+    (off by default, so other tests never wait on them).
+
+    - Global: "All bots can make up to 50 requests per second to our API" (Rate Limits,
+      https://discord.com/developers/docs/topics/rate-limits#global-rate-limit); interaction
+      responses are not bound to it ("Interaction endpoints are not bound to the bot's Global
+      Rate Limit"), nor are webhook routes with their own token.
+    - Per channel: message creation is a per-route bucket keyed by its top-level resource,
+      the channel ("if you exceeded a rate limit when calling one endpoint /channels/1234,
+      you could still call another similar endpoint like /channels/9876"); its observed size
+      is 5 messages per 5 seconds (``X-RateLimit-Limit: 5``, reset after 5 s).
+    - A refusal is 429 with ``message``, ``retry_after`` (seconds, a float) and ``global`` in
+      the body (Rate Limits, "Exceeding A Rate Limit") and the ``Retry-After`` /
+      ``X-RateLimit-Scope`` headers.
+    """
+
+    per_channel: int = 5
+    channel_period: float = 5.0
+    per_second: int = 50
+
+
+class _Buckets:
+    """The sliding windows of :class:`DiscordLimits` (monotonic clock)."""
+
+    def __init__(self, limits: DiscordLimits) -> None:
+        self.limits = limits
+        self._global: deque[float] = deque()
+        self._channels: dict[str, deque[float]] = {}
+
+    @staticmethod
+    def _wait(window: deque[float], allowed: int, period: float, now: float) -> float:
+        while window and window[0] <= now - period:
+            window.popleft()
+        return 0.0 if len(window) < allowed else window[0] + period - now
+
+    def take(self, route: str, channel_id: str | None) -> tuple[float, bool] | None:
+        """Count one request of ``route``; ``(retry_after, is_global)`` when it is refused."""
+        if " /interactions/" in route or " /webhooks/" in route:
+            return None
+        now = time.monotonic()
+        wait = self._wait(self._global, self.limits.per_second, 1.0, now)
+        if wait > 0:
+            return round(wait, 3) or 0.001, True
+        window = None
+        if route == CREATE_MESSAGE and channel_id is not None:
+            window = self._channels.setdefault(channel_id, deque())
+            period = self.limits.channel_period
+            wait = self._wait(window, self.limits.per_channel, period, now)
+            if wait > 0:
+                return round(wait, 3) or 0.001, False
+            window.append(now)
+        self._global.append(now)
+        return None
+
+
+def _limit_refusal(retry_after: float, is_global: bool) -> web.Response:
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+    }
+    return _json(body, 429, _rate_limit_headers(_RateLimit("", retry_after, is_global, 0)))
+
+
+# --------------------------------------------------------------------------------------------
 # Pointing discord.py at the fake
 
 
@@ -1070,8 +1147,14 @@ class FakeDiscord(FakeServer):
         attachment_size_limit: int = 10 * 1024 * 1024,
         shard_count: int = 1,
         clock: ManualClock | None = None,
+        limits: DiscordLimits | None = None,
     ) -> None:
         super().__init__()
+        #: Discord's rate limits, enforced when given (see :class:`DiscordLimits`).
+        self.limits = limits
+        self._buckets = None if limits is None else _Buckets(limits)
+        # Enforced nonces: (author id, nonce) -> (monotonic time, message id).
+        self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
         if shard_count < 1:
             raise ValueError(f"shard_count must be at least 1, not {shard_count}")
         self.token = token
@@ -1967,7 +2050,17 @@ class FakeDiscord(FakeServer):
             upload = await _read_body(request)
             request[UPLOAD] = upload
             limited = self._take_rate_limit(route)
-            if limited is not None:
+            bucket = None
+            if limited is None and self._buckets is not None:
+                bucket = self._buckets.take(route, request.match_info.get("channel_id"))
+            if bucket is not None:
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": bucket[0],
+                    "global": bucket[1],
+                }
+                response = _limit_refusal(*bucket)
+            elif limited is not None:
                 body: Any = {
                     "message": "You are being rate limited.",
                     "retry_after": limited.retry_after,
@@ -2331,9 +2424,36 @@ class FakeDiscord(FakeServer):
             if not recipient.dms_open:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
         body = upload.body if isinstance(upload.body, dict) else {}
+        again = self._nonce_seen(body)
+        if again is not None:
+            return again.payload()
         message = self._create(channel, body, upload, interaction=None)
+        self._nonce_keep(body, message)
         self.notify()
         return message.payload()
+
+    def _nonce_key(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        nonce = body.get("nonce")
+        if nonce is None or body.get("enforce_nonce") is not True:
+            return None
+        if not isinstance(nonce, (str, int)) or len(str(nonce)) > 25:
+            raise DiscordError(400, 50035, "Invalid Form Body")  # nonce: up to 25 characters
+        return self.bot.id, str(nonce)
+
+    def _nonce_seen(self, body: dict[str, Any]) -> StoredMessage | None:
+        """The message an enforced nonce already made in the past few minutes (Create
+        Message, ``enforce_nonce``: "If another message was created by the same author with
+        the same nonce, that message will be returned and no new message will be created")."""
+        key = self._nonce_key(body)
+        kept = None if key is None else self._nonces.get(key)
+        if kept is None or time.monotonic() - kept[0] > NONCE_MEMORY:
+            return None
+        return self.messages.get(kept[1])
+
+    def _nonce_keep(self, body: dict[str, Any], message: StoredMessage) -> None:
+        key = self._nonce_key(body)
+        if key is not None:
+            self._nonces[key] = (time.monotonic(), message.id)
 
     async def _get_message(self, request: web.Request, upload: _Upload) -> Any:
         return self._rest_message(request).payload()

@@ -22,6 +22,8 @@ from discord import app_commands
 
 from tests.fakes.base import DEFAULT_DEADLINE, ManualClock
 from tests.fakes.discord_fake import (
+    CREATE_MESSAGE,
+    DiscordLimits,
     FakeDiscord,
     ImpossibleInteraction,
     InteractionContext,
@@ -869,3 +871,78 @@ async def test_a_server_without_the_bot_answers_only_user_installed_commands(
         with pytest.raises(discord.Forbidden) as editing:
             await bot.http.edit_message(lounge.id, answer.id, params=_params(content="x"))
         assert editing.value.code == 50001
+
+
+# -- rate limits and nonces (issue 24): each rule of DiscordLimits, cited in its docstring ------
+
+OTHER_CHANNEL = 1_002
+
+
+@contextlib.asynccontextmanager
+async def limited(limits: DiscordLimits) -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(limits=limits) as server:
+        guild = server.guild(GUILD_ID, "Hexhall")
+        server.channel(guild, CHANNEL_ID, "games")
+        server.channel(guild, OTHER_CHANNEL, "more games")
+        with point_discord_py_at(server):
+            yield server
+
+
+async def _raw(server: FakeDiscord, method: str, path: str, body: Any = None) -> Any:
+    """One REST request as Discord sees it, without discord.py's own pacing and retries."""
+    headers = {"Authorization": f"Bot {server.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, server.api_base + path, json=body, headers=headers) as answer,
+    ):
+        return answer.status, await answer.json(), answer.headers
+
+
+async def test_five_messages_per_five_seconds_per_channel() -> None:
+    """Per-route limits are per top-level resource: a sixth message in one channel within the
+    window is refused with 429 (non-global), another channel is not; discord.py waits out
+    ``retry_after`` and the sixth goes through."""
+    async with limited(DiscordLimits(channel_period=0.5)) as server:
+        path = f"/channels/{CHANNEL_ID}/messages"
+        for i in range(5):
+            assert (await _raw(server, "POST", path, {"content": str(i)}))[0] == 200
+        status, body, headers = await _raw(server, "POST", path, {"content": "6th"})
+        assert status == 429 and body["global"] is False and 0 < body["retry_after"] <= 0.5
+        assert headers["X-RateLimit-Scope"] == "user"
+        elsewhere = await _raw(
+            server, "POST", f"/channels/{OTHER_CHANNEL}/messages", {"content": "x"}
+        )
+        assert elsewhere[0] == 200
+        async with running(server, sync=False) as bot:
+            channel = bot.get_channel(CHANNEL_ID)
+            assert isinstance(channel, discord.TextChannel)
+            await channel.send("after the window")
+        assert [m.content for m in server.messages_in(CHANNEL_ID)][-1] == "after the window"
+        assert len(server.messages_in(CHANNEL_ID)) == 6
+
+
+async def test_fifty_requests_a_second_globally() -> None:
+    """ "All bots can make up to 50 requests per second": the 51st within a second is refused
+    with a global 429 whatever its route."""
+    async with limited(DiscordLimits()) as server:
+        answers = [await _raw(server, "GET", "/users/@me") for _ in range(50)]
+        assert {status for status, _, _ in answers} == {200}
+        status, body, headers = await _raw(server, "GET", "/users/@me")
+        assert status == 429 and body["global"] is True and body["retry_after"] > 0
+        assert headers["X-RateLimit-Global"] == "true"
+
+
+async def test_enforced_nonce_returns_the_first_message() -> None:
+    """Create Message, ``enforce_nonce``: a second message with the same nonce from the same
+    author returns the first and creates nothing; without ``enforce_nonce`` it is a new one."""
+    async with limited(DiscordLimits()) as server, running(server, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        first = await channel.send("board", nonce="note-7")  # discord.py sets enforce_nonce
+        again = await channel.send("board", nonce="note-7")
+        assert again.id == first.id
+        assert server.calls_to(CREATE_MESSAGE)[0].data["body"]["enforce_nonce"] is True
+        path = f"/channels/{CHANNEL_ID}/messages"
+        loose = await _raw(server, "POST", path, {"content": "board", "nonce": "note-7"})
+        assert loose[0] == 200 and int(loose[1]["id"]) != first.id
+        assert len(server.messages_in(CHANNEL_ID)) == 2

@@ -49,11 +49,12 @@ from bot.adapters.discord.format import (
 )
 from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.redact import hide
-from bot.delivery.outbox import Outbox
+from bot.delivery.outbox import Outbox, answering
 from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
+from bot.workers import worker_name
 
 __all__ = [
     "DEFER_AFTER",
@@ -232,6 +233,8 @@ class DiscordBot(discord.Client):
         self.manager = manager
         self.guild_id = guild_id
         self.outbox = outbox
+        # Who claims a move's committed board while answering it, without an outbox.
+        self._owner = worker_name()
         self.defer_after = defer_after
         self.sync_commands = sync_commands
         self.tree = _Tree(
@@ -300,6 +303,11 @@ class DiscordBot(discord.Client):
     def _wake(self) -> None:
         if self.outbox is not None:
             self.outbox.wake()
+
+    async def message_fields(self, reply: Reply, caller: User) -> dict[str, Any]:
+        """The fields of the first message showing ``reply`` (a board with its card, for the
+        outbox's sender posting a move's committed board)."""
+        return (await self._compose(reply, caller)).fields
 
     async def _compose(
         self, reply: Reply, caller: User, *, file_name: str | None = None, board: bool = True
@@ -411,38 +419,44 @@ class DiscordBot(discord.Client):
             for section in out.rest:
                 await interaction.followup.send(section, ephemeral=True)
             return
-        if mode is Mode.EDIT:
-            edit = dict(fields)
-            edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-            edit.setdefault("content", "")
-            edit.setdefault("embed", None)
-            edit.setdefault("view", None)
-            if deferred:
-                sent = await interaction.edit_original_response(**edit)
-            else:
-                await interaction.response.edit_message(**edit)
-            if interaction.message is not None:
-                await self._remember(interaction, out, interaction.message.id)
-            if pressed is not None and pressed.on_card and reply.challenge_id is not None:
-                # After answering (Discord's 3 s): the challenge's other cards close too.
-                await self._close_cards(reply.challenge_id, interaction.message)
-        else:
-            if mode is Mode.SETTLE:
-                # The pressed message (a preview, a warning) has done its job.
+        # A move's committed board is this answer (a live board, or the final one): claimed,
+        # so no outbox posts it too.
+        live = out.board
+        owner = self.outbox.owner if self.outbox is not None else self._owner
+        chat = str(interaction.channel_id or 0)
+        async with answering(self.manager.store, self.manager.clock, owner, live, chat):
+            if mode is Mode.EDIT:
+                edit = dict(fields)
+                edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+                edit.setdefault("content", "")
+                edit.setdefault("embed", None)
+                edit.setdefault("view", None)
                 if deferred:
-                    await interaction.edit_original_response(view=None)
+                    sent = await interaction.edit_original_response(**edit)
                 else:
-                    await interaction.response.edit_message(view=None)
-                sent = await interaction.followup.send(**fields, wait=True)
-            elif deferred:
-                sent = await interaction.followup.send(**fields, wait=True)
+                    await interaction.response.edit_message(**edit)
+                if interaction.message is not None:
+                    await self._remember(interaction, out, interaction.message.id)
+                if pressed is not None and pressed.on_card and reply.challenge_id is not None:
+                    # After answering (Discord's 3 s): the challenge's other cards close too.
+                    await self._close_cards(reply.challenge_id, interaction.message)
             else:
-                response = await interaction.response.send_message(**fields)
-                resource = response.resource
-                if isinstance(resource, discord.InteractionMessage):
-                    sent = resource
-            if sent is not None:
-                await self._remember(interaction, out, sent.id)
+                if mode is Mode.SETTLE:
+                    # The pressed message (a preview, a warning) has done its job.
+                    if deferred:
+                        await interaction.edit_original_response(view=None)
+                    else:
+                        await interaction.response.edit_message(view=None)
+                    sent = await interaction.followup.send(**fields, wait=True)
+                elif deferred:
+                    sent = await interaction.followup.send(**fields, wait=True)
+                else:
+                    response = await interaction.response.send_message(**fields)
+                    resource = response.resource
+                    if isinstance(resource, discord.InteractionMessage):
+                        sent = resource
+                if sent is not None:
+                    await self._remember(interaction, out, sent.id)
         for section in out.rest:
             await interaction.followup.send(section, allowed_mentions=mentions_only())
 

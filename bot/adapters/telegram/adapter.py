@@ -70,11 +70,12 @@ from bot.adapters.telegram.reading import (
 )
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
-from bot.delivery.outbox import Outbox
+from bot.delivery.outbox import Outbox, answering
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
+from bot.workers import worker_name
 
 __all__ = [
     "ALLOWED_UPDATES",
@@ -228,6 +229,8 @@ class TelegramAdapter:
         app.add_handler(TypeHandler(Update, self._wake_outbox), group=1)
         #: The outbox delivering this platform's notifications (woken after each update).
         self.outbox: Outbox | None = None
+        # Who claims a move's committed board while answering it, without an outbox.
+        self._owner = worker_name()
 
     @classmethod
     def build(
@@ -345,9 +348,9 @@ class TelegramAdapter:
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
         board (a player's rating chart) as a photo with its caption, text otherwise.
-        A game's older boards lose their buttons (found in the store, so also after a
-        restart).  ``dedupe`` skips a board identical to the game's latest one (a double
-        press answered again).  ``thread``: the forum topic it goes to (``None``: none)."""
+        A game's older boards keep their buttons (see :mod:`~bot.adapters.telegram.boards`).
+        ``dedupe`` skips a board identical to the game's latest one (a double press answered
+        again).  ``thread``: the forum topic it goes to (``None``: none)."""
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
@@ -375,9 +378,15 @@ class TelegramAdapter:
         async with board_lock(self.manager, gid):
             if dedupe and self._captions.get(gid) == caption:
                 return None
-            message = await send_board(
-                bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
-            )
+            # The move's committed board is this answer: claimed, so no outbox posts it too.
+            owner = self.outbox.owner if self.outbox is not None else self._owner
+            store, clock = self.manager.store, self.manager.clock
+            # (A live board, or the final one: any board shown as the game's latest; the
+            # game's chat is the topic's when it is in one.)
+            async with answering(store, clock, owner, gid, topics.key(chat_id, thread)):
+                message = await send_board(
+                    bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
+                )
             self._captions[gid] = caption
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(
@@ -402,6 +411,8 @@ class TelegramAdapter:
         if message is None or user is None or update.edited_message is not None:
             return
         self._remember(user)
+        # The user opened the bot: direct messages Telegram refused before may reach them now.
+        await self.manager.store.direct_reachable(PLATFORM, str(user.id))
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(

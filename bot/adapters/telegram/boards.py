@@ -2,8 +2,11 @@
 updates) and the sender (the bot's own moves, delivered through the outbox).
 
 A board is one photo with its caption and buttons (text when pictures are off), remembered in
-the store as the game's latest board: the game's older boards lose their buttons (see
-:mod:`bot.sessions.posts`).  Long texts are split at Telegram's limit.
+the store as the game's latest board (see :mod:`bot.sessions.posts`).  The older boards keep
+their buttons: every button carries its whole meaning (game, ply, move), so pressing one on
+an older board is answered like on the latest, and taking them away would cost an edit per
+move, which counts toward Telegram's 20 messages a minute per group (issue 24: one message
+per move).  Long texts are split at Telegram's limit.
 """
 
 from __future__ import annotations
@@ -163,9 +166,9 @@ async def send_board(
     *,
     thread: int | None = None,
 ) -> Message:
-    """A game's board as its latest: sent, remembered, and the game's older boards' buttons
-    taken away (found in the store, so also after a restart).  Call it holding
-    :func:`board_lock`.  ``thread``: the forum topic it goes to."""
+    """A game's board as its latest: sent and remembered (the older boards keep their buttons,
+    see the module docstring; a move picker opened under an older one is deleted).  Call it
+    holding :func:`board_lock`.  ``thread``: the forum topic it goes to."""
     assert reply.game_id is not None
     markup = board_markup(reply, chat_id, app)
     if reply.image is None:
@@ -175,15 +178,9 @@ async def send_board(
     older = await manager.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )
-    removed = False
-    for post in older:  # only the latest board of a game keeps live buttons
-        try:
-            if post.kind is PostKind.PICKER:  # under an older board: done with
+    for post in older:
+        if post.kind is PostKind.PICKER:  # a picker under an older board: done with
+            # Removed from that chat, or it moved: nothing to tidy there.
+            with contextlib.suppress(Forbidden, ChatMigrated):
                 await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
-                continue
-            await drop_buttons(bot, int(post.chat_id), int(post.message_id))
-        except Forbidden:  # the bot was removed from that chat: the game goes on here
-            removed = removed or post.chat_id != str(chat_id)
-    if removed and chat_id > 0:
-        await send_text(bot, chat_id, texts.removed_from_chat(reply.game_id))
     return message

@@ -6,7 +6,9 @@ direct messages gets one instead, and a direct message Telegram refuses (403: th
 started the bot or blocked it) is reported as :class:`~bot.delivery.outbox.DirectRefused`, so
 the outbox sends it to the chat once.  A recap is an animation (the GIF drawn when it is
 delivered).  The notice that a challenge expired edits the challenge's card in place (its
-buttons removed; the card is found in the store, see :mod:`bot.sessions.posts`).  In a game
+buttons removed; the card is found in the store, see :mod:`bot.sessions.posts`).  A move's
+committed board (:attr:`~bot.core.notification.Kind.BOARD`) reaches the sender only when the
+answer to the move never went out: it posts the game's board then.  In a game
 against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
 as the game's board in its chat, the notice above its caption.  Flood
 control is the application's rate limiter's business (it honours ``RetryAfter``); a group
@@ -129,6 +131,9 @@ class TelegramSender:
             return
         if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text, thread):
             return
+        board = note.kind is Kind.BOARD
+        if board and await self._bot_board(chat_id, note, text, thread, any_game=True):
+            return
         if note.kind is Kind.RECAP:
             gif = None
             if self.recaps is not None and note.game_id is not None:
@@ -153,16 +158,24 @@ class TelegramSender:
             await offers.remember_copy(self.manager, sent, note)
 
     async def _bot_board(
-        self, chat_id: int, note: Notification, text: Text, thread: int | None
+        self,
+        chat_id: int,
+        note: Notification,
+        text: Text,
+        thread: int | None,
+        *,
+        any_game: bool = False,
     ) -> bool:
-        """Post the board of a game against the bot in its chat with ``text`` above the
+        """Post the board of a game against the bot (``any_game``: of any game, a move's
+        committed board whose answer never went out) in its chat (forum topic ``thread``) with
+        ``text`` above the
         caption; ``False`` when the notice is about another game or goes elsewhere."""
         manager, chat = self.manager, note.chat
         if manager is None or note.game_id is None or chat is None:
             return False
         if chat.chat_id != key(chat_id, thread):  # a direct message away from the game's chat
             return False
-        if not await manager.against_bot(note.game_id):
+        if not any_game and not await manager.against_bot(note.game_id):
             return False
         recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
         board = await manager.board(recipient, chat, note.game_id)
