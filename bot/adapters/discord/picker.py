@@ -32,7 +32,7 @@ import discord
 
 from bot.messages import Action, ActionKind
 from bot.sessions import texts
-from bot.sessions.picker import Picker
+from bot.sessions.picker import PREFIX_MARK, Picker
 
 __all__ = [
     "MENU_SIZE",
@@ -164,11 +164,21 @@ class PreviewButton(
             await client.report(interaction, error)
 
 
+def _as_step(step: Picker, play: Action) -> Action:
+    """A part that plays a whole move (``mv:<game>:<ply>:<move>``) as the picker's step of
+    that move (its preview follows, see :meth:`~bot.adapters.discord.adapter.DiscordBot._pick`)."""
+    move = PREFIX_MARK + play.id.split(":", 3)[3]
+    return Action.make(play.label, ActionKind.PICK_STEP, step.game_id, step.ply, 0, move)
+
+
 def picker_view(step: Picker, button: Callable[[Action], discord.ui.Item[Any]]) -> discord.ui.View:
     """The components of one picker step: menus of its parts, then its controls as buttons
     (``button`` makes one for an action; the picker's "Play" becomes the preview button)."""
     view = discord.ui.View(timeout=None)
-    for row, chunk in enumerate(menus_of(step.parts)):
+    # A part that ends the move plays it at once in the session's picker; here it is one more
+    # step (the whole move), which shows its preview with Play it / Cancel instead.
+    parts = tuple(_as_step(step, a) if a.kind is ActionKind.MOVE else a for a in step.parts)
+    for row, chunk in enumerate(menus_of(parts)):
         view.add_item(PickMenu(row, step.game_id, step.ply, chunk))
     row = len(view.children)
     for action in step.controls:
