@@ -77,6 +77,7 @@ async def test_notices_of_a_game_in_its_thread_go_to_the_thread(
     fake.grant_threads(GUILD)
     async with running(fake, tmp_path / "h.db") as run:
         card = await run.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB})
+        assert "not a member" not in card.content  # the bot is a member of this server
         await run.click(BOB, card, "Accept")
         await fake.wait_until(lambda: bool(fake.threads_in(CHANNEL)), timeout=DEADLINE)
         (thread,) = fake.threads_in(CHANNEL)
@@ -96,11 +97,15 @@ async def test_notices_of_a_game_in_its_thread_go_to_the_thread(
 
 
 async def _friends_game(run: Run) -> int:
-    """Alice challenges Bob in a DM between them that the bot is not part of; Bob accepts."""
+    """Alice challenges Bob in a DM between them that the bot is not part of; Bob, without the
+    app, accepts (a button of a message the user-installed app posted works for anyone who
+    sees it: Rapptz/discord.py#9757, discord/discord-api-docs#6723). The card says so."""
+    run.fake.uninstall_app(BOB)
     run.fake.private_channel(FRIENDS, [ALICE, BOB])
     card = await run.answer(
         ALICE, "challenge", {"game": "maphex", "opponent": BOB}, channel=FRIENDS
     )
+    assert "not a member of this chat" in card.content and "without installing" in card.content
     await run.click(BOB, card, "Accept")
     await run.fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
     return int(button(card, "Board").split(":")[1])

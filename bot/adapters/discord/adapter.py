@@ -212,6 +212,14 @@ class _Outgoing:
     card: int | None
 
 
+def _foreign(interaction: discord.Interaction) -> bool:
+    """Whether the bot is not a member where ``interaction`` happened (a DM or group DM
+    between users, a server without the bot): only the user install answers there."""
+    if interaction.context.private_channel:
+        return True
+    return interaction.guild_id is not None and not interaction.is_guild_integration()
+
+
 def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
     """A deferred answer's fields as the edit of its "thinking" placeholder.  Discord's Create
     Followup Message: after a deferral the first followup edits the placeholder only "for
@@ -441,6 +449,10 @@ class DiscordBot(discord.Client):
         caller = user_of(interaction.user)
         out = await self._compose(reply, caller, file_name=file_name, board=board)
         fields = out.fields
+        if out.card is not None and mode is Mode.PUBLIC and _foreign(interaction):
+            # A new challenge where only the user install works: say what the friends need.
+            line = markdown(texts.user_install_card())
+            fields["content"] = f"{fields.get('content', '')}\n{line}".strip()[:TEXT_LIMIT]
         sent: discord.InteractionMessage | discord.WebhookMessage | None = None
         if not reply.ok or mode is Mode.PRIVATE:
             if deferred and mode is not Mode.PRIVATE:
@@ -510,8 +522,7 @@ class DiscordBot(discord.Client):
         players whom notices reached neither there nor privately (see
         :mod:`bot.adapters.discord.reach`)."""
         channel = interaction.channel_id
-        foreign = interaction.guild_id is not None and not interaction.is_guild_integration()
-        if channel is not None and (interaction.context.private_channel or foreign):
+        if channel is not None and _foreign(interaction):
             self.reach.refused(channel)  # known now: no refused request to learn it
         missed = self.reach.take_unreachable(channel) if channel is not None else []
         if missed:

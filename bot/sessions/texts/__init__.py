@@ -144,6 +144,7 @@ from bot.sessions.texts.picking import (
     thread_name,
     thread_result,
     unreachable,
+    user_install_card,
 )
 from bot.sessions.texts.play import (
     accepted,
@@ -519,4 +520,5 @@ __all__ += [
     "thread_name",
     "thread_result",
     "unreachable",
+    "user_install_card",
 ]

@@ -66,3 +66,13 @@ def unreachable(players: Sequence[Mention]) -> Text:
         "and my direct messages were refused. Allow direct messages from me to get turn "
         "notices, reminders and results.",
     )
+
+
+def user_install_card() -> Text:
+    """Added to a challenge card where the bot is not a member (a DM or group DM between
+    friends, a server without the bot): what the friends need to play there."""
+    return _t(
+        "I am not a member of this chat: anyone here can press my buttons (Accept, Move), "
+        "without installing me; typing my commands needs the app on your own account. Turn "
+        "notices, reminders and results come as direct messages from me: allow them."
+    )
