@@ -27,7 +27,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
-from tests.fakes.discord_fake import ResponseKind
+from tests.fakes.discord_fake import ResponseKind, StoredMessage
 
 
 async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) -> None:
@@ -55,6 +55,23 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         users = {}
         for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
             users[(await run.manager.player(as_user(uid, name))).id] = uid
+        games = [g.game_id for g in await run.manager.store.tournament_games(1)]
+
+        def boards() -> dict[int, list[StoredMessage]]:
+            """The games' boards in the channel (a board's History button names its game)."""
+            found: dict[int, list[StoredMessage]] = {}
+            for m in fake.messages_in(CHANNEL):
+                ids = [c.get("custom_id", "") for c in m.walk_components()]
+                for gid in games:
+                    if m.attachments and f"hi:{gid}" in ids:
+                        found.setdefault(gid, []).append(m)
+            return found
+
+        # Each game is posted with its board by the outbox, pinging the player to move.
+        await fake.wait_until(lambda: len(boards()) == 3, timeout=DEADLINE)
+        for gid, posted in boards().items():
+            assert len(posted) == 1, f"#{gid} posted {len(posted)} times"
+            assert posted[0].pinged_users == {await run.to_move(gid)}
         for g in await run.manager.store.tournament_games(1):
             row = await run.manager.store.get_game(g.game_id)
             assert row is not None
@@ -72,6 +89,8 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         over = next(m for m in fake.messages_in(CHANNEL) if "is over" in m.content)
         # Three draws: everyone 1 point, Sonneborn-Berger 1: a shared first place.
         assert f"<@{ALICE}>, <@{BOB}> and <@{CAROL}> win with 1 point." in over.content
+        # Nothing posted twice: one start message (the answer).
+        assert sum("has started" in m.content for m in fake.messages_in(CHANNEL)) == 1
         standings = await run.answer(CAROL, "tournament", {})
         assert "Standings of tournament 1" in standings.content
         assert "1. alice 1 (won 0, drawn 2, lost 0; SB 1)" in standings.content

@@ -64,15 +64,26 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         _, text, alert = await bot.press(bo, card, bot.button(card, "Join"))
         assert alert and text is not None and "already in" in text
         await _answer(bot, ada, group, "/tournament start", "3 games at once")
-        # The outbox posts the start in the group too.
-        await fake.wait_until(
-            lambda: any("has started" in (m.text or "") for m in fake.sent(group)[-8:]),
-            timeout=30,
-        )
         rows = [
             await bot.manager.store.get_game(g.game_id)
             for g in await bot.manager.store.tournament_games(1)
         ]
+        shown = [f"game #{row.id} Pathagon begins" for row in rows if row is not None]
+
+        def boards() -> list[telegram.Message]:
+            return [
+                m
+                for m in fake.sent(group)
+                if m.photo and any(s in (m.caption or "") for s in shown)
+            ]
+
+        # Each game is posted with its board, by the outbox, once the answer is out.
+        await fake.wait_until(lambda: len(boards()) == 3, timeout=DEADLINE)
+        for board, row in zip(sorted(boards(), key=bot.game_id), rows, strict=True):
+            assert row is not None and bot.game_id(board) == row.id
+            mover = await bot.to_move(row.id, ada, bo, cy)
+            # The board's caption names (pings) the player to move: their turn notice.
+            assert f'href="tg://user?id={mover.id}"' in (board.caption_html or ""), board
         users = {str(u.id): u for u in (ada, bo, cy)}
         ids = {}
         for u in (ada, bo, cy):
@@ -98,3 +109,6 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         assert len(png) > 1000
         assert standings.caption is not None and "Standings of tournament 1" in standings.caption
         assert users  # every player was a Telegram user of the group
+        # Nothing about the start was posted twice: one start message, one board per game.
+        assert sum("has started" in (m.text or "") for m in fake.sent(group)) == 1
+        assert len(boards()) == 3
