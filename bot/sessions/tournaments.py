@@ -28,7 +28,7 @@ from bot.core.notification import Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import pool_of
-from bot.sessions import challenges, loading, policy, presentation, standings, texts
+from bot.sessions import challenges, loading, policy, posts, presentation, standings, texts
 from bot.sessions.context import Context, Refusal, checked_id
 from bot.storage import Community, GameRow, NewGame, PlayerRow, StoreError
 from bot.storage.sql_tournaments import Joined
@@ -581,8 +581,10 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
         creator = await loading.player_by_id(ctx, t.creator)
         head = texts.standings_update(presentation.mention(creator))
         text = Text.of(head, "\n", await _standings_text(ctx, state))
-        note = _chat_note(
-            ctx, creator, t, text, now, f"tournament:{t.id}:standings:{now:%Y%m%d%H%M}"
+        # Edited in place by the adapters where they can (see bot.sessions.posts).
+        note = replace(
+            _chat_note(ctx, creator, t, text, now, posts.standings_key(t.id, now)),
+            kind=Kind.STANDINGS,
         )
         work += await ctx.store.claim_standings_post(t.id, t.standings_at, now, [note])
     # What was read, as the store counts it: a later change of any game shows.

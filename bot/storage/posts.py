@@ -24,12 +24,15 @@ class PostKind(enum.StrEnum):
     BOARD = "board"
     #: a challenge's card (edited in place when the challenge is closed)
     CARD = "card"
+    #: a tournament's standings in its chat (edited in place by the next day's update)
+    STANDINGS = "standings"
 
 
 @dataclass(frozen=True)
 class Post:
     """One bot message: where it is (platform, chat, the platform's message id, all text),
-    what it shows, and whether it still has live buttons."""
+    what it shows (a game's board, a challenge's card, a tournament's standings), and whether
+    it still has live buttons."""
 
     platform: str
     chat_id: str
@@ -39,3 +42,4 @@ class Post:
     challenge_id: int | None = None
     live: bool = True
     created_at: datetime | None = None
+    tournament_id: int | None = None

@@ -11,6 +11,9 @@ committed board (:attr:`~bot.core.notification.Kind.BOARD`) reaches the sender o
 answer to the move never went out: it posts the game's board then.  In a game
 against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
 as the game's board in its chat, the notice above its caption.  Flood
+A tournament's standings of the day edit its earlier standings message in place (found in the
+store, see :mod:`bot.sessions.posts`); a new one is posted, and remembered, only when none is
+known or Telegram refuses the edit (the message was deleted).  Flood
 control is the application's rate limiter's business (it honours ``RetryAfter``); a group
 migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.
 """
@@ -38,6 +41,7 @@ from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions.manager import SessionManager
+from bot.sessions.posts import standings_tournament
 from bot.storage import PostKind
 
 __all__ = ["TelegramSender"]
@@ -51,6 +55,10 @@ def _chat_id(value: str, what: str) -> int:
         return int(value)
     except ValueError:
         raise DeliveryRefused(f"{what} {value!r} is not a Telegram id") from None
+
+
+def _body(text: Text) -> str:
+    return html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
 
 
 class TelegramSender:
@@ -102,6 +110,8 @@ class TelegramSender:
         markup: InlineKeyboardMarkup | None = keyboard(rows_of(note.actions))
         if note.kind is Kind.CHALLENGE_EXPIRED and await self._edit_card(note, text):
             return
+        if note.kind is Kind.STANDINGS and await self._edit_standings(note, text):
+            return
         if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text):
             return
         if note.kind is Kind.BOARD and await self._bot_board(chat_id, note, text, any_game=True):
@@ -118,8 +128,40 @@ class TelegramSender:
                 filename=f"hexhall-{note.game_id}.gif", reply_markup=markup,
             )  # fmt: skip
             return
-        body = html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
-        await self.bot.send_message(chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup)
+        body = _body(text)
+        sent = await self.bot.send_message(
+            chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup
+        )
+        tournament = standings_tournament(note)
+        if tournament is not None and self.manager is not None:
+            await self.manager.remember_post(
+                PLATFORM, str(chat_id), str(sent.message_id), PostKind.STANDINGS,
+                tournament_id=tournament,
+            )  # fmt: skip
+
+    async def _edit_standings(self, note: Notification, text: Text) -> bool:
+        """Edit the tournament's last standings message to ``text``; ``False`` when none is
+        known or Telegram refuses (then a new one is posted).  A bot may edit its own messages
+        at any time: editMessageText's only time limit is for "business messages that were not
+        sent by the bot and do not contain an inline keyboard" (48 hours,
+        https://core.telegram.org/bots/api#editmessagetext)."""
+        tournament = standings_tournament(note)
+        if self.manager is None or tournament is None:
+            return False
+        known = await self.manager.posts_for(
+            PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS
+        )
+        if not known:
+            return False
+        last = known[-1]
+        try:
+            await self.bot.edit_message_text(
+                _body(text), int(last.chat_id), int(last.message_id), parse_mode=ParseMode.HTML
+            )
+        except BadRequest as exc:
+            # Already showing this text counts as edited; a deleted message does not.
+            return "not modified" in str(exc).lower()
+        return True
 
     async def _bot_board(
         self, chat_id: int, note: Notification, text: Text, *, any_game: bool = False
