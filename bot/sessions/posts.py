@@ -43,15 +43,16 @@ __all__ = [
 _STANDINGS = "standings"
 
 
-def standings_key(tournament_id: int, at: datetime) -> str:
-    """The dedupe key of tournament ``tournament_id``'s standings update made at ``at`` (one
-    a minute at most, whoever makes it).
+def standings_key(tournament_id: int, after: datetime | None) -> str:
+    """The dedupe key of tournament ``tournament_id``'s standings update that follows the one
+    made at ``after`` (or its start): one per earlier update, whoever makes it.
 
     >>> from datetime import UTC
-    >>> standings_key(7, datetime(2026, 5, 1, 9, 30, tzinfo=UTC))
-    'standings:7:202605010930'
+    >>> standings_key(7, datetime(2026, 5, 1, 9, 30, 5, 120, tzinfo=UTC))
+    'standings:7:20260501093005000120'
     """
-    return f"{_STANDINGS}:{tournament_id}:{at:%Y%m%d%H%M}"
+    stamp = "start" if after is None else f"{after:%Y%m%d%H%M%S%f}"
+    return f"{_STANDINGS}:{tournament_id}:{stamp}"
 
 
 def standings_tournament(note: Notification) -> int | None:

@@ -583,7 +583,7 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
         text = Text.of(head, "\n", await _standings_text(ctx, state))
         # Edited in place by the adapters where they can (see bot.sessions.posts).
         note = replace(
-            _chat_note(ctx, creator, t, text, now, posts.standings_key(t.id, now)),
+            _chat_note(ctx, creator, t, text, now, posts.standings_key(t.id, t.standings_at)),
             kind=Kind.STANDINGS,
         )
         work += await ctx.store.claim_standings_post(t.id, t.standings_at, now, [note])

@@ -11,10 +11,12 @@ so the Join button's id carries its whole meaning (``tj:<tournament>``, a few by
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import telegram
 
+from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
 
 
@@ -89,11 +91,26 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         for u in (ada, bo, cy):
             player = await bot.manager.player(bot.as_user(u))
             ids[player.id] = u
-        # Each game: the second player resigns, except the last, drawn by agreement.
-        for row in rows[:-1]:
+        # Each game: the second player resigns, except the last, drawn by agreement.  A day
+        # after each of the first two results, the sweep updates the standings: the first
+        # update is posted, the second edits it in place.
+        updates: list[telegram.Message] = []
+        for done, row in enumerate(rows[:-1], start=1):
             assert row is not None
             loser = ids[row.seat1]
             await _answer(bot, loser, group, f"/resign #{row.id} !", "resign")
+            await _a_day_later(bot, 1)
+            await bot.manager.sweep()
+            said = f"({done} of 3 games played)"
+
+            def updated(said: str = said) -> bool:
+                updates[:] = [m for m in fake.sent(group) if "day's standings" in (m.text or "")]
+                return bool(updates) and said in (
+                    fake.message(group, updates[0].message_id).text or ""
+                )
+
+            await fake.wait_until(updated, timeout=DEADLINE)
+            assert len(updates) == 1, "the second update edits the first message"
         last = rows[-1]
         assert last is not None
         await _answer(bot, ids[last.seat0], group, f"/draw #{last.id}", "draw")
@@ -112,3 +129,16 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         # Nothing about the start was posted twice: one start message, one board per game.
         assert sum("has started" in (m.text or "") for m in fake.sent(group)) == 1
         assert len(boards()) == 3
+        # The final result is a new message; the day's standings stayed one message.
+        assert sum("day's standings" in (m.text or "") for m in fake.sent(group)) == 1
+
+
+async def _a_day_later(bot: Bot, tournament_id: int) -> None:
+    """As if the tournament's last standings were posted two days ago (the bot runs on the
+    real clock): the next sweep may post the day's update."""
+    when = to_ts(bot.manager.now() - timedelta(days=2))
+
+    def back(conn: Conn) -> None:
+        conn.execute("UPDATE tournaments SET standings_at = ? WHERE id = ?", (when, tournament_id))
+
+    await bot.manager.store._write(back)

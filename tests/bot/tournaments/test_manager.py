@@ -14,6 +14,7 @@ from bot.ratings import Rating, pool_of
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.policy import ANSWER_GRACE
+from bot.sessions.posts import standings_tournament
 from bot.storage import Community, GameRow
 from bot.storage.dbapi import Conn, to_ts
 from bot.storage.tournament_rows import TournamentStatus
@@ -163,6 +164,9 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         assert sum("Standings" in n for n in await _notes(m, "standings")) == 1
         await m.sweep()
         assert sum("Standings" in n for n in await _notes(m, "standings")) == 1
+        # The update names its tournament, for the adapters to edit the earlier one in place.
+        (update,) = [n for n in await _due(m) if n.kind is Kind.STANDINGS]
+        assert standings_tournament(update) == tid and (update.chat, update.direct) == (ROOM, False)
         # Nothing changed since: the sweep passes over the tournament (one query).
         assert await m.sweep() == 0
         shown = await m.tournament_standings(C, ROOM)
