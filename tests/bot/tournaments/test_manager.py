@@ -160,6 +160,11 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         replay = rows[3]
         assert (replay.seat0, replay.seat1) == (b, c)
         assert [g.replay_of for g in await m.store.tournament_games(tid)][-1] == rows[2].id
+        # The replay is posted as any game: its first board, naming bo (to move), once.
+        told = [n for n in await _due(m) if n.game_id == replay.id]
+        assert [(n.kind, n.ply, n.recipient.name) for n in told] == [(Kind.BOARD, 0, "bo")]
+        await m.sweep()
+        assert len([n for n in await _due(m) if n.game_id == replay.id]) == 1
         # A day passed with results: one standings update, not two.
         assert sum("Standings" in n for n in await _notes(m, "standings")) == 1
         await m.sweep()
