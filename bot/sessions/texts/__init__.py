@@ -135,6 +135,15 @@ from bot.sessions.texts.looking import (
     to_move_line,
     your_turn_state,
 )
+from bot.sessions.texts.picking import (
+    MOVE_LABEL,
+    choose_part,
+    game_in_thread,
+    picker_closed,
+    preview_label,
+    thread_name,
+    thread_result,
+)
 from bot.sessions.texts.play import (
     accepted,
     already_over,
@@ -485,4 +494,15 @@ __all__ += [
     "tournament_too_few",
     "tournament_withdrawn",
     "which_tournament",
+]
+
+# Moving by pressing and a game's own thread (issue 25), kept apart so the lists merge cleanly.
+__all__ += [
+    "MOVE_LABEL",
+    "choose_part",
+    "game_in_thread",
+    "picker_closed",
+    "preview_label",
+    "thread_name",
+    "thread_result",
 ]
