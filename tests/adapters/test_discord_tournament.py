@@ -74,6 +74,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         for gid, posted in boards().items():
             assert len(posted) == 1, f"#{gid} posted {len(posted)} times"
             assert posted[0].pinged_users == {await run.to_move(gid)}
+        pictures: list[str] = []  # the standings picture's attachment after each update
         for done, g in enumerate(await run.manager.store.tournament_games(1), start=1):
             row = await run.manager.store.get_game(g.game_id)
             assert row is not None
@@ -96,8 +97,13 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
                 return len(day) == 1 and said in day[0].content
 
             await fake.wait_until(updated, timeout=DEADLINE)
+            (posted,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
+            pictures.append(str(posted.attachments[0]["id"]))
         (day,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
         assert day.edits == 1, "the second update edited the first message"
+        # The table picture came with the update and was replaced by the edit.
+        assert len(day.attachments) == 1 and day.attachments[0]["filename"].endswith(".png")
+        assert len(set(pictures)) == 2, pictures
         await run.manager.sweep()
         await fake.wait_until(
             lambda: any("is over" in m.content for m in fake.messages_in(CHANNEL)),

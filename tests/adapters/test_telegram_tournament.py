@@ -104,13 +104,15 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
             said = f"({done} of 3 games played)"
 
             def updated(said: str = said) -> bool:
-                updates[:] = [m for m in fake.sent(group) if "day's standings" in (m.text or "")]
-                return bool(updates) and said in (
-                    fake.message(group, updates[0].message_id).text or ""
-                )
+                updates[:] = [m for m in fake.sent(group) if "day's standings" in _shown(m)]
+                return bool(updates) and said in _shown(fake.message(group, updates[0].message_id))
 
             await fake.wait_until(updated, timeout=DEADLINE)
             assert len(updates) == 1, "the second update edits the first message"
+            # The table picture with the text as its caption, the picture replaced too.
+            now = fake.message(group, updates[0].message_id)
+            assert now.photo and len(fake.photo_bytes(now)) > 1000
+        assert [c.method for c in fake.calls].count("editMessageMedia") == 1
         last = rows[-1]
         assert last is not None
         await _answer(bot, ids[last.seat0], group, f"/draw #{last.id}", "draw")
@@ -130,7 +132,11 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         assert sum("has started" in (m.text or "") for m in fake.sent(group)) == 1
         assert len(boards()) == 3
         # The final result is a new message; the day's standings stayed one message.
-        assert sum("day's standings" in (m.text or "") for m in fake.sent(group)) == 1
+        assert sum("day's standings" in _shown(m) for m in fake.sent(group)) == 1
+
+
+def _shown(message: telegram.Message) -> str:
+    return message.text or message.caption or ""
 
 
 async def _a_day_later(bot: Bot, tournament_id: int) -> None:

@@ -11,7 +11,8 @@ committed board (:attr:`~bot.core.notification.Kind.BOARD`) reaches the sender o
 answer to the move never went out: it posts the game's board then.  In a game
 against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
 as the game's board in its chat, the notice above its caption.  Flood
-A tournament's standings of the day edit its earlier standings message in place (found in the
+A tournament's standings of the day (its table picture, the text as its caption) edit its
+earlier standings message in place (found in the
 store, see :mod:`bot.sessions.posts`); a new one is posted, and remembered, only when none is
 known or Telegram refuses the edit (the message was deleted).  Flood
 control is the application's rate limiter's business (it honours ``RetryAfter``); a group
@@ -23,7 +24,7 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
@@ -42,7 +43,7 @@ from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions.manager import SessionManager
 from bot.sessions.posts import standings_tournament
-from bot.storage import PostKind
+from bot.storage import Post, PostKind
 
 __all__ = ["TelegramSender"]
 
@@ -110,7 +111,7 @@ class TelegramSender:
         markup: InlineKeyboardMarkup | None = keyboard(rows_of(note.actions))
         if note.kind is Kind.CHALLENGE_EXPIRED and await self._edit_card(note, text):
             return
-        if note.kind is Kind.STANDINGS and await self._edit_standings(note, text):
+        if note.kind is Kind.STANDINGS and await self._standings(chat_id, note, text):
             return
         if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text):
             return
@@ -128,38 +129,57 @@ class TelegramSender:
                 filename=f"hexhall-{note.game_id}.gif", reply_markup=markup,
             )  # fmt: skip
             return
-        body = _body(text)
-        sent = await self.bot.send_message(
-            chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup
-        )
-        tournament = standings_tournament(note)
-        if tournament is not None and self.manager is not None:
-            await self.manager.remember_post(
-                PLATFORM, str(chat_id), str(sent.message_id), PostKind.STANDINGS,
-                tournament_id=tournament,
-            )  # fmt: skip
+        body = html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
+        await self.bot.send_message(chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup)
 
-    async def _edit_standings(self, note: Notification, text: Text) -> bool:
-        """Edit the tournament's last standings message to ``text``; ``False`` when none is
-        known or Telegram refuses (then a new one is posted).  A bot may edit its own messages
-        at any time: editMessageText's only time limit is for "business messages that were not
-        sent by the bot and do not contain an inline keyboard" (48 hours,
-        https://core.telegram.org/bots/api#editmessagetext)."""
-        tournament = standings_tournament(note)
-        if self.manager is None or tournament is None:
+    async def _standings(self, chat_id: int, note: Notification, text: Text) -> bool:
+        """A tournament's standings of the day: its table picture with ``text`` as the
+        caption (the text alone when it is too long for a caption or nothing could be drawn),
+        edited into the tournament's last standings message where one is known, else posted
+        and remembered; ``False`` when this is not about a tournament (posted as text)."""
+        manager, tournament = self.manager, standings_tournament(note)
+        if manager is None or tournament is None or note.chat is None:
             return False
-        known = await self.manager.posts_for(
-            PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS
-        )
-        if not known:
-            return False
-        last = known[-1]
+        recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
+        shown = await manager.tournament_standings(recipient, note.chat, tournament)
+        png = shown.image if shown.ok and len(str(text)) <= CAPTION_LIMIT else None
+        known = await manager.posts_for(PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS)
+        if known and await self._edit_standings(known[-1], text, png):
+            return True
+        if png is None:
+            sent = await self.bot.send_message(chat_id, _body(text), parse_mode=ParseMode.HTML)
+        else:
+            sent = await self.bot.send_photo(
+                chat_id, png, caption=html_text(text), parse_mode=ParseMode.HTML,
+                filename=f"standings-{tournament}.png",
+            )  # fmt: skip
+        await manager.remember_post(
+            PLATFORM, str(chat_id), str(sent.message_id), PostKind.STANDINGS,
+            tournament_id=tournament,
+        )  # fmt: skip
+        return True
+
+    async def _edit_standings(self, last: Post, text: Text, png: bytes | None) -> bool:
+        """Edit the tournament's last standings message: its picture and caption
+        (editMessageMedia), or its text; ``False`` when Telegram refuses (a deleted message,
+        a text message that cannot take a picture): then a new one is posted.  A bot may edit
+        its own messages at any time: the Bot API's only time limit on edits is for "business
+        messages that were not sent by the bot and do not contain an inline keyboard" (48
+        hours, https://core.telegram.org/bots/api#editmessagetext)."""
+        chat_id, message_id = int(last.chat_id), int(last.message_id)
         try:
-            await self.bot.edit_message_text(
-                _body(text), int(last.chat_id), int(last.message_id), parse_mode=ParseMode.HTML
-            )
+            if png is None:
+                await self.bot.edit_message_text(
+                    _body(text), chat_id, message_id, parse_mode=ParseMode.HTML
+                )
+            else:
+                media = InputMediaPhoto(
+                    png, caption=html_text(text), parse_mode=ParseMode.HTML,
+                    filename=f"standings-{last.tournament_id}.png",
+                )  # fmt: skip
+                await self.bot.edit_message_media(media, chat_id, message_id)
         except BadRequest as exc:
-            # Already showing this text counts as edited; a deleted message does not.
+            # Already showing this counts as edited; a deleted message does not.
             return "not modified" in str(exc).lower()
         return True
 
