@@ -299,7 +299,7 @@ async def _game(
     position = engines.new(t.game, **t.options)
     seats = (await loading.player_by_id(ctx, seat0), await loading.player_by_id(ctx, seat1))
     mover = seats[position.to_move]
-    shown = texts.tournament_first_board(_name(t), "{game}", _title(t))
+    shown = texts.tournament_first_board(_name(t), "{game}")
     board = policy.first_board_note(
         ctx, mover, Chat(t.platform, t.chat_id), shown, now, grace=grace
     )

@@ -70,7 +70,7 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
             await bot.manager.store.get_game(g.game_id)
             for g in await bot.manager.store.tournament_games(1)
         ]
-        shown = [f"game #{row.id} Pathagon begins" for row in rows if row is not None]
+        shown = [f"game #{row.id} begins" for row in rows if row is not None]
 
         def boards() -> list[telegram.Message]:
             return [

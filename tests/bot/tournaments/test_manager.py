@@ -106,7 +106,7 @@ async def test_the_start_posts_each_games_board_once(store_url: str) -> None:
             mover = (row.seat0, row.seat1)[row.to_move]
             assert n.recipient.player_id == mover and users[mover].name == n.recipient.name
             assert (n.chat, n.ply, n.direct) == (ROOM, 0, False)
-            assert f"game #{row.id} Pathagon begins" in str(n.text)
+            assert f"game #{row.id} begins" in str(n.text)
             assert n.deliver_after == m.now() + ANSWER_GRACE
         # Nothing else: no "your turn" in the chat (nobody turned direct messages on), no
         # second start message.
