@@ -12,10 +12,11 @@ Command), which the tournament command's nine options respect."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from pathlib import Path
 
-from bot.storage import PlayerRow
+from bot.storage import PlayerRow, PostKind
 from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.discord_kit import (
     ALICE,
@@ -99,6 +100,8 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
             await fake.wait_until(updated, timeout=DEADLINE)
             (posted,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
             pictures.append(str(posted.attachments[0]["id"]))
+            # Remembered right after Discord answered: the next update edits it.
+            await _remembered(run)
         (day,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
         assert day.edits == 1, "the second update edited the first message"
         # The table picture came with the update and was replaced by the edit.
@@ -121,6 +124,16 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         assert "1. alice 1 (won 0, drawn 2, lost 0; SB 1)" in standings.content
         assert standings.attachments, "the standings come as a picture"
         assert standings.attachments[0]["filename"].endswith(".png")
+
+
+async def _remembered(run: Run) -> None:
+    """Wait until tournament 1's standings message is remembered (right after it is sent),
+    re-checking every 10 ms, failing after the deadline."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DEADLINE
+    while not await run.manager.posts_for("discord", tournament_id=1, kind=PostKind.STANDINGS):
+        assert loop.time() < deadline, "the standings message was not remembered"
+        await asyncio.sleep(0.01)
 
 
 async def _a_day_later(run: Run, tournament_id: int) -> None:

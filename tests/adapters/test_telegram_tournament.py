@@ -16,6 +16,7 @@ from pathlib import Path
 
 import telegram
 
+from bot.storage import PostKind
 from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
 
@@ -109,6 +110,7 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
 
             await fake.wait_until(updated, timeout=DEADLINE)
             assert len(updates) == 1, "the second update edits the first message"
+            await bot.eventually(lambda: _remembered(bot))
             # The table picture with the text as its caption, the picture replaced too.
             now = fake.message(group, updates[0].message_id)
             assert now.photo and len(fake.photo_bytes(now)) > 1000
@@ -135,6 +137,11 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         assert sum("day's standings" in _shown(m) for m in fake.sent(group)) == 1
 
 
+async def _remembered(bot: Bot) -> bool:
+    """Whether tournament 1's standings message is remembered (right after it is sent)."""
+    return bool(await bot.manager.posts_for("telegram", tournament_id=1, kind=PostKind.STANDINGS))
+
+
 def _shown(message: telegram.Message) -> str:
     return message.text or message.caption or ""
 
@@ -148,3 +155,50 @@ async def _a_day_later(bot: Bot, tournament_id: int) -> None:
         conn.execute("UPDATE tournaments SET standings_at = ? WHERE id = ?", (when, tournament_id))
 
     await bot.manager.store._write(back)
+
+
+async def test_standings_whose_message_is_gone_are_posted_anew(tmp_path: Path) -> None:
+    """The standings message remembered no longer exists (deleted in the group: Telegram
+    answers the edit with "message to edit not found"): the day's standings are posted as a
+    new message, which the next update edits."""
+    async with running(tmp_path / "t.db", deliver=True) as bot:
+        fake = bot.fake
+        ada, bo, cy = (
+            fake.user(41, "Ada", "ada"),
+            fake.user(42, "Bo", "bo"),
+            fake.user(43, "Cy", "cy"),
+        )
+        group = fake.group(-400, "Hex club")
+        await bot.say(ada, group, "/tournament new pathagon days=1")
+        for player in (bo, cy):
+            await _answer(bot, player, group, "/tournament join", "joined")
+        await _answer(bot, ada, group, "/tournament start", "3 games at once")
+        gone = await bot.manager.remember_post(
+            "telegram", str(group.id), "999999", PostKind.STANDINGS, tournament_id=1
+        )
+        assert gone == []
+        (first, *_) = await bot.manager.store.tournament_games(1)
+        row = await bot.manager.store.get_game(first.game_id)
+        assert row is not None
+        seat1 = await bot.manager.store.get_player(row.seat1)
+        assert seat1 is not None
+        loser = next(u for u in (ada, bo, cy) if str(u.id) == seat1.user_id)
+        await _answer(bot, loser, group, f"/resign #{row.id} !", "resign")
+        await _a_day_later(bot, 1)
+        await bot.manager.sweep()
+
+        def posted() -> list[telegram.Message]:
+            return [m for m in fake.sent(group) if "day's standings" in _shown(m)]
+
+        await fake.wait_until(lambda: len(posted()) == 1, timeout=DEADLINE)
+        (day,) = posted()
+        assert day.photo and "(1 of 3 games played)" in _shown(day)
+
+        # Remembered right after Telegram answered: the next update edits this one.
+        async def remembered() -> bool:
+            known = await bot.manager.posts_for(
+                "telegram", tournament_id=1, kind=PostKind.STANDINGS
+            )
+            return [p.message_id for p in known][-1] == str(day.message_id)
+
+        await bot.eventually(remembered)
