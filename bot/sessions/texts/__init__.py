@@ -257,6 +257,12 @@ from bot.sessions.texts.tournaments import (
     tournament_withdrawn,
     which_tournament,
 )
+from bot.sessions.texts.watching import (
+    NOT_YOUR_PICKER,
+    SENT_PRIVATELY,
+    WATCH_PRIVATELY,
+    removed_from_chat,
+)
 from bot.sessions.texts.web import (
     OPEN_BOARD,
     board_page,
@@ -494,6 +500,14 @@ __all__ += [
     "tournament_too_few",
     "tournament_withdrawn",
     "which_tournament",
+]
+
+# Spectators and chats that change (issue 26), kept apart so the lists above merge cleanly.
+__all__ += [
+    "NOT_YOUR_PICKER",
+    "SENT_PRIVATELY",
+    "WATCH_PRIVATELY",
+    "removed_from_chat",
 ]
 
 # Moving by pressing and a game's own thread (issue 25), kept apart so the lists merge cleanly.
