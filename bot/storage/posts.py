@@ -1,8 +1,9 @@
 """What the store keeps of the bot's own messages on the chat platforms ("posts"): which
-message shows which game's board or which challenge's card, so an adapter can edit it later
-(a challenge card when the challenge expires, the older boards of a game that lose their
-buttons) even after a restart.  :class:`~bot.storage.sql_posts.SqlPosts` stores them;
-:mod:`bot.sessions.posts` is how adapters use them (through the session manager).
+message shows which game's board, which challenge's card or which tournament's standings, so an
+adapter can edit it later (a challenge card when the challenge expires, the older boards of a
+game that lose their buttons, the standings by the next day's update) even after a restart.
+:class:`~bot.storage.sql_posts.SqlPosts` stores them; :mod:`bot.sessions.posts` is how adapters
+use them (through the session manager).
 
 >>> PostKind("board") is PostKind.BOARD
 True
@@ -24,16 +25,13 @@ class PostKind(enum.StrEnum):
     BOARD = "board"
     #: a challenge's card (edited in place when the challenge is closed)
     CARD = "card"
-<<<<<<< HEAD
-    #: a tournament's standings in its chat (edited in place by the next day's update)
-    STANDINGS = "standings"
-=======
     #: a move picker opened under a game's board (deleted once the move is played or the
     #: picker cancelled)
     PICKER = "picker"
     #: a draw offer's or a takeback request's answer buttons (closed once answered)
     OFFER = "offer"
->>>>>>> main
+    #: a tournament's standings in its chat (edited in place by the next day's update)
+    STANDINGS = "standings"
 
 
 @dataclass(frozen=True)
