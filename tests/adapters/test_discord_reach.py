@@ -17,12 +17,14 @@ from typing import Any
 
 import pytest
 
+import engines
 from bot.adapters.discord import DiscordSender
 from bot.adapters.discord.format import PLATFORM
 from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import Action, ActionKind, Chat, Text
+from bot.sessions.clock import FakeClock
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
@@ -35,6 +37,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
+from tests.adapters.test_discord_picker import pick
 from tests.fakes.discord_fake import CREATE_MESSAGE, FakeDiscord
 
 FRIENDS = 3_000
@@ -252,3 +255,29 @@ async def test_a_deferred_answer_edits_its_placeholder(fake: FakeDiscord, tmp_pa
         assert fake.calls_to("POST /webhooks/{webhook_id}/{webhook_token}") == []
         edits = fake.calls_to("PATCH /webhooks/{webhook_id}/{webhook_token}/messages/{message_id}")
         assert [c.data["params"]["message_id"] for c in edits] == ["@original"] * 2
+
+
+async def test_a_loss_on_time_reaches_both_friends_by_direct_message(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The friends' game (in a DM the bot is not part of) runs out of time four simulated
+    days later: the outbox tells both players by direct message, with no refused request to
+    the friends' DM."""
+    clock = FakeClock()
+    async with running(fake, tmp_path / "h.db", outbox=True, clock=clock) as run:
+        gid = await _friends_game(run)
+        first = await run.to_move(gid)
+        move = engines.new("maphex").legal_moves()[0]
+        board = next(m for m in fake.messages_in(FRIENDS) if "Move" in labels(m))
+        played = await pick(run, first, board, move)  # by the Move picker: no app needed
+        assert not played.ephemeral and played.channel_id == FRIENDS
+        clock.advance(days=4)
+        await run.manager.sweep()
+        assert run.bot.outbox is not None
+        run.bot.outbox.wake()
+
+        def told(uid: int) -> bool:
+            return any("on time" in m.content for m in fake.messages_in(fake.dm_channel(uid)))
+
+        await fake.wait_until(lambda: told(ALICE) and told(BOB), timeout=DEADLINE)
+        assert _posts_to(fake, FRIENDS) == []
