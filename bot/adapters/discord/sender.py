@@ -4,14 +4,25 @@ that mentions (and pings) only its recipient, or a direct message when they want
 - A refused direct message (Discord's 403, e.g. code 50007 "Cannot send messages to this
   user") raises :class:`~bot.delivery.outbox.DirectRefused`, so the outbox delivers it in the
   game's channel instead, once.
+- Opening a DM channel refused with 400, code 50007 (the user blocked the bot, or shares no
+  server with it) is a refusal like the 403, not a transient error to retry.
+- A notice about a game played in its own thread goes into the thread (remembered in the
+  store as the game's :attr:`~bot.storage.PostKind.THREAD` when it was started), not into
+  the channel the game belongs to.
 - A channel the bot cannot post in (403, code 50001 "Missing Access": a DM or group DM where
-  only the user-installed app works, a channel it lost access to; or 404, a channel that is
-  gone) is not the recipient's fault: the notification goes to them as a direct message
-  instead.  Only when that is refused too does it raise
-  :class:`~bot.delivery.outbox.DeliveryRefused`.
+  only the user-installed app works, a server without the bot, a channel it lost access to;
+  or 404, a channel that is gone) is not the recipient's fault: the notification goes to them
+  as a direct message instead, and the channel is remembered (:mod:`~bot.adapters.discord.reach`)
+  so the next notices there spend no refused request.  Only when the direct message is
+  refused too does it raise :class:`~bot.delivery.outbox.DeliveryRefused` (given up at once,
+  not retried); the channel names that player once at its next interaction.
+- A challenge card (Accept) whose challenge was answered before the outbox came to it is not
+  sent; one answered while it was on its way loses its buttons at once.
+- The recap pings nobody (its recipient is the player who just ended the game).
 - The notice that a challenge expired edits the challenge's card(s) in place, buttons removed
   (the cards are found in the store, so also after a restart, see :mod:`bot.sessions.posts`);
-  it is posted as a message only when no card could be edited.
+  it counts as delivered only when the card in the challenge's own chat (which the
+  challenger sees) was edited, else it is posted (or sent to the challenger directly).
 - A message that can be answered on (a challenge with Accept / Decline) is remembered as one
   of the challenge's cards, so it is closed with the others.
 
