@@ -223,6 +223,10 @@ async def test_an_expired_challenge_is_told_to_the_challenger(
         (alices,) = fake.messages_in(fake.dm_channel(ALICE))
         assert "expired" in alices.content
         assert _posts_to(fake, FRIENDS) == []
+        # No edit tried through the friends' DM either (the stale token cannot make it, and
+        # the bot is not a member there): no refused request spent.
+        edits = fake.calls_to("PATCH /channels/{channel_id}/messages/{message_id}")
+        assert [c for c in edits if c.data["params"]["channel_id"] == str(FRIENDS)] == []
 
 
 async def test_the_recap_pings_nobody(fake: FakeDiscord, tmp_path: Path) -> None:
