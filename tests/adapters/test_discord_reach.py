@@ -285,3 +285,26 @@ async def test_a_loss_on_time_reaches_both_friends_by_direct_message(
 
         await fake.wait_until(lambda: told(ALICE) and told(BOB), timeout=DEADLINE)
         assert _posts_to(fake, FRIENDS) == []
+
+
+async def test_a_card_answered_while_on_its_way_loses_its_accept(
+    fake: FakeDiscord, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bob accepts from the channel's card while his DM card is on its way (the accept lands
+    as the bot opens his DM channel): the DM card arrives, but without a live Accept."""
+    async with running(fake, tmp_path / "h.db") as run:
+        card = await run.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB})
+        opening = run.bot.create_dm
+
+        async def accept_meanwhile(user: Any) -> Any:
+            await run.click(BOB, card, "Accept")
+            await fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
+            return await opening(user)
+
+        monkeypatch.setattr(run.bot, "create_dm", accept_meanwhile)
+        accept = Action.make("Accept", ActionKind.ACCEPT, 1)
+        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        note = _note(Kind.CHALLENGE, BOB, "bob", CHANNEL, 1201, actions=(accept,))
+        await sender.send(replace(note, direct=True, chat=None))
+        (dm,) = fake.messages_in(fake.dm_channel(BOB))
+        assert labels(dm) == []
