@@ -20,6 +20,7 @@ import pytest
 import engines
 from bot.adapters.discord import DiscordSender
 from bot.adapters.discord.format import PLATFORM
+from bot.adapters.discord.reach import Reach
 from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
@@ -308,3 +309,17 @@ async def test_a_card_answered_while_on_its_way_loses_its_accept(
         await sender.send(replace(note, direct=True, chat=None))
         (dm,) = fake.messages_in(fake.dm_channel(BOB))
         assert labels(dm) == []
+
+
+def test_the_memory_of_refusing_channels_forgets_and_is_bounded() -> None:
+    """A server channel that refused the bot is tried again after ``forget_after`` (the bot
+    may have been added); a DM between users never (no bot can join it); the memory holds at
+    most ``limit`` channels, oldest forgotten first."""
+    reach = Reach(forget_after=0.0, limit=2)
+    reach.refused(1)
+    reach.refused(2, for_good=True)
+    assert not reach.out_of_reach(1) and reach.out_of_reach(2)
+    lasting = Reach(limit=2)
+    for channel in (10, 11, 12):
+        lasting.refused(channel, for_good=True)
+    assert [lasting.out_of_reach(c) for c in (10, 11, 12)] == [False, True, True]

@@ -523,7 +523,8 @@ class DiscordBot(discord.Client):
         :mod:`bot.adapters.discord.reach`)."""
         channel = interaction.channel_id
         if channel is not None and _foreign(interaction):
-            self.reach.refused(channel)  # known now: no refused request to learn it
+            # Known now: no refused request to learn it (a DM between users for good).
+            self.reach.refused(channel, for_good=bool(interaction.context.private_channel))
         missed = self.reach.take_unreachable(channel) if channel is not None else []
         if missed:
             line = markdown(texts.unreachable(missed))[:TEXT_LIMIT]

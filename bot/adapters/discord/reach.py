@@ -7,7 +7,8 @@ Discord bans an IP for a while after 10 000 invalid (401, 403, 429) requests in 
 ("Invalid Request Limit", Discord's rate-limit docs), so a channel that refused the bot is
 remembered: its notices go straight to the players' DMs and no edit is tried there through
 the channel (only through a still fresh interaction token), for :data:`FORGET_AFTER` (the
-bot may be added meanwhile).  A player who could not be told at all is named once in that
+bot may be added meanwhile; a DM or group DM between users, which no bot can join, for as
+long as the memory holds it).  A player who could not be told at all is named once in that
 channel at the next interaction there (the only way in).
 
 Kept in memory, bounded (:data:`LIMIT` channels each): after a restart, or in another process,
@@ -16,6 +17,7 @@ one refused request per channel teaches it again.
 
 from __future__ import annotations
 
+import math
 import time
 from collections import OrderedDict
 from typing import Final
@@ -42,19 +44,21 @@ class Reach:
         self._refused: OrderedDict[int, float] = OrderedDict()
         self._unreachable: OrderedDict[int, list[Mention]] = OrderedDict()
 
-    def refused(self, channel_id: int) -> None:
-        """The bot may not post or edit in ``channel_id`` (it is not a member there)."""
+    def refused(self, channel_id: int, *, for_good: bool = False) -> None:
+        """The bot may not post or edit in ``channel_id`` (it is not a member there);
+        ``for_good``: a DM or group DM between users, which a bot can never join (remembered
+        until the memory is full), else for :attr:`forget_after` (the bot may be added)."""
         self._refused.pop(channel_id, None)
-        self._refused[channel_id] = time.monotonic()
+        self._refused[channel_id] = math.inf if for_good else time.monotonic() + self.forget_after
         while len(self._refused) > self.limit:
             self._refused.popitem(last=False)
 
     def out_of_reach(self, channel_id: int) -> bool:
         """Whether ``channel_id`` refused the bot recently (no request is tried there)."""
-        since = self._refused.get(channel_id)
-        if since is None:
+        until = self._refused.get(channel_id)
+        if until is None:
             return False
-        if time.monotonic() - since >= self.forget_after:
+        if time.monotonic() >= until:
             del self._refused[channel_id]
             return False
         return True
