@@ -16,7 +16,10 @@ The sender says what went wrong by what it raises:
   told privately, while the chat already shows it on the game's board) is dropped.
 - :class:`DeliveryRefused`: the platform refused it for good (chat gone, bot removed): given
   up at once.
-- anything else: a transient failure (network, rate limit): tried again later.
+- :class:`Throttled`: the platform asks to wait before anything more goes to that chat (a
+  429's ``retry_after``): tried again then, without counting a failed attempt, while the
+  outbox goes on with other chats.
+- anything else: a transient failure (network): tried again later.
 
 Obsolete notifications (a "your turn" for a ply already played, a reminder for a game that
 ended) are dropped by the store when they are claimed, so a sender never sees them.
@@ -43,6 +46,7 @@ __all__ = [
     "Outbox",
     "OutboxStore",
     "Sender",
+    "Throttled",
     "answering",
 ]
 
@@ -63,6 +67,17 @@ class DeliveryRefused(Exception):
 class DirectRefused(DeliveryRefused):
     """The platform refused a direct message (the user never started the bot, or closed their
     direct messages): the outbox delivers it in the game's chat instead."""
+
+
+class Throttled(Exception):
+    """The platform's flood control refused a delivery to its chat for ``seconds`` more (a
+    429 with ``retry_after``): the notification is due again then, counting no failed
+    attempt."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"flood control: retry after {seconds:g} s")
+        #: How long the platform asked to wait.
+        self.seconds = seconds
 
 
 class Sender(Protocol):
@@ -96,10 +111,18 @@ class OutboxStore(Protocol):
         ...
 
     async def retry_later(
-        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+        self,
+        note_id: int,
+        owner: str,
+        when: datetime,
+        error: str,
+        *,
+        direct: bool | None = None,
+        counted: bool | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when`` (``direct=False``:
-        in the game's chat from now on); ``False`` if ``owner`` no longer held the claim."""
+        in the game's chat from now on; ``counted=False``: no failed attempt counted);
+        ``False`` if ``owner`` no longer held the claim."""
         ...
 
     async def direct_refused(self, player_id: int, now: datetime) -> None:
@@ -300,6 +323,10 @@ class Outbox:
             await self._give_up(note, f"refused: {exc}")
         except DeliveryRefused as exc:
             await self._give_up(note, f"refused: {exc}")
+        except Throttled as exc:
+            later = self.clock.now() + timedelta(seconds=exc.seconds)
+            log.info("notification %d: its chat is paced (%s); again at %s", note.id, exc, later)
+            await self.store.retry_later(note.id, self.owner, later, str(exc), counted=False)
         except Exception as exc:  # the sender's transient failures, whatever their type
             attempts = note.attempts + 1
             error = f"{type(exc).__name__}: {exc}"

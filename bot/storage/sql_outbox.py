@@ -262,13 +262,22 @@ class SqlOutbox(SqlBase):
         return await self._finish_note(note_id, owner, now, "failed", error)
 
     async def retry_later(
-        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+        self,
+        note_id: int,
+        owner: str,
+        when: datetime,
+        error: str,
+        *,
+        direct: bool | None = None,
+        counted: bool | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``, counting a failed
         attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
-        a refused direct message, which does not count as an attempt); ``False`` if ``owner``
-        no longer held the claim."""
-        counted = 1 if direct is None else 0
+        a refused direct message, which does not count as an attempt; ``counted=False``: a
+        wait the platform asked for, no attempt either); ``False`` if ``owner`` no longer held
+        the claim."""
+        if counted is None:
+            counted = direct is None
 
         def retry(conn: Conn) -> bool:
             cur = conn.execute(
@@ -276,7 +285,7 @@ class SqlOutbox(SqlBase):
                 "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
                 "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
                 (
-                    counted,
+                    int(counted),
                     to_ts(when),
                     error[:500],
                     None if direct is None else int(direct),

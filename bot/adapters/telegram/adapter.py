@@ -11,6 +11,7 @@ the update id and never the token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -27,9 +28,8 @@ from telegram import (
 )
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -60,6 +60,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.pacing import ChatPacer, retry_seconds
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice,
@@ -238,8 +239,9 @@ class TelegramAdapter:
     ) -> TelegramAdapter:
         """The adapter with an application for ``token`` at ``api_url`` / ``file_url``.
 
-        ``rate_limiter`` defaults to the library's :class:`AIORateLimiter` with Telegram's
-        limits, retrying flood-control answers (``RetryAfter``) a few times.
+        ``rate_limiter`` defaults to :class:`~bot.adapters.telegram.pacing.ChatPacer` with
+        Telegram's limits, per chat (a 429 in one chat never holds another up), retrying
+        flood-control answers (``RetryAfter``) a few times.
         """
         # httpx logs every request URL at INFO, and the URL holds the token.
         logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -250,7 +252,7 @@ class TelegramAdapter:
             .token(token)
             .base_url(api_url)
             .base_file_url(file_url)
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .rate_limiter(rate_limiter or ChatPacer())
             .concurrent_updates(True)
         )
         return cls(manager, builder.build(), token, registry)
@@ -729,6 +731,16 @@ class TelegramAdapter:
         error = context.error
         update_id = update.update_id if isinstance(update, Update) else None
         answer = _ERROR_TEXT
+        if isinstance(error, RetryAfter):
+            # Flood control in that chat, past the pacer's retries: whatever the update
+            # changed is stored, and a board it made is with the outbox (released by
+            # answering()), posted when the chat may have it.  Never "try again" for that.
+            log.info("update %s: flood control, %gs", update_id, retry_seconds(error))
+            query = update.callback_query if isinstance(update, Update) else None
+            if query is not None:
+                with contextlib.suppress(TelegramError):  # answered already, most likely
+                    await query.answer(texts.FLOOD_WAIT[:200])
+            return
         if isinstance(error, ChatMigrated):
             answer = _MIGRATED_TEXT
             log.info("update %s: a group moved to %s", update_id, error.new_chat_id)

@@ -11,7 +11,10 @@ committed board (:attr:`~bot.core.notification.Kind.BOARD`) reaches the sender o
 answer to the move never went out: it posts the game's board then.  In a game
 against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
 as the game's board in its chat, the notice above its caption.  Flood
-control is the application's rate limiter's business (it honours ``RetryAfter``); a group
+control is the application's rate limiter's business (:class:`~bot.adapters.telegram.pacing.
+ChatPacer`, per chat): here it never waits long for one chat (:func:`~bot.adapters.telegram.
+pacing.no_waiting`), and a chat it paces or Telegram blocked (``RetryAfter``) is reported as
+:class:`~bot.delivery.outbox.Throttled`, so the outbox goes on with other chats; a group
 migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.
 """
 
@@ -22,7 +25,7 @@ from dataclasses import replace
 
 from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from bot.adapters.telegram.boards import board_lock, send_board
 from bot.adapters.telegram.format import (
@@ -33,8 +36,9 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.pacing import no_waiting, retry_seconds
 from bot.core.notification import Kind, Notification
-from bot.delivery.outbox import DeliveryRefused, DirectRefused
+from bot.delivery.outbox import DeliveryRefused, DirectRefused, Throttled
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions.manager import SessionManager
@@ -68,7 +72,14 @@ class TelegramSender:
     async def send(self, notification: Notification) -> None:
         """Deliver ``notification`` as a direct message when it asks for one, else in its
         game's chat; raise :class:`DirectRefused` / :class:`DeliveryRefused` when Telegram
-        refuses for good."""
+        refuses for good, :class:`Throttled` when its chat must wait."""
+        try:
+            with no_waiting():
+                await self._send(notification)
+        except RetryAfter as exc:
+            raise Throttled(retry_seconds(exc)) from None
+
+    async def _send(self, notification: Notification) -> None:
         if notification.direct:
             target = _chat_id(notification.recipient.user_id, "user")
             try:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from bot.sessions.texts.base import (
     BUSY,
+    FLOOD_WAIT,
     NOT_MY_BUTTON,
     UNAVAILABLE,
     cannot_be_read,
@@ -254,6 +255,7 @@ __all__ = [
     "BUSY",
     "CASUAL",
     "DAMAGED_RATING",
+    "FLOOD_WAIT",
     "HELP",
     "NOT_MY_BUTTON",
     "OPEN_BOARD",
