@@ -34,7 +34,9 @@ async def move(
 
     ``expected_ply`` is the ply the player saw (buttons carry it): if the game has moved on
     since, the move is refused as "the position changed" unless it is the same move the
-    same player already made at that ply, which gets the same answer again.
+    same player already made at that ply (judged by the stored move, whichever process
+    stored it), which is answered for that player alone (a private one-line reply) and
+    posts nothing new.
 
     A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
     have such moves) is not played: the reply warns and offers to play it anyway.
@@ -298,7 +300,10 @@ async def _repeat(ctx: Context, row: GameRow, seat: int, text: str, ply: int) ->
         return None
     if await _canonical(ctx, row, text, ply) != stored.move:
         return None
-    return await _move_reply(ctx, row, ply, seat, None)
+    # Decided by the stored move, whichever process applied it: the first answer already
+    # told the chat (its board), so this one is a line for the repeater alone.
+    said = texts.already_played(row.id, presentation.title(row), ply + 1, stored.move)
+    return Reply(said, game_id=row.id, private=True)
 
 
 async def _stale(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> Reply:

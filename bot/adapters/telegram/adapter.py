@@ -332,13 +332,20 @@ class TelegramAdapter:
             )
         return keyboard([actions], extra)
 
-    async def send(self, chat_id: int, reply: Reply, *, dedupe: bool = False) -> Message | None:
+    async def send(
+        self, chat_id: int, reply: Reply, *, dedupe: bool = False, asker: int | None = None
+    ) -> Message | None:
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
         board (a player's rating chart) as a photo with its caption, text otherwise.
         A game's older boards keep their buttons (see :mod:`~bot.adapters.telegram.boards`).
         ``dedupe`` skips a board identical to the game's latest one (a double press answered
-        again)."""
+        again).  A reply for the asker alone (:attr:`~bot.messages.Reply.private`) asked by
+        the user ``asker`` elsewhere than our private chat goes to them privately
+        (:meth:`_privately`)."""
+        if reply.private and asker is not None and asker != chat_id:
+            await self._privately(chat_id, asker, reply)
+            return None
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
@@ -369,6 +376,22 @@ class TelegramAdapter:
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(chat_id, reply.animation, filename=f"hexhall-{gid}.gif")
         return message
+
+    async def _privately(self, chat_id: int, asker: int, reply: Reply) -> None:
+        """``reply`` for ``asker`` alone, asked in the group ``chat_id``: in our private chat
+        (its picture without buttons), or, when Telegram refuses that (403: they never opened
+        the bot), its first line in the group as plain text: no ``text_mention`` entity, so
+        it notifies no one (Bot API, MessageEntity: a text_mention is "for users without
+        usernames"; plain text mentions nobody)."""
+        metrics.replied(PLATFORM)
+        bot = self.application.bot
+        try:
+            if reply.image is not None:
+                await send_photo(bot, asker, reply, None)
+            else:
+                await send_text(bot, asker, reply.body)
+        except Forbidden:
+            await send_text(bot, chat_id, reply.text.split("\n", 1)[0])
 
     def _mini_app(self) -> str:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
@@ -486,7 +509,7 @@ class TelegramAdapter:
             return
         if command.name == "move":
             self._note_move(message, reply)
-        await self.send(message.chat_id, reply, dedupe=command.name == "move")
+        await self.send(message.chat_id, reply, dedupe=command.name == "move", asker=user.id)
 
     def _fresh_or_retry(self, update: Update, message: Message, is_move: bool) -> bool:
         """Whether to handle ``message``: a new one, or an edit of a move that was refused
@@ -535,7 +558,7 @@ class TelegramAdapter:
             tg_user(user), tg_chat(message.chat_id, message.chat.type), " ".join(words), game_id
         )
         self._note_move(message, reply)
-        await self.send(message.chat_id, reply, dedupe=True)
+        await self.send(message.chat_id, reply, dedupe=True, asker=user.id)
 
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup (a new chat id): its games, challenges and posts move
@@ -578,6 +601,12 @@ class TelegramAdapter:
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            return
+        if reply.private:
+            # Already applied (a double tap, a stale preview's Play it): the presser alone is
+            # told, on the button ("a notification at the top of the chat screen", Bot API
+            # answerCallbackQuery); nothing is posted.
+            await query.answer(reply.text[:200])
             return
         await query.answer()
         message_id = query.message.message_id

@@ -138,6 +138,7 @@ from bot.sessions.texts.looking import (
 from bot.sessions.texts.play import (
     accepted,
     already_over,
+    already_played,
     bad_days,
     bad_first,
     cancelled,
@@ -267,6 +268,7 @@ __all__ = [
     "accepted",
     "accepted_note",
     "already_over",
+    "already_played",
     "away",
     "away_needs_days",
     "away_note",
