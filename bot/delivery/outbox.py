@@ -5,7 +5,9 @@ runs :meth:`Outbox.run` for its platform.  The outbox claims the platform's due 
 from the store with a lease (this worker's until a time), hands each to the sender and marks it
 sent.  When sending fails it is tried again later with exponential backoff, and given up after
 a few tries with a log line.  A claim whose worker died is taken again when its lease ends, and
-two workers (in one process or several) never hold the same notification.
+two workers (in one process or several) never hold the same notification.  Claims are timed
+by the database's clock (processes whose clocks disagree still agree on them) and renewed
+while their worker sends.
 
 The sender says what went wrong by what it raises:
 
@@ -37,6 +39,7 @@ from typing import Protocol
 
 from bot import metrics
 from bot.core.notification import Notification
+from bot.storage.errors import StoreError
 from bot.workers import gone, worker_name
 
 __all__ = [
@@ -136,6 +139,11 @@ class OutboxStore(Protocol):
 
     async def release_claims(self, platform: str, owner: str) -> int:
         """Free ``owner``'s claims on ``platform``'s undelivered notifications; how many."""
+        ...
+
+    async def renew_claims(self, platform: str, owner: str, lease: timedelta) -> int:
+        """Extend ``owner``'s claims on ``platform``'s undelivered notifications to ``lease``
+        from now (the database's clock); how many."""
         ...
 
 
@@ -252,13 +260,27 @@ class Outbox:
 
     async def run(self, platform: str, sender: Sender, *, stop: asyncio.Event) -> None:
         """Deliver ``platform``'s notifications through ``sender`` until ``stop`` is set.  A
-        failing round (the database busy, say) is logged and tried again at the next poll."""
+        failing round is tried again at the next poll: the database unreachable is one log
+        line when it starts and one when it ends (not a traceback every poll); any other
+        failure is logged with its stack."""
+        outage: str | None = None
         while not stop.is_set():
             self._wake.clear()
             try:
                 await self.deliver_due(platform, sender)
+            except StoreError as exc:
+                if outage is None:
+                    log.error(
+                        "outbox for %s: the database is unavailable (%s: %s); trying again "
+                        "every %gs", platform, type(exc).__name__, exc, self.poll,
+                    )  # fmt: skip
+                outage = type(exc).__name__
             except Exception:  # one bad round must not stop delivery for good
                 log.exception("outbox round for %s failed", platform)
+            else:
+                if outage is not None:
+                    log.info("outbox for %s: the database is back", platform)
+                    outage = None
             waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
             await asyncio.wait(waiters, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
@@ -266,9 +288,31 @@ class Outbox:
 
     async def deliver_due(self, platform: str, sender: Sender) -> int:
         """Claim and deliver what is due for ``platform`` now, until nothing is left;
-        how many were delivered."""
-        sent = 0
+        how many were delivered.  While it sends, its claims are renewed every third of the
+        lease (by the database's clock), so a slow sender never loses what it holds to
+        another worker."""
         await self._take_over(platform)
+        renewing = asyncio.ensure_future(self._renew(platform))
+        try:
+            return await self._deliver_all(platform, sender)
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+
+    async def _renew(self, platform: str) -> None:
+        """Renew this worker's claims on ``platform`` every third of the lease, until
+        cancelled (a failed renewal is logged and tried again at the next)."""
+        every = max(self.lease.total_seconds() / 3, 0.01)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.store.renew_claims(platform, self.owner, self.lease)
+            except Exception as exc:  # the next renewal may work; the send goes on
+                log.warning("could not renew the outbox's claims: %s", type(exc).__name__)
+
+    async def _deliver_all(self, platform: str, sender: Sender) -> int:
+        sent = 0
         while True:
             claimed = await self.store.claim_due(
                 platform, self.owner, self.clock.now(), self.lease, self.batch
