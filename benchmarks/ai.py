@@ -5,7 +5,19 @@ for a reduced run; ``--help`` for every flag).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a
 greedy player (takes a win when it has one, avoids a move that lets the opponent win at
-once, otherwise random) and ``hard`` against ``normal``; every match-up has both seats
+once, otherwise random) and ``hard`` against ``normal``.  The reference match-ups give both
+players the same wall time per move (``--seconds``): ``ref-greedy`` (the one-ply greedy
+player), ``ref-uct`` (plain UCT with random playouts to the end), ``ref-ab`` (connection
+games: iterative-deepening alpha-beta to depth 4 over every legal move, ordered by a
+connection evaluation: two-distance on the hexagonal boards, plain distance on Pathagon's
+squares), ``ref-padfoot`` (Iso-Path: built like the jes/isopath Padfoot player, depth-2
+negamax over the best three tile moves of each kind combined with every piece move, by
+path costs, material and threats: :data:`engines.ai.isopath_plan.REFERENCE`) -- each against
+the AI searching by time alone.  ``normal-easy`` and ``hard-normal`` play the levels with
+their wall-time caps multiplied by ``--time-scale`` and their iterations as they are (the
+real caps, 20 s for ``hard``, are too long for a shared machine: the scaled caps bind and
+keep the levels' ratios).  The first two plies of every game are random (seeded by game
+number) so that deterministic players meet in different games.  Every match-up has both seats
 played equally (games are dealt out game number by game number across the match-ups, so a
 run stopped early, or read through ``--table-every``, has figures for all of them).  A game
 still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
@@ -32,8 +44,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
-from engines.ai import Level, budget_of, safe_moves, think, winning_move
-from engines.ai.knowledge import knowledge_of
+from engines.ai import Level, alphabeta, budget_of, isopath_plan, safe_moves, think, winning_move
+from engines.ai.distance import potentials
+from engines.ai.knowledge import Knowledge, knowledge_of
+from engines.ai.mcts import search as mcts_search
+from engines.inphexion import InphexionPosition
+from engines.maphex import MaphexPosition
+from engines.pathagon import PathagonPosition
 
 # (label, game, options)
 GAMES: list[tuple[str, str, dict[str, Any]]] = [
@@ -43,7 +60,19 @@ GAMES: list[tuple[str, str, dict[str, Any]]] = [
     ("fixation", "fixation", {}),
     ("isopath h4", "isopath", {"size": 4}),
 ]
-MATCHUPS = ("random", "greedy", "hard")
+MATCHUPS = (
+    "random",
+    "greedy",
+    "hard",
+    "ref-greedy",
+    "ref-uct",
+    "ref-ab",
+    "ref-padfoot",
+    "normal-easy",
+    "hard-normal",
+)
+#: Random plies at the start of the reference and level match-ups.
+OPENING = 2
 
 
 @dataclass
@@ -86,6 +115,90 @@ def _ai(level: Level, seed_base: int, out: GameResult | None, wall_cap: bool) ->
     return play
 
 
+def _timed_ai(seconds: float, seed_base: int, out: GameResult | None) -> Player:
+    """The AI searching by wall time alone (the reference match-ups)."""
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        t = time.process_time()
+        wall = time.perf_counter()
+        choice = think(pos, seconds=seconds, seed=rng.randrange(2**31) + seed_base)
+        if out is not None:
+            out.ai_times.append(time.process_time() - t)
+            out.ai_walls.append(time.perf_counter() - wall)
+        return choice.move
+
+    return play
+
+
+def _scaled_ai(level: Level, scale: float, seed_base: int, out: GameResult | None) -> Player:
+    """A level with its wall-time cap multiplied by ``scale`` (its iterations as they are)."""
+    budget = budget_of(level)
+    iterations = budget["iterations"]
+    seconds = budget["seconds"] * scale
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        t = time.process_time()
+        wall = time.perf_counter()
+        choice = think(
+            pos, iterations=iterations, seconds=seconds, seed=rng.randrange(2**31) + seed_base
+        )
+        if out is not None:
+            out.ai_times.append(time.process_time() - t)
+            out.ai_walls.append(time.perf_counter() - wall)
+        return choice.move
+
+    return play
+
+
+def _uct(seconds: float) -> Player:
+    """Plain UCT: random playouts to the end, no game knowledge, no tactics."""
+    plain = Knowledge()
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        deadline = time.perf_counter() + seconds
+        move, _ = mcts_search(
+            pos, pos.legal_moves(), plain, rng, iterations=None, deadline=deadline
+        )
+        return move
+
+    return play
+
+
+def _connection_value(pos: engines.Position) -> float:
+    """Seat 0's chance by connection distance: two-distance on hexagonal boards, plain
+    distance on Pathagon's squares (where the two-distance is infinite)."""
+    assert isinstance(pos, (MaphexPosition, InphexionPosition, PathagonPosition))
+    cells, nbrs, edges = pos.cells, pos.board.neighbours, pos.edges
+    sides = pos.colours if isinstance(pos, InphexionPosition) else (0, 1)
+    kth = 1 if pos.game == "pathagon" else 2
+    p0, p1 = potentials(cells, nbrs, (edges[sides[0]], edges[sides[1]]), sides, kth=kth)
+    lead = min(p1.value, 16) - min(p0.value, 16) + (0.5 if pos.to_move == 0 else -0.5)
+    return 1.0 / (1.0 + 2.718281828 ** (-0.6 * lead))
+
+
+def _alphabeta_reference(seconds: float) -> Player:
+    """Iterative-deepening alpha-beta to depth 4 over every legal move, connection value."""
+    plan = alphabeta.Plan(_connection_value, max_depth=4)
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        deadline = time.perf_counter() + seconds
+        return alphabeta.search(pos, pos.legal_moves(), plan, deadline=deadline).move
+
+    return play
+
+
+def _padfoot_reference(seconds: float) -> Player:
+    """Iso-Path like the jes/isopath Padfoot player: depth-2 negamax over few candidate turns
+    (the best three tile moves of each kind with every piece move), path-cost evaluation."""
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        deadline = time.perf_counter() + seconds
+        roots = isopath_plan.reference_candidates(pos)
+        return alphabeta.search(pos, roots, isopath_plan.REFERENCE, deadline=deadline).move
+
+    return play
+
+
 def _random(pos: engines.Position, rng: random.Random) -> str:
     return rng.choice(pos.legal_moves())
 
@@ -96,15 +209,30 @@ def _greedy(pos: engines.Position, rng: random.Random) -> str:
 
 
 def play_one(
-    args: tuple[str, str, dict[str, Any], int, int, bool],
+    args: tuple[str, str, dict[str, Any], int, int, bool, float, float],
 ) -> tuple[str, str, GameResult]:
     """One game of match-up ``matchup``; the first-named player takes seat ``game_no % 2``."""
-    label, matchup, options, game_no, cap, wall_cap = args
+    label, matchup, options, game_no, cap, wall_cap, seconds, scale = args
     game = next(g for lab, g, _ in GAMES if lab == label)
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
     res = GameResult(0.5, False)
     first: Player
-    if matchup == "hard":
+    opening = OPENING if "-" in matchup else 0
+    if matchup == "ref-greedy":
+        first, second = _timed_ai(seconds, game_no, res), _greedy
+    elif matchup == "ref-uct":
+        first, second = _timed_ai(seconds, game_no, res), _uct(seconds)
+    elif matchup == "ref-ab":
+        first, second = _timed_ai(seconds, game_no, res), _alphabeta_reference(seconds)
+    elif matchup == "ref-padfoot":
+        first, second = _timed_ai(seconds, game_no, res), _padfoot_reference(seconds)
+    elif matchup == "normal-easy":
+        first = _scaled_ai(Level.NORMAL, scale, game_no, res)
+        second = _scaled_ai(Level.EASY, scale, game_no + 1, None)
+    elif matchup == "hard-normal":
+        first = _scaled_ai(Level.HARD, scale, game_no, res)
+        second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None)
+    elif matchup == "hard":
         first = _ai(Level.HARD, game_no, res, wall_cap)
         second = _ai(Level.NORMAL, game_no + 1, None, wall_cap)
     else:
@@ -112,6 +240,9 @@ def play_one(
         second = _random if matchup == "random" else _greedy
     seat = game_no % 2
     pos = engines.new(game, **options)
+    opener = random.Random(game_no // 2 * 31 + 7)  # both seats of a pair share the opening
+    while pos.outcome is None and pos.ply < opening:
+        pos = pos.play(opener.choice(pos.legal_moves()))
     while pos.outcome is None and pos.ply < cap:
         player = first if pos.to_move == seat else second
         pos = pos.play(player(pos, rng))
@@ -124,6 +255,16 @@ def play_one(
         winner = pos.outcome.winner
         res.score = 0.5 if winner is None else (1.0 if winner == seat else 0.0)
     return label, matchup, res
+
+
+def fits(game: str, matchup: str) -> bool:
+    """Whether ``matchup`` is played in ``game`` (the alpha-beta reference in the connection
+    games, the Padfoot-like one in Iso-Path)."""
+    if matchup == "ref-ab":
+        return game in ("maphex", "inphexion", "pathagon")
+    if matchup == "ref-padfoot":
+        return game == "isopath"
+    return True
 
 
 def main() -> None:
@@ -146,6 +287,15 @@ def main() -> None:
         "--matchups", default=",".join(MATCHUPS), help="comma-separated: random,greedy,hard"
     )
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
+    parser.add_argument(
+        "--seconds", type=float, default=0.25, help="wall seconds per move, reference match-ups"
+    )
+    parser.add_argument(
+        "--time-scale",
+        type=float,
+        default=0.05,
+        help="wall-time cap factor of the level match-ups",
+    )
     parser.add_argument("--cap", type=int, default=300, help="plies before a game is scored")
     parser.add_argument("--progress", action="store_true", help="print every finished game")
     parser.add_argument(
@@ -158,12 +308,12 @@ def main() -> None:
     # through --table-every) has figures for all of them.
     hard_games = ns.games if ns.hard_games is None else ns.hard_games
     jobs = [
-        (label, matchup, options, n, ns.cap, not ns.no_wall_cap)
+        (label, matchup, options, n, ns.cap, not ns.no_wall_cap, ns.seconds, ns.time_scale)
         for n in range(max(ns.games, hard_games))
         for label, game, options in GAMES
         if not wanted or game in wanted
         for matchup in matchups
-        if n < (hard_games if matchup == "hard" else ns.games)
+        if n < (hard_games if matchup == "hard" else ns.games) and fits(game, matchup)
     ]
     print(f"budgets: {', '.join(f'{lv.value} {budget_of(lv)}' for lv in Level)}")
     print(
@@ -187,11 +337,32 @@ def main() -> None:
     print(f"total {time.perf_counter() - start:.0f} s")
 
 
+def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval (95 % by default) of a win rate of ``wins`` in ``games``."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    centre = p + z * z / (2 * games)
+    spread = z * ((p * (1 - p) + z * z / (4 * games)) / games) ** 0.5
+    denominator = 1 + z * z / games
+    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+
+
 def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list[str]) -> None:
     """The figures of every match-up played so far."""
-    names = {"random": "normal vs random", "greedy": "normal vs greedy", "hard": "hard vs normal"}
+    names = {
+        "random": "normal vs random",
+        "greedy": "normal vs greedy",
+        "hard": "hard vs normal",
+        "ref-greedy": "AI vs greedy",
+        "ref-uct": "AI vs UCT",
+        "ref-ab": "AI vs alphabeta",
+        "ref-padfoot": "AI vs padfoot",
+        "normal-easy": "normal vs easy*",
+        "hard-normal": "hard vs normal*",
+    }
     print(
-        f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'capped':>7}"
+        f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'95 % interval':>15}{'capped':>7}"
         f"{'it/s':>7}{'cpu s/move med':>15}{'max':>7}{'wall s/move med':>16}{'max':>7}"
     )
     for label, _, _ in GAMES:
@@ -200,12 +371,16 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
             if not rs:
                 continue
             win = 100 * sum(r.score for r in rs) / len(rs)
+            low, high = wilson(sum(r.score for r in rs), len(rs))
             capped = sum(r.capped for r in rs)
             times = [t for r in rs for t in r.ai_times]
             walls = [t for r in rs for t in r.ai_walls]
             its = sum(r.ai_iterations for r in rs) / max(1e-9, sum(r.ai_seconds for r in rs))
+            if not times:
+                continue
             print(
-                f"{label:<15}{names[matchup]:<18}{len(rs):>6}{win:>7.1f}{capped:>7}"
+                f"{label:<15}{names[matchup]:<18}{len(rs):>6}{win:>7.1f}"
+                f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{capped:>7}"
                 f"{its:>7.0f}{statistics.median(times):>15.3f}{max(times):>7.2f}"
                 f"{statistics.median(walls):>16.3f}{max(walls):>7.2f}"
             )

@@ -333,6 +333,14 @@ REGISTRY: tuple[Command, ...] = (
         game_id_only("history"),
     ),
     Command(
+        "review",
+        "The moves that changed a game most, and what to consider instead",
+        "review [#game]",
+        (_GAME_ID,),
+        lambda m, u, c, a: m.review(u, c, a.game_id),
+        game_id_only("review"),
+    ),
+    Command(
         "rematch",
         "Ask for a rematch of a finished game",
         "rematch [#game]",

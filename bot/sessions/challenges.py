@@ -121,7 +121,7 @@ async def challenge(
     opener = engines.new(name, **resolved).to_move
     terms = texts.terms(spec.title, options_said, first, spec.sides, opener or 0, time_per_move)
     players = (me,) if target is None else (me, target)
-    ratings = await standings.challenge_line(ctx, name, resolved, is_rated, players)
+    ratings = await standings.challenge_line(ctx, name, resolved, is_rated, players, chat)
     notes = []
     if target is not None:
         # The card answering the challenge names the challenged player in the chat; they

@@ -38,6 +38,7 @@ from bot.sessions import (
     players,
     posts,
     requests,
+    reviews,
     standings,
     tournaments,
     views,
@@ -306,6 +307,8 @@ class SessionManager:
 
     history = forward(guard(histories.history))
 
+    review = forward(guard(reviews.review))
+
     games = forward(guard(views.games))
 
     rules = forward(guard(views.rules))
@@ -418,9 +421,10 @@ class SessionManager:
         self, user: User, chat: Chat, game: str, everywhere: bool = False
     ) -> Reply:
         """The top rated players of ``game`` (``maphex``, ``maphex 16``, ``isopath h5``,
-        ``maphex16`` ...): of this chat's community (who played a rated game in this group or
-        server: ``chat.community``), or of everyone on the bot when ``everywhere``.  Each line:
-        rank, name, rating (``?`` while provisional), rated games."""
+        ``maphex16`` ...): this chat's community's ratings (from the rated games played in
+        this group or server: ``chat.community``), or each player's best community rating
+        when ``everywhere``.  Each line: rank, name, rating (``?`` while provisional), rated
+        games."""
         await loading.player(self._ctx, user)
         return await standings.leaderboard(self._ctx, chat, game, everywhere)
 

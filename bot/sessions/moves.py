@@ -210,6 +210,7 @@ async def commit(
     # its notices are delivered in the chat (as the board, see the adapters' senders).
     tell = policy.note_for_chat if me.user_id == BOT_USER_ID else policy.private_notes
     deadline = None
+    over = None  # the result, said to the opponent and on the final board
     if after.outcome is None:
         next_player = await loading.player_by_id(ctx, row.seats[after.to_move])
         deadline = policy.turn_deadline(ctx, next_player, row.time_per_move, now)
@@ -217,19 +218,19 @@ async def commit(
         result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
         finish = (after.outcome.winner, result, Termination(after.outcome.reason))
         rated = await standings.settle(ctx, row, after.outcome.winner, result)
+        over = texts.game_over_note(
+            row.id,
+            title,
+            presentation.mention(me),
+            move,
+            None if after.outcome.winner is None else after.outcome.winner != seat,
+            after.outcome.reason,
+        ) + await standings.change_line(ctx, row, rated)
         notes += tell(
             ctx,
             opponent,
             Kind.GAME_OVER,
-            texts.game_over_note(
-                row.id,
-                title,
-                presentation.mention(me),
-                move,
-                None if after.outcome.winner is None else after.outcome.winner != seat,
-                after.outcome.reason,
-            )
-            + await standings.change_line(ctx, row, rated),
+            over,
             now,
             chat_id=row.chat_id,
             game_id=row.id,
@@ -259,7 +260,11 @@ async def commit(
             if after.outcome is not None
             else await loading.player_by_id(ctx, row.seats[after.to_move])
         )
-        moved = texts.your_turn_note(row.id, title, presentation.mention(me), move)
+        moved = (
+            over
+            if over is not None
+            else texts.your_turn_note(row.id, title, presentation.mention(me), move)
+        )
         notes.append(policy.board_note(ctx, told, row, after.ply, moved, now))
     updated = await ctx.store.apply_move(
         row,

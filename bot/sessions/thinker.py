@@ -19,8 +19,24 @@ from typing import Any
 import engines
 from bot.workers import cpu_count, process_pool
 from engines.ai import BUDGETS, Budget, Level, choose_move
+from engines.ai.review import review
 
-__all__ = ["FairQueue", "Search", "Thinker", "search_move"]
+__all__ = [
+    "REVIEW_NODES",
+    "FairQueue",
+    "Reviewed",
+    "Search",
+    "Thinker",
+    "review_moves",
+    "search_move",
+]
+
+#: Evaluations per position of a review (a few seconds for a whole game of one core).
+REVIEW_NODES = 300
+
+#: One reviewed move, as :func:`review_moves` gives it: ply, mover seat, move played, better
+#: move, the mover's chance with the better move and after the move played.
+Reviewed = tuple[int, int, str, str, float, float]
 
 
 def search_move(
@@ -34,6 +50,15 @@ def search_move(
     """The computer player's move after ``moves`` of ``game`` (run in a worker process)."""
     position = engines.position_after(game, moves, **options)
     return choose_move(position, iterations=iterations, seconds=seconds, seed=seed)
+
+
+def review_moves(
+    game: str, options: Mapping[str, Any], moves: Sequence[str], count: int
+) -> list[Reviewed]:
+    """The ``count`` costliest moves of a game (:func:`engines.ai.review.review`, run in a
+    worker process), as plain tuples."""
+    found = review(game, moves, options=options, nodes=REVIEW_NODES, count=count)
+    return [(m.ply, m.mover, m.played, m.better, m.before, m.after) for m in found]
 
 
 def _ready() -> None:
@@ -117,6 +142,33 @@ class Thinker:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+    async def review(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        moves: Sequence[str],
+        count: int,
+        owner: Hashable = None,
+    ) -> list[Reviewed]:
+        """:func:`review_moves` in a worker process, in turn with the searches in
+        :class:`FairQueue` by ``owner`` (the errors as :meth:`move`'s)."""
+        async with self._queue.turn(owner):
+            if self._pool is None:
+                self._pool = process_pool(self.workers)
+                for _ in range(self._queue.slots):
+                    self._pool.submit(_ready)
+            pool = self._pool
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(
+                    pool, review_moves, game, dict(options), list(moves), count
+                )
+            except BrokenProcessPool:
+                if self._pool is pool:
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
+                raise
 
     def close(self, wait: bool = False) -> None:
         """Stop the pool: searches not started are dropped; a worker ends once its running

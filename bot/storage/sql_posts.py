@@ -127,8 +127,8 @@ class SqlPosts(SqlBase):
     async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
         """A chat changed its id (a Telegram group became a supergroup): its games,
         challenges, posts and undelivered notifications move to ``new_chat_id`` in one
-        transaction, and its leaderboard with them when the chat was its own community; how
-        many games, challenges, posts and notifications moved."""
+        transaction, and its ratings and leaderboard with them when the chat was its own
+        community; how many games, challenges, posts and notifications moved."""
 
         def move(conn: Conn) -> int:
             moved = 0
@@ -152,12 +152,17 @@ class SqlPosts(SqlBase):
                 "AND done_at IS NULL",
                 args,
             ).rowcount
+            # The chat's own ratings (issue 27: a rating is per community) move with it; a
+            # rating already kept under the new id stays (both databases: no UPDATE OR IGNORE).
             conn.execute(
-                "UPDATE rating_members SET community = ? WHERE platform = ? AND community = ? "
-                "AND NOT EXISTS (SELECT 1 FROM rating_members m WHERE m.platform = "
-                "rating_members.platform AND m.community = ? AND m.pool = rating_members.pool "
-                "AND m.player = rating_members.player)",
+                "UPDATE ratings SET community = ? WHERE platform = ? AND community = ? "
+                "AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.platform = ratings.platform "
+                "AND r.community = ? AND r.pool = ratings.pool AND r.player = ratings.player)",
                 (*args, new_chat_id),
+            )
+            conn.execute(
+                "UPDATE rating_changes SET community = ? WHERE platform = ? AND community = ?",
+                args,
             )
             return moved
 

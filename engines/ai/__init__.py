@@ -15,6 +15,12 @@ iteration count give the same move.  The levels are budgets, in :data:`BUDGETS`:
 
 Before searching it takes a move that wins at once, and keeps out the moves after which
 the opponent wins at once (or that lose on the spot) when any other move exists.
+
+Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`: inpHeXion,
+Pathagon and Iso-Path, where it measured stronger than the tree search at equal time) search by
+iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
+iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations;
+the other games, and the smallest budgets (``easy``), by Monte Carlo tree search.
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ import time
 from dataclasses import dataclass
 from typing import TypedDict
 
+from engines.ai import alphabeta
 from engines.ai.knowledge import KNOWLEDGE, Knowledge, knowledge_of
 from engines.ai.mcts import search
+from engines.ai.plans import PLANS
 from engines.ai.tactics import Tactics, safe_moves, winning_move
 from engines.base import Position
 from engines.levels import Level
@@ -58,9 +66,16 @@ class Budget:
 #: The budget of every level.
 BUDGETS: dict[Level, Budget] = {
     Level.EASY: Budget(iterations=150, seconds=2.0),
-    Level.NORMAL: Budget(iterations=600, seconds=2.0),
-    Level.HARD: Budget(iterations=2400, seconds=8.0),
+    Level.NORMAL: Budget(iterations=600, seconds=3.0),
+    Level.HARD: Budget(iterations=12000, seconds=20.0),
 }
+
+#: The smallest iteration budget that the games with an alpha-beta plan search by alpha-beta.
+ALPHABETA_FROM = 600
+
+#: Alpha-beta evaluations per iteration of a budget (an evaluation costs about what one tree
+#: search iteration does in those games).
+NODES_PER_ITERATION = 8
 
 
 #: The share of a time budget that the one-move look-ahead may use before the search starts.
@@ -131,9 +146,40 @@ def think(
     moves = position.legal_moves()
     if len(moves) == 1:
         return Choice(moves[0], 0, "only move")
+    deadline = None if seconds is None else start + seconds
+    plan = PLANS.get(position.game)
+    searched = plan is not None and (iterations is None or iterations >= ALPHABETA_FROM)
+    if plan is not None and searched and not plan.root_candidates:
+        # The search sees a win and the opponent's answer itself (depth 2 is always searched
+        # before a move that was not is preferred): only the cheap win check comes first,
+        # and the whole budget goes to the search.
+        win = winning_move(position, knowledge)
+        if win is not None:
+            return Choice(win, 0, "wins")
+        best = alphabeta.search(
+            position,
+            moves,
+            plan,
+            nodes=None if iterations is None else iterations * NODES_PER_ITERATION,
+            deadline=deadline,
+        )
+        return Choice(best.move, best.nodes, "search")
+    if plan is not None and searched and plan.candidates is not None:
+        # Thousands of turns (Iso-Path): the plan's candidates, wins first, are the root.
+        roots = plan.candidates(position)
+        first = position.play(roots[0]).outcome
+        if first is not None and first.winner == position.to_move:
+            return Choice(roots[0], 0, "wins")
+        best = alphabeta.search(
+            position,
+            roots,
+            plan,
+            nodes=None if iterations is None else iterations * NODES_PER_ITERATION,
+            deadline=deadline,
+        )
+        return Choice(best.move, best.nodes, "search")
     # The look-ahead may use part of a time budget; moves it had no time for are searched
     # unchecked, so a move never takes much more than ``seconds``.
-    deadline = None if seconds is None else start + seconds
     found = Tactics(
         position,
         knowledge,

@@ -113,9 +113,10 @@ class Tactics:
 
     @property
     def best(self) -> list[str]:
-        """The moves worth searching: safe ones and those not looked at in time, else those
-        that do not lose at once, else every move."""
-        return self.safe + self.unchecked or self.unsafe or self.losing
+        """The moves worth searching: the safe ones, else those not looked at in time (never
+        an unchecked move while a checked safe one exists), else those that do not lose at
+        once, else every move."""
+        return self.safe or self.unchecked or self.unsafe or self.losing
 
 
 def tactics(position: Position) -> Tactics:

@@ -50,6 +50,7 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     "move": [("move", 3, True, "auto"), ("game", 3, False, "auto"), ("preview", 5, False, [])],
     "board": [("game", 3, False, "auto")],
     "history": [("game", 3, False, "auto")],
+    "review": [("game", 3, False, "auto")],
     "rematch": [("game", 3, False, "auto")],
     "export": [("game", 3, False, "auto")],
     "resign": [("game", 3, False, "auto")],

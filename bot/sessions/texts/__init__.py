@@ -3,7 +3,8 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.play`, :mod:`~bot.sessions.texts.looking`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
 :mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
-:mod:`~bot.sessions.texts.web`), every name read from here (``texts.moved``).
+:mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`), every name read from here
+(``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
@@ -176,6 +177,14 @@ from bot.sessions.texts.play import (
     wins_by,
     yours_cancel_instead,
 )
+from bot.sessions.texts.review import (
+    review_head,
+    review_line,
+    review_not_yet,
+    review_nothing,
+    review_picture,
+    review_unavailable,
+)
 from bot.sessions.texts.standings import (
     BOT_NAME,
     CASUAL,
@@ -200,6 +209,7 @@ from bot.sessions.texts.standings import (
     stats_head_to_head,
     stats_nothing,
     stats_pool,
+    stats_scope,
     stats_streak,
     time_left,
     too_many_bot_games,
@@ -388,6 +398,12 @@ __all__ = [
     "resigned",
     "resigned_note",
     "result",
+    "review_head",
+    "review_line",
+    "review_not_yet",
+    "review_nothing",
+    "review_picture",
+    "review_unavailable",
     "row_unreadable",
     "rules",
     "rules_missing",
@@ -401,6 +417,7 @@ __all__ = [
     "stats_head_to_head",
     "stats_nothing",
     "stats_pool",
+    "stats_scope",
     "stats_streak",
     "still_going",
     "takeback_already_asked",

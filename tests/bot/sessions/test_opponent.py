@@ -293,10 +293,10 @@ async def test_other_games_are_answered_while_the_bot_thinks(
 ) -> None:
     waiting, folder = gated
     async with bot_session(tmp_path / "h.db", waiting) as manager:
-        started = await typed(manager, ADA, "challenge bot maphex first=me")
+        started = await typed(manager, ADA, "challenge bot maphex first=them")
         assert started.game_id is not None
         gid = started.game_id
-        # Maphex: Blue (the bot here) moves first.  Its search waits at the gate.
+        # The bot moves first (Blue, in Maphex).  Its search waits at the gate.
         await search_started(folder, 0)
         # Meanwhile Ada and Bob play their own game: every answer comes while the bot thinks.
         made = await typed(manager, ADA, "challenge bob pathagon first=me")
@@ -396,7 +396,7 @@ async def test_close_stops_the_bots_move_and_the_next_start_makes_it(
     store = await SqliteStore.open(path)
     try:
         manager = SessionManager(store, FakeClock(), pictures=False, thinker=waiting)
-        started = await typed(manager, ADA, "challenge bot maphex first=me")
+        started = await typed(manager, ADA, "challenge bot maphex first=them")
         assert started.game_id is not None
         await search_started(folder, 0)
         await manager.close()  # the bot process stops while the bot thinks

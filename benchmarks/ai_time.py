@@ -1,0 +1,85 @@
+"""Time the computer player actually uses per move at each level, with the real budgets.
+
+Run: ``.venv/bin/python benchmarks/ai_time.py`` (``--positions 2 --levels normal,hard``).
+
+For every game it reaches a few middle-game positions (random legal moves from the start,
+seeded) and lets each level choose a move there with its own budget (:func:`budget_of`),
+printing the median and longest wall and processor seconds per move and the search's
+figure (tree-search iterations or alpha-beta evaluations).  The wall time is capped by the
+level (``hard`` 20 s, ``normal`` 3 s); the processor time is what one core spent.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import engines
+from engines.ai import Level, budget_of, think
+
+GAMES = [
+    ("maphex", {"size": 9}),
+    ("inphexion", {"size": 7}),
+    ("pathagon", {}),
+    ("fixation", {}),
+    ("isopath", {"size": 4}),
+]
+
+
+def positions(game: str, options: dict[str, object], count: int) -> list[engines.Position]:
+    """``count`` positions of ``game`` after 8 to 20 random plies (seeded, still going)."""
+    out: list[engines.Position] = []
+    seed = 0
+    while len(out) < count:
+        rng = random.Random(seed)
+        seed += 1
+        pos = engines.new(game, **options)
+        for _ in range(rng.randrange(8, 21)):
+            if pos.outcome is not None:
+                break
+            pos = pos.play(rng.choice(pos.legal_moves()))
+        if pos.outcome is None:
+            out.append(pos)
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--positions", type=int, default=2, help="positions per game")
+    parser.add_argument("--levels", default="easy,normal,hard", help="comma-separated levels")
+    parser.add_argument("--only", default="", help="comma-separated games (default: all)")
+    ns = parser.parse_args()
+    wanted = {w for w in ns.only.split(",") if w}
+    print(
+        f"{'game':<11}{'level':<8}{'wall s med':>11}{'max':>7}{'cpu s med':>10}{'max':>7}"
+        f"{'searched':>10}"
+    )
+    for game, options in GAMES:
+        if wanted and game not in wanted:
+            continue
+        spots = positions(game, options, ns.positions)
+        for name in ns.levels.split(","):
+            budget = budget_of(Level(name))
+            walls, cpus, done = [], [], []
+            for i, pos in enumerate(spots):
+                wall, cpu = time.perf_counter(), time.process_time()
+                choice = think(pos, **budget, seed=i)
+                walls.append(time.perf_counter() - wall)
+                cpus.append(time.process_time() - cpu)
+                done.append(choice.iterations)
+            print(
+                f"{game:<11}{name:<8}{statistics.median(walls):>11.2f}{max(walls):>7.2f}"
+                f"{statistics.median(cpus):>10.2f}{max(cpus):>7.2f}"
+                f"{statistics.median(done):>10.0f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,187 @@
+"""Two-distance connection potentials for the connection games (Maphex, inpHeXion, Pathagon).
+
+The two-distance of an empty cell from an edge is one more than the *second* best distance of
+its neighbours (the opponent can always block the best one), with the cells touching the edge
+at 1; a player's own pieces join the empty cells around each of their groups into one
+neighbourhood.  A side's *potential* is the least sum of its two edges' two-distances over the
+empty cells: how many more pieces it needs against resistance, the measure of Hex programs
+since Queenbee.  Cells of a side's won chain give a potential of 0.
+
+>>> import engines
+>>> p = engines.new("pathagon")
+>>> potentials(p.cells, p.board.neighbours, p.edges, (0, 1), kth=1)[0].value
+8
+>>> h = engines.new("maphex", size=9)
+>>> [x.value for x in potentials(h.cells, h.board.neighbours, h.edges, (0, 1))]
+[10, 10]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+__all__ = ["EMPTY", "FAR", "Potential", "potential", "potentials"]
+
+EMPTY = -1
+#: The distance of a cell that cannot reach an edge at all.
+FAR = 99
+
+
+@dataclass(frozen=True)
+class Potential:
+    """One side's connection potential: ``value`` (pieces still needed against resistance,
+    :data:`FAR` when blocked), ``moves`` (how many empty cells reach that value: the more,
+    the harder to block) and ``through`` (each empty cell's sum of the two distances)."""
+
+    value: int
+    moves: int
+    through: tuple[int, ...]
+
+
+def _neighbourhoods(
+    owner: Sequence[int],
+    who: int,
+    nbrs: Sequence[Sequence[int]],
+    edges: tuple[Collection[int], ...],
+) -> tuple[list[list[int]], list[int]]:
+    """Per empty cell its empty neighbours through ``who``'s groups, and per empty cell the
+    edges (bit 1 the first, bit 2 the second) it touches directly or through a group."""
+    n = len(owner)
+    group = [-1] * n
+    group_cells: list[list[int]] = []  # the empty cells around each group
+    group_edges: list[int] = []
+    for start in range(n):
+        if owner[start] != who or group[start] >= 0:
+            continue
+        g = len(group_cells)
+        group[start] = g
+        todo = [start]
+        around: set[int] = set()
+        touch = 0
+        while todo:
+            c = todo.pop()
+            if c in edges[0]:
+                touch |= 1
+            if c in edges[1]:
+                touch |= 2
+            for nb in nbrs[c]:
+                v = owner[nb]
+                if v == who:
+                    if group[nb] < 0:
+                        group[nb] = g
+                        todo.append(nb)
+                elif v == EMPTY:
+                    around.add(nb)
+        group_cells.append(sorted(around))
+        group_edges.append(touch)
+    near: list[list[int]] = [[] for _ in range(n)]
+    touches = [0] * n
+    for c in range(n):
+        if owner[c] != EMPTY:
+            continue
+        seen: set[int] = {c}
+        out: list[int] = []
+        touch = (1 if c in edges[0] else 0) | (2 if c in edges[1] else 0)
+        for nb in nbrs[c]:
+            v = owner[nb]
+            if v == EMPTY:
+                if nb not in seen:
+                    seen.add(nb)
+                    out.append(nb)
+            elif v == who:
+                g = group[nb]
+                touch |= group_edges[g]
+                for x in group_cells[g]:
+                    if x not in seen:
+                        seen.add(x)
+                        out.append(x)
+        near[c] = out
+        touches[c] = touch
+    return near, touches
+
+
+def _two_distance(
+    owner: Sequence[int], near: list[list[int]], touches: list[int], bit: int, kth: int
+) -> list[int]:
+    """Every empty cell's ``kth``-distance from the edge ``bit`` (1 or 2): one more than the
+    ``kth`` best of its neighbours'; :data:`FAR` if none."""
+    n = len(owner)
+    dist = [FAR] * n
+    count = [0] * n
+    frontier = [c for c in range(n) if owner[c] == EMPTY and touches[c] & bit]
+    for c in frontier:
+        dist[c] = 1
+    d = 1
+    while frontier:
+        nxt: list[int] = []
+        for c in frontier:
+            for nb in near[c]:
+                if dist[nb] != FAR:
+                    continue
+                count[nb] += 1
+                if count[nb] == kth:
+                    dist[nb] = d + 1
+                    nxt.append(nb)
+        frontier = nxt
+        d += 1
+    return dist
+
+
+def potential(
+    owner: Sequence[int],
+    who: int,
+    nbrs: Sequence[Sequence[int]],
+    edges: tuple[Collection[int], Collection[int]],
+    kth: int = 2,
+) -> Potential:
+    """``who``'s :class:`Potential` for joining ``edges`` on a board whose cells hold
+    ``owner`` values (:data:`EMPTY` or a side); other sides' pieces block.  ``kth`` 2 is the
+    two-distance (hexagonal boards, where every cell has two ways on); 1 the plain distance
+    (the square board of Pathagon, where one blocker stops a step but traps reopen it)."""
+    near, touches = _neighbourhoods(owner, who, nbrs, edges)
+    n = len(owner)
+    # A group already touching both edges: connected.
+    for c in range(n):
+        if owner[c] == who and c in edges[0]:
+            # cheap exact test below through the touches of the empty cells would miss a
+            # full board; walk the group instead.
+            todo, seen = [c], {c}
+            while todo:
+                x = todo.pop()
+                if x in edges[1]:
+                    return Potential(0, 1, tuple([FAR] * n))
+                for nb in nbrs[x]:
+                    if owner[nb] == who and nb not in seen:
+                        seen.add(nb)
+                        todo.append(nb)
+    a = _two_distance(owner, near, touches, 1, kth)
+    b = _two_distance(owner, near, touches, 2, kth)
+    through = [FAR] * n
+    best = FAR
+    moves = 0
+    for c in range(n):
+        if owner[c] != EMPTY:
+            continue
+        s = min(a[c] + b[c], FAR)  # the cell itself counted in both
+        through[c] = s
+        if s < best:
+            best, moves = s, 1
+        elif s == best:
+            moves += 1
+    return Potential(best, moves, tuple(through))
+
+
+def potentials(
+    owner: Sequence[int],
+    nbrs: Sequence[Sequence[int]],
+    edges: Sequence[tuple[Collection[int], Collection[int]]],
+    sides: tuple[int, int],
+    kth: int = 2,
+) -> tuple[Potential, Potential]:
+    """The :class:`Potential` of ``sides[0]`` (joining ``edges[0]``) and of ``sides[1]``
+    (joining ``edges[1]``)."""
+    return (
+        potential(owner, sides[0], nbrs, edges[0], kth),
+        potential(owner, sides[1], nbrs, edges[1], kth),
+    )
