@@ -32,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
@@ -40,7 +42,7 @@ from typing import Protocol
 from bot import metrics
 from bot.core.notification import Notification
 from bot.storage.errors import StoreError
-from bot.workers import gone, worker_name
+from bot.workers import worker_name
 
 __all__ = [
     "Clock",
@@ -146,6 +148,15 @@ class OutboxStore(Protocol):
         from now (the database's clock); how many."""
         ...
 
+    async def beat(self, worker: str, host: str, pid: int) -> None:
+        """Record that the worker ``worker`` is alive now (its heartbeat)."""
+        ...
+
+    async def worker_gone(self, worker: str) -> bool:
+        """Whether the worker ``worker`` is known to be gone (see
+        :meth:`~bot.storage.sql_leases.SqlLeases.worker_gone`)."""
+        ...
+
 
 class BoardStore(Protocol):
     """What :func:`answering` needs of the store."""
@@ -162,6 +173,10 @@ class BoardStore(Protocol):
 
     async def release_claims(self, platform: str, owner: str) -> int:
         """Free ``owner``'s claims on ``platform``'s undelivered notifications."""
+        ...
+
+    async def worker_gone(self, worker: str) -> bool:
+        """Whether the worker ``worker`` is known to be gone."""
         ...
 
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
@@ -202,7 +217,7 @@ async def answering(
         # A process that died answering the same move (a retried update now answered here)
         # may hold the board's claim: it is gone, so this answer takes the board over.
         for platform, holder in await store.board_owners(game_id, clock.now()):
-            if holder != owner and gone(holder):
+            if holder != owner and await store.worker_gone(holder):
                 await store.release_claims(platform, holder)
                 claimed = await store.claim_boards(game_id, chat_id, owner, clock.now(), LEASE)
     try:
@@ -220,7 +235,8 @@ class Outbox:
     """Delivers a platform's notifications from ``store`` (see the module docstring).
 
     ``owner`` names this worker in its claims (unique per worker; by default
-    :func:`bot.workers.worker_name`: host, process id and a random part).  ``lease``,
+    :func:`bot.workers.worker_name`), and its heartbeat is beaten under that id every
+    round (at most once a poll).  ``lease``,
     ``backoff`` and ``max_attempts`` tune the claims and retries; ``batch`` is how many
     notifications one claim takes; ``poll`` is how often :meth:`run` looks for due
     notifications when nobody calls :meth:`wake`.
@@ -326,14 +342,16 @@ class Outbox:
                 return sent
 
     async def _take_over(self, platform: str) -> None:
-        """Free the claims of workers whose process ended on this host (killed while sending),
-        rather than letting their notifications wait for the lease to run out."""
+        """Beat this worker's heartbeat, and free the claims of workers known to be gone
+        (their heartbeat stopped, or their process here ended: killed while sending) rather
+        than letting their notifications wait for the lease to run out."""
         now = time.monotonic()
         if self._looked is not None and now - self._looked < self.poll:
             return
         self._looked = now
+        await self.store.beat(self.owner, socket.gethostname(), os.getpid())
         for owner in await self.store.claim_owners(platform, self.clock.now()):
-            if owner != self.owner and gone(owner):
+            if owner != self.owner and await self.store.worker_gone(owner):
                 freed = await self.store.release_claims(platform, owner)
                 log.info("took over %d notification(s) from %s, which is gone", freed, owner)
 

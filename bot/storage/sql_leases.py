@@ -15,14 +15,18 @@ from datetime import datetime, timedelta
 
 from bot.storage.dbapi import from_ts
 from bot.storage.sql_base import SqlBase
+from bot.workers import namespace, pid_ended
 
-__all__ = ["LONGEST_LEASE", "SqlLeases"]
+__all__ = ["GONE_AFTER", "LONGEST_LEASE", "SqlLeases"]
 
 log = logging.getLogger(__name__)
 
 #: No lease is ever taken for longer (the longest: a handled update remembered for 25 hours);
 #: a lease ending later than this from now was written by a clock far off, or damaged.
 LONGEST_LEASE = timedelta(days=2)
+#: A worker whose heartbeat is older than this (by the database's clock) is gone: an outbox
+#: beats every round (a few seconds), a process's leases at least every sweep (30 s).
+GONE_AFTER = timedelta(seconds=60)
 
 
 class SqlLeases(SqlBase):
@@ -101,4 +105,44 @@ class SqlLeases(SqlBase):
         """Give up the lease on ``name`` if ``owner`` holds it (another may take it at once)."""
         await self._write(
             lambda c: c.execute("DELETE FROM leases WHERE name = ? AND owner = ?", (name, owner))
+        )
+
+    async def beat(self, worker: str, host: str, pid: int) -> None:
+        """Record that the worker ``worker`` (of process ``pid`` on ``host``, in this
+        process's :func:`~bot.workers.namespace`) is alive now, by the database's clock."""
+        at = self.db_time()
+        await self._write(
+            lambda c: c.execute(
+                f"INSERT INTO workers (id, host, ns, pid, seen_at) VALUES (?, ?, ?, ?, {at}) "
+                "ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at",
+                (worker, host, namespace(), pid),
+            )
+        )
+
+    async def worker_gone(self, worker: str) -> bool:
+        """Whether the worker ``worker`` is known to be gone: its heartbeat stopped more
+        than :data:`GONE_AFTER` ago by the database's clock, or its process, in this very
+        pid namespace, has ended.  A worker with no heartbeat on record is not known to be
+        gone (what it holds is trusted until its lease ends)."""
+        row = await self._row(
+            f"SELECT ns, pid, seen_at < {self.db_time(-GONE_AFTER)} AS stale FROM workers "
+            "WHERE id = ?",
+            (worker,),
+        )
+        if row is None:
+            return False
+        if row["stale"]:
+            return True
+        here = namespace()
+        return bool(here) and row["ns"] == here and pid_ended(int(row["pid"]))
+
+    async def forget_workers(self) -> int:
+        """Delete the workers whose heartbeat stopped a day ago (by the database's clock);
+        how many."""
+        return await self._write(
+            lambda c: (
+                c.execute(
+                    f"DELETE FROM workers WHERE seen_at < {self.db_time(-timedelta(days=1))}"
+                ).rowcount
+            )
         )

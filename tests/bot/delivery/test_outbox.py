@@ -180,7 +180,8 @@ async def test_the_claims_of_a_process_that_died_on_this_host_are_taken_over_at_
     clock = Clock()
     pid = dead_pid()
     dead = f"{socket.gethostname()}:{pid}:1"
-    far = f"elsewhere:{pid}:1"  # another machine's worker: trusted until its lease ends
+    await store.beat(dead, socket.gethostname(), pid)  # it beat here, then its process ended
+    far = f"elsewhere:{pid}:1"  # no heartbeat on record: trusted until its lease ends
     taken = await store.claim_due("test", dead, clock.now(), timedelta(minutes=2), limit=2)
     held = await store.claim_due("test", far, clock.now(), timedelta(minutes=2), limit=1)
     assert len(taken) == 2 and len(held) == 1
