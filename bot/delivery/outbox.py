@@ -287,8 +287,8 @@ class Outbox:
             except StoreError as exc:
                 if outage is None:
                     log.error(
-                        "outbox for %s: the database is unavailable (%s: %s); trying again "
-                        "every %gs", platform, type(exc).__name__, exc, self.poll,
+                        "outbox for %s: %s; trying again every %gs (said once)",
+                        platform, exc, self.poll,
                     )  # fmt: skip
                 outage = type(exc).__name__
             except Exception:  # one bad round must not stop delivery for good

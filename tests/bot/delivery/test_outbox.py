@@ -4,12 +4,14 @@ direct-message fallback, and obsolete notifications never sent."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import socket
 import subprocess
 import sys
 import time
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any, cast
 
 import pytest
 
@@ -18,6 +20,7 @@ from bot.core.settings import Settings
 from bot.delivery.outbox import LEASE, DeliveryRefused, DirectRefused, Outbox, answering
 from bot.messages import Chat, Text
 from bot.storage import GameRow, NewGame, PlayerRow, open_store
+from bot.storage.errors import StoreUnavailable
 from bot.storage.sql import SqlStore
 from tests.bot.storage.raw import raw
 
@@ -122,6 +125,51 @@ async def test_two_workers_on_one_database_send_each_notification_once(store_url
     finally:
         await first.close()
         await second.close()
+
+
+class Flaky:
+    """The store, unreachable for its first ``down`` claims."""
+
+    def __init__(self, store: SqlStore, down: int) -> None:
+        self.store, self.down = store, down
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+    async def claim_due(self, *args: Any, **kwargs: Any) -> list[Notification]:
+        if self.down > 0:
+            self.down -= 1
+            raise StoreUnavailable("connection refused")
+        return await self.store.claim_due(*args, **kwargs)
+
+
+async def test_a_database_outage_is_one_log_line(
+    store: SqlStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Ten rounds in a row find the database unreachable: one line when it starts, one when
+    it ends, no traceback; then what was due is delivered."""
+    caplog.set_level(logging.INFO, "bot.delivery.outbox")
+    bob, game = await setup(store)
+    await queue(store, game, notes(bob, game, 2))
+    sender, stop = Recorder(), asyncio.Event()
+    flaky = Flaky(store, down=10)
+    outbox = Outbox(cast(SqlStore, flaky), Clock(), poll=0.01)
+    running = asyncio.create_task(outbox.run("test", sender, stop=stop))
+    give_up = time.monotonic() + 20
+    while len(sender.sent) < 2:
+        assert time.monotonic() < give_up, "nothing delivered after the outage"
+        await asyncio.sleep(0.01)
+    stop.set()
+    await running
+    assert flaky.down == 0
+    lines = [r for r in caplog.records if r.name == "bot.delivery.outbox"]
+    outage = [r.getMessage() for r in lines if r.levelno >= logging.WARNING]
+    assert outage == [
+        "outbox for test: the database is unavailable: connection refused; "
+        "trying again every 0.01s (said once)"
+    ]
+    assert not any(r.exc_info for r in lines)
+    assert "outbox for test: the database is back" in [r.getMessage() for r in lines]
 
 
 async def test_running_workers_deliver_until_stopped(store_url: str) -> None:
