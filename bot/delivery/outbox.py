@@ -266,8 +266,8 @@ class Outbox:
         # When the claims of gone workers were last looked for (at most once a poll: the
         # outbox is woken after every update, and the look is a query).
         self._looked: float | None = None
-        # Whether the notification just handled was put back to go to its chat at once.
-        self._redirected = False
+        # The notifications of this batch put back to go to their chat at once.
+        self._redirected: set[int] = set()
 
     def wake(self) -> None:
         """Make :meth:`run` look for due notifications now (e.g. after a command queued
@@ -333,13 +333,26 @@ class Outbox:
             claimed = await self.store.claim_due(
                 platform, self.owner, self.clock.now(), self.lease, self.batch
             )
-            again = False
+            # One lane per chat (per person for direct messages), the lanes side by side:
+            # a chat the platform holds back (a 429, its pacing) never holds another up,
+            # and within a chat the order of the claim (when each was due) is kept.
+            lanes: dict[str, list[Notification]] = {}
             for note in claimed:
-                sent += await self._deliver(note, sender)
-                # A refused direct message is due again at once, in the chat.
-                again |= note.direct and note.chat is not None and self._redirected
+                lanes.setdefault(_lane(note), []).append(note)
+            self._redirected.clear()
+            done = await asyncio.gather(*(self._deliver_lane(n, sender) for n in lanes.values()))
+            sent += sum(done)
+            # A refused direct message is due again at once, in the chat.
+            again = bool(self._redirected)
             if len(claimed) < self.batch and not again:  # a short batch: nothing else due
                 return sent
+
+    async def _deliver_lane(self, notes: list[Notification], sender: Sender) -> int:
+        """Deliver one chat's notifications in order; how many were delivered."""
+        sent = 0
+        for note in notes:
+            sent += await self._deliver(note, sender)
+        return sent
 
     async def _take_over(self, platform: str) -> None:
         """Beat this worker's heartbeat, and free the claims of workers known to be gone
@@ -357,7 +370,6 @@ class Outbox:
 
     async def _deliver(self, note: Notification, sender: Sender) -> int:
         assert note.id is not None, "claimed notifications are stored ones"
-        self._redirected = False
         if note.recipient.is_bot:
             # What the sessions tell every opponent (your turn, game over) reaches the bot too;
             # it reads nothing, so it is done with, not sent.
@@ -380,7 +392,7 @@ class Outbox:
                     note.id, self.owner, self.clock.now(), f"direct message refused: {exc}",
                     direct=False,
                 )  # fmt: skip
-                self._redirected = True
+                self._redirected.add(note.id)
                 return 0
             await self._give_up(note, f"refused: {exc}")
         except DeliveryRefused as exc:
@@ -418,3 +430,10 @@ class Outbox:
             why,
         )
         await self.store.give_up(note.id, self.owner, self.clock.now(), why)
+
+
+def _lane(note: Notification) -> str:
+    """The lane a notification is delivered in: its person's direct chat, or its chat."""
+    if note.direct:
+        return f"direct {note.recipient.platform} {note.recipient.user_id}"
+    return f"chat {note.chat.chat_id}" if note.chat is not None else "no chat"

@@ -385,3 +385,39 @@ async def test_an_answer_claims_its_committed_board_and_releases_it_if_posting_f
         pass  # the board went out
     assert await store.due_notifications("test", START + timedelta(minutes=5)) == []
     assert [n.kind for n in await store.notifications_for(bob.id)] == [Kind.BOARD]  # sent
+
+
+class HeldBack:
+    """A sender whose posts to the game's room wait until ``release`` is set (a chat the
+    platform holds back: discord.py waits out a channel's 429 inside the call)."""
+
+    def __init__(self) -> None:
+        self.release = asyncio.Event()
+        self.sent: list[Notification] = []
+
+    async def send(self, notification: Notification) -> None:
+        if notification.chat == ROOM:
+            await self.release.wait()
+        self.sent.append(notification)
+
+
+async def test_a_chat_held_back_holds_no_other_chat_up(store: SqlStore) -> None:
+    """One claim takes notifications for two chats; the first chat's are held back (its
+    posts wait), and the other chat's go out meanwhile; the first chat's keep their order."""
+    bob, game = await setup(store)
+    other = Chat("test", "other room")
+    mixed = [replace(n, direct=False) for n in notes(bob, game, 4)]  # chat messages
+    mixed[2] = replace(mixed[2], chat=other)
+    await queue(store, game, mixed)
+    sender = HeldBack()
+    outbox = Outbox(store, Clock(), owner="w", batch=10)
+    delivering = asyncio.create_task(outbox.deliver_due("test", sender))
+    give_up = time.monotonic() + 10
+    while not sender.sent:
+        assert time.monotonic() < give_up, "the other chat waited for the held one"
+        await asyncio.sleep(0.01)
+    assert [n.chat for n in sender.sent] == [other]
+    sender.release.set()
+    assert await delivering == 4
+    held = [str(n.text) for n in sender.sent if n.chat == ROOM]
+    assert held == ["bob: note 0", "bob: note 1", "bob: note 3"]
