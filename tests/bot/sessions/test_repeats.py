@@ -6,7 +6,12 @@ memory, so what it decides comes from the store.  Both databases."""
 
 from __future__ import annotations
 
+import socket
+import subprocess
+import sys
+
 import engines
+from bot.delivery.outbox import LEASE
 from bot.messages import User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
@@ -57,3 +62,28 @@ async def test_a_board_for_someone_not_playing_is_theirs_alone(store_url: str) -
         for player in (ALICE, BOB):
             shown = await manager.board(player, ROOM, game_id)
             assert shown.ok and not shown.private
+
+
+async def test_a_repeat_answers_with_the_board_when_its_first_answer_died(
+    store_url: str,
+) -> None:
+    """The process that stored the move died answering it (its committed board is still
+    claimed by it, and it is gone): the update sent again is answered with the board, for
+    everyone, once; otherwise a repeat stays quiet."""
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
+    )
+    pid = int(dead.stdout)
+    ghost = f"{socket.gethostname()}:{pid}:dead"
+    async with session(store_url) as manager:
+        game_id, _ = await start_game(manager, "pathagon")
+        move = engines.new("pathagon").legal_moves()[0]
+        assert (await manager.move(ALICE, ROOM, move, game_id)).ok
+        store = manager.store
+        claimed = await store.claim_boards(game_id, ROOM.chat_id, ghost, manager.now(), LEASE)
+        assert claimed, "the move's board is committed with it"
+        # Claimed by a worker with no heartbeat on record: maybe alive, so quiet.
+        assert (await manager.move(ALICE, ROOM, move, game_id)).private
+        await store.beat(ghost, socket.gethostname(), pid)  # it beat here; its process ended
+        again = await manager.move(ALICE, ROOM, move, game_id)
+        assert again.ok and not again.private and f"played {move}" in again.text
