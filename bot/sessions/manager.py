@@ -94,6 +94,10 @@ def _not_against_bot(_: BadArgument) -> bool:
     return False
 
 
+def _not_seated(_: BadArgument) -> bool:
+    return False
+
+
 def _no_ratings(_: BadArgument) -> Text:
     return Text()
 
@@ -219,6 +223,8 @@ class SessionManager:
         await leases.finish_update(self._ctx, platform, update_id)
 
     against_bot = forward(checked(_not_against_bot)(loading.against_bot))
+
+    seated = forward(checked(_not_seated)(loading.seated))
 
     challenge = forward(guard(challenges.challenge))
 

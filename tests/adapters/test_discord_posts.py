@@ -66,7 +66,7 @@ async def test_only_the_latest_board_keeps_buttons_across_a_restart(
             (str(one.id), False),
             (str(two.id), True),
         ]
-        assert labels(two) == ["Board", "History", "Resign", "Offer draw"]
+        assert labels(two) == ["Move", "Board", "History", "Resign", "Offer draw"]
 
 
 async def test_an_expired_challenge_edits_its_cards_after_a_restart(

@@ -103,8 +103,9 @@ async def test_the_board_is_the_notice_and_direct_messages_are_opt_in(tmp_path: 
     assert not any(_notice_for(m, who) for m in fake.sent(group) for who in (alice, bob))
     assert _refused_dms(bot, bob) == 0
     texts = [m.text or "" for m in fake.sent(bob_dm)]
-    notices = [t for t in texts if "challenges you" in t or "played" in t]
-    assert len(notices) == 3 and "challenges you" in notices[0], texts
+    # (the challenge's private copy was closed when Bob accepted: it says so now)
+    notices = [t for t in texts if "accepted challenge" in t or "played" in t]
+    assert len(notices) == 3 and "accepted challenge" in notices[0], texts
     assert all(n == 1 for n in Counter(m.text for m in fake.sent(group)).values())
 
 

@@ -122,5 +122,13 @@ async def test_a_group_that_became_a_supergroup_keeps_its_games(tmp_path: Path) 
         # Without naming the game, a move in the supergroup finds it.
         answer = await bot.say(mover, supergroup, f"/move {move}")
         assert answer.text is not None and f"played {move}" in answer.text, answer.text
+
+        async def board_remembered() -> bool:  # (right after it was sent)
+            return bool(await bot.manager.posts_for("telegram", game_id=game_id, live=True))
+
+        await bot.eventually(board_remembered)
+        # Only the new board is live; the old group's board is retired where it was.
         [post] = await bot.manager.posts_for("telegram", game_id=game_id, live=True)
         assert post.chat_id == str(supergroup.id)
+        old = await bot.manager.posts_for("telegram", game_id=game_id, live=False)
+        assert old and all(p.chat_id == str(group.id) for p in old)

@@ -119,6 +119,13 @@ FLAG_LOADING: Final = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS: Final = 1 << 12
 FLAG_COMPONENTS_V2: Final = 1 << 15
 
+# Permission bits of threads (Discord's permissions reference): a bot needs the first to start a
+# public thread and the second to post in one.
+CREATE_PUBLIC_THREADS: Final = 1 << 35
+SEND_MESSAGES_IN_THREADS: Final = 1 << 38
+#: The thread archive durations Discord takes, in minutes.
+ARCHIVE_DURATIONS: Final = (60, 1440, 4320, 10080)
+
 # Permission bits granted to everyone in the fake's guilds: view, send, embed, attach, history,
 # reactions, use application commands (enough for a game bot; the fake does not check them).
 EVERYONE_PERMISSIONS: Final = str(
@@ -162,6 +169,7 @@ class ChannelKind(IntEnum):
     TEXT = 0
     DM = 1
     GROUP_DM = 3
+    PUBLIC_THREAD = 11
 
 
 class OptionKind(IntEnum):
@@ -355,9 +363,35 @@ class FakeChannel:
     position: int = 0
     #: True for DMs and group DMs the bot is not part of (it cannot post there through REST).
     bot_is_member: bool = True
+    #: A thread's channel (the channel it was started in).
+    parent_id: int | None = None
+    #: A thread's creator.
+    owner_id: int | None = None
+    #: A thread's auto-archive duration in minutes.
+    archive_after: int = 1440
 
     def payload(self, users: Mapping[int, FakeUser]) -> dict[str, Any]:
         """The full channel object (interactions carry it; discord.py builds the channel)."""
+        if self.kind is ChannelKind.PUBLIC_THREAD:
+            return {
+                "id": str(self.id),
+                "type": int(self.kind),
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": self.archive_after,
+                    "archive_timestamp": _iso(datetime.now(UTC)),
+                    "locked": False,
+                },
+            }
         if self.kind is ChannelKind.TEXT:
             return {
                 "id": str(self.id),
@@ -398,6 +432,13 @@ class FakeGuild:
     #: Whether the app is installed to the server (its bot a member): else only the commands
     #: of a user install work there, and the bot can neither post nor edit.
     bot_is_member: bool = True
+    #: Permission bits the bot has here beyond everyone's (e.g. the thread permissions, see
+    #: :meth:`FakeDiscord.grant_threads`); they reach the bot as ``app_permissions``.
+    bot_extra: int = 0
+
+    def bot_permissions(self) -> int:
+        """The bot's permissions in the guild's channels."""
+        return int(EVERYONE_PERMISSIONS) | self.bot_extra
 
     def everyone_role(self) -> dict[str, Any]:
         """The @everyone role (its id is the guild's id)."""
@@ -906,6 +947,21 @@ def _check_select(path: list[str | int], select: dict[str, Any], form: _FormErro
         form.add(path, "SELECT_COMPONENT_VALUES", "min_values/max_values out of range")
 
 
+def _check_chosen(select: dict[str, Any], values: list[str]) -> None:
+    """What a user can choose in a select menu: between ``min_values`` and ``max_values``
+    values (default 1 and 1), and in a string select only among its options' values."""
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not low <= len(values) <= high:
+        raise ImpossibleInteraction(f"a select takes {low} to {high} values, not {len(values)}")
+    if select.get("type") == 3:
+        offered = {option.get("value") for option in select.get("options") or []}
+        strange = [v for v in values if v not in offered]
+        if strange:
+            raise ImpossibleInteraction(f"the select offers no {strange[0]!r}")
+        if len(set(values)) != len(values):
+            raise ImpossibleInteraction("a value is chosen once")
+
+
 def _check_components(components: object, flags: int, form: _FormErrors) -> None:
     if not isinstance(components, list):
         form.add(["components"], "BASE_TYPE_ARRAY", "Must be an array.")
@@ -1268,6 +1324,32 @@ class FakeDiscord(FakeServer):
         self.channels[channel_id] = channel
         return channel
 
+    def grant_threads(self, guild: FakeGuild | int, granted: bool = True) -> None:
+        """Give the bot (or take away) Create Public Threads and Send Messages in Threads in
+        a guild (by default it has neither, as when invited without them)."""
+        g = self._guild(guild)
+        bits = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+        g.bot_extra = g.bot_extra | bits if granted else g.bot_extra & ~bits
+
+    def user_thread(self, message: StoredMessage, user: FakeUser | int, name: str) -> FakeChannel:
+        """A member starts a public thread from a message (as anyone may in a server channel
+        where they have Create Public Threads): the bot then cannot start another there."""
+        thread = FakeChannel(
+            message.id,
+            name,
+            ChannelKind.PUBLIC_THREAD,
+            guild_id=message.guild_id,
+            parent_id=message.channel_id,
+            owner_id=self._user(user).id,
+        )
+        self.channels[thread.id] = thread
+        return thread
+
+    def threads_in(self, channel: FakeChannel | int) -> list[FakeChannel]:
+        """The threads started in a channel, oldest first."""
+        cid = self._channel(channel).id
+        return [c for c in self.channels.values() if c.parent_id == cid]
+
     def close_dms(self, user: FakeUser | int) -> None:
         """The user refuses DMs from the bot: posting to their DM channel answers 403, 50007."""
         self._user(user).dms_open = False
@@ -1600,6 +1682,7 @@ class FakeDiscord(FakeServer):
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] != 2:
             data["values"] = list(values or [])
+            _check_chosen(component, data["values"])
         elif values is not None:
             raise ImpossibleInteraction("a button carries no values")
         channel = self.channels[stored.channel_id]
@@ -1687,7 +1770,7 @@ class FakeDiscord(FakeServer):
     # ---- building interactions
 
     def _context(self, channel: FakeChannel) -> InteractionContext:
-        if channel.kind is ChannelKind.TEXT:
+        if channel.kind in (ChannelKind.TEXT, ChannelKind.PUBLIC_THREAD):
             return InteractionContext.GUILD
         return (
             InteractionContext.BOT_DM
@@ -1906,7 +1989,9 @@ class FakeDiscord(FakeServer):
             "channel_id": str(channel.id),
             "channel": channel_payload,
             "locale": locale,
-            "app_permissions": EVERYONE_PERMISSIONS,
+            "app_permissions": str(guild.bot_permissions())
+            if guild is not None and guild.bot_is_member
+            else EVERYONE_PERMISSIONS,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": authorizing,
@@ -2009,6 +2094,11 @@ class FakeDiscord(FakeServer):
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("POST", "/channels/{channel_id}/messages", self._create_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self._start_thread,
+            ),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
@@ -2419,6 +2509,9 @@ class FakeDiscord(FakeServer):
 
     async def _create_message(self, request: web.Request, upload: _Upload) -> Any:
         channel = self._rest_channel(request)
+        if channel.kind is ChannelKind.PUBLIC_THREAD and channel.guild_id is not None:
+            if not self.guilds[channel.guild_id].bot_permissions() & SEND_MESSAGES_IN_THREADS:
+                raise DiscordError(403, 50013, "Missing Permissions")
         if channel.kind is ChannelKind.DM:
             recipient = self.users[channel.recipients[0]]
             if not recipient.dms_open:
@@ -2431,6 +2524,41 @@ class FakeDiscord(FakeServer):
         self._nonce_keep(body, message)
         self.notify()
         return message.payload()
+
+    async def _start_thread(self, request: web.Request, upload: _Upload) -> Any:
+        """Start Thread from Message (Discord's channel resource): a public thread whose id is
+        the message's, in a server's text channel, with Create Public Threads; a name of 1 to
+        100 characters and an archive duration Discord offers; one thread per message."""
+        channel = self._rest_channel(request)
+        if channel.kind is not ChannelKind.TEXT or channel.guild_id is None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.guilds[channel.guild_id]
+        if not guild.bot_permissions() & CREATE_PUBLIC_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        message = self._rest_message(request)
+        body = upload.body if isinstance(upload.body, dict) else {}
+        form = _FormErrors()
+        form.length(["name"], body.get("name"), 1, 100)
+        archive = body.get("auto_archive_duration", 1440)
+        if archive not in ARCHIVE_DURATIONS:
+            form.add(
+                ["auto_archive_duration"], "BASE_TYPE_CHOICES", f"Not one of {ARCHIVE_DURATIONS}"
+            )
+        form.raise_if_any()
+        if message.id in self.channels:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        thread = FakeChannel(
+            message.id,
+            str(body["name"]),
+            ChannelKind.PUBLIC_THREAD,
+            guild_id=guild.id,
+            parent_id=channel.id,
+            owner_id=self.bot.id,
+            archive_after=int(archive),
+        )
+        self.channels[thread.id] = thread
+        self.notify()
+        return thread.payload(self.users)
 
     def _nonce_key(self, body: dict[str, Any]) -> tuple[int, str] | None:
         nonce = body.get("nonce")

@@ -658,6 +658,25 @@ async def test_rate_limit_is_retried_by_discord_py(fake: FakeDiscord) -> None:
         assert fake.messages[sent.id].content == "after a pause"
 
 
+def _select(
+    custom_id: str, count: int, *, value: str = "", label: str = "", holder: str = "pick"
+) -> dict[str, Any]:
+    options = [{"label": label or f"o{i}", "value": value + str(i)} for i in range(count)]
+    return {"type": 3, "custom_id": custom_id, "placeholder": holder, "options": options}
+
+
+async def test_a_select_offers_only_its_options(fake: FakeDiscord) -> None:
+    """A user picks one to ``max_values`` of the options a string select shows, nothing
+    else (Discord's component reference): the fake will not send another value."""
+    async with running(fake, sync=False) as bot:
+        rows = [{"type": 1, "components": [_select("menu", 3)]}]
+        sent = await bot.http.send_message(CHANNEL_ID, params=_params(content="m", components=rows))
+        message = fake.messages[int(sent["id"])]
+        for values in (["nope"], [], ["0", "1"]):
+            with pytest.raises(ImpossibleInteraction):
+                await fake.click(ALICE, message, "menu", values=values)
+
+
 def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
     return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
 
@@ -677,6 +696,15 @@ def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
         ({"components": [{"type": 1, "components": [_button("x", "l" * 81)]}]}, 50035),
         ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, 50035),
         ({"embeds": [{"fields": ["not an object"]}]}, 50035),
+        # String selects (Discord's component reference): 1 to 25 options, labels and values
+        # of at most 100 characters, a placeholder of at most 150, alone in its row.
+        ({"components": [{"type": 1, "components": [_select("s", 26)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 0)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, value="v" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, label="l" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, holder="p" * 151)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2), _button("b")]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s" * 101, 2)]}]}, 50035),
     ],
 )
 async def test_message_limits(fake: FakeDiscord, payload: dict[str, Any], code: int) -> None:
@@ -702,6 +730,45 @@ async def test_edits_keep_limits_and_attachments(fake: FakeDiscord) -> None:
         assert [a.filename for a in edited.attachments] == ["board.png"]
         await sent.edit(attachments=[])
         assert stored.files == {}
+
+
+async def test_threads_need_the_permission_and_a_server_text_channel(fake: FakeDiscord) -> None:
+    """Start Thread from Message (Discord's channel resource): 403 50013 without Create Public
+    Threads; posting in the thread 403 50013 without Send Messages in Threads; a name of 1 to
+    100 characters; one thread per message (400 160004); none in a DM (400 50024)."""
+    async with running(fake, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("card")
+        with pytest.raises(discord.Forbidden) as missing:
+            await sent.create_thread(name="#1 Maphex: Alice vs Bob")
+        assert missing.value.code == 50013 and fake.threads_in(CHANNEL_ID) == []
+        fake.grant_threads(GUILD_ID)
+        with pytest.raises(discord.HTTPException) as long_name:
+            await sent.create_thread(name="n" * 101)
+        assert (long_name.value.status, long_name.value.code) == (400, 50035)
+        thread = await sent.create_thread(
+            name="#1 Maphex: Alice vs Bob", auto_archive_duration=10080
+        )
+        assert thread.id == sent.id and thread.parent_id == CHANNEL_ID
+        (stored,) = fake.threads_in(CHANNEL_ID)
+        assert stored.name == "#1 Maphex: Alice vs Bob" and stored.archive_after == 10080
+        await thread.send("board")
+        assert [m.content for m in fake.messages_in(thread.id)] == ["board"]
+        with pytest.raises(discord.HTTPException) as again:
+            await sent.create_thread(name="again")
+        assert again.value.code == 160004
+        fake.grant_threads(GUILD_ID, granted=False)
+        with pytest.raises(discord.Forbidden) as cannot_post:
+            await thread.send("more")
+        assert cannot_post.value.code == 50013
+        dm = await bot.create_dm(discord.Object(ALICE))
+        in_dm = await dm.send("card")
+        with pytest.raises(discord.HTTPException) as no_threads:
+            await bot.http.start_thread_with_message(
+                dm.id, in_dm.id, name="x", auto_archive_duration=60
+            )
+        assert (no_threads.value.status, no_threads.value.code) == (400, 50024)
 
 
 # ---- Platform refusals (issue 25): one test per rule, each citing where Discord states it.

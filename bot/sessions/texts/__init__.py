@@ -136,6 +136,15 @@ from bot.sessions.texts.looking import (
     to_move_line,
     your_turn_state,
 )
+from bot.sessions.texts.picking import (
+    MOVE_LABEL,
+    choose_part,
+    game_in_thread,
+    picker_closed,
+    preview_label,
+    thread_name,
+    thread_result,
+)
 from bot.sessions.texts.play import (
     accepted,
     already_over,
@@ -248,6 +257,12 @@ from bot.sessions.texts.tournaments import (
     tournament_too_few,
     tournament_withdrawn,
     which_tournament,
+)
+from bot.sessions.texts.watching import (
+    NOT_YOUR_PICKER,
+    SENT_PRIVATELY,
+    WATCH_PRIVATELY,
+    removed_from_chat,
 )
 from bot.sessions.texts.web import (
     OPEN_BOARD,
@@ -487,4 +502,23 @@ __all__ += [
     "tournament_too_few",
     "tournament_withdrawn",
     "which_tournament",
+]
+
+# Spectators and chats that change (issue 26), kept apart so the lists above merge cleanly.
+__all__ += [
+    "NOT_YOUR_PICKER",
+    "SENT_PRIVATELY",
+    "WATCH_PRIVATELY",
+    "removed_from_chat",
+]
+
+# Moving by pressing and a game's own thread (issue 25), kept apart so the lists merge cleanly.
+__all__ += [
+    "MOVE_LABEL",
+    "choose_part",
+    "game_in_thread",
+    "picker_closed",
+    "preview_label",
+    "thread_name",
+    "thread_result",
 ]
