@@ -11,7 +11,6 @@ the update id and never the token.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -61,7 +60,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
-from bot.adapters.telegram.pacing import ChatPacer, retry_seconds
+from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice,
@@ -345,14 +344,9 @@ class TelegramAdapter:
         return keyboard([actions], extra)
 
     async def send(
-        self,
-        chat_id: int,
-        reply: Reply,
-        *,
-        dedupe: bool = False,
-        thread: int | None = None,
-        asker: int | None = None,
-    ) -> Message | None:
+        self, chat_id: int, reply: Reply, *, dedupe: bool = False,
+        thread: int | None = None, asker: int | None = None,
+    ) -> Message | None:  # fmt: skip
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
         board (a player's rating chart) as a photo with its caption, text otherwise.
@@ -362,7 +356,7 @@ class TelegramAdapter:
         asker alone (:attr:`~bot.messages.Reply.private`) asked by the user ``asker``
         elsewhere than our private chat goes to them privately (:meth:`_privately`)."""
         if reply.private and asker is not None and asker != chat_id:
-            await self._privately(chat_id, asker, reply, thread)
+            await watch.answer_privately(self.application.bot, chat_id, asker, reply, thread)
             return None
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
@@ -406,24 +400,6 @@ class TelegramAdapter:
                 chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
             )
         return message
-
-    async def _privately(
-        self, chat_id: int, asker: int, reply: Reply, thread: int | None = None
-    ) -> None:
-        """``reply`` for ``asker`` alone, asked in the group ``chat_id``: in our private chat
-        (its picture without buttons), or, when Telegram refuses that (403: they never opened
-        the bot), its first line in the group as plain text: no ``text_mention`` entity, so
-        it notifies no one (Bot API, MessageEntity: a text_mention is "for users without
-        usernames"; plain text mentions nobody)."""
-        metrics.replied(PLATFORM)
-        bot = self.application.bot
-        try:
-            if reply.image is not None:
-                await send_photo(bot, asker, reply, None)
-            else:
-                await send_text(bot, asker, reply.body)
-        except Forbidden:
-            await send_text(bot, chat_id, reply.text.split("\n", 1)[0], thread=thread)
 
     def _mini_app(self) -> str:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
@@ -849,10 +825,7 @@ class TelegramAdapter:
             # changed is stored, and a board it made is with the outbox (released by
             # answering()), posted when the chat may have it.  Never "try again" for that.
             log.info("update %s: flood control, %gs", update_id, retry_seconds(error))
-            query = update.callback_query if isinstance(update, Update) else None
-            if query is not None:
-                with contextlib.suppress(TelegramError):  # answered already, most likely
-                    await query.answer(texts.FLOOD_WAIT[:200])
+            await answer_flood(update.callback_query if isinstance(update, Update) else None)
             return
         if isinstance(error, ChatMigrated):
             answer = _MIGRATED_TEXT

@@ -38,11 +38,14 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import Any
 
-from telegram.error import RetryAfter
+from telegram import CallbackQuery
+from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-__all__ = ["EDITING", "SENDING", "ChatPacer", "no_waiting", "retry_seconds"]
+from bot.sessions import texts
+
+__all__ = ["EDITING", "SENDING", "ChatPacer", "answer_flood", "no_waiting", "retry_seconds"]
 
 #: Bot API methods that post a new message in a chat (paced per chat, per group and overall).
 SENDING = frozenset(
@@ -84,6 +87,15 @@ def no_waiting() -> Iterator[None]:
         yield
     finally:
         _no_wait.reset(token)
+
+
+async def answer_flood(query: CallbackQuery | None) -> None:
+    """After flood control refused an update's answer past the pacer's retries: whatever the
+    update changed is stored, and a board it made is with the outbox, posted when the chat
+    may have it, so the tap (if it was one) is told that, never "try again"."""
+    if query is not None:
+        with contextlib.suppress(TelegramError):  # answered already, most likely
+            await query.answer(texts.FLOOD_WAIT[:200])
 
 
 def retry_seconds(exc: RetryAfter) -> float:
