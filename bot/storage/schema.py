@@ -677,7 +677,14 @@ _COMMUNITY_RATINGS_POSTGRES = _COMMUNITY_RATINGS.format(
     ref="BIGINT", real="DOUBLE PRECISION", rowid=""
 )
 
-# 12 -> 13 (issue 24): the bot's workers by an id of their own (bot.workers.worker_name), each
+# 12 -> 13 (issue 29): a remembered post may be a tournament's standings message (kind
+# ``standings``), edited in place by the next day's update (bot.storage.posts).
+_STANDINGS_POSTS = """
+ALTER TABLE posts ADD COLUMN tournament_id BIGINT REFERENCES tournaments (id);
+CREATE INDEX posts_tournament ON posts (tournament_id) WHERE tournament_id IS NOT NULL;
+"""
+
+# 13 -> 14 (issue 24): the bot's workers by an id of their own (bot.workers.worker_name), each
 # with a heartbeat by the database's clock: one that stopped beating is gone, whatever host
 # name or process id it had (containers share both).  ``ns`` says where ``pid`` means this
 # process (bot.workers.namespace), so a dead one there is known at once.
@@ -700,6 +707,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_WEB_LINKS, _WEB_LINKS),
     Migration(_DM_REFUSED, _DM_REFUSED),
     Migration(_COMMUNITY_RATINGS_SQLITE, _COMMUNITY_RATINGS_POSTGRES),
+    Migration(_STANDINGS_POSTS, _STANDINGS_POSTS),
     Migration(_WORKERS, _WORKERS),
 )
 
