@@ -502,12 +502,26 @@ def _delivered_once_on_telegram(
 ) -> set[tuple[int, int]]:
     """Each Telegram notification sent is in its chat exactly once (one dropped as obsolete
     at most once: it may have been on its way as the next move made it obsolete), and the
-    people's private chats hold nothing else; the notifications' (chat, message id)s."""
+    people's private chats hold nothing else; the notifications' (chat, message id)s.
+
+    Nothing else but one answer: the update Telegram sends again after the kill is a move the
+    store already applied, and when the survivor's outbox has posted that move's board first
+    (it takes the dead process's claim over), the repeat is answered privately, "you already
+    played" (issue 24: a retried update posts nothing new, its sender is told privately)."""
+    repeat = ": you already played "
+
+    def messages_in(chat: int) -> list[tuple[int, str]]:
+        return [
+            (m.message_id, m.text or m.caption or "")
+            for m in tg.sent(chat)
+            if chat not in people or repeat not in (m.text or "")
+        ]
+
     return _delivered_once(
         notes,
         lambda note: int(note["user_id"]) if note["direct"] else int(note["chat_id"]),
         lambda note: str(Text.from_json(note["text"])),
-        lambda chat: [(m.message_id, m.text or m.caption or "") for m in tg.sent(chat)],
+        messages_in,
         people,
     )
 
