@@ -16,6 +16,7 @@ every message in a topic is a reply to the topic's opening service message (the 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -108,6 +109,19 @@ def _refusals_retried(fake: FakeTelegram) -> None:
         1 for c in calls if isinstance(c.response, dict) and c.response.get("error_code") == 429
     )
     print(f"{refused} of {len(calls)} requests refused with 429, each sent again and accepted")
+
+
+async def _eventually(bot: Hexhall, condition: Callable[[], bool]) -> None:
+    """Wait until ``condition`` (on the database) holds.  The bot's commits do not wake the
+    fake's waiters, so each look follows the bot's next request, or a second (not a fixed
+    wait: the first look that holds returns)."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DEADLINE
+    while not condition():
+        assert loop.time() < deadline, "not reached in time"
+        calls = len(bot.fake.calls)
+        with contextlib.suppress(AssertionError):
+            await bot.fake.wait_until(lambda n=calls: len(bot.fake.calls) > n, timeout=1.0)
 
 
 def _game_ids(bot: Hexhall) -> list[int]:
@@ -260,8 +274,9 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
             card = await _next(fake, hall, before, lambda m: "Accept" in _labels(fake, m))
             before = fake.last_message_id(hall)
             await _press(fake, other, card, "Accept")
-            board = await _next(fake, hall, before, lambda m: "Move" in _labels(fake, m))
-            old_boards[_game_ids(bot)[-1]] = board
+            old_boards[_game_ids(bot)[-1]] = await _next(
+                fake, hall, before, lambda m: "Move" in _labels(fake, m)
+            )
         first, second = _game_ids(bot)
         # In the first game, Alice offers a draw to Bob: its message in the old group.
         before = fake.last_message_id(hall)
@@ -269,13 +284,13 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
         offer = await _next(fake, hall, before, lambda m: "Decline draw" in _labels(fake, m))
         await bot.settled()
         supergroup = await fake.migrate(hall, alice)
-        await fake.wait_until(
+        await _eventually(
+            bot,
             lambda: bot.query("SELECT DISTINCT chat_id FROM games") == [(str(supergroup.id),)],
-            timeout=DEADLINE,
         )
         # Moves in the second game until its board has the offer's id in the supergroup.
         position = engines.new("maphex")
-        board = None
+        board: telegram.Message | None = None
         while board is None or board.message_id < offer.message_id:
             while fake.last_message_id(supergroup) < offer.message_id - 2:
                 await fake.send_text(alice, supergroup, "brb")  # talk the bot never sees
