@@ -124,6 +124,19 @@ async def _eventually(bot: Hexhall, condition: Callable[[], bool]) -> None:
             await bot.fake.wait_until(lambda n=calls: len(bot.fake.calls) > n, timeout=1.0)
 
 
+async def _move(
+    bot: Hexhall,
+    chat: telegram.Chat,
+    game: int,
+    move: str,
+    people: dict[int, telegram.User],
+) -> telegram.Message:
+    """The player to move in ``game`` types ``/move #game move``; the new board."""
+    before = bot.fake.last_message_id(chat)
+    await bot.fake.send_text(people[_to_move(bot, game)], chat, f"/move #{game} {move}")
+    return await _next(bot.fake, chat, before, lambda m: f"played {move}" in _said(m))
+
+
 def _game_ids(bot: Hexhall) -> list[int]:
     return [int(gid) for (gid,) in bot.query("SELECT id FROM games ORDER BY id")]
 
@@ -249,12 +262,12 @@ async def test_a_game_in_a_topic_with_spectators_and_talk(tmp_path: Path) -> Non
 
 async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Path) -> None:
     """Two games in a basic group, one with a draw offer open, and the group becomes a
-    supergroup.  In the supergroup a board of the other game gets the offer's message id (the
-    new chat numbers its messages afresh); the offer is then declined by typing: no edit in
-    the supergroup names a message that is not one of its own offers (none there), every
-    board there keeps its buttons (older boards keep theirs by design: see
-    ``bot/adapters/telegram/boards.py``), and taps on the offer and a board left in the old
-    group are answered, not "went wrong"."""
+    supergroup.  In the supergroup a question of the other game (resign? with its buttons)
+    gets the offer's message id (the new chat numbers its messages afresh); the offer is then
+    declined by typing: no edit in the supergroup names any message there, every
+    board and the question keep their buttons (older boards keep theirs by design: see
+    ``bot/adapters/telegram/boards.py``), the question's button still ends its game, and taps
+    on the offer and a board left in the old group are answered, not "went wrong"."""
     async with limited_hexhall(tmp_path) as bot:
         fake = bot.fake
         await bot.start()
@@ -288,45 +301,54 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
             bot,
             lambda: bot.query("SELECT DISTINCT chat_id FROM games") == [(str(supergroup.id),)],
         )
-        # Moves in the second game until its board has the offer's id in the supergroup.
-        position = engines.new("maphex")
-        board: telegram.Message | None = None
-        while board is None or board.message_id < offer.message_id:
-            while fake.last_message_id(supergroup) < offer.message_id - 2:
-                await fake.send_text(alice, supergroup, "brb")  # talk the bot never sees
-            mover = people[_to_move(bot, second)]
-            move = position.legal_moves()[0]
-            before = fake.last_message_id(supergroup)
-            await fake.send_text(mover, supergroup, f"/move #{second} {move}")
-            board = await _next(
-                fake, supergroup, before, lambda m, s=move: f"played {s}" in _said(m)
-            )
-            position = position.play(move)
-        assert board.message_id == offer.message_id
-        assert "Move" in _labels(fake, board)
-        # Bob declines the offer by typing in the supergroup.
+        # A move in each game (the first game's by Alice: her offer stands) ...
+        positions = {game: engines.new("maphex") for game in (first, second)}
+        boards: list[telegram.Message] = []
+        for game in (first, second):
+            move = positions[game].legal_moves()[0]
+            boards.append(await _move(bot, supergroup, game, move, people))
+            positions[game] = positions[game].play(move)
+        # ... then Alice asks to resign the second game: the question, with its buttons, gets
+        # the offer's message id in the supergroup (the talk before it is never delivered).
+        assert fake.last_message_id(supergroup) <= offer.message_id - 2
+        while fake.last_message_id(supergroup) < offer.message_id - 2:
+            await fake.send_text(alice, supergroup, "brb")
+        before = fake.last_message_id(supergroup)
+        await fake.send_text(alice, supergroup, f"/resign #{second}")
+        asked = await _next(fake, supergroup, before, lambda m: bool(_labels(fake, m)))
+        assert asked.message_id == offer.message_id
+        # Bob declines Alice's offer by typing: its copies are closed (in the old group only),
+        # and he moves.
         before = fake.last_message_id(supergroup)
         await fake.send_text(bob, supergroup, f"/draw #{first} decline")
-        await _next(fake, supergroup, before)
-        # A move in the first game too.
-        mover = people[_to_move(bot, first)]
-        move = engines.new("maphex").legal_moves()[-1]
-        before = fake.last_message_id(supergroup)
-        await fake.send_text(mover, supergroup, f"/move #{first} {move}")
-        latest = await _next(fake, supergroup, before, lambda m: f"played {move}" in _said(m))
+        declined = await _next(fake, supergroup, before)
+        assert "declined" in _said(declined), _said(declined)
+        move = positions[first].legal_moves()[0]
+        boards.append(await _move(bot, supergroup, first, move, people))
         await bot.settled()
-        # Every board in the supergroup keeps its buttons, the second game's at the offer's id
-        # among them ...
-        boards = [m for m in fake.sent(supergroup) if "played" in _said(m)]
-        assert {board.message_id, latest.message_id} <= {m.message_id for m in boards}
+        # Every board in the supergroup keeps its buttons (older boards keep theirs by
+        # design), and so does the question at the offer's id ...
         assert [m.message_id for m in boards if "Move" not in _labels(fake, m)] == []
-        # ... and no edit in the supergroup named any message there (none was due).
+        labels = _labels(fake, asked)
+        assert labels, asked.text
+        # ... no edit in the supergroup named any message there (none was due) ...
         touched = [
             (c.method, c.data.get("message_id"))
             for c in fake.calls
             if c.method.startswith("edit") and c.data.get("chat_id") == str(supergroup.id)
         ]
         assert touched == [], touched
+        # ... and the question's button still works: the second game ends by resignation.
+        yes = next(b.callback_data for row in fake.keyboard(asked) for b in row)
+        assert isinstance(yes, str) and yes.startswith("rsy:"), yes
+        before = fake.last_message_id(supergroup)
+        await fake.press(alice, asked, yes)
+        await _next(fake, supergroup, before, lambda m: "resign" in _said(m))
+        await _eventually(
+            bot,
+            lambda: bot.query("SELECT status FROM games WHERE id = ?", second) == [("finished",)],
+        )
+        assert bot.query("SELECT status FROM games WHERE id = ?", first) == [("active",)]
         # Taps on the offer and on a board left in the old group are answered.
         for message, label in ((offer, "Decline draw"), (old_boards[first], "Board")):
             text, _ = await _press(fake, bob, message, label)  # (the old group takes no edits)
