@@ -11,7 +11,9 @@ and one row of buttons (Preview, the page buttons, Back, Cancel: at most 5) fit 
 Every custom id carries its whole meaning, so a picker still works after a restart:
 
 * a menu is ``hxp:<row>:<game>:<ply>``; each option's value is the step's own action id
-  (``pp:<game>:<ply>:<page>:=<prefix>``, at most 64 bytes), handed to the bot as a press;
+  (``pp:<game>:<ply>:<page>:=<prefix>``, at most 64 bytes), handed to the bot as a press,
+  or, for a part that ends the move, the move's action id (``mv:<game>:<ply>:<move>``),
+  which opens the move's preview;
 * the preview button is ``hxv:<game>:<ply>:<move>``: the board after ``move``, if the game is
   still at ``ply``;
 * the other buttons are the picker's own actions (``pp:...``, ``pc:<game>``).
@@ -30,7 +32,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import discord
 
-from bot.messages import Action, ActionKind
+from bot.messages import Action, ActionKind, parse_action
 from bot.sessions import texts
 from bot.sessions.picker import Picker
 
@@ -116,12 +118,19 @@ class PickMenu(
         data: Any = interaction.data or {}
         values = data.get("values") if isinstance(data, dict) else None
         chosen = values[0] if isinstance(values, list) and values else ""
-        # Only a picker step may come from a picker menu: anything else is answered as a
-        # button that is not ours (an empty id), never acted on.
+        # Only a picker step may come from a picker menu, or a part that ends the move (the
+        # shared picker makes it a move action): that one opens the move's preview, as the
+        # Preview button does.  Anything else is answered as a button that is not ours (an
+        # empty id), never acted on.
         step = chosen if isinstance(chosen, str) else ""
-        if Action("", step).kind is not ActionKind.PICK_STEP:
-            step = ""
+        parsed = parse_action(step)
         try:
+            if parsed is not None and parsed[0] is ActionKind.MOVE:
+                game, ply, move = parsed[1][:3]
+                await client.on_preview(interaction, int(game), int(ply), move)
+                return
+            if parsed is None or parsed[0] is not ActionKind.PICK_STEP:
+                step = ""
             await client.on_press(interaction, step)
         except Exception as error:
             await client.report(interaction, error)

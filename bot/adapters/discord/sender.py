@@ -15,6 +15,11 @@ that mentions (and pings) only its recipient, or a direct message when they want
 - A message that can be answered on (a challenge with Accept / Decline) is remembered as one
   of the challenge's cards, so it is closed with the others.
 
+- A tournament's standings of the day (the text and the table picture) edit its earlier
+  standings message in place (found in the store, see :mod:`bot.sessions.posts`); a new one
+  is posted, and remembered, only when none is known or Discord refuses the edit (a deleted
+  message).
+
 Rate limits are discord.py's own business.
 
 Once: every message carries the notification's ``nonce`` (``hexhall-<id>``, within Discord's
@@ -56,6 +61,7 @@ from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import ActionKind, Text, User
+from bot.sessions.posts import standings_tournament
 from bot.storage import PostKind
 
 __all__ = ["DiscordSender", "nonce_of"]
@@ -95,6 +101,10 @@ class DiscordSender:
         view = action_view(note.actions)
         if view is not None:
             fields["view"] = view
+        if note.kind is Kind.STANDINGS:
+            standings = await self._standings_file(note)
+            if standings is not None:
+                fields["file"] = standings
         if note.kind is Kind.RECAP:
             gif = None if note.game_id is None else await self.recaps.gif(note.game_id)
             if gif is None:
@@ -106,6 +116,8 @@ class DiscordSender:
     async def send(self, notification: Notification) -> None:
         """Deliver one notification (see the module docstring)."""
         if notification.kind is Kind.CHALLENGE_EXPIRED and await self._edit_cards(notification):
+            return
+        if notification.kind is Kind.STANDINGS and await self._edit_standings(notification):
             return
         if notification.kind is Kind.BOARD:
             await self._board(notification)
@@ -138,6 +150,45 @@ class DiscordSender:
                 ) from None
             return
         await self._remember_card(notification, sent)
+        tournament = standings_tournament(notification)
+        if tournament is not None:
+            await self.client.manager.remember_post(
+                PLATFORM, str(sent.channel.id), str(sent.id), PostKind.STANDINGS,
+                tournament_id=tournament,
+            )  # fmt: skip
+
+    async def _standings_file(self, note: Notification) -> discord.File | None:
+        """The table picture of a standings update's tournament, if it can be drawn."""
+        tournament = standings_tournament(note)
+        if tournament is None or note.chat is None:
+            return None
+        user = User(PLATFORM, note.recipient.user_id, note.recipient.name)
+        shown = await self.client.manager.tournament_standings(user, note.chat, tournament)
+        if not shown.ok or shown.image is None:
+            return None
+        return discord.File(io.BytesIO(shown.image), filename=f"standings-{tournament}.png")
+
+    async def _edit_standings(self, note: Notification) -> bool:
+        """Edit the tournament's last standings message to the note's text and today's
+        table picture (the attachment replaced); ``False`` when none is known or Discord
+        refused (then a new one is posted).  Edit Message: the bot may edit its own messages'
+        content and attachments (another user's only flags, with MANAGE_MESSAGES),
+        https://discord.com/developers/docs/resources/channel#edit-message."""
+        tournament = standings_tournament(note)
+        if tournament is None:
+            return False
+        known = await self.client.manager.posts_for(
+            PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS
+        )
+        if not known:
+            return False
+        picture = await self._standings_file(note)
+        return await self.client.edit_post(
+            known[-1],
+            content=markdown(note.text)[:TEXT_LIMIT],
+            attachments=[] if picture is None else [picture],
+            allowed_mentions=mentions_only(),
+        )
 
     async def _board(self, note: Notification) -> None:
         """A move's committed board whose answer never went out (the process died): the
