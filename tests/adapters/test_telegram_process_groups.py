@@ -283,7 +283,7 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
             await fake.send_text(other, hall, "/games")  # the bot knows them now
             await _next(fake, hall, before)
             before = fake.last_message_id(hall)
-            await fake.send_text(alice, hall, f"/challenge maphex @{other.username}")
+            await fake.send_text(alice, hall, f"/challenge maphex @{other.username} first=me")
             card = await _next(fake, hall, before, lambda m: "Accept" in _labels(fake, m))
             before = fake.last_message_id(hall)
             await _press(fake, other, card, "Accept")
@@ -301,10 +301,11 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
             bot,
             lambda: bot.query("SELECT DISTINCT chat_id FROM games") == [(str(supergroup.id),)],
         )
-        # A move in each game (the first game's by Alice: her offer stands) ...
+        # A move in each game, Alice's (she opens both: her offer stands) ...
         positions = {game: engines.new("maphex") for game in (first, second)}
         boards: list[telegram.Message] = []
         for game in (first, second):
+            assert _to_move(bot, game) == alice.id
             move = positions[game].legal_moves()[0]
             boards.append(await _move(bot, supergroup, game, move, people))
             positions[game] = positions[game].play(move)
