@@ -32,6 +32,9 @@ class PostKind(enum.StrEnum):
     OFFER = "offer"
     #: a tournament's standings in its chat (edited in place by the next day's update)
     STANDINGS = "standings"
+    #: a game's own thread (``chat_id`` the thread, ``message_id`` the card it was started
+    #: from): where the platform's notices about the game go
+    THREAD = "thread"
 
 
 @dataclass(frozen=True)

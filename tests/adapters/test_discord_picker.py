@@ -102,14 +102,7 @@ async def pick(run: Run | FakeDiscord, user: int, board: StoredMessage, move: st
         chosen = None
         for menu in menus:
             for option in menu["options"]:
-                # A step's id ends in its prefix (``pp:g:ply:page:=prefix``); a part that
-                # ends the move is the move's own id (``mv:g:ply:move``).
-                value = option["value"]
-                part = (
-                    value.split(":", 3)[3]
-                    if value.startswith("mv:")
-                    else value.split(":", 4)[4][1:]
-                )
+                part = option["value"].split(":", 4)[4][1:]
                 follows = move[len(part) : len(part) + 1]
                 if move.startswith(part) and len(part) > len(prefix) and follows in " >-":
                     chosen = (menu["custom_id"], option["value"], part)

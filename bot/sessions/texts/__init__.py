@@ -143,6 +143,8 @@ from bot.sessions.texts.picking import (
     preview_label,
     thread_name,
     thread_result,
+    unreachable,
+    user_install_card,
 )
 from bot.sessions.texts.play import (
     accepted,
@@ -519,4 +521,6 @@ __all__ += [
     "preview_label",
     "thread_name",
     "thread_result",
+    "unreachable",
+    "user_install_card",
 ]
