@@ -67,6 +67,7 @@ TABLES: tuple[Table, ...] = (
     Table("posts", ("platform", "chat_id", "message_id")),  # a standings post: its tournament
     Table("web_links", ("game_id",)),
     Table("web_watchers", ("game_id", "worker")),
+    Table("workers", ("id",)),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

@@ -454,7 +454,13 @@ class DiscordBot(discord.Client):
             line = markdown(texts.user_install_card())
             fields["content"] = f"{fields.get('content', '')}\n{line}".strip()[:TEXT_LIMIT]
         sent: discord.InteractionMessage | discord.WebhookMessage | None = None
-        if not reply.ok or mode is Mode.PRIVATE:
+        if reply.private:
+            # A repeat the store had already applied, a look by someone not playing: for the
+            # asker alone (ephemeral: "only the user receiving the message can see it",
+            # Discord's Receiving and Responding), and pinging no one.
+            fields["allowed_mentions"] = discord.AllowedMentions.none()
+            fields.pop("view", None)
+        if not reply.ok or mode is Mode.PRIVATE or reply.private:
             if deferred and mode is not Mode.PRIVATE:
                 if mode is Mode.PUBLIC:
                     # The public "thinking" placeholder gives way to a private answer.

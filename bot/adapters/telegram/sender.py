@@ -15,7 +15,10 @@ A tournament's standings of the day (its table picture, the text as its caption)
 earlier standings message in place (found in the
 store, see :mod:`bot.sessions.posts`); a new one is posted, and remembered, only when none is
 known or Telegram refuses the edit (the message was deleted).  Flood
-control is the application's rate limiter's business (it honours ``RetryAfter``); a group
+control is the application's rate limiter's business (:class:`~bot.adapters.telegram.pacing.
+ChatPacer`, per chat): here it never waits long for one chat (:func:`~bot.adapters.telegram.
+pacing.no_waiting`), and a chat it paces or Telegram blocked (``RetryAfter``) is reported as
+:class:`~bot.delivery.outbox.Throttled`, so the outbox goes on with other chats; a group
 migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.
 """
 
@@ -26,7 +29,7 @@ from dataclasses import replace
 
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from bot.adapters.telegram import offers
 from bot.adapters.telegram.boards import board_lock, send_board
@@ -38,9 +41,10 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.pacing import no_waiting, retry_seconds
 from bot.adapters.telegram.topics import key, place
 from bot.core.notification import Kind, Notification
-from bot.delivery.outbox import DeliveryRefused, DirectRefused
+from bot.delivery.outbox import DeliveryRefused, DirectRefused, Throttled
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions import texts
@@ -85,7 +89,14 @@ class TelegramSender:
     async def send(self, notification: Notification) -> None:
         """Deliver ``notification`` as a direct message when it asks for one, else in its
         game's chat; raise :class:`DirectRefused` / :class:`DeliveryRefused` when Telegram
-        refuses for good."""
+        refuses for good, :class:`Throttled` when its chat must wait."""
+        try:
+            with no_waiting():
+                await self._send(notification)
+        except RetryAfter as exc:
+            raise Throttled(retry_seconds(exc)) from None
+
+    async def _send(self, notification: Notification) -> None:
         if notification.direct:
             target = _chat_id(notification.recipient.user_id, "user")
             try:

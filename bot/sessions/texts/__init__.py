@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bot.sessions.texts.base import (
     BUSY,
+    FLOOD_WAIT,
     NOT_MY_BUTTON,
     UNAVAILABLE,
     cannot_be_read,
@@ -149,6 +150,7 @@ from bot.sessions.texts.picking import (
 from bot.sessions.texts.play import (
     accepted,
     already_over,
+    already_played,
     bad_days,
     bad_first,
     cancelled,
@@ -282,6 +284,7 @@ __all__ = [
     "BUSY",
     "CASUAL",
     "DAMAGED_RATING",
+    "FLOOD_WAIT",
     "HELP",
     "NOT_MY_BUTTON",
     "OPEN_BOARD",
@@ -293,6 +296,7 @@ __all__ = [
     "accepted",
     "accepted_note",
     "already_over",
+    "already_played",
     "away",
     "away_needs_days",
     "away_note",
