@@ -15,6 +15,7 @@ from typing import Any
 
 import telegram
 
+import engines
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
 
 
@@ -149,6 +150,40 @@ async def test_a_draw_offer_declined_by_typing_loses_every_button(tmp_path: Path
             dm, lambda m: "Accept draw" in bot.labels(m), timeout=DEADLINE
         )
         await bot.say(bob, dm, f"/draw #{bot.game_id(board)} decline")
+        await fake.wait_until(
+            lambda: fake.keyboard(offer) == () and fake.keyboard(private) == (), timeout=DEADLINE
+        )
+
+
+async def test_a_draw_offer_lapsed_by_the_opponents_move_loses_every_button(
+    tmp_path: Path,
+) -> None:
+    """A draw offer "stands until" the other player moves: once he has, its copies (the
+    group's and his private one) lose their answer buttons, which could only be answered
+    "There is no draw offer" now."""
+    async with running(tmp_path / "t.db", pictures=False, deliver=True) as bot:
+        fake = bot.fake
+        alice, bob, group, card = await _challenge(bot, bob_started=True)
+        dm = fake.private(bob)
+        before = fake.last_message_id(group)
+        await bot.press(bob, card, bot.button(card, "Accept"))
+        board = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "Move" in bot.labels(m), timeout=DEADLINE
+        )
+        before = fake.last_message_id(group)
+        await bot.press(alice, board, bot.button(board, "Offer draw"))
+        offer = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "Accept draw" in bot.labels(m),
+            timeout=DEADLINE,
+        )  # fmt: skip
+        private = await fake.wait_for_message(
+            dm, lambda m: "Accept draw" in bot.labels(m), timeout=DEADLINE
+        )
+        first = engines.new("pathagon").legal_moves()[0]
+        await bot.say(alice, group, f"/move {first}")  # her own move: the offer stands
+        assert "Accept draw" in bot.labels(fake.message(group, offer.message_id))
+        reply = engines.new("pathagon").play(first).legal_moves()[0]
+        await bot.say(bob, group, f"/move {reply}")
         await fake.wait_until(
             lambda: fake.keyboard(offer) == () and fake.keyboard(private) == (), timeout=DEADLINE
         )

@@ -395,6 +395,8 @@ class TelegramAdapter:
                     bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
                 )
             self._captions[gid] = caption
+        if live:
+            await self._close_lapsed_offers(gid)
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(
                 chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
@@ -597,6 +599,14 @@ class TelegramAdapter:
         await self.send(
             message.chat_id, reply, dedupe=True, thread=topics.topic_of(message), asker=user.id
         )
+
+    async def _close_lapsed_offers(self, game_id: int) -> None:
+        """A draw offer stands until the other player moves, a takeback request until it is
+        answered: once the game has neither (a move lapsed it), every copy of its offer loses
+        the answer buttons, which could only be answered "no offer" now."""
+        row = await self.manager.store.get_game(game_id)
+        if row is not None and row.draw_offer_by is None and row.takeback_by is None:
+            await offers.close_offers(self.application.bot, self.manager, game_id)
 
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup (a new chat id): its games, challenges and posts move
