@@ -7,6 +7,9 @@ Run: ``.venv/bin/python benchmarks/discord.py`` (``--quick`` for a short run).
    for ``move`` in a game of every kind at several points of a random game (Iso-Path on the
    size-5 board included), typed nothing and typed a first part; worst case and p50 per game.
    Discord cannot wait for these: they must come fast.
+3. The Move picker (after the moves): a game of every kind, each move entered by the live
+   board's Move button, the picker's menus and Preview / Play it; the time from each press's
+   dispatch to its first response, p50 and p99, and how many presses a move took.
 2. Moves: ``--games`` games at once (the kinds in turn), every player to move answering at
    once, by ``/move`` slash commands with board pictures, until ``--moves`` moves were made;
    the time from each interaction's dispatch to its first response, p50 and p99 (Discord
@@ -146,6 +149,81 @@ async def move_figures(fake: FakeDiscord, games: int, moves: int) -> None:
     )
 
 
+async def press(
+    fake: FakeDiscord, user: int, message: Any, custom_id: str, values: list[str] | None = None
+) -> tuple[InteractionRecord, float]:
+    """A press on ``message`` (a button, or ``values`` in a select): the record and seconds to
+    its first response, once whatever it changed is there."""
+    edits = message.edits
+    record = await fake.click(user, message, custom_id, values=values)
+    took = await answered(fake, record)
+    assert record.response is not None
+    if record.response.type == 6:  # deferred: wait for the edit
+        await fake.wait_until(lambda: message.edits > edits, timeout=60)
+    return record, took
+
+
+async def picker_figures(fake: FakeDiscord, manager: SessionManager, samples: int) -> None:
+    times: list[float] = []
+    presses: list[int] = []
+    rng = random.Random(5)
+    for index, (game, options) in enumerate(KINDS):
+        one, two = 3_000 + 2 * index, 3_001 + 2 * index
+        gid, position = await new_game(fake, one, two, game, options)
+        board = next(m for m in reversed(fake.messages_in(CHANNEL)) if f"pk:{gid}" in m.custom_ids)
+        for _ in range(samples):
+            if position.outcome is not None:
+                break
+            who = await manager.player_to_move(gid)
+            assert who is not None
+            player = int(who.user_id)
+            move = rng.choice(position.legal_moves())
+            record, took = await press(fake, player, board, f"pk:{gid}")
+            times.append(took)
+            picker = await fake.original(record, timeout=60)
+            count, prefix = 1, ""
+            while not any(i.startswith("mv:") for i in picker.custom_ids):
+                chosen = [
+                    (c["custom_id"], o["value"])
+                    for c in picker.walk_components()
+                    if c.get("type") == 3
+                    for o in c["options"]
+                    if move.startswith(part := o["value"].split(":", 4)[4][1:])
+                    and len(part) > len(prefix)
+                    and move[len(part) : len(part) + 1] in ("", " ", ">", "-")
+                ]
+                if chosen:
+                    custom_id, value = chosen[-1]
+                    _, took = await press(fake, player, picker, custom_id, [value])
+                    prefix = value.split(":", 4)[4][1:]
+                else:
+                    ids = picker.custom_ids
+                    target = next((i for i in ids if i.startswith("hxv:")), None)
+                    if target is None or prefix != move:
+                        target = next(
+                            str(c["custom_id"])
+                            for c in picker.walk_components()
+                            if c.get("type") == 2 and c.get("label") == "▶"
+                        )
+                    _, took = await press(fake, player, picker, target)
+                times.append(took)
+                count += 1
+            play = next(i for i in picker.custom_ids if i.startswith("mv:"))
+            record, took = await press(fake, player, picker, play)
+            times.append(took)
+            presses.append(count + 1)
+            board = (await fake.followups(record, timeout=60))[0]
+            if board.ephemeral:  # a move that loses for its player: not played
+                break
+            position = position.play(move)
+    print(
+        f"picker: {len(times)} presses for {len(presses)} moves in {len(KINDS)} games; dispatch "
+        f"-> first response p50 {pct(times, 50) * 1000:.0f} ms, p99 {pct(times, 99) * 1000:.0f}"
+        f" ms, max {max(times) * 1000:.0f} ms; presses per move p50 {pct(presses, 50)}, max "
+        f"{max(presses)}"
+    )
+
+
 def live_boards(fake: FakeDiscord) -> collections.Counter[str]:
     """How many public messages of each game still offer to resign."""
     return collections.Counter(
@@ -182,6 +260,8 @@ async def main(quick: bool, games: int, moves: int) -> None:
                 try:
                     await autocomplete_figures(fake, 3 if quick else 12)
                     await move_figures(fake, games, moves)
+                    await settled(fake)
+                    await picker_figures(fake, manager, 3 if quick else 10)
                     await settled(fake)
                 finally:
                     await bot.close()

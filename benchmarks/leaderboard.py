@@ -8,8 +8,9 @@ communities (platform "bench", one Discord-like server each) in one transaction,
 manager; ``rebuild_ratings`` then rates them all in order (timed: it is what ``hexhall ratings
 rebuild`` does).  After that the manager's ``leaderboard`` command runs for one community and for
 everyone, and the median time of each is printed with the ``EXPLAIN QUERY PLAN`` of its query:
-an index walk (``SCAN ... USING INDEX ratings_board`` / ``SEARCH ... USING INDEX
-rating_members_board``) with no ``TEMP B-TREE`` sort and no ``games`` table.
+an index walk (``SEARCH ... USING INDEX ratings_board`` for a community, whose ratings are its
+own since issue 27 / ``SCAN ... USING INDEX ratings_pool`` for everyone) with no ``TEMP B-TREE``
+sort and no ``games`` table.
 """
 
 from __future__ import annotations

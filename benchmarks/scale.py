@@ -92,9 +92,10 @@ GAME_COLUMNS = (
 )  # fmt: skip
 MOVE_COLUMNS = ("game_id", "ply", "move", "seat", "played_at")
 PLAYER_COLUMNS = ("id", "platform", "user_id", "name", "created_at")
-RATING_COLUMNS = ("player", "pool", "mu", "sigma", "games", "value", "updated_at")
-MEMBER_COLUMNS = ("platform", "community", "pool", "player", "value", "games")
-LOADED_TABLES = ("players", "games", "moves", "ratings", "rating_members")
+RATING_COLUMNS = (
+    "player", "platform", "community", "pool", "mu", "sigma", "games", "value", "updated_at",
+)  # fmt: skip
+LOADED_TABLES = ("players", "games", "moves", "ratings")
 
 
 def dumps(value: Any) -> str:
@@ -222,23 +223,21 @@ class Dataset:
             for i in range(1, self.players + 1)
         ]
 
-    def rating_rows(self) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-        """Rows of ``ratings`` (one to four pools a player) and ``rating_members`` (the
-        player's home community), sorted by primary key."""
+    def rating_rows(self) -> list[tuple[Any, ...]]:
+        """Rows of ``ratings`` (one to four pools a player, in the player's home community:
+        ratings are per community), sorted by primary key."""
         rng = random.Random(self.seed + 1)
         pools = [p.key for p in Pool]
-        ratings, members = [], []
+        ratings = []
         for player in range(1, self.players + 1):
+            home = f"server{self.home[player - 1]}"
             for pool in sorted(rng.sample(pools, rng.randint(1, 4))):
                 games = rng.randint(1, 150)
                 rating = Rating(rng.gauss(25.0, 3.0), max(1.0, 8.333 / (1 + games / 10)), games)
                 when = minute(-rng.randrange(60 * 24 * 60))
-                ratings.append((player, pool, rating.mu, rating.sigma, games, rating.value, when))
-                members.append(
-                    (PLATFORM, f"server{self.home[player - 1]}", pool, player, rating.value, games)
-                )
-        members.sort(key=lambda m: (m[0], m[1], m[2], m[3]))
-        return ratings, members
+                figures = (rating.mu, rating.sigma, games, rating.value, when)
+                ratings.append((player, PLATFORM, home, pool, *figures))
+        return ratings
 
     def _seats(self, rng: random.Random) -> tuple[int, int, int]:
         community = self.home[rng.randrange(self.players)]
@@ -421,9 +420,7 @@ async def load(data: Dataset, sqlite_path: Path, pg_url: str) -> float:
         )
 
     await both("players", PLAYER_COLUMNS, data.player_rows())
-    ratings, members = data.rating_rows()
-    await both("ratings", RATING_COLUMNS, ratings)
-    await both("rating_members", MEMBER_COLUMNS, members)
+    await both("ratings", RATING_COLUMNS, data.rating_rows())
     done = 0
     for games, moves in data.batches():
         await both("games", GAME_COLUMNS, games)

@@ -2,7 +2,8 @@
 
 Ratings use the openskill library's Plackett-Luce model (a Bayesian rating: each player has a
 skill estimate ``mu`` and an uncertainty ``sigma``) with the library's default parameters.
-Every game and option set belongs to one rating :class:`Pool`; a player has one rating per pool:
+Every game and option set belongs to one rating :class:`Pool`; a player has one rating per pool
+in each community (the store keeps them apart: a game counts in its own community only):
 
 >>> pool_of("maphex", {"size": 16}), pool_of("inphexion", {"size": 5}).title
 (<Pool.MAPHEX16: 'maphex16'>, 'inpHeXion')

@@ -146,6 +146,8 @@ class Console:
         in the reply, so it is not shown again, except after the bot's move (no reply said
         it): then the board follows.  A recap is drawn and saved as a GIF."""
         game_id = notification.game_id
+        if notification.kind is Kind.BOARD:
+            return  # the console's answer printed the board (nothing survives a crash here)
         if notification.kind is Kind.RECAP:
             if game_id is not None:
                 gif = await self.recaps.gif(game_id)

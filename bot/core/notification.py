@@ -51,12 +51,16 @@ class Kind(enum.StrEnum):
     RECAP = "recap"
     #: a tournament's news in its chat: it started, was cancelled, its standings, its result
     TOURNAMENT = "tournament"
+    #: a move's board in its game's chat, committed with the move: the adapter answering the
+    #: move claims it and posts the board at once; the outbox posts it only if that answer
+    #: never went out (the process died, or the platform kept refusing)
+    BOARD = "board"
 
     @property
     def about_ply(self) -> bool:
         """Whether it concerns one ply of its game ("your turn", the reminder): obsolete once
         that ply has been played or taken back."""
-        return self in (Kind.YOUR_TURN, Kind.REMINDER)
+        return self in (Kind.YOUR_TURN, Kind.REMINDER, Kind.BOARD)
 
     @property
     def lapses_when_game_ends(self) -> bool:

@@ -6,7 +6,7 @@ Quiet hours are a window of local time given with a fixed UTC offset, e.g. ``22:
 
 >>> s = Settings().change("quiet", "22:00-07:00 +01:00")
 >>> s.describe()
-'direct messages on, reminders on, quiet hours 22:00-07:00 UTC+01:00'
+'direct messages off, reminders on, quiet hours 22:00-07:00 UTC+01:00'
 >>> s.quiet.contains(datetime(2026, 1, 5, 22, 30, tzinfo=UTC))          # 23:30 local
 True
 """
@@ -128,12 +128,13 @@ _SWITCH = {"on": True, "yes": True, "true": True, "off": False, "no": False, "fa
 class Settings:
     """One player's notification settings.
 
-    ``direct``: notifications come as direct messages (otherwise in the game's chat);
+    ``direct``: notifications come as direct messages (opt-in: off until the player turns
+    them on; otherwise what happens in a game is seen on its board in the game's chat);
     ``reminders``: the one reminder before a deadline is sent; ``quiet``: quiet hours or
     ``None``.
     """
 
-    direct: bool = True
+    direct: bool = False
     reminders: bool = True
     quiet: QuietHours | None = None
 
@@ -180,7 +181,7 @@ class Settings:
                     _parse_time(q["end"]),
                     timedelta(minutes=int(q["offset_minutes"])),
                 )
-            return cls(bool(d.get("direct", True)), bool(d.get("reminders", True)), quiet)
+            return cls(bool(d.get("direct", False)), bool(d.get("reminders", True)), quiet)
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"bad stored settings: {exc!r}") from None
 

@@ -10,8 +10,10 @@ two workers (in one process or several) never hold the same notification.
 The sender says what went wrong by what it raises:
 
 - :class:`DirectRefused`: the platform refused a direct message (the user never started the
-  bot, direct messages closed).  The notification is delivered in the game's chat instead,
-  once.
+  bot, direct messages closed).  The refusal is remembered (no direct message is tried again
+  until the player starts the bot or turns direct messages on again); a notification that has
+  a chat is delivered there instead, once; a private one (no chat: what the player asked to be
+  told privately, while the chat already shows it on the game's board) is dropped.
 - :class:`DeliveryRefused`: the platform refused it for good (chat gone, bot removed): given
   up at once.
 - anything else: a transient failure (network, rate limit): tried again later.
@@ -23,8 +25,10 @@ ended) are dropped by the store when they are claimed, so a sender never sees th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
+from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
 from typing import Protocol
 
@@ -32,7 +36,15 @@ from bot import metrics
 from bot.core.notification import Notification
 from bot.workers import gone, worker_name
 
-__all__ = ["Clock", "DeliveryRefused", "DirectRefused", "Outbox", "OutboxStore", "Sender"]
+__all__ = [
+    "Clock",
+    "DeliveryRefused",
+    "DirectRefused",
+    "Outbox",
+    "OutboxStore",
+    "Sender",
+    "answering",
+]
 
 log = logging.getLogger(__name__)
 
@@ -90,6 +102,10 @@ class OutboxStore(Protocol):
         in the game's chat from now on); ``False`` if ``owner`` no longer held the claim."""
         ...
 
+    async def direct_refused(self, player_id: int, now: datetime) -> None:
+        """Remember that the platform refused a direct message to a player."""
+        ...
+
     async def claim_owners(self, platform: str, now: datetime) -> list[str]:
         """The workers holding unexpired claims on ``platform``'s undelivered
         notifications."""
@@ -100,12 +116,73 @@ class OutboxStore(Protocol):
         ...
 
 
+class BoardStore(Protocol):
+    """What :func:`answering` needs of the store."""
+
+    async def claim_boards(
+        self, game_id: int, chat_id: str, owner: str, now: datetime, lease: timedelta
+    ) -> list[int]:
+        """Claim a game's undelivered committed boards for its chat for ``owner``; ids."""
+        ...
+
+    async def board_owners(self, game_id: int, now: datetime) -> list[tuple[str, str]]:
+        """Who holds claims on a game's undelivered committed boards, by platform."""
+        ...
+
+    async def release_claims(self, platform: str, owner: str) -> int:
+        """Free ``owner``'s claims on ``platform``'s undelivered notifications."""
+        ...
+
+    async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
+        """Record a claimed notification as delivered."""
+        ...
+
+    async def retry_later(
+        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+    ) -> bool:
+        """Release a claimed notification to be tried again at ``when``."""
+        ...
+
+
 class Clock(Protocol):
     """Anything that tells the current time (aware, UTC)."""
 
     def now(self) -> datetime:
         """The current time."""
         ...
+
+
+@contextlib.asynccontextmanager
+async def answering(
+    store: BoardStore, clock: Clock, owner: str, game_id: int | None, chat_id: str
+) -> AsyncIterator[None]:
+    """Around an adapter posting a board of ``game_id`` in ``chat_id`` as its answer (to a
+    move, mostly; an answer elsewhere than the game's chat claims nothing):
+    the game's committed boards (:attr:`~bot.core.notification.Kind.BOARD`) are claimed for
+    ``owner`` first and marked sent once the answer is out, so no outbox posts them a second
+    time.  If posting fails they are released to the outbox at once (a stored move is never
+    left unannounced); if the process dies they go out when the claim is taken over.  The
+    window for a double is between the platform's answer and the mark: one statement."""
+    if game_id is None:
+        yield
+        return
+    claimed = await store.claim_boards(game_id, chat_id, owner, clock.now(), LEASE)
+    if not claimed:
+        # A process that died answering the same move (a retried update now answered here)
+        # may hold the board's claim: it is gone, so this answer takes the board over.
+        for platform, holder in await store.board_owners(game_id, clock.now()):
+            if holder != owner and gone(holder):
+                await store.release_claims(platform, holder)
+                claimed = await store.claim_boards(game_id, chat_id, owner, clock.now(), LEASE)
+    try:
+        yield
+    except BaseException as exc:
+        for note_id in claimed:
+            why = f"the answer failed: {type(exc).__name__}"
+            await store.retry_later(note_id, owner, clock.now(), why, direct=False)
+        raise
+    for note_id in claimed:
+        await store.mark_sent(note_id, owner, clock.now())
 
 
 class Outbox:
@@ -201,9 +278,16 @@ class Outbox:
             # it reads nothing, so it is done with, not sent.
             await self.store.mark_sent(note.id, self.owner, self.clock.now())
             return 0
+        if not note.direct and note.chat is None:
+            # A private notice to a player who turned direct messages off, or whom the
+            # platform refused one: the game's board in its chat already said it.
+            await self.store.give_up(note.id, self.owner, self.clock.now(), "no direct messages")
+            return 0
         try:
             await sender.send(note)
         except DirectRefused as exc:
+            if note.direct and note.recipient.player_id is not None:
+                await self.store.direct_refused(note.recipient.player_id, self.clock.now())
             if note.direct and note.chat is not None:
                 # Once: from now on it is a chat message, and a chat refusal gives up.
                 log.info("direct message %d refused (%s): sending it in the chat", note.id, exc)

@@ -121,22 +121,21 @@ async def challenge(
     opener = engines.new(name, **resolved).to_move
     terms = texts.terms(spec.title, options_said, first, spec.sides, opener or 0, time_per_move)
     players = (me,) if target is None else (me, target)
-    ratings = await standings.challenge_line(ctx, name, resolved, is_rated, players)
+    ratings = await standings.challenge_line(ctx, name, resolved, is_rated, players, chat)
     notes = []
     if target is not None:
-        notes.append(
-            policy.note(
-                ctx,
-                target,
-                Kind.CHALLENGE,
-                texts.challenge_note(presentation.mention(me), terms, "{challenge}") + ratings,
-                now,
-                chat_id=chat.chat_id,
-                actions=(
-                    Action.make("Accept", ActionKind.ACCEPT, "{challenge}"),
-                    Action.make("Decline", ActionKind.DECLINE, "{challenge}"),
-                ),
-            )
+        # The card answering the challenge names the challenged player in the chat; they
+        # hear privately too only if they asked for direct messages.
+        notes = policy.private_notes(
+            ctx,
+            target,
+            Kind.CHALLENGE,
+            texts.challenge_note(presentation.mention(me), terms, "{challenge}") + ratings,
+            now,
+            actions=(
+                Action.make("Accept", ActionKind.ACCEPT, "{challenge}"),
+                Action.make("Decline", ActionKind.DECLINE, "{challenge}"),
+            ),
         )
     created = await ctx.store.create_challenge(
         challenger=me.id,
@@ -266,28 +265,24 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
     sides = position.seat_sides
     to_move = seats[position.to_move]
     title = engines.GAMES[challenge.game].title
-    notes = [
-        policy.note(
-            ctx,
-            challenger,
-            Kind.CHALLENGE_ACCEPTED,
-            texts.accepted_note(presentation.mention(me), challenge.id, "{game}", title),
-            now,
-            chat_id=challenge.chat_id,
-        )
-    ]
+    # Accepting edits the card and posts the first board (naming the player to move) in the
+    # chat: nothing more there.  Who asked for direct messages hears privately too.
+    notes = policy.private_notes(
+        ctx,
+        challenger,
+        Kind.CHALLENGE_ACCEPTED,
+        texts.accepted_note(presentation.mention(me), challenge.id, "{game}", title),
+        now,
+    )
     if to_move.id != me.id:
-        notes.append(
-            policy.note(
-                ctx,
-                to_move,
-                Kind.YOUR_TURN,
-                texts.first_turn_note("{game}", title, sides[position.to_move]),
-                now,
-                chat_id=challenge.chat_id,
-                dedupe="your_turn:{game}:0",
-                ply=0,
-            )
+        notes += policy.private_notes(
+            ctx,
+            to_move,
+            Kind.YOUR_TURN,
+            texts.first_turn_note("{game}", title, sides[position.to_move]),
+            now,
+            dedupe="your_turn:{game}:0",
+            ply=0,
         )
     row = await ctx.store.accept_challenge(
         challenge.id,
@@ -348,15 +343,16 @@ async def decline(ctx: Context, user: User, chat: Chat, challenge_id: int | None
     _check_pending(ctx, challenge)
     challenger = await loading.player_by_id(ctx, challenge.challenger)
     now = ctx.now()
-    note = policy.note(
+    # The card in the chat is edited to say so: the challenger hears privately only if they
+    # asked for direct messages.
+    notes = policy.private_notes(
         ctx,
         challenger,
         Kind.CHALLENGE_DECLINED,
         texts.declined_note(presentation.mention(me), challenge.id),
         now,
-        chat_id=challenge.chat_id,
     )
-    if not await ctx.store.close_challenge(challenge.id, ChallengeStatus.DECLINED, now, [note]):
+    if not await ctx.store.close_challenge(challenge.id, ChallengeStatus.DECLINED, now, notes):
         raise Refusal(texts.no_longer_pending(challenge.id))
     return Reply(
         texts.declined(presentation.mention(me), challenge.id, presentation.mention(challenger)),

@@ -40,6 +40,7 @@ __all__ = [
     "recent_game",
     "replay",
     "seat",
+    "seated",
     "shown_here",
     "someone",
     "store_row",
@@ -307,6 +308,21 @@ async def recent_game(ctx: Context, player: PlayerRow, chat: Chat, scan: int = 2
         if (row.platform, row.chat_id) == (chat.platform, chat.chat_id):
             return row.id
     return None
+
+
+async def seated(ctx: Context, user: User, game_id: int) -> bool:
+    """Whether ``user`` holds a seat in game ``game_id`` (``False`` for no such game or an
+    unknown user; reads only, creating no player)."""
+    known = ctx.by_user.get((user.platform, user.user_id))
+    if known is None:
+        known = await ctx.store.find_player(user.platform, user.user_id)
+    if known is None:
+        return False
+    try:
+        row = await ctx.store.get_game(checked_id(game_id, "game"))
+    except (BadRow, Refusal):
+        return False
+    return row is not None and seat(known, row) is not None
 
 
 def shown_here(player: PlayerRow, chat: Chat, row: GameRow) -> None:

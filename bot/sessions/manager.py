@@ -94,6 +94,10 @@ def _not_against_bot(_: BadArgument) -> bool:
     return False
 
 
+def _not_seated(_: BadArgument) -> bool:
+    return False
+
+
 def _no_ratings(_: BadArgument) -> Text:
     return Text()
 
@@ -219,6 +223,8 @@ class SessionManager:
         await leases.finish_update(self._ctx, platform, update_id)
 
     against_bot = forward(checked(_not_against_bot)(loading.against_bot))
+
+    seated = forward(checked(_not_seated)(loading.seated))
 
     challenge = forward(guard(challenges.challenge))
 
@@ -419,9 +425,10 @@ class SessionManager:
         self, user: User, chat: Chat, game: str, everywhere: bool = False
     ) -> Reply:
         """The top rated players of ``game`` (``maphex``, ``maphex 16``, ``isopath h5``,
-        ``maphex16`` ...): of this chat's community (who played a rated game in this group or
-        server: ``chat.community``), or of everyone on the bot when ``everywhere``.  Each line:
-        rank, name, rating (``?`` while provisional), rated games."""
+        ``maphex16`` ...): this chat's community's ratings (from the rated games played in
+        this group or server: ``chat.community``), or each player's best community rating
+        when ``everywhere``.  Each line: rank, name, rating (``?`` while provisional), rated
+        games."""
         await loading.player(self._ctx, user)
         return await standings.leaderboard(self._ctx, chat, game, everywhere)
 

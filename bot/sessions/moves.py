@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bot import metrics
 from bot.core.ending import Termination
-from bot.core.notification import Kind
+from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, User
@@ -201,8 +201,14 @@ async def commit(
     title = presentation.title(row)
     finish: tuple[int | None, GameResult, Termination] | None = None
     rated: RatedEnd | None = None
-    notes = []
+    notes: list[Notification] = []
+    # A player's move is answered with the board in the game's chat, which names the player
+    # to move (or the result): that is the chat's notification, and only those who asked for
+    # direct messages are told privately too.  The bot's own move has no answer of its own:
+    # its notices are delivered in the chat (as the board, see the adapters' senders).
+    tell = policy.note_for_chat if me.user_id == BOT_USER_ID else policy.private_notes
     deadline = None
+    over = None  # the result, said to the opponent and on the final board
     if after.outcome is None:
         next_player = await loading.player_by_id(ctx, row.seats[after.to_move])
         deadline = policy.turn_deadline(ctx, next_player, row.time_per_move, now)
@@ -210,44 +216,54 @@ async def commit(
         result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
         finish = (after.outcome.winner, result, Termination(after.outcome.reason))
         rated = await standings.settle(ctx, row, after.outcome.winner, result)
-        notes.append(
-            policy.note(
-                ctx,
-                opponent,
-                Kind.GAME_OVER,
-                texts.game_over_note(
-                    row.id,
-                    title,
-                    presentation.mention(me),
-                    move,
-                    None if after.outcome.winner is None else after.outcome.winner != seat,
-                    after.outcome.reason,
-                )
-                + await standings.change_line(ctx, row, rated),
-                now,
-                chat_id=row.chat_id,
-                game_id=row.id,
-                dedupe=f"game_over:{row.id}:{opponent.id}",
-            )
+        over = texts.game_over_note(
+            row.id,
+            title,
+            presentation.mention(me),
+            move,
+            None if after.outcome.winner is None else after.outcome.winner != seat,
+            after.outcome.reason,
+        ) + await standings.change_line(ctx, row, rated)
+        notes += tell(
+            ctx,
+            opponent,
+            Kind.GAME_OVER,
+            over,
+            now,
+            chat_id=row.chat_id,
+            game_id=row.id,
+            dedupe=f"game_over:{row.id}:{opponent.id}",
         )
         notes += policy.recap_notes(ctx, row, me, now)
     else:
         mover = row.seats[after.to_move]
         if mover != me.id:
             target = await loading.player_by_id(ctx, mover)
-            notes.append(
-                policy.note(
-                    ctx,
-                    target,
-                    Kind.YOUR_TURN,
-                    texts.your_turn_note(row.id, title, presentation.mention(me), move),
-                    now,
-                    chat_id=row.chat_id,
-                    game_id=row.id,
-                    dedupe=dedupe_key(Kind.YOUR_TURN, row.id, after.ply),
-                    ply=after.ply,
-                )
+            notes += tell(
+                ctx,
+                target,
+                Kind.YOUR_TURN,
+                texts.your_turn_note(row.id, title, presentation.mention(me), move),
+                now,
+                chat_id=row.chat_id,
+                game_id=row.id,
+                dedupe=dedupe_key(Kind.YOUR_TURN, row.id, after.ply),
+                ply=after.ply,
             )
+    if me.user_id != BOT_USER_ID:
+        # The board answering this move, committed with it (posted by the adapter at once;
+        # by any outbox should that answer never go out).
+        told = (
+            opponent
+            if after.outcome is not None
+            else await loading.player_by_id(ctx, row.seats[after.to_move])
+        )
+        moved = (
+            over
+            if over is not None
+            else texts.your_turn_note(row.id, title, presentation.mention(me), move)
+        )
+        notes.append(policy.board_note(ctx, told, row, after.ply, moved, now))
     updated = await ctx.store.apply_move(
         row,
         move,
@@ -346,14 +362,15 @@ async def resign(
         now = ctx.now()
         opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
         rated = await standings.settle(ctx, row, 1 - seat, GameResult.WIN)
-        note = policy.note(
+        # The answer in the chat says it (the final board); the opponent hears privately
+        # too only if they asked for direct messages.
+        told = policy.private_notes(
             ctx,
             opponent,
             Kind.GAME_OVER,
             texts.resigned_note(presentation.mention(me), gid, presentation.title(row))
             + await standings.change_line(ctx, row, rated),
             now,
-            chat_id=row.chat_id,
             game_id=gid,
             dedupe=f"game_over:{gid}:{opponent.id}",
         )
@@ -364,7 +381,7 @@ async def resign(
             GameResult.WIN,
             Termination.RESIGNATION,
             now,
-            [note, *policy.recap_notes(ctx, row, me, now)],
+            [*told, *policy.recap_notes(ctx, row, me, now)],
             rating=rated,
         )
         if updated is None:

@@ -43,7 +43,9 @@ __all__ = [
     "next_parts",
     "open_picker",
     "page_count",
+    "part_label",
     "pick",
+    "readable",
     "split_parts",
     "suggestions",
 ]
@@ -67,11 +69,13 @@ def split_parts(move: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Step:
-    """What can follow a prefix: the next ``parts`` (distinct, in the engine's move order) and
-    whether the prefix is already a ``complete`` legal move."""
+    """What can follow a prefix: the next ``parts`` (distinct, in the engine's move order),
+    whether the prefix is already a ``complete`` legal move, and which of the parts are
+    ``final`` (each makes a whole move that nothing can follow: choosing it plays it)."""
 
     parts: tuple[str, ...]
     complete: bool
+    final: frozenset[str] = frozenset()
 
     @property
     def legal(self) -> bool:
@@ -82,6 +86,8 @@ class Step:
 def next_parts(position: Position, prefix: str) -> Step:
     """The parts that can follow ``prefix`` (canonical parts joined) in ``position``."""
     parts: dict[str, None] = {}
+    ends: set[str] = set()
+    goes_on: set[str] = set()
     complete = False
     for move in position.completions(prefix, _ALL):
         if not move.startswith(prefix):
@@ -91,8 +97,25 @@ def next_parts(position: Position, prefix: str) -> Step:
             complete = True
         elif not prefix or rest[0] in _JOINERS:
             head = _PART.match(rest)
-            parts[head.group() if head else rest] = None
-    return Step(tuple(parts), complete)
+            part = head.group() if head else rest
+            parts[part] = None
+            (ends if part == rest else goes_on).add(part)
+    return Step(tuple(parts), complete, frozenset(ends - goes_on))
+
+
+def part_label(part: str) -> str:
+    """A part as a player reads it on a button: a cell as itself, where a piece or a tile goes
+    as an arrow to its cell (``>b2`` and ``-b2`` are "→ b2"), a capture as "take d4".
+
+    >>> part_label(" a1"), part_label(">b2"), part_label("-f4"), part_label("xd4")
+    ('a1', '→ b2', '→ f4', 'take d4')
+    """
+    bare = part.strip()
+    if bare[:1] in (">", "-"):
+        return f"→ {bare[1:]}"
+    if bare[:1] == "x" and len(bare) > 1 and bare[1].isalpha():
+        return f"take {bare[1:]}"
+    return bare
 
 
 def matches(position: Position, typed: str, limit: int = 25) -> list[str]:
@@ -136,6 +159,25 @@ class Picker:
     controls: tuple[Action, ...]
 
 
+def readable(prefix: str) -> str:
+    """A prefix as the picker's buttons showed it: its parts' labels.
+
+    >>> readable("b1>b2 a1")
+    'b1 → b2, a1'
+    """
+    parts = split_parts(prefix)
+    said = ""
+    for part in parts:
+        label = part_label(part)
+        said += (" " if label.startswith("→") else ", ") + label if said else label
+    return said
+
+
+def _forced(step: Step) -> bool:
+    """Whether a step leaves one choice that does not end the move (taken at once)."""
+    return len(step.parts) == 1 and not step.complete and step.parts[0] not in step.final
+
+
 def _step_action(label: str, game_id: int, ply: int, page: int, prefix: str) -> Action:
     return Action.make(label, ActionKind.PICK_STEP, game_id, ply, page, PREFIX_MARK + prefix)
 
@@ -172,11 +214,19 @@ async def open_picker(
     step = next_parts(position, prefix)
     if not step.legal:
         raise Refusal(f"No legal move in #{gid} starts with {prefix}.")
+    # A part that is the only choice is taken at once (the rules leave nothing to choose).
+    while _forced(step):
+        prefix += step.parts[0]
+        step = next_parts(position, prefix)
     pages = page_count(len(step.parts), page_size)
     page = min(max(page, 0), pages - 1)
     shown = step.parts[page * page_size : (page + 1) * page_size]
     parts = tuple(
-        _step_action(part.strip() or part, gid, row.ply, 0, prefix + part) for part in shown
+        # A part that ends the move plays it: no "Play" tap after it.
+        Action.make(part_label(part), ActionKind.MOVE, gid, row.ply, prefix + part)
+        if part in step.final
+        else _step_action(part_label(part), gid, row.ply, 0, prefix + part)
+        for part in shown
     )
     controls: list[Action] = []
     if step.complete:
@@ -187,17 +237,21 @@ async def open_picker(
         if page < pages - 1:
             controls.append(_step_action("▶", gid, row.ply, page + 1, prefix))
     if prefix:
-        back = "".join(split_parts(prefix)[:-1])
+        # Back to the last real choice (the parts taken for the player are skipped too).
+        pieces = split_parts(prefix)[:-1]
+        while pieces and _forced(next_parts(position, "".join(pieces))):
+            pieces.pop()
+        back = "".join(pieces)
         controls.append(_step_action("Back", gid, row.ply, 0, back))
     controls.append(Action.make("Cancel", ActionKind.PICK_CLOSE, gid))
     if not prefix:
         text = f"#{gid}, move {row.ply + 1}: choose where your move starts."
     elif step.parts:
-        text = f"#{gid}, move {row.ply + 1}: {prefix} so far; choose the next part."
+        text = f"#{gid}, move {row.ply + 1}: {readable(prefix)} so far; choose the next part."
         if step.complete:
             text = text[:-1] + ", or play it."
     else:
-        text = f"#{gid}, move {row.ply + 1}: {prefix} is complete; play it."
+        text = f"#{gid}, move {row.ply + 1}: {readable(prefix)} is complete; play it."
     if pages > 1:
         text += f" (page {page + 1} of {pages})"
     return Picker(text, gid, row.ply, prefix, parts, tuple(controls))

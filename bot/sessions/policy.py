@@ -21,7 +21,43 @@ from bot.sessions import presentation, texts
 from bot.sessions.context import Context
 from bot.storage import GameRow, PlayerRow
 
-__all__ = ["deadline", "deliver_after", "note", "recap_notes", "settings_of", "turn_deadline"]
+__all__ = [
+    "ANSWER_GRACE",
+    "board_note",
+    "deadline",
+    "deliver_after",
+    "note",
+    "note_for_chat",
+    "private_notes",
+    "recap_notes",
+    "settings_of",
+    "turn_deadline",
+]
+
+
+#: How long after a move its committed board waits for the adapter answering the move to claim
+#: it (milliseconds, normally) before any outbox may post it instead.
+ANSWER_GRACE = timedelta(seconds=10)
+
+
+def board_note(
+    ctx: Context, player: PlayerRow, row: GameRow, ply: int, text: Text, now: datetime
+) -> Notification:
+    """The board of ``row``'s game at ``ply``, committed with the move that made it, for its
+    chat (naming ``player``, the one to move or told the result): see
+    :attr:`~bot.core.notification.Kind.BOARD`.  A chat message: no quiet hours, never direct."""
+    return Notification(
+        kind=Kind.BOARD,
+        recipient=Recipient(player.platform, player.user_id, player.name, player.id),
+        text=text,
+        deliver_after=now + ANSWER_GRACE,
+        chat=Chat(row.platform, row.chat_id),
+        game_id=row.id,
+        ply=ply,
+        direct=False,
+        dedupe=f"board:{row.id}:{ply}",
+        created_at=now,
+    )
 
 
 def settings_of(player: PlayerRow) -> Settings:
@@ -89,6 +125,54 @@ def note(
         dedupe=dedupe,
         created_at=now,
     )
+
+
+def private_notes(
+    ctx: Context,
+    player: PlayerRow,
+    kind: Kind,
+    text: Text | Segment,
+    now: datetime,
+    *,
+    game_id: int | None = None,
+    dedupe: str | None = None,
+    chat_id: str | None = None,
+    ply: int | None = None,
+    actions: tuple[Action, ...] = (),
+) -> list[Notification]:
+    """What the game's chat already shows (the board naming the player to move, the card
+    edited, the final board), told privately to ``player`` too when they turned direct
+    messages on: one notification without a chat, or none.  The chat gets nothing more:
+    the board is the notification there.  (Should the platform refuse the direct message,
+    it is dropped and the refusal remembered, see :mod:`bot.delivery.outbox`.)"""
+    if not player.settings.direct or player.user_id == BOT_USER_ID:
+        return []
+    private = note(
+        ctx, player, kind, text, now, game_id=game_id, dedupe=dedupe, ply=ply, actions=actions
+    )
+    return [replace(private, chat=None, direct=True)]
+
+
+def note_for_chat(
+    ctx: Context,
+    player: PlayerRow,
+    kind: Kind,
+    text: Text | Segment,
+    now: datetime,
+    *,
+    game_id: int | None = None,
+    dedupe: str | None = None,
+    chat_id: str | None = None,
+    ply: int | None = None,
+    actions: tuple[Action, ...] = (),
+) -> list[Notification]:
+    """:func:`note` as a list (the counterpart of :func:`private_notes` for what no answer in
+    the chat shows: the bot's own move, the clock's doings)."""
+    told = note(
+        ctx, player, kind, text, now,
+        game_id=game_id, dedupe=dedupe, chat_id=chat_id, ply=ply, actions=actions,
+    )  # fmt: skip
+    return [told]
 
 
 def recap_notes(ctx: Context, row: GameRow, player: PlayerRow, now: datetime) -> list[Notification]:

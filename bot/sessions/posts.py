@@ -11,7 +11,8 @@ store so it survives a restart).
   adapter's sender finds the card with :func:`posts_for` and edits it in place (its buttons
   removed) instead of posting a new message, or posts the text when no card is known.
 - :func:`move_chat` follows a chat that changed its id (a Telegram group that became a
-  supergroup): games, challenges, posts and undelivered notifications move along.
+  supergroup): games, challenges and undelivered notifications move along; the posts stay in
+  the old chat, retired (a message id means something only in its own chat).
 """
 
 from __future__ import annotations
@@ -93,8 +94,9 @@ async def expire_challenges(ctx: Context) -> list[ChallengeRow]:
 
 
 async def move_chat(ctx: Context, platform: str, old_chat_id: str, new_chat_id: str) -> int:
-    """A chat changed its id: everything kept about it moves to ``new_chat_id`` (cached
-    positions are dropped, their rows name the old chat); how many rows moved."""
+    """A chat changed its id: its games, challenges and notifications move to
+    ``new_chat_id``, its posts are retired where they are (cached positions are dropped,
+    their rows name the old chat); how many rows changed."""
     moved = await ctx.store.move_chat(platform, str(old_chat_id), str(new_chat_id))
     ctx.positions.clear()
     return moved

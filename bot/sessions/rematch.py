@@ -52,13 +52,14 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     title = presentation.title(row)
     # Seats swapped: whoever sat second last time sits first now.
     first = First.ME if seat == 1 else First.THEM
-    note = policy.note(
+    # The card answering the request asks the opponent in the chat; privately only if they
+    # asked for direct messages.
+    notes = policy.private_notes(
         ctx,
         opponent,
         Kind.CHALLENGE,
         texts.rematch_note(presentation.mention(me), row.id, title, "{challenge}"),
         now,
-        chat_id=row.chat_id,
         actions=(
             Action.make("Accept", ActionKind.ACCEPT, "{challenge}"),
             Action.make("Decline", ActionKind.DECLINE, "{challenge}"),
@@ -76,7 +77,7 @@ async def rematch(ctx: Context, user: User, chat: Chat, game_id: int | None = No
         now=now,
         expires_at=now + ctx.challenge_ttl,
         limit=ctx.max_pending,
-        notes=[note],
+        notes=notes,
         rematch_of=row.id,
         rated=row.rated,
         community=row.community,

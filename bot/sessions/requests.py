@@ -33,12 +33,12 @@ async def _open_request(
     """Record that ``seat`` asks the opponent for something (a draw, a takeback): the
     request column is set and the opponent notified in one transaction, and the reply
     carries the buttons that answer it."""
-    note = policy.note(
-        ctx, opponent, kind, note_text, now, game_id=row.id, chat_id=row.chat_id, actions=answers
+    # The reply in the chat asks the opponent, with the buttons that answer: privately too
+    # only if they asked for direct messages.
+    notes = policy.private_notes(
+        ctx, opponent, kind, note_text, now, game_id=row.id, actions=answers
     )
-    loading.store_row(
-        ctx, await ctx.store.update_game(row, now, [note], **{column: seat}), position
-    )
+    loading.store_row(ctx, await ctx.store.update_game(row, now, notes, **{column: seat}), position)
     return Reply(reply_text, actions=answers, game_id=row.id)
 
 
@@ -101,7 +101,7 @@ async def draw(
                 now,
             )
         rated = await standings.settle(ctx, row, None, GameResult.DRAW)
-        note = policy.note(
+        told = policy.private_notes(
             ctx,
             opponent,
             Kind.GAME_OVER,
@@ -109,7 +109,6 @@ async def draw(
             + await standings.change_line(ctx, row, rated),
             now,
             game_id=gid,
-            chat_id=row.chat_id,
             dedupe=f"game_over:{gid}:{opponent.id}",
         )
         updated = loading.store_row(
@@ -121,7 +120,7 @@ async def draw(
                 GameResult.DRAW,
                 Termination.AGREEMENT,
                 now,
-                [note, *policy.recap_notes(ctx, row, me, now)],
+                [*told, *policy.recap_notes(ctx, row, me, now)],
                 rating=rated,
             ),
             position,

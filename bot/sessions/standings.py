@@ -2,9 +2,14 @@
 ends it), ratings on challenge cards and boards, ``leaderboard``, ``stats`` and rebuilding.
 
 The maths and the rule of which games count are :mod:`bot.ratings`'; the numbers live in the
-store (:mod:`bot.storage.standings`).  A game counts when it is rated (``rated=no`` makes a
-casual one), came from a challenge between two people (not a game against the bot, not an
-imported one) and ended with a result (an aborted game has none).
+store (:mod:`bot.storage.standings`).  Ratings count games of their own community only (a
+Telegram group, a Discord server, a direct chat, the console): a game reads and changes its
+players' ratings in the community it is played in, a leaderboard is its chat's community's,
+``stats`` shows the ratings of the community it is asked in.
+
+A game counts when it is rated (``rated=no`` makes a casual one), came from a challenge
+between two people (not a game against the bot, not an imported one) and ended with a result
+(an aborted game has none).
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from bot.ratings import (
 )
 from bot.sessions import loading, presentation, texts
 from bot.sessions.context import Context, Damaged, Refusal
-from bot.storage import BadRow, GameRow, PlayerRow, RatedEnd, RebuildSummary
+from bot.storage import BadRow, Community, GameRow, PlayerRow, RatedEnd, RebuildSummary
 from engines.base import shown
 from render.chart import rating_chart_png
 
@@ -71,6 +76,16 @@ def parse_rated(value: object) -> bool:
     raise Refusal(texts.bad_rated(shown(str(value), 24)))
 
 
+def community_of(row: GameRow) -> Community:
+    """The community whose ratings ``row`` counts in: its own (its chat when it has none)."""
+    return Community(row.platform, row.chat_id if row.community is None else row.community)
+
+
+def here(chat: Chat) -> Community:
+    """The community of ``chat`` (whose ratings and leaderboard are shown there)."""
+    return Community(chat.platform, chat.community_id)
+
+
 def _pool(row: GameRow) -> Pool | None:
     try:
         return pool_of(row.game, row.options)
@@ -101,10 +116,11 @@ async def settle(
     pool = _pool(row)
     if pool is None or not _finished(row, pool, winner, result).counts:
         return None
+    where = community_of(row)
     try:
         before = (
-            await ctx.store.rating(row.seat0, pool),
-            await ctx.store.rating(row.seat1, pool),
+            await ctx.store.rating(row.seat0, pool, where),
+            await ctx.store.rating(row.seat1, pool, where),
         )
     except BadRow as exc:  # the game cannot end rated; every other game goes on
         raise Damaged(texts.rating_unreadable(row.id, pool.title), row.id, exc) from None
@@ -137,12 +153,12 @@ async def ended_line(ctx: Context, row: GameRow) -> Text:
 
 
 async def _ratings(
-    ctx: Context, pool: Pool, players: tuple[PlayerRow, ...]
+    ctx: Context, pool: Pool, players: tuple[PlayerRow, ...], where: Community
 ) -> tuple[tuple[Mention, str], ...]:
     found = []
     for player in players:
         try:
-            shown_rating = (await ctx.store.rating(player.id, pool)).format()
+            shown_rating = (await ctx.store.rating(player.id, pool, where)).format()
         except BadRow as exc:  # shown as damaged; the card or board itself still answers
             log.error("%s; shown as damaged", exc)
             shown_rating = texts.DAMAGED_RATING
@@ -156,34 +172,37 @@ async def challenge_line(
     options: dict[str, object],
     rated: bool,
     players: tuple[PlayerRow, ...],
+    chat: Chat,
 ) -> Text:
-    """For a challenge card: the players' ratings in the game's pool, or "casual"."""
+    """For a challenge card made in ``chat``: the players' ratings in the game's pool of the
+    chat's community (where the game will count), or "casual"."""
     if not rated:
         return texts.CASUAL
     try:
         pool = pool_of(game, options)
     except (ValueError, TypeError):
         return Text.of("")
-    return texts.rated_terms(pool.title, await _ratings(ctx, pool, players))
+    return texts.rated_terms(pool.title, await _ratings(ctx, pool, players, here(chat)))
 
 
 async def board_line(ctx: Context, row: GameRow) -> Text:
-    """For a board's caption: both players' ratings in the game's pool, or "casual"."""
+    """For a board's caption: both players' ratings in the game's pool of its community, or
+    "casual"."""
     if not row.rated or row.origin is not Origin.CHALLENGE or row.against_bot:
         return texts.CASUAL
     pool = _pool(row)
     if pool is None:
         return Text.of("")
     seats = (await loading.player_by_id(ctx, row.seat0), await loading.player_by_id(ctx, row.seat1))
-    return texts.rated_terms(pool.title, await _ratings(ctx, pool, seats))
+    return texts.rated_terms(pool.title, await _ratings(ctx, pool, seats, community_of(row)))
 
 
 async def leaderboard(
     ctx: Context, chat: Chat, game: str, everywhere: bool = False, limit: int = LEADERBOARD_SIZE
 ) -> Reply:
     """The top players of ``game``'s pool (``maphex``, ``maphex 16``, ``isopath h5``,
-    ``maphex16``): of this chat's community (people who played a rated game in it), or of
-    everyone when ``everywhere``."""
+    ``maphex16``): this chat's community's ratings (from the rated games played in it), or
+    when ``everywhere`` each player's best rating in any community."""
     try:
         pool = pool_from_text(game)
     except ValueError as exc:
@@ -207,9 +226,10 @@ async def leaderboard(
 
 
 async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None) -> Reply:
-    """``player``'s (the asker's by default) rating and record per game, current streak,
-    record against the asker, and a chart of their rating over time in the game they played
-    most rated games of (the reply's image)."""
+    """``player``'s (the asker's by default) rating in ``chat``'s community and record per
+    game (and, when they are rated in other communities too, that these are this one's),
+    current streak, record against the asker, and a chart of their rating here over time in
+    the game they played most rated games of here (the reply's image)."""
     me = await loading.player(ctx, user)
     if player is None or (player.platform, player.user_id) == (user.platform, user.user_id):
         them = me
@@ -218,7 +238,8 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
         if found is None:
             raise Refusal(texts.unknown_player(shown(player.name, 32)))
         them = found
-    ratings = await ctx.store.ratings_of(them.id)
+    where = here(chat)
+    ratings = await ctx.store.ratings_of(them.id, where)
     games = await ctx.store.finished_games(them.id)
     records = records_by_pool(games, them.id, rated_only=False)
     text = texts.stats_head(presentation.mention(them))
@@ -230,6 +251,9 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
         text += texts.stats_pool(
             pool.title, None if rating is None else rating.format(), str(records[pool])
         )
+    elsewhere = await ctx.store.rated_communities(them.id) - (1 if ratings else 0)
+    if elsewhere > 0:
+        text += texts.stats_scope(elsewhere)
     current = streak(games, them.id, rated_only=False)
     if current is not None:
         text += texts.stats_streak(str(current))
@@ -243,7 +267,7 @@ async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None
     reply = Reply(text)
     if ctx.pictures and ratings:
         pool = max(ratings, key=lambda p: (ratings[p].games, -list(Pool).index(p)))
-        history = await ctx.store.rating_history(them.id, pool)
+        history = await ctx.store.rating_history(them.id, pool, where)
         points = _chart_points(history)
         png = await asyncio.to_thread(rating_chart_png, points, title=pool.title)
         alt = texts.chart_alt(pool.title, len(history), ratings[pool].format())

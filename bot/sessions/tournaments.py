@@ -30,7 +30,7 @@ from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Te
 from bot.ratings import pool_of
 from bot.sessions import challenges, loading, policy, presentation, standings, texts
 from bot.sessions.context import Context, Refusal, checked_id
-from bot.storage import GameRow, NewGame, PlayerRow, StoreError
+from bot.storage import Community, GameRow, NewGame, PlayerRow, StoreError
 from bot.storage.sql_tournaments import Joined
 from bot.storage.tournament_rows import (
     EntrantRow,
@@ -330,7 +330,11 @@ async def _start(ctx: Context, t: TournamentRow, now: datetime) -> Text | None:
     longer open."""
     entrants = await ctx.store.entrants(t.id)
     pool = pool_of(t.game, t.options)
-    ratings = {e.player_id: (await ctx.store.rating(e.player_id, pool)).value for e in entrants}
+    # Grouped by their ratings in the tournament's community (the only ones its games count in).
+    where = Community(t.platform, t.community)
+    ratings = {
+        e.player_id: (await ctx.store.rating(e.player_id, pool, where)).value for e in entrants
+    }
     made = plan([Entrant(e.player_id, ratings[e.player_id]) for e in entrants], t.rounds)
     games = [await _game(ctx, t, p.first, p.second, now, p.group, p.leg) for p in made.pairings]
     name = _name(t)

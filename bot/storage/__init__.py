@@ -21,11 +21,12 @@ from bot.storage.posts import Post, PostKind
 from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
 from bot.storage.sql import SqlStore
 from bot.storage.sqlite import SqliteStore
-from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
+from bot.storage.standings import Community, RatedEnd, RatingsMoved, RebuildSummary, Standing
 
 __all__ = [
     "BadRow",
     "ChallengeRow",
+    "Community",
     "First",
     "GameRow",
     "MoveRow",

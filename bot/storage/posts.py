@@ -24,6 +24,11 @@ class PostKind(enum.StrEnum):
     BOARD = "board"
     #: a challenge's card (edited in place when the challenge is closed)
     CARD = "card"
+    #: a move picker opened under a game's board (deleted once the move is played or the
+    #: picker cancelled)
+    PICKER = "picker"
+    #: a draw offer's or a takeback request's answer buttons (closed once answered)
+    OFFER = "offer"
 
 
 @dataclass(frozen=True)

@@ -621,6 +621,62 @@ CREATE TABLE web_watchers (
 );
 """
 
+# 10 -> 11 (issue 24): when the platform last refused a direct message to a player (a Telegram
+# user who never started the bot, closed Discord DMs): none is tried again until the player
+# starts the bot or turns direct messages on again.
+_DM_REFUSED = """
+ALTER TABLE players ADD COLUMN dm_refused_at TEXT;
+"""
+
+# 11 -> 12 (issue 27): ratings count games of their own community only.  A rating is per
+# (player, platform, community, pool): ``rating_members`` (who played rated games where, with a
+# copy of their one rating) is gone, a community's leaderboard walks ``ratings_board``, and each
+# rating change names the community of its game.  Existing rows: a migration is SQL only (no
+# openskill here), so each player's former rating is given to every community they played a rated
+# game in (``rating_members`` says which): no number players were shown changes or is lost;
+# ``hexhall ratings rebuild`` recomputes each community's ratings from its own games in order.
+_COMMUNITY_RATINGS = """
+ALTER TABLE ratings RENAME TO ratings_global;
+CREATE TABLE ratings (
+    platform TEXT NOT NULL,
+    community TEXT NOT NULL,        -- a group, a server (Discord guild), a direct chat, the console
+    pool TEXT NOT NULL,             -- bot.ratings.Pool key
+    player {ref} NOT NULL REFERENCES players (id),
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    games INTEGER NOT NULL,         -- rated games it rests on
+    value INTEGER NOT NULL,         -- the shown number (bot.ratings.Rating.value)
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (player, platform, community, pool)
+){rowid};
+INSERT INTO ratings (platform, community, pool, player, mu, sigma, games, value, updated_at)
+    SELECT m.platform, m.community, m.pool, m.player, r.mu, r.sigma, r.games, r.value,
+        r.updated_at
+    FROM rating_members m JOIN ratings_global r ON r.player = m.player AND r.pool = m.pool;
+DROP TABLE ratings_global;
+DROP TABLE rating_members;
+-- "leaderboard <game>": the first rows of one community's pool in this index, nothing else read.
+CREATE INDEX ratings_board ON ratings (platform, community, pool, value DESC, games DESC, player);
+-- "leaderboard <game> all": the best ratings of the pool in every community.
+CREATE INDEX ratings_pool ON ratings (pool, value DESC, games DESC, player);
+ALTER TABLE rating_changes ADD COLUMN platform TEXT NOT NULL DEFAULT '';
+ALTER TABLE rating_changes ADD COLUMN community TEXT NOT NULL DEFAULT '';
+UPDATE rating_changes SET
+    platform = (SELECT g.platform FROM games g WHERE g.id = rating_changes.game_id),
+    community = (SELECT COALESCE(g.community, g.chat_id) FROM games g
+        WHERE g.id = rating_changes.game_id);
+DROP INDEX rating_changes_player;
+-- A player's rating history in one community's pool, oldest first (the stats chart).
+CREATE INDEX rating_changes_player
+    ON rating_changes (player, platform, community, pool, at, game_id);
+"""
+_COMMUNITY_RATINGS_SQLITE = _COMMUNITY_RATINGS.format(
+    ref="INTEGER", real="REAL", rowid=" WITHOUT ROWID"
+)
+_COMMUNITY_RATINGS_POSTGRES = _COMMUNITY_RATINGS.format(
+    ref="BIGINT", real="DOUBLE PRECISION", rowid=""
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -628,6 +684,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_ALARMS, _ALARMS),
     Migration(_TOURNAMENTS_SQLITE, _TOURNAMENTS_POSTGRES),
     Migration(_WEB_LINKS, _WEB_LINKS),
+    Migration(_DM_REFUSED, _DM_REFUSED),
+    Migration(_COMMUNITY_RATINGS_SQLITE, _COMMUNITY_RATINGS_POSTGRES),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -288,6 +288,58 @@ class SqlOutbox(SqlBase):
 
         return await self._write(retry)
 
+    async def claim_boards(
+        self, game_id: int, chat_id: str, owner: str, now: datetime, lease: timedelta
+    ) -> list[int]:
+        """Claim a game's undelivered committed boards (:attr:`Kind.BOARD`, due or not) for
+        its chat ``chat_id`` for the worker ``owner`` until ``now + lease``: the adapter
+        answering a move there posts the board itself and marks them sent.  Those another
+        worker holds are left to it; an answer in another chat (a move typed privately)
+        claims none: the game's chat still gets its board."""
+        rows = await self._write(
+            lambda c: c.execute(
+                "UPDATE notifications SET lease_owner = ?, lease_until = ? "
+                f"WHERE game_id = ? AND chat_id = ? AND kind = '{Kind.BOARD}' "
+                "AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?) RETURNING id",
+                (owner, to_ts(now + lease), game_id, chat_id, to_ts(now)),
+            ).fetchall()
+        )
+        return sorted(int(r["id"]) for r in rows)
+
+    async def board_owners(self, game_id: int, now: datetime) -> list[tuple[str, str]]:
+        """The (platform, worker) pairs holding unexpired claims on a game's undelivered
+        committed boards."""
+        rows = await self._rows(
+            "SELECT DISTINCT platform, lease_owner FROM notifications WHERE game_id = ? "
+            f"AND kind = '{Kind.BOARD}' AND done_at IS NULL AND lease_until > ? "
+            "ORDER BY platform, lease_owner",
+            (game_id, to_ts(now)),
+        )
+        return [(str(r["platform"]), str(r["lease_owner"])) for r in rows]
+
+    async def direct_refused(self, player_id: int, now: datetime) -> None:
+        """Remember that the platform refused a direct message to a player: none is tried
+        again (their notifications read as not direct) until they turn direct messages on
+        again (:meth:`~bot.storage.sql_players.SqlPlayers.set_settings`) or start the bot
+        (:meth:`direct_reachable`)."""
+        await self._write(
+            lambda c: c.execute(
+                "UPDATE players SET dm_refused_at = ? WHERE id = ?", (to_ts(now), player_id)
+            )
+        )
+
+    async def direct_reachable(self, platform: str, user_id: str) -> bool:
+        """Forget a refusal of direct messages to a player (they started the bot); whether
+        there was one."""
+        cur = await self._write(
+            lambda c: c.execute(
+                "UPDATE players SET dm_refused_at = NULL WHERE platform = ? AND user_id = ? "
+                "AND dm_refused_at IS NOT NULL",
+                (platform, user_id),
+            )
+        )
+        return bool(cur.rowcount)
+
     async def outbox_backlog(self, now: datetime) -> list[Backlog]:
         """Per platform: how many notifications are due and undelivered at ``now``, and how
         many seconds the oldest of them has waited (for the metrics)."""

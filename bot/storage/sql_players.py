@@ -46,7 +46,9 @@ class SqlPlayers(SqlBase):
             return read_player(row)
         created: Row = await self._write(
             lambda c: c.execute(
-                "INSERT INTO players (platform, user_id, name, created_at) VALUES (?, ?, ?, ?) "
+                # Direct messages are opt-in (``settings dm on``): off for a new player.
+                "INSERT INTO players (platform, user_id, name, created_at, dm_enabled) "
+                "VALUES (?, ?, ?, ?, 0) "
                 "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name "
                 f"RETURNING {PLAYER_COLUMNS}",
                 (platform, user_id, name, to_ts(now)),
@@ -94,12 +96,16 @@ class SqlPlayers(SqlBase):
             None if quiet is None else quiet.start.hour * 60 + quiet.start.minute,
             None if quiet is None else quiet.end.hour * 60 + quiet.end.minute,
             0 if quiet is None else quiet.offset // timedelta(minutes=1),
+            int(settings.direct),
             player_id,
         )
         await self._write(
             lambda c: c.execute(
+                # Turning direct messages on asks for them again after a refusal.
                 "UPDATE players SET dm_enabled = ?, reminders_enabled = ?, quiet_start = ?, "
-                "quiet_end = ?, utc_offset_min = ? WHERE id = ?",
+                "quiet_end = ?, utc_offset_min = ?, "
+                "dm_refused_at = CASE WHEN ? = 1 THEN NULL ELSE dm_refused_at END "
+                "WHERE id = ?",
                 values,
             )
         )

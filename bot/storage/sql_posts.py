@@ -3,7 +3,9 @@ that changes its id.
 
 Table ``posts`` (migration 4 of :mod:`bot.storage.schema`): one row per bot message an
 adapter may edit later, keyed by (platform, chat, message id); ``live`` says whether it still
-has buttons.  Message ids are text (Telegram's are numbers per chat, Discord's snowflakes).
+has buttons.  A message id is only meaningful in its own chat: when a chat changes its id, its
+posts stay under the old id.  Message ids are text (Telegram's are numbers per chat, Discord's
+snowflakes).
 """
 
 from __future__ import annotations
@@ -45,9 +47,9 @@ class SqlPosts(SqlBase):
     """The posts methods of the store."""
 
     async def remember_post(self, post: Post, now: datetime) -> list[Post]:
-        """Store ``post`` (live).  For a board, the game's other live boards stop being live
-        in the same transaction and are returned, oldest first (the adapter takes their
-        buttons away)."""
+        """Store ``post`` (live).  For a board, the game's other live boards and its open move
+        pickers stop being live in the same transaction and are returned, oldest first (the
+        adapter takes their buttons away, or the picker itself)."""
 
         def remember(conn: Conn) -> list[Row]:
             conn.execute(
@@ -66,11 +68,19 @@ class SqlPosts(SqlBase):
             )
             if post.kind is not PostKind.BOARD or post.game_id is None:
                 return []
+            # A picker opened in the same chat after this board was sent (a newer message:
+            # ids grow within a chat; text, so by length first) is under this board: kept.
+            mid, picker = post.message_id, str(PostKind.PICKER)
             rows: list[Row] = conn.execute(
-                "UPDATE posts SET live = 0 WHERE platform = ? AND game_id = ? AND kind = ? "
-                "AND live = 1 AND NOT (chat_id = ? AND message_id = ?) "
+                "UPDATE posts SET live = 0 WHERE platform = ? AND game_id = ? "
+                "AND kind IN (?, ?) AND live = 1 AND NOT (chat_id = ? AND message_id = ?) "
+                "AND NOT (kind = ? AND chat_id = ? AND (length(message_id) > ? "
+                "OR (length(message_id) = ? AND message_id > ?))) "
                 f"RETURNING {_COLUMNS}",
-                (post.platform, post.game_id, str(PostKind.BOARD), post.chat_id, post.message_id),
+                (
+                    *(post.platform, post.game_id, str(PostKind.BOARD), picker, post.chat_id, mid),
+                    *(picker, post.chat_id, len(mid), len(mid), mid),
+                ),
             ).fetchall()
             return rows
 
@@ -126,9 +136,10 @@ class SqlPosts(SqlBase):
 
     async def move_chat(self, platform: str, old_chat_id: str, new_chat_id: str) -> int:
         """A chat changed its id (a Telegram group became a supergroup): its games,
-        challenges, posts and undelivered notifications move to ``new_chat_id`` in one
-        transaction, and its leaderboard with them when the chat was its own community; how
-        many games, challenges, posts and notifications moved."""
+        challenges and undelivered notifications move to ``new_chat_id`` in one transaction,
+        and its ratings and leaderboard with them when the chat was its own community; its
+        posts stay in the old chat (their message ids are the old chat's), no longer live.  How
+        many games, challenges, notifications and retired posts that made."""
 
         def move(conn: Conn) -> int:
             moved = 0
@@ -139,25 +150,29 @@ class SqlPosts(SqlBase):
                     "THEN ? ELSE community END WHERE platform = ? AND chat_id = ?",
                     (new_chat_id, *args),
                 ).rowcount
-            # A post already known under the new id stays where it is (both databases: no
-            # UPDATE OR IGNORE in PostgreSQL).
+            # The old chat's messages stay in the old chat: a message id means something only
+            # in its own chat (the new one numbers its messages afresh, so the same id there is
+            # another message).  They are retired: the old chat takes no edits any more.
             moved += conn.execute(
-                "UPDATE posts SET chat_id = ? WHERE platform = ? AND chat_id = ? AND NOT EXISTS "
-                "(SELECT 1 FROM posts p WHERE p.platform = posts.platform AND p.chat_id = ? "
-                "AND p.message_id = posts.message_id)",
-                (*args, new_chat_id),
+                "UPDATE posts SET live = 0 WHERE platform = ? AND chat_id = ? AND live = 1",
+                (platform, old_chat_id),
             ).rowcount
             moved += conn.execute(
                 "UPDATE notifications SET chat_id = ? WHERE platform = ? AND chat_id = ? "
                 "AND done_at IS NULL",
                 args,
             ).rowcount
+            # The chat's own ratings (issue 27: a rating is per community) move with it; a
+            # rating already kept under the new id stays (both databases: no UPDATE OR IGNORE).
             conn.execute(
-                "UPDATE rating_members SET community = ? WHERE platform = ? AND community = ? "
-                "AND NOT EXISTS (SELECT 1 FROM rating_members m WHERE m.platform = "
-                "rating_members.platform AND m.community = ? AND m.pool = rating_members.pool "
-                "AND m.player = rating_members.player)",
+                "UPDATE ratings SET community = ? WHERE platform = ? AND community = ? "
+                "AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.platform = ratings.platform "
+                "AND r.community = ? AND r.pool = ratings.pool AND r.player = ratings.player)",
                 (*args, new_chat_id),
+            )
+            conn.execute(
+                "UPDATE rating_changes SET community = ? WHERE platform = ? AND community = ?",
+                args,
             )
             return moved
 

@@ -181,10 +181,11 @@ NOTE_COLUMNS = (
     "id, platform, user_id, name, player_id, chat_id, kind, game_id, challenge_id, ply, text, "
     "actions, direct, created_at, deliver_after, dedupe, attempts"
 )
-# The recipient's current "direct messages" setting rides along with every notification read.
+# The recipient's current "direct messages" setting rides along with every notification read
+# (off while the platform's last refusal of a direct message to them stands).
 NOTE_RETURNING = (
-    f"{NOTE_COLUMNS}, (SELECT p.dm_enabled FROM players p "
-    "WHERE p.id = notifications.player_id) AS dm_enabled"
+    f"{NOTE_COLUMNS}, (SELECT CASE WHEN p.dm_refused_at IS NULL THEN p.dm_enabled ELSE 0 END "
+    "FROM players p WHERE p.id = notifications.player_id) AS dm_enabled"
 )
 
 

@@ -2,10 +2,11 @@
 :class:`~bot.storage.sql.SqlStore`) and :func:`write_rated_end`, which the store's game-ending
 transactions call.
 
-Tables (migration 3 of :mod:`bot.storage.schema`): ``ratings`` (one row per player and
-pool, with the shown value copied in for the leaderboard index), ``rating_changes`` (before and
-after per seat of each rated game) and ``rating_members`` (who played a rated game in which
-community, with their value in the pool copied in).  Every number is computed by
+Ratings count games of their own community only (issue 27): ``ratings`` has one row per
+player, community (platform and id: a group, a server, a direct chat, the console) and pool,
+with the shown value copied in for the leaderboard index; ``rating_changes`` the before and
+after per seat of each rated game, with the game's community.  A rated game reads and writes
+its two players' rows of its own community, nothing else.  Every number is computed by
 :mod:`bot.ratings`; SQL only stores and orders them.
 """
 
@@ -32,7 +33,7 @@ from bot.ratings import (
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow, StoreError
 from bot.storage.sql_base import SqlBase
-from bot.storage.standings import RatedEnd, RatingsMoved, RebuildSummary, Standing
+from bot.storage.standings import Community, RatedEnd, RatingsMoved, RebuildSummary, Standing
 
 __all__ = ["SqlStandings", "write_rated_end"]
 
@@ -42,6 +43,9 @@ log = logging.getLogger(__name__)
 MAX_LIMIT = 100
 #: Lines a leaderboard reads beyond those asked, to stand in for damaged ones left out.
 _SPARE = 5
+#: How many rows per line asked the leaderboard of every community reads (a player rated in
+#: several communities has a row in each; their best one is their line).
+_EVERYWHERE = 4
 
 
 def _rating(values: Sequence[object], table: str, row_id: object) -> Rating:
@@ -63,44 +67,57 @@ def _number(value: object) -> float:
     return float(value)
 
 
-def _rating_id(player: PlayerId, pool: Pool | str) -> str:
-    """How a ``ratings`` row is named in a log line: its key (player, pool)."""
-    return f"(player {player}, {pool.key if isinstance(pool, Pool) else pool})"
+def _rating_id(player: PlayerId, pool: Pool | str, where: Community | None = None) -> str:
+    """How a ``ratings`` row is named in a log line: its key (player, community, pool)."""
+    place = "" if where is None else f", {where.platform} {where.id}"
+    return f"(player {player}{place}, {pool.key if isinstance(pool, Pool) else pool})"
 
 
-def _stored_rating(conn: Conn, player: int, pool: Pool) -> Rating:
+def _community_of(game: Row) -> Community:
+    """The community a stored game counts in (its ``community``, or its chat)."""
+    return Community(str(game["platform"]), str(game["community"] or game["chat_id"]))
+
+
+def _stored_rating(conn: Conn, player: int, pool: Pool, where: Community) -> Rating:
     row = conn.execute(
-        "SELECT mu, sigma, games FROM ratings WHERE player = ? AND pool = ?", (player, pool.key)
+        "SELECT mu, sigma, games FROM ratings WHERE player = ? AND platform = ? "
+        "AND community = ? AND pool = ?",
+        (player, where.platform, where.id, pool.key),
     ).fetchone()
-    return Rating() if row is None else _rating(row, "ratings", _rating_id(player, pool))
+    return Rating() if row is None else _rating(row, "ratings", _rating_id(player, pool, where))
+
+
+_PUT_RATING = (
+    "INSERT INTO ratings (platform, community, pool, player, mu, sigma, games, value, "
+    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _rating_values(
+    where: Community, pool: Pool, player: int, rating: Rating, at: datetime
+) -> tuple[object, ...]:
+    return (
+        where.platform,
+        where.id,
+        pool.key,
+        player,
+        rating.mu,
+        rating.sigma,
+        rating.games,
+        rating.value,
+        to_ts(at),
+    )
 
 
 def _put_rating(
-    conn: Conn,
-    player: int,
-    pool: Pool,
-    rating: Rating,
-    at: datetime,
-    platform: str,
-    community: str,
+    conn: Conn, player: int, pool: Pool, rating: Rating, at: datetime, where: Community
 ) -> None:
-    """Store ``player``'s new rating in ``pool`` and copy its value to every community
-    leaderboard they are on, joining ``community``'s."""
+    """Store ``player``'s new rating in ``pool`` of community ``where``."""
     conn.execute(
-        "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, pool) DO UPDATE SET mu = excluded.mu, "
-        "sigma = excluded.sigma, games = excluded.games, value = excluded.value, "
-        "updated_at = excluded.updated_at",
-        (player, pool.key, rating.mu, rating.sigma, rating.games, rating.value, to_ts(at)),
-    )
-    conn.execute(
-        "INSERT INTO rating_members (platform, community, pool, player, value, games) "
-        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (platform, community, pool, player) DO NOTHING",
-        (platform, community, pool.key, player, rating.value, rating.games),
-    )
-    conn.execute(
-        "UPDATE rating_members SET value = ?, games = ? WHERE player = ? AND pool = ?",
-        (rating.value, rating.games, player, pool.key),
+        f"{_PUT_RATING} ON CONFLICT (player, platform, community, pool) DO UPDATE SET "
+        "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+        "value = excluded.value, updated_at = excluded.updated_at",
+        _rating_values(where, pool, player, rating, at),
     )
 
 
@@ -112,15 +129,19 @@ def _put_change(
     pool: Pool,
     change: RatingChange,
     at: datetime,
+    where: Community,
 ) -> None:
     before, after = change.before, change.after
     conn.execute(
-        "INSERT INTO rating_changes (game_id, seat, player, pool, mu_before, sigma_before, "
-        "games_before, mu, sigma, games, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO rating_changes (game_id, seat, player, platform, community, pool, "
+        "mu_before, sigma_before, games_before, mu, sigma, games, at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
             game_id,
             seat,
             player,
+            where.platform,
+            where.id,
             pool.key,
             before.mu,
             before.sigma,
@@ -162,8 +183,8 @@ _FINISHED_COLUMNS = (
 
 def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
     """Inside the transaction that ends ``game`` (its row as just updated): check that each
-    seat's stored rating is still the change's ``before`` (:class:`RatingsMoved` if not),
-    then store the new ratings, the changes and the community membership.
+    seat's stored rating in the game's community is still the change's ``before``
+    (:class:`RatingsMoved` if not), then store the new ratings and the changes there.
 
     Refuses (``StoreError``) a game that does not count for ratings: the rule is
     :attr:`bot.ratings.FinishedGame.counts`, asked here again so no path can rate a casual,
@@ -174,26 +195,25 @@ def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
         raise StoreError(f"game #{game['id']} cannot be rated: {exc}") from None
     if not finished.counts or finished.pool is not rating.pool:
         raise StoreError(f"game #{game['id']} does not count for ratings in {rating.pool.key}")
-    platform = str(game["platform"])
-    community = str(game["community"] or game["chat_id"])
+    where = _community_of(game)
+    at = finished.finished_at
     for seat, (player, change) in enumerate(zip(finished.players, rating.changes, strict=True)):
-        if _stored_rating(conn, player, rating.pool) != change.before:
+        if _stored_rating(conn, player, rating.pool, where) != change.before:
             raise RatingsMoved()
-        _put_rating(
-            conn, player, rating.pool, change.after, finished.finished_at, platform, community
-        )
-        _put_change(conn, finished.id, seat, player, rating.pool, change, finished.finished_at)
+        _put_rating(conn, player, rating.pool, change.after, at, where)
+        _put_change(conn, finished.id, seat, player, rating.pool, change, at, where)
 
 
 def _leaderboard_sql(community: bool) -> str:
     if community:
         return (
-            "SELECT m.player, p.name, r.mu, r.sigma, r.games FROM rating_members m "
-            "JOIN ratings r ON r.player = m.player AND r.pool = m.pool "
-            "JOIN players p ON p.id = m.player "
-            "WHERE m.platform = ? AND m.community = ? AND m.pool = ? "
-            "ORDER BY m.value DESC, m.games DESC, m.player LIMIT ?"
+            "SELECT r.player, p.name, r.mu, r.sigma, r.games FROM ratings r "
+            "JOIN players p ON p.id = r.player "
+            "WHERE r.platform = ? AND r.community = ? AND r.pool = ? "
+            "ORDER BY r.value DESC, r.games DESC, r.player LIMIT ?"
         )
+    # Every community's ratings of the pool, best first: a player rated in several
+    # communities is on it once per community (the caller keeps their best line).
     return (
         "SELECT r.player, p.name, r.mu, r.sigma, r.games FROM ratings r "
         "JOIN players p ON p.id = r.player WHERE r.pool = ? "
@@ -205,7 +225,7 @@ def leaderboard_query(
     pool: Pool, platform: str | None, community: str | None, limit: int
 ) -> tuple[str, tuple[object, ...]]:
     """The SQL and arguments of a leaderboard (the benchmark prints its query plan)."""
-    limit = max(1, min(MAX_LIMIT + _SPARE, int(limit)))
+    limit = max(1, min(MAX_LIMIT * _EVERYWHERE + _SPARE, int(limit)))
     if platform is not None and community is not None:
         return _leaderboard_sql(True), (platform, community, pool.key, limit)
     return _leaderboard_sql(False), (pool.key, limit)
@@ -214,25 +234,38 @@ def leaderboard_query(
 class SqlStandings(SqlBase):
     """The rating methods of the store."""
 
-    async def rating(self, player_id: PlayerId, pool: Pool) -> Rating:
-        """A player's rating in ``pool`` (a new player's ``Rating()`` if they have none)."""
-        return await self._read(lambda c: _stored_rating(c, player_id, pool))
+    async def rating(self, player_id: PlayerId, pool: Pool, where: Community) -> Rating:
+        """A player's rating in ``pool`` of community ``where`` (a new player's ``Rating()``
+        if they have none there)."""
+        return await self._read(lambda c: _stored_rating(c, player_id, pool, where))
 
-    async def ratings_of(self, player_id: PlayerId) -> dict[Pool, Rating]:
-        """Every rating a player has, in :class:`Pool` order."""
+    async def ratings_of(self, player_id: PlayerId, where: Community) -> dict[Pool, Rating]:
+        """Every rating a player has in community ``where``, in :class:`Pool` order."""
         rows = await self._read(
             lambda c: c.execute(
-                "SELECT pool, mu, sigma, games FROM ratings WHERE player = ?", (player_id,)
+                "SELECT pool, mu, sigma, games FROM ratings WHERE player = ? AND platform = ? "
+                "AND community = ?",
+                (player_id, where.platform, where.id),
             ).fetchall()
         )
         found = {}
         for row in rows:
-            where = _rating_id(player_id, str(row["pool"]))
+            name = _rating_id(player_id, str(row["pool"]), where)
             try:
-                found[Pool(row["pool"])] = _rating(row[1:4], "ratings", where)
+                found[Pool(row["pool"])] = _rating(row[1:4], "ratings", name)
             except (ValueError, TypeError) as exc:
-                log.error("ratings %s left out: %s", where, exc)
+                log.error("ratings %s left out: %s", name, exc)
         return {pool: found[pool] for pool in Pool if pool in found}
+
+    async def rated_communities(self, player_id: PlayerId) -> int:
+        """In how many communities a player has a rating (in any pool)."""
+        rows = await self._read(
+            lambda c: c.execute(
+                "SELECT DISTINCT platform, community FROM ratings WHERE player = ?",
+                (player_id,),
+            ).fetchall()
+        )
+        return len(rows)
 
     async def leaderboard(
         self,
@@ -242,40 +275,52 @@ class SqlStandings(SqlBase):
         community: str | None = None,
         limit: int = 10,
     ) -> list[Standing]:
-        """The ``limit`` highest ratings in ``pool``: of the players who played a rated game
-        in ``community`` on ``platform`` when both are given, of everyone otherwise.  One
-        index range in either case (never a scan of the games)."""
+        """The ``limit`` highest ratings in ``pool`` of ``community`` on ``platform`` when
+        both are given (one index range, never a scan of the games); otherwise each player's
+        best rating in any community, best first."""
         wanted = max(1, min(MAX_LIMIT, int(limit)))
-        # A few lines more than asked, so a damaged rating left out still leaves ``limit``.
-        sql, args = leaderboard_query(pool, platform, community, wanted + _SPARE)
+        everywhere = platform is None or community is None
+        # A few lines more than asked, so a damaged rating left out still leaves ``limit``
+        # (and, everywhere, so a player's other communities' rows leave enough players).
+        read = (wanted * _EVERYWHERE if everywhere else wanted) + _SPARE
+        sql, args = leaderboard_query(pool, platform, community, read)
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        where = None if everywhere else Community(str(platform), str(community))
         standings: list[Standing] = []
+        seen: set[int] = set()
         for row in rows:
+            if int(row[0]) in seen:  # a lower rating of theirs in another community
+                continue
             try:
-                rating = _rating(row[2:5], "ratings", _rating_id(row[0], pool))
+                rating = _rating(row[2:5], "ratings", _rating_id(row[0], pool, where))
             except BadRow as exc:
                 log.error("%s; left out of the leaderboard", exc)
                 continue
+            seen.add(int(row[0]))
             standings.append(Standing(len(standings) + 1, int(row[0]), str(row[1]), rating))
         return standings[:wanted]
 
-    async def rating_history(self, player_id: PlayerId, pool: Pool) -> list[RatingPoint]:
-        """A player's rating after each of their rated games in ``pool``, oldest first."""
+    async def rating_history(
+        self, player_id: PlayerId, pool: Pool, where: Community
+    ) -> list[RatingPoint]:
+        """A player's rating after each of their rated games in ``pool`` of community
+        ``where``, oldest first."""
         rows = await self._read(
             lambda c: c.execute(
                 "SELECT game_id, at, mu, sigma, games FROM rating_changes "
-                "WHERE player = ? AND pool = ? ORDER BY at, game_id",
-                (player_id, pool.key),
+                "WHERE player = ? AND platform = ? AND community = ? AND pool = ? "
+                "ORDER BY at, game_id",
+                (player_id, where.platform, where.id, pool.key),
             ).fetchall()
         )
         points = []
         for r in rows:
-            where = f"(game {r['game_id']}, player {player_id})"
+            name = f"(game {r['game_id']}, player {player_id})"
             try:
-                rating = _rating(r[2:5], "rating_changes", where)
+                rating = _rating(r[2:5], "rating_changes", name)
                 points.append(RatingPoint(int(r["game_id"]), from_ts(r["at"]), rating))
             except ValueError as exc:
-                log.error("rating_changes %s left out of the history: %s", where, exc)
+                log.error("rating_changes %s left out of the history: %s", name, exc)
         return points
 
     async def rating_changes(self, game_id: int) -> tuple[RatingChange, RatingChange] | None:
@@ -319,8 +364,8 @@ class SqlStandings(SqlBase):
         return sorted(_readable(rows), key=lambda g: g.order)
 
     async def rebuild_ratings(self) -> RebuildSummary:
-        """Recompute every rating, rating change and leaderboard membership from the stored
-        games in order (finish time, then id), in one transaction."""
+        """Recompute every rating and rating change from the stored games in order (finish
+        time, then id), each community's from its own games only, in one transaction."""
         return await self._write(_rebuild)
 
 
@@ -335,47 +380,40 @@ def _readable(rows: Iterable[Row]) -> list[FinishedGame]:
 
 
 def _rebuild(conn: Conn) -> RebuildSummary:
+    """Every community's ratings from its own rated games, in order."""
     rows = conn.execute(
         f"SELECT {_FINISHED_COLUMNS} FROM games WHERE status = 'finished' ORDER BY finished_at, id"
     ).fetchall()
     games = _readable(rows)
-    places = {int(r["id"]): (str(r["platform"]), str(r["community"] or r["chat_id"])) for r in rows}
-    done = rebuild(games)
+    places = {int(r["id"]): _community_of(r) for r in rows}
     conn.execute("DELETE FROM rating_changes")
-    conn.execute("DELETE FROM rating_members")
     conn.execute("DELETE FROM ratings")
-    # Each game's "before" is the previous point of the same (player, pool).
-    seen: dict[tuple[PlayerId, Pool], int] = {}
-    last: dict[tuple[PlayerId, Pool], datetime] = {}
-    members: dict[tuple[str, str, Pool, PlayerId], None] = {}
     counted = sorted((g for g in games if g.counts), key=lambda g: g.order)
+    by_community: dict[Community, list[FinishedGame]] = {}
     for game in counted:
-        platform, community = places[game.id]
-        for seat, player in enumerate(game.players):
-            key = (player, game.pool)
-            points = done.history[key]
-            index = seen.get(key, 0)
-            seen[key] = index + 1
-            before = points[index - 1].rating if index else Rating()
-            change = RatingChange(before, points[index].rating)
-            _put_change(conn, game.id, seat, player, game.pool, change, game.finished_at)
-            last[key] = game.finished_at
-            members[(platform, community, game.pool, player)] = None
-    conn.executemany(
-        "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        [
-            (player, pool.key, r.mu, r.sigma, r.games, r.value, to_ts(last[(player, pool)]))
-            for (player, pool), r in done.ratings.items()
-        ],
-    )
-    conn.executemany(
-        "INSERT INTO rating_members (platform, community, pool, player, value, games) "
-        "VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (platform, community, pool.key, player, r.value, r.games)
-            for platform, community, pool, player in members
-            for r in [done.ratings[(player, pool)]]
-        ],
-    )
-    return RebuildSummary(len(games), len(counted), len(done.ratings))
+        by_community.setdefault(places[game.id], []).append(game)
+    stored = 0
+    for where, played in by_community.items():
+        done = rebuild(played)
+        # Each game's "before" is the previous point of the same (player, pool) here.
+        seen: dict[tuple[PlayerId, Pool], int] = {}
+        last: dict[tuple[PlayerId, Pool], datetime] = {}
+        for game in played:
+            for seat, player in enumerate(game.players):
+                key = (player, game.pool)
+                points = done.history[key]
+                index = seen.get(key, 0)
+                seen[key] = index + 1
+                before = points[index - 1].rating if index else Rating()
+                change = RatingChange(before, points[index].rating)
+                _put_change(conn, game.id, seat, player, game.pool, change, game.finished_at, where)
+                last[key] = game.finished_at
+        conn.executemany(
+            _PUT_RATING,
+            [
+                _rating_values(where, pool, player, r, last[(player, pool)])
+                for (player, pool), r in done.ratings.items()
+            ],
+        )
+        stored += len(done.ratings)
+    return RebuildSummary(len(games), len(counted), stored)

@@ -1,7 +1,8 @@
 """What the store keeps of ratings: the values it takes and hands out (the methods that read
 and rebuild ratings are :class:`~bot.storage.sql_standings.SqlStandings`).
 
-The ratings maths is :mod:`bot.ratings`'; the store only reads and writes its numbers.  A rated
+The ratings maths is :mod:`bot.ratings`'; the store only reads and writes its numbers, each in
+its :class:`Community` (a player has a rating per community and pool).  A rated
 game's changes are written inside the transaction that ends the game (``rating=`` of
 ``apply_move`` and ``finish_game``), checked against the ratings stored at that moment: if one
 changed since the changes were computed (another game of the same player ended in between),
@@ -18,7 +19,22 @@ from dataclasses import dataclass
 from bot.ratings import PlayerId, Pool, Rating, RatingChange
 from bot.storage.errors import StoreBusy
 
-__all__ = ["RatedEnd", "RatingsMoved", "RebuildSummary", "Standing"]
+__all__ = ["Community", "RatedEnd", "RatingsMoved", "RebuildSummary", "Standing"]
+
+
+@dataclass(frozen=True)
+class Community:
+    """Where ratings count: one community of a platform (a Telegram group, a Discord server, a
+    direct chat with the bot, the console).  A player has a rating per community and pool; a
+    rated game changes its players' ratings in its own community only.
+
+    >>> Community("discord", "42")
+    Community(platform='discord', id='42')
+    """
+
+    platform: str
+    #: the community's id (:attr:`bot.messages.Chat.community_id`; a game's ``community``)
+    id: str
 
 
 class RatingsMoved(StoreBusy):

@@ -78,6 +78,21 @@ class Bot:
         answer = await self.fake.wait_for_answer(query, timeout=DEADLINE)
         return query, answer.text, answer.show_alert
 
+    async def open_picker(self, user: telegram.User, board: telegram.Message) -> telegram.Message:
+        """``user`` presses Move on ``board``; the picker message the bot opens under it (a
+        reply to the board: other messages, a notice, may come meanwhile)."""
+        before = self.fake.last_message_id(board.chat)
+        _, text, alert = await self.press(user, board, self.button(board, "Move"))
+        assert not alert, text
+
+        def under_board(m: telegram.Message) -> bool:
+            replied = m.reply_to_message
+            return replied is not None and replied.message_id == board.message_id
+
+        return await self.fake.wait_for_message(
+            board.chat, lambda m: m.message_id > before and under_board(m), timeout=DEADLINE
+        )
+
     def button(self, message: telegram.Message, label: str) -> str:
         """The callback data of the button called ``label`` on a bot message as it is now."""
         for row in self.fake.keyboard(message):

@@ -147,15 +147,17 @@ async def test_challenge_card_accept_edits_it_into_the_first_board(run: Run) -> 
     )
     await run.fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
     assert card.edits == 1
-    assert labels(card) == ["Board", "History", "Resign", "Offer draw"]
+    assert labels(card) == ["Move", "Board", "History", "Resign", "Offer draw"]
     [embed] = card.embeds
     fields = {f["name"]: f["value"] for f in embed["fields"]}
     assert embed["title"] == "#1 Maphex"
     assert fields["Players"] == "alice (Red) vs bob (Blue)"
     assert fields["To move"] == f"<@{BOB}> (Blue)" and fields["Moves played"] == "0"
     assert "<t:" in fields["Deadline"] and ":R>" in fields["Deadline"]
-    # The picture is attached, shown by the embed, with the board in words as alt text.
-    assert embed["image"]["url"] == card.attachments[0]["url"]
+    # The picture is a plain attachment (shown at the message's full width, not inside the
+    # embed), with the board in words as alt text; the facts are in the embed beside it.
+    assert "image" not in embed and "thumbnail" not in embed
+    assert [a["filename"] for a in card.attachments] == ["board.png"]
     assert card.files["board.png"].startswith(b"\x89PNG")
     assert "Maphex" in card.attachments[0]["description"]
 
@@ -180,7 +182,7 @@ async def test_move_with_autocomplete_and_only_the_latest_board_keeps_buttons(ru
     board = await run.answer(BOB, "move", {"game": str(gid), "move": choices[4]["value"]})
     assert not board.ephemeral and board.pinged_users == {ALICE}
     assert "played `5`" in board.content
-    assert labels(board) == ["Board", "History", "Resign", "Offer draw"]
+    assert labels(board) == ["Move", "Board", "History", "Resign", "Offer draw"]
     fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
     assert fields["Last move"] == "`5`" and fields["To move"] == f"<@{ALICE}> (Red)"
     await run.fake.wait_until(lambda: card.components == [])
@@ -327,4 +329,10 @@ async def test_action_ids_fit_discord_custom_ids(run: Run) -> None:
         parsed = parse_action(custom_id)
         assert 1 <= len(custom_id) <= 100 and parsed is not None
         kinds.append((parsed[0], parsed[1][0]))
-    assert kinds == [("bd", str(gid)), ("hi", str(gid)), ("rs", str(gid)), ("dro", str(gid))]
+    assert kinds == [
+        ("pk", str(gid)),
+        ("bd", str(gid)),
+        ("hi", str(gid)),
+        ("rs", str(gid)),
+        ("dro", str(gid)),
+    ]

@@ -92,8 +92,12 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
             await fake.response(done, timeout=DEADLINE)
             over = await fake.original(done, timeout=DEADLINE)
             assert "resign" in over.content and not over.ephemeral
-        # The game-over notes reach the winner (a direct message) once.
-        await fake.wait_message(lambda m: "resigned" in m.content and m.interaction_id is None)
+        # The final board answered the resignation in the channel (the winner's notice: direct
+        # messages are opt-in); the recap follows it there, once.
+        await fake.wait_message(
+            lambda m: m.interaction_id is None and any(n.endswith(".gif") for n in m.files),
+            timeout=DEADLINE,
+        )
         assert await bot.stop() == 0
         # Nothing sent twice: every notification the bot posted is there once.
         sent = [m.content for m in fake.messages.values() if m.interaction_id is None]

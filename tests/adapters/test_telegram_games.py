@@ -9,9 +9,10 @@ import pytest
 import telegram
 
 import engines
-from bot.sessions.picker import split_parts
+from bot.sessions.picker import part_label, readable, split_parts
 from tests.adapters.telegram_kit import Bot, running
 from tests.bot.session_kit import finishing_moves
+from tests.fakes.telegram import FakeTelegram
 
 
 async def _start(bot: Bot, game: str) -> tuple[telegram.User, telegram.User, telegram.Chat, int]:
@@ -63,44 +64,70 @@ async def test_a_whole_game_with_the_move_picker_alone(tmp_path: Path) -> None:
         for move in finishing_moves("inphexion"):
             mover = await bot.to_move(game_id, alice, bob)
             board = await _latest_board(bot, group)
-            await bot.press(mover, board, bot.button(board, "Move"))
+            picker = await bot.open_picker(mover, board)
+            before = fake.last_message_id(group)
             prefix = ""
             for part in split_parts(move):
-                label = part.strip()
-                if label not in bot.labels(board):  # on a later page
-                    await bot.press(mover, board, bot.button(board, "▶"))
-                _, text, alert = await bot.press(mover, board, bot.button(board, label))
-                assert not alert, text
                 prefix += part
-                assert text is not None and prefix in text
-            before = fake.last_message_id(group)
-            _, text, alert = await bot.press(mover, board, bot.button(board, f"Play {move}"))
-            assert not alert, text
+                shown = fake.message(group, picker.message_id).text or ""
+                so_far = shown.split(": ", 1)[-1].split(" so far")[0] if " so far" in shown else ""
+                if so_far.startswith(readable(prefix)) and prefix != move:
+                    continue  # the only choice: the picker took it
+                label = part_label(part)
+                if label not in bot.labels(picker) and "▶" in bot.labels(picker):
+                    await bot.press(mover, picker, bot.button(picker, "▶"))  # a later page
+                _, text, alert = await bot.press(mover, picker, bot.button(picker, label))
+                assert not alert, text
+                if prefix != move:  # the step says the move so far as the buttons did
+                    assert text is not None and readable(prefix) in text
+            # The last part played the move (no "Play" tap); the picker is gone.
             answer = await bot.next_message(group, before)
             if answer.text and answer.text.startswith("Careful"):  # a move that loses
                 before = fake.last_message_id(group)
                 await bot.press(mover, answer, bot.button(answer, "Play it anyway"))
                 answer = await bot.next_message(group, before)
             assert answer.text is not None and f"played {move}" in answer.text
+            await fake.wait_until(lambda p=picker: p.message_id not in _ids(fake, group))
         assert await bot.manager.player_to_move(game_id) is None
+
+
+def _ids(fake: FakeTelegram, group: telegram.Chat) -> set[int]:
+    return {m.message_id for m in fake.sent(group)}
 
 
 async def test_picker_pages_back_and_cancel(tmp_path: Path) -> None:
     async with running(tmp_path / "t.db", pictures=False) as bot:
-        alice, bob, group, game_id = await _start(bot, "pathagon")
+        alice, bob, group, game_id = await _start(bot, "fixation")
         mover = await bot.to_move(game_id, alice, bob)
         board = await _latest_board(bot, group)
-        await bot.press(mover, board, bot.button(board, "Move"))
+        picker = await bot.open_picker(mover, board)
+        # The board keeps its own buttons; the picker is a message of its own under it.
+        assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))
+        assert picker.reply_to_message is not None
+        assert picker.reply_to_message.message_id == board.message_id
+        moves = engines.new("fixation").legal_moves()
+        first = moves[0].split("-")[0]
+        await bot.press(mover, picker, bot.button(picker, first))
+        ends = {f"→ {m.split('-')[1]}" for m in moves if m.startswith(first + "-")}
+        assert ends <= set(bot.labels(picker))  # directions as cells, not "-a4"
+        assert not any(label.startswith("-") for label in bot.labels(picker))
+        await bot.press(mover, picker, bot.button(picker, "Back"))
+        assert first in bot.labels(picker)
+        _, _, alert = await bot.press(mover, picker, bot.button(picker, "Cancel"))
+        assert not alert
+        await bot.fake.wait_until(lambda: picker.message_id not in _ids(bot.fake, group))
+        assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))
+
+
+async def test_picker_pages(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        alice, bob, group, game_id = await _start(bot, "pathagon")
+        mover = await bot.to_move(game_id, alice, bob)
+        picker = await bot.open_picker(mover, await _latest_board(bot, group))
         cells = engines.new("pathagon").legal_moves()
-        first_page = [label for label in bot.labels(board) if label in cells]
-        assert 0 < len(first_page) < len(cells) and "▶" in bot.labels(board)
-        _, text, _ = await bot.press(mover, board, bot.button(board, "▶"))
-        second_page = [label for label in bot.labels(board) if label in cells]
+        first_page = [label for label in bot.labels(picker) if label in cells]
+        assert 0 < len(first_page) < len(cells) and "▶" in bot.labels(picker)
+        _, text, _ = await bot.press(mover, picker, bot.button(picker, "▶"))
+        second_page = [label for label in bot.labels(picker) if label in cells]
         assert sorted(first_page + second_page) == sorted(cells)
         assert text is not None and "page 2" in text
-        await bot.press(mover, board, bot.button(board, second_page[0]))
-        assert f"Play {second_page[0]}" in bot.labels(board)
-        await bot.press(mover, board, bot.button(board, "Back"))
-        assert f"Play {second_page[0]}" not in bot.labels(board)
-        await bot.press(mover, board, bot.button(board, "Cancel"))
-        assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))

@@ -18,13 +18,14 @@ import contextlib
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import telegram
 
 from tests.adapters.process_kit import BotProcess, bot_env
 from tests.adapters.telegram_kit import DEADLINE
 from tests.bot.session_kit import finishing_moves
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram, _ApiError, _Params
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "inphexion"
@@ -193,3 +194,83 @@ async def test_sigkill_between_and_during_moves(tmp_path: Path) -> None:
         assert len(fake.calls_to("sendAnimation")) == 1
         print(f"killed while handling ply 12: the move was {outcome}")
     assert fake.token not in bot.log.read_text(encoding="utf-8", errors="replace")
+
+
+class HeldPhotos(FakeTelegram):
+    """The fake, able to hold the bot's next photo to a chat unanswered (the request in
+    flight) and then drop it, as a connection cut by the bot's death would."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.hold_chat: int | None = None
+        self.held = 0
+        self.release = asyncio.Event()
+        self._handlers["sendPhoto"] = self._held_photo
+
+    async def _held_photo(self, p: _Params) -> Any:
+        if self.hold_chat is not None and p.text("chat_id") == str(self.hold_chat):
+            self.hold_chat = None
+            self.held += 1
+            self.notify()
+            await self.release.wait()
+            raise _ApiError(400, "Bad Request: the connection was closed")  # never created
+        return await self._send_photo(p)
+
+
+async def test_sigkill_after_the_commit_before_the_board_posts_it_once_after_restart(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the board is committed with the move.  Killed while its answer (the board) is
+    in flight, the move is stored and the board not shown; the restarted process takes the
+    dead process's claim over and posts the board, exactly once."""
+    moves = finishing_moves(GAME)
+    async with HeldPhotos() as fake:
+        bot = Hexhall(fake, tmp_path / "hexhall.db", tmp_path / "bot.log")
+        try:
+            await bot.start()
+            alice, bob = fake.user(31, "Alice", "alice"), fake.user(32, "Bob", "bob")
+            group = fake.group(-500, "Hex club")
+            await fake.send_text(bob, group, "hi")
+            before = fake.last_message_id(group)
+            await fake.send_text(
+                alice, group, f"/challenge {GAME} first=me", reply_to=(group.id, 1)
+            )
+            card = await _answer(fake, group, before)
+            accept = next(
+                b.callback_data for row in fake.keyboard(card) for b in row if b.text == "Accept"
+            )
+            assert isinstance(accept, str)
+            before = fake.last_message_id(group)
+            await fake.press(bob, card, accept)
+            await _answer(fake, group, before, photo=True)
+            before = fake.last_message_id(group)
+            fake.hold_chat = group.id
+            await fake.send_text(alice, group, f"/move {moves[0]}!")
+            await fake.wait_until(lambda: fake.held == 1, timeout=DEADLINE)
+            # Committed (the move and its board, claimed by the answering process) ...
+            assert bot.query("SELECT move FROM moves") == [(moves[0],)]
+            [(done, owner)] = bot.query(
+                "SELECT done_at, lease_owner FROM notifications WHERE kind = 'board'"
+            )
+            assert done is None and owner is not None
+            await bot.kill()  # ... and killed with the board in flight
+            fake.release.set()
+            assert fake.sent_after(group, before) == []
+            await bot.start()
+            board = await _answer(fake, group, before, photo=True)
+            assert board.caption is not None and moves[0] in board.caption, board.caption
+            await bot.settled()
+            assert bot.query("SELECT outcome FROM notifications WHERE kind = 'board'") == [
+                ("sent",)
+            ]
+            photos = [m for m in fake.sent_after(group, before) if m.photo]
+            assert len(photos) == 1, [m.caption for m in photos]
+            # The game goes on from that board.
+            before = fake.last_message_id(group)
+            await fake.send_text(bob, group, f"/move {moves[1]}!")
+            after = await _answer(fake, group, before, photo=True)
+            assert after.caption is not None and f"played {moves[1]}" in after.caption
+            assert await bot.stop() == 0
+        finally:
+            if bot.process is not None and bot.process.returncode is None:
+                await bot.kill()

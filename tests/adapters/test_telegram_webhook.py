@@ -338,6 +338,13 @@ async def test_the_bot_process_serves_the_webhook_when_its_url_is_set(tmp_path: 
             await fake.wait_until(lambda: fake.webhook_url == PUBLIC_URL, timeout=DEADLINE)
             await fake.start_private(bob)
             await fake.wait_for_message(fake.private(bob), timeout=DEADLINE)  # /start's answer
+            # Bob asks for direct messages (opt-in): the invitation will reach him privately.
+            await fake.send_text(bob, fake.private(bob), "/settings dm on")
+            await fake.wait_for_message(
+                fake.private(bob),
+                lambda m: "direct messages on" in (m.text or ""),
+                timeout=DEADLINE,
+            )
             await fake.send_text(bob, group, "hi")
             await fake.send_text(alice, group, "/challenge pathagon", reply_to=(group.id, 1))
             card = await fake.wait_for_message(group, timeout=DEADLINE)

@@ -383,9 +383,12 @@ async def test_two_processes_play_on_through_a_sigkill(postgres_url: str, tmp_pa
                 return bool(refused) and len(await db.moves(on_tg.game_id)) == KILL_AT + 1
 
             await db.eventually(stored_not_answered, "the move stored, its board held")
-            # Its notice is out (so the process holds no claim on one when it dies) ...
-            await db.settled()
-            # ... but the update is in its hands, unanswered.
+            # Its board is the move's notice (issue 24): committed with the move, and claimed
+            # by process 0 while it answers (the process that answers the update again takes
+            # it over once process 0 is gone) ...
+            [board] = await db.undone()
+            assert board["kind"] == "board" and pid_of(board["lease_owner"]) == first.pid
+            # ... and the update is in its hands, unanswered.
             holder = await conn.fetchval("SELECT owner FROM leases WHERE name = $1", lease)
             assert pid_of(holder) == first.pid and tg.pending_updates() == [update_id]
             killed = first.pid
@@ -466,6 +469,11 @@ async def test_two_processes_play_on_through_a_sigkill(postgres_url: str, tmp_pa
             assert notes and {n["outcome"] for n in notes} <= {"sent", "obsolete"}, [
                 dict(n) for n in notes if n["outcome"] not in ("sent", "obsolete")
             ]
+            # A move's committed board (issue 24) is delivered as the answer to the move (whose
+            # being answered once is checked below), or by an outbox when no answer went out.
+            boards = [n for n in notes if n["kind"] == "board"]
+            assert all(n["outcome"] in ("sent", "obsolete") for n in boards), boards
+            notes = [n for n in notes if n["kind"] != "board"]
             in_notes = _delivered_once_on_telegram(
                 tg, [n for n in notes if n["platform"] == "telegram"], [alice.id, bob.id]
             )
@@ -598,8 +606,13 @@ async def test_a_notification_a_killed_process_was_sending_goes_out_at_once(
             await first.start()
             await second.start()
             alice, bob = tg.user(31, "Alice", "alice"), tg.user(32, "Bob", "bob")
-            for person in (alice, bob):
+            for person in (alice, bob):  # both asked for their turns privately
                 await tg.start_private(person, send_start=False)
+                chat = tg.private(person)
+                await tg.send_text(person, chat, "/settings dm on")
+                await tg.wait_for_message(
+                    chat, lambda m: "direct messages on" in (m.text or ""), timeout=DEADLINE
+                )
             group = tg.group(-500, "Hex club")
             game = TelegramGame(tg, group, {str(alice.id): alice, str(bob.id): bob})
             await game.start(alice, bob)

@@ -357,6 +357,8 @@ async def test_quiet_hours_delay_delivery_until_they_end(tmp_path: Path) -> None
     async with session(tmp_path / "h.db", clock) as m:
         # 23:00-08:00 at UTC+01:00 is 22:00-07:00 UTC.
         assert (await m.settings(ALICE, "quiet", "23:00-08:00 +01:00")).ok
+        for who in (ALICE, BOB):
+            assert (await m.settings(who, "dm", "on")).ok
         await maphex_after_first_move(m, 3)
         (turn,) = await notes(m, ALICE, "your_turn")
         morning = datetime(2026, 1, 6, 7, 0, tzinfo=UTC)
@@ -382,7 +384,8 @@ async def test_a_reminder_falling_in_quiet_hours_waits_for_them_to_end(tmp_path:
 async def test_settings_show_change_and_refuse_nonsense(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         shown = await m.settings(ALICE)
-        assert shown.text == "Your settings: direct messages on, reminders on, quiet hours none."
+        # Direct messages are opt-in.
+        assert shown.text == "Your settings: direct messages off, reminders on, quiet hours none."
         changed = await execute(m, ALICE, ROOM, "settings quiet 22-7 UTC+2", lambda n: BOB)
         assert changed.text.endswith("quiet hours 22:00-07:00 UTC+02:00.")
         assert not (await m.settings(ALICE, "colour", "blue")).ok
@@ -390,18 +393,20 @@ async def test_settings_show_change_and_refuse_nonsense(tmp_path: Path) -> None:
         assert (await m.settings(ALICE, "quiet", "off")).text.endswith("quiet hours none.")
 
 
-async def test_direct_messages_off_marks_notifications_for_the_games_chat(tmp_path: Path) -> None:
+async def test_direct_messages_only_to_who_turned_them_on(tmp_path: Path) -> None:
+    """With direct messages off (the default) the board in the game's chat is the turn notice:
+    nothing is queued; Bob, who turned them on, gets the challenge privately (no chat copy)."""
     async with session(tmp_path / "h.db") as m:
-        assert (await m.settings(ALICE, "dm", "off")).ok
+        assert (await m.settings(BOB, "dm", "on")).ok
         await maphex_after_first_move(m, 3)
-        (turn,) = await notes(m, ALICE, "your_turn")
-        assert not turn.direct and turn.chat == ROOM
+        assert await notes(m, ALICE, "your_turn") == []
         (challenge,) = await notes(m, BOB, "challenge")
-        assert challenge.direct
+        assert challenge.direct and challenge.chat is None
 
 
 async def test_at_most_one_your_turn_per_game_per_move(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
+        assert (await m.settings(ALICE, "dm", "on")).ok
         gid = await maphex_after_first_move(m, 3)
         assert (await m.move(BOB, ROOM, "5", gid)).ok  # the same move again: same answer
         assert (await m.press(BOB, ROOM, f"mv:{gid}:0:5")).ok
@@ -417,6 +422,8 @@ async def test_at_most_one_your_turn_per_game_per_move(tmp_path: Path) -> None:
 
 async def test_draw_offer_accept_and_refusals_for_the_wrong_player(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
+        for who in (ALICE, BOB):  # the offer and its answer reach them privately too
+            assert (await m.settings(who, "dm", "on")).ok
         gid = await maphex_after_first_move(m, 3)
         assert not (await m.draw(ALICE, ROOM, gid, "accept")).ok  # nothing offered
         offer = await m.draw(ALICE, ROOM, gid)
@@ -476,6 +483,7 @@ async def test_a_draw_offer_lapses_when_the_offerers_opponent_moves(tmp_path: Pa
 
 async def test_takeback_ask_accept_and_refusals_for_the_wrong_player(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
+        assert (await m.settings(ALICE, "dm", "on")).ok  # her turn notices are kept
         gid = await maphex_after_first_move(m, 3)  # Bob played 5; Alice to move
         refused = await m.takeback(ALICE, ROOM, gid)
         assert not refused.ok and "your own last move" in refused.text
@@ -533,6 +541,7 @@ async def test_takeback_restarts_the_clock_of_the_player_who_moves_again(tmp_pat
 
 async def test_rematch_same_game_and_options_seats_swapped_linked(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
+        assert (await m.settings(BOB, "dm", "on")).ok
         made = await m.challenge(ALICE, ROOM, "maphex", BOB, {"size": "16"}, "me", 7)
         old = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
         assert old is not None

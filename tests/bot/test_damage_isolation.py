@@ -16,6 +16,7 @@ from bot.messages import User
 from bot.ratings import Pool
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
+from bot.storage import Community
 from bot.storage.dbapi import to_ts
 from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, finishing_moves, session
 from tests.bot.storage.raw import raw
@@ -102,7 +103,8 @@ async def test_a_damaged_rating_stops_only_its_own_game(
         assert await m.store.rating_changes(done.game_id) is None
         bob = await m.store.find_player(BOB.platform, BOB.user_id)
         assert bob is not None
-        assert await m.store.rating_history(bob.id, Pool.PATHAGON) == []
+        here = Community(ROOM.platform, ROOM.community_id)
+        assert await m.store.rating_history(bob.id, Pool.PATHAGON, here) == []
         assert (await m.history(BOB, ROOM, done.game_id)).ok
         # Once fixed, the game's clock runs again.
         await raw(m.store, "UPDATE ratings SET mu = 25.0 WHERE mu <> mu OR sigma > 0")

@@ -128,6 +128,8 @@ async def test_lifecycle_expiry(tmp_path: Path, game: str) -> None:
 
 async def test_outbox_challenge_your_turn_once_per_move_and_game_over(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
+        for who in (ALICE, BOB):  # told privately too (the chat sees the boards either way)
+            assert (await m.settings(who, "dm", "on")).ok
         game_id, _ = await start_game(m, "maphex")
         bob = await m.player(BOB)
         alice = await m.player(ALICE)
@@ -151,7 +153,29 @@ async def test_outbox_challenge_your_turn_once_per_move_and_game_over(tmp_path: 
         # Alice's "your turn" lapsed when she resigned: it is dropped, not delivered.
         assert await Outbox(m.store, m.clock).deliver_due("test", Keep()) == len(due) == 3
         assert [n.kind for n in delivered] == ["challenge", "challenge_accepted", "game_over"]
+        assert all(n.direct and n.chat is None for n in delivered)  # private: no chat copy
         assert await m.store.due_notifications("test", m.now()) == []
+
+
+async def test_with_direct_messages_off_the_chat_gets_nothing_but_the_answers(
+    tmp_path: Path,
+) -> None:
+    """Issue 24: the board (the answer to the move, naming the player to move) is the chat's
+    notification; players who did not turn direct messages on get no other notice of a
+    challenge, its acceptance, a move or the end of the game."""
+    async with session(tmp_path / "h.db") as m:
+        await start_game(m, "maphex")
+        assert (await m.move(BOB, ROOM, "5")).ok
+        assert (await m.resign(ALICE, ROOM)).ok
+        kinds = {
+            who.user_id: [n.kind for n in await m.store.notifications_for((await m.player(who)).id)]
+            for who in (ALICE, BOB)
+        }
+        # Only the board committed with Bob's move (naming Alice, to move), for the chat: the
+        # adapter answering the move posts it (and claims it); nothing else for anyone.
+        assert kinds == {ALICE.user_id: ["board"], BOB.user_id: []}, kinds
+        (board,) = await m.store.notifications_for((await m.player(ALICE)).id)
+        assert board.chat == ROOM and not board.direct and board.ply == 1
 
 
 # -- refusals: each one line, nothing changed ----------------------------------------------------

@@ -17,7 +17,7 @@ from bot.cli import main
 from bot.storage import redact_url
 from bot.storage.copy import TABLES
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
-from tests.bot.session_kit import ROOM, finishing_moves, mover, session, start_game
+from tests.bot.session_kit import ALICE, BOB, ROOM, finishing_moves, mover, session, start_game
 from tests.fakes.base import free_port
 
 PASSWORD = "pw-Zq81x"
@@ -104,6 +104,9 @@ def test_copy_db_sqlite_to_postgresql_and_back(
 ) -> None:
     async def play() -> int:
         async with session(tmp_path / "from.db") as m:
+            # Direct messages on: the game's notices are queued (and copied) too.
+            for who in (ALICE, BOB):
+                assert (await m.settings(who, "dm", "on")).ok
             game_id, _ = await start_game(m, "maphex")
             for move in finishing_moves("maphex")[:2]:
                 assert (await m.move(await mover(m, game_id), ROOM, move, game_id)).ok

@@ -29,9 +29,10 @@ def test_quiet_hours_hold_back_every_kind_and_only_reminders_can_be_turned_off()
         assert delivery_time(kind, no_reminders, at(12)) == expected, kind
 
 
-def test_default_settings_send_everything_directly_at_once() -> None:
+def test_default_settings_send_everything_at_once_direct_messages_opt_in() -> None:
     s = Settings()
-    assert s.direct and s.reminders and s.quiet is None
+    # Direct messages are opt-in (README: "settings dm on"); the chat's board tells the rest.
+    assert not s.direct and s.reminders and s.quiet is None
     for kind in Kind:
         assert delivery_time(kind, s, at(3)) == at(3)
 

@@ -1,6 +1,7 @@
 """Ratings in the bot (issue 18): rated games update both players in the transaction that ends
-them, which games count, leaderboards per community and overall, stats with the chart, and a
-rebuild that gives the same rows.  Real SQLite files, the real openskill model, real Pillow."""
+them, which games count, ratings and leaderboards per community (issue 27) and overall, stats
+with the chart, and a rebuild that gives the same rows.  Real SQLite files, the real openskill
+model, real Pillow."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ from bot.ratings import PROVISIONAL_GAMES, Origin, Pool, Rating, RatingChange, R
 from bot.sessions import policy
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import NewGame, RatedEnd, RatingsMoved, SqliteStore, StoreError
+from bot.storage import Community, NewGame, RatedEnd, RatingsMoved, SqliteStore, StoreError
 from bot.storage.sql_standings import leaderboard_query
 from tests.bot.session_kit import (
     ALICE,
@@ -54,10 +55,13 @@ async def played(
     return accepted.game_id
 
 
-async def rating_of(m: SessionManager, user: User, pool: Pool = Pool.PATHAGON) -> Rating:
+async def rating_of(
+    m: SessionManager, user: User, pool: Pool = Pool.PATHAGON, chat: Chat = ROOM
+) -> Rating:
+    """``user``'s rating in ``pool`` of ``chat``'s community."""
     player = await m.store.find_player(user.platform, user.user_id)
     assert player is not None
-    return await m.store.rating(player.id, pool)
+    return await m.store.rating(player.id, pool, Community(chat.platform, chat.community_id))
 
 
 async def status_of(m: SessionManager, game_id: int) -> GameStatus:
@@ -93,14 +97,17 @@ async def test_a_game_played_to_the_end_rates_both_players(store_url: str) -> No
         assert await rating_of(m, seat0) == expected[0].after
         assert await rating_of(m, BOB) == expected[1].after
         assert await m.store.rating_changes(gid) == expected
-        # The last move's answer and the loser's notification say how both ratings changed.
+        # The last move's answer and the final board (the chat's notice, naming the loser, who
+        # did not ask for direct messages) say how both ratings changed.
         assert reply is not None
         assert f"alice {expected[0]}" in reply.text and f"bob {expected[1]}" in reply.text
         loser = ALICE if row.winner == 1 else BOB
         player = await m.store.find_player(loser.platform, loser.user_id)
         assert player is not None
-        over = [n for n in await m.store.notifications_for(player.id) if n.kind is Kind.GAME_OVER]
-        assert len(over) == 1 and str(expected[0]) in str(over[0].text)
+        notes = await m.store.notifications_for(player.id)
+        assert not [n for n in notes if n.kind is Kind.GAME_OVER]
+        board = [n for n in notes if n.kind is Kind.BOARD]
+        assert len(board) == 1 and str(expected[0]) in str(board[0].text)
 
 
 async def test_resignation_and_draw_count(tmp_path: Path) -> None:
@@ -249,7 +256,7 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
         assert await status_of(m, gid) is GameStatus.ACTIVE
         assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
         path = tmp_path / "h.db"
-        for name in ("ratings", "rating_changes", "rating_members"):
+        for name in ("ratings", "rating_changes"):
             assert table(path, f"SELECT COUNT(*) FROM {name}") == [(0,)]
         # The same end with good notes goes through and writes everything.
         done = await m.store.finish_game(
@@ -268,32 +275,85 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
 # -- leaderboards, cards, stats ---------------------------------------------------------------
 
 
-async def test_leaderboard_per_community_and_across_the_bot(store_url: str) -> None:
-    """(On SQLite and on PostgreSQL.)"""
+async def test_each_community_has_its_own_ratings_and_leaderboard(store_url: str) -> None:
+    """The same two players rated in two servers (issue 27): each game changes their ratings
+    in its own server only, each server's leaderboard, ``stats`` and chart history are its
+    own; ``all`` lists each player once, at their best.  (On SQLite and on PostgreSQL.)"""
     clock = FakeClock()
     server_a = Chat("test", "a-general", community="server-a")
     server_a2 = Chat("test", "a-random", community="server-a")
     server_b = Chat("test", "b-general", community="server-b")
     async with session(store_url, clock) as m:
-        await played(m, ALICE, BOB, server_a)
+        # Server B first: Alice beats Bob twice, Carol beats Dave.
+        await played(m, BOB, ALICE, server_b)
         clock.advance(minutes=5)
-        await played(m, CAROL, DAVE, server_b)
+        await played(m, BOB, ALICE, server_b)
         clock.advance(minutes=5)
-        await played(m, CAROL, BOB, server_b)
+        await played(m, DAVE, CAROL, server_b)
+        clock.advance(minutes=5)
+        # Then server A: Bob beats Alice, from new ratings (B's games do not count here).
+        in_a = await played(m, ALICE, BOB, server_a)
+        first = rate(Rating(), Rating(), Result.B_WINS)
+        assert await m.store.rating_changes(in_a) == first
+        assert await rating_of(m, ALICE, chat=server_a) == first[0].after
+        assert await rating_of(m, BOB, chat=server_a2) == first[1].after  # the same server
+        # B's ratings are the two B games only, A's game changed nothing there.
+        once = rate(Rating(), Rating(), Result.B_WINS)  # seat 0 Bob loses to Alice
+        twice = rate(once[0].after, once[1].after, Result.B_WINS)
+        assert await rating_of(m, BOB, chat=server_b) == twice[0].after
+        assert await rating_of(m, ALICE, chat=server_b) == twice[1].after
+        # And a third community (this room) has none of them.
+        assert await rating_of(m, ALICE) == Rating()
+
         here = await m.leaderboard(ALICE, server_a2, "pathagon")
-        lines = here.text.splitlines()
-        assert lines[0] == "Pathagon leaderboard (here)"
-        bob, alice = await rating_of(m, BOB), await rating_of(m, ALICE)
-        assert lines[1:3] == [f"1. bob {bob} (2 games)", f"2. alice {alice} (1 game)"]
-        assert len(lines) == 4 and "provisional" in lines[3]
+        assert here.text.splitlines()[:3] == [
+            "Pathagon leaderboard (here)",
+            f"1. bob {first[1].after} (1 game)",
+            f"2. alice {first[0].after} (1 game)",
+        ]
+        there = await m.leaderboard(ALICE, server_b, "pathagon")
+        lines = there.text.splitlines()
+        assert lines[1] == f"1. alice {twice[1].after} (2 games)"
+        assert f"bob {twice[0].after} (2 games)" in there.text and "carol" in there.text
+        assert "carol" not in here.text and "dave" not in here.text
         everywhere = await execute(m, ALICE, server_a, "leaderboard pathagon all", lambda n: ALICE)
         names = [line.split()[1] for line in everywhere.text.splitlines()[1:5]]
-        assert names[0] == "bob" and sorted(names) == ["alice", "bob", "carol", "dave"]
-        other = await m.leaderboard(ALICE, server_b, "pathagon")
-        assert "alice" not in other.text and "carol" in other.text
-        empty = await m.leaderboard(ALICE, server_a, "maphex 16")
-        assert empty.ok and "No rated Maphex 16×16 games here" in empty.text
+        assert sorted(names) == ["alice", "bob", "carol", "dave"]  # each player once
+        assert everywhere.text.splitlines()[1] == f"1. alice {twice[1].after} (2 games)"
+        empty = await m.leaderboard(ALICE, ROOM, "pathagon")
+        assert empty.ok and empty.text == "No rated Pathagon games here yet."
         assert not (await m.leaderboard(ALICE, server_a, "chess")).ok
+
+        # Challenge cards and boards show the ratings of the community the game counts in.
+        card = await m.challenge(ALICE, server_b, "pathagon", BOB)
+        assert f"Rated (Pathagon): alice {twice[1].after}, bob {twice[0].after}." in card.text
+        card = await m.challenge(ALICE, server_a2, "pathagon", BOB)
+        assert f"Rated (Pathagon): alice {first[0].after}, bob {first[1].after}." in card.text
+        assert card.challenge_id is not None
+        accepted = await m.accept(BOB, server_a2, card.challenge_id)
+        assert accepted.game_id is not None
+        board = await m.board(BOB, server_a2, accepted.game_id)
+        assert f"Rated (Pathagon): alice {first[0].after}, bob {first[1].after}." in board.text
+
+        # stats: the ratings of the community it is asked in, saying so.
+        in_a_stats = await m.stats(ALICE, server_a)
+        assert f"Pathagon: {first[0].after}, " in in_a_stats.text
+        assert "these are this one's (also rated in 1 other community)" in in_a_stats.text
+        in_b_stats = await m.stats(ALICE, server_b)
+        assert f"Pathagon: {twice[1].after}, " in in_b_stats.text
+        alone = await m.stats(CAROL, server_b)
+        assert "other communit" not in alone.text  # rated in this community only
+        alice = await m.store.find_player(ALICE.platform, ALICE.user_id)
+        assert alice is not None
+        a_history = await m.store.rating_history(
+            alice.id, Pool.PATHAGON, Community("test", "server-a")
+        )
+        b_history = await m.store.rating_history(
+            alice.id, Pool.PATHAGON, Community("test", "server-b")
+        )
+        assert [p.rating for p in a_history] == [first[0].after]
+        assert [p.rating for p in b_history] == [once[1].after, twice[1].after]
+        assert await m.store.rated_communities(alice.id) == 2
 
 
 async def test_provisional_mark_goes_after_enough_games(tmp_path: Path) -> None:
@@ -361,9 +421,8 @@ async def test_stats_with_record_streak_head_to_head_and_chart(tmp_path: Path) -
 
 
 RATING_TABLES = (
-    "SELECT * FROM ratings ORDER BY player, pool",
+    "SELECT * FROM ratings ORDER BY player, platform, community, pool",
     "SELECT * FROM rating_changes ORDER BY game_id, seat",
-    "SELECT * FROM rating_members ORDER BY platform, community, pool, player",
 )
 
 
@@ -388,7 +447,9 @@ async def test_rebuild_gives_the_same_rows(store_url: str) -> None:
         before = [await raw(m.store, sql) for sql in RATING_TABLES]
         assert len(before[1]) == 2 * 12  # every rated game, both seats
         summary = await m.rebuild_ratings()
-        assert (summary.rated, summary.ratings) == (12, 6)
+        # Ratings per community: four players in Pathagon here and four elsewhere, and two
+        # in Maphex 16×16 here.
+        assert (summary.rated, summary.ratings) == (12, 10)
         after = [await raw(m.store, sql) for sql in RATING_TABLES]
     assert after == before
 
@@ -408,6 +469,42 @@ async def test_leaderboard_query_plan_uses_its_index(tmp_path: Path, community: 
         plan = " | ".join(row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args))
     finally:
         conn.close()
-    index = "rating_members_board" if community else "ratings_board"
+    index = "ratings_board" if community else "ratings_pool"
     assert f"USING INDEX {index}" in plan or f"USING COVERING INDEX {index}" in plan, plan
     assert "TEMP B-TREE" not in plan and "games" not in plan, plan
+
+
+async def test_a_damaged_rating_in_one_community_leaves_the_others(store_url: str) -> None:
+    """Alice's rating row in server A is damaged: her game there cannot end rated (its players
+    are told), while her game with the same opponent in server B ends and is rated from B's
+    ratings, and B's leaderboard shows her.  (On SQLite and on PostgreSQL.)"""
+    server_a = Chat("test", "a-general", community="server-a")
+    server_b = Chat("test", "b-general", community="server-b")
+    async with session(store_url) as m:
+        await played(m, ALICE, BOB, server_a)
+        await played(m, ALICE, BOB, server_b)
+        damaged = await m.challenge(ALICE, server_a, "pathagon", BOB, None, "me", 3, True)
+        spared = await m.challenge(ALICE, server_b, "pathagon", BOB, None, "me", 3, True)
+        assert damaged.challenge_id is not None and spared.challenge_id is not None
+        in_a = await m.accept(BOB, server_a, damaged.challenge_id)
+        in_b = await m.accept(BOB, server_b, spared.challenge_id)
+        assert in_a.game_id is not None and in_b.game_id is not None
+        bad = "'NaN'" if store_url.startswith("postgres") else "'high'"
+        await raw(
+            m.store,
+            f"UPDATE ratings SET mu = {bad} WHERE community = 'server-a' AND player = "
+            "(SELECT id FROM players WHERE user_id = ?)",
+            ALICE.user_id,
+        )
+        refused = await m.resign(ALICE, server_a, in_a.game_id)
+        assert not refused.ok and "rating" in refused.text, refused.text
+        assert await status_of(m, in_a.game_id) is GameStatus.ACTIVE
+        before = (
+            await rating_of(m, ALICE, chat=server_b),
+            await rating_of(m, BOB, chat=server_b),
+        )
+        resigned = await m.resign(ALICE, server_b, in_b.game_id)
+        assert resigned.ok, resigned.text
+        assert await m.store.rating_changes(in_b.game_id) == rate(*before, Result.B_WINS)
+        board = await m.leaderboard(BOB, server_b, "pathagon")
+        assert "alice" in board.text and "bob" in board.text

@@ -61,6 +61,7 @@ import json
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -118,6 +119,13 @@ FLAG_LOADING: Final = 1 << 7
 FLAG_SUPPRESS_NOTIFICATIONS: Final = 1 << 12
 FLAG_COMPONENTS_V2: Final = 1 << 15
 
+# Permission bits of threads (Discord's permissions reference): a bot needs the first to start a
+# public thread and the second to post in one.
+CREATE_PUBLIC_THREADS: Final = 1 << 35
+SEND_MESSAGES_IN_THREADS: Final = 1 << 38
+#: The thread archive durations Discord takes, in minutes.
+ARCHIVE_DURATIONS: Final = (60, 1440, 4320, 10080)
+
 # Permission bits granted to everyone in the fake's guilds: view, send, embed, attach, history,
 # reactions, use application commands (enough for a game bot; the fake does not check them).
 EVERYONE_PERMISSIONS: Final = str(
@@ -161,6 +169,7 @@ class ChannelKind(IntEnum):
     TEXT = 0
     DM = 1
     GROUP_DM = 3
+    PUBLIC_THREAD = 11
 
 
 class OptionKind(IntEnum):
@@ -354,9 +363,35 @@ class FakeChannel:
     position: int = 0
     #: True for DMs and group DMs the bot is not part of (it cannot post there through REST).
     bot_is_member: bool = True
+    #: A thread's channel (the channel it was started in).
+    parent_id: int | None = None
+    #: A thread's creator.
+    owner_id: int | None = None
+    #: A thread's auto-archive duration in minutes.
+    archive_after: int = 1440
 
     def payload(self, users: Mapping[int, FakeUser]) -> dict[str, Any]:
         """The full channel object (interactions carry it; discord.py builds the channel)."""
+        if self.kind is ChannelKind.PUBLIC_THREAD:
+            return {
+                "id": str(self.id),
+                "type": int(self.kind),
+                "guild_id": str(self.guild_id),
+                "parent_id": str(self.parent_id),
+                "owner_id": str(self.owner_id),
+                "name": self.name,
+                "last_message_id": None,
+                "rate_limit_per_user": 0,
+                "message_count": 0,
+                "member_count": 1,
+                "flags": 0,
+                "thread_metadata": {
+                    "archived": False,
+                    "auto_archive_duration": self.archive_after,
+                    "archive_timestamp": _iso(datetime.now(UTC)),
+                    "locked": False,
+                },
+            }
         if self.kind is ChannelKind.TEXT:
             return {
                 "id": str(self.id),
@@ -397,6 +432,13 @@ class FakeGuild:
     #: Whether the app is installed to the server (its bot a member): else only the commands
     #: of a user install work there, and the bot can neither post nor edit.
     bot_is_member: bool = True
+    #: Permission bits the bot has here beyond everyone's (e.g. the thread permissions, see
+    #: :meth:`FakeDiscord.grant_threads`); they reach the bot as ``app_permissions``.
+    bot_extra: int = 0
+
+    def bot_permissions(self) -> int:
+        """The bot's permissions in the guild's channels."""
+        return int(EVERYONE_PERMISSIONS) | self.bot_extra
 
     def everyone_role(self) -> dict[str, Any]:
         """The @everyone role (its id is the guild's id)."""
@@ -705,6 +747,82 @@ class _RateLimit:
 
 
 # --------------------------------------------------------------------------------------------
+# Rate limits and nonces (issue 24)
+
+#: The route that creates a message in a channel (the per-channel bucket, and nonces).
+CREATE_MESSAGE = "POST /channels/{channel_id}/messages"
+#: How long Discord remembers an enforced nonce ("checked for uniqueness in the past few
+#: minutes": the fake takes five).
+NONCE_MEMORY = 300.0
+
+
+@dataclass(frozen=True)
+class DiscordLimits:
+    """Discord's rate limits, enforced with its 429 answer when given to :class:`FakeDiscord`
+    (off by default, so other tests never wait on them).
+
+    - Global: "All bots can make up to 50 requests per second to our API" (Rate Limits,
+      https://discord.com/developers/docs/topics/rate-limits#global-rate-limit); interaction
+      responses are not bound to it ("Interaction endpoints are not bound to the bot's Global
+      Rate Limit"), nor are webhook routes with their own token.
+    - Per channel: message creation is a per-route bucket keyed by its top-level resource,
+      the channel ("if you exceeded a rate limit when calling one endpoint /channels/1234,
+      you could still call another similar endpoint like /channels/9876"); its observed size
+      is 5 messages per 5 seconds (``X-RateLimit-Limit: 5``, reset after 5 s).
+    - A refusal is 429 with ``message``, ``retry_after`` (seconds, a float) and ``global`` in
+      the body (Rate Limits, "Exceeding A Rate Limit") and the ``Retry-After`` /
+      ``X-RateLimit-Scope`` headers.
+    """
+
+    per_channel: int = 5
+    channel_period: float = 5.0
+    per_second: int = 50
+
+
+class _Buckets:
+    """The sliding windows of :class:`DiscordLimits` (monotonic clock)."""
+
+    def __init__(self, limits: DiscordLimits) -> None:
+        self.limits = limits
+        self._global: deque[float] = deque()
+        self._channels: dict[str, deque[float]] = {}
+
+    @staticmethod
+    def _wait(window: deque[float], allowed: int, period: float, now: float) -> float:
+        while window and window[0] <= now - period:
+            window.popleft()
+        return 0.0 if len(window) < allowed else window[0] + period - now
+
+    def take(self, route: str, channel_id: str | None) -> tuple[float, bool] | None:
+        """Count one request of ``route``; ``(retry_after, is_global)`` when it is refused."""
+        if " /interactions/" in route or " /webhooks/" in route:
+            return None
+        now = time.monotonic()
+        wait = self._wait(self._global, self.limits.per_second, 1.0, now)
+        if wait > 0:
+            return round(wait, 3) or 0.001, True
+        window = None
+        if route == CREATE_MESSAGE and channel_id is not None:
+            window = self._channels.setdefault(channel_id, deque())
+            period = self.limits.channel_period
+            wait = self._wait(window, self.limits.per_channel, period, now)
+            if wait > 0:
+                return round(wait, 3) or 0.001, False
+            window.append(now)
+        self._global.append(now)
+        return None
+
+
+def _limit_refusal(retry_after: float, is_global: bool) -> web.Response:
+    body = {
+        "message": "You are being rate limited.",
+        "retry_after": retry_after,
+        "global": is_global,
+    }
+    return _json(body, 429, _rate_limit_headers(_RateLimit("", retry_after, is_global, 0)))
+
+
+# --------------------------------------------------------------------------------------------
 # Pointing discord.py at the fake
 
 
@@ -827,6 +945,21 @@ def _check_select(path: list[str | int], select: dict[str, Any], form: _FormErro
     low, high = select.get("min_values", 1), select.get("max_values", 1)
     if not (0 <= low <= 25 and 1 <= high <= 25 and low <= high):
         form.add(path, "SELECT_COMPONENT_VALUES", "min_values/max_values out of range")
+
+
+def _check_chosen(select: dict[str, Any], values: list[str]) -> None:
+    """What a user can choose in a select menu: between ``min_values`` and ``max_values``
+    values (default 1 and 1), and in a string select only among its options' values."""
+    low, high = select.get("min_values", 1), select.get("max_values", 1)
+    if not low <= len(values) <= high:
+        raise ImpossibleInteraction(f"a select takes {low} to {high} values, not {len(values)}")
+    if select.get("type") == 3:
+        offered = {option.get("value") for option in select.get("options") or []}
+        strange = [v for v in values if v not in offered]
+        if strange:
+            raise ImpossibleInteraction(f"the select offers no {strange[0]!r}")
+        if len(set(values)) != len(values):
+            raise ImpossibleInteraction("a value is chosen once")
 
 
 def _check_components(components: object, flags: int, form: _FormErrors) -> None:
@@ -1070,8 +1203,14 @@ class FakeDiscord(FakeServer):
         attachment_size_limit: int = 10 * 1024 * 1024,
         shard_count: int = 1,
         clock: ManualClock | None = None,
+        limits: DiscordLimits | None = None,
     ) -> None:
         super().__init__()
+        #: Discord's rate limits, enforced when given (see :class:`DiscordLimits`).
+        self.limits = limits
+        self._buckets = None if limits is None else _Buckets(limits)
+        # Enforced nonces: (author id, nonce) -> (monotonic time, message id).
+        self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
         if shard_count < 1:
             raise ValueError(f"shard_count must be at least 1, not {shard_count}")
         self.token = token
@@ -1184,6 +1323,32 @@ class FakeDiscord(FakeServer):
         channel = FakeChannel(channel_id, name, kind, recipients=ids, bot_is_member=False)
         self.channels[channel_id] = channel
         return channel
+
+    def grant_threads(self, guild: FakeGuild | int, granted: bool = True) -> None:
+        """Give the bot (or take away) Create Public Threads and Send Messages in Threads in
+        a guild (by default it has neither, as when invited without them)."""
+        g = self._guild(guild)
+        bits = CREATE_PUBLIC_THREADS | SEND_MESSAGES_IN_THREADS
+        g.bot_extra = g.bot_extra | bits if granted else g.bot_extra & ~bits
+
+    def user_thread(self, message: StoredMessage, user: FakeUser | int, name: str) -> FakeChannel:
+        """A member starts a public thread from a message (as anyone may in a server channel
+        where they have Create Public Threads): the bot then cannot start another there."""
+        thread = FakeChannel(
+            message.id,
+            name,
+            ChannelKind.PUBLIC_THREAD,
+            guild_id=message.guild_id,
+            parent_id=message.channel_id,
+            owner_id=self._user(user).id,
+        )
+        self.channels[thread.id] = thread
+        return thread
+
+    def threads_in(self, channel: FakeChannel | int) -> list[FakeChannel]:
+        """The threads started in a channel, oldest first."""
+        cid = self._channel(channel).id
+        return [c for c in self.channels.values() if c.parent_id == cid]
 
     def close_dms(self, user: FakeUser | int) -> None:
         """The user refuses DMs from the bot: posting to their DM channel answers 403, 50007."""
@@ -1517,6 +1682,7 @@ class FakeDiscord(FakeServer):
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": component["type"]}
         if component["type"] != 2:
             data["values"] = list(values or [])
+            _check_chosen(component, data["values"])
         elif values is not None:
             raise ImpossibleInteraction("a button carries no values")
         channel = self.channels[stored.channel_id]
@@ -1604,7 +1770,7 @@ class FakeDiscord(FakeServer):
     # ---- building interactions
 
     def _context(self, channel: FakeChannel) -> InteractionContext:
-        if channel.kind is ChannelKind.TEXT:
+        if channel.kind in (ChannelKind.TEXT, ChannelKind.PUBLIC_THREAD):
             return InteractionContext.GUILD
         return (
             InteractionContext.BOT_DM
@@ -1823,7 +1989,9 @@ class FakeDiscord(FakeServer):
             "channel_id": str(channel.id),
             "channel": channel_payload,
             "locale": locale,
-            "app_permissions": EVERYONE_PERMISSIONS,
+            "app_permissions": str(guild.bot_permissions())
+            if guild is not None and guild.bot_is_member
+            else EVERYONE_PERMISSIONS,
             "entitlements": [],
             "entitlement_sku_ids": [],
             "authorizing_integration_owners": authorizing,
@@ -1926,6 +2094,11 @@ class FakeDiscord(FakeServer):
             ("GET", "/channels/{channel_id}", self._get_channel),
             ("POST", "/channels/{channel_id}/messages", self._create_message),
             ("GET", "/channels/{channel_id}/messages/{message_id}", self._get_message),
+            (
+                "POST",
+                "/channels/{channel_id}/messages/{message_id}/threads",
+                self._start_thread,
+            ),
             ("PATCH", "/channels/{channel_id}/messages/{message_id}", self._edit_message),
             ("DELETE", "/channels/{channel_id}/messages/{message_id}", self._delete_message),
             ("GET", "/guilds/{guild_id}/members/{user_id}", self._get_member),
@@ -1967,7 +2140,17 @@ class FakeDiscord(FakeServer):
             upload = await _read_body(request)
             request[UPLOAD] = upload
             limited = self._take_rate_limit(route)
-            if limited is not None:
+            bucket = None
+            if limited is None and self._buckets is not None:
+                bucket = self._buckets.take(route, request.match_info.get("channel_id"))
+            if bucket is not None:
+                body = {
+                    "message": "You are being rate limited.",
+                    "retry_after": bucket[0],
+                    "global": bucket[1],
+                }
+                response = _limit_refusal(*bucket)
+            elif limited is not None:
                 body: Any = {
                     "message": "You are being rate limited.",
                     "retry_after": limited.retry_after,
@@ -2326,14 +2509,79 @@ class FakeDiscord(FakeServer):
 
     async def _create_message(self, request: web.Request, upload: _Upload) -> Any:
         channel = self._rest_channel(request)
+        if channel.kind is ChannelKind.PUBLIC_THREAD and channel.guild_id is not None:
+            if not self.guilds[channel.guild_id].bot_permissions() & SEND_MESSAGES_IN_THREADS:
+                raise DiscordError(403, 50013, "Missing Permissions")
         if channel.kind is ChannelKind.DM:
             recipient = self.users[channel.recipients[0]]
             if not recipient.dms_open:
                 raise DiscordError(403, 50007, "Cannot send messages to this user")
         body = upload.body if isinstance(upload.body, dict) else {}
+        again = self._nonce_seen(body)
+        if again is not None:
+            return again.payload()
         message = self._create(channel, body, upload, interaction=None)
+        self._nonce_keep(body, message)
         self.notify()
         return message.payload()
+
+    async def _start_thread(self, request: web.Request, upload: _Upload) -> Any:
+        """Start Thread from Message (Discord's channel resource): a public thread whose id is
+        the message's, in a server's text channel, with Create Public Threads; a name of 1 to
+        100 characters and an archive duration Discord offers; one thread per message."""
+        channel = self._rest_channel(request)
+        if channel.kind is not ChannelKind.TEXT or channel.guild_id is None:
+            raise DiscordError(400, 50024, "Cannot execute action on this channel type")
+        guild = self.guilds[channel.guild_id]
+        if not guild.bot_permissions() & CREATE_PUBLIC_THREADS:
+            raise DiscordError(403, 50013, "Missing Permissions")
+        message = self._rest_message(request)
+        body = upload.body if isinstance(upload.body, dict) else {}
+        form = _FormErrors()
+        form.length(["name"], body.get("name"), 1, 100)
+        archive = body.get("auto_archive_duration", 1440)
+        if archive not in ARCHIVE_DURATIONS:
+            form.add(
+                ["auto_archive_duration"], "BASE_TYPE_CHOICES", f"Not one of {ARCHIVE_DURATIONS}"
+            )
+        form.raise_if_any()
+        if message.id in self.channels:
+            raise DiscordError(400, 160004, "A thread has already been created for this message")
+        thread = FakeChannel(
+            message.id,
+            str(body["name"]),
+            ChannelKind.PUBLIC_THREAD,
+            guild_id=guild.id,
+            parent_id=channel.id,
+            owner_id=self.bot.id,
+            archive_after=int(archive),
+        )
+        self.channels[thread.id] = thread
+        self.notify()
+        return thread.payload(self.users)
+
+    def _nonce_key(self, body: dict[str, Any]) -> tuple[int, str] | None:
+        nonce = body.get("nonce")
+        if nonce is None or body.get("enforce_nonce") is not True:
+            return None
+        if not isinstance(nonce, (str, int)) or len(str(nonce)) > 25:
+            raise DiscordError(400, 50035, "Invalid Form Body")  # nonce: up to 25 characters
+        return self.bot.id, str(nonce)
+
+    def _nonce_seen(self, body: dict[str, Any]) -> StoredMessage | None:
+        """The message an enforced nonce already made in the past few minutes (Create
+        Message, ``enforce_nonce``: "If another message was created by the same author with
+        the same nonce, that message will be returned and no new message will be created")."""
+        key = self._nonce_key(body)
+        kept = None if key is None else self._nonces.get(key)
+        if kept is None or time.monotonic() - kept[0] > NONCE_MEMORY:
+            return None
+        return self.messages.get(kept[1])
+
+    def _nonce_keep(self, body: dict[str, Any], message: StoredMessage) -> None:
+        key = self._nonce_key(body)
+        if key is not None:
+            self._nonces[key] = (time.monotonic(), message.id)
 
     async def _get_message(self, request: web.Request, upload: _Upload) -> Any:
         return self._rest_message(request).payload()

@@ -498,6 +498,97 @@ def _image_size(data: bytes) -> tuple[int, int]:
         raise _bad("IMAGE_PROCESS_FAILED") from None
 
 
+# ---------------------------------------------------------------- flood limits (issue 24)
+
+#: The Bot API methods that post or change a message in a chat: what Telegram's flood limits
+#: count.  (``answerCallbackQuery``, ``sendChatAction`` and ``deleteMessage`` are no chat
+#: messages and are never paced.)
+_SENDING = frozenset({"sendMessage", "sendPhoto", "sendAnimation", "sendDocument"})
+_EDITING = frozenset(
+    {"editMessageText", "editMessageCaption", "editMessageMedia", "editMessageReplyMarkup"}
+)
+
+
+@dataclass(frozen=True)
+class TelegramLimits:
+    """Telegram's documented flood limits, enforced with its 429 answer when given to
+    :class:`FakeTelegram` (off by default, so other tests never wait on them).
+
+    The Bots FAQ ("My bot is hitting limits, how do I avoid this?",
+    https://core.telegram.org/bots/faq#my-bot-is-hitting-limits-how-do-i-avoid-this): "avoid
+    sending more than one message per second in a particular chat ... eventually you'll start
+    getting 429 errors", and "your bot will not be able to send more than 20 messages per
+    minute to the same group".  Edits count toward the group's 20 a minute (grammY's flood
+    guide, https://grammy.dev/advanced/flood: "bots can only perform up to 20 message edits
+    per minute per group chat"; python-telegram-bot's ``AIORateLimiter`` counts every request
+    to a group too).  The per-chat second counts new messages only.  A refusal is
+    ``429 Too Many Requests: retry after N`` with ``parameters.retry_after`` (whole seconds),
+    as the Bot API's ``ResponseParameters`` documents.
+    """
+
+    #: New messages one chat may get within :attr:`chat_period` seconds.
+    per_chat: int = 1
+    chat_period: float = 1.0
+    #: Messages and edits one group may get within :attr:`group_period` seconds.
+    per_group: int = 20
+    group_period: float = 60.0
+
+
+class _FloodGate:
+    """The sliding windows of :class:`TelegramLimits`, per chat (monotonic clock)."""
+
+    def __init__(self, limits: TelegramLimits) -> None:
+        self.limits = limits
+        self._chat: dict[int, deque[float]] = {}
+        self._group: dict[int, deque[float]] = {}
+
+    @staticmethod
+    def _wait(window: deque[float], allowed: int, period: float, now: float) -> float:
+        while window and window[0] <= now - period:
+            window.popleft()
+        if len(window) < allowed:
+            return 0.0
+        return window[0] + period - now
+
+    def check(self, method: str, chat_id: int) -> None:
+        """Raise Telegram's 429 when ``method`` to ``chat_id`` would exceed a limit now."""
+        now = time.monotonic()
+        limits = self.limits
+        wait = 0.0
+        if method in _SENDING:
+            window = self._chat.setdefault(chat_id, deque())
+            wait = self._wait(window, limits.per_chat, limits.chat_period, now)
+        if chat_id < 0 and (method in _SENDING or method in _EDITING):
+            window = self._group.setdefault(chat_id, deque())
+            wait = max(wait, self._wait(window, limits.per_group, limits.group_period, now))
+        if wait > 0:
+            seconds = max(1, int(-(-wait // 1)))  # whole seconds, rounded up
+            raise _ApiError(
+                429,
+                f"Too Many Requests: retry after {seconds}",
+                {"retry_after": seconds},
+            )
+
+    def count(self, method: str, chat_id: int) -> None:
+        """Count an accepted ``method`` to ``chat_id``."""
+        now = time.monotonic()
+        if method in _SENDING:
+            self._chat.setdefault(chat_id, deque()).append(now)
+        if chat_id < 0 and (method in _SENDING or method in _EDITING):
+            self._group.setdefault(chat_id, deque()).append(now)
+
+
+def _limited_chat(method: str, fields: dict[str, Any]) -> int | None:
+    """The chat a paced method writes to (``None``: not paced, or no numeric chat id)."""
+    if method not in _SENDING and method not in _EDITING:
+        return None
+    value = fields.get("chat_id")
+    try:
+        return None if value is None else int(value)
+    except (TypeError, ValueError):  # "@channelusername": not paced by chat here
+        return None
+
+
 class FakeTelegram(FakeServer):
     """The fake Bot API server. Use as ``async with FakeTelegram() as fake:``.
 
@@ -513,6 +604,7 @@ class FakeTelegram(FakeServer):
     :param webhook_timeout: seconds a webhook POST may take before it counts as failed.
     :param webhook_connections: how many webhook POSTs may be in flight at once (Telegram's
         ``max_connections``; 1 keeps the updates strictly in order).
+    :param limits: Telegram's flood limits to enforce (:class:`TelegramLimits`; off by default).
     """
 
     def __init__(
@@ -527,9 +619,13 @@ class FakeTelegram(FakeServer):
         webhook_retry: float = 0.05,
         webhook_timeout: float = 30.0,
         webhook_connections: int = 1,
+        limits: TelegramLimits | None = None,
     ) -> None:
         super().__init__()
         self.token = token
+        #: Telegram's flood limits, enforced when given (see :class:`TelegramLimits`).
+        self.limits = limits
+        self._flood_gate = None if limits is None else _FloodGate(limits)
         self.privacy_mode = privacy_mode
         self.max_poll_timeout = max_poll_timeout
         self.bot_user = telegram.User(
@@ -992,11 +1088,18 @@ class FakeTelegram(FakeServer):
             if failures:
                 failure = failures.popleft()
                 raise _ApiError(failure.status, failure.description, failure.parameters)
+            limited = None if self._flood_gate is None else _limited_chat(method, fields)
+            if limited is not None:
+                assert self._flood_gate is not None
+                self._flood_gate.check(method, limited)
             if method == "getUpdates":
                 # Calls are listed in order of arrival: a long poll is listed when it starts,
                 # and its response is filled in when it answers.
                 call = self.record(method, recorded, uploads)
             result = await handler(_Params(fields, files))
+            if limited is not None:
+                assert self._flood_gate is not None
+                self._flood_gate.count(method, limited)
             body = {"ok": True, "result": result}
             if isinstance(result, _Described):
                 body = {"ok": True, "result": result.result, "description": result.description}

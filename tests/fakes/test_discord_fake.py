@@ -22,6 +22,8 @@ from discord import app_commands
 
 from tests.fakes.base import DEFAULT_DEADLINE, ManualClock
 from tests.fakes.discord_fake import (
+    CREATE_MESSAGE,
+    DiscordLimits,
     FakeDiscord,
     ImpossibleInteraction,
     InteractionContext,
@@ -656,6 +658,25 @@ async def test_rate_limit_is_retried_by_discord_py(fake: FakeDiscord) -> None:
         assert fake.messages[sent.id].content == "after a pause"
 
 
+def _select(
+    custom_id: str, count: int, *, value: str = "", label: str = "", holder: str = "pick"
+) -> dict[str, Any]:
+    options = [{"label": label or f"o{i}", "value": value + str(i)} for i in range(count)]
+    return {"type": 3, "custom_id": custom_id, "placeholder": holder, "options": options}
+
+
+async def test_a_select_offers_only_its_options(fake: FakeDiscord) -> None:
+    """A user picks one to ``max_values`` of the options a string select shows, nothing
+    else (Discord's component reference): the fake will not send another value."""
+    async with running(fake, sync=False) as bot:
+        rows = [{"type": 1, "components": [_select("menu", 3)]}]
+        sent = await bot.http.send_message(CHANNEL_ID, params=_params(content="m", components=rows))
+        message = fake.messages[int(sent["id"])]
+        for values in (["nope"], [], ["0", "1"]):
+            with pytest.raises(ImpossibleInteraction):
+                await fake.click(ALICE, message, "menu", values=values)
+
+
 def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
     return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
 
@@ -675,6 +696,15 @@ def _button(custom_id: str, label: str = "b") -> dict[str, Any]:
         ({"components": [{"type": 1, "components": [_button("x", "l" * 81)]}]}, 50035),
         ({"content": "hi", "allowed_mentions": {"parse": ["users"], "users": ["1"]}}, 50035),
         ({"embeds": [{"fields": ["not an object"]}]}, 50035),
+        # String selects (Discord's component reference): 1 to 25 options, labels and values
+        # of at most 100 characters, a placeholder of at most 150, alone in its row.
+        ({"components": [{"type": 1, "components": [_select("s", 26)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 0)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, value="v" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, label="l" * 101)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2, holder="p" * 151)]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s", 2), _button("b")]}]}, 50035),
+        ({"components": [{"type": 1, "components": [_select("s" * 101, 2)]}]}, 50035),
     ],
 )
 async def test_message_limits(fake: FakeDiscord, payload: dict[str, Any], code: int) -> None:
@@ -700,6 +730,45 @@ async def test_edits_keep_limits_and_attachments(fake: FakeDiscord) -> None:
         assert [a.filename for a in edited.attachments] == ["board.png"]
         await sent.edit(attachments=[])
         assert stored.files == {}
+
+
+async def test_threads_need_the_permission_and_a_server_text_channel(fake: FakeDiscord) -> None:
+    """Start Thread from Message (Discord's channel resource): 403 50013 without Create Public
+    Threads; posting in the thread 403 50013 without Send Messages in Threads; a name of 1 to
+    100 characters; one thread per message (400 160004); none in a DM (400 50024)."""
+    async with running(fake, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        sent = await channel.send("card")
+        with pytest.raises(discord.Forbidden) as missing:
+            await sent.create_thread(name="#1 Maphex: Alice vs Bob")
+        assert missing.value.code == 50013 and fake.threads_in(CHANNEL_ID) == []
+        fake.grant_threads(GUILD_ID)
+        with pytest.raises(discord.HTTPException) as long_name:
+            await sent.create_thread(name="n" * 101)
+        assert (long_name.value.status, long_name.value.code) == (400, 50035)
+        thread = await sent.create_thread(
+            name="#1 Maphex: Alice vs Bob", auto_archive_duration=10080
+        )
+        assert thread.id == sent.id and thread.parent_id == CHANNEL_ID
+        (stored,) = fake.threads_in(CHANNEL_ID)
+        assert stored.name == "#1 Maphex: Alice vs Bob" and stored.archive_after == 10080
+        await thread.send("board")
+        assert [m.content for m in fake.messages_in(thread.id)] == ["board"]
+        with pytest.raises(discord.HTTPException) as again:
+            await sent.create_thread(name="again")
+        assert again.value.code == 160004
+        fake.grant_threads(GUILD_ID, granted=False)
+        with pytest.raises(discord.Forbidden) as cannot_post:
+            await thread.send("more")
+        assert cannot_post.value.code == 50013
+        dm = await bot.create_dm(discord.Object(ALICE))
+        in_dm = await dm.send("card")
+        with pytest.raises(discord.HTTPException) as no_threads:
+            await bot.http.start_thread_with_message(
+                dm.id, in_dm.id, name="x", auto_archive_duration=60
+            )
+        assert (no_threads.value.status, no_threads.value.code) == (400, 50024)
 
 
 # ---- Platform refusals (issue 25): one test per rule, each citing where Discord states it.
@@ -869,3 +938,78 @@ async def test_a_server_without_the_bot_answers_only_user_installed_commands(
         with pytest.raises(discord.Forbidden) as editing:
             await bot.http.edit_message(lounge.id, answer.id, params=_params(content="x"))
         assert editing.value.code == 50001
+
+
+# -- rate limits and nonces (issue 24): each rule of DiscordLimits, cited in its docstring ------
+
+OTHER_CHANNEL = 1_002
+
+
+@contextlib.asynccontextmanager
+async def limited(limits: DiscordLimits) -> AsyncIterator[FakeDiscord]:
+    async with FakeDiscord(limits=limits) as server:
+        guild = server.guild(GUILD_ID, "Hexhall")
+        server.channel(guild, CHANNEL_ID, "games")
+        server.channel(guild, OTHER_CHANNEL, "more games")
+        with point_discord_py_at(server):
+            yield server
+
+
+async def _raw(server: FakeDiscord, method: str, path: str, body: Any = None) -> Any:
+    """One REST request as Discord sees it, without discord.py's own pacing and retries."""
+    headers = {"Authorization": f"Bot {server.token}"}
+    async with (
+        aiohttp.ClientSession() as session,
+        session.request(method, server.api_base + path, json=body, headers=headers) as answer,
+    ):
+        return answer.status, await answer.json(), answer.headers
+
+
+async def test_five_messages_per_five_seconds_per_channel() -> None:
+    """Per-route limits are per top-level resource: a sixth message in one channel within the
+    window is refused with 429 (non-global), another channel is not; discord.py waits out
+    ``retry_after`` and the sixth goes through."""
+    async with limited(DiscordLimits(channel_period=0.5)) as server:
+        path = f"/channels/{CHANNEL_ID}/messages"
+        for i in range(5):
+            assert (await _raw(server, "POST", path, {"content": str(i)}))[0] == 200
+        status, body, headers = await _raw(server, "POST", path, {"content": "6th"})
+        assert status == 429 and body["global"] is False and 0 < body["retry_after"] <= 0.5
+        assert headers["X-RateLimit-Scope"] == "user"
+        elsewhere = await _raw(
+            server, "POST", f"/channels/{OTHER_CHANNEL}/messages", {"content": "x"}
+        )
+        assert elsewhere[0] == 200
+        async with running(server, sync=False) as bot:
+            channel = bot.get_channel(CHANNEL_ID)
+            assert isinstance(channel, discord.TextChannel)
+            await channel.send("after the window")
+        assert [m.content for m in server.messages_in(CHANNEL_ID)][-1] == "after the window"
+        assert len(server.messages_in(CHANNEL_ID)) == 6
+
+
+async def test_fifty_requests_a_second_globally() -> None:
+    """ "All bots can make up to 50 requests per second": the 51st within a second is refused
+    with a global 429 whatever its route."""
+    async with limited(DiscordLimits()) as server:
+        answers = [await _raw(server, "GET", "/users/@me") for _ in range(50)]
+        assert {status for status, _, _ in answers} == {200}
+        status, body, headers = await _raw(server, "GET", "/users/@me")
+        assert status == 429 and body["global"] is True and body["retry_after"] > 0
+        assert headers["X-RateLimit-Global"] == "true"
+
+
+async def test_enforced_nonce_returns_the_first_message() -> None:
+    """Create Message, ``enforce_nonce``: a second message with the same nonce from the same
+    author returns the first and creates nothing; without ``enforce_nonce`` it is a new one."""
+    async with limited(DiscordLimits()) as server, running(server, sync=False) as bot:
+        channel = bot.get_channel(CHANNEL_ID)
+        assert isinstance(channel, discord.TextChannel)
+        first = await channel.send("board", nonce="note-7")  # discord.py sets enforce_nonce
+        again = await channel.send("board", nonce="note-7")
+        assert again.id == first.id
+        assert server.calls_to(CREATE_MESSAGE)[0].data["body"]["enforce_nonce"] is True
+        path = f"/channels/{CHANNEL_ID}/messages"
+        loose = await _raw(server, "POST", path, {"content": "board", "nonce": "note-7"})
+        assert loose[0] == 200 and int(loose[1]["id"]) != first.id
+        assert len(server.messages_in(CHANNEL_ID)) == 2

@@ -32,7 +32,7 @@ from telegram.ext import (
     filters,
 )
 
-from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram import FakeTelegram, TelegramLimits
 
 App = Application[Any, Any, Any, Any, Any, Any]
 
@@ -634,3 +634,81 @@ async def test_forbidden_once_the_bot_was_removed(fake: FakeTelegram, bot: teleg
         await bot.edit_message_text("edited", hall.id, board.message_id)
     with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
         await bot.send_photo(club.id, _png())
+
+
+# -- flood limits (issue 24): each rule of TelegramLimits, cited in its docstring ---------------
+
+
+@pytest.fixture
+async def limited() -> AsyncIterator[FakeTelegram]:
+    async with FakeTelegram(limits=TelegramLimits()) as server:
+        yield server
+
+
+@pytest.fixture
+async def limited_bot(limited: FakeTelegram) -> AsyncIterator[telegram.Bot]:
+    async with telegram.Bot(
+        limited.token, base_url=limited.base_url, base_file_url=limited.base_file_url
+    ) as client:
+        yield client
+
+
+async def test_one_new_message_a_second_per_chat(
+    limited: FakeTelegram, limited_bot: telegram.Bot
+) -> None:
+    """Bots FAQ: "avoid sending more than one message per second in a particular chat";
+    another chat is not held back, and an edit is no new message."""
+    alice = limited.user(5, "Alice", "alice")
+    bob = limited.user(6, "Bob", "bob")
+    for user in (alice, bob):
+        await limited.start_private(user, send_start=False)
+    first = await limited_bot.send_message(alice.id, "one")
+    with pytest.raises(RetryAfter) as caught:
+        await limited_bot.send_message(alice.id, "two")
+    assert caught.value.retry_after == dtm.timedelta(seconds=1)
+    assert (await limited_bot.send_message(bob.id, "elsewhere")).text == "elsewhere"
+    await limited_bot.edit_message_text("one, edited", alice.id, first.message_id)
+    assert [m.text for m in limited.sent(alice.id)] == ["one, edited"]
+
+
+async def test_twenty_messages_a_minute_per_group_edits_counted() -> None:
+    """Bots FAQ: "your bot will not be able to send more than 20 messages per minute to the
+    same group"; edits count too (grammY's flood guide).  Another group is unaffected."""
+    rules = TelegramLimits(per_chat=100)  # this test is about the group's minute only
+    async with (
+        FakeTelegram(limits=rules) as fake,
+        telegram.Bot(fake.token, base_url=fake.base_url) as bot,
+    ):
+        group, other = fake.group(-100, "Club"), fake.group(-200, "Other club")
+        first = await bot.send_message(group.id, "0")
+        for i in range(1, 19):
+            await bot.send_message(group.id, str(i))
+        await bot.edit_message_text("0, edited", group.id, first.message_id)  # the 20th
+        with pytest.raises(RetryAfter) as caught:
+            await bot.send_message(group.id, "21st")
+        assert dtm.timedelta(seconds=55) <= caught.value.retry_after <= dtm.timedelta(seconds=60)
+        with pytest.raises(RetryAfter):
+            await bot.edit_message_text("0, again", group.id, first.message_id)
+        assert (await bot.send_message(other.id, "elsewhere")).text == "elsewhere"
+        assert len(fake.sent(group.id)) == 19
+
+
+async def test_flood_refusal_has_telegrams_shape(
+    limited: FakeTelegram, limited_bot: telegram.Bot
+) -> None:
+    """A limit answers 429 "Too Many Requests: retry after N" with ``retry_after`` in
+    ``parameters`` (Bot API, ResponseParameters); callback answers are never paced."""
+    alice = limited.user(5, "Alice", "alice")
+    await limited.start_private(alice, send_start=False)
+    board = await limited_bot.send_message(alice.id, "one", reply_markup=RESIGN)
+    with pytest.raises(RetryAfter):
+        await limited_bot.send_photo(alice.id, BOARD_PNG)
+    refused = limited.calls_to("sendPhoto")[0].response
+    assert refused == {
+        "ok": False,
+        "error_code": 429,
+        "description": "Too Many Requests: retry after 1",
+        "parameters": {"retry_after": 1},
+    }
+    query_id = await limited.press(alice, board, "resign")
+    assert await limited_bot.answer_callback_query(query_id, "at once")

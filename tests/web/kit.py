@@ -120,8 +120,8 @@ async def chat_notes(manager: SessionManager, user: User) -> list[Notification]:
 
 
 def announced(notes: list[Notification], move: str) -> bool:
-    """Whether a "your turn" or "game over" note names ``move``."""
-    return any(n.kind in (Kind.YOUR_TURN, Kind.GAME_OVER) and move in str(n.text) for n in notes)
+    """Whether the board committed with the move (the chat's notice of it) names ``move``."""
+    return any(n.kind is Kind.BOARD and move in str(n.text) for n in notes)
 
 
 def all_cells(position: engines.Position, move: str) -> bool:

@@ -42,18 +42,27 @@ from bot.adapters.discord.format import (
     PLATFORM,
     TEXT_LIMIT,
     board_embed,
-    chat_of,
     markdown,
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.picker import PickMenu, PreviewButton, picker_view
 from bot.adapters.discord.sync import sync_if_changed
+from bot.adapters.discord.threads import (
+    ARCHIVE_AFTER,
+    can_thread,
+    chat_here,
+    parent_of,
+    thread_name_of,
+)
 from bot.adapters.redact import hide
-from bot.delivery.outbox import Outbox
-from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, Reply, ReplyKind, User
+from bot.delivery.outbox import Outbox, answering
+from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
+from bot.sessions.picker import PREFIX_MARK, Picker
 from bot.storage import Post, PostKind
+from bot.workers import worker_name
 
 __all__ = [
     "DEFER_AFTER",
@@ -95,6 +104,14 @@ _SUCCESS = {
     ActionKind.TAKEBACK_ACCEPT,
     ActionKind.REMATCH,
 }
+#: Presses and commands that can end a game (its thread's channel is then told the result).
+_ENDING = {
+    ActionKind.MOVE,
+    ActionKind.MOVE_ANYWAY,
+    ActionKind.RESIGN_CONFIRMED,
+    ActionKind.DRAW_ACCEPT,
+}
+_ENDING_COMMANDS = {"move", "resign", "draw"}
 #: Presses answered privately (a board, a move list, the question before resigning, a step
 #: through a game opened from a public message).
 # "Open board" answers with the presser's own link to the game's page: privately.
@@ -130,7 +147,9 @@ class ActionButton(
     def __init__(self, action: Action) -> None:
         kind = action.kind
         style = (
-            discord.ButtonStyle.danger
+            discord.ButtonStyle.primary
+            if kind is ActionKind.PICK
+            else discord.ButtonStyle.danger
             if kind in _DANGER
             else discord.ButtonStyle.success
             if kind in _SUCCESS
@@ -232,6 +251,8 @@ class DiscordBot(discord.Client):
         self.manager = manager
         self.guild_id = guild_id
         self.outbox = outbox
+        # Who claims a move's committed board while answering it, without an outbox.
+        self._owner = worker_name()
         self.defer_after = defer_after
         self.sync_commands = sync_commands
         self.tree = _Tree(
@@ -245,7 +266,7 @@ class DiscordBot(discord.Client):
         # it (the only way into a private channel the bot is not in); which message is which
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
-        self.add_dynamic_items(ActionButton)
+        self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
 
     async def login(self, token: str) -> None:
@@ -301,6 +322,11 @@ class DiscordBot(discord.Client):
         if self.outbox is not None:
             self.outbox.wake()
 
+    async def message_fields(self, reply: Reply, caller: User) -> dict[str, Any]:
+        """The fields of the first message showing ``reply`` (a board with its card, for the
+        outbox's sender posting a move's committed board)."""
+        return (await self._compose(reply, caller)).fields
+
     async def _compose(
         self, reply: Reply, caller: User, *, file_name: str | None = None, board: bool = True
     ) -> _Outgoing:
@@ -316,7 +342,10 @@ class DiscordBot(discord.Client):
         actions = reply.actions
         live = reply.ok and reply.kind is ReplyKind.LIVE_BOARD
         if live and reply.game_id is not None:
-            actions = (*actions, Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id))
+            # Move opens the picker, privately, for whoever presses it (the player to move).
+            move = Action.make(texts.MOVE_LABEL, ActionKind.PICK, reply.game_id)
+            draw = Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id)
+            actions = (move, *actions, draw)
         if reply.ok and reply.page is not None and reply.game_id is not None:
             # The game's web page: each presser gets their own link, privately.
             actions = (*actions, Action.make(texts.OPEN_BOARD, ActionKind.WEB_BOARD, reply.game_id))
@@ -333,7 +362,10 @@ class DiscordBot(discord.Client):
                     io.BytesIO(reply.image), filename=BOARD_FILE, description=alt
                 )
             ratings = await self.manager.board_ratings(facts.game_id)
-            fields["embed"] = board_embed(facts, ratings, image=reply.image is not None)
+            # The picture stays a plain attachment, which Discord shows at the message's full
+            # width; inside the embed it would be cut to the embed's width (issue 25: about
+            # 400 px, legend and cell labels unreadable). The facts stay in the embed.
+            fields["embed"] = board_embed(facts, ratings, image=False)
             fields["allowed_mentions"] = mentions_only(facts.to_move)
         elif reply.ok and reply.image is not None:
             # Another picture (a past position, a rating chart), described by its alt text.
@@ -363,9 +395,7 @@ class DiscordBot(discord.Client):
         (``pressed``: the kind of the button pressed, if one was; ``board``: see
         :meth:`_compose`)."""
         user = user_of(interaction.user)
-        chat = chat_of(
-            interaction.channel_id, interaction.guild_id, bool(interaction.context.dm_channel)
-        )
+        chat = chat_here(interaction)
         task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);
@@ -411,40 +441,134 @@ class DiscordBot(discord.Client):
             for section in out.rest:
                 await interaction.followup.send(section, ephemeral=True)
             return
-        if mode is Mode.EDIT:
-            edit = dict(fields)
-            edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-            edit.setdefault("content", "")
-            edit.setdefault("embed", None)
-            edit.setdefault("view", None)
-            if deferred:
-                sent = await interaction.edit_original_response(**edit)
-            else:
-                await interaction.response.edit_message(**edit)
-            if interaction.message is not None:
-                await self._remember(interaction, out, interaction.message.id)
-            if pressed is not None and pressed.on_card and reply.challenge_id is not None:
-                # After answering (Discord's 3 s): the challenge's other cards close too.
-                await self._close_cards(reply.challenge_id, interaction.message)
-        else:
-            if mode is Mode.SETTLE:
-                # The pressed message (a preview, a warning) has done its job.
+        # A move's committed board is this answer (a live board, or the final one): claimed,
+        # so no outbox posts it too. In a game's thread the game's chat is the thread's
+        # channel (threads.chat_here), which is where its boards are committed.
+        live = out.board
+        owner = self.outbox.owner if self.outbox is not None else self._owner
+        chat = chat_here(interaction).chat_id
+        async with answering(self.manager.store, self.manager.clock, owner, live, chat):
+            if mode is Mode.EDIT and await self._accept_into_thread(
+                interaction, reply, out, deferred, pressed
+            ):
+                pass  # the card stays in the channel; the board went into the game's thread
+            elif mode is Mode.EDIT:
+                edit = dict(fields)
+                edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+                edit.setdefault("content", "")
+                edit.setdefault("embed", None)
+                edit.setdefault("view", None)
                 if deferred:
-                    await interaction.edit_original_response(view=None)
+                    sent = await interaction.edit_original_response(**edit)
                 else:
-                    await interaction.response.edit_message(view=None)
-                sent = await interaction.followup.send(**fields, wait=True)
-            elif deferred:
-                sent = await interaction.followup.send(**fields, wait=True)
+                    await interaction.response.edit_message(**edit)
+                if interaction.message is not None:
+                    await self._remember(interaction, out, interaction.message.id)
+                if pressed is not None and pressed.on_card and reply.challenge_id is not None:
+                    # After answering (Discord's 3 s): the challenge's other cards close too.
+                    await self._close_cards(reply.challenge_id, interaction.message)
             else:
-                response = await interaction.response.send_message(**fields)
-                resource = response.resource
-                if isinstance(resource, discord.InteractionMessage):
-                    sent = resource
-            if sent is not None:
-                await self._remember(interaction, out, sent.id)
+                if mode is Mode.SETTLE:
+                    # The pressed message (a preview, a warning) has done its job.
+                    if deferred:
+                        await interaction.edit_original_response(view=None)
+                    else:
+                        await interaction.response.edit_message(view=None)
+                    sent = await interaction.followup.send(**fields, wait=True)
+                elif deferred:
+                    sent = await interaction.followup.send(**fields, wait=True)
+                else:
+                    response = await interaction.response.send_message(**fields)
+                    resource = response.resource
+                    if isinstance(resource, discord.InteractionMessage):
+                        sent = resource
+                if sent is not None:
+                    await self._remember(interaction, out, sent.id)
         for section in out.rest:
             await interaction.followup.send(section, allowed_mentions=mentions_only())
+        await self._tell_channel(interaction, reply, pressed)
+
+    async def _accept_into_thread(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        out: _Outgoing,
+        deferred: bool,
+        pressed: ActionKind | None,
+    ) -> bool:
+        """An accepted challenge whose game can have its own thread: the card, closed, stays
+        in the channel and says so; the thread is started from it and the board posted there
+        (see :mod:`bot.adapters.discord.threads`).  When Discord refuses the thread the card
+        becomes the board after all.  ``False`` (nothing done) where threads are not
+        possible."""
+        message, facts, game = interaction.message, reply.facts, out.board
+        if pressed is not ActionKind.ACCEPT or message is None or facts is None or game is None:
+            return False
+        if not can_thread(interaction):
+            return False
+        note = markdown(texts.game_in_thread(game))
+        closed: dict[str, Any] = {
+            "content": f"{out.fields.get('content', '')}\n{note}".strip()[:TEXT_LIMIT],
+            "embed": None,
+            "attachments": [],
+            "view": None,
+            "allowed_mentions": mentions_only(),
+        }
+        if deferred:
+            await interaction.edit_original_response(**closed)
+        else:
+            await interaction.response.edit_message(**closed)
+        if not await self._into_thread(message, facts, out):
+            # No thread after all (Discord refused): the card becomes the board.
+            out = await self._compose(reply, user_of(interaction.user))
+            edit = dict(out.fields)
+            edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+            edit.setdefault("embed", None)
+            edit.setdefault("view", None)
+            await interaction.edit_original_response(**edit)
+            await self._remember(interaction, out, message.id)
+        if reply.challenge_id is not None:
+            await self._close_cards(reply.challenge_id, message)
+        return True
+
+    async def _into_thread(
+        self, message: discord.Message, facts: GameFacts, out: _Outgoing
+    ) -> bool:
+        """Start the game's thread from its challenge card ``message`` and post the board
+        there; ``False`` when Discord refused."""
+        try:
+            thread = await message.create_thread(
+                name=thread_name_of(facts), auto_archive_duration=ARCHIVE_AFTER
+            )
+            sent = await thread.send(**out.fields)
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no thread for game %s: %s", out.board, exc)
+            return False
+        await self.manager.remember_post(
+            PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
+        )
+        return True
+
+    async def _tell_channel(
+        self, interaction: discord.Interaction, reply: Reply, pressed: ActionKind | None
+    ) -> None:
+        """A game played in its own thread just ended there: its channel is told the result
+        (one line, pinging nobody)."""
+        parent = parent_of(interaction)
+        facts = reply.facts
+        command = interaction.command.name if interaction.command is not None else None
+        ending = pressed in _ENDING or command in _ENDING_COMMANDS
+        if parent is None or not ending or not reply.ok or facts is None:
+            return
+        if facts.result is None or not reply.offers(ActionKind.REMATCH):
+            return
+        line = texts.thread_result(thread_name_of(facts), facts.result)
+        try:
+            await self.get_partial_messageable(parent).send(
+                markdown(line)[:TEXT_LIMIT], allowed_mentions=mentions_only()
+            )
+        except discord.HTTPException as exc:
+            log.info("could not tell channel %s the result of #%s: %s", parent, facts.game_id, exc)
 
     async def _remember(
         self, interaction: discord.Interaction, out: _Outgoing, message_id: int
@@ -534,6 +658,14 @@ class DiscordBot(discord.Client):
         if kind is ActionKind.PREVIEW_CANCEL:
             await interaction.response.edit_message(view=None)
             return
+        if kind in (ActionKind.PICK, ActionKind.PICK_STEP):
+            await self._pick(interaction, action_id, new=kind is ActionKind.PICK)
+            return
+        if kind is ActionKind.PICK_CLOSE:
+            await interaction.response.edit_message(
+                content=markdown(texts.picker_closed()), embed=None, attachments=[], view=None
+            )
+            return
         if kind is ActionKind.OFFER_DRAW:
             game = action.subject
 
@@ -560,3 +692,108 @@ class DiscordBot(discord.Client):
             return await manager.press(user, chat, action_id)
 
         await self._run(interaction, press, mode, pressed=kind, board=kind is not ActionKind.BROWSE)
+
+    # -- the move picker (see bot.adapters.discord.picker) --------------------------------
+
+    async def _soon(
+        self, interaction: discord.Interaction, work: Awaitable[Any], *, new: bool
+    ) -> tuple[Any, bool]:
+        """``work``'s result, deferring the interaction first when it is slow (Discord's 3 s);
+        ``new``: the answer is a new private message, else the pressed message edited."""
+        task = asyncio.ensure_future(work)
+        waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+        budget = self.defer_after - min(max(waited, 0.0), self.defer_after)
+        if budget > 0 and (await asyncio.wait({task}, timeout=budget))[0]:
+            return task.result(), False
+        if new:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+        return await task, True
+
+    async def _private_line(
+        self, interaction: discord.Interaction, reply: Reply, deferred: bool, *, new: bool
+    ) -> None:
+        """A refusal, privately to the presser (the pressed message is left as it was)."""
+        text = markdown(reply.body)[:TEXT_LIMIT]
+        if deferred and new:
+            await interaction.edit_original_response(content=text, allowed_mentions=mentions_only())
+        elif deferred:
+            await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentions_only())
+        else:
+            await interaction.response.send_message(
+                text, ephemeral=True, allowed_mentions=mentions_only()
+            )
+
+    async def _pick(self, interaction: discord.Interaction, action_id: str, *, new: bool) -> None:
+        """A picker step: from a board's Move button a new private message (``new``), from
+        the picker itself the same message, edited; a whole move goes to its preview."""
+        user, chat = user_of(interaction.user), chat_here(interaction)
+        manager = self.manager
+
+        async def step_or_preview() -> Picker | Reply:
+            step = await manager.pick(user, chat, action_id)
+            if isinstance(step, Picker) and step.prefix and not step.parts and not new:
+                # Nothing can follow: the move is whole, show what it does.
+                return await manager.preview(user, chat, step.prefix, step.game_id)
+            return step
+
+        step, deferred = await self._soon(interaction, step_or_preview(), new=new)
+        if isinstance(step, Reply) and step.ok:
+            await self._show_preview(interaction, step, deferred)
+            return
+        if isinstance(step, Reply):
+            await self._private_line(interaction, step, deferred, new=new)
+            return
+        assert isinstance(step, Picker)
+        fields: dict[str, Any] = {
+            "content": discord.utils.escape_markdown(step.text),
+            "view": picker_view(step, ActionButton),
+            "allowed_mentions": mentions_only(),
+        }
+        if new and not deferred:
+            await interaction.response.send_message(**fields, ephemeral=True)
+        elif new:
+            await interaction.edit_original_response(**fields)
+        elif deferred:
+            await interaction.edit_original_response(**fields, embed=None, attachments=[])
+        else:
+            await interaction.response.edit_message(**fields, embed=None, attachments=[])
+
+    async def on_preview(
+        self, interaction: discord.Interaction, game_id: int, ply: int, move: str
+    ) -> None:
+        """The picker's preview button: the board after ``move`` in place of the picker,
+        with Play it / Cancel, if the game is still at ``ply`` and the presser to move."""
+        user, chat = user_of(interaction.user), chat_here(interaction)
+
+        async def check_and_preview() -> Reply:
+            try:
+                step_id = Action.make("", ActionKind.PICK_STEP, game_id, ply, 0, PREFIX_MARK + move)
+            except ValueError:
+                return Reply.refuse(texts.NOT_MY_BUTTON)
+            step = await self.manager.pick(user, chat, step_id.id)
+            if isinstance(step, Reply):
+                return step
+            return await self.manager.preview(user, chat, move, game_id)
+
+        reply, deferred = await self._soon(interaction, check_and_preview(), new=False)
+        await self._show_preview(interaction, reply, deferred)
+
+    async def _show_preview(
+        self, interaction: discord.Interaction, reply: Reply, deferred: bool
+    ) -> None:
+        """A preview in place of the (private) picker; a refusal privately beside it."""
+        if not reply.ok:
+            await self._private_line(interaction, reply, deferred, new=False)
+            return
+        out = await self._compose(reply, user_of(interaction.user))
+        edit = dict(out.fields)
+        edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+        edit.setdefault("content", "")
+        edit.setdefault("embed", None)
+        edit.setdefault("view", None)
+        if deferred:
+            await interaction.edit_original_response(**edit)
+        else:
+            await interaction.response.edit_message(**edit)

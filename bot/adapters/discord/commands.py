@@ -18,7 +18,8 @@ from discord import app_commands
 import engines
 from bot.adapters.args import DAYS, Args, Kind, Param, Surface
 from bot.adapters.commands import REGISTRY, Command, menu
-from bot.adapters.discord.format import chat_of, user_of
+from bot.adapters.discord.format import user_of
+from bot.adapters.discord.threads import chat_here
 from bot.ratings import Pool
 from bot.sessions.manager import SessionManager
 
@@ -149,7 +150,7 @@ class MoveText(app_commands.Transformer):
         game = game_id(typed_game if isinstance(typed_game, str) else None)
         moves = await manager.suggest_moves(
             user_of(interaction.user),
-            chat_of(interaction.channel_id, interaction.guild_id),
+            chat_here(interaction),
             game,
             str(value)[:100],
             25,

@@ -17,6 +17,14 @@ that mentions (and pings) only its recipient, or a direct message when they want
 
 Rate limits are discord.py's own business.
 
+Once: every message carries the notification's ``nonce`` (``hexhall-<id>``, within Discord's
+25 characters) and discord.py sends it with ``enforce_nonce``, so a resend of the same
+notification (the process died after Discord created the message and before the outbox marked
+it sent; another process's claim) returns the message already made and creates none: "If
+another message was created by the same author with the same nonce, that message will be
+returned and no new message will be created" (Create Message, ``enforce_nonce``; the check
+covers "the past few minutes", longer than a restart takes).
+
 Shards (several processes, each running some of the gateway shards): a notification is sent
 by whichever process claims it from the outbox, through REST, not by the process whose
 shard holds the game's server.  Posting to a channel, opening a DM and editing a message are
@@ -47,12 +55,21 @@ from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions
 from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
-from bot.messages import ActionKind, Text
+from bot.messages import ActionKind, Text, User
 from bot.storage import PostKind
 
-__all__ = ["DiscordSender"]
+__all__ = ["DiscordSender", "nonce_of"]
 
 log = logging.getLogger(__name__)
+
+
+def nonce_of(note_id: int) -> str:
+    """The nonce of a stored notification's message (see the module docstring).
+
+    >>> nonce_of(42)
+    'hexhall-42'
+    """
+    return f"hexhall-{note_id}"
 
 
 class DiscordSender:
@@ -73,6 +90,8 @@ class DiscordSender:
             "content": markdown(text)[:TEXT_LIMIT],
             "allowed_mentions": mentions_only(note.recipient.mention()),
         }
+        if note.id is not None:
+            fields["nonce"] = nonce_of(note.id)
         view = action_view(note.actions)
         if view is not None:
             fields["view"] = view
@@ -87,6 +106,9 @@ class DiscordSender:
     async def send(self, notification: Notification) -> None:
         """Deliver one notification (see the module docstring)."""
         if notification.kind is Kind.CHALLENGE_EXPIRED and await self._edit_cards(notification):
+            return
+        if notification.kind is Kind.BOARD:
+            await self._board(notification)
             return
         if notification.direct:
             await self._direct(notification)
@@ -116,6 +138,28 @@ class DiscordSender:
                 ) from None
             return
         await self._remember_card(notification, sent)
+
+    async def _board(self, note: Notification) -> None:
+        """A move's committed board whose answer never went out (the process died): the
+        game's board, posted in its channel as the game's latest, with its nonce."""
+        chat = note.chat
+        if note.game_id is None or chat is None or not chat.chat_id.isdigit():
+            raise DeliveryRefused("no channel to post the board in")
+        manager = self.client.manager
+        user = User(PLATFORM, note.recipient.user_id, note.recipient.name)
+        reply = await manager.board(user, chat, note.game_id)
+        fields = await self.client.message_fields(reply, user)
+        if note.id is not None:
+            fields["nonce"] = nonce_of(note.id)
+        try:
+            sent = await self.client.get_partial_messageable(int(chat.chat_id)).send(**fields)
+        except (discord.Forbidden, discord.NotFound) as exc:
+            raise DeliveryRefused(f"channel: {exc.status}, code {exc.code}") from None
+        older = await manager.remember_post(
+            PLATFORM, chat.chat_id, str(sent.id), PostKind.BOARD, game_id=note.game_id
+        )
+        for post in older:  # only the latest board of a game keeps live buttons
+            await self.client.edit_post(post, view=None)
 
     async def _direct(self, notification: Notification) -> None:
         fields = await self._fields(notification, in_channel=False)

@@ -45,6 +45,7 @@ import engines
 from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
+from bot.adapters.telegram import offers, topics, watch
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
@@ -69,12 +70,12 @@ from bot.adapters.telegram.reading import (
 )
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
-from bot.delivery.outbox import Outbox
+from bot.delivery.outbox import Outbox, answering
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.sessions.picker import Picker
 from bot.storage import PostKind
+from bot.workers import worker_name
 
 __all__ = [
     "ALLOWED_UPDATES",
@@ -161,10 +162,17 @@ def tg_user(user: TgUser) -> User:
     return User(PLATFORM, str(user.id), user.full_name or str(user.id), user.username)
 
 
-def tg_chat(chat_id: int, kind: str | None = None) -> Chat:
-    """The manager's chat for a Telegram chat id; ``kind`` is the chat's type (Bot API
+def tg_chat(chat_id: int, kind: str | None = None, thread: int | None = None) -> Chat:
+    """The manager's chat for a Telegram chat id, or a forum topic in it (see
+    :mod:`~bot.adapters.telegram.topics`); ``kind`` is the chat's type (Bot API
     ``Chat.type``: ``"private"`` is a person's one-to-one chat with the bot)."""
-    return Chat(PLATFORM, str(chat_id), direct=kind == ChatType.PRIVATE)
+    return topics.chat(chat_id, thread, direct=kind == ChatType.PRIVATE)
+
+
+def chat_of(message: object) -> Chat:
+    """The manager's chat of a message: its chat, its type and its forum topic."""
+    assert isinstance(message, Message)
+    return tg_chat(message.chat_id, message.chat.type, topics.topic_of(message))
 
 
 class TelegramUnavailable(RuntimeError):
@@ -221,6 +229,8 @@ class TelegramAdapter:
         app.add_handler(TypeHandler(Update, self._wake_outbox), group=1)
         #: The outbox delivering this platform's notifications (woken after each update).
         self.outbox: Outbox | None = None
+        # Who claims a move's committed board while answering it, without an outbox.
+        self._owner = worker_name()
 
     @classmethod
     def build(
@@ -307,9 +317,14 @@ class TelegramAdapter:
             self._known[user.username.lower()] = tg_user(user)
 
     async def _send_text(
-        self, chat_id: int, text: Text | str, markup: InlineKeyboardMarkup | None = None
+        self,
+        chat_id: int,
+        text: Text | str,
+        markup: InlineKeyboardMarkup | None = None,
+        *,
+        thread: int | None = None,
     ) -> Message:
-        return await send_text(self.application.bot, chat_id, text, markup)
+        return await send_text(self.application.bot, chat_id, text, markup, thread=thread)
 
     def _card_markup(self, reply: Reply, chat_id: int) -> InlineKeyboardMarkup | None:
         actions = list(reply.actions)
@@ -327,23 +342,32 @@ class TelegramAdapter:
             )
         return keyboard([actions], extra)
 
-    async def send(self, chat_id: int, reply: Reply, *, dedupe: bool = False) -> Message | None:
+    async def send(
+        self, chat_id: int, reply: Reply, *, dedupe: bool = False, thread: int | None = None
+    ) -> Message | None:
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
         board (a player's rating chart) as a photo with its caption, text otherwise.
-        A game's older boards lose their buttons (found in the store, so also after a
-        restart).  ``dedupe`` skips a board identical to the game's latest one (a double
-        press answered again)."""
+        A game's older boards keep their buttons (see :mod:`~bot.adapters.telegram.boards`).
+        ``dedupe`` skips a board identical to the game's latest one (a double press answered
+        again).  ``thread``: the forum topic it goes to (``None``: none)."""
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
         if reply.kind is ReplyKind.CHART and reply.image is not None:
-            return await send_photo(bot, chat_id, reply, keyboard(rows_of(reply.actions)))
+            markup = keyboard(rows_of(reply.actions))
+            return await send_photo(bot, chat_id, reply, markup, thread=thread)
         live = reply.kind is ReplyKind.LIVE_BOARD
+        if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
+            # The game is over: its picker is done with and nothing is offered any more (a
+            # live board retires the game's picker when it is remembered: boards.send_board).
+            await watch.close_pickers(bot, self.manager, reply.game_id)
+            await offers.close_offers(bot, self.manager, reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
-            sent = await self._send_text(chat_id, reply.body, markup)
+            sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
+            await offers.remember_offer(self.manager, sent, reply)
             if is_card:
                 await self.manager.remember_post(
                     PLATFORM, str(chat_id), str(sent.message_id), PostKind.CARD, challenge_id=cid
@@ -354,10 +378,20 @@ class TelegramAdapter:
         async with board_lock(self.manager, gid):
             if dedupe and self._captions.get(gid) == caption:
                 return None
-            message = await send_board(bot, self.manager, chat_id, reply, self._mini_app())
+            # The move's committed board is this answer: claimed, so no outbox posts it too.
+            owner = self.outbox.owner if self.outbox is not None else self._owner
+            store, clock = self.manager.store, self.manager.clock
+            # (A live board, or the final one: any board shown as the game's latest; the
+            # game's chat is the topic's when it is in one.)
+            async with answering(store, clock, owner, gid, topics.key(chat_id, thread)):
+                message = await send_board(
+                    bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
+                )
             self._captions[gid] = caption
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
-            await bot.send_animation(chat_id, reply.animation, filename=f"hexhall-{gid}.gif")
+            await bot.send_animation(
+                chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
+            )
         return message
 
     def _mini_app(self) -> str:
@@ -377,11 +411,15 @@ class TelegramAdapter:
         if message is None or user is None or update.edited_message is not None:
             return
         self._remember(user)
+        # The user opened the bot: direct messages Telegram refused before may reach them now.
+        await self.manager.store.direct_reachable(PLATFORM, str(user.id))
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
-            await self._send_text(message.chat_id, f"{reply.text}\n\n{self.help}")
+            await self._send_text(
+                message.chat_id, f"{reply.text}\n\n{self.help}", thread=topics.topic_of(message)
+            )
             return
-        await self._send_text(message.chat_id, self.help)
+        await self._send_text(message.chat_id, self.help, thread=topics.topic_of(message))
 
     async def on_challenge(self, update: Update, context: Context) -> None:
         """``/challenge <game> [@username|bot] [option=value ...]`` (or as a reply to the
@@ -410,20 +448,25 @@ class TelegramAdapter:
             who = "open"
         if not rest and not named and not against_bot and replied is None:
             # A bare /challenge (as the command menu sends it): the games as buttons.
-            await self._send_text(message.chat_id, _WHICH_GAME, game_choice_markup(sender.id))
+            await self._send_text(
+                message.chat_id,
+                _WHICH_GAME,
+                game_choice_markup(sender.id),
+                thread=topics.topic_of(message),
+            )
             return
         if not rest:
-            await self._send_text(message.chat_id, _WHICH_GAME)
+            await self._send_text(message.chat_id, _WHICH_GAME, thread=topics.topic_of(message))
             return
 
         def named_user(_: str) -> User | None:
             return chosen  # None for an unknown @username: invited by name
 
+        chat = chat_of(message)
         reply = await run_words(
-            self.manager, tg_user(sender), tg_chat(message.chat_id, message.chat.type),
-            "challenge", [who, *rest], named_user,
-        )  # fmt: skip
-        await self.send(message.chat_id, reply)
+            self.manager, tg_user(sender), chat, "challenge", [who, *rest], named_user
+        )
+        await self.send(message.chat_id, reply, thread=topics.topic_of(message))
 
     async def on_stats(self, update: Update, context: Context) -> None:
         """``/stats [@username]`` (or as a reply to the player's message): ratings, results and
@@ -445,9 +488,15 @@ class TelegramAdapter:
         def named_user(_: str) -> User | None:
             return player
 
-        chat = tg_chat(message.chat_id, message.chat.type)
-        reply = await run_words(self.manager, tg_user(user), chat, "stats", words, named_user)
-        await self.send(message.chat_id, reply)
+        reply = await run_words(
+            self.manager,
+            tg_user(user),
+            chat_of(message),
+            "stats",
+            words,
+            named_user,
+        )
+        await self.send(message.chat_id, reply, thread=topics.topic_of(message))
 
     async def on_command(self, update: Update, context: Context) -> None:
         """A command of the registry (``/move``, ``/board`` ...): its words, as Telegram split
@@ -460,7 +509,7 @@ class TelegramAdapter:
         command = self.commands.get(name)
         if command is None or not self._fresh_or_retry(update, message, command.name == "move"):
             return
-        chat = tg_chat(message.chat_id, message.chat.type)
+        chat = chat_of(message)
         words = list(context.args or [])
         by_name = {command.name: command}
         reply = await run_words(
@@ -469,12 +518,16 @@ class TelegramAdapter:
         if reply.kind is ReplyKind.RECORD and reply.ok:
             name = f"hexhall-{reply.game_id or 'game'}.txt"
             await self.application.bot.send_document(
-                message.chat_id, reply.text.encode(), filename=name
-            )
+                message.chat_id, reply.text.encode(), filename=name,
+                message_thread_id=topics.topic_of(message),
+            )  # fmt: skip
             return
+        await offers.after_typed(self.application.bot, self.manager, command.name, reply)
         if command.name == "move":
             self._note_move(message, reply)
-        await self.send(message.chat_id, reply, dedupe=command.name == "move")
+        await self.send(
+            message.chat_id, reply, dedupe=command.name == "move", thread=topics.topic_of(message)
+        )
 
     def _fresh_or_retry(self, update: Update, message: Message, is_move: bool) -> bool:
         """Whether to handle ``message``: a new one, or an edit of a move that was refused
@@ -497,7 +550,11 @@ class TelegramAdapter:
         word = command_word(message.text)
         if word in ("start", "help") or word in self.commands:
             return
-        await self._send_text(message.chat_id, unknown(f"/{word}", tuple(self.commands)))
+        await self._send_text(
+            message.chat_id,
+            unknown(f"/{word}", tuple(self.commands)),
+            thread=topics.topic_of(message),
+        )
 
     async def on_text(self, update: Update, context: Context) -> None:
         """A move without the command: a reply to the bot's board, or any text in a private
@@ -520,10 +577,13 @@ class TelegramAdapter:
         if game_id is None and replied is not None and to_bot:
             game_id = _game_of(replied)
         reply = await self.manager.move(
-            tg_user(user), tg_chat(message.chat_id, message.chat.type), " ".join(words), game_id
+            tg_user(user),
+            chat_of(message),
+            " ".join(words),
+            game_id,
         )
         self._note_move(message, reply)
-        await self.send(message.chat_id, reply, dedupe=True)
+        await self.send(message.chat_id, reply, dedupe=True, thread=topics.topic_of(message))
 
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup (a new chat id): its games, challenges and posts move
@@ -549,29 +609,38 @@ class TelegramAdapter:
             return
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
-        chat = tg_chat(chat_id, query.message.chat.type)
+        thread = topics.topic_of(query.message)
+        chat = chat_of(query.message)
         chosen = game_choice(query.data)
         if chosen is not None:
             await self._challenge_with(query, user, chosen)
             return
         kind = Action("", query.data).kind
+        if await watch.spectating(self.manager, user, chat_id, query.data) is not None:
+            await watch.look_privately(self.manager, query, user, chat)
+            return
         handler = None if kind is None else self._buttons.get(kind)
         if handler is not None:
             await handler(self, query, user, chat)
             return
         reply = await self.manager.press(user, chat, query.data)
         if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
-            await self.send(chat_id, reply)
+            await self.send(chat_id, reply, thread=thread)
             await query.answer()
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
         await query.answer()
-        message_id = query.message.message_id
+        message, bot = query.message, self.application.bot
+        message_id = message.message_id
         if kind is not None and kind.on_card and reply.challenge_id is not None:
-            cards = await self.manager.posts_for(PLATFORM, challenge_id=reply.challenge_id)
-            await self.manager.retire_posts(cards)  # closed: the card is edited just below
+            # Closed: every other copy of the card too; this one is edited just below.
+            pressed = message if isinstance(message, Message) else None
+            await offers.close_cards(bot, self.manager, reply.challenge_id, reply.body, pressed)
+        answered = offers.answers_offer(query.data)
+        if answered is not None:  # every copy of the offer loses its answer buttons
+            await offers.close_offers(bot, self.manager, answered)
         if kind is ActionKind.ACCEPT:
             await self._drop_buttons(chat_id, message_id)
         elif kind is not None and kind.on_card:
@@ -591,7 +660,7 @@ class TelegramAdapter:
                 reply_markup=keyboard([list(reply.actions), [_cancel_picker(reply)]]),
             )  # fmt: skip
             return
-        await self.send(chat_id, reply, dedupe=kind is not None and kind.plays)
+        await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
 
     async def _challenge_with(
         self, query: CallbackQuery, user: User, chosen: tuple[str, int]
@@ -604,17 +673,13 @@ class TelegramAdapter:
             await query.answer(_NOT_YOUR_BUTTONS, show_alert=True)
             return
         chat_id = query.message.chat.id
+        chat = chat_of(query.message)
         reply = await run_words(
-            self.manager,
-            user,
-            tg_chat(chat_id, query.message.chat.type),
-            "challenge",
-            ["open", game],
-            lambda _: None,
+            self.manager, user, chat, "challenge", ["open", game], lambda _: None
         )
         await query.answer()
         await self._drop_buttons(chat_id, query.message.message_id)
-        await self.send(chat_id, reply)
+        await self.send(chat_id, reply, thread=topics.topic_of(query.message))
 
     async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
@@ -622,13 +687,28 @@ class TelegramAdapter:
         if isinstance(step, Reply):
             await query.answer(step.text[:200], show_alert=True)
             return
-        # The keyboard first, then the answer: the presser sees both at once.
-        await self._edit_markup(query, _picker_markup(step))
+        # The picker first, then the answer: the presser sees both at once.
+        await watch.open_picker(self.manager, query, step)
         await query.answer(step.text[:200])
 
     async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        assert query.data is not None
-        reply = await self.manager.board(user, chat, Action("", query.data).subject)
+        """Cancel: the picker message is deleted (by the player to move only); on a board
+        asking to confirm resigning, the board's own buttons come back (a player only)."""
+        assert query.data is not None and isinstance(query.message, Message)
+        gid = Action("", query.data).subject
+        assert gid is not None
+        picker = await watch.is_picker(self.manager, gid, query.message)
+        if picker is not None:
+            if not await watch.may_close(self.manager, user, gid):
+                await query.answer(texts.NOT_YOUR_PICKER, show_alert=True)
+                return
+            await watch.close_pickers(self.application.bot, self.manager, gid)
+            await query.answer()
+            return
+        if not await self.manager.seated(user, gid):
+            await query.answer(str(texts.not_playing(gid))[:200], show_alert=True)
+            return
+        reply = await self.manager.board(user, chat, gid)
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
@@ -642,7 +722,9 @@ class TelegramAdapter:
             await query.answer(reply.text[:200], show_alert=True)
             return
         await query.answer()
-        await self._send_text(query.message.chat.id, reply.alt or reply.text)
+        await self._send_text(
+            query.message.chat.id, reply.alt or reply.text, thread=topics.topic_of(query.message)
+        )
 
     async def _offer_draw(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
@@ -651,7 +733,7 @@ class TelegramAdapter:
             await query.answer(reply.text[:200], show_alert=True)
             return
         await query.answer()
-        await self.send(query.message.chat.id, reply)
+        await self.send(query.message.chat.id, reply, thread=topics.topic_of(query.message))
 
     async def _browse(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         """A step of the position browser: the browser's message is edited in place (its
@@ -670,9 +752,9 @@ class TelegramAdapter:
         opening = _label_of(message, query.data) == texts.STEP_THROUGH
         if opening or is_photo != (reply.image is not None):
             if reply.image is not None:
-                await send_photo(bot, chat_id, reply, markup)
+                await send_photo(bot, chat_id, reply, markup, thread=topics.topic_of(message))
             else:
-                await self._send_text(chat_id, reply.body, markup)
+                await self._send_text(chat_id, reply.body, markup, thread=topics.topic_of(message))
             return
         try:
             if reply.image is not None:
@@ -735,7 +817,10 @@ class TelegramAdapter:
             if update.callback_query is not None:
                 await update.callback_query.answer(answer, show_alert=True)
             elif update.effective_chat is not None:
-                await self.application.bot.send_message(update.effective_chat.id, answer)
+                await self.application.bot.send_message(
+                    update.effective_chat.id, answer,
+                    message_thread_id=topics.topic_of(update.effective_message),
+                )  # fmt: skip
         except TelegramError as exc:
             log.warning("update %s: could not say so: %s", update_id, type(exc).__name__)
 
@@ -769,10 +854,6 @@ def _cancel_picker(reply: Reply) -> Action:
     gid = reply.game_id
     assert gid is not None
     return Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
-
-
-def _picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
-    return keyboard([*rows_of(step.parts), list(step.controls)])
 
 
 def _game_of(message: Message) -> int | None:

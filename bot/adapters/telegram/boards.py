@@ -2,8 +2,11 @@
 updates) and the sender (the bot's own moves, delivered through the outbox).
 
 A board is one photo with its caption and buttons (text when pictures are off), remembered in
-the store as the game's latest board: the game's older boards lose their buttons (see
-:mod:`bot.sessions.posts`).  Long texts are split at Telegram's limit.
+the store as the game's latest board (see :mod:`bot.sessions.posts`).  The older boards keep
+their buttons: every button carries its whole meaning (game, ply, move), so pressing one on
+an older board is answered like on the latest, and taking them away would cost an edit per
+move, which counts toward Telegram's 20 messages a minute per group (issue 24: one message
+per move).  Long texts are split at Telegram's limit.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import weakref
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
-from telegram.error import BadRequest
+from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
@@ -32,6 +35,7 @@ from bot.storage import PostKind
 __all__ = [
     "board_lock",
     "board_markup",
+    "delete_or_drop",
     "drop_buttons",
     "send_board",
     "send_photo",
@@ -93,9 +97,15 @@ def board_markup(
 
 
 async def send_text(
-    bot: Bot, chat_id: int, text: Text | str, markup: InlineKeyboardMarkup | None = None
+    bot: Bot,
+    chat_id: int,
+    text: Text | str,
+    markup: InlineKeyboardMarkup | None = None,
+    *,
+    thread: int | None = None,
 ) -> Message:
-    """``text`` in one message, or several at Telegram's limit (the buttons on the last)."""
+    """``text`` in one message, or several at Telegram's limit (the buttons on the last), in
+    forum topic ``thread`` when given."""
     body = text if isinstance(text, Text) else Text.of(text)
     pieces = sections(body, TEXT_LIMIT)
     sent: Message | None = None
@@ -103,50 +113,74 @@ async def send_text(
         last = i == len(pieces) - 1
         sent = await bot.send_message(
             chat_id, html_text(piece), parse_mode=ParseMode.HTML,
-            reply_markup=markup if last else None,
+            reply_markup=markup if last else None, message_thread_id=thread,
         )  # fmt: skip
     assert sent is not None
     return sent
 
 
 async def send_photo(
-    bot: Bot, chat_id: int, reply: Reply, markup: InlineKeyboardMarkup | None
+    bot: Bot,
+    chat_id: int,
+    reply: Reply,
+    markup: InlineKeyboardMarkup | None,
+    *,
+    thread: int | None = None,
 ) -> Message:
     """``reply``'s image as a photo with its text as the caption (and the text as its own
-    message after it when too long for a caption)."""
+    message after it when too long for a caption), in forum topic ``thread`` when given."""
     assert reply.image is not None
     fits = len(reply.text) <= CAPTION_LIMIT
     message = await bot.send_photo(
         chat_id, reply.image,
         caption=html_text(reply.body) if fits else None,
-        parse_mode=ParseMode.HTML, reply_markup=markup,
+        parse_mode=ParseMode.HTML, reply_markup=markup, message_thread_id=thread,
     )  # fmt: skip
     if not fits:
-        await send_text(bot, chat_id, reply.body)
+        await send_text(bot, chat_id, reply.body, thread=thread)
     return message
 
 
 async def drop_buttons(bot: Bot, chat_id: int, message_id: int) -> None:
-    """Take a message's buttons away (nothing to do when it has none or is gone)."""
-    with contextlib.suppress(BadRequest):
+    """Take a message's buttons away (nothing to do when it has none or is gone, or its
+    group became a supergroup: the old group takes no edits)."""
+    with contextlib.suppress(BadRequest, ChatMigrated):
         await bot.edit_message_reply_markup(chat_id, message_id)
 
 
+async def delete_or_drop(bot: Bot, chat_id: int, message_id: int) -> None:
+    """Delete a message of the bot's (a move picker), or, when it is too old to delete (48
+    hours: core.telegram.org/bots/api#deletemessage), take its buttons away."""
+    try:
+        await bot.delete_message(chat_id, message_id)
+    except BadRequest:
+        await drop_buttons(bot, chat_id, message_id)
+
+
 async def send_board(
-    bot: Bot, manager: SessionManager, chat_id: int, reply: Reply, app: str = ""
+    bot: Bot,
+    manager: SessionManager,
+    chat_id: int,
+    reply: Reply,
+    app: str = "",
+    *,
+    thread: int | None = None,
 ) -> Message:
-    """A game's board as its latest: sent, remembered, and the game's older boards' buttons
-    taken away (found in the store, so also after a restart).  Call it holding
-    :func:`board_lock`."""
+    """A game's board as its latest: sent and remembered (the older boards keep their buttons,
+    see the module docstring; a move picker opened under an older one is deleted).  Call it
+    holding :func:`board_lock`.  ``thread``: the forum topic it goes to."""
     assert reply.game_id is not None
     markup = board_markup(reply, chat_id, app)
     if reply.image is None:
-        message = await send_text(bot, chat_id, reply.body, markup)
+        message = await send_text(bot, chat_id, reply.body, markup, thread=thread)
     else:
-        message = await send_photo(bot, chat_id, reply, markup)
+        message = await send_photo(bot, chat_id, reply, markup, thread=thread)
     older = await manager.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )
-    for post in older:  # only the latest board of a game keeps live buttons
-        await drop_buttons(bot, int(post.chat_id), int(post.message_id))
+    for post in older:
+        if post.kind is PostKind.PICKER:  # a picker under an older board: done with
+            # Removed from that chat, or it moved: nothing to tidy there.
+            with contextlib.suppress(Forbidden, ChatMigrated):
+                await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
     return message

@@ -6,7 +6,9 @@ direct messages gets one instead, and a direct message Telegram refuses (403: th
 started the bot or blocked it) is reported as :class:`~bot.delivery.outbox.DirectRefused`, so
 the outbox sends it to the chat once.  A recap is an animation (the GIF drawn when it is
 delivered).  The notice that a challenge expired edits the challenge's card in place (its
-buttons removed; the card is found in the store, see :mod:`bot.sessions.posts`).  In a game
+buttons removed; the card is found in the store, see :mod:`bot.sessions.posts`).  A move's
+committed board (:attr:`~bot.core.notification.Kind.BOARD`) reaches the sender only when the
+answer to the move never went out: it posts the game's board then.  In a game
 against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
 as the game's board in its chat, the notice above its caption.  Flood
 control is the application's rate limiter's business (it honours ``RetryAfter``); a group
@@ -22,6 +24,7 @@ from telegram import Bot, InlineKeyboardMarkup
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
+from bot.adapters.telegram import offers
 from bot.adapters.telegram.boards import board_lock, send_board
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
@@ -31,10 +34,12 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.topics import key, place
 from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
+from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 
@@ -45,8 +50,13 @@ _BOT_MOVE_KINDS = (Kind.YOUR_TURN, Kind.GAME_OVER)
 
 
 def _chat_id(value: str, what: str) -> int:
+    return _place(value, what)[0]
+
+
+def _place(value: str, what: str) -> tuple[int, int | None]:
+    """The chat and forum topic of a stored chat id (see :mod:`.topics`)."""
     try:
-        return int(value)
+        return place(value)
     except ValueError:
         raise DeliveryRefused(f"{what} {value!r} is not a Telegram id") from None
 
@@ -76,7 +86,7 @@ class TelegramSender:
             return
         if notification.chat is None:
             raise DeliveryRefused("the notification has no chat")
-        target = _chat_id(notification.chat.chat_id, "chat")
+        target, thread = _place(notification.chat.chat_id, "chat")
         text = notification.text
         recipient = notification.recipient.mention()
         if recipient not in text.mentions():
@@ -84,23 +94,45 @@ class TelegramSender:
             text = Text.of(recipient, ": ", text)
         try:
             try:
-                await self._deliver(target, notification, text)
+                await self._deliver(target, notification, text, thread)
             except ChatMigrated as moved:
                 if self.manager is not None:
                     await self.manager.move_chat(PLATFORM, str(target), str(moved.new_chat_id))
                 await self._deliver(moved.new_chat_id, notification, text)
         except Forbidden as exc:
-            raise DeliveryRefused(str(exc)) from None
+            # Removed from the group: its games are kept; the player is told privately.
+            if not await self._tell_privately(notification, notification.text):
+                raise DeliveryRefused(str(exc)) from None
         except BadRequest as exc:
             if "chat not found" in str(exc).lower():
                 raise DeliveryRefused(str(exc)) from None
             raise
 
-    async def _deliver(self, chat_id: int, note: Notification, text: Text) -> None:
+    async def _tell_privately(self, note: Notification, text: Text) -> bool:
+        """``text`` to its recipient privately, with word that the game's group is out of
+        reach; ``False`` when that is refused too (or the notice is about no game)."""
+        if note.game_id is None or not note.recipient.user_id.isdigit():
+            return False
+        told = Text.of(text, "\n", texts.removed_from_chat(note.game_id))
+        try:
+            await self.bot.send_message(
+                int(note.recipient.user_id), html_text(told), parse_mode=ParseMode.HTML
+            )
+        except (Forbidden, BadRequest):
+            return False
+        return True
+
+    async def _deliver(
+        self, chat_id: int, note: Notification, text: Text, thread: int | None = None
+    ) -> None:
+        """Send ``note`` as ``text`` to ``chat_id`` (in forum topic ``thread`` when given)."""
         markup: InlineKeyboardMarkup | None = keyboard(rows_of(note.actions))
         if note.kind is Kind.CHALLENGE_EXPIRED and await self._edit_card(note, text):
             return
-        if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text):
+        if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text, thread):
+            return
+        board = note.kind is Kind.BOARD
+        if board and await self._bot_board(chat_id, note, text, thread, any_game=True):
             return
         if note.kind is Kind.RECAP:
             gif = None
@@ -112,20 +144,38 @@ class TelegramSender:
             await self.bot.send_animation(
                 chat_id, gif, caption=caption, parse_mode=ParseMode.HTML,
                 filename=f"hexhall-{note.game_id}.gif", reply_markup=markup,
+                message_thread_id=thread,
             )  # fmt: skip
             return
+        if markup is not None and await offers.shown_in(self.manager, chat_id, note):
+            markup = None  # the chat already shows these buttons: one live card
         body = html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
-        await self.bot.send_message(chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup)
+        sent = await self.bot.send_message(
+            chat_id, body, parse_mode=ParseMode.HTML, reply_markup=markup,
+            message_thread_id=thread,
+        )  # fmt: skip
+        if markup is not None:  # closed with the other copies once answered
+            await offers.remember_copy(self.manager, sent, note)
 
-    async def _bot_board(self, chat_id: int, note: Notification, text: Text) -> bool:
-        """Post the board of a game against the bot in its chat with ``text`` above the
+    async def _bot_board(
+        self,
+        chat_id: int,
+        note: Notification,
+        text: Text,
+        thread: int | None,
+        *,
+        any_game: bool = False,
+    ) -> bool:
+        """Post the board of a game against the bot (``any_game``: of any game, a move's
+        committed board whose answer never went out) in its chat (forum topic ``thread``) with
+        ``text`` above the
         caption; ``False`` when the notice is about another game or goes elsewhere."""
         manager, chat = self.manager, note.chat
         if manager is None or note.game_id is None or chat is None:
             return False
-        if chat.chat_id != str(chat_id):  # a direct message away from the game's chat
+        if chat.chat_id != key(chat_id, thread):  # a direct message away from the game's chat
             return False
-        if not await manager.against_bot(note.game_id):
+        if not any_game and not await manager.against_bot(note.game_id):
             return False
         recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
         board = await manager.board(recipient, chat, note.game_id)
@@ -133,7 +183,7 @@ class TelegramSender:
             return False
         shown = replace(board, body=Text.of(text, "\n", board.body))
         async with board_lock(manager, note.game_id):
-            await send_board(self.bot, manager, chat_id, shown)
+            await send_board(self.bot, manager, chat_id, shown, thread=thread)
         return True
 
     async def _edit_card(self, note: Notification, text: Text) -> bool:

@@ -135,6 +135,15 @@ from bot.sessions.texts.looking import (
     to_move_line,
     your_turn_state,
 )
+from bot.sessions.texts.picking import (
+    MOVE_LABEL,
+    choose_part,
+    game_in_thread,
+    picker_closed,
+    preview_label,
+    thread_name,
+    thread_result,
+)
 from bot.sessions.texts.play import (
     accepted,
     already_over,
@@ -207,6 +216,7 @@ from bot.sessions.texts.standings import (
     stats_head_to_head,
     stats_nothing,
     stats_pool,
+    stats_scope,
     stats_streak,
     time_left,
     too_many_bot_games,
@@ -245,6 +255,12 @@ from bot.sessions.texts.tournaments import (
     tournament_too_few,
     tournament_withdrawn,
     which_tournament,
+)
+from bot.sessions.texts.watching import (
+    NOT_YOUR_PICKER,
+    SENT_PRIVATELY,
+    WATCH_PRIVATELY,
+    removed_from_chat,
 )
 from bot.sessions.texts.web import (
     OPEN_BOARD,
@@ -412,6 +428,7 @@ __all__ = [
     "stats_head_to_head",
     "stats_nothing",
     "stats_pool",
+    "stats_scope",
     "stats_streak",
     "still_going",
     "takeback_already_asked",
@@ -481,4 +498,23 @@ __all__ += [
     "tournament_too_few",
     "tournament_withdrawn",
     "which_tournament",
+]
+
+# Spectators and chats that change (issue 26), kept apart so the lists above merge cleanly.
+__all__ += [
+    "NOT_YOUR_PICKER",
+    "SENT_PRIVATELY",
+    "WATCH_PRIVATELY",
+    "removed_from_chat",
+]
+
+# Moving by pressing and a game's own thread (issue 25), kept apart so the lists merge cleanly.
+__all__ += [
+    "MOVE_LABEL",
+    "choose_part",
+    "game_in_thread",
+    "picker_closed",
+    "preview_label",
+    "thread_name",
+    "thread_result",
 ]

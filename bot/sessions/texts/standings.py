@@ -59,8 +59,9 @@ def no_pool(message: str) -> Text:
 
 
 def leaderboard_head(title: str, everywhere: bool) -> Text:
-    """The first line of a leaderboard."""
-    where = "everywhere" if everywhere else "here"
+    """The first line of a leaderboard (ratings are per community: everywhere, each player's
+    best one)."""
+    where = "everywhere, each player's best community" if everywhere else "here"
     return _t(Strong(f"{title} leaderboard ({where})"))
 
 
@@ -92,6 +93,15 @@ def stats_pool(title: str, rating: str | None, record: str) -> Text:
     """One game (pool) of ``stats``: the rating (``None``: not rated yet) and the record."""
     shown_rating = "unrated" if rating is None else rating
     return _t(f"\n{title}: {shown_rating}, {record}")
+
+
+def stats_scope(elsewhere: int) -> Text:
+    """``stats`` of a player also rated in ``elsewhere`` other communities: which ratings
+    these are."""
+    return _t(
+        "\nRatings are kept per server or group: these are this one's "
+        f"(also rated in {elsewhere} other {'community' if elsewhere == 1 else 'communities'})."
+    )
 
 
 def stats_nothing() -> Text:

@@ -14,7 +14,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.core.notification import Kind, Notification, Recipient
-from bot.delivery.outbox import DeliveryRefused, DirectRefused, Outbox
+from bot.core.settings import Settings
+from bot.delivery.outbox import LEASE, DeliveryRefused, DirectRefused, Outbox, answering
 from bot.messages import Chat, Text
 from bot.storage import GameRow, NewGame, PlayerRow, open_store
 from bot.storage.sql import SqlStore
@@ -69,6 +70,7 @@ class Recorder:
 async def setup(store: SqlStore) -> tuple[PlayerRow, GameRow]:
     alice = await store.player("test", "1", "alice", START)
     bob = await store.player("test", "2", "bob", START)
+    await store.set_settings(bob.id, Settings(direct=True))  # Bob asked for direct messages
     game = await store.create_game(
         NewGame("maphex", {}, alice.id, bob.id, "test", "room", 0, {}), START
     )
@@ -248,6 +250,40 @@ async def test_a_refused_direct_message_goes_to_the_chat_once(store: SqlStore) -
     assert len(sender.sent) == 1
 
 
+async def test_a_refusal_is_remembered_until_direct_messages_are_asked_for_again(
+    store: SqlStore,
+) -> None:
+    """Issue 24: once the platform refused a direct message to Bob, none is tried again (his
+    notifications read as not direct: a private one is dropped, one with a chat goes there)
+    until he turns direct messages on again or starts the bot."""
+    bob, game = await setup(store)
+    sender = Recorder()
+    sender.refuse_direct = True
+    outbox = Outbox(store, Clock())
+    game = await queue(store, game, [replace(notes(bob, game, 1)[0], chat=None)])
+    assert await outbox.deliver_due("test", sender) == 0
+    assert sender.tries == 1  # refused: remembered, and the private notice dropped
+    assert await store.due_notifications("test", START) == []
+    game = await queue(store, game, notes(bob, game, 1))
+    game = await queue(store, game, [replace(notes(bob, game, 1)[0], chat=None)])
+    assert [n.direct for n in await store.due_notifications("test", START)] == [False, False]
+    assert await outbox.deliver_due("test", sender) == 1  # the chat one, in the chat
+    assert sender.tries == 2 and sender.sent[0][1].chat == ROOM
+    # Asking for direct messages again (settings dm on, or /start) tries them again.
+    await store.set_settings(bob.id, Settings(direct=True))
+    game = await queue(store, game, [replace(notes(bob, game, 1)[0], chat=None)])
+    assert [n.direct for n in await store.due_notifications("test", START)] == [True]
+    sender.refuse_direct = False
+    assert await outbox.deliver_due("test", sender) == 1
+    sender.refuse_direct = True
+    game = await queue(store, game, [replace(notes(bob, game, 1)[0], chat=None)])
+    assert await outbox.deliver_due("test", sender) == 0
+    assert await store.direct_reachable("test", bob.user_id) is True
+    assert await store.direct_reachable("test", bob.user_id) is False  # nothing left to forget
+    await queue(store, game, [replace(notes(bob, game, 1)[0], chat=None)])
+    assert [n.direct for n in await store.due_notifications("test", START)] == [True]
+
+
 async def test_obsolete_notifications_are_dropped_when_claimed(store: SqlStore) -> None:
     """A "your turn" for a ply that another writer moved past (without cancelling it) and a
     draw offer of a game that ended are not sent; the game-over note is."""
@@ -284,8 +320,7 @@ async def test_an_answer_claims_its_committed_board_and_releases_it_if_posting_f
     clock = Clock()
     board = replace(notes(bob, game, 1, Kind.BOARD, ply=0)[0], direct=False, dedupe="board:x:0")
     await queue(store, game, [replace(board, deliver_after=START + timedelta(seconds=10))])
-    elsewhere = await store.claim_boards(game.id, "somewhere else", "w", START, LEASE)
-    assert elsewhere == []
+    assert await store.claim_boards(game.id, "somewhere else", "w", START, LEASE) == []
     with pytest.raises(RuntimeError):
         async with answering(store, clock, "w", game.id, ROOM.chat_id):
             raise RuntimeError("429 for good")
@@ -295,4 +330,4 @@ async def test_an_answer_claims_its_committed_board_and_releases_it_if_posting_f
     async with answering(store, clock, "w", game.id, ROOM.chat_id):
         pass  # the board went out
     assert await store.due_notifications("test", START + timedelta(minutes=5)) == []
-    assert await store.notifications_for(bob.id) != []  # kept, as sent
+    assert [n.kind for n in await store.notifications_for(bob.id)] == [Kind.BOARD]  # sent

@@ -115,6 +115,14 @@ async def _build(path: Path) -> Source:
         against_bot = await m.challenge_bot(DAVE, ROOM, "fixation", "easy", {}, "me", None)
         assert against_bot.ok, against_bot.text
 
+        # The same two players rated in another server too (ratings are per community).
+        server = Chat("test", "server-chan", community="server-x")
+        elsewhere = await m.challenge(ALICE, server, "pathagon", BOB, {}, "me", None)
+        assert elsewhere.challenge_id is not None, elsewhere.text
+        there = await m.accept(BOB, server, elsewhere.challenge_id)
+        assert there.game_id is not None, there.text
+        assert (await m.resign(BOB, server, there.game_id)).ok
+
         # A tournament of three (issue 29): its players and its games.
         opened = await m.tournament_new(ALICE, ROOM, "pathagon", {}, 3.0)
         assert opened.ok, opened.text
@@ -199,6 +207,9 @@ def _check_source(rows: Rows) -> None:
     assert any(g["bot_seat"] is not None for g in games)
     assert any(g["rematch_of"] is not None for g in games)
     assert any(g["draw_offer_by"] is not None and g["status"] == "active" for g in games)
+    places = {(r["player"], r["pool"], r["community"]) for r in rows["ratings"]}
+    assert len({(p, pool) for p, pool, _ in places}) < len(places)  # two communities
+    assert {r["community"] for r in rows["rating_changes"]} >= {"server-x", ROOM.chat_id}
     statuses = {c["status"] for c in rows["challenges"]}
     assert statuses == {"pending", "accepted", "declined", "cancelled", "expired"}
     assert any(c["target"] is None for c in rows["challenges"])

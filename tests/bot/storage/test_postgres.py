@@ -133,14 +133,22 @@ async def test_posts_are_remembered_retired_and_follow_a_chat_that_moves(
     assert [p.message_id for p in live] == ["10"]
     every = await store.posts_for("test", game_id=game.id)
     assert [p.message_id for p in every] == ["9", "10"]
-    # The chat becomes a supergroup with a new id; a post already known there stays put.
+    # The chat becomes a supergroup with a new id, which numbers its messages afresh: the
+    # old chat's posts stay there (retired), never taken for the new chat's message 10.
     await store.remember_post(Post("test", "new", "10", PostKind.CARD), NOW)
     moved = await store.move_chat("test", "old", "new")
-    assert moved >= 2  # the game and at least one post
+    assert moved == 2  # the game and the one live post retired
     moved_game = await store.get_game(game.id)
     assert moved_game is not None and moved_game.chat_id == "new"
-    rows = await raw(store, "SELECT chat_id, message_id FROM posts ORDER BY chat_id, message_id")
-    assert rows == [("new", "10"), ("new", "9"), ("old", "10")]
+    rows = await raw(
+        store, "SELECT chat_id, message_id, live FROM posts ORDER BY chat_id, message_id"
+    )
+    assert [(c, m, bool(live)) for c, m, live in rows] == [
+        ("new", "10", True),
+        ("old", "10", False),
+        ("old", "9", False),
+    ]
+    assert await store.posts_for("test", game_id=game.id, live=True) == []
 
 
 async def test_a_row_locked_too_long_is_store_busy_and_nothing_is_lost(postgres_url: str) -> None:

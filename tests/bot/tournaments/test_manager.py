@@ -12,7 +12,7 @@ from bot.messages import Chat, User
 from bot.ratings import Rating, pool_of
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import GameRow
+from bot.storage import Community, GameRow
 from bot.storage.dbapi import Conn, to_ts
 from bot.storage.tournament_rows import TournamentStatus
 from bot.tournaments import first_counts
@@ -131,7 +131,8 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         await m.sweep()
         assert len([n for n in await _notes(m) if "is over" in n]) == 1
         # Rated by default: the games count for ratings as any rated game.
-        assert (await m.store.ratings_of(a)) and (await m.store.ratings_of(c))
+        here = Community(ROOM.platform, ROOM.community_id)
+        assert (await m.store.ratings_of(a, here)) and (await m.store.ratings_of(c, here))
         stats = await m.stats(A, ROOM)
         assert "Tournaments: 1 played, 1 won." in stats.text
         listed = await m.tournament_list(A, ROOM)
@@ -227,7 +228,8 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
             "3. ada 2 (won 1, drawn 2, lost 1; SB 4)",
         ]
         assert any("bo and cy win with 2 points" in n for n in await _notes(m))
-        assert await m.store.ratings_of(a) == {}  # rated=no: casual games
+        # rated=no: casual games
+        assert await m.store.ratings_of(a, Community(ROOM.platform, ROOM.community_id)) == {}
 
 
 async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(
@@ -237,19 +239,35 @@ async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(
     async with session(tmp_path / "t.db", clock) as m:
         users = await _ids(m, PLAYERS)
         ids = list(users)
-        # Ratings rising with the order of signing up: the last six form the first group.
+        # Ratings in this chat's community rising with the order of signing up: the last six
+        # form the first group.  Their ratings in another server fall with it: the
+        # tournament groups by its own community's ratings only (issue 27).
         pool = pool_of(GAME)
         for i, pid in enumerate(ids):
-            rating = Rating(mu=25.0 + i, sigma=3.0, games=12)
+            here = Rating(mu=25.0 + i, sigma=3.0, games=12)
+            elsewhere = Rating(mu=40.0 - i, sigma=3.0, games=12)
+            for community, rating in ((ROOM.community_id, here), ("another-server", elsewhere)):
 
-            def put(conn: Conn, pid: int = pid, rating: Rating = rating) -> None:
-                conn.execute(
-                    "INSERT INTO ratings (player, pool, mu, sigma, games, value, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (pid, pool.key, rating.mu, rating.sigma, 12, rating.value, to_ts(m.now())),
-                )
+                def put(
+                    conn: Conn, pid: int = pid, rating: Rating = rating, community: str = community
+                ) -> None:
+                    conn.execute(
+                        "INSERT INTO ratings (platform, community, player, pool, mu, sigma, "
+                        "games, value, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            ROOM.platform,
+                            community,
+                            pid,
+                            pool.key,
+                            rating.mu,
+                            rating.sigma,
+                            12,
+                            rating.value,
+                            to_ts(m.now()),
+                        ),
+                    )
 
-            await m.store._write(put)
+                await m.store._write(put)
         tid = await _open(m, PLAYERS, 1.0, 1, "yes", 11)  # full at 11: starts by itself
         t = await m.store.get_tournament(tid)
         assert t is not None and t.status is TournamentStatus.RUNNING

@@ -1,0 +1,152 @@
+"""One live set of answer buttons per question, on Telegram: a challenge's Accept/Decline, a
+draw offer's or a takeback request's answers.
+
+Every message that carries such buttons is remembered in the store (a challenge's as
+:attr:`~bot.storage.PostKind.CARD`, an offer's as :attr:`~bot.storage.PostKind.OFFER`).  A
+notification delivered in a chat that already shows the question with its buttons (the
+opponent's direct message failed, so the outbox posts it in the game's chat: see
+:mod:`bot.delivery.outbox`) comes without buttons: it only tells the opponent, by a mention,
+where to answer.  When the question is answered, cancelled or expires, every remembered copy
+(the group's card and a direct message's) is closed, not only the one that was tapped.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+
+from telegram import Bot, Message
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, TelegramError
+
+from bot.adapters.telegram.format import PLATFORM, html_text
+from bot.adapters.telegram.topics import place
+from bot.core.notification import Kind, Notification
+from bot.messages import Action, ActionKind, Reply, Text
+from bot.sessions.manager import SessionManager
+from bot.storage import Post, PostKind
+
+__all__ = [
+    "ANSWERS",
+    "OFFER_KINDS",
+    "after_typed",
+    "answers_offer",
+    "close_cards",
+    "close_offers",
+    "remember_copy",
+    "remember_offer",
+    "shown_in",
+]
+
+#: The notifications that ask a question about a game with answer buttons.
+OFFER_KINDS = frozenset({Kind.DRAW_OFFERED, Kind.TAKEBACK_REQUESTED})
+#: The buttons that answer a draw offer or a takeback request.
+ANSWERS = frozenset(
+    {
+        ActionKind.DRAW_ACCEPT,
+        ActionKind.DRAW_DECLINE,
+        ActionKind.TAKEBACK_ACCEPT,
+        ActionKind.TAKEBACK_DECLINE,
+    }
+)
+
+
+# The typed commands that answer an offer (by the registry's names).
+_OFFER_COMMANDS = frozenset({"draw", "takeback"})
+
+
+def _live_in(posts: Sequence[Post], chat_id: int) -> bool:
+    return any(post.chat_id == str(chat_id) and post.live for post in posts)
+
+
+async def shown_in(manager: SessionManager | None, chat_id: int, note: Notification) -> bool:
+    """Whether the chat ``chat_id`` shows ``note``'s question with live buttons (so a copy
+    posted there needs none)."""
+    if chat_id > 0 or note.chat is None or place(note.chat.chat_id)[0] != chat_id:
+        return False
+    if manager is not None and note.challenge_id is not None and note.kind is Kind.CHALLENGE:
+        # The card answers /challenge in the challenge's chat; the outbox may deliver this
+        # before that card is sent (none known yet).  Only a card known to be elsewhere
+        # (Rematch pressed in a private chat) leaves this chat without buttons.
+        cards = await manager.posts_for(
+            PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
+        )
+        return not cards or any(card.chat_id == str(chat_id) for card in cards)
+    if manager is not None and note.game_id is not None and note.kind in OFFER_KINDS:
+        offers = await manager.posts_for(
+            PLATFORM, game_id=note.game_id, kind=PostKind.OFFER, live=True
+        )
+        return _live_in(offers, chat_id)
+    return False
+
+
+async def remember_copy(
+    manager: SessionManager | None, message: Message, note: Notification
+) -> None:
+    """Remember a delivered notification that carries answer buttons (closed with the rest)."""
+    if manager is None:
+        return
+    chat, mid = str(message.chat.id), str(message.message_id)
+    if note.challenge_id is not None and note.kind is Kind.CHALLENGE:
+        await manager.remember_post(
+            PLATFORM, chat, mid, PostKind.CARD, challenge_id=note.challenge_id
+        )
+    elif note.game_id is not None and note.kind in OFFER_KINDS:
+        await manager.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
+
+
+async def remember_offer(manager: SessionManager, message: Message, reply: Reply) -> None:
+    """Remember an answer to a player that shows an offer's answer buttons."""
+    if reply.game_id is None or not any(a.kind in ANSWERS for a in reply.actions):
+        return
+    await manager.remember_post(
+        PLATFORM, str(message.chat.id), str(message.message_id), PostKind.OFFER,
+        game_id=reply.game_id,
+    )  # fmt: skip
+
+
+async def close_cards(
+    bot: Bot, manager: SessionManager, challenge_id: int, text: Text, pressed: Message | None
+) -> None:
+    """Every live card of a challenge (``pressed`` aside: its handler edits it) edited to
+    ``text`` without buttons, and all of them retired."""
+    cards = await manager.posts_for(
+        PLATFORM, challenge_id=challenge_id, kind=PostKind.CARD, live=True
+    )
+    skip = None if pressed is None else (str(pressed.chat.id), str(pressed.message_id))
+    for card in cards:
+        if (card.chat_id, card.message_id) == skip:
+            continue
+        # Deleted meanwhile, or in a chat the bot left: nothing left to change there.
+        with contextlib.suppress(BadRequest, TelegramError):
+            await bot.edit_message_text(
+                html_text(text), int(card.chat_id), int(card.message_id),
+                parse_mode=ParseMode.HTML,
+            )  # fmt: skip
+    if cards:
+        await manager.retire_posts(cards)
+
+
+async def close_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
+    """Every live copy of a game's offer loses its answer buttons."""
+    offers = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.OFFER, live=True)
+    for offer in offers:
+        with contextlib.suppress(TelegramError):
+            await bot.edit_message_reply_markup(int(offer.chat_id), int(offer.message_id))
+    if offers:
+        await manager.retire_posts(offers)
+
+
+async def after_typed(bot: Bot, manager: SessionManager, command: str, reply: Reply) -> None:
+    """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (a reply
+    that asks anew carries the answer buttons itself).  A challenge is answered on Telegram
+    by its buttons only (see :func:`close_cards`)."""
+    asks = any(action.kind in ANSWERS for action in reply.actions)
+    if reply.ok and command in _OFFER_COMMANDS and reply.game_id is not None and not asks:
+        await close_offers(bot, manager, reply.game_id)
+
+
+def answers_offer(data: str) -> int | None:
+    """The game whose offer a button answers (``None`` for another button)."""
+    action = Action("", data)
+    return action.subject if action.kind in ANSWERS else None

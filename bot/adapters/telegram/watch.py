@@ -1,0 +1,166 @@
+"""Quiet looks and a move picker of its own, on Telegram.
+
+*Spectators.*  Board, History, Describe and the position browser pressed in a group by someone
+who is not a player of the game post nothing in the group: the answer goes to that person in
+our private chat, or, when Telegram refuses that (they never opened the bot: 403), to a short
+alert on the button.  ``answerCallbackQuery`` shows ``text`` (0-200 characters) "as an alert"
+with ``show_alert`` (core.telegram.org/bots/api#answercallbackquery).
+
+*The move picker* opens as its own message under the board (a reply to it), so the board keeps
+its buttons; each step edits that message, and only the player to move can use or cancel it.
+It is remembered in the store (:attr:`~bot.storage.PostKind.PICKER`) and deleted once a new
+board of its game is posted (the move played: the store retires it with the older boards, in
+the same statement) or it is cancelled.  A bot may delete its own
+messages in groups if they are less than 48 hours old
+(core.telegram.org/bots/api#deletemessage); an older one loses its buttons instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import replace
+
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, ChatMigrated, Forbidden
+
+from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
+from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
+from bot.adapters.telegram.topics import topic_of
+from bot.messages import Action, ActionKind, Chat, Reply, Text, User
+from bot.sessions import texts
+from bot.sessions.manager import SessionManager
+from bot.sessions.picker import Picker
+from bot.storage import Post, PostKind
+
+__all__ = [
+    "ALERT_LIMIT",
+    "LOOKS",
+    "alert_text",
+    "close_pickers",
+    "is_picker",
+    "look_privately",
+    "may_close",
+    "open_picker",
+    "picker_markup",
+    "spectating",
+]
+
+#: What a callback answer may say (characters).
+ALERT_LIMIT = 200
+#: The buttons that only look at a game (nothing changes).
+LOOKS = frozenset({ActionKind.BOARD, ActionKind.HISTORY, ActionKind.DESCRIBE, ActionKind.BROWSE})
+
+
+def alert_text(body: str, hint: str = texts.WATCH_PRIVATELY) -> str:
+    """``body`` and ``hint`` as one alert within :data:`ALERT_LIMIT` (``body`` cut with an
+    ellipsis when both do not fit)."""
+    room = ALERT_LIMIT - len(hint) - 2
+    if len(body) > room:
+        body = body[: room - 1].rstrip() + "…"
+    return f"{body}\n\n{hint}"
+
+
+async def spectating(manager: SessionManager, user: User, chat_id: int, data: str) -> int | None:
+    """The game a look button is about when ``user`` pressed it in a group without playing in
+    that game (``None`` otherwise: a player's press, a private chat, another button)."""
+    action = Action("", data)
+    if chat_id > 0 or action.kind not in LOOKS or action.subject is None:
+        return None
+    if await manager.seated(user, action.subject):
+        return None
+    return action.subject
+
+
+async def _look(manager: SessionManager, user: User, chat: Chat, data: str) -> Reply:
+    """The answer to a look button, as the presser would get it."""
+    action = Action("", data)
+    if action.kind in (ActionKind.BOARD, ActionKind.DESCRIBE):
+        reply = await manager.board(user, chat, action.subject)
+        if action.kind is ActionKind.DESCRIBE and reply.ok:
+            return Reply(Text.of(reply.alt or reply.text), game_id=reply.game_id)
+        # A spectator's copy of the board: a picture to look at, no buttons to play with.
+        return replace(reply, actions=())
+    return await manager.press(user, chat, data)
+
+
+async def look_privately(
+    manager: SessionManager, query: CallbackQuery, user: User, chat: Chat
+) -> None:
+    """Answer a spectator's look button (see the module docstring): privately when Telegram
+    lets the bot write to them, else in an alert; nothing is posted in the group."""
+    assert query.data is not None
+    reply = await _look(manager, user, chat, query.data)
+    if not reply.ok:
+        await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
+        return
+    bot = query.get_bot()
+    # Without buttons: a game is shown only in its own chat and to its players (see
+    # bot.sessions.loading.shown_here), so a spectator's private copy is a look, no more.
+    try:
+        if reply.image is not None:
+            await send_photo(bot, query.from_user.id, reply, None)
+        else:
+            await send_text(bot, query.from_user.id, reply.body)
+    except Forbidden:  # never started the bot, or blocked it
+        await query.answer(alert_text(reply.text), show_alert=True)
+        return
+    await query.answer(texts.SENT_PRIVATELY)
+
+
+def picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
+    """The picker's buttons: the parts to choose from, then its controls."""
+    return keyboard([*rows_of(step.parts), list(step.controls)])
+
+
+async def is_picker(manager: SessionManager, game_id: int, message: Message) -> Post | None:
+    """The remembered live picker that ``message`` is, if it is one of ``game_id``'s."""
+    for post in await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True):
+        if (post.chat_id, post.message_id) == (str(message.chat.id), str(message.message_id)):
+            return post
+    return None
+
+
+async def open_picker(manager: SessionManager, query: CallbackQuery, step: Picker) -> None:
+    """Show ``step``: in its own message under the board when opened from the board (any
+    picker of the game still open is closed first), else by editing the picker message."""
+    message = query.message
+    assert isinstance(message, Message)
+    bot = query.get_bot()
+    markup = picker_markup(step)
+    if await is_picker(manager, step.game_id, message) is not None:
+        with contextlib.suppress(BadRequest):  # a double press: the same step again
+            await bot.edit_message_text(
+                html_text(step.text), message.chat.id, message.message_id,
+                parse_mode=ParseMode.HTML, reply_markup=markup,
+            )  # fmt: skip
+        return
+    await close_pickers(bot, manager, step.game_id)
+    sent = await bot.send_message(
+        message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML, reply_markup=markup,
+        reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+        message_thread_id=topic_of(message),
+    )  # fmt: skip
+    await manager.remember_post(
+        PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=step.game_id
+    )
+
+
+async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
+    """Whether ``user`` may close ``game_id``'s picker: the player to move (or, when nobody
+    is to move any more, a player of the game)."""
+    mover = await manager.player_to_move(game_id)
+    if mover is None:
+        return await manager.seated(user, game_id)
+    return (mover.platform, mover.user_id) == (user.platform, user.user_id)
+
+
+async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None:
+    """Delete the open pickers of ``game_id`` (an old one only loses its buttons)."""
+    posts = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True)
+    for post in posts:
+        # Removed from the chat, or it moved: nothing to tidy there.
+        with contextlib.suppress(Forbidden, ChatMigrated):
+            await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
+    if posts:
+        await manager.retire_posts(posts)

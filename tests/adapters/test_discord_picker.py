@@ -1,0 +1,284 @@
+"""Moving without typing on Discord: a live board's Move button opens a private picker (select
+menus built from the engine's legal moves, 25 options at most each), step by step to the move's
+preview with Play it / Cancel; whole games are played with moves entered only that way, through
+the real discord.py against the fake (which refuses what Discord refuses for selects)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import discord.http
+import pytest
+
+import engines
+from tests.adapters.discord_kit import (
+    ALICE,
+    BOB,
+    CAROL,
+    DEADLINE,
+    Run,
+    button,
+    fake_discord,
+    labels,
+    running,
+)
+from tests.adapters.test_discord_mentions import check_every_message
+from tests.fakes.discord_fake import FakeDiscord, InteractionRecord, ResponseKind, StoredMessage
+
+#: Kinds whose moves have one part (Maphex: a cell), several (Iso-Path: build then capture).
+KINDS: dict[str, dict[str, Any]] = {
+    "maphex": {"size": 9},
+    "isopath": {"size": 4},
+    "pathagon": {},
+    "fixation": {},
+    "inphexion": {"size": 5, "pie": True},
+}
+MOVE_CAP = 40
+
+
+@pytest.fixture
+async def run(tmp_path: Path) -> Any:
+    async with fake_discord() as fake, running(fake, tmp_path / "hexhall.db") as started:
+        yield started
+
+
+async def start(run: Run, game: str) -> tuple[int, engines.Position, StoredMessage]:
+    card = await run.answer(
+        ALICE, "challenge", {"game": game, "opponent": BOB, "first": "me", **KINDS[game]}
+    )
+    await run.click(BOB, card, "Accept")
+    gid = int(button(card, "Board").split(":")[1])
+    return gid, engines.new(game, **KINDS[game]), card
+
+
+def selects(message: StoredMessage) -> list[dict[str, Any]]:
+    """The message's select menus as they are now."""
+    return [c for c in message.walk_components() if c.get("type") == 3]
+
+
+async def choose(
+    fake: FakeDiscord, user: int, message: StoredMessage, custom_id: str, value: str
+) -> None:
+    """``user`` picks ``value`` in a select of ``message``; waits until the bot answered."""
+    edits = message.edits
+    record = await fake.click(user, message, custom_id, values=[value])
+    response = await fake.response(record, timeout=DEADLINE)
+    if response.type == ResponseKind.DEFERRED_UPDATE_MESSAGE:
+        await fake.wait_until(lambda: message.edits > edits, timeout=DEADLINE)
+
+
+async def press(
+    fake: FakeDiscord, user: int, message: StoredMessage, label: str
+) -> InteractionRecord:
+    """``user`` presses the button called ``label``; waits for what the bot did (as
+    :meth:`Run.click`, for a bot in another process too)."""
+    edits = message.edits
+    record = await fake.click(user, message, button(message, label))
+    response = await fake.response(record, timeout=DEADLINE)
+    if response.type == ResponseKind.DEFERRED_UPDATE_MESSAGE:
+        await fake.wait_until(
+            lambda: message.edits > edits or bool(record.followups), timeout=DEADLINE
+        )
+    elif response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE:
+        await fake.original(record, timeout=DEADLINE)
+    return record
+
+
+async def pick(run: Run | FakeDiscord, user: int, board: StoredMessage, move: str) -> StoredMessage:
+    """``user`` enters ``move`` with the Move button and the picker only (no typing): returns
+    the public board that the preview's Play it posted."""
+    fake = run.fake if isinstance(run, Run) else run
+    opened = await press(fake, user, board, "Move")
+    picker = await fake.original(opened, timeout=DEADLINE)
+    assert picker.ephemeral and not picker.pinged_users
+    prefix = ""
+    for _ in range(20):
+        if "Play it" in labels(picker):
+            break
+        menus = selects(picker)
+        assert len(menus) <= 2 and all(1 <= len(m["options"]) <= 25 for m in menus)
+        chosen = None
+        for menu in menus:
+            for option in menu["options"]:
+                part = option["value"].split(":", 4)[4][1:]
+                follows = move[len(part) : len(part) + 1]
+                if move.startswith(part) and len(part) > len(prefix) and follows in " >-":
+                    chosen = (menu["custom_id"], option["value"], part)
+        if chosen is not None:
+            await choose(fake, user, picker, chosen[0], chosen[1])
+            prefix = chosen[2]
+        elif move == prefix:
+            await press(fake, user, picker, f"Preview {move}")
+        else:  # the next part is on another page
+            await press(fake, user, picker, "▶")
+    else:
+        raise AssertionError(f"the picker never reached {move!r}")
+    assert picker.ephemeral and f"`{move}`" in picker.content
+    played = await press(fake, user, picker, "Play it")
+    answer = (await fake.followups(played, timeout=DEADLINE))[0]
+    if answer.ephemeral and "Play it anyway" in labels(answer):
+        played = await press(fake, user, answer, "Play it anyway")
+        answer = (await fake.followups(played, timeout=DEADLINE))[0]
+    return answer
+
+
+@pytest.mark.parametrize("game", list(KINDS))
+async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None:
+    rng = random.Random(game)
+    gid, position, board = await start(run, game)
+    typed = len(run.fake.interactions)
+    while position.outcome is None and position.ply < MOVE_CAP:
+        mover = await run.to_move(gid)
+        move = rng.choice(position.legal_moves())
+        board = await pick(run, mover, board, move)
+        assert not board.ephemeral, board.content
+        position = position.play(move)
+        assert f"`{position.last_move}`" in board.content
+        if position.outcome is None:
+            assert labels(board)[0] == "Move"
+    # Not one slash command since the challenge: every move came through buttons and menus.
+    kinds = {r.kind for r in list(run.fake.interactions.values())[typed:]}
+    assert kinds == {3}, kinds
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == position.ply
+    assert check_every_message(run.fake) > 0  # all accepted, nobody allowed twice
+
+
+async def test_the_picker_is_private_and_refuses_who_is_not_to_move(run: Run) -> None:
+    gid, _position, board = await start(run, "maphex")
+    posted = len(run.fake.messages_in(board.channel_id))
+    mover = await run.to_move(gid)
+    other = ALICE if mover == BOB else BOB
+    for who in (other, CAROL):  # the opponent, and someone who does not play
+        record = await run.click(who, board, "Move")
+        answer = await run.fake.original(record, timeout=DEADLINE)
+        assert answer.ephemeral and not answer.components
+        assert f"#{gid}" in answer.content and "\n" not in answer.content
+    opened = await run.click(mover, board, "Move")
+    picker = await run.fake.original(opened, timeout=DEADLINE)
+    assert picker.ephemeral and selects(picker) and "Cancel" in labels(picker)
+    # Nothing was posted for everyone, and the game did not move.
+    assert len([m for m in run.fake.messages_in(board.channel_id) if not m.ephemeral]) == len(
+        [m for m in run.fake.messages_in(board.channel_id)[:posted] if not m.ephemeral]
+    )
+    await run.click(mover, picker, "Cancel")
+    assert not picker.components and "nothing was played" in picker.content
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == 0
+
+
+async def test_a_picker_made_before_a_move_is_refused_after_it(run: Run) -> None:
+    gid, position, board = await start(run, "maphex")
+    mover = await run.to_move(gid)
+    old = await run.fake.original(await run.click(mover, board, "Move"), timeout=DEADLINE)
+    move = position.legal_moves()[0]
+    await pick(run, mover, board, move)
+    menu = selects(old)[0]
+    value = menu["options"][0]["value"]
+    record = await run.fake.click(mover, old, menu["custom_id"], values=[value])
+    await run.fake.response(record, timeout=DEADLINE)
+    answer = await run.fake.original(record, timeout=DEADLINE)
+    assert answer.ephemeral and answer.id != old.id
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == 1
+
+
+async def test_the_picker_when_every_answer_is_deferred(tmp_path: Path) -> None:
+    """A bot too busy to answer within its budget defers first (Discord's 3 s), then edits
+    the deferred answer: the picker, its refusals and the preview still arrive."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "hexhall.db", defer_after=0.0) as run,
+    ):
+        gid, position, board = await start(run, "isopath")
+        mover = await run.to_move(gid)
+        other = ALICE if mover == BOB else BOB
+        refused = await run.click(other, board, "Move")
+        assert refused.response is not None
+        assert refused.response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE
+        answer = await run.fake.original(refused, timeout=DEADLINE)
+        assert answer.ephemeral and not answer.components and f"#{gid}" in answer.content
+        move = random.Random(1).choice(position.legal_moves())
+        board = await pick(run, mover, board, move)
+        assert not board.ephemeral and f"`{position.play(move).last_move}`" in board.content
+
+
+async def test_the_preview_shows_the_board_picture_at_full_width(tmp_path: Path) -> None:
+    """With pictures on, the picker's preview and the board it plays carry the picture as a
+    plain attachment (shown at a message's full width), the facts in the embed beside it."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "hexhall.db", pictures=True) as run,
+    ):
+        gid, position, board = await start(run, "maphex")
+        mover = await run.to_move(gid)
+        move = position.legal_moves()[0]
+        opened = await run.click(mover, board, "Move")
+        picker = await run.fake.original(opened, timeout=DEADLINE)
+        menu = selects(picker)[0]
+        value = next(o["value"] for o in menu["options"] if move.startswith(o["label"]))
+        await choose(run.fake, mover, picker, menu["custom_id"], value)
+        while "Play it" not in labels(picker):
+            nxt = selects(picker)[0]
+            value = next(o["value"] for o in nxt["options"] if move.endswith(o["label"]))
+            await choose(run.fake, mover, picker, nxt["custom_id"], value)
+        assert picker.ephemeral and set(picker.files) == {"board.png"}
+        assert all("image" not in e for e in picker.embeds)
+        played = await run.click(mover, picker, "Play it")
+        public = (await run.fake.followups(played, timeout=DEADLINE))[0]
+        assert not public.ephemeral and set(public.files) == {"board.png"}
+        assert public.embeds and "image" not in public.embeds[0]
+
+
+async def test_the_picker_where_only_the_user_install_works(run: Run) -> None:
+    """In a DM between two friends the bot is not part of, only Alice installed the app. The
+    buttons of the messages it posted there are authorised by her install (Rapptz/discord.py
+    #9757, discord/discord-api-docs#6723), so Bob, without the app, accepts and plays with the
+    Move picker: every answer goes through the interactions, none through REST."""
+    run.fake.uninstall_app(BOB)
+    friends = run.fake.private_channel(3_000, [ALICE, BOB])
+    card = await run.answer(
+        ALICE, "challenge", {"game": "maphex", "opponent": BOB, "size": 9}, channel=friends.id
+    )
+    await run.click(BOB, card, "Accept")
+    await run.fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
+    assert run.fake.threads_in(friends) == []  # no threads here: the game stays put
+    gid = int(button(card, "Board").split(":")[1])
+    position = engines.new("maphex", size=9)
+    board = card
+    rng = random.Random(4)
+    for _ in range(4):
+        move = rng.choice(position.legal_moves())
+        board = await pick(run, await run.to_move(gid), board, move)
+        assert board.channel_id == friends.id and not board.ephemeral
+        position = position.play(move)
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.moves == 4
+    posts = run.fake.calls_to("POST /channels/{channel_id}/messages")
+    assert [c for c in posts if c.data["params"]["channel_id"] == str(friends.id)] == []
+
+
+async def test_a_picker_menu_acts_only_on_picker_steps(run: Run) -> None:
+    """A picker menu's value is a step of the picker; a menu under a picker's custom id whose
+    value is some other action (resigning, say) is answered privately and changes nothing."""
+    gid, _position, board = await start(run, "maphex")
+    mover = await run.to_move(gid)
+    menu = {
+        "type": 3,
+        "custom_id": f"hxp:0:{gid}:0",
+        "options": [{"label": "resign", "value": f"rsy:{gid}"}],
+    }
+    params = discord.http.MultipartParameters(
+        payload={"content": "menu", "components": [{"type": 1, "components": [menu]}]},
+        multipart=None,
+        files=None,
+    )
+    sent = await run.bot.http.send_message(board.channel_id, params=params)
+    message = run.fake.messages[int(sent["id"])]
+    record = await run.fake.click(mover, message, menu["custom_id"], values=[f"rsy:{gid}"])
+    answer = await run.fake.original(record, timeout=DEADLINE)
+    assert answer.ephemeral and "not one of mine" in answer.content
+    facts = await run.manager.board_facts(gid)
+    assert facts is not None and facts.result is None
