@@ -2,11 +2,12 @@
 platform's flood limits enforced (Telegram: 1 new message a second per chat, 20 messages and
 edits a minute per group; Discord: 5 messages per 5 s per channel, 50 requests a second).
 
-The bot runs as ``hexhall run`` runs it: the real python-telegram-bot application with its
-default rate limiter, or the real discord.py client, the session manager on a SQLite file, and
-the outbox delivering notifications through the platform's sender.  Alice (who opened the bot
-privately on Telegram; open DMs on Discord) challenges Bob (who never started the bot on
-Telegram; closed DMs on Discord) to Pathagon in a group, Bob accepts, and they alternate moves,
+The bot runs as ``hexhall run`` runs it: the real python-telegram-bot application with the
+adapter's rate limiter (per-chat pacing, :mod:`bot.adapters.telegram.pacing`), or the real
+discord.py client, the session manager on a SQLite file, and the outbox delivering
+notifications through the platform's sender.  Alice (who opened the bot privately on
+Telegram; open DMs on Discord) challenges Bob (who never started the bot on Telegram; closed
+DMs on Discord) to Pathagon in a group, Bob accepts, and they alternate moves,
 each as soon as the previous board is there and at least ``--interval`` seconds after the
 previous move.  Printed, per move: new messages in the group, edits of messages there, direct
 messages delivered and refused, and the time from the move reaching the bot to its board

@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python benchmarks/tournaments.py`` (``--players`` for another size).
 
 Through the manager on a fresh SQLite file: the start (every game created in one
-transaction), then half the games ended by resignation, then the median time of the
+transaction) and the chat messages it queued (one start message, each game's first board),
+then half the games ended by resignation, then the median time of the
 standings (text only, and with the table picture) and of a clock sweep with the tournament
 running and nothing due (what every 30-second sweep costs it).  Prints the figures; asserts
 nothing about them.
@@ -18,7 +19,9 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable
+from datetime import timedelta
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -55,6 +58,9 @@ async def main(players: int) -> None:
         await text.tournament_join(users[-1], ROOM, tid)  # full: it starts
         started = (time.perf_counter() - start) * 1000
         rows = [row for _, row in await store.tournament_game_rows(tid)]
+        far = clock.now() + timedelta(days=1)
+        queued = await store.due_notifications("bench", far, 10 * len(rows) + 10)
+        kinds = Counter(str(n.kind) for n in queued if n.chat is not None)
         ids = {(await text.player(u)).id: u for u in users}
         for row in rows[::2]:
             await text.resign(ids[row.seat1], ROOM, row.id, confirm=True)
@@ -63,6 +69,11 @@ async def main(players: int) -> None:
         sweep = await _median(20, text.sweep)
         print(f"{players} players, {len(rows)} games ({len(rows[::2])} ended)")
         print(f"start (joining the last player creates every game): {started:.0f} ms")
+        boards = kinds.get("board", 0)
+        print(
+            f"chat messages the start queued: {dict(kinds)}; at Telegram's 20 a minute per "
+            f"group they take {boards / 20:.1f} min, at Discord's 5 per 5 s {boards:.0f} s"
+        )
         print(f"standings, text: {standings:.1f} ms median")
         print(f"standings with the table picture: {picture:.1f} ms median")
         print(f"clock sweep, the tournament running, nothing due: {sweep:.1f} ms median")

@@ -605,6 +605,11 @@ class Reply:
     facts: GameFacts | None = None
     #: the address of the game's web page (a board's, when the web board is on)
     page: str | None = None
+    #: for the asker alone, never posted for everyone: a move or press the store had already
+    #: applied (a double tap, a retried update, a stale preview's Play it), a board asked for
+    #: by someone not playing the game.  Adapters answer it privately (Discord: ephemeral;
+    #: Telegram: a direct message, else a short line that pings no one).
+    private: bool = False
 
     @property
     def text(self) -> str:

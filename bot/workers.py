@@ -25,7 +25,14 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-__all__ = ["cpu_count", "die_with_parent", "gone", "process_pool", "worker_name"]
+__all__ = [
+    "cpu_count",
+    "die_with_parent",
+    "namespace",
+    "pid_ended",
+    "process_pool",
+    "worker_name",
+]
 
 _PR_SET_PDEATHSIG = 1
 
@@ -70,25 +77,33 @@ def process_pool(workers: int | None = None) -> ProcessPoolExecutor:
 
 
 def worker_name() -> str:
-    """A name for one worker of this process among all the bot's processes, on any machine:
-    ``host:pid:random``.  Leases and outbox claims are held under such names; :func:`gone`
-    reads them back."""
+    """An id for one worker of this process among all the bot's processes, on any machine:
+    ``host:pid:random`` (the random part makes it unique; the rest is for people reading
+    logs).  Leases and outbox claims are held under such ids, and the worker's heartbeat
+    (:meth:`~bot.storage.sql_leases.SqlLeases.beat`) says whether it is alive: never its host
+    name and process id, which another container may share."""
     return f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
 
 
-def gone(owner: str) -> bool:
-    """Whether the worker ``owner`` (a :func:`worker_name`, or ``host:pid:...``) ran on this
-    host in a process that has ended (a zombie has): what it held may be taken over at once.
-    A worker on another host is never known to be gone.
+def namespace() -> str:
+    """Where a process id names the same process as here: this boot of this kernel and this
+    process's pid namespace (``/proc/sys/kernel/random/boot_id`` and the inode of
+    ``/proc/self/ns/pid``; two containers on one machine differ, as do two machines).  Empty
+    where the system does not tell (then no process id is ever judged from here)."""
+    try:
+        boot = Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+        pid_ns = os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return ""
+    return f"{boot}/{pid_ns}"
 
-    >>> gone(worker_name()), gone("another-host:1:abcd"), gone("handled")
-    (False, False, False)
+
+def pid_ended(pid: int) -> bool:
+    """Whether process ``pid`` of this pid namespace has ended (a zombie has).
+
+    >>> pid_ended(os.getpid())
+    False
     """
-    host, _, rest = owner.partition(":")
-    pid_text = rest.partition(":")[0]
-    if host != socket.gethostname() or not pid_text.isdigit():
-        return False
-    pid = int(pid_text)
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

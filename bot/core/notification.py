@@ -51,6 +51,9 @@ class Kind(enum.StrEnum):
     RECAP = "recap"
     #: a tournament's news in its chat: it started, was cancelled, its standings, its result
     TOURNAMENT = "tournament"
+    #: a running tournament's standings of the day in its chat: the adapters edit the
+    #: tournament's earlier standings message in place where they can (bot.sessions.posts)
+    STANDINGS = "standings"
     #: a move's board in its game's chat, committed with the move: the adapter answering the
     #: move claims it and posts the board at once; the outbox posts it only if that answer
     #: never went out (the process died, or the platform kept refusing)

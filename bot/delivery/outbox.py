@@ -5,7 +5,9 @@ runs :meth:`Outbox.run` for its platform.  The outbox claims the platform's due 
 from the store with a lease (this worker's until a time), hands each to the sender and marks it
 sent.  When sending fails it is tried again later with exponential backoff, and given up after
 a few tries with a log line.  A claim whose worker died is taken again when its lease ends, and
-two workers (in one process or several) never hold the same notification.
+two workers (in one process or several) never hold the same notification.  Claims are timed
+by the database's clock (processes whose clocks disagree still agree on them) and renewed
+while their worker sends.
 
 The sender says what went wrong by what it raises:
 
@@ -16,7 +18,10 @@ The sender says what went wrong by what it raises:
   told privately, while the chat already shows it on the game's board) is dropped.
 - :class:`DeliveryRefused`: the platform refused it for good (chat gone, bot removed): given
   up at once.
-- anything else: a transient failure (network, rate limit): tried again later.
+- :class:`Throttled`: the platform asks to wait before anything more goes to that chat (a
+  429's ``retry_after``): tried again then, without counting a failed attempt, while the
+  outbox goes on with other chats.
+- anything else: a transient failure (network): tried again later.
 
 Obsolete notifications (a "your turn" for a ply already played, a reminder for a game that
 ended) are dropped by the store when they are claimed, so a sender never sees them.
@@ -27,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import socket
 import time
 from collections.abc import AsyncIterator
 from datetime import datetime, timedelta
@@ -34,7 +41,8 @@ from typing import Protocol
 
 from bot import metrics
 from bot.core.notification import Notification
-from bot.workers import gone, worker_name
+from bot.storage.errors import StoreError
+from bot.workers import worker_name
 
 __all__ = [
     "Clock",
@@ -43,6 +51,7 @@ __all__ = [
     "Outbox",
     "OutboxStore",
     "Sender",
+    "Throttled",
     "answering",
 ]
 
@@ -63,6 +72,17 @@ class DeliveryRefused(Exception):
 class DirectRefused(DeliveryRefused):
     """The platform refused a direct message (the user never started the bot, or closed their
     direct messages): the outbox delivers it in the game's chat instead."""
+
+
+class Throttled(Exception):
+    """The platform's flood control refused a delivery to its chat for ``seconds`` more (a
+    429 with ``retry_after``): the notification is due again then, counting no failed
+    attempt."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"flood control: retry after {seconds:g} s")
+        #: How long the platform asked to wait.
+        self.seconds = seconds
 
 
 class Sender(Protocol):
@@ -96,10 +116,18 @@ class OutboxStore(Protocol):
         ...
 
     async def retry_later(
-        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+        self,
+        note_id: int,
+        owner: str,
+        when: datetime,
+        error: str,
+        *,
+        direct: bool | None = None,
+        counted: bool | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when`` (``direct=False``:
-        in the game's chat from now on); ``False`` if ``owner`` no longer held the claim."""
+        in the game's chat from now on; ``counted=False``: no failed attempt counted);
+        ``False`` if ``owner`` no longer held the claim."""
         ...
 
     async def direct_refused(self, player_id: int, now: datetime) -> None:
@@ -113,6 +141,20 @@ class OutboxStore(Protocol):
 
     async def release_claims(self, platform: str, owner: str) -> int:
         """Free ``owner``'s claims on ``platform``'s undelivered notifications; how many."""
+        ...
+
+    async def renew_claims(self, platform: str, owner: str, lease: timedelta) -> int:
+        """Extend ``owner``'s claims on ``platform``'s undelivered notifications to ``lease``
+        from now (the database's clock); how many."""
+        ...
+
+    async def beat(self, worker: str, host: str, pid: int) -> None:
+        """Record that the worker ``worker`` is alive now (its heartbeat)."""
+        ...
+
+    async def worker_gone(self, worker: str) -> bool:
+        """Whether the worker ``worker`` is known to be gone (see
+        :meth:`~bot.storage.sql_leases.SqlLeases.worker_gone`)."""
         ...
 
 
@@ -131,6 +173,10 @@ class BoardStore(Protocol):
 
     async def release_claims(self, platform: str, owner: str) -> int:
         """Free ``owner``'s claims on ``platform``'s undelivered notifications."""
+        ...
+
+    async def worker_gone(self, worker: str) -> bool:
+        """Whether the worker ``worker`` is known to be gone."""
         ...
 
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
@@ -171,7 +217,7 @@ async def answering(
         # A process that died answering the same move (a retried update now answered here)
         # may hold the board's claim: it is gone, so this answer takes the board over.
         for platform, holder in await store.board_owners(game_id, clock.now()):
-            if holder != owner and gone(holder):
+            if holder != owner and await store.worker_gone(holder):
                 await store.release_claims(platform, holder)
                 claimed = await store.claim_boards(game_id, chat_id, owner, clock.now(), LEASE)
     try:
@@ -189,7 +235,8 @@ class Outbox:
     """Delivers a platform's notifications from ``store`` (see the module docstring).
 
     ``owner`` names this worker in its claims (unique per worker; by default
-    :func:`bot.workers.worker_name`: host, process id and a random part).  ``lease``,
+    :func:`bot.workers.worker_name`), and its heartbeat is beaten under that id every
+    round (at most once a poll).  ``lease``,
     ``backoff`` and ``max_attempts`` tune the claims and retries; ``batch`` is how many
     notifications one claim takes; ``poll`` is how often :meth:`run` looks for due
     notifications when nobody calls :meth:`wake`.
@@ -219,8 +266,8 @@ class Outbox:
         # When the claims of gone workers were last looked for (at most once a poll: the
         # outbox is woken after every update, and the look is a query).
         self._looked: float | None = None
-        # Whether the notification just handled was put back to go to its chat at once.
-        self._redirected = False
+        # The notifications of this batch put back to go to their chat at once.
+        self._redirected: set[int] = set()
 
     def wake(self) -> None:
         """Make :meth:`run` look for due notifications now (e.g. after a command queued
@@ -229,13 +276,27 @@ class Outbox:
 
     async def run(self, platform: str, sender: Sender, *, stop: asyncio.Event) -> None:
         """Deliver ``platform``'s notifications through ``sender`` until ``stop`` is set.  A
-        failing round (the database busy, say) is logged and tried again at the next poll."""
+        failing round is tried again at the next poll: the database unreachable is one log
+        line when it starts and one when it ends (not a traceback every poll); any other
+        failure is logged with its stack."""
+        outage: str | None = None
         while not stop.is_set():
             self._wake.clear()
             try:
                 await self.deliver_due(platform, sender)
+            except StoreError as exc:
+                if outage is None:
+                    log.error(
+                        "outbox for %s: %s; trying again every %gs (said once)",
+                        platform, exc, self.poll,
+                    )  # fmt: skip
+                outage = type(exc).__name__
             except Exception:  # one bad round must not stop delivery for good
                 log.exception("outbox round for %s failed", platform)
+            else:
+                if outage is not None:
+                    log.info("outbox for %s: the database is back", platform)
+                    outage = None
             waiters = [asyncio.ensure_future(stop.wait()), asyncio.ensure_future(self._wake.wait())]
             await asyncio.wait(waiters, timeout=self.poll, return_when=asyncio.FIRST_COMPLETED)
             for waiter in waiters:
@@ -243,36 +304,72 @@ class Outbox:
 
     async def deliver_due(self, platform: str, sender: Sender) -> int:
         """Claim and deliver what is due for ``platform`` now, until nothing is left;
-        how many were delivered."""
-        sent = 0
+        how many were delivered.  While it sends, its claims are renewed every third of the
+        lease (by the database's clock), so a slow sender never loses what it holds to
+        another worker."""
         await self._take_over(platform)
+        renewing = asyncio.ensure_future(self._renew(platform))
+        try:
+            return await self._deliver_all(platform, sender)
+        finally:
+            renewing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await renewing
+
+    async def _renew(self, platform: str) -> None:
+        """Renew this worker's claims on ``platform`` every third of the lease, until
+        cancelled (a failed renewal is logged and tried again at the next)."""
+        every = max(self.lease.total_seconds() / 3, 0.01)
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.store.renew_claims(platform, self.owner, self.lease)
+            except Exception as exc:  # the next renewal may work; the send goes on
+                log.warning("could not renew the outbox's claims: %s", type(exc).__name__)
+
+    async def _deliver_all(self, platform: str, sender: Sender) -> int:
+        sent = 0
         while True:
             claimed = await self.store.claim_due(
                 platform, self.owner, self.clock.now(), self.lease, self.batch
             )
-            again = False
+            # One lane per chat (per person for direct messages), the lanes side by side:
+            # a chat the platform holds back (a 429, its pacing) never holds another up,
+            # and within a chat the order of the claim (when each was due) is kept.
+            lanes: dict[str, list[Notification]] = {}
             for note in claimed:
-                sent += await self._deliver(note, sender)
-                # A refused direct message is due again at once, in the chat.
-                again |= note.direct and note.chat is not None and self._redirected
+                lanes.setdefault(_lane(note), []).append(note)
+            self._redirected.clear()
+            done = await asyncio.gather(*(self._deliver_lane(n, sender) for n in lanes.values()))
+            sent += sum(done)
+            # A refused direct message is due again at once, in the chat.
+            again = bool(self._redirected)
             if len(claimed) < self.batch and not again:  # a short batch: nothing else due
                 return sent
 
+    async def _deliver_lane(self, notes: list[Notification], sender: Sender) -> int:
+        """Deliver one chat's notifications in order; how many were delivered."""
+        sent = 0
+        for note in notes:
+            sent += await self._deliver(note, sender)
+        return sent
+
     async def _take_over(self, platform: str) -> None:
-        """Free the claims of workers whose process ended on this host (killed while sending),
-        rather than letting their notifications wait for the lease to run out."""
+        """Beat this worker's heartbeat, and free the claims of workers known to be gone
+        (their heartbeat stopped, or their process here ended: killed while sending) rather
+        than letting their notifications wait for the lease to run out."""
         now = time.monotonic()
         if self._looked is not None and now - self._looked < self.poll:
             return
         self._looked = now
+        await self.store.beat(self.owner, socket.gethostname(), os.getpid())
         for owner in await self.store.claim_owners(platform, self.clock.now()):
-            if owner != self.owner and gone(owner):
+            if owner != self.owner and await self.store.worker_gone(owner):
                 freed = await self.store.release_claims(platform, owner)
                 log.info("took over %d notification(s) from %s, which is gone", freed, owner)
 
     async def _deliver(self, note: Notification, sender: Sender) -> int:
         assert note.id is not None, "claimed notifications are stored ones"
-        self._redirected = False
         if note.recipient.is_bot:
             # What the sessions tell every opponent (your turn, game over) reaches the bot too;
             # it reads nothing, so it is done with, not sent.
@@ -295,11 +392,15 @@ class Outbox:
                     note.id, self.owner, self.clock.now(), f"direct message refused: {exc}",
                     direct=False,
                 )  # fmt: skip
-                self._redirected = True
+                self._redirected.add(note.id)
                 return 0
             await self._give_up(note, f"refused: {exc}")
         except DeliveryRefused as exc:
             await self._give_up(note, f"refused: {exc}")
+        except Throttled as exc:
+            later = self.clock.now() + timedelta(seconds=exc.seconds)
+            log.info("notification %d: its chat is paced (%s); again at %s", note.id, exc, later)
+            await self.store.retry_later(note.id, self.owner, later, str(exc), counted=False)
         except Exception as exc:  # the sender's transient failures, whatever their type
             attempts = note.attempts + 1
             error = f"{type(exc).__name__}: {exc}"
@@ -329,3 +430,10 @@ class Outbox:
             why,
         )
         await self.store.give_up(note.id, self.owner, self.clock.now(), why)
+
+
+def _lane(note: Notification) -> str:
+    """The lane a notification is delivered in: its person's direct chat, or its chat."""
+    if note.direct:
+        return f"direct {note.recipient.platform} {note.recipient.user_id}"
+    return f"chat {note.chat.chat_id}" if note.chat is not None else "no chat"

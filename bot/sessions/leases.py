@@ -2,11 +2,12 @@
 move's search, a platform's update): one process does each, another takes over when the
 holder's lease ends.
 
-A process killed outright never gives its leases up.  On the same machine that need not mean
-waiting for them to run out: a lease's owner names its host and process
-(:attr:`~bot.sessions.context.Context.worker`), and a holder on this host whose process is gone
-is replaced at once (:func:`bot.workers.gone`), so a bot restarted after a crash sweeps and
-moves straight away.  A holder on another host is trusted until its lease ends.
+A process killed outright never gives its leases up.  That need not mean waiting for them to
+run out: a lease's owner is a worker id (:attr:`~bot.sessions.context.Context.worker`) with a
+heartbeat, and a holder whose heartbeat stopped, or whose process ended in this very pid
+namespace, is replaced at once (:meth:`~bot.storage.sql_leases.SqlLeases.worker_gone`), so a
+bot restarted after a crash sweeps and moves straight away.  A holder with no heartbeat on
+record is trusted until its lease ends.  Leases are timed by the database's clock.
 
 :func:`claim_update` makes a Telegram webhook update handled once by all the processes
 together: Telegram sends it again until one answers, and after a crash that may be another
@@ -16,10 +17,11 @@ process.
 from __future__ import annotations
 
 import enum
+import os
+import socket
 from datetime import UTC, datetime, timedelta
 
 from bot.sessions.context import Context
-from bot.workers import gone
 
 __all__ = ["Claim", "claim", "claim_update", "finish_update", "release"]
 
@@ -28,10 +30,11 @@ async def claim(ctx: Context, name: str, lease: timedelta) -> bool:
     """Take or renew the lease ``name`` for this process for ``lease``; whether it holds it.
     Real time, not the game clock: a lease is about processes being alive."""
     now = datetime.now(UTC)
+    await ctx.store.beat(ctx.worker, socket.gethostname(), os.getpid())
     if await ctx.store.claim_lease(name, ctx.worker, now, lease):
         return True
     holder = await ctx.store.lease_holder(name)
-    if holder is None or not gone(holder):
+    if holder is None or not await ctx.store.worker_gone(holder):
         return False
     return await ctx.store.claim_lease(name, ctx.worker, now, lease, replacing=holder)
 

@@ -294,7 +294,9 @@ class SessionManager:
 
         ``expected_ply`` is the ply the player saw (buttons carry it): if the game has moved on
         since, the move is refused as "the position changed" unless it is the same move the
-        same player already made at that ply, which gets the same answer again.
+        same player already made at that ply (judged by the stored move, whichever process
+        stored it), which is answered for that player alone (a private one-line reply) and
+        posts nothing new.
 
         A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
         have such moves) is not played: the reply warns and offers to play it anyway.

@@ -34,7 +34,9 @@ async def move(
 
     ``expected_ply`` is the ply the player saw (buttons carry it): if the game has moved on
     since, the move is refused as "the position changed" unless it is the same move the
-    same player already made at that ply, which gets the same answer again.
+    same player already made at that ply (judged by the stored move, whichever process
+    stored it), which is answered for that player alone (a private one-line reply) and
+    posts nothing new.
 
     A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
     have such moves) is not played: the reply warns and offers to play it anyway.
@@ -303,7 +305,26 @@ async def _repeat(ctx: Context, row: GameRow, seat: int, text: str, ply: int) ->
         return None
     if await _canonical(ctx, row, text, ply) != stored.move:
         return None
-    return await _move_reply(ctx, row, ply, seat, None)
+    if await _answer_lost(ctx, row.id):
+        # The process that stored the move died answering it (this is Telegram sending the
+        # update again): its board is still to be posted, and this answer posts it (taking
+        # the committed board over from the dead process).
+        return await _move_reply(ctx, row, ply, seat, None)
+    # Decided by the stored move, whichever process applied it: the first answer told the
+    # chat (its board, or the outbox does), so this one is a line for the repeater alone.
+    said = texts.already_played(row.id, presentation.title(row), ply + 1, stored.move)
+    return Reply(said, game_id=row.id, private=True)
+
+
+async def _answer_lost(ctx: Context, game_id: int) -> bool:
+    """Whether a move's committed board is held by a worker that is gone (it died while
+    answering the move): only then does a repeat answer with the board.  Held by a live
+    worker (the first answer is being posted) or by nobody (the outbox posts it), a repeat
+    is quiet."""
+    for _, holder in await ctx.store.board_owners(game_id, ctx.now()):
+        if await ctx.store.worker_gone(holder):
+            return True
+    return False
 
 
 async def _stale(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> Reply:

@@ -26,6 +26,7 @@ __all__ = [
     "board_note",
     "deadline",
     "deliver_after",
+    "first_board_note",
     "note",
     "note_for_chat",
     "private_notes",
@@ -56,6 +57,26 @@ def board_note(
         ply=ply,
         direct=False,
         dedupe=f"board:{row.id}:{ply}",
+        created_at=now,
+    )
+
+
+def first_board_note(
+    ctx: Context, player: PlayerRow, chat: Chat, text: Text, now: datetime, *, grace: bool
+) -> Notification:
+    """The first board of a game made in the transaction that commits this note (its id is
+    ``{game}`` until then), for its chat, naming ``player`` who moves first: a tournament's
+    games, which no answer posts.  ``grace``: held for :data:`ANSWER_GRACE`, so that an answer
+    posted at once in the same chat (the start of a tournament by command) comes first."""
+    return Notification(
+        kind=Kind.BOARD,
+        recipient=Recipient(player.platform, player.user_id, player.name, player.id),
+        text=text,
+        deliver_after=now + ANSWER_GRACE if grace else now,
+        chat=chat,
+        ply=0,
+        direct=False,
+        dedupe="board:{game}:0",
         created_at=now,
     )
 

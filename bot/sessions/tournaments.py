@@ -28,7 +28,7 @@ from bot.core.notification import Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import pool_of
-from bot.sessions import challenges, loading, policy, presentation, standings, texts
+from bot.sessions import challenges, loading, policy, posts, presentation, standings, texts
 from bot.sessions.context import Context, Refusal, checked_id
 from bot.storage import Community, GameRow, NewGame, PlayerRow, StoreError
 from bot.storage.sql_tournaments import Joined
@@ -218,7 +218,7 @@ async def join(ctx: Context, user: User, chat: Chat, tournament_id: int | None =
     count = len(await ctx.store.entrants(t.id))
     head = texts.tournament_joined(presentation.mention(me), _name(t), count, t.max_players)
     if count >= t.max_players:
-        started = await _start(ctx, t, now)
+        started = await _start(ctx, t, now, answered=True)
         if started is not None:
             return Reply(Text.of(head, "\n", started))
     return await _card(ctx, t, head)
@@ -257,7 +257,7 @@ async def start(ctx: Context, user: User, chat: Chat, tournament_id: int | None 
     count = len(await ctx.store.entrants(t.id))
     if count < MIN_PLAYERS:
         raise Refusal(texts.tournament_too_few(_name(t), count, MIN_PLAYERS))
-    started = await _start(ctx, t, ctx.now())
+    started = await _start(ctx, t, ctx.now(), answered=True)
     if started is None:
         raise Refusal(texts.tournament_not_open(_name(t)))
     return Reply(started)
@@ -288,22 +288,30 @@ async def _game(
     group: int,
     leg: int,
     replay_of: int | None = None,
+    *,
+    grace: bool = False,
 ) -> TournamentNewGame:
     """A game of ``t`` between ``seat0`` and ``seat1`` from the start position, with its
-    clock running and the first mover's turn notice."""
+    clock running, posted in the chat as any game is: its first board, naming (pinging) the
+    first mover, is committed with it and posted by the outbox (held a moment when ``grace``:
+    an answer in the chat goes first).  A first mover who turned direct messages on is told
+    privately too, as on any turn; nothing else about the game is posted."""
     position = engines.new(t.game, **t.options)
     seats = (await loading.player_by_id(ctx, seat0), await loading.player_by_id(ctx, seat1))
     mover = seats[position.to_move]
+    shown = texts.tournament_first_board(_name(t), "{game}")
+    board = policy.first_board_note(
+        ctx, mover, Chat(t.platform, t.chat_id), shown, now, grace=grace
+    )
     said = texts.tournament_first_turn(
         _name(t), "{game}", _title(t), position.seat_sides[position.to_move]
     )
-    note = policy.note(
+    private = policy.private_notes(
         ctx,
         mover,
         Kind.YOUR_TURN,
         said,
         now,
-        chat_id=t.chat_id,
         dedupe="your_turn:{game}:0",
         ply=0,
         actions=(Action.make("Board", ActionKind.BOARD, "{game}"),),
@@ -322,12 +330,16 @@ async def _game(
         rated=t.rated,
         community=t.community,
     )
-    return TournamentNewGame(game, group, leg, replay_of=replay_of, notes=(note,))
+    return TournamentNewGame(game, group, leg, replay_of=replay_of, notes=(board, *private))
 
 
-async def _start(ctx: Context, t: TournamentRow, now: datetime) -> Text | None:
+async def _start(
+    ctx: Context, t: TournamentRow, now: datetime, *, answered: bool = False
+) -> Text | None:
     """Start ``t`` with every game at once; the chat's notice, or ``None`` if it was no
-    longer open."""
+    longer open.  ``answered``: the notice is the answer to a command in the chat (``start``,
+    the ``join`` that filled it), so it is not queued a second time, and the games' boards
+    wait a moment for it; else (the sweep) it is queued before the boards."""
     entrants = await ctx.store.entrants(t.id)
     pool = pool_of(t.game, t.options)
     # Grouped by their ratings in the tournament's community (the only ones its games count in).
@@ -336,12 +348,17 @@ async def _start(ctx: Context, t: TournamentRow, now: datetime) -> Text | None:
         e.player_id: (await ctx.store.rating(e.player_id, pool, where)).value for e in entrants
     }
     made = plan([Entrant(e.player_id, ratings[e.player_id]) for e in entrants], t.rounds)
-    games = [await _game(ctx, t, p.first, p.second, now, p.group, p.leg) for p in made.pairings]
+    games = [
+        await _game(ctx, t, p.first, p.second, now, p.group, p.leg, grace=answered)
+        for p in made.pairings
+    ]
     name = _name(t)
     players = await _mentions(ctx, [e.player_id for e in entrants])
     said = texts.tournament_started(name, len(games), len(made.groups), players)
-    creator = await loading.player_by_id(ctx, t.creator)
-    notes = [_chat_note(ctx, creator, t, said, now, f"tournament:{t.id}:start")]
+    notes = []
+    if not answered:
+        creator = await loading.player_by_id(ctx, t.creator)
+        notes.append(_chat_note(ctx, creator, t, said, now, f"tournament:{t.id}:start"))
     placed = {pid: (made.group_of(pid), ratings[pid]) for pid in ratings}
     rows = await ctx.store.start_tournament(t.id, placed, games, now, notes)
     return None if rows is None else said
@@ -564,8 +581,10 @@ async def _tend(ctx: Context, t: TournamentRow, now: datetime) -> int:
         creator = await loading.player_by_id(ctx, t.creator)
         head = texts.standings_update(presentation.mention(creator))
         text = Text.of(head, "\n", await _standings_text(ctx, state))
-        note = _chat_note(
-            ctx, creator, t, text, now, f"tournament:{t.id}:standings:{now:%Y%m%d%H%M}"
+        # Edited in place by the adapters where they can (see bot.sessions.posts).
+        note = replace(
+            _chat_note(ctx, creator, t, text, now, posts.standings_key(t.id, t.standings_at)),
+            kind=Kind.STANDINGS,
         )
         work += await ctx.store.claim_standings_post(t.id, t.standings_at, now, [note])
     # What was read, as the store counts it: a later change of any game shows.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import engines
@@ -41,9 +42,12 @@ async def board(ctx: Context, user: User, chat: Chat, game_id: int | None = None
     reply = await presentation.picture(
         ctx, position, Reply(head, actions=actions, game_id=gid), row
     )
-    return await presentation.as_board(
+    shown = await presentation.as_board(
         ctx, reply, row, position, live=row.status == GameStatus.ACTIVE
     )
+    # Someone not playing looks privately: a board posted for everyone would ping the player
+    # to move for nothing.
+    return shown if loading.seat(me, row) is not None else replace(shown, private=True)
 
 
 #: Finished games shown per page of ``games``.

@@ -61,12 +61,13 @@ TABLES: tuple[Table, ...] = (
     Table("notifications", ("id",), identity=True),
     Table("ratings", ("player", "platform", "community", "pool")),
     Table("rating_changes", ("game_id", "seat")),
-    Table("posts", ("platform", "chat_id", "message_id")),
     Table("tournaments", ("id",), identity=True),
     Table("tournament_players", ("tournament_id", "player_id")),
     Table("tournament_games", ("game_id",)),
+    Table("posts", ("platform", "chat_id", "message_id")),  # a standings post: its tournament
     Table("web_links", ("game_id",)),
     Table("web_watchers", ("game_id", "worker")),
+    Table("workers", ("id",)),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

@@ -37,6 +37,7 @@ import logging
 import re
 from collections.abc import Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from typing import Any, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
@@ -174,6 +175,15 @@ class PostgresStore(SqlStore):
     :meth:`close`."""
 
     SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+
+    def db_time(self, ahead: timedelta = timedelta(0)) -> str:
+        """The database server's clock (``now()``: the transaction's start) ``ahead`` of now,
+        as the stored text of a time (see :meth:`SqlBase.db_time`)."""
+        seconds = ahead.total_seconds()
+        return (
+            f"to_char((now() + interval '{seconds:.6f} seconds') AT TIME ZONE 'UTC', "
+            """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+        )
 
     def __init__(self, pool: asyncpg.Pool, threads: ThreadPoolExecutor, url: str) -> None:
         self._pool = pool

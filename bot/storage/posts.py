@@ -1,8 +1,9 @@
 """What the store keeps of the bot's own messages on the chat platforms ("posts"): which
-message shows which game's board or which challenge's card, so an adapter can edit it later
-(a challenge card when the challenge expires, the older boards of a game that lose their
-buttons) even after a restart.  :class:`~bot.storage.sql_posts.SqlPosts` stores them;
-:mod:`bot.sessions.posts` is how adapters use them (through the session manager).
+message shows which game's board, which challenge's card or which tournament's standings, so an
+adapter can edit it later (a challenge card when the challenge expires, the older boards of a
+game that lose their buttons, the standings by the next day's update) even after a restart.
+:class:`~bot.storage.sql_posts.SqlPosts` stores them; :mod:`bot.sessions.posts` is how adapters
+use them (through the session manager).
 
 >>> PostKind("board") is PostKind.BOARD
 True
@@ -29,12 +30,18 @@ class PostKind(enum.StrEnum):
     PICKER = "picker"
     #: a draw offer's or a takeback request's answer buttons (closed once answered)
     OFFER = "offer"
+    #: a tournament's standings in its chat (edited in place by the next day's update)
+    STANDINGS = "standings"
+    #: a game's own thread (``chat_id`` the thread, ``message_id`` the card it was started
+    #: from): where the platform's notices about the game go
+    THREAD = "thread"
 
 
 @dataclass(frozen=True)
 class Post:
     """One bot message: where it is (platform, chat, the platform's message id, all text),
-    what it shows, and whether it still has live buttons."""
+    what it shows (a game's board, a challenge's card, a tournament's standings), and whether
+    it still has live buttons."""
 
     platform: str
     chat_id: str
@@ -44,3 +51,4 @@ class Post:
     challenge_id: int | None = None
     live: bool = True
     created_at: datetime | None = None
+    tournament_id: int | None = None

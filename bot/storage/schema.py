@@ -677,6 +677,27 @@ _COMMUNITY_RATINGS_POSTGRES = _COMMUNITY_RATINGS.format(
     ref="BIGINT", real="DOUBLE PRECISION", rowid=""
 )
 
+# 12 -> 13 (issue 29): a remembered post may be a tournament's standings message (kind
+# ``standings``), edited in place by the next day's update (bot.storage.posts).
+_STANDINGS_POSTS = """
+ALTER TABLE posts ADD COLUMN tournament_id BIGINT REFERENCES tournaments (id);
+CREATE INDEX posts_tournament ON posts (tournament_id) WHERE tournament_id IS NOT NULL;
+"""
+
+# 13 -> 14 (issue 24): the bot's workers by an id of their own (bot.workers.worker_name), each
+# with a heartbeat by the database's clock: one that stopped beating is gone, whatever host
+# name or process id it had (containers share both).  ``ns`` says where ``pid`` means this
+# process (bot.workers.namespace), so a dead one there is known at once.
+_WORKERS = """
+CREATE TABLE workers (
+    id TEXT PRIMARY KEY,
+    host TEXT NOT NULL,
+    ns TEXT NOT NULL,
+    pid BIGINT NOT NULL,
+    seen_at TEXT NOT NULL
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -686,6 +707,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_WEB_LINKS, _WEB_LINKS),
     Migration(_DM_REFUSED, _DM_REFUSED),
     Migration(_COMMUNITY_RATINGS_SQLITE, _COMMUNITY_RATINGS_POSTGRES),
+    Migration(_STANDINGS_POSTS, _STANDINGS_POSTS),
+    Migration(_WORKERS, _WORKERS),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

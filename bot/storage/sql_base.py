@@ -7,9 +7,10 @@ outbox, leases, ratings, posts) each build on it.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from bot.storage.dbapi import Conn, Row
+from bot.storage.dbapi import Conn, Row, from_ts
 
 __all__ = ["SqlBase"]
 
@@ -41,6 +42,21 @@ class SqlBase:
     #: while no game is against the bot the index is empty, has no statistics, and the planner
     #: would walk every active game instead).
     BOT_TURN_INDEX = ""
+
+    def db_time(self, ahead: timedelta = timedelta(0)) -> str:
+        """An SQL expression for the database's clock ``ahead`` of now, as the stored text of
+        a time (:func:`~bot.storage.dbapi.to_ts`): leases and claims are timed by it, so
+        processes whose clocks disagree still agree on who holds what.  SQLite's
+        ``strftime(..., 'now', '<N> seconds')`` (millisecond precision, padded to the stored
+        microseconds); PostgreSQL overrides it with ``now()``."""
+        seconds = ahead.total_seconds()
+        return f"(strftime('%Y-%m-%dT%H:%M:%f', 'now', '{seconds:+.6f} seconds') || '000Z')"
+
+    async def db_now(self) -> datetime:
+        """The database's clock now (see :meth:`db_time`)."""
+        row = await self._row(f"SELECT {self.db_time()} AS now")
+        assert row is not None
+        return from_ts(row["now"])
 
     async def _read(self, fn: Callable[[Conn], T]) -> T:
         """Run ``fn`` outside a transaction of its own (each statement sees what is committed;

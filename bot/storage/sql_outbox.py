@@ -132,13 +132,14 @@ DROP_NOTE = (
 def cancel_obsolete_notes(conn: Conn, game_id: int, now: datetime) -> int:
     """Drop the undelivered notifications of a game that its row now makes obsolete (see
     :data:`OBSOLETE_NOTE`), inside the caller's transaction; how many."""
-    # A notification a worker holds is being sent this very moment: left to finish as sent
-    # (if its sending fails, the next claim drops it as obsolete).
+    # A notification a worker holds (or held: whether its lease ended is the database's
+    # clock's business, not this process's) is left alone: being sent, it finishes as sent;
+    # released or taken over, the next claim drops it as obsolete.
     cur = conn.execute(
-        DROP_NOTE + "WHERE game_id = ? AND done_at IS NULL "
-        "AND (lease_until IS NULL OR lease_until <= ?) AND EXISTS (SELECT 1 FROM games g "
+        DROP_NOTE + "WHERE game_id = ? AND done_at IS NULL AND lease_until IS NULL "
+        "AND EXISTS (SELECT 1 FROM games g "
         f"WHERE g.id = notifications.game_id AND {OBSOLETE_NOTE})",
-        (to_ts(now), game_id, to_ts(now)),
+        (to_ts(now), game_id),
     )
     return cur.rowcount
 
@@ -188,8 +189,11 @@ class SqlOutbox(SqlBase):
         its lease has ended, so two workers never hold the same one (PostgreSQL adds ``FOR
         UPDATE SKIP LOCKED`` to the inner select so they do not wait on each other either).
         """
-        stamp, until = to_ts(now), to_ts(now + lease)
-        free = "done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?)"
+        # Leases by the database's clock (processes' clocks may disagree); due when both this
+        # process's clock and the database's say so (a process running ahead must not take a
+        # board its answer is about to post).
+        stamp, at, until = to_ts(now), self.db_time(), self.db_time(lease)
+        free = f"done_at IS NULL AND (lease_until IS NULL OR lease_until <= {at})"
 
         # A picked row whose game has made it obsolete is dropped in the same statement that
         # leases the others (both judged against the row as it was: SQL evaluates every SET
@@ -200,13 +204,14 @@ class SqlOutbox(SqlBase):
         )
         take = (
             "WITH picked AS (SELECT id FROM notifications WHERE platform = ? "
-            "AND done_at IS NULL AND deliver_after <= ? AND (lease_until IS NULL "
-            f"OR lease_until <= ?) ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
+            f"AND done_at IS NULL AND deliver_after <= ? AND deliver_after <= {at} "
+            f"AND (lease_until IS NULL OR lease_until <= {at}) "
+            f"ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
             f"UPDATE notifications SET done_at = CASE WHEN {stale} THEN ? ELSE done_at END, "
             f"outcome = CASE WHEN {stale} THEN 'obsolete' ELSE outcome END, "
             f"dedupe = CASE WHEN {stale} THEN NULL ELSE dedupe END, "
             f"lease_owner = CASE WHEN {stale} THEN NULL ELSE ? END, "
-            f"lease_until = CASE WHEN {stale} THEN NULL ELSE ? END "
+            f"lease_until = CASE WHEN {stale} THEN NULL ELSE {until} END "
             f"WHERE id IN (SELECT id FROM picked) AND {free} "
             f"RETURNING {NOTE_RETURNING}, outcome AS dropped"
         )
@@ -220,7 +225,7 @@ class SqlOutbox(SqlBase):
             want = limit
             while want > 0:
                 rows: list[Row] = conn.execute(
-                    take, (platform, stamp, stamp, want, stamp, owner, until, stamp)
+                    take, (platform, stamp, want, stamp, owner)
                 ).fetchall()
                 live = [r for r in rows if r["dropped"] is None]
                 taken += live
@@ -262,13 +267,22 @@ class SqlOutbox(SqlBase):
         return await self._finish_note(note_id, owner, now, "failed", error)
 
     async def retry_later(
-        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+        self,
+        note_id: int,
+        owner: str,
+        when: datetime,
+        error: str,
+        *,
+        direct: bool | None = None,
+        counted: bool | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``, counting a failed
         attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
-        a refused direct message, which does not count as an attempt); ``False`` if ``owner``
-        no longer held the claim."""
-        counted = 1 if direct is None else 0
+        a refused direct message, which does not count as an attempt; ``counted=False``: a
+        wait the platform asked for, no attempt either); ``False`` if ``owner`` no longer held
+        the claim."""
+        if counted is None:
+            counted = direct is None
 
         def retry(conn: Conn) -> bool:
             cur = conn.execute(
@@ -276,7 +290,7 @@ class SqlOutbox(SqlBase):
                 "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
                 "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
                 (
-                    counted,
+                    int(counted),
                     to_ts(when),
                     error[:500],
                     None if direct is None else int(direct),
@@ -296,12 +310,14 @@ class SqlOutbox(SqlBase):
         answering a move there posts the board itself and marks them sent.  Those another
         worker holds are left to it; an answer in another chat (a move typed privately)
         claims none: the game's chat still gets its board."""
+        at, until = self.db_time(), self.db_time(lease)
         rows = await self._write(
             lambda c: c.execute(
-                "UPDATE notifications SET lease_owner = ?, lease_until = ? "
+                f"UPDATE notifications SET lease_owner = ?, lease_until = {until} "
                 f"WHERE game_id = ? AND chat_id = ? AND kind = '{Kind.BOARD}' "
-                "AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= ?) RETURNING id",
-                (owner, to_ts(now + lease), game_id, chat_id, to_ts(now)),
+                f"AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= {at}) "
+                "RETURNING id",
+                (owner, game_id, chat_id),
             ).fetchall()
         )
         return sorted(int(r["id"]) for r in rows)
@@ -311,9 +327,9 @@ class SqlOutbox(SqlBase):
         committed boards."""
         rows = await self._rows(
             "SELECT DISTINCT platform, lease_owner FROM notifications WHERE game_id = ? "
-            f"AND kind = '{Kind.BOARD}' AND done_at IS NULL AND lease_until > ? "
+            f"AND kind = '{Kind.BOARD}' AND done_at IS NULL AND lease_until > {self.db_time()} "
             "ORDER BY platform, lease_owner",
-            (game_id, to_ts(now)),
+            (game_id,),
         )
         return [(str(r["platform"]), str(r["lease_owner"])) for r in rows]
 
@@ -361,8 +377,8 @@ class SqlOutbox(SqlBase):
         """The workers holding unexpired claims on ``platform``'s undelivered notifications."""
         rows = await self._rows(
             "SELECT DISTINCT lease_owner FROM notifications WHERE platform = ? "
-            "AND done_at IS NULL AND lease_until > ? ORDER BY lease_owner",
-            (platform, to_ts(now)),
+            f"AND done_at IS NULL AND lease_until > {self.db_time()} ORDER BY lease_owner",
+            (platform,),
         )
         return [str(r["lease_owner"]) for r in rows]
 
@@ -379,6 +395,20 @@ class SqlOutbox(SqlBase):
             )
         )
 
+    async def renew_claims(self, platform: str, owner: str, lease: timedelta) -> int:
+        """Extend every claim ``owner`` holds on ``platform``'s undelivered notifications to
+        ``lease`` from now by the database's clock (a sender still sending keeps what it
+        took); how many."""
+        return await self._write(
+            lambda c: (
+                c.execute(
+                    f"UPDATE notifications SET lease_until = {self.db_time(lease)} "
+                    "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
+                    (platform, owner),
+                ).rowcount
+            )
+        )
+
     async def cancel_obsolete(self, game_id: int, now: datetime) -> int:
         """Cancel a game's undelivered notifications that its current state makes obsolete;
         how many.  (Every change of a game in this store already does this inside its own
@@ -386,11 +416,53 @@ class SqlOutbox(SqlBase):
         return await self._write(lambda c: cancel_obsolete_notes(c, game_id, now))
 
     async def prune_notifications(self, before: datetime) -> int:
-        """Delete notifications delivered, dropped or given up before ``before``; how many."""
+        """Delete notifications delivered, dropped or given up before ``before``, and those
+        never delivered although due since before then (a platform no longer served); how
+        many.  First, undelivered notifications whose times cannot be read (they would never
+        be due, or held for ever) are set aside: given up, with a log line each."""
+        await self._set_aside_unreadable()
+        stamp = to_ts(before)
         cur = await self._write(
             lambda c: c.execute(
-                "DELETE FROM notifications WHERE done_at IS NOT NULL AND done_at < ?",
-                (to_ts(before),),
+                "DELETE FROM notifications WHERE (done_at IS NOT NULL AND done_at < ?) "
+                "OR (done_at IS NULL AND deliver_after < ? AND created_at < ?)",
+                (stamp, stamp, stamp),
             )
         )
         return int(cur.rowcount)
+
+    async def _set_aside_unreadable(self) -> int:
+        """Give up the undelivered notifications whose delivery time, creation time or lease
+        cannot be read, each with a log line; how many."""
+        rows = await self._rows(
+            "SELECT id, deliver_after, created_at, lease_until FROM notifications "
+            "WHERE done_at IS NULL ORDER BY id"
+        )
+        bad: list[int] = []
+        for row in rows:
+            for column in ("deliver_after", "created_at", "lease_until"):
+                value = row[column]
+                if value is None and column == "lease_until":
+                    continue
+                try:
+                    from_ts(value)
+                except ValueError:
+                    log.error(
+                        "notification %s set aside: its %s %r cannot be read",
+                        row["id"], column, str(value)[:40],
+                    )  # fmt: skip
+                    bad.append(int(row["id"]))
+                    break
+        if bad:
+            marks = ", ".join("?" for _ in bad)
+
+            def set_aside(conn: Conn) -> None:
+                conn.execute(
+                    f"UPDATE notifications SET done_at = {self.db_time()}, outcome = 'failed', "
+                    "last_error = 'its times cannot be read', lease_owner = NULL, "
+                    f"lease_until = NULL WHERE id IN ({marks}) AND done_at IS NULL",
+                    bad,
+                )
+
+            await self._write(set_aside)
+        return len(bad)

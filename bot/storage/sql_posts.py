@@ -1,11 +1,11 @@
 """Posts in SQL (:class:`SqlPosts`, a part of :class:`~bot.storage.sql.SqlStore`), and a chat
 that changes its id.
 
-Table ``posts`` (migration 4 of :mod:`bot.storage.schema`): one row per bot message an
-adapter may edit later, keyed by (platform, chat, message id); ``live`` says whether it still
-has buttons.  A message id is only meaningful in its own chat: when a chat changes its id, its
-posts stay under the old id.  Message ids are text (Telegram's are numbers per chat, Discord's
-snowflakes).
+Table ``posts`` (migration 4 of :mod:`bot.storage.schema`; ``tournament_id`` since migration
+12 -> 13): one row per bot message an adapter may edit later, keyed by (platform, chat, message
+id); ``live`` says whether it still has buttons.  A message id is only meaningful in its own
+chat: when a chat changes its id, its posts stay under the old id.  Message ids are text
+(Telegram's are numbers per chat, Discord's snowflakes).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ __all__ = ["SqlPosts"]
 
 log = logging.getLogger(__name__)
 
-_COLUMNS = "platform, chat_id, message_id, kind, game_id, challenge_id, live, created_at"
+_COLUMNS = (
+    "platform, chat_id, message_id, kind, game_id, challenge_id, live, created_at, tournament_id"
+)
 
 
 def _post(row: Row) -> Post | None:
@@ -37,6 +39,7 @@ def _post(row: Row) -> Post | None:
             challenge_id=row["challenge_id"],
             live=bool(row["live"]),
             created_at=from_ts(row["created_at"]),
+            tournament_id=row["tournament_id"],
         )
     except (TypeError, ValueError):
         log.error("skipping a post that cannot be read: %s", dict(row))
@@ -53,9 +56,10 @@ class SqlPosts(SqlBase):
 
         def remember(conn: Conn) -> list[Row]:
             conn.execute(
-                f"INSERT INTO posts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?) "
+                f"INSERT INTO posts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?) "
                 "ON CONFLICT (platform, chat_id, message_id) DO UPDATE SET kind = excluded.kind, "
-                "game_id = excluded.game_id, challenge_id = excluded.challenge_id, live = 1",
+                "game_id = excluded.game_id, challenge_id = excluded.challenge_id, live = 1, "
+                "tournament_id = excluded.tournament_id",
                 (
                     post.platform,
                     post.chat_id,
@@ -64,6 +68,7 @@ class SqlPosts(SqlBase):
                     post.game_id,
                     post.challenge_id,
                     to_ts(now),
+                    post.tournament_id,
                 ),
             )
             if post.kind is not PostKind.BOARD or post.game_id is None:
@@ -98,13 +103,18 @@ class SqlPosts(SqlBase):
         challenge_id: int | None = None,
         kind: PostKind | None = None,
         live: bool | None = None,
+        tournament_id: int | None = None,
     ) -> list[Post]:
-        """The remembered posts on ``platform`` of a game, a challenge, a kind, live or not
-        (whichever are given), oldest first; one that cannot be read is left out with a log
-        line."""
+        """The remembered posts on ``platform`` of a game, a challenge, a tournament, a kind,
+        live or not (whichever are given), oldest first; one that cannot be read is left out
+        with a log line."""
         where: list[str] = ["platform = ?"]
         args: list[str | int] = [platform]
-        for column, value in (("game_id", game_id), ("challenge_id", challenge_id)):
+        for column, value in (
+            ("game_id", game_id),
+            ("challenge_id", challenge_id),
+            ("tournament_id", tournament_id),
+        ):
             if value is not None:
                 where.append(f"{column} = ?")
                 args.append(value)

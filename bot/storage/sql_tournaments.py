@@ -275,9 +275,9 @@ class SqlTournaments(SqlBase):
                     "WHERE tournament_id = ? AND player_id = ?",
                     (group, rating, tournament_id, player),
                 )
-            rows = _insert_games(conn, tournament_id, games, now)
+            # The chat's notes first: the start message goes out before the games' boards.
             insert_notes(conn, notes)
-            return rows
+            return _insert_games(conn, tournament_id, games, now)
 
         try:
             rows = await self._write(start)

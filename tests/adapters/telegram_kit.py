@@ -10,9 +10,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import telegram
-from telegram.ext import AIORateLimiter
+from telegram.ext import AIORateLimiter, BaseRateLimiter
 
 from bot.adapters.commands import REGISTRY, Command
 from bot.adapters.telegram import TelegramAdapter
@@ -147,10 +148,12 @@ async def running(
     challenge_ttl: timedelta = CHALLENGE_TTL,
     thinker: Thinker | None = None,
     registry: Sequence[Command] = REGISTRY,
+    rate_limiter: BaseRateLimiter[Any] | None = None,
 ) -> AsyncIterator[Bot]:
     """The adapter on a fresh manager over the SQLite file ``path``, polling a fake;
     ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``);
-    ``thinker`` searches the bot's moves (tests give it tiny budgets)."""
+    ``thinker`` searches the bot's moves (tests give it tiny budgets); ``rate_limiter``
+    replaces :func:`quiet_limiter`."""
     async with contextlib.AsyncExitStack() as stack:
         server = fake if fake is not None else await stack.enter_async_context(FakeTelegram())
         store = await SqliteStore.open(path)
@@ -168,7 +171,7 @@ async def running(
             server.token,
             api_url=server.base_url,
             file_url=server.base_file_url,
-            rate_limiter=quiet_limiter(),
+            rate_limiter=rate_limiter or quiet_limiter(),
             registry=registry,
         )
         outbox = None

@@ -12,9 +12,12 @@ Command), which the tournament command's nine options respect."""
 
 from __future__ import annotations
 
+import asyncio
+from datetime import timedelta
 from pathlib import Path
 
-from bot.storage import PlayerRow
+from bot.storage import PlayerRow, PostKind
+from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
@@ -27,7 +30,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
-from tests.fakes.discord_fake import ResponseKind
+from tests.fakes.discord_fake import ResponseKind, StoredMessage
 
 
 async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) -> None:
@@ -55,7 +58,25 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         users = {}
         for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
             users[(await run.manager.player(as_user(uid, name))).id] = uid
-        for g in await run.manager.store.tournament_games(1):
+        games = [g.game_id for g in await run.manager.store.tournament_games(1)]
+
+        def boards() -> dict[int, list[StoredMessage]]:
+            """The games' boards in the channel (a board's History button names its game)."""
+            found: dict[int, list[StoredMessage]] = {}
+            for m in fake.messages_in(CHANNEL):
+                ids = [c.get("custom_id", "") for c in m.walk_components()]
+                for gid in games:
+                    if m.attachments and f"hi:{gid}" in ids:
+                        found.setdefault(gid, []).append(m)
+            return found
+
+        # Each game is posted with its board by the outbox, pinging the player to move.
+        await fake.wait_until(lambda: len(boards()) == 3, timeout=DEADLINE)
+        for gid, posted in boards().items():
+            assert len(posted) == 1, f"#{gid} posted {len(posted)} times"
+            assert posted[0].pinged_users == {await run.to_move(gid)}
+        pictures: list[str] = []  # the standings picture's attachment after each update
+        for done, g in enumerate(await run.manager.store.tournament_games(1), start=1):
             row = await run.manager.store.get_game(g.game_id)
             assert row is not None
             offer = await run.answer(users[row.seat0], "draw", {"game": str(row.id)})
@@ -64,6 +85,28 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
                 users[row.seat1], "draw", {"game": str(row.id), "answer": "accept"}
             )
             assert "draw" in agreed.content.lower(), agreed.content
+            if done == 3:
+                break
+            # A day after each of the first two results the sweep updates the standings: the
+            # first update is posted, the second edits it in place.
+            await _a_day_later(run, 1)
+            await run.manager.sweep()
+            said = f"({done} of 3 games played)"
+
+            def updated(said: str = said) -> bool:
+                day = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
+                return len(day) == 1 and said in day[0].content
+
+            await fake.wait_until(updated, timeout=DEADLINE)
+            (posted,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
+            pictures.append(str(posted.attachments[0]["id"]))
+            # Remembered right after Discord answered: the next update edits it.
+            await _remembered(run)
+        (day,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
+        assert day.edits == 1, "the second update edited the first message"
+        # The table picture came with the update and was replaced by the edit.
+        assert len(day.attachments) == 1 and day.attachments[0]["filename"].endswith(".png")
+        assert len(set(pictures)) == 2, pictures
         await run.manager.sweep()
         await fake.wait_until(
             lambda: any("is over" in m.content for m in fake.messages_in(CHANNEL)),
@@ -72,11 +115,36 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         over = next(m for m in fake.messages_in(CHANNEL) if "is over" in m.content)
         # Three draws: everyone 1 point, Sonneborn-Berger 1: a shared first place.
         assert f"<@{ALICE}>, <@{BOB}> and <@{CAROL}> win with 1 point." in over.content
+        # Nothing posted twice: one start message (the answer), the day's standings one
+        # message; the result a new one.
+        assert sum("has started" in m.content for m in fake.messages_in(CHANNEL)) == 1
+        assert sum("day's standings" in m.content for m in fake.messages_in(CHANNEL)) == 1
         standings = await run.answer(CAROL, "tournament", {})
         assert "Standings of tournament 1" in standings.content
         assert "1. alice 1 (won 0, drawn 2, lost 0; SB 1)" in standings.content
         assert standings.attachments, "the standings come as a picture"
         assert standings.attachments[0]["filename"].endswith(".png")
+
+
+async def _remembered(run: Run) -> None:
+    """Wait until tournament 1's standings message is remembered (right after it is sent),
+    re-checking every 10 ms, failing after the deadline."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + DEADLINE
+    while not await run.manager.posts_for("discord", tournament_id=1, kind=PostKind.STANDINGS):
+        assert loop.time() < deadline, "the standings message was not remembered"
+        await asyncio.sleep(0.01)
+
+
+async def _a_day_later(run: Run, tournament_id: int) -> None:
+    """As if the tournament's last standings were posted two days ago (the bot runs on the
+    real clock): the next sweep may post the day's update."""
+    when = to_ts(run.manager.now() - timedelta(days=2))
+
+    def back(conn: Conn) -> None:
+        conn.execute("UPDATE tournaments SET standings_at = ? WHERE id = ?", (when, tournament_id))
+
+    await run.manager.store._write(back)
 
 
 async def _entrants(run: Run) -> list[PlayerRow]:

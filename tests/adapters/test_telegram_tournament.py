@@ -11,10 +11,13 @@ so the Join button's id carries its whole meaning (``tj:<tournament>``, a few by
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import telegram
 
+from bot.storage import PostKind
+from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
 
 
@@ -64,25 +67,54 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         _, text, alert = await bot.press(bo, card, bot.button(card, "Join"))
         assert alert and text is not None and "already in" in text
         await _answer(bot, ada, group, "/tournament start", "3 games at once")
-        # The outbox posts the start in the group too.
-        await fake.wait_until(
-            lambda: any("has started" in (m.text or "") for m in fake.sent(group)[-8:]),
-            timeout=30,
-        )
         rows = [
             await bot.manager.store.get_game(g.game_id)
             for g in await bot.manager.store.tournament_games(1)
         ]
+        shown = [f"game #{row.id} begins" for row in rows if row is not None]
+
+        def boards() -> list[telegram.Message]:
+            return [
+                m
+                for m in fake.sent(group)
+                if m.photo and any(s in (m.caption or "") for s in shown)
+            ]
+
+        # Each game is posted with its board, by the outbox, once the answer is out.
+        await fake.wait_until(lambda: len(boards()) == 3, timeout=DEADLINE)
+        for board, row in zip(sorted(boards(), key=bot.game_id), rows, strict=True):
+            assert row is not None and bot.game_id(board) == row.id
+            mover = await bot.to_move(row.id, ada, bo, cy)
+            # The board's caption names (pings) the player to move: their turn notice.
+            assert f'href="tg://user?id={mover.id}"' in (board.caption_html or ""), board
         users = {str(u.id): u for u in (ada, bo, cy)}
         ids = {}
         for u in (ada, bo, cy):
             player = await bot.manager.player(bot.as_user(u))
             ids[player.id] = u
-        # Each game: the second player resigns, except the last, drawn by agreement.
-        for row in rows[:-1]:
+        # Each game: the second player resigns, except the last, drawn by agreement.  A day
+        # after each of the first two results, the sweep updates the standings: the first
+        # update is posted, the second edits it in place.
+        updates: list[telegram.Message] = []
+        for done, row in enumerate(rows[:-1], start=1):
             assert row is not None
             loser = ids[row.seat1]
             await _answer(bot, loser, group, f"/resign #{row.id} !", "resign")
+            await _a_day_later(bot, 1)
+            await bot.manager.sweep()
+            said = f"({done} of 3 games played)"
+
+            def updated(said: str = said) -> bool:
+                updates[:] = [m for m in fake.sent(group) if "day's standings" in _shown(m)]
+                return bool(updates) and said in _shown(fake.message(group, updates[0].message_id))
+
+            await fake.wait_until(updated, timeout=DEADLINE)
+            assert len(updates) == 1, "the second update edits the first message"
+            await bot.eventually(lambda: _remembered(bot))
+            # The table picture with the text as its caption, the picture replaced too.
+            now = fake.message(group, updates[0].message_id)
+            assert now.photo and len(fake.photo_bytes(now)) > 1000
+        assert [c.method for c in fake.calls].count("editMessageMedia") == 1
         last = rows[-1]
         assert last is not None
         await _answer(bot, ids[last.seat0], group, f"/draw #{last.id}", "draw")
@@ -98,3 +130,75 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         assert len(png) > 1000
         assert standings.caption is not None and "Standings of tournament 1" in standings.caption
         assert users  # every player was a Telegram user of the group
+        # Nothing about the start was posted twice: one start message, one board per game.
+        assert sum("has started" in (m.text or "") for m in fake.sent(group)) == 1
+        assert len(boards()) == 3
+        # The final result is a new message; the day's standings stayed one message.
+        assert sum("day's standings" in _shown(m) for m in fake.sent(group)) == 1
+
+
+async def _remembered(bot: Bot) -> bool:
+    """Whether tournament 1's standings message is remembered (right after it is sent)."""
+    return bool(await bot.manager.posts_for("telegram", tournament_id=1, kind=PostKind.STANDINGS))
+
+
+def _shown(message: telegram.Message) -> str:
+    return message.text or message.caption or ""
+
+
+async def _a_day_later(bot: Bot, tournament_id: int) -> None:
+    """As if the tournament's last standings were posted two days ago (the bot runs on the
+    real clock): the next sweep may post the day's update."""
+    when = to_ts(bot.manager.now() - timedelta(days=2))
+
+    def back(conn: Conn) -> None:
+        conn.execute("UPDATE tournaments SET standings_at = ? WHERE id = ?", (when, tournament_id))
+
+    await bot.manager.store._write(back)
+
+
+async def test_standings_whose_message_is_gone_are_posted_anew(tmp_path: Path) -> None:
+    """The standings message remembered no longer exists (deleted in the group: Telegram
+    answers the edit with "message to edit not found"): the day's standings are posted as a
+    new message, which the next update edits."""
+    async with running(tmp_path / "t.db", deliver=True) as bot:
+        fake = bot.fake
+        ada, bo, cy = (
+            fake.user(41, "Ada", "ada"),
+            fake.user(42, "Bo", "bo"),
+            fake.user(43, "Cy", "cy"),
+        )
+        group = fake.group(-400, "Hex club")
+        await bot.say(ada, group, "/tournament new pathagon days=1")
+        for player in (bo, cy):
+            await _answer(bot, player, group, "/tournament join", "joined")
+        await _answer(bot, ada, group, "/tournament start", "3 games at once")
+        gone = await bot.manager.remember_post(
+            "telegram", str(group.id), "999999", PostKind.STANDINGS, tournament_id=1
+        )
+        assert gone == []
+        (first, *_) = await bot.manager.store.tournament_games(1)
+        row = await bot.manager.store.get_game(first.game_id)
+        assert row is not None
+        seat1 = await bot.manager.store.get_player(row.seat1)
+        assert seat1 is not None
+        loser = next(u for u in (ada, bo, cy) if str(u.id) == seat1.user_id)
+        await _answer(bot, loser, group, f"/resign #{row.id} !", "resign")
+        await _a_day_later(bot, 1)
+        await bot.manager.sweep()
+
+        def posted() -> list[telegram.Message]:
+            return [m for m in fake.sent(group) if "day's standings" in _shown(m)]
+
+        await fake.wait_until(lambda: len(posted()) == 1, timeout=DEADLINE)
+        (day,) = posted()
+        assert day.photo and "(1 of 3 games played)" in _shown(day)
+
+        # Remembered right after Telegram answered: the next update edits this one.
+        async def remembered() -> bool:
+            known = await bot.manager.posts_for(
+                "telegram", tournament_id=1, kind=PostKind.STANDINGS
+            )
+            return [p.message_id for p in known][-1] == str(day.message_id)
+
+        await bot.eventually(remembered)

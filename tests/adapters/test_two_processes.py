@@ -595,9 +595,12 @@ def _each_update_answered_once(
 async def test_a_notification_a_killed_process_was_sending_goes_out_at_once(
     postgres_url: str, tmp_path: Path
 ) -> None:
-    """A "your turn" claimed by a process's outbox, held in sending (flood control), when that
-    process is SIGKILLed: the other process's outbox sees the claim's owner is gone and sends
-    it at once, not after the claim's two-minute lease."""
+    """A "your turn" that Telegram's flood control refuses (429, retry after 3 s) is not held
+    in sending: the outbox puts it back, due when the block ends, without counting a failed
+    attempt and without holding any other chat up (issue 24).  The process that tried is
+    then SIGKILLed: the other process sends it once the block is over, exactly once.  (A claim
+    held by a killed worker is taken over at once: tests/bot/delivery/test_outbox.py, and
+    the board of the first test here.)"""
     async with two_processes(postgres_url, tmp_path) as (first, second):
         tg = first.tg
         conn = await asyncpg.connect(postgres_url)
@@ -618,17 +621,23 @@ async def test_a_notification_a_killed_process_was_sending_goes_out_at_once(
             await game.start(alice, bob)
             await db.settled()
             # The "your turn" of the next move is claimed, and held (flood control) in sending.
-            tg.flood("sendMessage", retry_after=60)
+            tg.flood("sendMessage", retry_after=3)
             await game.move(db, COLUMN_D)
 
             async def held() -> bool:
                 return any(not c.response.get("ok") for c in tg.calls_to("sendMessage"))
 
-            await db.eventually(held, "the notice held")
-            [note] = await db.undone()
-            owner = first if pid_of(note["lease_owner"]) == first.pid else second
+            await db.eventually(held, "the notice held back")
+            undone = await db.undone()
+            notices = [n for n in undone if n["kind"] == "your_turn"]
+            assert len(notices) == 1, [dict(n) for n in undone]
+            note = notices[0]
+            row = await conn.fetchrow(
+                "SELECT lease_owner, attempts FROM notifications WHERE id = $1", note["id"]
+            )
+            assert (row["lease_owner"], row["attempts"]) == (None, 0)  # put back, not held
             before = len(tg.calls_to("sendMessage"))
-            await owner.kill()
+            await first.kill()
 
             async def delivered() -> bool:
                 return not await db.undone()

@@ -257,15 +257,20 @@ async def test_refusal_double_accept_racing(tmp_path: Path) -> None:
         one_line_refusal(loser, "already")
 
 
-async def test_double_move_same_ply_is_applied_once_and_answered_the_same(tmp_path: Path) -> None:
+async def test_double_move_same_ply_is_applied_once_and_repeats_answered_privately(
+    tmp_path: Path,
+) -> None:
     async with session(tmp_path / "h.db") as m:
         game_id, _ = await start_game(m, "maphex")
         first, second = await asyncio.gather(m.move(BOB, ROOM, "5"), m.move(BOB, ROOM, " 5 "))
-        assert first.ok and second == first
+        assert first.ok and not first.private
+        # The repeat posts nothing new: a line for Bob alone (issue 24).
+        quiet = f"#{game_id} Maphex, move 1: you already played 5."
+        assert second.ok and second.private and second.text == quiet
         later = await m.move(BOB, ROOM, "5")
-        assert later == first
+        assert later == second
         button = await m.press(BOB, ROOM, f"mv:{game_id}:0:5")
-        assert button == first
+        assert button == second
         assert [mv.move for mv in await m.store.moves(game_id)] == ["5"]
 
 
@@ -459,7 +464,7 @@ async def test_a_stale_cache_is_checked_against_the_store_not_trusted(tmp_path: 
         e5 = await one.move(ALICE, ROOM, "e5", game_id)
         assert e5.ok
         again = await two.move(ALICE, ROOM, "e5", game_id)  # a duplicate via process two
-        assert again.ok and again.text == e5.text
+        assert again.ok and again.private and "you already played e5" in again.text
         assert (await two.move(BOB, ROOM, "d4", game_id)).ok
         assert [mv.move for mv in await one.store.moves(game_id)] == ["5", "e5", "d4"]
 
@@ -505,9 +510,9 @@ async def test_a_move_that_loses_is_only_played_once_confirmed(tmp_path: Path) -
         over = await manager.store.get_game(gid)
         assert over is not None and over.status == "finished" and over.winner == 0
         assert over.reason == "connection"
-        # A double press is answered the same way and changes nothing.
+        # A double press changes nothing and is answered for Bob alone (issue 24).
         again = await manager.press(BOB, ROOM, warned.actions[0].id)
-        assert again.text == done.text
+        assert again.ok and again.private and "you already played a4-a5" in again.text
         assert await manager.store.get_game(gid) == over
 
 

@@ -288,6 +288,8 @@ class _Failure:
     status: int
     description: str
     parameters: dict[str, Any] | None
+    #: Only a call to this chat fails (``None``: any call of the method).
+    chat_id: int | None = None
 
 
 class _Params:
@@ -1044,20 +1046,39 @@ class FakeTelegram(FakeServer):
         *,
         times: int = 1,
         parameters: dict[str, Any] | None = None,
+        chat_id: int | None = None,
     ) -> None:
-        """The next ``times`` calls of ``method`` answer this error instead of working."""
+        """The next ``times`` calls of ``method`` (to ``chat_id`` only, when given) answer
+        this error instead of working."""
         queue = self._failures.setdefault(method.lower(), deque())
-        queue.extend(_Failure(error_code, description, parameters) for _ in range(times))
+        failure = _Failure(error_code, description, parameters, chat_id)
+        queue.extend(failure for _ in range(times))
 
-    def flood(self, method: str, retry_after: int = 1, *, times: int = 1) -> None:
-        """Flood control: the next ``times`` calls of ``method`` answer 429 ``retry_after``."""
+    def flood(
+        self, method: str, retry_after: int = 1, *, times: int = 1, chat_id: int | None = None
+    ) -> None:
+        """Flood control: the next ``times`` calls of ``method`` (to ``chat_id`` only, when
+        given: Telegram's flood limits are per chat) answer 429 ``retry_after``."""
         self.fail(
             method,
             429,
             f"Too Many Requests: retry after {retry_after}",
             times=times,
             parameters={"retry_after": retry_after},
+            chat_id=chat_id,
         )
+
+    def _failure_for(self, method: str, fields: dict[str, Any]) -> _Failure | None:
+        """The first failure queued for this call (its method, and its chat if it names one),
+        taken off the queue."""
+        failures = self._failures.get(method.lower())
+        if not failures:
+            return None
+        for failure in failures:
+            if failure.chat_id is None or str(failure.chat_id) == str(fields.get("chat_id")):
+                failures.remove(failure)
+                return failure
+        return None
 
     # ---------------------------------------------------------------- HTTP plumbing
 
@@ -1084,9 +1105,8 @@ class FakeTelegram(FakeServer):
             handler = self._handlers.get(method)
             if handler is None:
                 raise _ApiError(404, "Not Found")
-            failures = self._failures.get(method.lower())
-            if failures:
-                failure = failures.popleft()
+            failure = self._failure_for(method, fields)
+            if failure is not None:
                 raise _ApiError(failure.status, failure.description, failure.parameters)
             limited = None if self._flood_gate is None else _limited_chat(method, fields)
             if limited is not None:

@@ -47,6 +47,7 @@ from bot.adapters.discord.format import (
     user_of,
 )
 from bot.adapters.discord.picker import PickMenu, PreviewButton, picker_view
+from bot.adapters.discord.reach import MISSING_ACCESS, Reach
 from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.discord.threads import (
     ARCHIVE_AFTER,
@@ -211,6 +212,25 @@ class _Outgoing:
     card: int | None
 
 
+def _foreign(interaction: discord.Interaction) -> bool:
+    """Whether the bot is not a member where ``interaction`` happened (a DM or group DM
+    between users, a server without the bot): only the user install answers there."""
+    if interaction.context.private_channel:
+        return True
+    return interaction.guild_id is not None and not interaction.is_guild_integration()
+
+
+def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
+    """A deferred answer's fields as the edit of its "thinking" placeholder.  Discord's Create
+    Followup Message: after a deferral the first followup edits the placeholder only "for
+    backwards compatibility"; the documented way is Edit Original Interaction Response
+    (discord/discord-api-docs#7091).  Such an edit counts as no followup either (a user
+    install's interaction allows 5, discord/discord-api-docs#6958)."""
+    edit = dict(fields)
+    edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+    return edit
+
+
 class _Tree(app_commands.CommandTree["DiscordBot"]):
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -266,6 +286,8 @@ class DiscordBot(discord.Client):
         # it (the only way into a private channel the bot is not in); which message is which
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
+        # Channels that refused the bot, players no notice reached (bot.adapters.discord.reach).
+        self.reach = Reach()
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
 
@@ -427,19 +449,31 @@ class DiscordBot(discord.Client):
         caller = user_of(interaction.user)
         out = await self._compose(reply, caller, file_name=file_name, board=board)
         fields = out.fields
+        if out.card is not None and mode is Mode.PUBLIC and _foreign(interaction):
+            # A new challenge where only the user install works: say what the friends need.
+            line = markdown(texts.user_install_card())
+            fields["content"] = f"{fields.get('content', '')}\n{line}".strip()[:TEXT_LIMIT]
         sent: discord.InteractionMessage | discord.WebhookMessage | None = None
-        if not reply.ok or mode is Mode.PRIVATE:
+        if reply.private:
+            # A repeat the store had already applied, a look by someone not playing: for the
+            # asker alone (ephemeral: "only the user receiving the message can see it",
+            # Discord's Receiving and Responding), and pinging no one.
+            fields["allowed_mentions"] = discord.AllowedMentions.none()
+            fields.pop("view", None)
+        if not reply.ok or mode is Mode.PRIVATE or reply.private:
             if deferred and mode is not Mode.PRIVATE:
                 if mode is Mode.PUBLIC:
                     # The public "thinking" placeholder gives way to a private answer.
                     await interaction.delete_original_response()
                 await interaction.followup.send(**fields, ephemeral=True)
             elif deferred:
-                await interaction.followup.send(**fields, ephemeral=True)
+                # The private "thinking" placeholder becomes the answer (see _as_edit).
+                await interaction.edit_original_response(**_as_edit(fields))
             else:
                 await interaction.response.send_message(**fields, ephemeral=True)
             for section in out.rest:
                 await interaction.followup.send(section, ephemeral=True)
+            await self._say_unreachable(interaction)
             return
         # A move's committed board is this answer (a live board, or the final one): claimed,
         # so no outbox posts it too. In a game's thread the game's chat is the thread's
@@ -476,7 +510,7 @@ class DiscordBot(discord.Client):
                         await interaction.response.edit_message(view=None)
                     sent = await interaction.followup.send(**fields, wait=True)
                 elif deferred:
-                    sent = await interaction.followup.send(**fields, wait=True)
+                    sent = await interaction.edit_original_response(**_as_edit(fields))
                 else:
                     response = await interaction.response.send_message(**fields)
                     resource = response.resource
@@ -487,6 +521,20 @@ class DiscordBot(discord.Client):
         for section in out.rest:
             await interaction.followup.send(section, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
+        await self._say_unreachable(interaction)
+
+    async def _say_unreachable(self, interaction: discord.Interaction) -> None:
+        """Where the bot cannot post by itself (only answer interactions), name once the
+        players whom notices reached neither there nor privately (see
+        :mod:`bot.adapters.discord.reach`)."""
+        channel = interaction.channel_id
+        if channel is not None and _foreign(interaction):
+            # Known now: no refused request to learn it (a DM between users for good).
+            self.reach.refused(channel, for_good=bool(interaction.context.private_channel))
+        missed = self.reach.take_unreachable(channel) if channel is not None else []
+        if missed:
+            line = markdown(texts.unreachable(missed))[:TEXT_LIMIT]
+            await interaction.followup.send(line, allowed_mentions=mentions_only())
 
     async def _accept_into_thread(
         self,
@@ -540,9 +588,17 @@ class DiscordBot(discord.Client):
             thread = await message.create_thread(
                 name=thread_name_of(facts), auto_archive_duration=ARCHIVE_AFTER
             )
-            sent = await thread.send(**out.fields)
         except (discord.HTTPException, ValueError) as exc:
             log.info("no thread for game %s: %s", out.board, exc)
+            return False
+        # The thread itself, first: the outbox's notices about the game go there too.
+        await self.manager.remember_post(
+            PLATFORM, str(thread.id), str(message.id), PostKind.THREAD, game_id=out.board
+        )
+        try:
+            sent = await thread.send(**out.fields)
+        except (discord.HTTPException, ValueError) as exc:
+            log.info("no board in the thread of game %s: %s", out.board, exc)
             return False
         await self.manager.remember_post(
             PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
@@ -625,12 +681,16 @@ class DiscordBot(discord.Client):
                 return True
             except discord.HTTPException as exc:
                 log.info("could not edit message %s by its interaction: %s", message_id, exc)
+        if self.reach.out_of_reach(channel_id):
+            return False  # no refused request spent (bot.adapters.discord.reach)
         try:
             channel = self.get_partial_messageable(channel_id)
             await channel.get_partial_message(message_id).edit(**fields)
         except discord.HTTPException as exc:
             # An old message whose buttons stay: the manager still refuses stale presses.
             log.info("could not edit message %s in %s: %s", message_id, channel_id, exc)
+            if isinstance(exc, discord.Forbidden) and exc.code == MISSING_ACCESS:
+                self.reach.refused(channel_id)
             return False
         return True
 

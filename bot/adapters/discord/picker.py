@@ -11,7 +11,8 @@ and one row of buttons (Preview, the page buttons, Back, Cancel: at most 5) fit 
 Every custom id carries its whole meaning, so a picker still works after a restart:
 
 * a menu is ``hxp:<row>:<game>:<ply>``; each option's value is the step's own action id
-  (``pp:<game>:<ply>:<page>:=<prefix>``, at most 64 bytes), handed to the bot as a press;
+  (``pp:<game>:<ply>:<page>:=<prefix>``, at most 64 bytes), handed to the bot as a press
+  (a part that ends the move is the step of the whole move, whose preview follows);
 * the preview button is ``hxv:<game>:<ply>:<move>``: the board after ``move``, if the game is
   still at ``ply``;
 * the other buttons are the picker's own actions (``pp:...``, ``pc:<game>``).
@@ -32,7 +33,7 @@ import discord
 
 from bot.messages import Action, ActionKind
 from bot.sessions import texts
-from bot.sessions.picker import Picker
+from bot.sessions.picker import PREFIX_MARK, Picker
 
 __all__ = [
     "MENU_SIZE",
@@ -164,11 +165,21 @@ class PreviewButton(
             await client.report(interaction, error)
 
 
+def _as_step(step: Picker, play: Action) -> Action:
+    """A part that plays a whole move (``mv:<game>:<ply>:<move>``) as the picker's step of
+    that move (its preview follows, see :meth:`~bot.adapters.discord.adapter.DiscordBot._pick`)."""
+    move = PREFIX_MARK + play.id.split(":", 3)[3]
+    return Action.make(play.label, ActionKind.PICK_STEP, step.game_id, step.ply, 0, move)
+
+
 def picker_view(step: Picker, button: Callable[[Action], discord.ui.Item[Any]]) -> discord.ui.View:
     """The components of one picker step: menus of its parts, then its controls as buttons
     (``button`` makes one for an action; the picker's "Play" becomes the preview button)."""
     view = discord.ui.View(timeout=None)
-    for row, chunk in enumerate(menus_of(step.parts)):
+    # A part that ends the move plays it at once in the session's picker; here it is one more
+    # step (the whole move), which shows its preview with Play it / Cancel instead.
+    parts = tuple(_as_step(step, a) if a.kind is ActionKind.MOVE else a for a in step.parts)
+    for row, chunk in enumerate(menus_of(parts)):
         view.add_item(PickMenu(row, step.game_id, step.ply, chunk))
     row = len(view.children)
     for action in step.controls:

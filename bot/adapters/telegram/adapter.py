@@ -27,9 +27,8 @@ from telegram import (
 )
 from telegram import User as TgUser
 from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
-    AIORateLimiter,
     Application,
     ApplicationBuilder,
     BaseRateLimiter,
@@ -61,6 +60,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice,
@@ -245,8 +245,9 @@ class TelegramAdapter:
     ) -> TelegramAdapter:
         """The adapter with an application for ``token`` at ``api_url`` / ``file_url``.
 
-        ``rate_limiter`` defaults to the library's :class:`AIORateLimiter` with Telegram's
-        limits, retrying flood-control answers (``RetryAfter``) a few times.
+        ``rate_limiter`` defaults to :class:`~bot.adapters.telegram.pacing.ChatPacer` with
+        Telegram's limits, per chat (a 429 in one chat never holds another up), retrying
+        flood-control answers (``RetryAfter``) a few times.
         """
         # httpx logs every request URL at INFO, and the URL holds the token.
         logging.getLogger("httpx").setLevel(logging.WARNING)
@@ -257,7 +258,7 @@ class TelegramAdapter:
             .token(token)
             .base_url(api_url)
             .base_file_url(file_url)
-            .rate_limiter(rate_limiter or AIORateLimiter(max_retries=3))
+            .rate_limiter(rate_limiter or ChatPacer())
             .concurrent_updates(True)
         )
         return cls(manager, builder.build(), token, registry)
@@ -343,14 +344,20 @@ class TelegramAdapter:
         return keyboard([actions], extra)
 
     async def send(
-        self, chat_id: int, reply: Reply, *, dedupe: bool = False, thread: int | None = None
-    ) -> Message | None:
+        self, chat_id: int, reply: Reply, *, dedupe: bool = False,
+        thread: int | None = None, asker: int | None = None,
+    ) -> Message | None:  # fmt: skip
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
         board (a player's rating chart) as a photo with its caption, text otherwise.
         A game's older boards keep their buttons (see :mod:`~bot.adapters.telegram.boards`).
         ``dedupe`` skips a board identical to the game's latest one (a double press answered
-        again).  ``thread``: the forum topic it goes to (``None``: none)."""
+        again).  ``thread``: the forum topic it goes to (``None``: none).  A reply for the
+        asker alone (:attr:`~bot.messages.Reply.private`) asked by the user ``asker``
+        elsewhere than our private chat goes to them privately (:meth:`_privately`)."""
+        if reply.private and asker is not None and asker != chat_id:
+            await watch.answer_privately(self.application.bot, chat_id, asker, reply, thread)
+            return None
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
         bot = self.application.bot
@@ -526,7 +533,11 @@ class TelegramAdapter:
         if command.name == "move":
             self._note_move(message, reply)
         await self.send(
-            message.chat_id, reply, dedupe=command.name == "move", thread=topics.topic_of(message)
+            message.chat_id,
+            reply,
+            dedupe=command.name == "move",
+            thread=topics.topic_of(message),
+            asker=user.id,
         )
 
     def _fresh_or_retry(self, update: Update, message: Message, is_move: bool) -> bool:
@@ -583,7 +594,9 @@ class TelegramAdapter:
             game_id,
         )
         self._note_move(message, reply)
-        await self.send(message.chat_id, reply, dedupe=True, thread=topics.topic_of(message))
+        await self.send(
+            message.chat_id, reply, dedupe=True, thread=topics.topic_of(message), asker=user.id
+        )
 
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup (a new chat id): its games, challenges and posts move
@@ -630,6 +643,12 @@ class TelegramAdapter:
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            return
+        if reply.private:
+            # Already applied (a double tap, a stale preview's Play it): the presser alone is
+            # told, on the button ("a notification at the top of the chat screen", Bot API
+            # answerCallbackQuery); nothing is posted.
+            await query.answer(reply.text[:200])
             return
         await query.answer()
         message, bot = query.message, self.application.bot
@@ -801,6 +820,13 @@ class TelegramAdapter:
         error = context.error
         update_id = update.update_id if isinstance(update, Update) else None
         answer = _ERROR_TEXT
+        if isinstance(error, RetryAfter):
+            # Flood control in that chat, past the pacer's retries: whatever the update
+            # changed is stored, and a board it made is with the outbox (released by
+            # answering()), posted when the chat may have it.  Never "try again" for that.
+            log.info("update %s: flood control, %gs", update_id, retry_seconds(error))
+            await answer_flood(update.callback_query if isinstance(update, Update) else None)
+            return
         if isinstance(error, ChatMigrated):
             answer = _MIGRATED_TEXT
             log.info("update %s: a group moved to %s", update_id, error.new_chat_id)

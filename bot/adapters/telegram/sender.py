@@ -11,7 +11,14 @@ committed board (:attr:`~bot.core.notification.Kind.BOARD`) reaches the sender o
 answer to the move never went out: it posts the game's board then.  In a game
 against the bot nobody else posts a board, so the bot's move ("your turn", "game over") comes
 as the game's board in its chat, the notice above its caption.  Flood
-control is the application's rate limiter's business (it honours ``RetryAfter``); a group
+A tournament's standings of the day (its table picture, the text as its caption) edit its
+earlier standings message in place (found in the
+store, see :mod:`bot.sessions.posts`); a new one is posted, and remembered, only when none is
+known or Telegram refuses the edit (the message was deleted).  Flood
+control is the application's rate limiter's business (:class:`~bot.adapters.telegram.pacing.
+ChatPacer`, per chat): here it never waits long for one chat (:func:`~bot.adapters.telegram.
+pacing.no_waiting`), and a chat it paces or Telegram blocked (``RetryAfter``) is reported as
+:class:`~bot.delivery.outbox.Throttled`, so the outbox goes on with other chats; a group
 migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.
 """
 
@@ -20,9 +27,9 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
-from telegram import Bot, InlineKeyboardMarkup
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from bot.adapters.telegram import offers
 from bot.adapters.telegram.boards import board_lock, send_board
@@ -34,14 +41,16 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.pacing import no_waiting, retry_seconds
 from bot.adapters.telegram.topics import key, place
 from bot.core.notification import Kind, Notification
-from bot.delivery.outbox import DeliveryRefused, DirectRefused
+from bot.delivery.outbox import DeliveryRefused, DirectRefused, Throttled
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
+from bot.sessions.posts import standings_tournament
+from bot.storage import Post, PostKind
 
 __all__ = ["TelegramSender"]
 
@@ -61,6 +70,10 @@ def _place(value: str, what: str) -> tuple[int, int | None]:
         raise DeliveryRefused(f"{what} {value!r} is not a Telegram id") from None
 
 
+def _body(text: Text) -> str:
+    return html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
+
+
 class TelegramSender:
     """Sends notifications with ``bot`` (the application's bot, so its rate limiter applies);
     ``recaps`` draws recap GIFs (no recaps without it); ``manager`` knows the bot's posts
@@ -76,7 +89,14 @@ class TelegramSender:
     async def send(self, notification: Notification) -> None:
         """Deliver ``notification`` as a direct message when it asks for one, else in its
         game's chat; raise :class:`DirectRefused` / :class:`DeliveryRefused` when Telegram
-        refuses for good."""
+        refuses for good, :class:`Throttled` when its chat must wait."""
+        try:
+            with no_waiting():
+                await self._send(notification)
+        except RetryAfter as exc:
+            raise Throttled(retry_seconds(exc)) from None
+
+    async def _send(self, notification: Notification) -> None:
         if notification.direct:
             target = _chat_id(notification.recipient.user_id, "user")
             try:
@@ -129,6 +149,8 @@ class TelegramSender:
         markup: InlineKeyboardMarkup | None = keyboard(rows_of(note.actions))
         if note.kind is Kind.CHALLENGE_EXPIRED and await self._edit_card(note, text):
             return
+        if note.kind is Kind.STANDINGS and await self._standings(chat_id, note, text, thread):
+            return
         if note.kind in _BOT_MOVE_KINDS and await self._bot_board(chat_id, note, text, thread):
             return
         board = note.kind is Kind.BOARD
@@ -156,6 +178,63 @@ class TelegramSender:
         )  # fmt: skip
         if markup is not None:  # closed with the other copies once answered
             await offers.remember_copy(self.manager, sent, note)
+
+    async def _standings(
+        self, chat_id: int, note: Notification, text: Text, thread: int | None = None
+    ) -> bool:
+        """A tournament's standings of the day: its table picture with ``text`` as the
+        caption (the text alone when it is too long for a caption or nothing could be drawn),
+        edited into the tournament's last standings message where one is known, else posted
+        (in forum topic ``thread`` when given) and remembered under the chat's own id (a
+        message id is the chat's, whatever its topic); ``False`` when this is not about a
+        tournament (posted as text)."""
+        manager, tournament = self.manager, standings_tournament(note)
+        if manager is None or tournament is None or note.chat is None:
+            return False
+        recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
+        shown = await manager.tournament_standings(recipient, note.chat, tournament)
+        png = shown.image if shown.ok and len(str(text)) <= CAPTION_LIMIT else None
+        known = await manager.posts_for(PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS)
+        if known and await self._edit_standings(known[-1], text, png):
+            return True
+        if png is None:
+            sent = await self.bot.send_message(
+                chat_id, _body(text), parse_mode=ParseMode.HTML, message_thread_id=thread
+            )
+        else:
+            sent = await self.bot.send_photo(
+                chat_id, png, caption=html_text(text), parse_mode=ParseMode.HTML,
+                filename=f"standings-{tournament}.png", message_thread_id=thread,
+            )  # fmt: skip
+        await manager.remember_post(
+            PLATFORM, str(chat_id), str(sent.message_id), PostKind.STANDINGS,
+            tournament_id=tournament,
+        )  # fmt: skip
+        return True
+
+    async def _edit_standings(self, last: Post, text: Text, png: bytes | None) -> bool:
+        """Edit the tournament's last standings message: its picture and caption
+        (editMessageMedia), or its text; ``False`` when Telegram refuses (a deleted message,
+        a text message that cannot take a picture): then a new one is posted.  A bot may edit
+        its own messages at any time: the Bot API's only time limit on edits is for "business
+        messages that were not sent by the bot and do not contain an inline keyboard" (48
+        hours, https://core.telegram.org/bots/api#editmessagetext)."""
+        chat_id, message_id = int(last.chat_id), int(last.message_id)
+        try:
+            if png is None:
+                await self.bot.edit_message_text(
+                    _body(text), chat_id, message_id, parse_mode=ParseMode.HTML
+                )
+            else:
+                media = InputMediaPhoto(
+                    png, caption=html_text(text), parse_mode=ParseMode.HTML,
+                    filename=f"standings-{last.tournament_id}.png",
+                )  # fmt: skip
+                await self.bot.edit_message_media(media, chat_id, message_id)
+        except BadRequest as exc:
+            # Already showing this counts as edited; a deleted message does not.
+            return "not modified" in str(exc).lower()
+        return True
 
     async def _bot_board(
         self,

@@ -24,6 +24,7 @@ from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyPar
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden
 
+from bot import metrics
 from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
 from bot.adapters.telegram.topics import topic_of
@@ -37,6 +38,7 @@ __all__ = [
     "ALERT_LIMIT",
     "LOOKS",
     "alert_text",
+    "answer_privately",
     "close_pickers",
     "is_picker",
     "look_privately",
@@ -164,3 +166,21 @@ async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None
             await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
     if posts:
         await manager.retire_posts(posts)
+
+
+async def answer_privately(
+    bot: Bot, chat_id: int, asker: int, reply: Reply, thread: int | None = None
+) -> None:
+    """A reply for ``asker`` alone (:attr:`~bot.messages.Reply.private`: a repeat the store
+    had already applied, a board asked for by someone not playing), asked in the group
+    ``chat_id``: in our private chat (its picture without buttons), or, when Telegram refuses
+    that (403: they never opened the bot), its first line in the group (topic ``thread``) as
+    plain text: no ``text_mention`` entity, so it notifies no one (Bot API, MessageEntity)."""
+    metrics.replied(PLATFORM)
+    try:
+        if reply.image is not None:
+            await send_photo(bot, asker, reply, None)
+        else:
+            await send_text(bot, asker, reply.body)
+    except Forbidden:
+        await send_text(bot, chat_id, reply.text.split("\n", 1)[0], thread=thread)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from bot.sessions.texts.base import (
     BUSY,
+    FLOOD_WAIT,
     NOT_MY_BUTTON,
     UNAVAILABLE,
     cannot_be_read,
@@ -143,10 +144,13 @@ from bot.sessions.texts.picking import (
     preview_label,
     thread_name,
     thread_result,
+    unreachable,
+    user_install_card,
 )
 from bot.sessions.texts.play import (
     accepted,
     already_over,
+    already_played,
     bad_days,
     bad_first,
     cancelled,
@@ -238,6 +242,7 @@ from bot.sessions.texts.tournaments import (
     tournament_cancelled,
     tournament_cancelled_reply,
     tournament_card,
+    tournament_first_board,
     tournament_first_turn,
     tournament_full,
     tournament_joined,
@@ -279,6 +284,7 @@ __all__ = [
     "BUSY",
     "CASUAL",
     "DAMAGED_RATING",
+    "FLOOD_WAIT",
     "HELP",
     "NOT_MY_BUTTON",
     "OPEN_BOARD",
@@ -290,6 +296,7 @@ __all__ = [
     "accepted",
     "accepted_note",
     "already_over",
+    "already_played",
     "away",
     "away_needs_days",
     "away_note",
@@ -481,6 +488,7 @@ __all__ += [
     "tournament_cancelled",
     "tournament_cancelled_reply",
     "tournament_card",
+    "tournament_first_board",
     "tournament_first_turn",
     "tournament_full",
     "tournament_joined",
@@ -517,4 +525,6 @@ __all__ += [
     "preview_label",
     "thread_name",
     "thread_result",
+    "unreachable",
+    "user_install_card",
 ]

@@ -5,7 +5,9 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 
 from __future__ import annotations
 
-from bot.messages import Code, Text
+from collections.abc import Sequence
+
+from bot.messages import Code, Mention, Segment, Text
 from bot.sessions.texts.base import _t
 
 #: The label of a live board's button that opens the move picker.
@@ -48,3 +50,29 @@ def game_in_thread(game_id: int) -> Text:
 def thread_result(name: str, result: Text) -> Text:
     """What the channel is told when a game played in its own thread ends."""
     return _t(name, ": ", result)
+
+
+def unreachable(players: Sequence[Mention]) -> Text:
+    """Said once in a chat where the bot cannot post by itself (only answer), when notices
+    about its games reached some players neither there nor privately."""
+    names: list[Segment] = []
+    for i, player in enumerate(players):
+        names += [", "] if i else []
+        names.append(player)
+    return _t(
+        "I could not tell ",
+        *names,
+        " about their games here: I cannot post in this chat, "
+        "and my direct messages were refused. Allow direct messages from me to get turn "
+        "notices, reminders and results.",
+    )
+
+
+def user_install_card() -> Text:
+    """Added to a challenge card where the bot is not a member (a DM or group DM between
+    friends, a server without the bot): what the friends need to play there."""
+    return _t(
+        "I am not a member of this chat: anyone here can press my buttons (Accept, Move), "
+        "without installing me; typing my commands needs the app on your own account. Turn "
+        "notices, reminders and results come as direct messages from me: allow them."
+    )

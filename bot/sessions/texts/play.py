@@ -225,6 +225,12 @@ def moved(game_id: int, title: str, move_number: int, who: Text, move: str) -> T
     return _t(f"#{game_id} {title}, move {move_number}: ", who, " played ", Code(move or ""), ".")
 
 
+def already_played(game_id: int, title: str, move_number: int, move: str) -> Text:
+    """The answer, for the player alone, to a move they had already made (a double tap, a
+    retried message, a stale preview's Play it): nothing new is posted."""
+    return _t(f"#{game_id} {title}, move {move_number}: you already played ", Code(move), ".")
+
+
 def drawn_by(reason: str) -> Text:
     """The move drew the game."""
     return _t(f" The game is drawn ({reason}).")

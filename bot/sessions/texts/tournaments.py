@@ -166,6 +166,11 @@ def tournament_first_turn(name: str, game_id: int | str, title: str, side_name: 
     return _t(f"{name[:1].upper()}{name[1:]}: your turn in #{game_id} {title} ({side_name}).")
 
 
+def tournament_first_board(name: str, game_id: int | str) -> Text:
+    """Above a tournament game's first board in the chat (the caption names who moves)."""
+    return _t(f"{name[:1].upper()}{name[1:]}: game #{game_id} begins.")
+
+
 def standings_head(name: str, done: int, total: int) -> Text:
     """The head of the standings."""
     return _t(Strong(f"Standings of {name}"), f" ({done} of {_plural(total, 'game')} played)")

@@ -15,7 +15,9 @@ from bot.sessions import leases
 from bot.sessions.clock import FakeClock
 from bot.sessions.clocks import SWEEP_LEASE
 from bot.sessions.manager import SessionManager
+from bot.storage.sql_leases import GONE_AFTER
 from tests.bot.session_kit import ALICE, BOB, ROOM, eventually, session
+from tests.bot.storage.raw import raw
 
 
 async def timed_game(m: SessionManager) -> int:
@@ -78,19 +80,37 @@ async def test_one_process_sweeps_and_another_takes_over_when_it_stops(store_url
 async def test_a_lease_of_a_process_that_died_on_this_host_is_taken_over_at_once(
     store_url: str,
 ) -> None:
+    """Workers are judged by their heartbeat, never by host name and process id: a worker
+    whose process ended in this very pid namespace is gone at once; one that beat from another
+    container with the same host name (its process id means nothing here) is alive while it
+    beats, and gone once its heartbeat is older than GONE_AFTER (by the database's clock)."""
     dead = subprocess.run(
         [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
     )
-    ghost = f"{socket.gethostname()}:{int(dead.stdout)}:0000"
-    far = f"elsewhere:{int(dead.stdout)}:0000"  # another host's: trusted until its lease ends
+    pid = int(dead.stdout)
+    host = socket.gethostname()
+    ghost, twin = f"{host}:{pid}:0000", f"{host}:{pid}:1111"
     async with session(store_url) as m:
         ctx = m._ctx
         hour = timedelta(hours=1)
+        await m.store.beat(ghost, host, pid)  # it beat here, then its process ended
         assert await m.store.claim_lease("a chore", ghost, datetime.now(UTC), hour)
         assert await leases.claim(ctx, "a chore", hour)
         assert await m.store.lease_holder("a chore") == ctx.worker
-        assert await m.store.claim_lease("another", far, datetime.now(UTC), hour)
+        # Another container: same host name, a process id that is no process here.
+        await m.store.beat(twin, host, pid)
+        await raw(m.store, "UPDATE workers SET ns = 'another container' WHERE id = ?", twin)
+        assert await m.store.claim_lease("another", twin, datetime.now(UTC), hour)
         assert not await leases.claim(ctx, "another", hour)
-        assert await m.store.lease_holder("another") == far
+        assert await m.store.lease_holder("another") == twin
+        # Its heartbeat stops: gone once GONE_AFTER has passed by the database's clock.
+        await raw(
+            m.store,
+            f"UPDATE workers SET seen_at = {m.store.db_time(-GONE_AFTER - timedelta(seconds=1))}",
+        )
+        assert await leases.claim(ctx, "another", hour)
+        # A worker with no heartbeat on record is trusted until its lease ends.
+        assert await m.store.claim_lease("third", "elsewhere:1:2", datetime.now(UTC), hour)
+        assert not await leases.claim(ctx, "third", hour)
         await leases.release(ctx, "a chore")
         assert await m.store.lease_holder("a chore") is None

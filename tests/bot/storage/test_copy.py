@@ -158,6 +158,9 @@ async def _build(path: Path) -> Source:
         await m.remember_post(
             "test", "hall", "503", PostKind.CARD, challenge_id=open_one.challenge_id
         )
+        # A tournament's standings message (migration 13): copied after its tournament.
+        tid = next(a.subject for a in opened.actions if a.label == "Join")
+        await m.remember_post("test", ROOM.chat_id, "504", PostKind.STANDINGS, tournament_id=tid)
         # A game with a web page (its slug), watched from one process.
         await m.store.web_slug(board, clock.now())
         await m.store.watch_count(board, "w1", 2, clock.now() + timedelta(hours=1), clock.now())

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sqlite3
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
@@ -378,17 +379,57 @@ async def test_racing_moves_from_two_processes_let_exactly_one_through(store_url
 
 
 async def test_a_lease_is_held_by_one_owner_until_it_ends_or_is_released(store: SqlStore) -> None:
+    """Leases are timed by the database's clock: what a claimer says its time is changes
+    nothing (one whose clock runs hours ahead still finds the lease held)."""
     hour = timedelta(hours=1)
     assert await store.claim_lease("sweep", "a", NOW, hour)
     assert not await store.claim_lease("sweep", "b", NOW + timedelta(minutes=59), hour)
-    assert await store.claim_lease("sweep", "a", NOW + timedelta(minutes=30), hour)  # renewed
-    assert not await store.claim_lease("sweep", "b", NOW + timedelta(minutes=89), hour)
-    assert await store.claim_lease("sweep", "b", NOW + timedelta(minutes=90), hour)  # a's ended
+    assert not await store.claim_lease("sweep", "b", NOW + timedelta(hours=5), hour)
+    assert await store.claim_lease("sweep", "a", NOW, hour)  # renewed
+    assert await store.claim_lease("sweep", "a", NOW, timedelta(0))  # a's ends now
+    assert await store.claim_lease("sweep", "b", NOW, hour)  # ended: b takes it
     await store.release_lease("sweep", "a")  # not a's any more: nothing happens
-    assert not await store.claim_lease("sweep", "a", NOW + timedelta(minutes=91), hour)
+    assert not await store.claim_lease("sweep", "a", NOW, hour)
     await store.release_lease("sweep", "b")
-    assert await store.claim_lease("sweep", "a", NOW + timedelta(minutes=91), hour)
+    assert await store.claim_lease("sweep", "a", NOW, hour)
     assert await store.claim_lease("other", "b", NOW, hour)  # leases are per chore
+
+
+@pytest.mark.parametrize("until", ["not a time", "2999-01-01T00:00:00.000000Z"])
+async def test_a_lease_row_unreadable_or_far_ahead_is_set_aside(
+    store: SqlStore, until: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A lease row whose end cannot be read, or ends implausibly far ahead (written by a clock
+    far off), would hold its chore for ever: the next claimer takes it, with a log line."""
+    hour = timedelta(hours=1)
+    assert await store.claim_lease("sweep", "a", NOW, hour)
+    await raw(store, "UPDATE leases SET until = ? WHERE name = 'sweep'", until)
+    assert await store.claim_lease("sweep", "b", NOW, hour)
+    assert await store.lease_holder("sweep") == "b"
+    assert "lease 'sweep' held by 'a' set aside" in caplog.text
+    assert not await store.claim_lease("sweep", "a", NOW, hour)  # b's now, plausibly
+
+
+async def test_notifications_with_unreadable_times_are_set_aside_and_old_ones_pruned(
+    store: SqlStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A notification whose time cannot be read is given up with a log line (it would never
+    be due, or be held for ever); pruning takes the given-up, dropped and never-delivered old
+    ones as it takes the sent ones."""
+    alice, bob = await two_players(store)
+    game = await new_game(store, alice, bob)
+    old = NOW - timedelta(days=40)
+    notes = [note(bob, Kind.REMINDER, game, 0, deliver_after=old) for _ in range(3)]
+    notes = [replace(n, dedupe=f"n{i}", created_at=old) for i, n in enumerate(notes)]
+    await store.queue_notes(notes)
+    ids = [r[0] for r in await raw(store, "SELECT id FROM notifications ORDER BY id")]
+    await raw(store, "UPDATE notifications SET lease_until = 'x' WHERE id = ?", ids[0])
+    await raw(store, "UPDATE notifications SET deliver_after = 'y' WHERE id = ?", ids[1])
+    assert await store.prune_notifications(NOW - timedelta(days=30)) == 1  # the third
+    rows = await raw(store, "SELECT id, outcome FROM notifications ORDER BY id")
+    assert rows == [(ids[0], "failed"), (ids[1], "failed")]
+    assert f"notification {ids[0]} set aside: its lease_until 'x'" in caplog.text
+    assert f"notification {ids[1]} set aside: its deliver_after 'y'" in caplog.text
 
 
 async def test_the_outbox_backlog_counts_due_notifications_per_platform(store: SqlStore) -> None:

@@ -8,10 +8,13 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+from bot.core.notification import Kind, Notification
 from bot.messages import Chat, User
 from bot.ratings import Rating, pool_of
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
+from bot.sessions.policy import ANSWER_GRACE
+from bot.sessions.posts import standings_tournament
 from bot.storage import Community, GameRow
 from bot.storage.dbapi import Conn, to_ts
 from bot.storage.tournament_rows import TournamentStatus
@@ -79,6 +82,56 @@ async def _notes(m: SessionManager, kind: str = "tournament") -> list[str]:
     ]
 
 
+async def _due(m: SessionManager) -> list[Notification]:
+    far = m.now() + timedelta(days=400)
+    return list(await m.store.due_notifications("test", far, 500))
+
+
+async def test_the_start_posts_each_games_board_once(store_url: str) -> None:
+    """Each game is posted as any game is: its first board in the chat, naming the player to
+    move (the board is their turn notice, issue 24), once; nothing else about the games.
+    Started by command, the answer is the start message and the boards wait a moment for it;
+    started by the sweep, the start message is queued before the boards."""
+    clock = FakeClock()
+    async with session(store_url, clock) as m:
+        users = await _ids(m, (A, B, C))
+        tid = await _open(m, (A, B, C), 1.0)
+        assert (await m.tournament_start(A, ROOM, tid)).ok
+        rows = await _games(m, tid)
+        due = await _due(m)
+        boards = [n for n in due if n.kind is Kind.BOARD]
+        assert sorted(n.game_id or 0 for n in boards) == sorted(r.id for r in rows)
+        for n in boards:
+            row = next(r for r in rows if r.id == n.game_id)
+            mover = (row.seat0, row.seat1)[row.to_move]
+            assert n.recipient.player_id == mover and users[mover].name == n.recipient.name
+            assert (n.chat, n.ply, n.direct) == (ROOM, 0, False)
+            assert f"game #{row.id} begins" in str(n.text)
+            assert n.deliver_after == m.now() + ANSWER_GRACE
+        # Nothing else: no "your turn" in the chat (nobody turned direct messages on), no
+        # second start message.
+        assert [n.kind for n in due if n.kind is not Kind.BOARD] == []
+
+        # Opened and left to the sweep: after 48 hours it starts with the three signed up.
+        later = await _open(m, (B, C, D), 1.0)
+        before = {n.id for n in await _due(m)}
+        clock.advance(hours=49)
+        await m.sweep()
+        t = await m.store.get_tournament(later)
+        assert t is not None and t.status is TournamentStatus.RUNNING
+        fresh = {r.id for r in await _games(m, later)}
+        # (The first tournament's games timed out meanwhile: their news is left out.)
+        new = [
+            n
+            for n in await _due(m)
+            if n.id not in before and (n.game_id in fresh or "has started" in str(n.text))
+        ]
+        assert [n.kind for n in new] == [Kind.TOURNAMENT] + [Kind.BOARD] * 3
+        assert "has started" in str(new[0].text)
+        assert {n.game_id for n in new[1:]} == fresh
+        assert all(n.deliver_after == m.now() for n in new)
+
+
 async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> None:
     clock = FakeClock()
     async with session(store_url, clock) as m:
@@ -93,7 +146,8 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         # Equal ratings: the order of signing up; first player balanced: one game first each.
         assert [(r.seat0, r.seat1) for r in rows] == [(a, b), (c, a), (b, c)]
         assert first_counts(Pairing(r.seat0, r.seat1) for r in rows) == {a: 1, b: 1, c: 1}
-        assert "started" in (await _notes(m))[0]
+        # The start was the answer in the chat: it is not queued to be posted again.
+        assert not any("started" in n for n in await _notes(m))
         late = await m.tournament_join(PLAYERS[4], ROOM, tid)
         assert not late.ok and "no longer open" in late.text
         await _resign(m, users, _between(rows, a, b), b)
@@ -106,10 +160,18 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         replay = rows[3]
         assert (replay.seat0, replay.seat1) == (b, c)
         assert [g.replay_of for g in await m.store.tournament_games(tid)][-1] == rows[2].id
-        # A day passed with results: one standings update, not two.
-        assert sum("Standings" in n for n in await _notes(m)) == 1
+        # The replay is posted as any game: its first board, naming bo (to move), once.
+        told = [n for n in await _due(m) if n.game_id == replay.id]
+        assert [(n.kind, n.ply, n.recipient.name) for n in told] == [(Kind.BOARD, 0, "bo")]
         await m.sweep()
-        assert sum("Standings" in n for n in await _notes(m)) == 1
+        assert len([n for n in await _due(m) if n.game_id == replay.id]) == 1
+        # A day passed with results: one standings update, not two.
+        assert sum("Standings" in n for n in await _notes(m, "standings")) == 1
+        await m.sweep()
+        assert sum("Standings" in n for n in await _notes(m, "standings")) == 1
+        # The update names its tournament, for the adapters to edit the earlier one in place.
+        (update,) = [n for n in await _due(m) if n.kind is Kind.STANDINGS]
+        assert standings_tournament(update) == tid and (update.chat, update.direct) == (ROOM, False)
         # Nothing changed since: the sweep passes over the tournament (one query).
         assert await m.sweep() == 0
         shown = await m.tournament_standings(C, ROOM)

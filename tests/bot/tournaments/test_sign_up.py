@@ -119,7 +119,7 @@ async def test_two_processes_start_a_tournament_once(postgres_url: str) -> None:
         assert len(await one.store.tournament_games(tid)) == 6
         notes = await one.store.due_notifications("test", clock.now(), 500)
         assert sum(n.kind == "tournament" and "has started" in str(n.text) for n in notes) == 1
-        assert sum(n.kind == "your_turn" for n in notes) == 6
+        assert sum(n.kind == "board" for n in notes) == 6  # one board per game, once
         # Every game ends; both processes sweep: one result, one set of places.
         users = {(await one.player(u)).id: u for u in (ADA, BO, CY, DI)}
         for g in await one.store.tournament_games(tid):
