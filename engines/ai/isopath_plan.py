@@ -58,19 +58,18 @@ def path_costs(
     stand = STAND[side]
     enemy = 1 - side
     goal = position.home_rows[enemy]
-    cost = []
-    for c, h in enumerate(heights):
-        if h == stand:
-            k = 1
-        elif h == 0:
-            k = 2
-        else:
-            k = 3
-        if pieces[c] != NONE:
-            k += 4
-        elif c not in goal and sum(1 for nb in adj[c] if pieces[nb] == enemy) >= 2:
-            k += 3
-        cost.append(k)
+    # Next to two enemy pieces a space is threatened: count the enemy pieces around each.
+    near = [0] * len(heights)
+    for c, p in enumerate(pieces):
+        if p == enemy:
+            for nb in adj[c]:
+                near[nb] += 1
+    cost = [1 if h == stand else 2 if h == 0 else 3 for h in heights]
+    for c, p in enumerate(pieces):
+        if p != NONE:
+            cost[c] += 4
+        elif near[c] >= 2 and c not in goal:
+            cost[c] += 3
     far = 1000
     dist = [far] * len(heights)
     todo: list[tuple[int, int]] = []
@@ -78,15 +77,16 @@ def path_costs(
         dist[g] = 0
         todo.append((0, g))
     heapq.heapify(todo)
+    pop, push = heapq.heappop, heapq.heappush
     while todo:
-        d, v = heapq.heappop(todo)
+        d, v = pop(todo)
         if d > dist[v]:
             continue
         step = d + cost[v]  # entering v from a neighbour
         for u in adj[v]:
             if step < dist[u]:
                 dist[u] = step
-                heapq.heappush(todo, (step, u))
+                push(todo, (step, u))
     return dist
 
 

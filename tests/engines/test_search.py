@@ -149,3 +149,17 @@ def test_iso_path_hard_searches_real_turns_within_its_time() -> None:
     p = engines.position_after("isopath", ["19>7 2-7"])
     choice = think(p, seconds=0.3, seed=1)
     assert choice.reason == "search" and choice.move in p.legal_moves()
+
+
+def test_iso_path_costs_go_round_a_space_between_two_enemy_pieces() -> None:
+    one = isopath_setup(white=["a2"], black=["d3"])
+    two = isopath_setup(white=["a2"], black=["d3", "d5"])  # d4 now between two Black pieces
+    names = one.board.names
+    before = iso.path_costs(one, one.heights, one.pieces, 0)
+    after = iso.path_costs(two, two.heights, two.pieces, 0)
+    c4, d4 = names.index("c4"), names.index("d4")
+    # Entering d4 costs 3 more (a piece there could be taken): from c4 the way goes round it.
+    assert before[c4] == 9 and after[c4] == 11
+    # d4's own way on is unchanged, and the goal row never counts as threatened.
+    assert before[d4] == after[d4] == 7
+    assert all(after[g] == 0 for g in two.home_rows[1])
