@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from importlib.resources.abc import Traversable
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
+from bot.core.status import ChallengeStatus
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
     browse as browsing,
@@ -269,6 +270,25 @@ class SessionManager:
     expire_challenges = forward(challenges.expire_challenges)
 
     # -- the bot's own messages on the platforms (bot.sessions.posts) ------------------------
+
+    async def challenge_answered(self, challenge_id: int) -> bool:
+        """Whether challenge ``challenge_id`` is no longer pending (accepted, declined,
+        cancelled or expired); ``False`` when there is no such challenge."""
+        row = await self.store.get_challenge(challenge_id)
+        return row is not None and row.status is not ChallengeStatus.PENDING
+
+    async def offer_standing(self, game_id: int) -> bool | None:
+        """Whether game ``game_id`` has a draw offer or a takeback request standing
+        (``None``: no such game)."""
+        row = await self.store.get_game(game_id)
+        if row is None:
+            return None
+        return row.draw_offer_by is not None or row.takeback_by is not None
+
+    async def direct_reachable(self, user: User) -> None:
+        """``user`` opened a private chat with the bot: direct messages the platform refused
+        before may reach them now (the refusal remembered in ``players.dm_refused_at``)."""
+        await self.store.direct_reachable(user.platform, user.user_id)
 
     remember_post = forward(posts.remember_post)
 

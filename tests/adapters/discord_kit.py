@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-from collections.abc import Sequence, AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any

@@ -2509,13 +2509,14 @@ class FakeDiscord(FakeServer):
 
     async def _create_message(self, request: web.Request, upload: _Upload) -> Any:
         channel = self._rest_channel(request)
-        if channel.kind is ChannelKind.PUBLIC_THREAD and channel.guild_id is not None:
-            if not self.guilds[channel.guild_id].bot_permissions() & SEND_MESSAGES_IN_THREADS:
-                raise DiscordError(403, 50013, "Missing Permissions")
-        if channel.kind is ChannelKind.DM:
-            recipient = self.users[channel.recipients[0]]
-            if not recipient.dms_open:
-                raise DiscordError(403, 50007, "Cannot send messages to this user")
+        if (
+            channel.kind is ChannelKind.PUBLIC_THREAD
+            and channel.guild_id is not None
+            and not self.guilds[channel.guild_id].bot_permissions() & SEND_MESSAGES_IN_THREADS
+        ):
+            raise DiscordError(403, 50013, "Missing Permissions")
+        if channel.kind is ChannelKind.DM and not self.users[channel.recipients[0]].dms_open:
+            raise DiscordError(403, 50007, "Cannot send messages to this user")
         body = upload.body if isinstance(upload.body, dict) else {}
         again = self._nonce_seen(body)
         if again is not None:

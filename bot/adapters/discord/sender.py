@@ -69,7 +69,6 @@ import discord
 from bot.adapters.discord.adapter import DiscordBot, action_view
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only
 from bot.core.notification import Kind, Notification
-from bot.core.status import ChallengeStatus
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import ActionKind, Text, User
@@ -205,8 +204,7 @@ class DiscordSender:
         cid = _challenge_asked(note)
         if cid is None:
             return False
-        row = await self.client.manager.store.get_challenge(cid)
-        return row is not None and row.status is not ChallengeStatus.PENDING
+        return await self.client.manager.challenge_answered(cid)
 
     async def _remember_standings(self, note: Notification, sent: discord.Message) -> None:
         """A tournament's standings message, remembered to be edited by the next update."""

@@ -396,7 +396,7 @@ class TelegramAdapter:
                 )
             self._captions[gid] = caption
         if live:
-            await self._close_lapsed_offers(gid)
+            await offers.close_lapsed_offers(bot, self.manager, gid)
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(
                 chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
@@ -408,9 +408,6 @@ class TelegramAdapter:
         username = self.application.bot.username if self.application.bot else None
         return f"{username}/{self.web_app}" if username and self.web_app else ""
 
-    async def _drop_buttons(self, chat_id: int, message_id: int) -> None:
-        await drop_buttons(self.application.bot, chat_id, message_id)
-
     # ------------------------------------------------------------------ commands
 
     async def on_start(self, update: Update, context: Context) -> None:
@@ -421,7 +418,7 @@ class TelegramAdapter:
             return
         self._remember(user)
         # The user opened the bot: direct messages Telegram refused before may reach them now.
-        await self.manager.store.direct_reachable(PLATFORM, str(user.id))
+        await self.manager.direct_reachable(tg_user(user))
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
@@ -600,14 +597,6 @@ class TelegramAdapter:
             message.chat_id, reply, dedupe=True, thread=topics.topic_of(message), asker=user.id
         )
 
-    async def _close_lapsed_offers(self, game_id: int) -> None:
-        """A draw offer stands until the other player moves, a takeback request until it is
-        answered: once the game has neither (a move lapsed it), every copy of its offer loses
-        the answer buttons, which could only be answered "no offer" now."""
-        row = await self.manager.store.get_game(game_id)
-        if row is not None and row.draw_offer_by is None and row.takeback_by is None:
-            await offers.close_offers(self.application.bot, self.manager, game_id)
-
     async def on_migrate(self, update: Update, context: Context) -> None:
         """A group became a supergroup (a new chat id): its games, challenges and posts move
         to the new id.  Telegram sends this in both chats; the second finds nothing left."""
@@ -671,7 +660,7 @@ class TelegramAdapter:
         if answered is not None:  # every copy of the offer loses its answer buttons
             await offers.close_offers(bot, self.manager, answered)
         if kind is ActionKind.ACCEPT:
-            await self._drop_buttons(chat_id, message_id)
+            await drop_buttons(self.application.bot, chat_id, message_id)
         elif kind is not None and kind.on_card:
             await self.application.bot.edit_message_text(
                 html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML
@@ -707,7 +696,7 @@ class TelegramAdapter:
             self.manager, user, chat, "challenge", ["open", game], lambda _: None
         )
         await query.answer()
-        await self._drop_buttons(chat_id, query.message.message_id)
+        await drop_buttons(self.application.bot, chat_id, query.message.message_id)
         await self.send(chat_id, reply, thread=topics.topic_of(query.message))
 
     async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
