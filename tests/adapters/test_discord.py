@@ -24,7 +24,6 @@ from tests.adapters.discord_kit import (
     DEADLINE,
     Run,
     button,
-    fake_discord,
     labels,
     running,
 )
@@ -85,12 +84,6 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     ],
     "tournaments": [],
 }
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 @pytest.fixture

@@ -27,16 +27,9 @@ from tests.adapters.discord_kit import (
     GUILD,
     Run,
     button,
-    fake_discord,
     running,
 )
 from tests.fakes.discord_fake import FakeDiscord, StaleOption
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 @pytest.fixture

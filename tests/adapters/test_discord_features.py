@@ -26,17 +26,10 @@ from tests.adapters.discord_kit import (
     GUILD,
     Run,
     button,
-    fake_discord,
     labels,
     running,
 )
 from tests.fakes.discord_fake import FakeDiscord, StoredMessage
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 @pytest.fixture

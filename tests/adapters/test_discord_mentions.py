@@ -20,19 +20,12 @@ from tests.adapters.discord_kit import (
     DEADLINE,
     Run,
     button,
-    fake_discord,
     running,
 )
 from tests.fakes.base import Call, WaitTimeout
 from tests.fakes.discord_fake import FakeDiscord, StoredMessage
 
 _MENTION = re.compile(r"<@!?(\d+)>")
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 def _bodies(fake: FakeDiscord) -> Iterator[tuple[Call, dict[str, Any]]]:

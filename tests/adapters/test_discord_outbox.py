@@ -8,9 +8,6 @@ from __future__ import annotations
 import asyncio
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from bot.adapters.discord import DiscordSender
 from bot.adapters.discord.format import PLATFORM
@@ -24,17 +21,10 @@ from tests.adapters.discord_kit import (
     DEADLINE,
     Run,
     button,
-    fake_discord,
     labels,
     running,
 )
 from tests.fakes.discord_fake import FakeDiscord, StoredMessage
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 def notes_in(fake: FakeDiscord, channel: int) -> list[StoredMessage]:

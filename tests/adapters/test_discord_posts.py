@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 from bot.adapters.discord.format import PLATFORM
 from bot.sessions.clock import FakeClock
@@ -19,19 +16,12 @@ from tests.adapters.discord_kit import (
     BOB,
     DEADLINE,
     button,
-    fake_discord,
     labels,
     running,
 )
 from tests.fakes.discord_fake import FakeDiscord
 
 EDIT_IN_CHANNEL = "PATCH /channels/{channel_id}/messages/{message_id}"
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 async def test_only_the_latest_board_keeps_buttons_across_a_restart(

@@ -34,7 +34,6 @@ from tests.adapters.discord_kit import (
     GUILD,
     Run,
     button,
-    fake_discord,
     labels,
     running,
 )
@@ -42,12 +41,6 @@ from tests.adapters.test_discord_picker import pick
 from tests.fakes.discord_fake import CREATE_MESSAGE, FakeDiscord
 
 FRIENDS = 3_000
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 def _note(kind: Kind, uid: int, name: str, chat: int, note_id: int, **kw: Any) -> Notification:

@@ -6,9 +6,6 @@ ping no one; the channel gets nothing new."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
-
-import pytest
 
 import engines
 from tests.adapters.discord_kit import (
@@ -18,17 +15,10 @@ from tests.adapters.discord_kit import (
     CHANNEL,
     DEADLINE,
     button,
-    fake_discord,
     labels,
     running,
 )
 from tests.fakes.discord_fake import FakeDiscord
-
-
-@pytest.fixture
-async def fake() -> Any:
-    async with fake_discord() as server:
-        yield server
 
 
 def _public(fake: FakeDiscord) -> list[int]:
