@@ -31,9 +31,10 @@ from dataclasses import dataclass
 
 from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, User, parse_action
-from bot.sessions import loading
+from bot.sessions import building, loading, texts
 from bot.sessions.context import Context, Refusal, checked_id
 from engines import Position
+from engines.isopath import IsopathPosition
 
 __all__ = [
     "PAGE_SIZE",
@@ -149,7 +150,13 @@ def page_count(total: int, size: int = PAGE_SIZE) -> int:
 class Picker:
     """One step of the move picker for a game: a one-line ``text`` saying where the player is,
     the ``parts`` to choose from (this page), and the ``controls`` (Play it, Back, the page
-    buttons, Cancel), all as actions."""
+    buttons, Cancel), all as actions.
+
+    Iso-Path's steps (:mod:`bot.sessions.building`) are boards of cells: ``board`` holds the
+    board's rows, one action per cell (a live cell is one of ``parts``; any other re-shows
+    this step), for adapters that can lay buttons out as a board; ``parts`` also lists the
+    choices beside the board (a capture instead of the build).  When the whole turn is chosen
+    ``move`` is its notation (and ``prefix`` too): the adapter shows its preview."""
 
     text: str
     game_id: int
@@ -157,6 +164,8 @@ class Picker:
     prefix: str
     parts: tuple[Action, ...]
     controls: tuple[Action, ...]
+    board: tuple[tuple[Action, ...], ...] = ()
+    move: str | None = None
 
 
 def readable(prefix: str) -> str:
@@ -211,6 +220,8 @@ async def open_picker(
         raise Refusal(f"#{gid} has moved on since: use its latest board.")
     if position.to_move != seat:
         raise Refusal(f"It is not your turn in #{gid}.")
+    if isinstance(position, IsopathPosition):
+        return _two_steps(gid, row.ply, position, prefix)
     step = next_parts(position, prefix)
     if not step.legal:
         raise Refusal(f"No legal move in #{gid} starts with {prefix}.")
@@ -255,6 +266,50 @@ async def open_picker(
     if pages > 1:
         text += f" (page {page + 1} of {pages})"
     return Picker(text, gid, row.ply, prefix, parts, tuple(controls))
+
+
+def _two_steps(gid: int, ply: int, position: IsopathPosition, selection: str) -> Picker:
+    """Iso-Path's picker step after ``selection``: the build, then the piece move, each a
+    board of cells (see :mod:`bot.sessions.building`)."""
+    shown = building.screen(position, selection)
+    stage, number = shown.stage, ply + 1
+    cancel = Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
+    back = None if shown.back is None else _step_action("Back", gid, ply, 0, shown.back)
+    if shown.move is not None:
+        play = Action.make(f"Play {shown.move}", ActionKind.MOVE, gid, ply, shown.move)
+        text = f"#{gid}, move {number}: {readable(shown.move)} is complete; play it."
+        done = (play, back, cancel) if back is not None else (play, cancel)
+        return Picker(text, gid, ply, shown.move, (), done, (), shown.move)
+    parts = tuple(_step_action(c.label, gid, ply, 0, c.selection) for c in shown.choices)
+    by_cell = {c.cell: part for c, part in zip(shown.choices, parts, strict=True)}
+    board = position.board
+    rows: list[list[Action]] = [[] for _ in board.row_lengths]
+    for cell in board.cells:
+        action = by_cell.get(cell)
+        if action is None:
+            name = board.name(cell)
+            # A cell that is no choice shows this step again; the marked one goes back.
+            target = shown.selection if shown.back is None else shown.back
+            if cell == shown.marked:
+                label = f"({name})"
+            else:
+                label, target = texts.cell_mark(position.pieces[cell]), shown.selection
+            action = _step_action(label, gid, ply, 0, target)
+        rows[board.row(cell)].append(action)
+    build = shown.selection.split(" ")[0]
+    words = texts.NO_TILE_LABEL if build == building.NO_TILE else readable(build)
+    marked = "" if shown.marked is None else board.name(shown.marked)
+    captures = any(c.selection.split(" ")[-1].startswith("x") for c in shown.choices)
+    if stage is building.Stage.TAKE:
+        text = texts.take_tile(gid, number, captures)
+    elif stage is building.Stage.PUT:
+        text = texts.put_tile(gid, number, marked)
+    elif stage is building.Stage.PIECE:
+        text = texts.move_piece(gid, number, words, captures)
+    else:
+        text = texts.step_piece(gid, number, words, marked)
+    controls = (back, cancel) if back is not None else (cancel,)
+    return Picker(text, gid, ply, shown.selection, parts, controls, tuple(tuple(r) for r in rows))
 
 
 async def pick(ctx: Context, user: User, chat: Chat, action_id: str) -> Picker:

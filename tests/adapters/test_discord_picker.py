@@ -86,9 +86,40 @@ async def press(
     return record
 
 
+def leads_to(selection: str, move: str) -> bool:
+    """Whether an Iso-Path picker selection (its choices so far, the build first: ``c1>``,
+    ``c1>e6``, ``xd4``, ``_`` for no tile, then ``a4-``, ``a4-b4`` or ``xd4``) is on the way to
+    the turn ``move``, whatever order the turn's notation puts its actions in."""
+    actions = move.split()
+    tile = next((a for a in actions if ">" in a), None)
+    capture = next((a for a in actions if a.startswith("x")), None)
+    for i, token in enumerate(selection.split()):
+        if token == "_":
+            ok = i == 0 and tile is None and capture is None
+        elif token.startswith("x"):
+            ok = token == capture and (i == 0) == (tile is None)
+        elif token.endswith((">", "-")):
+            ok = any(a.startswith(token) for a in actions)
+        else:
+            ok = token in actions
+        if not ok:
+            return False
+    return True
+
+
 async def pick(run: Run | FakeDiscord, user: int, board: StoredMessage, move: str) -> StoredMessage:
     """``user`` enters ``move`` with the Move button and the picker only (no typing): returns
     the public board that the preview's Play it posted."""
+    return (await pick_turn(run, user, board, move))[0]
+
+
+async def pick_turn(
+    run: Run | FakeDiscord, user: int, board: StoredMessage, move: str, two_steps: bool = False
+) -> tuple[StoredMessage, str]:
+    """``user`` enters ``move`` with the Move button and the picker only (no typing): returns
+    the public board that the preview's Play it posted, and the move as played (an Iso-Path
+    turn, entered ``two_steps``, the build then the piece move, may be noted in the other
+    order of its actions)."""
     fake = run.fake if isinstance(run, Run) else run
     opened = await press(fake, user, board, "Move")
     picker = await fake.original(opened, timeout=DEADLINE)
@@ -104,24 +135,32 @@ async def pick(run: Run | FakeDiscord, user: int, board: StoredMessage, move: st
             for option in menu["options"]:
                 part = option["value"].split(":", 4)[4][1:]
                 follows = move[len(part) : len(part) + 1]
-                if move.startswith(part) and len(part) > len(prefix) and follows in " >-":
+                if two_steps:
+                    on_the_way = leads_to(part, move)
+                else:
+                    on_the_way = move.startswith(part) and follows in " >-"
+                if on_the_way and len(part) > len(prefix):
+                    assert chosen is None, "two choices lead to the same turn"
                     chosen = (menu["custom_id"], option["value"], part)
+        previews = [label for label in labels(picker) if label.startswith("Preview ")]
         if chosen is not None:
             await choose(fake, user, picker, chosen[0], chosen[1])
             prefix = chosen[2]
-        elif move == prefix:
-            await press(fake, user, picker, f"Preview {move}")
+        elif previews:  # the whole move is chosen (or forced)
+            await press(fake, user, picker, previews[0])
         else:  # the next part is on another page
             await press(fake, user, picker, "▶")
     else:
         raise AssertionError(f"the picker never reached {move!r}")
-    assert picker.ephemeral and f"`{move}`" in picker.content
-    played = await press(fake, user, picker, "Play it")
-    answer = (await fake.followups(played, timeout=DEADLINE))[0]
+    played = button(picker, "Play it").split(":", 3)[3]
+    assert picker.ephemeral and f"`{played}`" in picker.content
+    assert played == move or two_steps
+    record = await press(fake, user, picker, "Play it")
+    answer = (await fake.followups(record, timeout=DEADLINE))[0]
     if answer.ephemeral and "Play it anyway" in labels(answer):
-        played = await press(fake, user, answer, "Play it anyway")
-        answer = (await fake.followups(played, timeout=DEADLINE))[0]
-    return answer
+        record = await press(fake, user, answer, "Play it anyway")
+        answer = (await fake.followups(record, timeout=DEADLINE))[0]
+    return answer, played
 
 
 @pytest.mark.parametrize("game", list(KINDS))
@@ -132,9 +171,12 @@ async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None
     while position.outcome is None and position.ply < MOVE_CAP:
         mover = await run.to_move(gid)
         move = rng.choice(position.legal_moves())
-        board = await pick(run, mover, board, move)
+        board, played = await pick_turn(run, mover, board, move, two_steps=game == "isopath")
         assert not board.ephemeral, board.content
-        position = position.play(move)
+        # The turn played is the one meant (an Iso-Path turn noted build first if it may be).
+        after = position.play(played)
+        assert played == move or after.to_dict()["rows"] == position.play(move).to_dict()["rows"]
+        position = after
         assert f"`{position.last_move}`" in board.content
         if position.outcome is None:
             assert labels(board)[0] == "Move"
@@ -201,8 +243,8 @@ async def test_the_picker_when_every_answer_is_deferred(tmp_path: Path) -> None:
         answer = await run.fake.original(refused, timeout=DEADLINE)
         assert answer.ephemeral and not answer.components and f"#{gid}" in answer.content
         move = random.Random(1).choice(position.legal_moves())
-        board = await pick(run, mover, board, move)
-        assert not board.ephemeral and f"`{position.play(move).last_move}`" in board.content
+        board, played = await pick_turn(run, mover, board, move, two_steps=True)
+        assert not board.ephemeral and f"`{position.play(played).last_move}`" in board.content
 
 
 async def test_the_preview_shows_the_board_picture_at_full_width(tmp_path: Path) -> None:

@@ -118,8 +118,14 @@ CAPTION_LIMIT = 1024
 CALLBACK_DATA_LIMIT = 64
 #: Text of an ``answerCallbackQuery`` notification, 0..200 characters.
 CALLBACK_ANSWER_LIMIT = 200
-#: Inline keyboards hold at most this many buttons.
+#: Inline keyboards hold at most this many buttons, and this many in one row.  The Bot API
+#: reference gives no figures; they are the ones collected at limits.tginfo.me
+#: (github.com/tginfo/Telegram-Limits issue 228: "max inline keyboard button: 100", "max
+#: inline keyboard button per row: 8").  Beyond 100 Telegram answers 400
+#: ``REPLY_MARKUP_TOO_LONG`` (yagop/node-telegram-bot-api issue 200); the fake answers a
+#: wider row the same way.
 KEYBOARD_BUTTON_LIMIT = 100
+KEYBOARD_ROW_LIMIT = 8
 #: Photos are at most 10 MB; other uploads at most 50 MB.
 PHOTO_BYTES_LIMIT = 10 * 1024 * 1024
 UPLOAD_BYTES_LIMIT = 50 * 1024 * 1024
@@ -1314,6 +1320,8 @@ class FakeTelegram(FakeServer):
                 "type Array of Array"
             )
         if sum(len(row) for row in rows) > KEYBOARD_BUTTON_LIMIT:
+            raise _bad("REPLY_MARKUP_TOO_LONG")
+        if any(len(row) > KEYBOARD_ROW_LIMIT for row in rows):
             raise _bad("REPLY_MARKUP_TOO_LONG")
         echoed = []
         for row in rows:

@@ -354,6 +354,19 @@ async def test_limits(fake: FakeTelegram, bot: telegram.Bot, alice: telegram.Use
     with pytest.raises(BadRequest, match="text buttons are unallowed"):
         await bot.send_message(alice.id, "no", reply_markup=keyboard(text="bare"))
 
+    def grid(*widths: int) -> InlineKeyboardMarkup:
+        return InlineKeyboardMarkup(
+            [[InlineKeyboardButton(f"{r}.{c}", callback_data="x") for c in range(w)] for r, w in
+             enumerate(widths)]
+        )  # fmt: skip
+
+    # 8 buttons in a row and 100 in all, no more (limits.tginfo.me: see KEYBOARD_ROW_LIMIT).
+    await bot.send_message(alice.id, "ok", reply_markup=grid(*[8] * 12, 4))
+    with pytest.raises(BadRequest, match="Reply_markup_too_long"):
+        await bot.send_message(alice.id, "no", reply_markup=grid(4, 9, 4))
+    with pytest.raises(BadRequest, match="Reply_markup_too_long"):
+        await bot.send_message(alice.id, "no", reply_markup=grid(*[8] * 12, 5))
+
     board = await bot.send_message(alice.id, "board", reply_markup=RESIGN)
     query_id = await fake.press(alice, board, "resign")
     with pytest.raises(BadRequest, match="Message_too_long"):

@@ -706,8 +706,7 @@ class TelegramAdapter:
             await query.answer(step.text[:200], show_alert=True)
             return
         # The picker first, then the answer: the presser sees both at once.
-        await watch.open_picker(self.manager, query, step)
-        await query.answer(step.text[:200])
+        await watch.open_picker(self.manager, query, step, user, chat)
 
     async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         """Cancel: the picker message is deleted (by the player to move only); on a board
@@ -805,6 +804,7 @@ class TelegramAdapter:
         ActionKind.PICK: _picker,
         ActionKind.PICK_STEP: _picker,
         ActionKind.PICK_CLOSE: _close_picker,
+        ActionKind.PREVIEW_CANCEL: _close_picker,
         ActionKind.DESCRIBE: _describe,
         ActionKind.OFFER_DRAW: _offer_draw,
         ActionKind.BROWSE: _browse,

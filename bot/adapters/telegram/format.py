@@ -19,7 +19,9 @@ from bot.messages import Action, Mention, Text
 
 __all__ = [
     "CAPTION_LIMIT",
+    "KEYBOARD_LIMIT",
     "PLATFORM",
+    "ROW_LIMIT",
     "TEXT_LIMIT",
     "html_text",
     "keyboard",
@@ -31,6 +33,12 @@ PLATFORM = "telegram"
 #: Telegram's limits on a message's text and a photo's caption (characters after parsing).
 TEXT_LIMIT = 4096
 CAPTION_LIMIT = 1024
+#: Buttons in one row of an inline keyboard (and 100 in all).  The Bot API reference gives no
+#: figure; Telegram refuses more (the limits collected at limits.tginfo.me,
+#: github.com/tginfo/Telegram-Limits issue 228: "max inline keyboard button per row: 8").
+ROW_LIMIT = 8
+#: Buttons in one inline keyboard (same source: "max inline keyboard button: 100").
+KEYBOARD_LIMIT = 100
 
 
 def _mention(m: Mention) -> str:
@@ -60,7 +68,7 @@ def rows_of(actions: Sequence[Action], width: int | None = None) -> list[list[Ac
         return []
     if width is None:
         longest = max(len(a.label) for a in actions)
-        width = 8 if longest <= 3 else 6 if longest <= 5 else 3 if longest <= 12 else 2
+        width = ROW_LIMIT if longest <= 3 else 6 if longest <= 5 else 3 if longest <= 12 else 2
     return [list(actions[i : i + width]) for i in range(0, len(actions), width)]
 
 

@@ -26,7 +26,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden
 
 from bot import metrics
 from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
-from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
+from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
 from bot.adapters.telegram.topics import topic_of
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
@@ -111,8 +111,20 @@ async def look_privately(
 
 
 def picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
-    """The picker's buttons: the parts to choose from, then its controls."""
-    return keyboard([*rows_of(step.parts), list(step.controls)])
+    """The picker's buttons: the parts to choose from, then its controls.  A step that is a
+    board of cells (Iso-Path) is laid out as the board, row by row; a board row wider than
+    Telegram allows (:data:`ROW_LIMIT`) keeps only its live cells, cut in two if need be.  The
+    choices beside the board come under it."""
+    if not step.board:
+        return keyboard([*rows_of(step.parts), list(step.controls)])
+    live = {a.id for a in step.parts} | {a.id for a in step.controls}
+    rows: list[list[Action]] = []
+    for row in step.board:
+        cells = list(row) if len(row) <= ROW_LIMIT else [a for a in row if a.id in live]
+        rows.extend(cells[i : i + ROW_LIMIT] for i in range(0, len(cells), ROW_LIMIT))
+    on_board = {a.id for row in step.board for a in row}
+    beside = [a for a in step.parts if a.id not in on_board]
+    return keyboard([*rows, *rows_of(beside), list(step.controls)])
 
 
 async def is_picker(manager: SessionManager, game_id: int, message: Message) -> Post | None:
@@ -123,9 +135,44 @@ async def is_picker(manager: SessionManager, game_id: int, message: Message) -> 
     return None
 
 
-async def open_picker(manager: SessionManager, query: CallbackQuery, step: Picker) -> None:
-    """Show ``step``: in its own message under the board when opened from the board (any
-    picker of the game still open is closed first), else by editing the picker message."""
+async def open_picker(
+    manager: SessionManager, query: CallbackQuery, step: Picker, user: User, chat: Chat
+) -> None:
+    """Show ``step`` and answer the press: in its own message under the board when opened
+    from the board (any picker of the game still open is closed first), else by editing the
+    picker message; a whole turn chosen (:attr:`Picker.move`) by its preview instead."""
+    if step.move is not None:
+        await _preview(manager, query, step.game_id, step.move, user, chat)
+        return
+    await _show_step(manager, query, step)
+    await query.answer(step.text[:ALERT_LIMIT])
+
+
+async def _preview(
+    manager: SessionManager, query: CallbackQuery, gid: int, move: str, user: User, chat: Chat
+) -> None:
+    """The board after ``move`` with Play it / Cancel, in place of the picker (remembered as
+    the game's picker, so that playing or cancelling it takes it away)."""
+    reply = await manager.preview(user, chat, move, gid)
+    if not reply.ok:
+        await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
+        return
+    message = query.message
+    assert isinstance(message, Message)
+    bot, thread = query.get_bot(), topic_of(message)
+    markup = keyboard([list(reply.actions)])
+    if reply.image is not None:
+        sent = await send_photo(bot, message.chat.id, reply, markup, thread=thread)
+    else:
+        sent = await send_text(bot, message.chat.id, reply.body, markup, thread=thread)
+    await close_pickers(bot, manager, gid)
+    await manager.remember_post(
+        PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=gid
+    )
+    await query.answer()
+
+
+async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker) -> None:
     message = query.message
     assert isinstance(message, Message)
     bot = query.get_bot()

@@ -138,10 +138,17 @@ from bot.sessions.texts.looking import (
 )
 from bot.sessions.texts.picking import (
     MOVE_LABEL,
+    NO_TILE_LABEL,
+    capture_label,
+    cell_mark,
     choose_part,
     game_in_thread,
+    move_piece,
     picker_closed,
     preview_label,
+    put_tile,
+    step_piece,
+    take_tile,
     thread_name,
     thread_result,
     unreachable,
@@ -527,4 +534,15 @@ __all__ += [
     "thread_result",
     "unreachable",
     "user_install_card",
+]
+
+# Iso-Path's build and piece move as two steps of the picker (issue 26), kept apart as above.
+__all__ += [
+    "NO_TILE_LABEL",
+    "capture_label",
+    "cell_mark",
+    "move_piece",
+    "put_tile",
+    "step_piece",
+    "take_tile",
 ]

@@ -76,3 +76,44 @@ def user_install_card() -> Text:
         "without installing me; typing my commands needs the app on your own account. Turn "
         "notices, reminders and results come as direct messages from me: allow them."
     )
+
+
+#: Iso-Path's picker: the choice of no tile this turn (a lone piece move that wins).
+NO_TILE_LABEL = "No tile: just move"
+
+
+def capture_label(cell: str) -> str:
+    """Iso-Path's picker: the button that captures the piece on ``cell``."""
+    return f"✕ {cell}"
+
+
+def _turn_head(game_id: int, number: int, step: int) -> str:
+    return f"#{game_id}, move {number}, step {step} of 2"
+
+
+def take_tile(game_id: int, number: int, can_capture: bool) -> str:
+    """Iso-Path's picker, step 1: the tile to take (or a capture in place of the build)."""
+    also = " (or capture instead, below the board)" if can_capture else ""
+    return f"{_turn_head(game_id, number, 1)}, the build: tap the tile to take{also}."
+
+
+def put_tile(game_id: int, number: int, cell: str) -> str:
+    """Iso-Path's picker, step 1: where the tile taken from ``cell`` goes."""
+    return f"{_turn_head(game_id, number, 1)}, the build: tap where the tile from {cell} goes."
+
+
+def move_piece(game_id: int, number: int, done: str, can_capture: bool) -> str:
+    """Iso-Path's picker, step 2 after ``done`` (the build in words): the piece to move."""
+    also = " or an opponent's piece to capture (✕)" if can_capture else ""
+    return f"{_turn_head(game_id, number, 2)} ({done}): tap the piece to move{also}."
+
+
+def step_piece(game_id: int, number: int, done: str, cell: str) -> str:
+    """Iso-Path's picker, step 2 after ``done``: where the piece on ``cell`` goes."""
+    return f"{_turn_head(game_id, number, 2)} ({done}): tap where {cell} goes."
+
+
+def cell_mark(piece: int) -> str:
+    """Iso-Path's picker: a cell that is not a choice now, showing what stands on it
+    (``piece``: -1 nothing, 0 a White piece, 1 a Black piece)."""
+    return {0: "○", 1: "●"}.get(piece, "·")

@@ -1,0 +1,234 @@
+"""Hexagonal Iso-Path through the Telegram move picker alone: a turn is two short steps, each one
+keyboard laid out as the board (step 1 the build: the tile to take, then where it goes; step 2
+the piece move: the piece, then where it goes; a capture in place of either), ending in the
+preview with Play it / Cancel.  Whole games on h4 and h5 are played by pressing the buttons a
+player would read (cell names, "✕ d4"), never by typing; every keyboard the bot sends stays
+within Telegram's limits (8 buttons a row, 100 in all: ``tests/fakes/telegram.py``, which
+refuses more as Telegram does)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+import telegram
+
+import engines
+from bot.adapters.telegram.format import KEYBOARD_LIMIT, ROW_LIMIT
+from bot.adapters.telegram.watch import picker_markup
+from bot.sessions import building
+from bot.sessions.picker import _two_steps
+from engines.isopath import IsopathPosition
+from tests.adapters.telegram_kit import Bot, running
+
+
+def racing_moves(size: int, seed: int, cap: int = 120) -> list[str]:
+    """A short Iso-Path game: each side walks a piece as far towards the goal as it can (a
+    capture counts as progress), random among equals; ends with a result."""
+    rng = random.Random(seed)
+    pos = engines.new("isopath", size=size)
+    rows = "abcdefghi"[: 2 * size - 1]
+    moves: list[str] = []
+    while pos.outcome is None and len(moves) < cap:
+        sign = 1 if pos.to_move == 0 else -1
+
+        def gain(move: str, sign: int = sign) -> int:
+            score = 0
+            for action in move.split():
+                if "-" in action:
+                    start, end = action.split("-")
+                    score += sign * (rows.index(end[0]) - rows.index(start[0]))
+                score += 3 if action.startswith("x") else 0
+            return score
+
+        legal = pos.legal_moves()
+        best = max(gain(m) for m in legal)
+        move = rng.choice([m for m in legal if gain(m) == best])
+        pos = pos.play(move)
+        moves.append(move)
+    assert pos.outcome is not None
+    return moves
+
+
+async def _start(bot: Bot, size: int) -> tuple[telegram.User, telegram.User, telegram.Chat, int]:
+    fake = bot.fake
+    alice, bob = fake.user(21, "Alice", "alice"), fake.user(22, "Bob", "bob")
+    group = fake.group(-300, "Iso club")
+    await fake.send_text(bob, group, "hello")
+    card = await bot.say(
+        alice, group, f"/challenge isopath size={size} first=me", reply_to=fake.message(group, 1)
+    )
+    before = fake.last_message_id(group)
+    await bot.press(bob, card, bot.button(card, "Accept"))
+    board = await bot.next_message(group, before)
+    return alice, bob, group, bot.game_id(board)
+
+
+def _label_for(text: str, move: str) -> str:
+    """The button a player presses on the picker step ``text`` to enter ``move``: read from
+    the step's words and the move's actions, as a player would (not from the picker's code)."""
+    actions = move.split()
+    tile = next((a for a in actions if ">" in a), None)
+    step = next((a for a in actions if "-" in a), None)
+    capture = next((a[1:] for a in actions if a.startswith("x")), None)
+    if "the tile to take" in text:
+        if tile is not None:
+            return tile.split(">")[0]
+        return f"✕ {capture}" if capture is not None and step is not None else "No tile: just move"
+    if "where the tile from" in text:
+        assert tile is not None, text
+        return tile.split(">")[1]
+    if "the piece to move" in text:
+        return f"✕ {capture}" if step is None else step.split("-")[0]
+    assert step is not None and f"where {step.split('-')[0]} goes" in text, text
+    return step.split("-")[1]
+
+
+def _check_limits(bot: Bot, message: telegram.Message) -> None:
+    rows = bot.fake.keyboard(message)
+    assert all(len(row) <= ROW_LIMIT for row in rows)
+    assert sum(len(row) for row in rows) <= KEYBOARD_LIMIT
+
+
+async def _enter(bot: Bot, mover: telegram.User, group: telegram.Chat, move: str) -> str:
+    """``mover`` enters ``move`` with Move and the picker's buttons, then Play it on the
+    preview; returns the turn as the board after it names it."""
+    fake = bot.fake
+    board = fake.sent(group)[-1]
+    picker = await bot.open_picker(mover, board)
+    taps = 1
+    preview: telegram.Message | None = None
+    for _ in range(6):
+        shown = fake.sent_after(group, picker.message_id - 1)
+        preview = next((m for m in shown if "Play it" in bot.labels(m)), None)
+        if preview is not None:
+            break
+        picker = fake.message(group, picker.message_id)
+        _check_limits(bot, picker)
+        text = picker.text or ""
+        assert "step 1 of 2" in text or "step 2 of 2" in text, text
+        label = _label_for(text, move)
+        _, answer, alert = await bot.press(mover, picker, bot.button(picker, label))
+        assert not alert, answer
+        taps += 1
+    assert preview is not None, f"no preview for {move}"
+    # The picker made way for the preview: one message under the board, not two.
+    assert picker.message_id not in {m.message_id for m in fake.sent(group)}
+    play = bot.button(preview, "Play it")
+    notation = play.split(":", 3)[3]
+    assert {"Play it", "Cancel"} == set(bot.labels(preview))
+    before = fake.last_message_id(group)
+    await bot.press(mover, preview, play)
+    answer = await bot.next_message(group, before)
+    assert answer.text is not None and f"played {notation}" in answer.text, answer.text
+    await fake.wait_until(
+        lambda: preview.message_id not in {m.message_id for m in fake.sent(group)}
+    )
+    assert taps <= 5
+    return notation
+
+
+@pytest.mark.parametrize(("size", "seed"), [(4, 1), (5, 2)])
+async def test_a_whole_isopath_game_through_the_telegram_picker(
+    tmp_path: Path, size: int, seed: int
+) -> None:
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        alice, bob, group, game_id = await _start(bot, size)
+        position = engines.new("isopath", size=size)
+        for move in racing_moves(size, seed):
+            mover = await bot.to_move(game_id, alice, bob)
+            played = await _enter(bot, mover, group, move)
+            # The turn played is the one meant (noted build first where the rules allow).
+            after = position.play(played)
+            assert after.to_dict()["rows"] == position.play(move).to_dict()["rows"]
+            position = after
+        assert position.outcome is not None
+        assert await bot.manager.player_to_move(game_id) is None
+        facts = await bot.manager.board_facts(game_id)
+        assert facts is not None and facts.moves == position.ply
+
+
+async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:
+    """The first screen is the board with the tiles that may be taken live; a tapped tile is
+    marked and only the places it may go are live; Back and the marked cell go back; the
+    preview's Cancel takes it away and nothing is played; nobody else can use the picker."""
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        fake = bot.fake
+        alice, bob, group, game_id = await _start(bot, 4)
+        board = fake.sent(group)[-1]
+        picker = await bot.open_picker(alice, board)
+        rows = fake.keyboard(picker)
+        # Board-shaped: rows of 4, 5, 6, 7, 6, 5, 4 cells, then Cancel.
+        assert [len(r) for r in rows] == [4, 5, 6, 7, 6, 5, 4, 1]
+        assert [b.text for b in rows[0]] == ["○"] * 4 and [b.text for b in rows[6]] == ["●"] * 4
+        assert [b.text for b in rows[1]] == ["b1", "b2", "b3", "b4", "b5"]
+        _, text, alert = await bot.press(bob, picker, bot.button(picker, "b1"))
+        assert alert and text is not None and "not your turn" in text
+        await bot.press(alice, picker, bot.button(picker, "b1"))
+        labels = bot.labels(picker)
+        assert "(b1)" in labels and {"b2", "b3", "b4", "b5"} <= set(labels)
+        assert "c3" not in labels and "Back" in labels
+        # A cell that is not a choice answers with the step again and changes nothing.
+        dead = fake.keyboard(picker)[3][0]
+        assert dead.text == "·" and isinstance(dead.callback_data, str)
+        _, text, alert = await bot.press(alice, picker, dead.callback_data)
+        assert not alert and text is not None and "where the tile from b1 goes" in text
+        await bot.press(alice, picker, bot.button(picker, "(b1)"))
+        assert "c3" in bot.labels(picker)
+        await bot.press(alice, picker, bot.button(picker, "b1"))
+        await bot.press(alice, picker, bot.button(picker, "b2"))
+        text = fake.message(group, picker.message_id).text or ""
+        assert "step 2 of 2 (b1 → b2)" in text and {"a1", "a2"} <= set(bot.labels(picker))
+        await bot.press(alice, picker, bot.button(picker, "Back"))
+        assert "(b1)" in bot.labels(picker)
+        await bot.press(alice, picker, bot.button(picker, "b2"))
+        before = fake.last_message_id(group)
+        await bot.press(alice, picker, bot.button(picker, "a2"))
+        preview = await bot.next_message(group, before)
+        assert "Play it" in bot.labels(preview)
+        _, text, alert = await bot.press(bob, preview, bot.button(preview, "Cancel"))
+        assert alert
+        await bot.press(alice, preview, bot.button(preview, "Cancel"))
+        await fake.wait_until(
+            lambda: preview.message_id not in {m.message_id for m in fake.sent(group)}
+        )
+        facts = await bot.manager.board_facts(game_id)
+        assert facts is not None and facts.moves == 0
+        assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))
+
+
+def _positions(size: int, seed: int, plies: int) -> list[IsopathPosition]:
+    rng = random.Random(seed)
+    pos = engines.new("isopath", size=size)
+    out = []
+    for _ in range(plies):
+        if pos.outcome is not None:
+            break
+        out.append(pos)
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    return [p for p in out if isinstance(p, IsopathPosition)]
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_no_picker_keyboard_exceeds_telegram_limits(size: int) -> None:
+    """Every screen of turns of random games (each choice of the turn played), laid out
+    as the Telegram picker lays it out: at most 8 buttons a row, 100 in all, callback data
+    within 64 bytes, no paging (every choice of a step on its one keyboard)."""
+    rng = random.Random(size)
+    for position in _positions(size, size, 40)[::4]:
+        table = building.turn_table(position)
+        for move in rng.sample(list(table.values()), min(6, len(table))):
+            for selection in ["", *building.choices_for(move)]:
+                step = _two_steps(9_007_199_254_740_991, 999_999, position, selection)
+                markup = picker_markup(step)
+                if step.move is not None:
+                    continue  # the preview, with Play it / Cancel
+                assert markup is not None
+                rows = markup.inline_keyboard
+                assert all(len(row) <= ROW_LIMIT for row in rows), [len(r) for r in rows]
+                assert sum(len(row) for row in rows) <= KEYBOARD_LIMIT
+                assert all(len(str(b.callback_data).encode()) <= 64 for r in rows for b in r)
+                shown = {b.callback_data for row in rows for b in row}
+                assert {a.id for a in step.parts} <= shown
+                assert not any(a.label in ("◀", "▶") for a in step.controls)
