@@ -31,6 +31,7 @@ piece), ``a4-b4`` (its step).  A legal turn's own notation is a selection too (t
 from __future__ import annotations
 
 import enum
+import functools
 from dataclasses import dataclass
 
 from bot.sessions import texts
@@ -132,7 +133,23 @@ def choices_for(move: str) -> list[str]:
 
 def turn_table(position: IsopathPosition) -> dict[Pair, str]:
     """Every legal turn as (build, other action) with its notation; a turn legal in both
-    orders is noted build first."""
+    orders is noted build first.  The tables of the last :data:`TABLES_KEPT` positions are
+    kept (a picker's steps all read the same position; mid-game an h5 position has ~20,000
+    turns); do not change the dict returned."""
+    if position.outcome is not None:
+        return {}
+    return _table(position.size, position.heights, position.pieces, position.to_move)
+
+
+#: How many positions' turn tables are kept (see :func:`turn_table`).
+TABLES_KEPT = 32
+
+
+@functools.lru_cache(maxsize=TABLES_KEPT)
+def _table(
+    size: int, heights: tuple[int, ...], pieces: tuple[int, ...], to_move: int
+) -> dict[Pair, str]:
+    position = IsopathPosition(size, heights, pieces, to_move, 0, None, None)
     table: dict[Pair, str] = {}
     for move in position.legal_moves():
         actions = move.split(" ")
