@@ -38,6 +38,7 @@ from bot.sessions import (
     picker,
     players,
     posts,
+    removal,
     requests,
     reviews,
     standings,
@@ -291,6 +292,8 @@ class SessionManager:
         await self.store.direct_reachable(user.platform, user.user_id)
 
     remember_post = forward(posts.remember_post)
+
+    chat_players = forward(removal.chat_players)
 
     posts_for = forward(posts.posts_for)
 

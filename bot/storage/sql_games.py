@@ -203,6 +203,19 @@ class SqlGames(SqlBase):
         )
         return await self._games(rows)
 
+    async def chat_players(self, platform: str, chat_id: str) -> list[tuple[int, str, str, bool]]:
+        """The players of every active game that lives in a chat, by game then player: (game
+        id, user id, name, whether a direct message may reach them: the platform never
+        refused one, ``players.dm_refused_at``).  Issue 26: a group that removed the bot."""
+        rows = await self._rows(
+            "SELECT g.id, p.user_id, p.name, "
+            "CASE WHEN p.dm_refused_at IS NULL THEN 1 ELSE 0 END FROM games g "
+            "JOIN players p ON p.id = g.seat0 OR p.id = g.seat1 "
+            "WHERE g.status = 'active' AND g.platform = ? AND g.chat_id = ? ORDER BY g.id, p.id",
+            (platform, chat_id),
+        )
+        return [(int(r[0]), str(r[1]), str(r[2]), bool(r[3])) for r in rows]
+
     async def _change_game(
         self,
         update: str,

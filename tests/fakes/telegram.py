@@ -2087,6 +2087,52 @@ class FakeTelegram(FakeServer):
         await self.queue_update({"update_id": self.next_update_id(), "message": from_message})
         return telegram.Chat.de_json(new.chat, None)
 
+    async def remove_bot(self, group: ChatRef, by: telegram.User) -> int:
+        """``by`` removes the bot from ``group``: from now on every send there is 403
+        "bot was kicked" (:meth:`kick_bot`), and the bot gets a ``my_chat_member`` update
+        ("the bot's chat member status was updated in a chat", the Bot API's Update object: a
+        ``ChatMemberUpdated`` with the chat, who did it, the date and the bot's old and new
+        member status), whatever privacy mode (it is not a message), when subscribed to it
+        (``allowed_updates``: by default every kind but ``chat_member`` and the reactions).
+        The new status is ``kicked`` in a supergroup (a ban, ``until_date`` 0: for ever) and
+        ``left`` in a basic group.  Returns the update id (delivered only to a bot subscribed
+        to the kind, as every update)."""
+        state = self._chat_state(self._chat_id(group))
+        self.kick_bot(group)
+        gone = (
+            {"status": "kicked", "until_date": 0}
+            if state.chat["type"] == "supergroup"
+            else {"status": "left"}
+        )
+        return await self._member_update(state, by, {"status": "member"}, gone)
+
+    async def add_bot(self, group: ChatRef, by: telegram.User) -> int:
+        """``by`` adds the bot back to ``group``: sends there work again and the bot gets a
+        ``my_chat_member`` update, its status now ``member`` (see :meth:`remove_bot`)."""
+        state = self._chat_state(self._chat_id(group))
+        self._kicked.discard(state.id)
+        old = (
+            {"status": "kicked", "until_date": 0}
+            if state.chat["type"] == "supergroup"
+            else {"status": "left"}
+        )
+        return await self._member_update(state, by, old, {"status": "member"})
+
+    async def _member_update(
+        self, state: Any, by: telegram.User, old: dict[str, Any], new: dict[str, Any]
+    ) -> int:
+        me = self.bot_user.to_dict()
+        change = {
+            "chat": dict(state.chat),
+            "from": by.to_dict(),
+            "date": _now(),
+            "old_chat_member": {"user": me, **old},
+            "new_chat_member": {"user": me, **new},
+        }
+        return await self.queue_update(
+            {"update_id": self.next_update_id(), "my_chat_member": change}
+        )
+
     async def edit_text(self, user: telegram.User, message: MessageRef, text: str) -> int | None:
         """``user`` edits their own message to ``text``: Telegram sends the new version as an
         ``edited_message`` update ("new version of a message that is known to the bot and was

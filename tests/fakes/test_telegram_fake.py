@@ -725,3 +725,39 @@ async def test_flood_refusal_has_telegrams_shape(
     }
     query_id = await limited.press(alice, board, "resign")
     assert await limited_bot.answer_callback_query(query_id, "at once")
+
+
+async def test_removing_the_bot_sends_my_chat_member_and_refuses_sends(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    """A bot removed from a group gets ``my_chat_member`` (its status ``kicked`` in a
+    supergroup, ``left`` in a basic group), not hidden by privacy mode, and every send there
+    is refused with 403 "bot was kicked"; added back, it gets ``member`` and may send again."""
+    club = fake.group(-42, "Club", supergroup=True)
+    hall = fake.group(-43, "Hall")
+    await fake.remove_bot(club, alice)
+    await fake.remove_bot(hall, alice)
+    updates = await bot.get_updates(timeout=0)
+    changes = [u.my_chat_member for u in updates if u.my_chat_member is not None]
+    assert [(c.chat.id, c.new_chat_member.status) for c in changes] == [
+        (club.id, "kicked"),
+        (hall.id, "left"),
+    ]
+    assert all(c.old_chat_member.status == "member" for c in changes)
+    assert all(c.new_chat_member.user.id == bot.id and c.from_user.id == alice.id for c in changes)
+    with pytest.raises(Forbidden, match="bot was kicked from the supergroup chat"):
+        await bot.send_message(club.id, "hi")
+    await fake.add_bot(club, alice)
+    updates = await bot.get_updates(offset=updates[-1].update_id + 1, timeout=0)
+    (back,) = [u.my_chat_member for u in updates if u.my_chat_member is not None]
+    assert back.new_chat_member.status == "member" and back.old_chat_member.status == "kicked"
+    assert (await bot.send_message(club.id, "hi")).text == "hi"
+
+
+async def test_my_chat_member_only_to_a_bot_that_asks_for_it(
+    fake: FakeTelegram, bot: telegram.Bot, alice: telegram.User
+) -> None:
+    hall = fake.group(-44, "Hall")
+    await bot.get_updates(timeout=0, allowed_updates=["message"])
+    await fake.remove_bot(hall, alice)
+    assert await bot.get_updates(timeout=0, allowed_updates=["message"]) == ()

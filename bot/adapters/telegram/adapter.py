@@ -44,7 +44,7 @@ import engines
 from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
-from bot.adapters.telegram import offers, topics, watch
+from bot.adapters.telegram import offers, removal, topics, watch
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
@@ -54,6 +54,7 @@ from bot.adapters.telegram.boards import (
     send_text,
 )
 from bot.adapters.telegram.format import (
+    ALLOWED_UPDATES,
     CAPTION_LIMIT,
     PLATFORM,
     html_text,
@@ -144,9 +145,6 @@ COMMANDS: tuple[tuple[str, str], ...] = menu_of(REGISTRY)
 #: What ``/help`` says (see :func:`help_of`).
 HELP = help_of(REGISTRY)
 
-#: The kinds of update the handlers read, asked for by polling and by the webhook alike (an
-#: edit comes as ``edited_message``, only to a bot that asks for it: it retries a refused move).
-ALLOWED_UPDATES: tuple[str, ...] = (Update.MESSAGE, Update.EDITED_MESSAGE, Update.CALLBACK_QUERY)
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 _WHICH_GAME = "Which game? Tap one, or /challenge <game> [@username]."
 _MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the boards there)."
@@ -220,6 +218,7 @@ class TelegramAdapter:
         app.add_handler(CommandHandler(others, self.on_command))
         app.add_handler(CallbackQueryHandler(self.on_button))
         app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, self.on_migrate))
+        app.add_handler(removal.member_handler(manager))
         app.add_handler(MessageHandler(filters.TEXT & ~filters.COMMAND, self.on_text))
         app.add_handler(
             MessageHandler(filters.COMMAND & filters.ChatType.PRIVATE, self.on_unknown_command)

@@ -13,11 +13,12 @@ from __future__ import annotations
 import html
 from collections.abc import Iterable, Sequence
 
-from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
 from bot.messages import Action, Mention, Text
 
 __all__ = [
+    "ALLOWED_UPDATES",
     "CAPTION_LIMIT",
     "KEYBOARD_LIMIT",
     "PLATFORM",
@@ -28,6 +29,15 @@ __all__ = [
     "rows_of",
 ]
 
+#: The kinds of update the handlers read, asked for by polling and by the webhook alike (an
+#: edit comes as ``edited_message``, only to a bot that asks for it: it retries a refused move;
+#: ``my_chat_member`` says a group removed the bot or added it back: adapters.telegram.removal).
+ALLOWED_UPDATES: tuple[str, ...] = (
+    Update.MESSAGE,
+    Update.EDITED_MESSAGE,
+    Update.CALLBACK_QUERY,
+    Update.MY_CHAT_MEMBER,
+)
 #: The platform name in users, chats and mentions.
 PLATFORM = "telegram"
 #: Telegram's limits on a message's text and a photo's caption (characters after parsing).

@@ -42,6 +42,7 @@ from bot.adapters.telegram.format import (
     rows_of,
 )
 from bot.adapters.telegram.pacing import no_waiting, retry_seconds
+from bot.adapters.telegram.removal import RemovedChats, removed_chats
 from bot.adapters.telegram.topics import key, place
 from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused, Throttled
@@ -85,6 +86,12 @@ class TelegramSender:
         self.bot = bot
         self.recaps = recaps
         self.manager = manager
+        self._own_removed = RemovedChats()
+
+    def _removed(self) -> RemovedChats:
+        """The groups known to have removed the bot (shared with the adapter through the
+        manager; the sender's own without one)."""
+        return self._own_removed if self.manager is None else removed_chats(self.manager)
 
     async def send(self, notification: Notification) -> None:
         """Deliver ``notification`` as a direct message when it asks for one, else in its
@@ -112,6 +119,13 @@ class TelegramSender:
         if recipient not in text.mentions():
             # In a group the recipient is named first, so the mention reaches them.
             text = Text.of(recipient, ": ", text)
+        removed = self._removed()
+        if removed.removed(target):
+            # The group removed the bot (its players were told once, privately): not tried
+            # there again; the notice goes to its recipient privately, or nowhere.
+            if not await self._tell_privately(notification, notification.text, remark=False):
+                raise DeliveryRefused("the bot was removed from the chat")
+            return
         try:
             try:
                 await self._deliver(target, notification, text, thread)
@@ -121,6 +135,7 @@ class TelegramSender:
                 await self._deliver(moved.new_chat_id, notification, text)
         except Forbidden as exc:
             # Removed from the group: its games are kept; the player is told privately.
+            removed.add(target)
             if not await self._tell_privately(notification, notification.text):
                 raise DeliveryRefused(str(exc)) from None
         except BadRequest as exc:
@@ -128,12 +143,12 @@ class TelegramSender:
                 raise DeliveryRefused(str(exc)) from None
             raise
 
-    async def _tell_privately(self, note: Notification, text: Text) -> bool:
-        """``text`` to its recipient privately, with word that the game's group is out of
-        reach; ``False`` when that is refused too (or the notice is about no game)."""
+    async def _tell_privately(self, note: Notification, text: Text, *, remark: bool = True) -> bool:
+        """``text`` to its recipient privately, with word (``remark``) that the game's group
+        is out of reach; ``False`` when that is refused too (or the notice is about no game)."""
         if note.game_id is None or not note.recipient.user_id.isdigit():
             return False
-        told = Text.of(text, "\n", texts.removed_from_chat(note.game_id))
+        told = Text.of(text, "\n", texts.removed_from_chat(note.game_id)) if remark else text
         try:
             await self.bot.send_message(
                 int(note.recipient.user_id), html_text(told), parse_mode=ParseMode.HTML
