@@ -124,17 +124,21 @@ async def test_a_maphex_cell_is_one_tap_after_move(tmp_path: Path) -> None:
             position = position.play(move)
 
 
-async def test_iso_path_labels_are_cells_and_arrows(tmp_path: Path) -> None:
+async def test_iso_path_labels_are_cells(tmp_path: Path) -> None:
+    """Iso-Path's picker shows cells on a board-shaped keyboard, never notation fragments
+    (``>b2``, ``-b2``); the turn ends in its preview (see test_telegram_picker.py)."""
     async with running(tmp_path / "t.db", pictures=False) as bot:
         alice, _bob, group, board = await _game(bot, "isopath")
         picker = await bot.open_picker(alice, board)
         move = engines.new("isopath").legal_moves()[0]  # b1>b2 a1-b2
         await bot.press(alice, picker, bot.button(picker, "b1"))
         labels = bot.labels(picker)
-        assert "→ b2" in labels and not any(label.startswith(">") for label in labels)
-        await bot.press(alice, picker, bot.button(picker, "→ b2"))
-        await bot.press(alice, picker, bot.button(picker, "a1"))
+        assert "b2" in labels and not any(label[:1] in (">", "-") for label in labels)
+        await bot.press(alice, picker, bot.button(picker, "b2"))
         before = bot.fake.last_message_id(group)
-        await bot.press(alice, picker, bot.button(picker, "→ b2"))  # the last part plays
+        await bot.press(alice, picker, bot.button(picker, "a1"))  # its step is forced: b2
+        preview = await bot.next_message(group, before)
+        before = bot.fake.last_message_id(group)
+        await bot.press(alice, preview, bot.button(preview, "Play it"))
         answer = await bot.next_message(group, before)
         assert answer.text is not None and f"played {move}" in answer.text
