@@ -113,15 +113,16 @@ async def look_privately(
 def picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
     """The picker's buttons: the parts to choose from, then its controls.  A step that is a
     board of cells (Iso-Path) is laid out as the board, row by row; a board row wider than
-    Telegram allows (:data:`ROW_LIMIT`) keeps only its live cells, cut in two if need be.  The
-    choices beside the board come under it."""
+    Telegram allows (:data:`ROW_LIMIT`) keeps only its live cells, cut in even halves if need
+    be (h5's middle row has 9).  The choices beside the board come under it."""
     if not step.board:
         return keyboard([*rows_of(step.parts), list(step.controls)])
     live = {a.id for a in step.parts} | {a.id for a in step.controls}
     rows: list[list[Action]] = []
     for row in step.board:
         cells = list(row) if len(row) <= ROW_LIMIT else [a for a in row if a.id in live]
-        rows.extend(cells[i : i + ROW_LIMIT] for i in range(0, len(cells), ROW_LIMIT))
+        width = -(-len(cells) // -(-len(cells) // ROW_LIMIT)) if cells else 1  # even halves
+        rows.extend(cells[i : i + width] for i in range(0, len(cells), width))
     on_board = {a.id for row in step.board for a in row}
     beside = [a for a in step.parts if a.id not in on_board]
     return keyboard([*rows, *rows_of(beside), list(step.controls)])
