@@ -31,7 +31,7 @@ sys.path[0] = str(Path(__file__).resolve().parents[1])
 import engines
 from bot.adapters.telegram.watch import picker_markup
 from bot.sessions import building
-from bot.sessions.picker import PAGE_SIZE, _two_steps, next_parts, split_parts
+from bot.sessions.picker import PAGE_SIZE, board_step, next_parts, split_parts
 from engines import Position
 from engines.isopath import IsopathPosition
 
@@ -69,7 +69,7 @@ def taps_now(position: Position, move: str) -> tuple[int, list[int]]:
     path = building.choices_for(move)
     taps, selection, largest = 1, "", [0, 0]
     while True:
-        step = _two_steps(1, position.ply, position, selection)
+        step = board_step(1, position.ply, position, selection)
         if step.move is not None:
             return taps + 1, largest  # Play it on the preview
         markup = picker_markup(step)

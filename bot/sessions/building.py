@@ -83,8 +83,7 @@ class Screen:
     """One screen of the picker: its ``stage``; the ``selection`` it shows (after any forced
     choices); the ``choices``; the ``marked`` cell (the tile being taken or the piece being
     moved, shown on the board); the whole turn's notation when ``stage`` is DONE (``move``);
-    the selection of the previous real choice (``back``; ``None`` when there is none);
-    what was ``built`` (the build's words, for the text) and the ``piece`` being moved."""
+    and the selection of the previous real choice (``back``; ``None`` when there is none)."""
 
     stage: Stage
     selection: str

@@ -17,6 +17,11 @@ when they fit, else the prefixes one part further.
 >>> matches(engines.new("pathagon"), "g", 3)
 ['g1', 'g2', 'g3']
 
+Hexagonal Iso-Path is picked differently: its turn is two short steps, each a board of cells
+(the build, then the piece move; :mod:`bot.sessions.building`, :func:`board_step`), its
+choices being cells rather than parts of the notation, ending in the whole turn
+(:attr:`Picker.move`) for the adapter to preview.
+
 :func:`open_picker` is the session side: it checks that the player is to move at the ply the
 buttons were made for and answers with a :class:`Picker` (the buttons of the next step), which
 adapters lay out as a keyboard.  Button ids: ``pk:<game>`` opens the picker at the current ply,
@@ -40,6 +45,7 @@ __all__ = [
     "PAGE_SIZE",
     "Picker",
     "Step",
+    "board_step",
     "matches",
     "next_parts",
     "open_picker",
@@ -221,7 +227,7 @@ async def open_picker(
     if position.to_move != seat:
         raise Refusal(f"It is not your turn in #{gid}.")
     if isinstance(position, IsopathPosition):
-        return _two_steps(gid, row.ply, position, prefix)
+        return board_step(gid, row.ply, position, prefix)
     step = next_parts(position, prefix)
     if not step.legal:
         raise Refusal(f"No legal move in #{gid} starts with {prefix}.")
@@ -268,9 +274,10 @@ async def open_picker(
     return Picker(text, gid, row.ply, prefix, parts, tuple(controls))
 
 
-def _two_steps(gid: int, ply: int, position: IsopathPosition, selection: str) -> Picker:
-    """Iso-Path's picker step after ``selection``: the build, then the piece move, each a
-    board of cells (see :mod:`bot.sessions.building`)."""
+def board_step(gid: int, ply: int, position: IsopathPosition, selection: str) -> Picker:
+    """Iso-Path's picker step in game ``gid`` at ``ply`` after ``selection``: the build, then
+    the piece move, each a board of cells (see :mod:`bot.sessions.building`); raises
+    :class:`Refusal` for a selection no legal turn allows."""
     shown = building.screen(position, selection)
     stage, number = shown.stage, ply + 1
     cancel = Action.make("Cancel", ActionKind.PICK_CLOSE, gid)

@@ -18,7 +18,7 @@ import engines
 from bot.adapters.telegram.format import KEYBOARD_LIMIT, ROW_LIMIT
 from bot.adapters.telegram.watch import picker_markup
 from bot.sessions import building
-from bot.sessions.picker import _two_steps
+from bot.sessions.picker import board_step
 from engines.isopath import IsopathPosition
 from tests.adapters.telegram_kit import Bot, running
 
@@ -220,7 +220,7 @@ def test_no_picker_keyboard_exceeds_telegram_limits(size: int) -> None:
         table = building.turn_table(position)
         for move in rng.sample(list(table.values()), min(6, len(table))):
             for selection in ["", *building.choices_for(move)]:
-                step = _two_steps(9_007_199_254_740_991, 999_999, position, selection)
+                step = board_step(9_007_199_254_740_991, 999_999, position, selection)
                 markup = picker_markup(step)
                 if step.move is not None:
                     continue  # the preview, with Play it / Cancel
