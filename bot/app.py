@@ -25,6 +25,7 @@ from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core.status import GameStatus
 from bot.limits import TEXT_LIMIT
+from bot.sessions.clock import Clock, FileClock
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
@@ -40,6 +41,7 @@ __all__ = [
     "UNAVAILABLE_EXIT",
     "USAGE_EXIT",
     "AppError",
+    "clock_of",
     "copy_db",
     "games_text",
     "http_endpoint",
@@ -77,16 +79,28 @@ def loaded_settings() -> Settings:
         raise AppError(str(exc)) from None
 
 
+def clock_of(config: Settings) -> Clock | None:
+    """The clock ``HEXHALL_CLOCK_FILE`` names (tests only, see
+    :class:`~bot.sessions.clock.FileClock`), else ``None``: the real one.  A file holding
+    no time is a one-line AppError."""
+    if not config.clock_file:
+        return None
+    try:
+        return FileClock(Path(config.clock_file))
+    except (OSError, ValueError) as exc:
+        raise AppError(f"HEXHALL_CLOCK_FILE: {exc}") from None
+
+
 @asynccontextmanager
-async def opened(db_path: str) -> AsyncIterator[SessionManager]:
+async def opened(db_path: str, clock: Clock | None = None) -> AsyncIterator[SessionManager]:
     """A manager on the database ``db_path`` names, an SQLite path or a PostgreSQL URL,
     migrated to this bot's schema (a bad one is a one-line AppError, never with the
-    password)."""
+    password); ``clock``: see :func:`clock_of` (``None``: the real one)."""
     try:
         store = await open_store(db_path)
     except StoreError as exc:
         raise AppError(str(exc)) from None
-    manager = SessionManager(store)
+    manager = SessionManager(store, clock)
     try:
         yield manager
     finally:
@@ -104,7 +118,7 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
     if play is None and (config.telegram_token or config.discord_token):
         return await serve_chat(config)
     async with (
-        opened(config.db_path) as manager,
+        opened(config.db_path, clock_of(config)) as manager,
         http_endpoint(config, manager),
         web_board(config, manager),
     ):
@@ -141,7 +155,7 @@ async def serve_chat(config: Settings) -> int:
     """Run the chat adapters whose tokens are set, side by side on one manager, with the clock
     sweeper, until SIGINT/SIGTERM (or until one of them fails for good: an AppError)."""
     async with (
-        opened(config.db_path) as manager,
+        opened(config.db_path, clock_of(config)) as manager,
         http_endpoint(config, manager),
         web_board(config, manager),
     ):

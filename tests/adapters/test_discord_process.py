@@ -29,13 +29,15 @@ ROOT = Path(__file__).resolve().parents[2]
 MOVES = 14
 
 
-async def start_bot(fake: FakeDiscord, db: Path, log: Path) -> BotProcess:
-    """``python -m bot run`` against the fake; returns once it has identified."""
+async def start_bot(fake: FakeDiscord, db: Path, log: Path, **settings: str) -> BotProcess:
+    """``python -m bot run`` against the fake (with more ``settings``); returns once it has
+    identified."""
     env = bot_env(
         HEXHALL_DB=str(db),
         DISCORD_TOKEN=fake.token,
         DISCORD_API_URL=fake.api_base,
         DISCORD_GATEWAY_URL=str(fake.gateway_url),
+        **settings,
     )
     bot = BotProcess(env, log)
     sessions = len(fake.calls_to("gateway IDENTIFY"))

@@ -23,7 +23,6 @@ import enum
 import io
 import logging
 import re
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -634,7 +633,7 @@ class DiscordBot(discord.Client):
         if out.board is None and out.card is None:
             return
         channel = str(interaction.channel_id or 0)
-        now = time.monotonic()
+        now = self._token_time()
         self._tokens.pop(message_id, None)
         self._tokens[message_id] = (interaction, now)
         while self._tokens:  # oldest first: drop the tokens that expired
@@ -665,6 +664,11 @@ class DiscordBot(discord.Client):
                 await self.edit_post(card, view=None)
         await self.manager.retire_posts(cards)
 
+    def _token_time(self) -> float:
+        """Seconds on the manager's clock, which times the interaction tokens' lifetime (the
+        real clock in production; a test's clock moves the tokens' age with the games')."""
+        return self.manager.now().timestamp()
+
     async def edit_post(self, post: Post, **fields: Any) -> bool:
         """Edit one of the bot's remembered messages (``fields`` as for
         :meth:`discord.Message.edit`): through the interaction that sent it while its token
@@ -675,7 +679,7 @@ class DiscordBot(discord.Client):
         except ValueError:
             return False
         fresh = self._tokens.get(message_id)
-        if fresh is not None and time.monotonic() - fresh[1] < TOKEN_LIFETIME:
+        if fresh is not None and self._token_time() - fresh[1] < TOKEN_LIFETIME:
             try:
                 await fresh[0].followup.edit_message(message_id, **fields)
                 return True
