@@ -14,12 +14,14 @@ from bot.storage import PostKind
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
+    CHANNEL,
     DEADLINE,
+    Run,
     button,
     labels,
     running,
 )
-from tests.fakes.discord_fake import FakeDiscord
+from tests.fakes.discord_fake import FakeDiscord, StoredMessage
 
 EDIT_IN_CHANNEL = "PATCH /channels/{channel_id}/messages/{message_id}"
 
@@ -89,18 +91,68 @@ async def test_an_expired_challenge_edits_its_cards_after_a_restart(
         assert len(cards) == 2 and not any(c.live for c in cards)
 
 
-async def test_accepting_on_one_card_closes_the_others(fake: FakeDiscord, tmp_path: Path) -> None:
+async def _cards(run: Run, game: str = "pathagon") -> tuple[StoredMessage, StoredMessage]:
+    """Alice challenges Bob in #games; Bob asked for direct messages: the channel's card and
+    Bob's private copy (each with Accept / Decline)."""
+    await run.answer(BOB, "settings", {"setting": "dm", "value": "on"})
+    card = await run.answer(ALICE, "challenge", {"game": game, "opponent": BOB})
+    dm = await run.fake.wait_message(
+        lambda m: m.channel_id == run.fake.dm_channel(BOB).id, timeout=DEADLINE
+    )
+    assert labels(card) == labels(dm) == ["Accept", "Decline"]
+    return card, dm
+
+
+async def test_accepting_on_the_dm_card_makes_the_channel_card_the_board(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Bob accepts on his private copy: the game belongs to #games, so the card there becomes
+    the game's live board (both players see it; Move opens the picker), and Bob's copy says
+    the game has begun, with a Board button; neither still reads "expires"."""
     async with running(fake, tmp_path / "h.db", outbox=True) as run:
-        await run.answer(BOB, "settings", {"setting": "dm", "value": "on"})
-        card = await run.answer(ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
-        dm = await fake.wait_message(
-            lambda m: m.channel_id == fake.dm_channel(BOB).id, timeout=DEADLINE
-        )
+        card, dm = await _cards(run)
         await run.click(BOB, dm, "Accept")
-        # The card pressed became the first board; the one in the channel lost its buttons.
-        await fake.wait_until(lambda: "accepted" in dm.content, timeout=DEADLINE)
-        await fake.wait_until(lambda: card.components == [], timeout=DEADLINE)
-        assert "Resign" in labels(dm) and "accepted" not in card.content
+        await fake.wait_until(lambda: "Move" in labels(card), timeout=DEADLINE)
+        assert "accepted" in card.content and card.embeds
+        assert "expires" not in card.content
+        assert "has begun" in dm.content and labels(dm) == ["Board"]
+        assert not dm.embeds and not dm.attachments and "expires" not in dm.content
+        gid = int(button(card, "Board").split(":")[1])
+        live = await run.manager.posts_for(PLATFORM, game_id=gid, live=True)
+        assert [(p.chat_id, p.message_id) for p in live] == [(str(CHANNEL), str(card.id))]
+        # The copy's Board answers Bob privately with the position.
+        shown = await fake.original(await run.click(BOB, dm, "Board"), timeout=DEADLINE)
+        assert shown.ephemeral and shown.embeds
+        # The channel's card is the game's board: the player to move opens the picker on it.
+        opened = await run.click(await run.to_move(gid), card, "Move")
+        assert (await fake.original(opened, timeout=DEADLINE)).ephemeral
+        cards = await run.manager.posts_for(PLATFORM, challenge_id=1, kind=PostKind.CARD)
+        assert not any(c.live for c in cards)
+
+
+async def test_accepting_on_the_channel_card_tells_the_dm_copy(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Bob accepts in #games: the card there becomes the board, and his private copy loses
+    Accept / Decline and says the game has begun (a Board button in their place)."""
+    async with running(fake, tmp_path / "h.db", outbox=True) as run:
+        card, dm = await _cards(run)
+        await run.click(BOB, card, "Accept")
+        await fake.wait_until(lambda: "has begun" in dm.content, timeout=DEADLINE)
+        assert "Resign" in labels(card) and "accepted" in card.content
+        assert labels(dm) == ["Board"] and "accepted" in dm.content
+        assert "expires" not in dm.content
+
+
+async def test_declining_on_the_dm_card_tells_the_channel_card(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    async with running(fake, tmp_path / "h.db", outbox=True) as run:
+        card, dm = await _cards(run)
+        await run.click(BOB, dm, "Decline")
+        await fake.wait_until(lambda: "declined" in card.content, timeout=DEADLINE)
+        assert labels(card) == [] and labels(dm) == [] and "declined" in dm.content
+        assert "expires" not in card.content
 
 
 async def test_a_private_channel_the_bot_is_not_in_is_answered_there_only(

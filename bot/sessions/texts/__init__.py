@@ -42,6 +42,7 @@ from bot.sessions.texts.base import (
     side,
     which_game,
 )
+from bot.sessions.texts.cards import game_begun, rest_attached
 from bot.sessions.texts.correspondence import (
     aborted_note,
     accepted_note,
@@ -528,3 +529,6 @@ __all__ += [
     "unreachable",
     "user_install_card",
 ]
+
+# A card's copies once answered, answers beyond a chat's messages (issue 25), kept apart.
+__all__ += ["game_begun", "rest_attached"]
