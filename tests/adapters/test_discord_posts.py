@@ -112,7 +112,10 @@ async def test_accepting_on_the_dm_card_makes_the_channel_card_the_board(
     async with running(fake, tmp_path / "h.db", outbox=True) as run:
         card, dm = await _cards(run)
         await run.click(BOB, dm, "Accept")
-        await fake.wait_until(lambda: "Move" in labels(card), timeout=DEADLINE)
+        # The channel's card is edited first, then (the board remembered) the pressed one.
+        await fake.wait_until(
+            lambda: "Move" in labels(card) and "has begun" in dm.content, timeout=DEADLINE
+        )
         assert "accepted" in card.content and card.embeds
         assert "expires" not in card.content
         assert "has begun" in dm.content and labels(dm) == ["Board"]
@@ -128,6 +131,39 @@ async def test_accepting_on_the_dm_card_makes_the_channel_card_the_board(
         assert (await fake.original(opened, timeout=DEADLINE)).ephemeral
         cards = await run.manager.posts_for(PLATFORM, challenge_id=1, kind=PostKind.CARD)
         assert not any(c.live for c in cards)
+
+
+async def test_accepting_on_the_dm_card_of_a_card_out_of_reach_makes_it_the_board(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """The challenge was made in a DM between the friends (the bot is not a member there) and
+    Bob accepts on his private copy 20 minutes later: the friends' card can no longer be
+    edited (its interaction token lasts 15 minutes), so the copy Bob pressed becomes the
+    game's board, with Move; no request is tried in the friends' DM."""
+    clock = FakeClock()
+    friends = fake.private_channel(3_000, [ALICE, BOB])
+    async with running(fake, tmp_path / "h.db", outbox=True, clock=clock) as run:
+        await run.answer(BOB, "settings", {"setting": "dm", "value": "on"})
+        card = await run.answer(
+            ALICE, "challenge", {"game": "pathagon", "opponent": BOB}, channel=friends
+        )
+        dm = await fake.wait_message(
+            lambda m: m.channel_id == fake.dm_channel(BOB).id, timeout=DEADLINE
+        )
+        clock.advance(minutes=20)
+        await run.click(BOB, dm, "Accept")
+        await fake.wait_until(lambda: "Move" in labels(dm), timeout=DEADLINE)
+        assert "accepted" in dm.content and dm.embeds
+        assert labels(card) == ["Accept", "Decline"]  # out of reach: left as it was
+        to_friends = [c for c in fake.calls if c.data.get("params", {}).get("channel_id") == "3000"]
+        assert to_friends == []
+        gid = int(button(dm, "Board").split(":")[1])
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+        while not (live := await run.manager.posts_for(PLATFORM, game_id=gid, live=True)):
+            assert loop.time() < deadline, "the board was never remembered"
+            await asyncio.sleep(0.01)  # a condition polled (remembered after answering)
+        assert [p.message_id for p in live] == [str(dm.id)]
 
 
 async def test_accepting_on_the_channel_card_tells_the_dm_copy(

@@ -24,8 +24,12 @@ import random
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
+import pytest
+
 import engines
-from bot.app import SWEEP_EVERY
+from bot.app import SWEEP_EVERY, AppError, clock_of
+from bot.config import settings
+from bot.sessions.clock import FileClock
 from tests.adapters.discord_kit import ALICE, BOB, DEADLINE, button, fake_discord, labels
 from tests.adapters.test_discord_mentions import check_every_message
 from tests.adapters.test_discord_picker import pick, press
@@ -150,3 +154,21 @@ async def test_a_user_install_dm_game_reaches_its_players_by_direct_message(
             assert check_every_message(fake) > 0
         finally:
             assert await bot.stop() == 0, bot.tail()
+
+
+def test_the_process_clock_reads_its_file_and_keeps_the_last_good_time(tmp_path: Path) -> None:
+    """``HEXHALL_CLOCK_FILE``: the time the file holds, moved by rewriting it; a file being
+    rewritten (unreadable for a moment) keeps the last time; a file holding no time with its
+    offset is a one-line error at start-up."""
+    path = tmp_path / "clock.txt"
+    path.write_text("2026-03-01T12:00:00+00:00", encoding="utf-8")
+    clock = FileClock(path)
+    assert clock.now() == datetime(2026, 3, 1, 12, tzinfo=UTC)
+    path.write_text("2026-03-02T13:30:00+01:00\n", encoding="utf-8")
+    assert clock.now() == datetime(2026, 3, 2, 12, 30, tzinfo=UTC)
+    path.write_text("", encoding="utf-8")
+    assert clock.now() == datetime(2026, 3, 2, 12, 30, tzinfo=UTC)
+    path.write_text("2026-03-01 12:00", encoding="utf-8")
+    with pytest.raises(AppError, match=r"HEXHALL_CLOCK_FILE: .* without its UTC offset"):
+        clock_of(settings({"HEXHALL_CLOCK_FILE": str(path)}))
+    assert clock_of(settings({})) is None

@@ -634,11 +634,12 @@ class DiscordBot(discord.Client):
         deferred: bool,
         pressed: ActionKind | None,
     ) -> bool:
-        """Accepted on the opponent's private card (their DM with the bot): the game belongs
-        to the chat the challenge was made in, so its card there becomes the game's board
-        (seen by both players, with Move), and the pressed card says the game has begun.
-        ``False`` (nothing done) when the challenge has no card elsewhere or Discord refused
-        to edit it (then the pressed card becomes the board)."""
+        """Accepted on the opponent's private card (their DM with the bot) while the
+        challenge has a card elsewhere: the game belongs to the chat the challenge was made
+        in, so its card there becomes the game's board (seen by both players, with Move) and
+        the pressed card says the game has begun; when Discord refuses that edit (a channel
+        out of the bot's reach, the card deleted) the pressed card becomes the board after
+        all.  ``False`` (nothing done) when there is no such card."""
         message, game, challenge = interaction.message, out.board, reply.challenge_id
         if pressed is not ActionKind.ACCEPT or message is None or game is None:
             return False
@@ -646,19 +647,23 @@ class DiscordBot(discord.Client):
             return False
         cards = await self.manager.posts_for(PLATFORM, challenge_id=challenge, kind=PostKind.CARD)
         home = next((c for c in cards if c.chat_id != str(message.channel.id)), None)
-        if home is None or not await self.edit_post(home, **_as_board_edit(out.fields)):
+        if home is None:
             return False
-        older = await self.manager.remember_post(
-            PLATFORM, home.chat_id, home.message_id, PostKind.BOARD, game_id=game
-        )
-        for post in older:  # only the latest board of a game keeps live buttons
-            await self.edit_post(post, view=None)
-        told = self._copy_fields(reply)
-        if deferred:
-            await interaction.edit_original_response(**told)
+        if not deferred:
+            # Discord's 3 s run while the other card is edited: the pressed one waits.
+            await interaction.response.defer()
+        if await self.edit_post(home, **_as_board_edit(out.fields)):
+            older = await self.manager.remember_post(
+                PLATFORM, home.chat_id, home.message_id, PostKind.BOARD, game_id=game
+            )
+            for post in older:  # only the latest board of a game keeps live buttons
+                await self.edit_post(post, view=None)
+            await interaction.edit_original_response(**self._copy_fields(reply))
+            await self._close_cards(reply, message, board=home)
         else:
-            await interaction.response.edit_message(**told)
-        await self._close_cards(reply, message, board=home)
+            await interaction.edit_original_response(**_as_board_edit(out.fields))
+            await self._remember(interaction, out, message.id)
+            await self._close_cards(reply, message)
         return True
 
     def _token_time(self) -> float:
