@@ -650,7 +650,10 @@ class DiscordBot(discord.Client):
         if home is None:
             return False
         if not deferred:
-            # Discord's 3 s run while the other card is edited: the pressed one waits.
+            # Discord's 3 s run while the other card is edited: the pressed one waits.  A
+            # component's deferred update (type 6) is edited later as the original response,
+            # which "will edit the message the component is on" (discord.py's defer notes,
+            # gist cibere/7e1356575780e716d2e3a23ea2bcf6da; JDA's deferEdit alike).
             await interaction.response.defer()
         if await self.edit_post(home, **_as_board_edit(out.fields)):
             older = await self.manager.remember_post(
