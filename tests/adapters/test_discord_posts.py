@@ -8,12 +8,15 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+import pytest
+
 from bot.adapters.discord.format import PLATFORM
 from bot.sessions.clock import FakeClock
 from bot.storage import PostKind
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
+    CAROL,
     CHANNEL,
     DEADLINE,
     Run,
@@ -21,7 +24,7 @@ from tests.adapters.discord_kit import (
     labels,
     running,
 )
-from tests.fakes.discord_fake import FakeDiscord, StoredMessage
+from tests.fakes.discord_fake import FakeDiscord, ResponseKind, StoredMessage
 
 EDIT_IN_CHANNEL = "PATCH /channels/{channel_id}/messages/{message_id}"
 
@@ -242,3 +245,32 @@ async def test_a_private_channel_and_refused_direct_messages_give_up_quietly(
         assert fake.messages_in(fake.dm_channel(BOB)) == []
         rules = await run.answer(BOB, "rules", {"game": "pathagon"})
         assert rules.ephemeral
+
+
+@pytest.mark.parametrize("swept", [False, True])
+async def test_a_stale_accept_closes_its_card_when_pressed(
+    fake: FakeDiscord, tmp_path: Path, swept: bool
+) -> None:
+    """In a DM between friends (the bot not a member) the card of an expired challenge can be
+    edited by nothing the bot sends (its token lasted 15 minutes): Bob's press on its Accept
+    is answered by editing that very card (a component's update-message response edits the
+    message it is on) to the expiry, its buttons gone, whether or not the clock sweep has
+    marked the challenge expired yet.  Someone the challenge is not for, pressing a live card,
+    is still answered privately and the card left as it is."""
+    clock = FakeClock()
+    friends = fake.private_channel(3_000, [ALICE, BOB, CAROL], name="trio")
+    async with running(fake, tmp_path / "h.db", clock=clock) as run:
+        card = await run.answer(
+            ALICE, "challenge", {"game": "pathagon", "opponent": BOB}, channel=friends
+        )
+        wrong = await run.click(CAROL, card, "Accept")
+        assert (await fake.original(wrong, timeout=DEADLINE)).ephemeral
+        assert labels(card) == ["Accept", "Decline"]
+        clock.advance(hours=25)
+        if swept:
+            assert len(await run.manager.expire_challenges()) == 1
+        pressed = await run.click(BOB, card, "Accept")
+        assert pressed.response is not None
+        assert pressed.response.type == ResponseKind.UPDATE_MESSAGE
+        assert labels(card) == [] and "expired" in card.content
+        assert fake.calls_to(EDIT_IN_CHANNEL) == []

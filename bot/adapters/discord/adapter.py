@@ -33,6 +33,7 @@ from bot import metrics
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
 from bot.adapters.discord.buttons import ActionButton, action_view
+from bot.adapters.discord.cards import closed_fields, copy_fields
 from bot.adapters.discord.commands import OUTDATED, add_commands
 from bot.adapters.discord.followups import Followups
 from bot.adapters.discord.format import (
@@ -397,6 +398,8 @@ class DiscordBot(discord.Client):
             # Discord's Receiving and Responding), and pinging no one.
             fields["allowed_mentions"] = discord.AllowedMentions.none()
             fields.pop("view", None)
+        if not reply.ok and await self._close_stale_card(interaction, reply, deferred, pressed):
+            return
         if not reply.ok or mode is Mode.PRIVATE or reply.private:
             if deferred and mode is not Mode.PRIVATE:
                 if mode is Mode.PUBLIC:
@@ -591,22 +594,6 @@ class DiscordBot(discord.Client):
         for post in older:  # only the latest board of a game keeps live buttons
             await self.edit_post(post, view=None)
 
-    def _copy_fields(self, reply: Reply) -> dict[str, Any]:
-        """What every other copy of an answered challenge's card becomes: the answer in
-        words, without Accept / Decline; once accepted, with a Board button (answered
-        privately to whoever presses it) and where the game stands."""
-        text = markdown(reply.body)
-        board = next((a for a in reply.actions if a.kind is ActionKind.BOARD), None)
-        if reply.game_id is not None:
-            text = f"{text}\n{markdown(texts.game_begun(reply.game_id))}"
-        return {
-            "content": text[:TEXT_LIMIT],
-            "embed": None,
-            "attachments": [],
-            "view": None if board is None or reply.game_id is None else action_view((board,)),
-            "allowed_mentions": mentions_only(),
-        }
-
     async def _close_cards(
         self, reply: Reply, pressed: discord.Message | None, *, board: Post | None = None
     ) -> None:
@@ -619,7 +606,7 @@ class DiscordBot(discord.Client):
         cards = await self.manager.posts_for(
             PLATFORM, challenge_id=reply.challenge_id, kind=PostKind.CARD
         )
-        fields = self._copy_fields(reply)
+        fields = copy_fields(reply)
         done = {str(pressed.id) if pressed else "", board.message_id if board else ""}
         for card in cards:
             if card.message_id not in done:
@@ -661,12 +648,40 @@ class DiscordBot(discord.Client):
             )
             for post in older:  # only the latest board of a game keeps live buttons
                 await self.edit_post(post, view=None)
-            await interaction.edit_original_response(**self._copy_fields(reply))
+            await interaction.edit_original_response(**copy_fields(reply))
             await self._close_cards(reply, message, board=home)
         else:
             await interaction.edit_original_response(**_as_board_edit(out.fields))
             await self._remember(interaction, out, message.id)
             await self._close_cards(reply, message)
+        return True
+
+    async def _close_stale_card(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        deferred: bool,
+        pressed: ActionKind | None,
+    ) -> bool:
+        """A card's Accept / Decline pressed after its challenge was answered or expired (a
+        card no edit could reach: in a chat the bot is not in, its token long expired): the
+        press's own response edits that card to the answer, buttons gone, for everyone
+        (a component's "update message" response edits the message it is on, whoever's).
+        ``False`` for any other refusal (not the presser's challenge), answered privately."""
+        custom_id = interaction.data.get("custom_id") if interaction.data else None
+        if pressed is None or not pressed.on_card or not isinstance(custom_id, str):
+            return False
+        challenge = Action("", custom_id).subject
+        if challenge is None:
+            return False
+        stale = reply.body == texts.challenge_expired(challenge)
+        if not stale and not await self.manager.challenge_answered(challenge):
+            return False
+        closed = closed_fields(reply)
+        if deferred:
+            await interaction.edit_original_response(**closed)
+        else:
+            await interaction.response.edit_message(**closed)
         return True
 
     def _token_time(self) -> float:

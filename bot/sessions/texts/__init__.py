@@ -3,7 +3,8 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.play`, :mod:`~bot.sessions.texts.looking`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
 :mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
-:mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`), every name read from here
+:mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`,
+:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`), every name read from here
 (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
