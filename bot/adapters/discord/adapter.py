@@ -58,6 +58,7 @@ from bot.adapters.discord.threads import (
     thread_name_of,
 )
 from bot.adapters.redact import hide
+from bot.core.status import ChallengeStatus
 from bot.delivery.outbox import Outbox, answering
 from bot.messages import Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
 from bot.sessions import texts
@@ -92,6 +93,9 @@ ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 GAME_OPTIONS: tuple[str, ...] = tuple(
     p.name for p in COMMAND["challenge"].params if p.target == "options"
 )
+#: A challenge's ends after which its card never shows anything else (not accepted: that
+#: card may have become the game's board).
+_CLOSED = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED)
 #: Presses and commands that can end a game (its thread's channel is then told the result).
 _ENDING = {
     ActionKind.MOVE,
@@ -663,19 +667,22 @@ class DiscordBot(discord.Client):
         deferred: bool,
         pressed: ActionKind | None,
     ) -> bool:
-        """A card's Accept / Decline pressed after its challenge was answered or expired (a
-        card no edit could reach: in a chat the bot is not in, its token long expired): the
-        press's own response edits that card to the answer, buttons gone, for everyone
-        (a component's "update message" response edits the message it is on, whoever's).
-        ``False`` for any other refusal (not the presser's challenge), answered privately."""
+        """A card's Accept / Decline pressed after its challenge expired, was declined or
+        cancelled (a card no edit could reach: in a chat the bot is not in, its token long
+        expired): the press's own response edits that card to the answer, buttons gone, for
+        everyone (a component's "update message" response edits the message it is on,
+        whoever's).  ``False`` for any other refusal (not the presser's challenge; already
+        accepted), answered privately."""
         custom_id = interaction.data.get("custom_id") if interaction.data else None
         if pressed is None or not pressed.on_card or not isinstance(custom_id, str):
             return False
         challenge = Action("", custom_id).subject
         if challenge is None:
             return False
-        stale = reply.body == texts.challenge_expired(challenge)
-        if not stale and not await self.manager.challenge_answered(challenge):
+        # Never an accepted one: its pressed card may be the game's board by now (a second
+        # press of Accept racing the first), which the board must stay.
+        closing = (texts.challenge_closed(challenge, status) for status in _CLOSED)
+        if reply.body not in (texts.challenge_expired(challenge), *closing):
             return False
         closed = closed_fields(reply)
         if deferred:
