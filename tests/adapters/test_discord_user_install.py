@@ -33,7 +33,7 @@ from bot.sessions.clock import FileClock
 from tests.adapters.discord_kit import ALICE, BOB, DEADLINE, button, fake_discord, labels
 from tests.adapters.test_discord_mentions import check_every_message
 from tests.adapters.test_discord_picker import pick, press
-from tests.adapters.test_discord_process import start_bot
+from tests.adapters.test_discord_process import start_bot, to_move_of
 from tests.fakes.base import ManualClock
 from tests.fakes.discord_fake import FakeDiscord
 
@@ -109,13 +109,22 @@ async def test_a_user_install_dm_game_reaches_its_players_by_direct_message(
             position = engines.new("maphex", size=9)
             rng = random.Random(25)
             while position.ply < MOVES:
-                (mover,) = board.pinged_users
+                mover = to_move_of(board)
+                assert board is card or board.pinged_users == {mover}
                 move = rng.choice(position.legal_moves())
                 board = await pick(fake, mover, board, move)
                 assert board.channel_id == FRIENDS and not board.ephemeral
                 assert f"`{move}`" in board.content
                 position = position.play(move)
             assert position.outcome is None
+            # The bot takes the buttons off the older boards (by their fresh tokens) just
+            # after answering: settled before the clocks move on.
+            await fake.wait_until(
+                lambda: (
+                    [m.id for m in fake.messages_in(FRIENDS) if "Move" in labels(m)] == [board.id]
+                ),
+                timeout=DEADLINE,
+            )
             (late,) = board.pinged_users
             other = ALICE if late == BOB else BOB
             assert _dms(fake, late) == [] and _dms(fake, other) == []
