@@ -249,6 +249,7 @@
         tr.addEventListener("click", () => {
           marked = m;
           show(m.ply);
+          $("board").scrollIntoView({ block: "nearest" });
         });
         return tr;
       })
