@@ -5,8 +5,9 @@ The computation is the chat command's own (:meth:`SessionManager.costliest
 <bot.sessions.manager.SessionManager.costliest>`, :func:`bot.sessions.reviews.costliest`): in
 the bot's worker pool, in the fair queue with the bot's moves, never on the event loop, and
 only when :func:`bot.sessions.reviews.reviewable` allows it.  :class:`Reviews` keeps the
-answers of the last :data:`KEPT` game versions (a reload, another visitor, reads it back) and
-runs at most one computation per game version: a request that comes while one runs waits for
+answers of the last :data:`KEPT` games as played (a reload, another visitor, reads it back;
+a game's moves are what a review depends on, not the other changes of its stored row) and runs
+at most one computation per game as played: a request that comes while one runs waits for
 that one.  A computation goes on when the page that asked for it is closed (the next one finds
 it done).
 """
@@ -31,12 +32,12 @@ __all__ = ["KEPT", "Reviews", "answer"]
 
 log = logging.getLogger(__name__)
 
-#: How many game versions' reviews are kept in this process (least recently read go first).
+#: How many reviews are kept in this process (the least recently read go first).
 KEPT = 128
 _CELL = re.compile(r"[a-z][0-9]{1,2}")
 
-#: A game version: its id and its stored version.
-Key = tuple[int, int]
+#: A game as played: its id and its moves.
+Key = tuple[int, tuple[str, ...]]
 
 
 def _cells(g: GameView, move: str) -> list[str]:
@@ -50,11 +51,12 @@ def _cells(g: GameView, move: str) -> list[str]:
 
 
 def answer(g: GameView, found: list[Reviewed]) -> dict[str, Any]:
-    """The review of ``g`` as the page gets it: ``text`` (its first line), ``hint`` and
-    ``moves``, each with ``ply`` (the moves before it: the position shown is frame ``ply``),
-    ``number``, ``seat``, ``player``, ``side``, ``played``, ``better``, the mover's chances
-    ``before`` and ``after`` and the ``cost`` (whole percentages), the ``cells`` of the better
-    move and the ``played_cells``, and ``text`` (the chat's sentence for it)."""
+    """The review of ``g`` as the page gets it: ``id``, ``ply`` (how many moves it looked
+    at), ``text`` (its first line), ``hint`` and ``moves``, each with ``ply`` (the moves
+    before it: the position shown is frame ``ply``), ``number``, ``seat``, ``player``,
+    ``side``, ``played``, ``better``, the mover's chances ``before`` and ``after`` and the
+    ``cost`` (whole percentages), the ``cells`` of the better move and the ``played_cells``,
+    and ``text`` (the chat's sentence for it)."""
     row = g.row
     sides = g.position.seat_sides
     moves = []
@@ -86,7 +88,7 @@ def answer(g: GameView, found: list[Reviewed]) -> dict[str, Any]:
     return {
         "ok": True,
         "id": row.id,
-        "version": row.version,
+        "ply": len(g.moves),
         "text": str(head),
         "hint": str(texts.web_review_hint()) if found else "",
         "moves": moves,
@@ -106,20 +108,17 @@ class Reviews:
         self.asked = 0
         self.started = 0
 
-    def known(self, key: Key) -> dict[str, Any] | None:
-        """The answer kept for game version ``key``, if any."""
-        return self._done.get(key)
-
-    def running(self, key: Key) -> bool:
-        """Whether the review of game version ``key`` is being made."""
-        return key in self._running
+    def fresh(self, g: GameView) -> bool:
+        """Whether a review of ``g`` would start a computation (none is kept or being made)."""
+        key = (g.row.id, g.moves)
+        return key not in self._done and key not in self._running
 
     async def review(self, g: GameView, owner: Hashable) -> dict[str, Any]:
         """The review of ``g`` (kept, being made, or started now for ``owner``'s turn in the
         queue).  :class:`~bot.sessions.context.Refusal` when it may not be reviewed now or a
         worker died."""
         self.asked += 1
-        key = (g.row.id, g.row.version)
+        key = (g.row.id, g.moves)
         kept = self._done.get(key)
         if kept is not None:
             return kept

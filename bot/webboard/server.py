@@ -401,9 +401,9 @@ class WebBoard:
         gid, g = await self._game(request)
         if not reviews.reviewable(g.row):
             return _refusal(texts.review_not_yet(gid), 403)
-        key = (gid, g.row.version)
-        fresh = self.reviews.known(key) is None and not self.reviews.running(key)
-        if fresh and not self._reviews_per_address.take(self._address(request), time.monotonic()):
+        if self.reviews.fresh(g) and not self._reviews_per_address.take(
+            self._address(request), time.monotonic()
+        ):
             return _refusal(texts.web_review_too_fast(), 429)
         try:
             seat = await self._seat(self._who(request, gid), g)

@@ -334,3 +334,29 @@ async def test_fresh_reviews_are_limited_per_address(tmp_path: Path) -> None:
         assert await get(review_url(two)) == refused
         assert await get(review_url(one)) == (200, answer)  # a kept review costs nothing
         assert thinker.reviews == 1
+
+
+async def test_a_review_is_made_again_only_when_the_moves_change(
+    rev: tuple[Site, CountingThinker],
+) -> None:
+    web, thinker = rev
+    made = await web.manager.challenge(ADA, TG_GROUP, "pathagon", BO, {}, "me", None, "no")
+    assert made.ok and made.challenge_id is not None
+    gid = (await web.manager.accept(BO, TG_GROUP, made.challenge_id)).game_id
+    assert gid is not None
+    for ply, move in enumerate(PATHAGON.moves[:12]):
+        assert (await web.manager.move((ADA, BO)[ply % 2], TG_GROUP, move, gid, ply)).ok
+    link = await web.board.link(gid)
+    status, first = await get(review_url(link))
+    assert status == 200 and first["ply"] == 12 and thinker.reviews == 1
+    # A draw offer changes the stored game, not its moves: the kept review is read back.
+    before = await web.manager.store.get_game(gid)
+    assert (await web.manager.draw(ADA, TG_GROUP, gid)).ok
+    after = await web.manager.store.get_game(gid)
+    assert before is not None and after is not None and after.version != before.version
+    assert await get(review_url(link)) == (200, first)
+    assert thinker.reviews == 1
+    # A move changes them: the next review looks at it too.
+    assert (await web.manager.move(ADA, TG_GROUP, "d7", gid, 12)).ok
+    status, second = await get(review_url(link))
+    assert status == 200 and second["ply"] == 13 and thinker.reviews == 2
