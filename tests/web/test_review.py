@@ -17,6 +17,7 @@ import asyncio
 import json
 import re
 from collections.abc import AsyncIterator, Hashable, Mapping, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any
 
@@ -360,3 +361,37 @@ async def test_a_review_is_made_again_only_when_the_moves_change(
     assert (await web.manager.move(ADA, TG_GROUP, "d7", gid, 12)).ok
     status, second = await get(review_url(link))
     assert status == 200 and second["ply"] == 13 and thinker.reviews == 2
+
+
+class FailingOnceThinker(CountingThinker):
+    """The worker pool, whose first review fails as a dead worker makes it fail (the pool's
+    own error, raised here instead of by killing a process)."""
+
+    async def review(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        moves: Sequence[str],
+        count: int,
+        owner: Hashable = None,
+    ) -> list[Reviewed]:
+        if self.reviews == 0:
+            self.reviews += 1
+            raise BrokenProcessPool("A child process terminated abruptly")
+        return await super().review(game, options, moves, count, owner)
+
+
+async def test_a_failed_review_says_so_and_is_not_kept(browser: Browser, tmp_path: Path) -> None:
+    thinker = FailingOnceThinker()
+    async with site(str(tmp_path / "h.db"), thinker=thinker) as web:
+        gid = await finished(web, PATHAGON)
+        page = await phone(browser)
+        await page.goto(await web.board.link(gid))
+        await page.locator("#review-ask").tap()
+        await expect(page.locator("#review-text")).to_have_text(str(texts.review_unavailable(gid)))
+        await expect(page.locator("#review-moves")).to_be_hidden()
+        # Asked again, it is made (the failure was not kept).
+        await page.locator("#review-ask").tap()
+        await expect(page.locator("#review-moves tbody tr")).not_to_have_count(0)
+        assert thinker.reviews == 2
+        await page.context.close()
