@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 from collections.abc import Hashable
 from typing import Any
 
@@ -34,7 +33,6 @@ log = logging.getLogger(__name__)
 
 #: How many reviews are kept in this process (the least recently read go first).
 KEPT = 128
-_CELL = re.compile(r"[a-z][0-9]{1,2}")
 
 #: A game as played: its id and its moves.
 Key = tuple[int, tuple[str, ...]]
@@ -44,7 +42,7 @@ def _cells(g: GameView, move: str) -> list[str]:
     """The cells of the board ``move`` names, in order, each once."""
     names = {c["n"] for c in view.geometry(g.row.game, dict(g.row.options))["cells"]}
     found: list[str] = []
-    for name in _CELL.findall(move):
+    for name in view.CELL.findall(move):
         if name in names and name not in found:
             found.append(name)
     return found

@@ -32,7 +32,7 @@ def web_bad_move_request() -> Text:
 
 
 def web_review_too_fast() -> Text:
-    """Too many reviews asked for from one address (each is minutes of a worker's time)."""
+    """Too many reviews asked for from one address (each holds a worker for seconds)."""
     return _t("Too many reviews asked for at once: wait a minute and try again.")
 
 
