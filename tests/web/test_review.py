@@ -179,6 +179,8 @@ async def test_a_finished_game_is_reviewed_on_its_page(
         await expect(marked).to_have_class(re.compile(r"\bbetter\b"))
         await expect(marked).to_have_attribute("aria-label", re.compile("the better move"))
     await expect(page.locator("[data-cell].better")).to_have_count(len(blunder["cells"]))
+    # The table fits a phone's width (Iso-Path's moves are the longest): no sideways scroll.
+    assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     # Stepping on leaves the review's position: the marks go.
     await page.locator("#next").tap()
     await expect(page.locator("#at")).to_have_text(f"{scripted.blunder + 1} / {total}")
@@ -241,7 +243,9 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
     row = page.locator('#review-moves tbody tr[data-ply="11"]')
     await expect(row.locator("td").nth(1)).to_have_text("Bo (Dark)")
     await expect(row.locator("td").nth(2)).to_have_text("g7")
-    await row.tap()
+    # From the keyboard: the row's button, then Enter.
+    await row.locator("button").focus()
+    await page.keyboard.press("Enter")
     await expect(page.locator("#at")).to_have_text("11 / 12")
     better = await page.locator("[data-cell].better").first.get_attribute("data-cell")
     assert better is not None and better != "g7"
