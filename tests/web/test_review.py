@@ -279,6 +279,12 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
     await expect(page.locator("#review-ask")).to_be_visible()
     await page.locator("#review-ask").tap()
     await expect(page.locator("#review-text")).to_have_text(re.compile(rf"^#{bot_game}(:| )"))
+    # A takeback (granted at once by the bot) takes moves the review looked at: it goes.
+    taken = await web.manager.takeback(ADA, TG_GROUP, bot_game)
+    assert taken.ok, taken.text
+    web.board.changed(bot_game)
+    await expect(page.locator("#review-text")).to_have_text("")
+    await expect(page.locator("#review-moves")).to_be_hidden()
     await page.context.close()
 
 

@@ -76,6 +76,7 @@
   let busy = false;
   let marked = null; // the reviewed move whose position is shown (its cells marked)
   let reviewing = false;
+  let reviewed = -1; // how many moves the review shown looked at
 
   async function load() {
     const answer = await fetch("/api/games/" + slug, { headers, cache: "no-store" });
@@ -97,6 +98,7 @@
     header();
     moveList();
     $("review").hidden = !state.reviewable;
+    if (state.ply < reviewed) clearReview(); // a takeback: the review named moves now gone
     await refresh();
   }
 
@@ -222,8 +224,17 @@
     }
   }
 
+  function clearReview() {
+    marked = null;
+    reviewed = -1;
+    $("review-moves").querySelector("tbody").replaceChildren();
+    $("review-moves").hidden = true;
+    $("review-text").textContent = $("review-hint").textContent = "";
+  }
+
   function showReview(reply) {
     marked = null;
+    reviewed = reply.ply;
     const cell = (text, code) => {
       const td = document.createElement("td");
       if (code) {
