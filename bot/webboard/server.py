@@ -67,6 +67,9 @@ _STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 # Views, pictures and GIFs kept per game version (bounded: least recently used go first).
 _CACHE = 64
 _MAX_BODY = 2048
+# The owner, in the worker pool's fair queue, of the reviews spectators ask for (a player's
+# own are theirs, by their player id).
+_SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
 
 
@@ -410,8 +413,9 @@ class WebBoard:
         except auth.AuthError:
             seat = None  # a spectator, as on the rest of the page
         # Its turn in the worker pool's queue: the player's own (with their games against
-        # the bot), or the address's for a spectator.
-        owner = ("web", self._address(request)) if seat is None else seat[0].id
+        # the bot), or the spectators' one: all of theirs together never hold more workers
+        # than one player may, however many addresses ask.
+        owner = _SPECTATORS if seat is None else seat[0].id
         try:
             return _json(await self.reviews.review(g, owner))
         except Refusal as refusal:
