@@ -18,12 +18,15 @@ forgotten first: their tokens are long expired by then).
 from __future__ import annotations
 
 import io
+import logging
 from collections import OrderedDict
 from typing import Any, Final
 
 import discord
 
 __all__ = ["LIMIT", "MORE_FILE", "USER_INSTALL_FOLLOWUPS", "Followups"]
+
+log = logging.getLogger(__name__)
 
 #: Followups Discord allows an interaction authorised only by a user install.
 USER_INSTALL_FOLLOWUPS: Final = 5
@@ -57,6 +60,7 @@ class Followups:
         """``interaction.followup.send(content, **fields)`` unless the interaction has no
         followup left (then nothing is sent: ``None``)."""
         if self.left(interaction) == 0:
+            log.info("interaction %s: no followup left, one not sent", interaction.id)
             return None
         self._count(interaction)
         if content is not None:
