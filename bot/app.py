@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from bot.webboard import WebEndpoint
 
 __all__ = [
+    "FILE_CLOCK_SWEEP_EVERY",
+    "SWEEP_EVERY",
     "UNAVAILABLE_EXIT",
     "USAGE_EXIT",
     "AppError",
@@ -53,6 +55,7 @@ __all__ = [
     "run",
     "serve",
     "serve_chat",
+    "sweep_every",
     "web_board",
 ]
 
@@ -60,6 +63,9 @@ USAGE_EXIT = 2
 UNAVAILABLE_EXIT = 3
 #: How often the clock sweeper looks for reminders, timeouts and expired challenges (seconds).
 SWEEP_EVERY = 30.0
+#: How often it looks when the time comes from ``HEXHALL_CLOCK_FILE`` (tests only): a test that
+#: moves that clock sees the sweep's answer within a second rather than half a minute.
+FILE_CLOCK_SWEEP_EVERY = 1.0
 
 
 class AppError(Exception):
@@ -77,6 +83,17 @@ def loaded_settings() -> Settings:
         return settings()
     except ConfigError as exc:
         raise AppError(str(exc)) from None
+
+
+def sweep_every(config: Settings) -> float:
+    """Seconds between clock sweeps: :data:`SWEEP_EVERY`, or :data:`FILE_CLOCK_SWEEP_EVERY`
+    when the clock is a file a test moves.
+
+    >>> from bot.config import settings
+    >>> sweep_every(settings({})), sweep_every(settings({"HEXHALL_CLOCK_FILE": "/tmp/now"}))
+    (30.0, 1.0)
+    """
+    return FILE_CLOCK_SWEEP_EVERY if config.clock_file else SWEEP_EVERY
 
 
 def clock_of(config: Settings) -> Clock | None:
@@ -138,9 +155,9 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
             if not made.ok or made.challenge_id is None:
                 raise AppError(made.text)
             await console.show(await manager.accept(two, CHAT, made.challenge_id))
-        # The clocks: overdue work found at start-up is handled (paced), then every 30 s.
+        # The clocks: overdue work found at start-up is handled (paced), then every 30 s (see sweep_every).
         stop = asyncio.Event()
-        clocks = asyncio.create_task(manager.run_clocks(stop, SWEEP_EVERY))
+        clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         # What the clocks cause between commands (reminders, timeouts) is delivered too.
         outbox = asyncio.create_task(console.outbox.run(PLATFORM, console, stop=stop))
         try:
@@ -163,7 +180,7 @@ async def serve_chat(config: Settings) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        clocks = asyncio.create_task(manager.run_clocks(stop, SWEEP_EVERY))
+        clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         adapters = []
         if config.telegram_token:
             adapters.append(asyncio.create_task(_telegram(config, manager, stop)))

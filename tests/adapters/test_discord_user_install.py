@@ -14,8 +14,9 @@ Time: the process reads its clock from ``HEXHALL_CLOCK_FILE``
 (the outbox sends a notice only when the database's own clock says it is due too) and moved
 forward with the fake's
 :class:`~tests.fakes.base.ManualClock`, so the interactions' 15-minute tokens age with the games
-(Discord: "Interaction tokens are valid for 15 minutes", Receiving and Responding).  The clock
-sweep runs every 30 s in the process: after a move of the clock the test waits for its round.
+(Discord: "Interaction tokens are valid for 15 minutes", Receiving and Responding).  With a file
+clock the process sweeps every second (``bot.app.sweep_every``): after a move of the clock the
+test waits for that round.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 import pytest
 
 import engines
-from bot.app import SWEEP_EVERY, AppError, clock_of
+from bot.app import FILE_CLOCK_SWEEP_EVERY, AppError, clock_of
 from bot.config import settings
 from bot.sessions.clock import FileClock
 from tests.adapters.discord_kit import ALICE, BOB, DEADLINE, button, fake_discord, labels
@@ -42,7 +43,7 @@ FRIENDS = 3_000
 #: an abort of a game whose first moves never came).
 MOVES = 4
 #: The longest a notice may take once the clock moved: the sweep's next round, then delivery.
-SWEPT = SWEEP_EVERY + DEADLINE
+SWEPT = FILE_CLOCK_SWEEP_EVERY + DEADLINE
 
 
 class ProcessClock:
