@@ -155,7 +155,7 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
             if not made.ok or made.challenge_id is None:
                 raise AppError(made.text)
             await console.show(await manager.accept(two, CHAT, made.challenge_id))
-        # The clocks: overdue work found at start-up is handled (paced), then every 30 s (see sweep_every).
+        # The clocks: overdue work found at start-up is handled (paced), then every 30 s.
         stop = asyncio.Event()
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         # What the clocks cause between commands (reminders, timeouts) is delivered too.
