@@ -217,6 +217,13 @@ async def test_a_game_in_a_topic_with_spectators_and_talk(tmp_path: Path) -> Non
                     await _next(fake, dm, mark)  # the look, privately
                     text, alert = await _press(fake, dave, board, label)
                     assert alert and text is not None and len(text) <= 200, (label, text)
+                # Taps that would act on the game, by someone who does not play it: refused in
+                # an alert to him alone, nothing posted, the game unchanged.
+                plies = bot.query("SELECT ply FROM games")
+                for label in ("Move", "Offer draw", "Resign"):
+                    text, alert = await _press(fake, dave, board, label)
+                    assert alert and text is not None and len(text) <= 200, (label, text)
+                assert bot.query("SELECT ply FROM games") == plies
                 assert [m.message_id for m in fake.sent(forum)] == seen
                 posted = [
                     c.method
