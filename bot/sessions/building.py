@@ -272,9 +272,11 @@ def screen(position: IsopathPosition, selection: str) -> Screen:
     """The picker's screen after ``selection`` in ``position`` (see the module docstring);
     raises :class:`~bot.sessions.context.Refusal` when it is not a choice the turn allows."""
     table = turn_table(position)
-    whole = {move: pair for pair, move in table.items()}
     text = " ".join(selection.split())
-    picks = _pair_picks(whole[text]) if text in whole else _expand(text)
+    tokens = text.split()
+    whole = bool(tokens) and not any(t == NO_TILE or t[-1] in ">-" for t in tokens)
+    # A whole turn, in whichever order its notation gives the actions, or the choices so far.
+    picks = _pair_picks(_pair(text)) if whole and _pair(text) in table else _expand(text)
     if not _valid(table, picks):
         raise Refusal(f"No legal turn starts with {text}.")
     while _forced(table, picks):

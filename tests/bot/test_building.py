@@ -48,6 +48,8 @@ def test_every_turn_is_reached_and_every_choice_leads_somewhere(size: int) -> No
                 shown = screen(position, on_the_way[0].selection)
             assert shown.move is not None
             assert _rows(position.play(shown.move)) == _rows(position.play(move))
+            # The turn's own notation, whatever order it gives, is the same turn at once.
+            assert screen(position, move).move == shown.move
 
 
 def test_a_capture_in_place_of_the_build_or_of_the_piece_move() -> None:
@@ -85,6 +87,7 @@ def test_a_turn_whose_notation_needs_the_piece_move_first() -> None:
             selection = choices_for(move)[-1]
             assert selection.split(" ")[0] == move.split(" ")[1]  # the build first
             assert screen(position, selection).move == move
+            assert screen(position, move).move == move  # the turn's own notation too
             return
     raise AssertionError("no turn needing the piece move first in these games")
 
