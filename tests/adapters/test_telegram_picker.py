@@ -232,3 +232,29 @@ def test_no_picker_keyboard_exceeds_telegram_limits(size: int) -> None:
                 shown = {b.callback_data for row in rows for b in row}
                 assert {a.id for a in step.parts} <= shown
                 assert not any(a.label in ("◀", "▶") for a in step.controls)
+
+
+async def test_the_preview_is_the_board_picture_after_the_turn(tmp_path: Path) -> None:
+    """With pictures on, the turn's preview is a photo of the board after it (caption and
+    Play it / Cancel); Play it posts the game's board and the preview goes."""
+    async with running(tmp_path / "t.db", pictures=True) as bot:
+        fake = bot.fake
+        alice, _bob, group, game_id = await _start(bot, 4)
+        board = fake.sent(group)[-1]
+        picker = await bot.open_picker(alice, board)
+        await bot.press(alice, picker, bot.button(picker, "b1"))
+        await bot.press(alice, picker, bot.button(picker, "b2"))
+        before = fake.last_message_id(group)
+        await bot.press(alice, picker, bot.button(picker, "a1"))
+        preview = await bot.next_message(group, before)
+        assert preview.photo and preview.caption is not None and "b1>b2 a1-b2" in preview.caption
+        assert set(bot.labels(preview)) == {"Play it", "Cancel"}
+        before = fake.last_message_id(group)
+        await bot.press(alice, preview, bot.button(preview, "Play it"))
+        played = await bot.next_message(group, before)
+        assert played.photo and "Move" in bot.labels(played)
+        await fake.wait_until(
+            lambda: preview.message_id not in {m.message_id for m in fake.sent(group)}
+        )
+        facts = await bot.manager.board_facts(game_id)
+        assert facts is not None and facts.moves == 1
