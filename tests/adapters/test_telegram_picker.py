@@ -172,8 +172,10 @@ async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:
         # A cell that is not a choice answers with the step again and changes nothing.
         dead = fake.keyboard(picker)[3][0]
         assert dead.text == "·" and isinstance(dead.callback_data, str)
+        edits = len(fake.calls_to("editMessageText"))
         _, text, alert = await bot.press(alice, picker, dead.callback_data)
         assert not alert and text is not None and "where the tile from b1 goes" in text
+        assert len(fake.calls_to("editMessageText")) == edits  # nothing to change: no edit
         await bot.press(alice, picker, bot.button(picker, "(b1)"))
         assert "c3" in bot.labels(picker)
         await bot.press(alice, picker, bot.button(picker, "b1"))

@@ -174,12 +174,16 @@ async def _preview(
 
 
 async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker) -> None:
+    """``step`` in the picker message pressed (unless it shows it already), else in a new
+    picker message under the board pressed."""
     message = query.message
     assert isinstance(message, Message)
     bot = query.get_bot()
     markup = picker_markup(step)
     if await is_picker(manager, step.game_id, message) is not None:
-        with contextlib.suppress(BadRequest):  # a double press: the same step again
+        if message.text == step.text and message.reply_markup == markup:
+            return  # a cell that is no choice now, a double press: nothing to change
+        with contextlib.suppress(BadRequest):  # the same step again, shown meanwhile
             await bot.edit_message_text(
                 html_text(step.text), message.chat.id, message.message_id,
                 parse_mode=ParseMode.HTML, reply_markup=markup,
