@@ -42,6 +42,7 @@ sys.path.insert(0, str(_HERE.parent))
 
 import engines
 from bot.adapters.discord import DiscordBot
+from bot.sessions import building
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from tests.fakes.discord_fake import FakeDiscord, InteractionRecord, point_discord_py_at
@@ -194,15 +195,22 @@ async def picker_figures(fake: FakeDiscord, manager: SessionManager, samples: in
             times.append(took)
             picker = await fake.original(record, timeout=60)
             count, prefix = 1, ""
+            # Iso-Path is picked as two steps of cells (bot.sessions.building): its choices
+            # are the selections on the way to the turn, not parts of its notation.
+            path = building.choices_for(move) if game == "isopath" else None
             while not any(i.startswith("mv:") for i in picker.custom_ids):
                 chosen = [
                     (c["custom_id"], o["value"])
                     for c in picker.walk_components()
                     if c.get("type") == 3
                     for o in c["options"]
-                    if move.startswith(part := o["value"].split(":", 4)[4][1:])
-                    and len(part) > len(prefix)
-                    and move[len(part) : len(part) + 1] in ("", " ", ">", "-")
+                    if (part := o["value"].split(":", 4)[4][1:]) in (path or ())
+                    or (
+                        path is None
+                        and move.startswith(part)
+                        and len(part) > len(prefix)
+                        and move[len(part) : len(part) + 1] in ("", " ", ">", "-")
+                    )
                 ]
                 if chosen:
                     custom_id, value = chosen[-1]
@@ -211,7 +219,7 @@ async def picker_figures(fake: FakeDiscord, manager: SessionManager, samples: in
                 else:
                     ids = picker.custom_ids
                     target = next((i for i in ids if i.startswith("hxv:")), None)
-                    if target is None or prefix != move:
+                    if target is None or (prefix != move and path is None):
                         target = next(
                             str(c["custom_id"])
                             for c in picker.walk_components()
