@@ -4,6 +4,7 @@ result banner, fixed palette, PNG / GIF encoding."""
 from __future__ import annotations
 
 import io
+import sys
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -29,16 +30,24 @@ from render._core import (
     text_width,
 )
 from render._fonts import font
+from render._png import encode_png
 from render._texts import TextMark, collect, suspended
 from render._words import result_text
 from render.theme import RGB, Theme
 
-__all__ = ["art_for", "encode_png", "gif", "layout_of", "picture", "rgb_picture", "theme_of"]
+__all__ = [
+    "art_for",
+    "clear_caches",
+    "encode_png",
+    "gif",
+    "layout_of",
+    "picture",
+    "rgb_picture",
+    "theme_of",
+]
 
 _ARTS: dict[str, Art] = {}
 _DEFAULT = Theme()
-#: PNG zlib level: 3 is as small as 6 within a few per cent here and twice as fast
-PNG_LEVEL = 3
 #: the palette index no picture uses: the GIF recap's "unchanged pixel"
 TRANSPARENT = 255
 
@@ -77,6 +86,19 @@ class _Cache:
 
 
 _STATIC = _Cache(16)
+
+
+def clear_caches() -> None:
+    """Forget every cached part of every picture: the static parts of each board shape and
+    every ``functools.lru_cache`` of the ``render`` modules (sprites, texts, fonts).  The next
+    picture is drawn as by a fresh process (a test compares the two; the benchmark times it)."""
+    _STATIC.data.clear()
+    for name, module in list(sys.modules.items()):
+        if name == "render" or name.startswith("render."):
+            for value in vars(module).values():
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
 
 
 class _Static:
@@ -194,13 +216,6 @@ def picture(
     """The picture of ``position`` as a palette ("P") image on the game's fixed palette."""
     rgb, static = _rgb(position, theme_of(position, theme), scene)
     return rgb.quantize(palette=static.palette, dither=Image.Dither.NONE)
-
-
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of ``image``."""
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
 
 
 def _build_palette(art: Art, position: Any, theme: Theme, static: _Static) -> Image.Image:
