@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
+from render._canvas import Canvas
 from render._fonts import font
 from render._texts import TextMark, collect
 from render._words import side_lists
@@ -357,10 +358,14 @@ class Sprite:
     #: the texts on the sprite, relative to its anchor
     texts: tuple[TextMark, ...] = ()
 
-    def paste(self, target: Image.Image, at: Point) -> None:
-        """Composite the sprite onto ``target`` with its anchor at ``at``."""
+    def paste(self, target: Image.Image | Canvas, at: Point) -> None:
+        """Composite the sprite onto ``target`` with its anchor at ``at`` (on a canvas: note
+        it, to be composited with the rest)."""
         x, y = round(at[0]), round(at[1])
-        target.paste(self.image, (x - self.dx, y - self.dy), self.image)
+        if isinstance(target, Canvas):
+            target.paste(self.image, (x - self.dx, y - self.dy))
+        else:
+            target.paste(self.image, (x - self.dx, y - self.dy), self.image)
         if self.texts:
             collect(self.texts, x, y)
 
@@ -567,7 +572,7 @@ def fit_text(text: str, size: int, width: float, *, bold: bool = False) -> str:
 
 
 def side_heading(
-    image: Image.Image,
+    image: Canvas,
     theme: Theme,
     at: Point,
     fill: RGB,
@@ -634,10 +639,8 @@ class Art:
         """Draw what never changes during a game, on a painter at ``SS`` times the size."""
         raise NotImplementedError
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
-        """Draw the pieces and marks of ``position`` on a copy of the background; once
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+        """Draw the pieces and marks of ``position`` on the canvas over the background; once
         ``scene`` is over, no hint about the next move (target, threats, forced captures)."""
         raise NotImplementedError
 
@@ -840,7 +843,7 @@ def win_link(theme: Theme, dx: int, dy: int, radius: float) -> Sprite:
 
 
 def draw_win(
-    image: Image.Image,
+    image: Canvas,
     theme: Theme,
     lay: Layout,
     cells: Iterable[int],

@@ -20,7 +20,7 @@ from PIL import Image
 import engines
 import render
 from engines import Outcome, Position
-from render import _pipeline, _png
+from render import _frames, _pipeline, _png
 from render.chart import rating_chart_image
 from render.theme import Theme
 from tests.engines.properties import random_game
@@ -79,6 +79,60 @@ def test_evicted_static_parts_are_built_again_alike(monkeypatch: pytest.MonkeyPa
     first = [render.board_png(p, theme=theme, **kw) for p, theme, kw in cases]
     assert len(_pipeline._STATIC.data) <= 2
     assert [render.board_png(p, theme=theme, **kw) for p, theme, kw in cases] == first
+
+
+def _whole(position: Position, **kw: Any) -> bytes:
+    """The PNG of ``position`` drawn whole: no kept picture of any board to start from."""
+    for static in _pipeline._STATIC.data.values():
+        static.frames.clear()
+    return render.board_png(position, **kw)
+
+
+@pytest.mark.parametrize(
+    ("game", "options"),
+    [(game, options) for game, option_sets in OPTIONS.items() for options in option_sets],
+    ids=lambda v: v if isinstance(v, str) else "-".join(map(str, v.values())),
+)
+def test_every_move_redrawn_from_the_last_picture_is_the_whole_picture(
+    game: str, options: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two games of one board shown move by move in turn (each picture redrawn from a kept
+    one where it changed), with names, a clock at times, and the bot's result at the end:
+    every picture equals byte for byte the picture drawn whole.  Most are redrawn, not drawn
+    whole (counted), so the test sees the redrawing."""
+    first = random_game(game, options, 11, max_plies=70)
+    second = random_game(game, options, 12, max_plies=70)
+    shown: list[tuple[Position, dict[str, Any]]] = []
+    for ply in range(max(len(first), len(second))):
+        for plies, names in ((first, NAMES), (second, NAMES[::-1])):
+            if ply < len(plies):
+                clock = {"clock": f"{ply} h left"} if ply % 3 else {}
+                shown.append((plies[ply], {"players": names, **clock}))
+    shown.append((first[len(first) // 2], {"outcome": Outcome(0, "time"), "players": NAMES}))
+    shown.append((first[len(first) // 2], {"players": NAMES}))
+    _whole(first[0])
+    calls = []
+    real = _frames._redrawn
+
+    def counted(*args: Any) -> Image.Image:
+        calls.append(args[3])
+        return real(*args)
+
+    monkeypatch.setattr(_frames, "_redrawn", counted)
+    redrawn = [render.board_png(position, **kw) for position, kw in shown]
+    assert len(calls) > len(shown) * 0.8, (len(calls), len(shown))
+    monkeypatch.undo()
+    for (position, kw), png in zip(shown, redrawn, strict=True):
+        assert png == _whole(position, **kw), f"{game} ply {position.ply} {kw}"
+
+
+def test_a_kept_picture_is_not_changed_by_its_caller() -> None:
+    """``board_image`` hands out a copy: drawing on it leaves the kept picture (and so the
+    next picture) as it was."""
+    plies = random_game("pathagon", {}, 5, max_plies=20)
+    image = render.board_image(plies[10])
+    image.paste(7, (0, 0, image.width, image.height))
+    assert render.board_png(plies[11]) == _whole(plies[11])
 
 
 def test_clearing_the_caches_empties_them() -> None:

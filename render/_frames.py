@@ -1,0 +1,160 @@
+"""The next picture of a board, redrawn only where it differs from a picture drawn before.
+
+A game's pictures follow one another a move apart: one piece more, the last-move marks moved,
+a new header.  Each board shape keeps its last :data:`KEPT` palette pictures with the list of
+what was drawn on them (:class:`~render._canvas.Canvas`).  A new picture starts from the kept
+one whose list differs least from its own; every op in one list and not in the other marks its
+box as changed, and each changed box is composed again from the background and every op of
+the new list that touches it, in order, then mapped onto the palette (all boxes in one call)
+and pasted into a copy of the kept picture.  A pixel outside every changed box is covered by
+the same ops, in the same order (checked: otherwise the picture is drawn whole), so it is the
+pixel a whole drawing gives; ``tests/render/test_caches.py`` compares the two for every move of
+every game.  When the changes cover much of the picture, drawing it whole is cheaper and done.
+
+Ops are told apart by their sprite's identity (a kept list holds its sprites, so no other
+sprite can take that identity while it is kept) or their colour, and their box.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+
+from PIL import Image
+
+from render._canvas import Op, compose, lay
+
+__all__ = ["KEPT", "Frame", "indexed_picture"]
+
+#: pictures kept per board shape and theme (two games of one board played in turn both gain)
+KEPT = 2
+#: when the changed boxes cover more than this share of the picture, it is drawn whole
+WHOLE = 0.4
+#: ... or when there are more boxes than this (each costs a few calls)
+MOST_BOXES = 40
+
+Box = tuple[int, int, int, int]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A palette picture as drawn (never changed once kept) and what was drawn on it."""
+
+    ops: tuple[Op, ...]
+    keys: tuple[Hashable, ...]
+    indexed: Image.Image
+
+
+def _key(op: Op) -> Hashable:
+    what, box = op
+    return (id(what) if isinstance(what, Image.Image) else what, box)
+
+
+def _common(keys: Sequence[Hashable], common: Counter[Hashable]) -> list[Hashable]:
+    """``keys`` without those not in ``common`` (the first occurrences of each)."""
+    used: Counter[Hashable] = Counter()
+    out = []
+    for key in keys:
+        if used[key] < common[key]:
+            used[key] += 1
+            out.append(key)
+    return out
+
+
+def _clip(box: Box, size: tuple[int, int]) -> Box | None:
+    x0, y0, x1, y1 = max(box[0], 0), max(box[1], 0), min(box[2], size[0]), min(box[3], size[1])
+    return (x0, y0, x1, y1) if x0 < x1 and y0 < y1 else None
+
+
+def _meets(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _merged(boxes: list[Box]) -> list[Box]:
+    """``boxes`` with every two that overlap replaced by the box around both."""
+    out: list[Box] = []
+    for box in boxes:
+        while True:
+            hit = next((i for i, other in enumerate(out) if _meets(box, other)), None)
+            if hit is None:
+                break
+            o = out.pop(hit)
+            box = (min(box[0], o[0]), min(box[1], o[1]), max(box[2], o[2]), max(box[3], o[3]))
+        out.append(box)
+    return out
+
+
+def changed_boxes(
+    frame: Frame, keys: Sequence[Hashable], ops: Sequence[Op], size: tuple[int, int]
+) -> list[Box] | None:
+    """The boxes where a picture of ``ops`` differs from ``frame`` (none overlapping), or
+    ``None`` when ops common to both are drawn in another order."""
+    old, new = Counter(frame.keys), Counter(keys)
+    common = old & new
+    if _common(frame.keys, common) != _common(keys, common):
+        return None
+    gone, added = old - new, new - old
+    boxes: list[Box] = []
+    for op, key in (*zip(frame.ops, frame.keys, strict=True), *zip(ops, keys, strict=True)):
+        if key in gone or key in added:
+            clipped = _clip(op[1], size)
+            if clipped is not None and clipped not in boxes:
+                boxes.append(clipped)
+    return _merged(boxes)
+
+
+def _area(boxes: list[Box]) -> int:
+    return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
+
+
+def indexed_picture(
+    background: Image.Image, palette: Image.Image, frames: list[Frame], ops: list[Op]
+) -> Image.Image:
+    """The palette picture of ``ops`` drawn on ``background``, from the closest of ``frames``
+    (which it then heads; at most :data:`KEPT` stay).  The picture returned is kept: copy it
+    before changing it."""
+    size = background.size
+    keys = tuple(_key(op) for op in ops)
+    best: tuple[Frame, list[Box]] | None = None
+    for frame in frames:
+        boxes = changed_boxes(frame, keys, ops, size)
+        if boxes is not None and (best is None or _area(boxes) < _area(best[1])):
+            best = (frame, boxes)
+    if best is None or _area(best[1]) > WHOLE * size[0] * size[1] or len(best[1]) > MOST_BOXES:
+        picture = compose(background, ops).quantize(palette=palette, dither=Image.Dither.NONE)
+    else:
+        picture = _redrawn(background, palette, best[0].indexed, best[1], ops)
+    frames[:] = [Frame(tuple(ops), keys, picture), *frames][:KEPT]
+    return picture
+
+
+def _redrawn(
+    background: Image.Image,
+    palette: Image.Image,
+    before: Image.Image,
+    boxes: list[Box],
+    ops: list[Op],
+) -> Image.Image:
+    """A copy of palette picture ``before`` with ``boxes`` composed again from ``background``
+    and the ops of ``ops`` that touch them."""
+    picture = before.copy()
+    if not boxes:
+        return picture
+    # Every box composed in RGB, stacked in one sheet, mapped onto the palette in one call.
+    width = max(x1 - x0 for x0, _, x1, _ in boxes)
+    sheet = Image.new("RGB", (width, sum(y1 - y0 for _, y0, _, y1 in boxes)))
+    y = 0
+    for box in boxes:
+        part = background.crop(box)
+        for op in ops:
+            if _meets(op[1], box):
+                lay(part, op, box[0], box[1])
+        sheet.paste(part, (0, y))
+        y += part.height
+    mapped = sheet.quantize(palette=palette, dither=Image.Dither.NONE)
+    y = 0
+    for x0, y0, x1, y1 in boxes:
+        picture.paste(mapped.crop((0, y, x1 - x0, y + y1 - y0)), (x0, y0))
+        y += y1 - y0
+    return picture
