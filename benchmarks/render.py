@@ -1,7 +1,8 @@
 """Picture speed, per game and size: the median time of the PNG of a mid-game position as the
 first picture of a fresh process (cold: every cache cleared first), and of the pictures of the
-20 moves before it as a game shows them (warm: each a new position, caches built), with the
-90th percentile; the time to encode the finished picture alone, its size; python-chess's SVG
+(up to) 20 moves before it in several games shown in turn, as a bot shows them (warm: each
+position drawn for the first time, caches built by the moves before), with the 90th
+percentile; the time to encode the finished picture alone, its size; python-chess's SVG
 board rasterised by cairosvg (the usual way a Python bot makes a board picture) at the same
 pixel count, timed in the same loop, and how many times slower it is; the machine's load
 averages at the start and end; and the time of a 60-ply GIF recap.
@@ -166,24 +167,27 @@ def cold_ms(position: engines.Position, repeat: int) -> float:
 
 
 def warm_and_chess(
-    positions: list[engines.Position], rounds: int, chess: Callable[[], bytes] | None
+    games: list[list[engines.Position]], chess: Callable[[], bytes] | None
 ) -> tuple[list[float], list[float]]:
-    """Times (ms) of the pictures of ``positions`` (each a move after the other, as a game is
-    shown), ``rounds`` times over, caches warm; and of one python-chess board per round, in the
-    same loop so both see the same load."""
-    for position in positions:
-        render.board_png(position)
+    """Times (ms) of the pictures of the last 20 moves of ``games`` (fewer in short games: the
+    first three are drawn before), shown in turn as a bot shows games on one board, each
+    position for the first time (caches warm from the moves before); and of a python-chess
+    board after every fourth picture, in the same loop so both see the same load."""
+    timed = min(20, *(len(plies) - 3 for plies in games))
+    for plies in games:
+        for position in plies[:-timed]:
+            render.board_png(position)
     ours: list[float] = []
     theirs: list[float] = []
-    for _ in range(rounds):
-        for position in positions:
+    for k in range(timed, 0, -1):
+        for plies in games:
             t = time.perf_counter()
-            render.board_png(position)
+            render.board_png(plies[-k])
             ours.append((time.perf_counter() - t) * 1000)
-        if chess is not None:
-            t = time.perf_counter()
-            chess()
-            theirs.append((time.perf_counter() - t) * 1000)
+            if chess is not None and len(ours) % 4 == 0:
+                t = time.perf_counter()
+                chess()
+                theirs.append((time.perf_counter() - t) * 1000)
     return ours, theirs
 
 
@@ -195,7 +199,7 @@ def main() -> None:
         texts()
         return
     quick = "--quick" in sys.argv
-    rounds, cold_repeat, encode_repeat = (5, 3, 20) if quick else (20, 7, 200)
+    n_games, cold_repeat, encode_repeat = (2, 3, 20) if quick else (6, 7, 200)
     rng = random.Random(1)
     print(f"load average at start: {load_text()}")
     cpu, wall = time.process_time(), time.perf_counter()
@@ -207,14 +211,13 @@ def main() -> None:
     for label, game, options, ply in CASES:
         if game not in engines.GAMES:
             continue
-        positions = game_positions(game, options, rng, ply)
-        pos = positions[-1]
+        games = [game_positions(game, options, rng, ply) for _ in range(n_games)]
+        pos = games[0][-1]
         cold = cold_ms(pos, cold_repeat)
         image = render.board_image(pos)
         side = round(math.sqrt(image.width * image.height))
         chess = chess_svg(side)
-        # The last 20 moves up to the mid-game ply, each shown once per round.
-        ours, theirs = warm_and_chess(positions[-20:], rounds, chess)
+        ours, theirs = warm_and_chess(games, chess)
         warm = statistics.median(ours)
         p90 = statistics.quantiles(ours, n=10)[-1]
         floor = median_ms(partial(_pipeline.encode_png, image), encode_repeat)

@@ -752,6 +752,7 @@ def paint_hexagon(
         p.text((rx + reach, y), letter, size, theme.text, bold=True)
 
 
+@lru_cache(maxsize=1024)
 def cell_name(theme: Theme, name: str, ink: RGB, cell: int) -> Sprite:
     """``name`` as a cell's label (bold, centred on its anchor) for cell ``cell``."""
     sprite = text_sprite(name, px(theme, theme.label_size), ink, bold=True, anchor="mm")

@@ -1,15 +1,17 @@
 """The next picture of a board, redrawn only where it differs from a picture drawn before.
 
 A game's pictures follow one another a move apart: one piece more, the last-move marks moved,
-a new header.  Each board shape keeps its last :data:`KEPT` palette pictures with the list of
-what was drawn on them (:class:`~render._canvas.Canvas`).  A new picture starts from the kept
-one whose list differs least from its own; every op in one list and not in the other marks its
-box as changed, and each changed box is composed again from the background and every op of
-the new list that touches it, in order, then mapped onto the palette (all boxes in one call)
-and pasted into a copy of the kept picture.  A pixel outside every changed box is covered by
-the same ops, in the same order (checked: otherwise the picture is drawn whole), so it is the
-pixel a whole drawing gives; ``tests/render/test_caches.py`` compares the two for every move of
-every game.  When the changes cover much of the picture, drawing it whole is cheaper and done.
+a new header.  The last :data:`KEPT` palette pictures (of any board; a few MB) are kept with
+what drew them: the board's static parts and the list of ops (:class:`~render._canvas.Canvas`).
+A new picture starts from the kept one of its board whose list shares most ops with its own
+(several games on one board, shown in turn, each find their last picture).  Every op in one
+list and not in the other marks its box as changed; each changed box is composed again from
+the background and every op of the new list that touches it, in order, then mapped onto the
+palette and pasted into a copy of the kept picture.  A pixel outside
+every changed box is covered by the same ops, in the same order (checked: otherwise the
+picture is drawn whole), so it is the pixel a whole drawing gives; ``tests/render/
+test_caches.py`` compares the two for every move of every game.  When the changes cover much
+of the picture, drawing it whole is cheaper and done.
 
 Ops are told apart by their sprite's identity (a kept list holds its sprites, so no other
 sprite can take that identity while it is kept) or their colour, and their box.
@@ -25,10 +27,10 @@ from PIL import Image
 
 from render._canvas import Op, compose, lay
 
-__all__ = ["KEPT", "Frame", "indexed_picture"]
+__all__ = ["KEPT", "Frame", "forget", "indexed_picture"]
 
-#: pictures kept per board shape and theme (two games of one board played in turn both gain)
-KEPT = 2
+#: pictures kept, of all boards (0.7 MB each at 1000x700, 1.15 MB for a 16x16 Maphex)
+KEPT = 8
 #: when the changed boxes cover more than this share of the picture, it is drawn whole
 WHOLE = 0.4
 #: ... or when there are more boxes than this (each costs a few calls)
@@ -39,8 +41,10 @@ Box = tuple[int, int, int, int]
 
 @dataclass(frozen=True)
 class Frame:
-    """A palette picture as drawn (never changed once kept) and what was drawn on it."""
+    """A palette picture as drawn (never changed once kept) and what drew it: ``owner`` (the
+    static parts of its board: background and palette) and its ops."""
 
+    owner: object
     ops: tuple[Op, ...]
     keys: tuple[Hashable, ...]
     indexed: Image.Image
@@ -108,24 +112,36 @@ def _area(boxes: list[Box]) -> int:
     return sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in boxes)
 
 
+_KEPT: list[Frame] = []
+
+
+def forget() -> None:
+    """Drop every kept picture."""
+    _KEPT.clear()
+
+
 def indexed_picture(
-    background: Image.Image, palette: Image.Image, frames: list[Frame], ops: list[Op]
+    owner: object, background: Image.Image, palette: Image.Image, ops: list[Op]
 ) -> Image.Image:
-    """The palette picture of ``ops`` drawn on ``background``, from the closest of ``frames``
-    (which it then heads; at most :data:`KEPT` stay).  The picture returned is kept: copy it
-    before changing it."""
+    """The palette picture of ``ops`` drawn on ``background``, from the kept picture of the
+    same ``owner`` (static parts) that shares most ops, or whole; it is then kept itself.
+    The picture returned is kept: copy it before changing it."""
     size = background.size
     keys = tuple(_key(op) for op in ops)
-    best: tuple[Frame, list[Box]] | None = None
-    for frame in frames:
-        boxes = changed_boxes(frame, keys, ops, size)
-        if boxes is not None and (best is None or _area(boxes) < _area(best[1])):
-            best = (frame, boxes)
-    if best is None or _area(best[1]) > WHOLE * size[0] * size[1] or len(best[1]) > MOST_BOXES:
+    mine = set(keys)
+    kept = [frame for frame in _KEPT if frame.owner is owner]
+    closest = max(kept, key=lambda f: len(mine.intersection(f.keys)), default=None)
+    boxes = None if closest is None else changed_boxes(closest, keys, ops, size)
+    if (
+        closest is None
+        or boxes is None
+        or _area(boxes) > WHOLE * size[0] * size[1]
+        or len(boxes) > MOST_BOXES
+    ):
         picture = compose(background, ops).quantize(palette=palette, dither=Image.Dither.NONE)
     else:
-        picture = _redrawn(background, palette, best[0].indexed, best[1], ops)
-    frames[:] = [Frame(tuple(ops), keys, picture), *frames][:KEPT]
+        picture = _redrawn(background, palette, closest.indexed, boxes, ops)
+    _KEPT[:] = [Frame(owner, tuple(ops), keys, picture), *_KEPT][:KEPT]
     return picture
 
 
@@ -137,24 +153,15 @@ def _redrawn(
     ops: list[Op],
 ) -> Image.Image:
     """A copy of palette picture ``before`` with ``boxes`` composed again from ``background``
-    and the ops of ``ops`` that touch them."""
+    and the ops of ``ops`` that touch them, each mapped onto the palette (a mapping costs no
+    more than its pixels: no call per box is worth saving)."""
     picture = before.copy()
-    if not boxes:
-        return picture
-    # Every box composed in RGB, stacked in one sheet, mapped onto the palette in one call.
-    width = max(x1 - x0 for x0, _, x1, _ in boxes)
-    sheet = Image.new("RGB", (width, sum(y1 - y0 for _, y0, _, y1 in boxes)))
-    y = 0
     for box in boxes:
+        x0, y0, x1, y1 = box
         part = background.crop(box)
         for op in ops:
-            if _meets(op[1], box):
-                lay(part, op, box[0], box[1])
-        sheet.paste(part, (0, y))
-        y += part.height
-    mapped = sheet.quantize(palette=palette, dither=Image.Dither.NONE)
-    y = 0
-    for x0, y0, x1, y1 in boxes:
-        picture.paste(mapped.crop((0, y, x1 - x0, y + y1 - y0)), (x0, y0))
-        y += y1 - y0
+            a = op[1]
+            if a[0] < x1 and x0 < a[2] and a[1] < y1 and y0 < a[3]:
+                lay(part, op, x0, y0)
+        picture.paste(part.quantize(palette=palette, dither=Image.Dither.NONE), (x0, y0))
     return picture

@@ -31,7 +31,7 @@ from render._core import (
     text_width,
 )
 from render._fonts import font
-from render._frames import Frame, indexed_picture
+from render._frames import forget, indexed_picture
 from render._png import encode_png
 from render._texts import TextMark, collect, suspended
 from render._words import result_text
@@ -92,10 +92,12 @@ _STATIC = _Cache(16)
 
 
 def clear_caches() -> None:
-    """Forget every cached part of every picture: the static parts of each board shape and
-    every ``functools.lru_cache`` of the ``render`` modules (sprites, texts, fonts).  The next
-    picture is drawn as by a fresh process (a test compares the two; the benchmark times it)."""
+    """Forget every cached part of every picture: the static parts of each board shape, the
+    pictures kept to redraw the next ones from, and every ``functools.lru_cache`` of the
+    ``render`` modules (sprites, texts, fonts).  The next picture is drawn as by a fresh
+    process (a test compares the two; the benchmark times it)."""
     _STATIC.data.clear()
+    forget()
     for name, module in list(sys.modules.items()):
         if name == "render" or name.startswith("render."):
             for value in vars(module).values():
@@ -118,8 +120,6 @@ class _Static:
             #: the texts of the background (coordinates, legend, cell names)
             self.texts: tuple[TextMark, ...] = tuple(painter.texts)
             self.palette: Image.Image = _build_palette(art, position, theme, self)
-        #: the last pictures drawn of this board, to redraw only what the next one changes
-        self.frames: list[Frame] = []
 
 
 def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
@@ -219,7 +219,7 @@ def rgb_picture(
 def _indexed(position: Position, theme: Theme | None, scene: Scene | None) -> Image.Image:
     """The palette picture, as kept for the next picture of the board: not to be changed."""
     canvas, static = _drawn(position, theme_of(position, theme), scene)
-    return indexed_picture(static.background, static.palette, static.frames, canvas.ops)
+    return indexed_picture(static, static.background, static.palette, canvas.ops)
 
 
 def picture(

@@ -83,8 +83,7 @@ def test_evicted_static_parts_are_built_again_alike(monkeypatch: pytest.MonkeyPa
 
 def _whole(position: Position, **kw: Any) -> bytes:
     """The PNG of ``position`` drawn whole: no kept picture of any board to start from."""
-    for static in _pipeline._STATIC.data.values():
-        static.frames.clear()
+    _frames.forget()
     return render.board_png(position, **kw)
 
 
@@ -135,6 +134,20 @@ def test_a_kept_picture_is_not_changed_by_its_caller() -> None:
     assert render.board_png(plies[11]) == _whole(plies[11])
 
 
+def test_the_kept_pictures_are_bounded() -> None:
+    """However many boards are drawn, at most ``KEPT`` pictures are kept; several games of one
+    board shown in turn each start from their own last picture."""
+    games = [random_game("maphex", {}, seed, max_plies=30) for seed in range(4)]
+    for ply in range(1, 30):
+        for plies in games:
+            if ply < len(plies):
+                render.board_png(plies[ply])
+                assert len(_frames._KEPT) <= _frames.KEPT
+    for game in OPTIONS:
+        render.board_png(engines.new(game))
+    assert len(_frames._KEPT) == _frames.KEPT
+
+
 def test_clearing_the_caches_empties_them() -> None:
     """``clear_caches`` leaves no static part and no sprite behind (a fresh render above is
     fresh)."""
@@ -144,7 +157,7 @@ def test_clearing_the_caches_empties_them() -> None:
     assert _core.disc.cache_info().currsize > 0 and _pipeline._STATIC.data
     _pipeline.clear_caches()
     assert _core.disc.cache_info().currsize == 0 and _core.text_sprite.cache_info().currsize == 0
-    assert not _pipeline._STATIC.data
+    assert not _pipeline._STATIC.data and not _frames._KEPT
 
 
 def _decoded(png: bytes) -> Image.Image:
