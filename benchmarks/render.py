@@ -1,11 +1,12 @@
 """Picture speed, per game and size: the median time of the PNG of a mid-game position as the
-first picture of a fresh process (cold: every cache cleared first), and of the pictures of the
-(up to) 20 moves before it in several games shown in turn, as a bot shows them (warm: each
-position drawn for the first time, caches built by the moves before), with the 90th
-percentile; the time to encode the finished picture alone, its size; python-chess's SVG
-board rasterised by cairosvg (the usual way a Python bot makes a board picture) at the same
-pixel count, timed in the same loop, and how many times slower it is; the machine's load
-averages at the start and end; and the time of a 60-ply GIF recap.
+first picture of a fresh process (cold: every cache cleared first); of the pictures of the (up
+to) 20 moves before it in several games shown in turn, as a bot shows them (warm: each
+position drawn for the first time, caches built by the moves before and two earlier games),
+with the 90th percentile and the median processor time (what the load does not add); the
+time to encode the finished picture alone, and its size; python-chess's SVG board rasterised
+by cairosvg (the usual way a Python bot makes a board picture) at the same pixel count, timed
+in the same loop, and how many times slower it is; the machine's load averages at the start
+and end; and the time of a 60-ply GIF recap.
 
 Run: ``nice -n 15 .venv/bin/python benchmarks/render.py`` (``--quick`` for a short run).
 Targets: warm pictures under 8 ms (4 ms median on a shared, loaded machine), at least 10x
@@ -167,28 +168,37 @@ def cold_ms(position: engines.Position, repeat: int) -> float:
 
 
 def warm_and_chess(
-    games: list[list[engines.Position]], chess: Callable[[], bytes] | None
-) -> tuple[list[float], list[float]]:
+    games: list[list[engines.Position]],
+    earlier: list[list[engines.Position]],
+    chess: Callable[[], bytes] | None,
+) -> tuple[list[float], list[float], list[float]]:
     """Times (ms) of the pictures of the last 20 moves of ``games`` (fewer in short games: the
     first three are drawn before), shown in turn as a bot shows games on one board, each
-    position for the first time (caches warm from the moves before); and of a python-chess
-    board after every fourth picture, in the same loop so both see the same load."""
+    position for the first time (caches warm from the moves before and from the ``earlier``
+    games, drawn whole first); the processor time of each (ms: what the load does not add);
+    and of a python-chess board after every fourth picture, in the same loop so both see the
+    same load."""
     timed = min(20, *(len(plies) - 3 for plies in games))
+    for plies in earlier:
+        for position in plies:
+            render.board_png(position)
     for plies in games:
         for position in plies[:-timed]:
             render.board_png(position)
     ours: list[float] = []
+    cpu: list[float] = []
     theirs: list[float] = []
     for k in range(timed, 0, -1):
         for plies in games:
-            t = time.perf_counter()
+            c, t = time.process_time(), time.perf_counter()
             render.board_png(plies[-k])
             ours.append((time.perf_counter() - t) * 1000)
+            cpu.append((time.process_time() - c) * 1000)
             if chess is not None and len(ours) % 4 == 0:
                 t = time.perf_counter()
                 chess()
                 theirs.append((time.perf_counter() - t) * 1000)
-    return ours, theirs
+    return ours, cpu, theirs
 
 
 def main() -> None:
@@ -202,10 +212,11 @@ def main() -> None:
     n_games, cold_repeat, encode_repeat = (2, 3, 20) if quick else (6, 7, 200)
     rng = random.Random(1)
     print(f"load average at start: {load_text()}")
-    cpu, wall = time.process_time(), time.perf_counter()
+    cpu0, wall0 = time.process_time(), time.perf_counter()
     missing = chess_svg(100) is None
     print(
-        f"{'game':<15}{'cold ms':>9}{'warm ms':>9}{'p90 ms':>8}{'encode ms':>11}{'kB':>5}"
+        f"{'game':<15}{'cold ms':>9}{'warm ms':>9}{'p90 ms':>8}{'cpu ms':>8}{'encode ms':>11}"
+        f"{'kB':>5}"
         f"{'chess ms':>10}{'x chess':>9}"
     )
     for label, game, options, ply in CASES:
@@ -217,7 +228,8 @@ def main() -> None:
         image = render.board_image(pos)
         side = round(math.sqrt(image.width * image.height))
         chess = chess_svg(side)
-        ours, theirs = warm_and_chess(games, chess)
+        earlier = [game_positions(game, options, rng, ply) for _ in range(2)]
+        ours, cpu, theirs = warm_and_chess(games, earlier, chess)
         warm = statistics.median(ours)
         p90 = statistics.quantiles(ours, n=10)[-1]
         floor = median_ms(partial(_pipeline.encode_png, image), encode_repeat)
@@ -226,7 +238,8 @@ def main() -> None:
             versus = f"{statistics.median(theirs):>10.1f}{statistics.median(theirs) / warm:>9.1f}"
         else:
             versus = f"{'-':>10}{'-':>9}"
-        print(f"{label:<15}{cold:>9.0f}{warm:>9.2f}{p90:>8.2f}{floor:>11.2f}{size:>5.0f}{versus}")
+        mine = f"{cold:>9.0f}{warm:>9.2f}{p90:>8.2f}{statistics.median(cpu):>8.2f}"
+        print(f"{label:<15}{mine}{floor:>11.2f}{size:>5.0f}{versus}")
     if missing:
         print(
             "x chess: NOT MEASURED, python-chess or cairosvg (or libcairo2) is not installed"
@@ -237,7 +250,7 @@ def main() -> None:
             "chess ms: python-chess SVG + cairosvg at the same pixel count (a square board of"
             " the picture's pixels), timed in the same loop as the warm pictures"
         )
-    share = (time.process_time() - cpu) / (time.perf_counter() - wall)
+    share = (time.process_time() - cpu0) / (time.perf_counter() - wall0)
     print(f"load average at end: {load_text()}; this process had the CPU {share:.0%} of the time")
     for game, options in (("maphex", {}), ("pathagon", {}), ("isopath", {"size": 4})):
         if game not in engines.GAMES:
