@@ -129,7 +129,8 @@ def indexed_picture(
     size = background.size
     keys = tuple(_key(op) for op in ops)
     mine = set(keys)
-    kept = [frame for frame in _KEPT if frame.owner is owner]
+    # A copy first: pictures drawn in other threads (the web board's) may change the list.
+    kept = [frame for frame in list(_KEPT) if frame.owner is owner]
     closest = max(kept, key=lambda f: len(mine.intersection(f.keys)), default=None)
     boxes = None if closest is None else changed_boxes(closest, keys, ops, size)
     if (
@@ -141,6 +142,7 @@ def indexed_picture(
         picture = compose(background, ops).quantize(palette=palette, dither=Image.Dither.NONE)
     else:
         picture = _redrawn(background, palette, closest.indexed, boxes, ops)
+    picture.load()  # nothing left to settle lazily in a picture other threads may read
     _KEPT[:] = [Frame(owner, tuple(ops), keys, picture), *_KEPT][:KEPT]
     return picture
 

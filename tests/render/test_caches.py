@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import zlib
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -123,6 +124,17 @@ def test_every_move_redrawn_from_the_last_picture_is_the_whole_picture(
     monkeypatch.undo()
     for (position, kw), png in zip(shown, redrawn, strict=True):
         assert png == _whole(position, **kw), f"{game} ply {position.ply} {kw}"
+
+
+def test_pictures_drawn_in_threads_at_once_are_the_whole_pictures() -> None:
+    """The web board draws pictures in worker threads: four threads drawing the moves of
+    four games of one board at once each get the picture drawn whole."""
+    games = [random_game("fixation", {}, seed, max_plies=40) for seed in range(4)]
+    with ThreadPoolExecutor(4) as pool:
+        drawn = list(pool.map(lambda plies: [render.board_png(p) for p in plies], games))
+    for plies, pngs in zip(games, drawn, strict=True):
+        for position, png in zip(plies, pngs, strict=True):
+            assert png == _whole(position), f"ply {position.ply}"
 
 
 def test_a_kept_picture_is_not_changed_by_its_caller() -> None:
