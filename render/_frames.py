@@ -20,7 +20,7 @@ sprite can take that identity while it is kept) or their colour, and their box.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Sequence, Set
 from dataclasses import dataclass
 
 from PIL import Image
@@ -94,14 +94,23 @@ def changed_boxes(
 ) -> list[Box] | None:
     """The boxes where a picture of ``ops`` differs from ``frame`` (none overlapping), or
     ``None`` when ops common to both are drawn in another order."""
-    old, new = Counter(frame.keys), Counter(keys)
-    common = old & new
-    if _common(frame.keys, common) != _common(keys, common):
-        return None
-    gone, added = old - new, new - old
+    before, now = set(frame.keys), set(keys)
+    changed: Set[Hashable]
+    if len(before) == len(frame.keys) and len(now) == len(keys):
+        # No op drawn twice (the usual case): sets are enough.
+        both = before & now
+        if [k for k in frame.keys if k in both] != [k for k in keys if k in both]:
+            return None
+        changed = before ^ now
+    else:
+        old, new = Counter(frame.keys), Counter(keys)
+        common = old & new
+        if _common(frame.keys, common) != _common(keys, common):
+            return None
+        changed = set(old - new) | set(new - old)
     boxes: list[Box] = []
     for op, key in (*zip(frame.ops, frame.keys, strict=True), *zip(ops, keys, strict=True)):
-        if key in gone or key in added:
+        if key in changed:
             clipped = _clip(op[1], size)
             if clipped is not None and clipped not in boxes:
                 boxes.append(clipped)

@@ -21,7 +21,7 @@ from PIL import Image
 import engines
 import render
 from engines import Outcome, Position
-from render import _frames, _pipeline, _png
+from render import _canvas, _frames, _pipeline, _png
 from render.chart import rating_chart_image
 from render.theme import Theme
 from tests.engines.properties import random_game
@@ -248,3 +248,31 @@ def test_other_pictures_go_through_pillow() -> None:
     clear.info["transparency"] = 0
     back = _decoded(_png.encode_png(clear))
     assert back.info.get("transparency") == 0 and back.tobytes() == clear.tobytes()
+
+
+def test_changed_boxes_of_two_lists_of_ops() -> None:
+    """Unit cases of ``changed_boxes``: a sprite gone and another added mark their two boxes
+    (overlapping boxes merged into one); ops common to both drawn in another order, or an op
+    drawn twice now, are seen."""
+    red = Image.new("RGBA", (10, 10), (255, 0, 0, 128))
+    blue = Image.new("RGBA", (10, 10), (0, 0, 255, 128))
+    size = (100, 100)
+
+    def frame(ops: list[_canvas.Op]) -> _frames.Frame:
+        return _frames.Frame(None, tuple(ops), tuple(_frames._key(op) for op in ops), red)
+
+    def boxes(old: list[_canvas.Op], new: list[_canvas.Op]) -> list[_frames.Box] | None:
+        keys = [_frames._key(op) for op in new]
+        return _frames.changed_boxes(frame(old), keys, new, size)
+
+    a: _canvas.Op = (red, (0, 0, 10, 10))
+    b: _canvas.Op = (blue, (50, 50, 60, 60))
+    c: _canvas.Op = (blue, (55, 55, 65, 65))
+    band: _canvas.Op = ((1, 2, 3), (0, 90, 100, 110))
+    assert boxes([a, b], [a, b]) == []
+    assert boxes([a, b], [a]) == [(50, 50, 60, 60)]
+    assert boxes([a, b], [a, c]) == [(50, 50, 65, 65)]
+    assert boxes([a], [a, band]) == [(0, 90, 100, 100)]  # cut at the picture's edge
+    assert boxes([a, b], [b, a]) is None
+    assert boxes([a, b], [a, b, a]) == [(0, 0, 10, 10)]
+    assert boxes([a, b, a], [b, a, a]) is None
