@@ -4,9 +4,11 @@ the status band, the result banner and the fixed-palette PNG pipeline.
 Speed plan: everything that does not change during a game (page, frame, goal edges, cells,
 coordinates) is drawn once per board shape and theme at ``SS`` times the size, reduced, and
 cached.  Pieces and marks are anti-aliased sprites, also drawn once (at ``SPRITE_SS`` times
-the size) and cached, then pasted.  Only the status text is drawn per picture.  The finished
-RGB picture is mapped onto a fixed 256-colour palette built from the same background and
-sprites, because a palette PNG encodes about ten times faster than an RGB one.
+the size) and cached, then pasted: a game notes them on a :class:`~render._canvas.Canvas`, and
+only the boxes where a picture differs from the last one of its board are composed and mapped
+onto a fixed 256-colour palette built from the same background and sprites
+(``render/_frames.py``), because a palette PNG encodes about ten times faster than an RGB one.
+The PNG is deflated in one ISA-L call (``render/_png.py``).  ``benchmarks/render.py`` times it.
 """
 
 from __future__ import annotations
