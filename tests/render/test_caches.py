@@ -276,3 +276,14 @@ def test_changed_boxes_of_two_lists_of_ops() -> None:
     assert boxes([a, b], [b, a]) is None
     assert boxes([a, b], [a, b, a]) == [(0, 0, 10, 10)]
     assert boxes([a, b, a], [b, a, a]) is None
+
+
+def test_without_isal_pillow_writes_the_same_pixels(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the ``isal`` package is missing, boards are written by Pillow (and
+    ``indexed_png`` deflates with zlib): the pixels are the same."""
+    plies = random_game("isopath", {}, 2, max_plies=30)
+    picture = render.board_image(plies[-1])
+    with_isal = _decoded(_png.encode_png(picture)).tobytes()
+    monkeypatch.setattr(_png, "_deflate", None)
+    assert _decoded(_png.encode_png(picture)).tobytes() == with_isal == picture.tobytes()
+    assert _decoded(_png.indexed_png(picture)).tobytes() == with_isal
