@@ -38,7 +38,16 @@ from bot.sessions import texts
 from bot.sessions.context import Refusal
 from engines.isopath import IsopathPosition
 
-__all__ = ["NO_TILE", "Choice", "Screen", "Stage", "choices_for", "screen", "turn_table"]
+__all__ = [
+    "NO_TILE",
+    "TABLES_KEPT",
+    "Choice",
+    "Screen",
+    "Stage",
+    "choices_for",
+    "screen",
+    "turn_table",
+]
 
 #: The token of "no tile this turn" (a lone piece move that wins).
 NO_TILE = "_"
