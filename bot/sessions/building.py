@@ -149,8 +149,9 @@ def turn_table(position: IsopathPosition) -> dict[Pair, str]:
     return _table(position.size, position.heights, position.pieces, position.to_move)
 
 
-#: How many positions' turn tables are kept (see :func:`turn_table`).
-TABLES_KEPT = 32
+#: How many positions' turn tables are kept (see :func:`turn_table`): a table of a busy h5
+#: position is ~10,000 turns, ~2.5 MB, so at most ~20 MB.
+TABLES_KEPT = 8
 
 
 @functools.lru_cache(maxsize=TABLES_KEPT)
