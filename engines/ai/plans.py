@@ -1,9 +1,10 @@
 """The alpha-beta search's knowledge of the connection games: evaluations by connection
 potential (:mod:`engines.ai.distance`) and the moves worth a look below the root.
 
-* inpHeXion: the two-distance potentials of both colours (opponent discs block: a disc can
-  only be pushed, never jumped), the number of cells that reach the best potential as a
-  measure of how hard a side is to block, and the half move of the side to move.
+* inpHeXion: :mod:`engines.ai.inphexion_plan` (the two-distance potentials with the
+  opponent's movable discs open, and the one-turn threats); :func:`inphexion_evaluate`, the
+  two-distance potentials of both colours with every opponent disc a wall (the earlier
+  plan), stays as the plain measure.
 * Pathagon: the plain distance of both sides (the square board has no two ways round a
   blocker, but traps reopen it), traps each side could spring next turn (a trap takes a piece
   off the board and forbids its square to the victim for a turn: a threat of two), and only
@@ -23,7 +24,7 @@ from __future__ import annotations
 
 import math
 
-from engines.ai import isopath_plan
+from engines.ai import inphexion_plan, isopath_plan
 from engines.ai.alphabeta import Plan
 from engines.ai.distance import EMPTY, FAR, Potential, potentials
 from engines.base import Position
@@ -160,7 +161,7 @@ def _through_around(mine: Potential, cell: int, position: PathagonPosition) -> i
 
 #: The alpha-beta plan of each game that searches by alpha-beta, by game name.
 PLANS: dict[str, Plan] = {
-    "inphexion": Plan(inphexion_evaluate),
+    "inphexion": Plan(inphexion_plan.evaluate),
     "pathagon": Plan(pathagon_evaluate, pathagon_candidates, width=None),
     "isopath": isopath_plan.HARD,
 }
