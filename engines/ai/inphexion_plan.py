@@ -28,12 +28,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from engines.ai.distance import EMPTY, potential
+from engines.ai.distance import EMPTY, FAR
 from engines.base import Position
 from engines.connection import edge_touches
 from engines.inphexion import InphexionPosition
 
-__all__ = ["evaluate", "open_board", "winning_cells"]
+__all__ = ["evaluate", "open_board", "open_potential", "winning_cells"]
 
 #: A potential counted at most this high (a blocked side is far behind, not infinitely).
 CAP = 16
@@ -79,6 +79,121 @@ def open_board(cells: Sequence[int], colour: int, nbrs: Sequence[Sequence[int]])
     return out
 
 
+class _Shape:
+    """What never changes on one board size: neighbours and, per colour, each cell's edges
+    (bit 1 the first, bit 2 the second)."""
+
+    def __init__(self, position: InphexionPosition) -> None:
+        self.nbrs = position.board.neighbours
+        self.bits = tuple(
+            [(1 if c in a else 0) | (2 if c in b else 0) for c in range(len(position.cells))]
+            for a, b in position.edges
+        )
+
+
+_SHAPES: dict[int, _Shape] = {}
+
+
+def open_potential(
+    cells: Sequence[int], colour: int, nbrs: Sequence[Sequence[int]], bits: Sequence[int]
+) -> tuple[int, int]:
+    """``colour``'s two-distance potential on the board it sees (:func:`open_board`) and the
+    number of cells reaching it: :func:`engines.ai.distance.potential` of the open board,
+    computed in one go (``bits``: each cell's edges for ``colour``, bit 1 and bit 2)."""
+    n = len(cells)
+    # 0 open (empty or a movable opponent disc), 1 own, 2 wall (an opponent disc for good)
+    kind = [0] * n
+    for c in range(n):
+        v = cells[c]
+        if v == EMPTY:
+            continue
+        if v == colour:
+            kind[c] = 1
+            continue
+        for nb in nbrs[c]:
+            if cells[nb] == EMPTY:
+                break
+        else:
+            kind[c] = 2
+    group = [-1] * n
+    around: list[list[int]] = []
+    group_bits: list[int] = []
+    for start in range(n):
+        if kind[start] != 1 or group[start] >= 0:
+            continue
+        g = len(around)
+        group[start] = g
+        todo = [start]
+        cells_around: list[int] = []
+        touch = 0
+        while todo:
+            c = todo.pop()
+            touch |= bits[c]
+            for nb in nbrs[c]:
+                k = kind[nb]
+                if k == 1:
+                    if group[nb] < 0:
+                        group[nb] = g
+                        todo.append(nb)
+                elif k == 0:
+                    cells_around.append(nb)
+        if touch == 3:
+            return 0, 1
+        around.append(cells_around)
+        group_bits.append(touch)
+    near: list[list[int]] = [[] for _ in range(n)]
+    touches = [0] * n
+    stamp = [-1] * n
+    opened = [c for c in range(n) if kind[c] == 0]
+    for c in opened:
+        stamp[c] = c
+        out = near[c]
+        touch = bits[c]
+        for nb in nbrs[c]:
+            k = kind[nb]
+            if k == 0:
+                if stamp[nb] != c:
+                    stamp[nb] = c
+                    out.append(nb)
+            elif k == 1:
+                g = group[nb]
+                touch |= group_bits[g]
+                for x in around[g]:
+                    if stamp[x] != c:
+                        stamp[x] = c
+                        out.append(x)
+        touches[c] = touch
+    total = [0] * n
+    for bit in (1, 2):
+        dist = [FAR] * n
+        count = [0] * n
+        frontier = [c for c in opened if touches[c] & bit]
+        for c in frontier:
+            dist[c] = 1
+        d = 2
+        while frontier:
+            nxt = []
+            for c in frontier:
+                for x in near[c]:
+                    if dist[x] == FAR:
+                        count[x] += 1
+                        if count[x] == 2:
+                            dist[x] = d
+                            nxt.append(x)
+            frontier = nxt
+            d += 1
+        for c in opened:
+            total[c] += dist[c]
+    best, moves = FAR, 0
+    for c in opened:
+        s = total[c]
+        if s < best:
+            best, moves = s, 1
+        elif s == best:
+            moves += 1
+    return min(best, FAR), moves
+
+
 def evaluate(position: Position) -> float:
     """Seat 0's chance in an inpHeXion position (see the module's description)."""
     assert isinstance(position, InphexionPosition)
@@ -89,9 +204,12 @@ def evaluate(position: Position) -> float:
     mine = colours[mover]
     if position.ply >= 2 and winning_cells(cells, mine, nbrs, *position.edges[mine]):
         return WINS_NOW if mover == 0 else 1.0 - WINS_NOW
-    p0, p1 = (potential(open_board(cells, c, nbrs), c, nbrs, position.edges[c]) for c in colours)
-    lead = float(min(p1.value, CAP) - min(p0.value, CAP))
-    lead += 0.1 * (min(p0.moves, 8) - min(p1.moves, 8))
+    shape = _SHAPES.get(position.size)
+    if shape is None:
+        shape = _SHAPES[position.size] = _Shape(position)
+    (v0, m0), (v1, m1) = (open_potential(cells, c, nbrs, shape.bits[c]) for c in colours)
+    lead = float(min(v1, CAP) - min(v0, CAP))
+    lead += 0.1 * (min(m0, 8) - min(m1, 8))
     lead += 0.5 if mover == 0 else -0.5
     theirs = 1 - mine
     threats = (

@@ -7,7 +7,13 @@ import random
 import engines
 from engines.ai.alphabeta import search
 from engines.ai.distance import potential
-from engines.ai.inphexion_plan import WINS_NOW, evaluate, open_board, winning_cells
+from engines.ai.inphexion_plan import (
+    WINS_NOW,
+    evaluate,
+    open_board,
+    open_potential,
+    winning_cells,
+)
 from engines.ai.plans import PLANS, inphexion_evaluate
 from engines.geometry import Rhombus
 from engines.inphexion import BLACK, WHITE, InphexionPosition
@@ -99,3 +105,22 @@ def test_values_stay_between_zero_and_one_in_played_games() -> None:
             v = evaluate(pos)
             assert 0.0 <= v <= 1.0
             pos = pos.play(rng.choice(pos.legal_moves()))
+
+
+def test_the_one_pass_potential_is_the_potential_of_the_open_board() -> None:
+    for size in (5, 7):
+        for game in range(4):
+            rng = random.Random(game)
+            pos = engines.new("inphexion", size=size)
+            while pos.outcome is None:
+                if pos.ply >= 1:
+                    nbrs = pos.board.neighbours
+                    for colour in (WHITE, BLACK):
+                        slow = potential(
+                            open_board(pos.cells, colour, nbrs), colour, nbrs, pos.edges[colour]
+                        )
+                        a, b = pos.edges[colour]
+                        bits = [(c in a) | (c in b) << 1 for c in range(len(pos.cells))]
+                        fast = open_potential(pos.cells, colour, nbrs, bits)
+                        assert fast == (slow.value, slow.moves) or fast[0] == slow.value == 0
+                pos = pos.play(rng.choice(pos.legal_moves()))
