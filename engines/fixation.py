@@ -383,6 +383,8 @@ class FixationPosition(Position):
             move.captures,
             move.merges,
         )
+        # The board's key is known already (the move worked it out for rule 9).
+        nxt.__dict__["key"] = move.key
         if winner is None and not nxt._has_move():
             return replace(nxt, outcome=Outcome(mover, "no legal move"))
         return nxt
