@@ -194,9 +194,27 @@ def open_potential(
     return min(best, FAR), moves
 
 
+#: Values already worked out, by board, colours, player to move and whether the opening is
+#: over (an iterative-deepening search evaluates the same positions again at every depth, and
+#: the next move's search many of them once more); emptied when it reaches :data:`KEPT`.
+_VALUES: dict[tuple[tuple[int, ...], tuple[int, int], int, bool], float] = {}
+#: The most values :data:`_VALUES` holds.
+KEPT = 50_000
+
+
 def evaluate(position: Position) -> float:
     """Seat 0's chance in an inpHeXion position (see the module's description)."""
     assert isinstance(position, InphexionPosition)
+    key = (position.cells, position.colours, position.to_move, position.ply >= 2)
+    value = _VALUES.get(key)
+    if value is None:
+        if len(_VALUES) >= KEPT:
+            _VALUES.clear()
+        value = _VALUES[key] = _evaluate(position)
+    return value
+
+
+def _evaluate(position: InphexionPosition) -> float:
     cells = position.cells
     nbrs = position.board.neighbours
     mover = position.to_move

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 import engines
+from engines.ai import inphexion_plan
 from engines.ai.alphabeta import search
 from engines.ai.distance import potential
 from engines.ai.inphexion_plan import (
@@ -124,3 +127,19 @@ def test_the_one_pass_potential_is_the_potential_of_the_open_board() -> None:
                         fast = open_potential(pos.cells, colour, nbrs, bits)
                         assert fast == (slow.value, slow.moves) or fast[0] == slow.value == 0
                 pos = pos.play(rng.choice(pos.legal_moves()))
+
+
+def test_values_kept_for_the_search_are_bounded_and_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(inphexion_plan, "KEPT", 10)
+    inphexion_plan._VALUES.clear()
+    rng = random.Random(5)
+    pos = engines.new("inphexion", size=7)
+    seen = []
+    while pos.outcome is None and pos.ply < 30:
+        seen.append((pos, evaluate(pos)))
+        assert len(inphexion_plan._VALUES) <= 10
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    for p, v in seen:
+        assert evaluate(p) == v == inphexion_plan._evaluate(p)
