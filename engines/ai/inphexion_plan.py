@@ -116,6 +116,7 @@ def open_potential(
         else:
             kind[c] = 2
     group = [-1] * n
+    mark = [-1] * n  # the last group whose surroundings listed the cell
     around: list[list[int]] = []
     group_bits: list[int] = []
     for start in range(n):
@@ -135,7 +136,8 @@ def open_potential(
                     if group[nb] < 0:
                         group[nb] = g
                         todo.append(nb)
-                elif k == 0:
+                elif k == 0 and mark[nb] != g:
+                    mark[nb] = g
                     cells_around.append(nb)
         if touch == 3:
             return 0, 1
@@ -157,6 +159,9 @@ def open_potential(
                     out.append(nb)
             elif k == 1:
                 g = group[nb]
+                if mark[c] == n + g:
+                    continue  # this group's surroundings are listed already
+                mark[c] = n + g
                 touch |= group_bits[g]
                 for x in around[g]:
                     if stamp[x] != c:
