@@ -286,6 +286,12 @@ def main() -> None:
     parser.add_argument(
         "--matchups", default=",".join(MATCHUPS), help="comma-separated: random,greedy,hard"
     )
+    parser.add_argument(
+        "--first",
+        type=int,
+        default=0,
+        help="the first game number (a later run with --first N adds games, not repeats)",
+    )
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument(
         "--seconds", type=float, default=0.25, help="wall seconds per move, reference match-ups"
@@ -309,11 +315,11 @@ def main() -> None:
     hard_games = ns.games if ns.hard_games is None else ns.hard_games
     jobs = [
         (label, matchup, options, n, ns.cap, not ns.no_wall_cap, ns.seconds, ns.time_scale)
-        for n in range(max(ns.games, hard_games))
+        for n in range(ns.first, ns.first + max(ns.games, hard_games))
         for label, game, options in GAMES
         if not wanted or game in wanted
         for matchup in matchups
-        if n < (hard_games if matchup == "hard" else ns.games) and fits(game, matchup)
+        if n - ns.first < (hard_games if matchup == "hard" else ns.games) and fits(game, matchup)
     ]
     print(f"budgets: {', '.join(f'{lv.value} {budget_of(lv)}' for lv in Level)}")
     print(

@@ -247,6 +247,21 @@ class FixationPosition(Position):
                     moves[move.text] = move
         return moves
 
+    def _has_move(self) -> bool:
+        """Whether the player to move has any legal move: :attr:`_moves` stopped at the first
+        one found (a game-tree leaf needs its outcome, rarely its whole list of moves)."""
+        if "_moves" in self.__dict__:
+            return bool(self._moves)
+        me = self.to_move
+        for start, stack in enumerate(self.stacks):
+            if not stack or stack[-1] != me:
+                continue
+            h = len(stack)
+            for direction, ray in enumerate(_RAYS[start]):
+                if len(ray) >= h and isinstance(self._attempt(start, direction), _Move):
+                    return True
+        return False
+
     @cached_property
     def _forcing(self) -> tuple[str, ...]:
         """The capturing moves of mono-colour stacks of 3 or more (rule 8): when there are
@@ -368,7 +383,9 @@ class FixationPosition(Position):
             move.captures,
             move.merges,
         )
-        if winner is None and not nxt._legal:
+        # The board's key is known already (the move worked it out for rule 9).
+        nxt.__dict__["key"] = move.key
+        if winner is None and not nxt._has_move():
             return replace(nxt, outcome=Outcome(mover, "no legal move"))
         return nxt
 

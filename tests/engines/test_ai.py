@@ -93,11 +93,18 @@ def test_the_look_ahead_stops_at_its_deadline() -> None:
 
 
 def test_a_tiny_time_budget_still_gives_a_legal_move() -> None:
-    # The look-ahead gets part of the budget and the search at least one iteration.
-    pos = engines.position_after("fixation", ["a3-c5", "i3-g5"])
+    # The tree search (Maphex): the look-ahead gets part of the budget and the search at
+    # least one iteration.
+    pos = engines.position_after("maphex", ["5", "e5"])
     choice = think(pos, seconds=1e-6, seed=5)
     assert choice.move in pos.legal_moves()
     assert choice.reason == "search" and choice.iterations == 1
+    # Alpha-beta (Lines of Fixation): depth one (every move looked at once) and the replies to
+    # the first move are always searched.
+    pos = engines.position_after("fixation", ["a3-c5", "i3-g5"])
+    choice = think(pos, seconds=1e-6, seed=5)
+    assert choice.move in pos.legal_moves()
+    assert choice.reason == "search" and choice.iterations > len(pos.legal_moves())
 
 
 # -- determinism ----------------------------------------------------------------------------

@@ -1,0 +1,145 @@
+"""The inpHeXion evaluation of the alpha-beta plan (:mod:`engines.ai.inphexion_plan`)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engines
+from engines.ai import inphexion_plan
+from engines.ai.alphabeta import search
+from engines.ai.distance import potential
+from engines.ai.inphexion_plan import (
+    WINS_NOW,
+    evaluate,
+    open_board,
+    open_potential,
+    winning_cells,
+)
+from engines.ai.plans import PLANS, inphexion_evaluate
+from engines.geometry import Rhombus
+from engines.inphexion import BLACK, WHITE, InphexionPosition
+
+
+def test_the_mover_who_can_connect_at_once_has_all_but_won() -> None:
+    pos = InphexionPosition.from_diagram(
+        """
+        . w . . .
+         . w . . .
+          . b . . .
+           . w . . .
+            . w . . .
+        """,
+        to_move=WHITE,
+    )
+    assert winning_cells(pos.cells, WHITE, pos.board.neighbours, *pos.edges[WHITE]) == 1
+    assert evaluate(pos) == WINS_NOW
+    # The same board with Black to move: White's threat still weighs, but Black may meet it.
+    black = InphexionPosition.from_diagram(
+        """
+        . w . . .
+         . w . . .
+          . b . . .
+           . w . . .
+            . w . . .
+        """,
+        to_move=BLACK,
+    )
+    assert 0.5 < evaluate(black) < WINS_NOW
+
+
+def test_a_movable_opponent_disc_is_no_wall() -> None:
+    # White's column b is cut by a Black disc on b3 that White can push (a3 is empty beside
+    # it) and replace: one turn away, as an empty cell would be.
+    pos = InphexionPosition.from_diagram(
+        """
+        . w . . .
+         . w . . .
+          . b . . .
+           . w . . .
+            . w . . .
+        """,
+        to_move=BLACK,
+    )
+    nbrs = pos.board.neighbours
+    assert potential(pos.cells, WHITE, nbrs, pos.edges[WHITE]).value == 4
+    assert potential(open_board(pos.cells, WHITE, nbrs), WHITE, nbrs, pos.edges[WHITE]).value == 2
+    # Black to move meets White's threat or not: White still leads, more than the plain
+    # two-distance (every opponent disc a wall) says.
+    assert inphexion_evaluate(pos) < evaluate(pos)
+    assert evaluate(pos) > 0.5
+
+
+def test_a_disc_that_can_never_move_again_stays_a_wall() -> None:
+    # A 3x3 rhombus, cells by row: White on 1 (beside the empty corner 0) and on the centre 4,
+    # whose six neighbours are all full, so no turn can ever push it.
+    cells = (-1, WHITE, BLACK, BLACK, WHITE, BLACK, BLACK, BLACK, -1)
+    seen = open_board(cells, BLACK, Rhombus(3).neighbours)
+    assert seen[4] == WHITE  # walled in: still a wall for Black
+    assert seen[1] == -1  # movable: open
+    assert [v for i, v in enumerate(seen) if i not in (1, 4)] == [
+        v for i, v in enumerate(cells) if i not in (1, 4)
+    ]
+
+
+def test_the_plan_searches_with_it_and_finds_the_win() -> None:
+    pos = InphexionPosition.from_diagram(
+        """
+        . w . . .
+         . w . . .
+          . b . . .
+           . w . . .
+            . w . . .
+        """,
+        to_move=WHITE,
+    )
+    plan = PLANS["inphexion"]
+    assert plan.evaluate is evaluate
+    found = search(pos, pos.legal_moves(), plan, nodes=2000)
+    assert pos.play(found.move).outcome == engines.Outcome(0, "connection")
+
+
+def test_values_stay_between_zero_and_one_in_played_games() -> None:
+    rng = random.Random(3)
+    for size in (5, 7):
+        pos = engines.new("inphexion", size=size)
+        while pos.outcome is None:
+            v = evaluate(pos)
+            assert 0.0 <= v <= 1.0
+            pos = pos.play(rng.choice(pos.legal_moves()))
+
+
+def test_the_one_pass_potential_is_the_potential_of_the_open_board() -> None:
+    for size in (5, 7):
+        for game in range(4):
+            rng = random.Random(game)
+            pos = engines.new("inphexion", size=size)
+            while pos.outcome is None:
+                if pos.ply >= 1:
+                    nbrs = pos.board.neighbours
+                    for colour in (WHITE, BLACK):
+                        slow = potential(
+                            open_board(pos.cells, colour, nbrs), colour, nbrs, pos.edges[colour]
+                        )
+                        a, b = pos.edges[colour]
+                        bits = [(c in a) | (c in b) << 1 for c in range(len(pos.cells))]
+                        fast = open_potential(pos.cells, colour, nbrs, bits)
+                        assert fast == (slow.value, slow.moves) or fast[0] == slow.value == 0
+                pos = pos.play(rng.choice(pos.legal_moves()))
+
+
+def test_values_kept_for_the_search_are_bounded_and_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(inphexion_plan, "KEPT", 10)
+    inphexion_plan._VALUES.clear()
+    rng = random.Random(5)
+    pos = engines.new("inphexion", size=7)
+    seen = []
+    while pos.outcome is None and pos.ply < 30:
+        seen.append((pos, evaluate(pos)))
+        assert len(inphexion_plan._VALUES) <= 10
+        pos = pos.play(rng.choice(pos.legal_moves()))
+    for p, v in seen:
+        assert evaluate(p) == v == inphexion_plan._evaluate(p)
