@@ -91,6 +91,10 @@ async def test_after_removal_a_private_move_is_answered_and_the_group_not_tried(
         await bot.say(waiting, fake.private(waiting), "/settings dm off")
         await fake.remove_bot(hall, alice)
         await fake.wait_until(lambda: removed_chats(bot.manager).removed(hall.id))
+        # The mover's private word of the removal comes first, so it is not the move's answer.
+        await fake.wait_for_message(
+            fake.private(mover), lambda m: "removed" in (m.text or ""), timeout=DEADLINE
+        )
         mark = len(fake.calls)
         move = engines.new("maphex").legal_moves()[3]
         private = fake.private(mover)
