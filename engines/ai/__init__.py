@@ -164,6 +164,11 @@ def think(
             deadline=deadline,
         )
         return Choice(best.move, best.nodes, "search")
+    if plan is not None and searched and plan.own_search is not None:
+        move, done = plan.own_search(
+            position, None if iterations is None else iterations * NODES_PER_ITERATION, deadline
+        )
+        return Choice(move, done, "search")
     if plan is not None and searched and plan.candidates is not None:
         # Thousands of turns (Iso-Path): the plan's candidates, wins first, are the root.
         roots = plan.candidates(position)

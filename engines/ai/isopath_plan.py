@@ -29,6 +29,7 @@ import heapq
 import math
 from collections.abc import Callable, Sequence
 
+from engines.ai import isopath_search
 from engines.ai.alphabeta import Plan
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
@@ -259,7 +260,8 @@ def reference_candidates(position: Position) -> list[str]:
     return _candidates(position, _reference_score, TILE_CHOICES)
 
 
-#: The hard level's plan: its evaluation, its candidates, as deep as time allows.
-HARD = Plan(evaluate, candidates, root_candidates=True)
+#: The hard level's plan: its evaluation, its candidates; searched by
+#: :func:`engines.ai.isopath_search.choose`, as deep as time allows.
+HARD = Plan(evaluate, candidates, root_candidates=True, own_search=isopath_search.choose)
 #: The benchmark's Padfoot-like reference: depth-2 negamax over its candidate turns.
 REFERENCE = Plan(reference_evaluate, reference_candidates, max_depth=2, root_candidates=True)
