@@ -51,6 +51,8 @@ ALL_PATHS = 2.0
 ADVANCE = 5.0
 #: A win on the next turn that the side to move cannot stop (short of a won game).
 SURE = 50_000.0
+#: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
+TWO = 10_000.0
 #: Transposition table entries before it is cleared.
 TABLE_LIMIT = 300_000
 
@@ -206,18 +208,32 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
         if not values:
             return SURE * 2 if side == enemy else -SURE * 2
         total += sign * (max(values.values()) + ALL_PATHS * sum(values.values()))
-    # A piece of the other side next to a goal space it can enter next turn wins unless the
-    # mover captures it now (a tile on its own home row is not the mover's to move).
-    stand = STAND[enemy]
-    threats = 0
-    for g in lay.home[mover]:
-        if p[g] == NONE and -1 <= h[g] - stand <= 1:
+    # A piece next to an empty goal space: the goal row is the other side's home row, where
+    # that side may never move a tile, so only a capture (or its own piece stepping onto the
+    # space while it is at its height) stops it.  One tile off and the other side to move:
+    # it enters next turn; two tiles off: in two turns.
+    in_danger = set(_threatened(lay, p, enemy))  # the mover's pieces the enemy may take
+    mine_two = theirs_two = False
+    for side in (mover, enemy):
+        stand = STAND[side]
+        for g in lay.home[1 - side]:
+            if p[g] != NONE:
+                continue
+            need = abs(h[g] - stand)
             for nb in adj[g]:
-                if p[nb] == enemy and nb not in capturable:
-                    threats += 1
-                    break
-    if threats:
-        total -= SURE
+                if p[nb] != side:
+                    continue
+                if side == enemy and nb not in capturable:
+                    if need <= 1:
+                        return total - SURE
+                    if not any(p[m] == mover for m in adj[g]):
+                        theirs_two = True
+                elif side == mover and need == 2 and nb not in in_danger:
+                    mine_two = True
+    if mine_two:
+        total += TWO
+    if theirs_two:
+        total -= TWO / 2
     return total
 
 
@@ -266,15 +282,24 @@ def _tiles(
     return [c for _, c in takes[:k]], [c for _, c in puts[:k]]
 
 
-def _turns(lay: _Layout, h: list[int], p: list[int], mover: int) -> list[Turn]:
-    """The candidate turns of ``mover``: captures first, then steps with the best tile moves
-    and the tile moves that make a step possible."""
+def _turns(
+    lay: _Layout, h: list[int], p: list[int], mover: int, k: int = TILE_CHOICES
+) -> list[Turn]:
+    """The candidate turns of ``mover``: captures first, then steps with the ``k`` best tile
+    moves of each kind and the tile moves that make a step possible (with every tile move
+    when those give none)."""
     enemy = 1 - mover
     stand = STAND[mover]
     adj = lay.adj
     goal = lay.home[enemy]
     own = lay.home[mover]
-    takes, puts = _tiles(lay, h, p, mover, TILE_CHOICES)
+    takes, puts = _tiles(lay, h, p, mover, k)
+    # A tile on a goal space next to one of the mover's pieces brings it nearer for good.
+    for g in goal:
+        if p[g] == NONE and h[g] != stand and any(p[nb] == mover for nb in adj[g]):
+            ends = puts if stand == 1 else takes
+            if g not in ends:
+                ends.insert(0, g)
     tiles = [(s, d) for s in takes for d in puts if s != d]
     out: list[Turn] = []
     steps: list[tuple[int, int]] = []
@@ -304,6 +329,8 @@ def _turns(lay: _Layout, h: list[int], p: list[int], mover: int) -> list[Turn]:
             continue
         out.extend((step, (">", s, d)) for s, d in tiles if t != s and t != d)
     out.extend(openings)
+    if not out and k < lay.n:
+        return _turns(lay, h, p, mover, lay.n)
     return out
 
 

@@ -84,3 +84,14 @@ def test_the_same_budget_gives_the_same_move_and_the_levels_use_it() -> None:
     choice = think(p, **budget_of("normal"), seed=3)
     assert choice.reason == "search" and choice.move in p.legal_moves()
     assert 0 < choice.iterations <= budget_of("normal")["iterations"] * 8 + 1
+
+
+def test_a_piece_next_to_the_home_row_is_taken_before_its_two_tiles() -> None:
+    # Black on b1 next to a1 (White's home row, raised): Black digs a1 twice and enters, and
+    # White may never put a tile back there: only taking the piece (or standing on a1) stops it.
+    quiet = isopath_setup(white=["a3", "c3", "d1"], black=["e2", "g3"], to_move=0)
+    near = isopath_setup(white=["a3", "c3", "d1"], black=["b1", "g3"], to_move=0)
+    assert iso.evaluate(near) < iso.evaluate(quiet) - iso.TWO / 4
+    # White on c1 and c2 next to b1: the capture comes first.
+    held = isopath_setup(white=["c1", "c2", "a3"], black=["b1", "g3"], to_move=0)
+    assert iso.search(held, nodes=4000).move.startswith("xb1")
