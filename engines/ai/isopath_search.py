@@ -297,9 +297,9 @@ def _turns(
     # A tile on a goal space next to one of the mover's pieces brings it nearer for good.
     for g in goal:
         if p[g] == NONE and h[g] != stand and any(p[nb] == mover for nb in adj[g]):
-            ends = puts if stand == 1 else takes
-            if g not in ends:
-                ends.insert(0, g)
+            side_ends = puts if stand == 1 else takes
+            if g not in side_ends:
+                side_ends.insert(0, g)
     tiles = [(s, d) for s in takes for d in puts if s != d]
     out: list[Turn] = []
     steps: list[tuple[int, int]] = []
