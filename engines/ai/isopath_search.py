@@ -76,6 +76,16 @@ class _Layout:
                 rows[c] = r
         last = len(position._layout.rows) - 1
         self.advance = (tuple(rows), tuple(last - r for r in rows))
+        # ring[side]: per space off ``side``'s goal row, the goal spaces next to it.
+        self.ring = tuple(
+            tuple(
+                tuple(g for g in self.adj[c] if g in self.home[1 - side])
+                if c not in self.home[1 - side]
+                else ()
+                for c in range(self.n)
+            )
+            for side in (0, 1)
+        )
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -234,7 +244,35 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
         total += TWO
     if theirs_two:
         total -= TWO / 2
+    # The other side's pieces one step from such a space next to an empty goal space: the
+    # mover can spoil one of those steps with its tile move, not two.
+    ring = lay.ring[enemy]
+    entries = 0
+    for r in _entries(lay, h, p, enemy):
+        if not any(p[m] == mover for m in ring[r]):
+            entries += 1
+    if entries >= 2:
+        total -= TWO / 4
+    elif entries:
+        total -= TWO / 40
     return total
+
+
+def _entries(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
+    """Empty spaces at ``side``'s height next to an empty goal space of ``side`` and to one of
+    its pieces out of the goal row's reach (a step there next turn threatens the goal)."""
+    stand = STAND[side]
+    ring = lay.ring[side]
+    adj = lay.adj
+    return [
+        r
+        for r in range(lay.n)
+        if ring[r]
+        and p[r] == NONE
+        and h[r] == stand
+        and any(p[g] == NONE for g in ring[r])
+        and any(p[f] == side and not ring[f] for f in adj[r])
+    ]
 
 
 def evaluate(position: Position) -> float:
@@ -300,6 +338,11 @@ def _turns(
             side_ends = puts if stand == 1 else takes
             if g not in side_ends:
                 side_ends.insert(0, g)
+    # A tile that spoils the other side's step next to the mover's home row.
+    for r in _entries(lay, h, p, enemy):
+        side_ends = puts if stand == 1 else takes
+        if r not in side_ends and r not in own:
+            side_ends.insert(0, r)
     tiles = [(s, d) for s in takes for d in puts if s != d]
     out: list[Turn] = []
     steps: list[tuple[int, int]] = []

@@ -95,3 +95,17 @@ def test_a_piece_next_to_the_home_row_is_taken_before_its_two_tiles() -> None:
     # White on c1 and c2 next to b1: the capture comes first.
     held = isopath_setup(white=["c1", "c2", "a3"], black=["b1", "g3"], to_move=0)
     assert iso.search(held, nodes=4000).move.startswith("xb1")
+
+
+def test_two_steps_towards_the_home_row_at_once_are_worse_than_one() -> None:
+    # Black on c2 may step onto b1 (dug) next to a1; on c2 and c4 it has two such steps, and
+    # White's one tile move spoils only one.
+    one = isopath_setup(white=["a3", "e5", "e6"], black=["c2", "g3"], heights={"b1": -1})
+    two = isopath_setup(
+        white=["a3", "e5", "e6"], black=["c2", "c5", "g3"], heights={"b1": -1, "b5": -1}
+    )
+    assert iso.evaluate(two) < iso.evaluate(one) - iso.TWO / 8
+    # White's candidates spoil the step: a tile put on b1.
+    lay = iso._layout(one)
+    texts = [_text(one, t) for t in iso._turns(lay, list(one.heights), list(one.pieces), 0)]
+    assert any(">b1" in t for t in texts)
