@@ -19,8 +19,9 @@ the opponent wins at once (or that lose on the spot) when any other move exists.
 Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`: inpHeXion,
 Pathagon and Iso-Path, where it measured stronger than the tree search at equal time) search by
 iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
-iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations;
-the other games, and the smallest budgets (``easy``), by Monte Carlo tree search.
+iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations
+(Iso-Path by its plan's own search, :mod:`engines.ai.isopath_search`); the other games,
+and the smallest budgets (``easy``), by Monte Carlo tree search.
 """
 
 from __future__ import annotations

@@ -12,7 +12,9 @@ the mover's height, 2 at the middle, 3 at the other side's height, more when it 
 or is threatened.  :func:`reference_evaluate` scores the best and all pieces' paths, material
 and a capture in hand (the Padfoot-like reference of the benchmark); :func:`evaluate` adds that
 a side's own home row raised or dug to the opponent's height is a permanent way in (a side may
-never build on its own home row), and the tempo.
+never build on its own home row), and the tempo: it judges positions for the review after
+the game, while the levels' search itself is :mod:`engines.ai.isopath_search` (the hard plan's
+``own_search``: the same shape, on bare lists, several times deeper in the same time).
 
 >>> import engines
 >>> p = engines.new("isopath")

@@ -54,7 +54,7 @@ SURE = 50_000.0
 #: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
 TWO = 10_000.0
 #: Transposition table entries before it is cleared.
-TABLE_LIMIT = 300_000
+TABLE_LIMIT = 100_000
 
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
