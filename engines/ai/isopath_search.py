@@ -244,34 +244,41 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
         total += TWO
     if theirs_two:
         total -= TWO / 2
-    # The other side's pieces one step from such a space next to an empty goal space: the
-    # mover can spoil one of those steps with its tile move, not two.
-    ring = lay.ring[enemy]
-    entries = 0
+    # The other side's pieces one step from such a space next to an empty goal space: at its
+    # height already the mover cannot spoil the step with one tile (it would still be one
+    # tile off); one tile off, the mover spoils one such step, not two.
+    hard = soft = 0
     for r in _entries(lay, h, p, enemy):
-        if not any(p[m] == mover for m in ring[r]):
-            entries += 1
-    if entries >= 2:
-        total -= TWO / 4
-    elif entries:
+        if h[r] == STAND[enemy]:
+            hard += 1
+        else:
+            soft += 1
+    level = hard + soft / 2
+    if level >= 1:
+        total -= TWO / 4 * min(level, 2)
+    elif level:
         total -= TWO / 40
     return total
 
 
 def _entries(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
-    """Empty spaces at ``side``'s height next to an empty goal space of ``side`` and to one of
-    its pieces out of the goal row's reach (a step there next turn threatens the goal)."""
+    """Empty spaces at most one tile from ``side``'s height next to an empty goal space of
+    ``side``'s and to one of its pieces (from off the goal row's edge), where fewer than two
+    pieces of the other side would stand next to it: a step there next turn threatens the
+    goal."""
     stand = STAND[side]
     ring = lay.ring[side]
     adj = lay.adj
+    enemy = 1 - side
     return [
         r
         for r in range(lay.n)
         if ring[r]
         and p[r] == NONE
-        and h[r] == stand
+        and -1 <= h[r] - stand <= 1
         and any(p[g] == NONE for g in ring[r])
         and any(p[f] == side and not ring[f] for f in adj[r])
+        and sum(1 for f in adj[r] if p[f] == enemy) < 2
     ]
 
 

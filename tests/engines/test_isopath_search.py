@@ -109,3 +109,15 @@ def test_two_steps_towards_the_home_row_at_once_are_worse_than_one() -> None:
     lay = iso._layout(one)
     texts = [_text(one, t) for t in iso._turns(lay, list(one.heights), list(one.pieces), 0)]
     assert any(">b1" in t for t in texts)
+
+
+def test_a_step_next_to_the_home_row_at_the_others_height_cannot_be_spoilt_by_a_tile() -> None:
+    # b1 dug to Black's height: one White tile leaves it one tile off, still a step for Black
+    # (tile and step in one turn); b1 one tile off: White's tile puts it two off.
+    dug = isopath_setup(white=["a3", "e5", "e6"], black=["c2", "g3"], heights={"b1": -1})
+    half = isopath_setup(white=["a3", "e5", "e6"], black=["c2", "g3"], heights={"b1": 0})
+    assert iso.evaluate(dug) < iso.evaluate(half) - iso.TWO / 10
+    # Two White pieces next to b1 would take a piece stepping there: no threat then.
+    guarded = isopath_setup(white=["a1", "b2", "e6"], black=["c2", "g3"], heights={"b1": -1})
+    lay = iso._layout(guarded)
+    assert iso._entries(lay, list(guarded.heights), list(guarded.pieces), 1) == []
