@@ -14,10 +14,14 @@ by making its own way cheaper there and the opponent's dearer.
 The evaluation (for the side to move) is Padfoot's: per side the best and all pieces' path
 scores (1000 over the path cost, a side not to move a step further off), material; with the
 advance of each piece (Padfoot's copy of the Sirius evaluation: row squared) so that a quiet
-position does not shuffle; and what decides the next turn at once: a win in hand for the
-mover, a piece of the other side next to a goal space at most one tile from standable that
-the mover cannot capture (the goal row is the mover's own home row, where it may not move a
-tile, so only a capture stops it), the mover's captures in hand.
+position does not shuffle; the mover's captures in hand; and the race at the home rows, where
+the owner may never move a tile, so that a piece next to an empty space of the other side's
+home row is stopped only by a capture (or by the owner stepping onto that space): a win in
+hand for the mover, such a piece of the other side one tile from entering (lost unless the
+mover captures it), or two tiles (:data:`TWO`), and the other side's steps next to that row
+next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
+the mover's one tile move).  Candidate tile moves include the tiles on a goal space next to
+the mover's piece and the tiles that spoil such a step.
 
 >>> import engines
 >>> p = engines.new("isopath")
