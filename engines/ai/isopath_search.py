@@ -57,6 +57,10 @@ ADVANCE = 5.0
 SURE = 50_000.0
 #: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
 TWO = 10_000.0
+#: Turns searched deeper at a node two or more plies from the horizon, best first by one
+#: look; at the root from the third ply on, the best by the previous iteration.
+WIDTH = 12
+ROOT_WIDTH = 16
 #: Transposition table entries before it is cleared.
 TABLE_LIMIT = 100_000
 
@@ -492,7 +496,9 @@ class _Search:
                 _undo(h, p, t, u)
                 keyed.append((v, i, t))
             keyed.sort()
-            turns = [t for _, _, t in keyed]
+            # Only the best few by that look are searched deeper (the rest looked worse
+            # than them even before the reply).
+            turns = [t for _, _, t in keyed[:WIDTH]]
         if first is not None and first in turns:
             turns.remove(first)
             turns.insert(0, first)
@@ -569,7 +575,7 @@ def search(
         alpha = -2 * WIN
         results: list[tuple[float, int, Turn]] = []
         try:
-            for i, t in enumerate(order):
+            for i, t in enumerate(order if depth < 3 else order[:ROOT_WIDTH]):
                 u = _apply(h, p, t)
                 try:
                     score = -state.negamax(1 - mover, depth - 1, -2 * WIN, -alpha, 1)
@@ -587,7 +593,7 @@ def search(
         results.sort(key=lambda r: (-r[0], r[1]))
         best_score, best_turn = results[0][0], results[0][2]
         done = depth
-        order = [t for _, _, t in results]
+        order = [t for _, _, t in results] + order[len(results) :]
         if all(s <= -WIN / 2 for s, _, _ in results):
             break
     return Found(_text(lay, best_turn), best_score, done, state.nodes)
