@@ -10,6 +10,11 @@ Run: ``.venv/bin/python benchmarks/discord.py`` (``--quick`` for a short run).
 3. The Move picker (after the moves): a game of every kind, each move entered by the live
    board's Move button, the picker's menus and Preview / Play it; the time from each press's
    dispatch to its first response, p50 and p99, and how many presses a move took.
+4. A user-install DM (after the picker): a game in a DM between two friends that the bot is
+   not a member of (only the interactions reach it), played by ``/move`` for ``--dm-moves``
+   moves; dispatch -> first response p50 / p99, the REST requests the bot made to that DM
+   (none should be: it learns from the first interaction that it cannot post there) and the
+   most followups one interaction sent (Discord allows 5 there).
 2. Moves: ``--games`` games at once (the kinds in turn), every player to move answering at
    once, by ``/move`` slash commands with board pictures, until ``--moves`` moves were made;
    the time from each interaction's dispatch to its first response, p50 and p99 (Discord
@@ -42,6 +47,8 @@ from bot.storage import SqliteStore
 from tests.fakes.discord_fake import FakeDiscord, InteractionRecord, point_discord_py_at
 
 GUILD, CHANNEL = 1_000, 1_001
+#: The DM between two friends that the bot is not a member of.
+FRIENDS = 6_000
 KINDS: list[tuple[str, dict[str, Any]]] = [
     ("maphex", {"size": 9}),
     ("maphex", {"size": 16}),
@@ -65,10 +72,15 @@ async def answered(fake: FakeDiscord, record: InteractionRecord) -> float:
 
 
 async def new_game(
-    fake: FakeDiscord, one: int, two: int, game: str, options: dict[str, Any]
+    fake: FakeDiscord,
+    one: int,
+    two: int,
+    game: str,
+    options: dict[str, Any],
+    channel: int = CHANNEL,
 ) -> tuple[int, engines.Position]:
     record = await fake.slash(
-        one, CHANNEL, "challenge", {"game": game, "opponent": two, "first": "me", **options}
+        one, channel, "challenge", {"game": game, "opponent": two, "first": "me", **options}
     )
     await fake.response(record, timeout=60)
     card = await fake.original(record, timeout=60)
@@ -224,24 +236,54 @@ async def picker_figures(fake: FakeDiscord, manager: SessionManager, samples: in
     )
 
 
-def live_boards(fake: FakeDiscord) -> collections.Counter[str]:
-    """How many public messages of each game still offer to resign."""
+async def dm_figures(fake: FakeDiscord, moves: int) -> None:
+    one, two = fake.user(5_000, "friend1").id, fake.user(5_001, "friend2").id
+    friends = fake.private_channel(FRIENDS, [one, two])
+    gid, position = await new_game(fake, one, two, "pathagon", {}, channel=friends.id)
+    rng = random.Random(13)
+    times: list[float] = []
+    followups: list[int] = []
+    while len(times) < moves and position.outcome is None:
+        mover = (one, two)[position.to_move]
+        move = rng.choice(position.legal_moves())
+        record = await fake.slash(mover, friends.id, "move", {"game": str(gid), "move": move})
+        times.append(await answered(fake, record))
+        board = await fake.original(record, timeout=60)
+        followups.append(len(record.followups))
+        if not board.ephemeral:
+            position = position.play(move)
+    to_dm = [
+        c
+        for c in fake.calls
+        if isinstance(c.data, dict) and c.data.get("params", {}).get("channel_id") == str(FRIENDS)
+    ]
+    print(
+        f"user-install DM: {len(times)} /move interactions; dispatch -> first response p50 "
+        f"{pct(times, 50) * 1000:.0f} ms, p99 {pct(times, 99) * 1000:.0f} ms; REST requests to "
+        f"the DM: {len(to_dm)}; most followups of one interaction: {max(followups)} (of 5)"
+    )
+
+
+def live_boards(fake: FakeDiscord, channel: int = CHANNEL) -> collections.Counter[str]:
+    """How many public messages of each game in ``channel`` still offer to resign."""
     return collections.Counter(
         custom_id
-        for message in fake.messages_in(CHANNEL)
+        for message in fake.messages_in(channel)
         if not message.ephemeral
         for custom_id in message.custom_ids
         if custom_id.startswith("rs:")
     )
 
 
-async def settled(fake: FakeDiscord) -> None:
-    """Wait until the bot has taken the buttons off every older board (work it does after
-    answering): closing it earlier would cut those edits off."""
-    await fake.wait_until(lambda: all(n <= 1 for n in live_boards(fake).values()), timeout=60)
+async def settled(fake: FakeDiscord, channel: int = CHANNEL) -> None:
+    """Wait until the bot has taken the buttons off every older board in ``channel`` (work it
+    does after answering): closing it earlier would cut those edits off."""
+    await fake.wait_until(
+        lambda: all(n <= 1 for n in live_boards(fake, channel).values()), timeout=60
+    )
 
 
-async def main(quick: bool, games: int, moves: int) -> None:
+async def main(quick: bool, games: int, moves: int, dm_moves: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         async with FakeDiscord(response_deadline=30.0) as fake:
             guild = fake.guild(GUILD, "Bench")
@@ -263,6 +305,8 @@ async def main(quick: bool, games: int, moves: int) -> None:
                     await settled(fake)
                     await picker_figures(fake, manager, 3 if quick else 10)
                     await settled(fake)
+                    await dm_figures(fake, dm_moves)
+                    await settled(fake, FRIENDS)
                 finally:
                     await bot.close()
                     await task
@@ -274,7 +318,9 @@ if __name__ == "__main__":
     parser.add_argument("--quick", action="store_true", help="a short run")
     parser.add_argument("--games", type=int, default=50, help="concurrent games")
     parser.add_argument("--moves", type=int, default=500, help="moves to time (at least)")
+    parser.add_argument("--dm-moves", type=int, default=60, help="moves in the user-install DM")
     args = parser.parse_args()
     if args.quick:
         args.games, args.moves = min(args.games, 10), min(args.moves, 60)
-    asyncio.run(main(args.quick, args.games, args.moves))
+        args.dm_moves = min(args.dm_moves, 10)
+    asyncio.run(main(args.quick, args.games, args.moves, args.dm_moves))

@@ -25,6 +25,7 @@ from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core.status import GameStatus
 from bot.limits import TEXT_LIMIT
+from bot.sessions.clock import Clock, FileClock
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
@@ -37,9 +38,12 @@ if TYPE_CHECKING:
     from bot.webboard import WebEndpoint
 
 __all__ = [
+    "FILE_CLOCK_SWEEP_EVERY",
+    "SWEEP_EVERY",
     "UNAVAILABLE_EXIT",
     "USAGE_EXIT",
     "AppError",
+    "clock_of",
     "copy_db",
     "games_text",
     "http_endpoint",
@@ -51,6 +55,7 @@ __all__ = [
     "run",
     "serve",
     "serve_chat",
+    "sweep_every",
     "web_board",
 ]
 
@@ -58,6 +63,9 @@ USAGE_EXIT = 2
 UNAVAILABLE_EXIT = 3
 #: How often the clock sweeper looks for reminders, timeouts and expired challenges (seconds).
 SWEEP_EVERY = 30.0
+#: How often it looks when the time comes from ``HEXHALL_CLOCK_FILE`` (tests only): a test that
+#: moves that clock sees the sweep's answer within a second rather than half a minute.
+FILE_CLOCK_SWEEP_EVERY = 1.0
 
 
 class AppError(Exception):
@@ -77,16 +85,39 @@ def loaded_settings() -> Settings:
         raise AppError(str(exc)) from None
 
 
+def sweep_every(config: Settings) -> float:
+    """Seconds between clock sweeps: :data:`SWEEP_EVERY`, or :data:`FILE_CLOCK_SWEEP_EVERY`
+    when the clock is a file a test moves.
+
+    >>> from bot.config import settings
+    >>> sweep_every(settings({})), sweep_every(settings({"HEXHALL_CLOCK_FILE": "/tmp/now"}))
+    (30.0, 1.0)
+    """
+    return FILE_CLOCK_SWEEP_EVERY if config.clock_file else SWEEP_EVERY
+
+
+def clock_of(config: Settings) -> Clock | None:
+    """The clock ``HEXHALL_CLOCK_FILE`` names (tests only, see
+    :class:`~bot.sessions.clock.FileClock`), else ``None``: the real one.  A file holding
+    no time is a one-line AppError."""
+    if not config.clock_file:
+        return None
+    try:
+        return FileClock(Path(config.clock_file))
+    except (OSError, ValueError) as exc:
+        raise AppError(f"HEXHALL_CLOCK_FILE: {exc}") from None
+
+
 @asynccontextmanager
-async def opened(db_path: str) -> AsyncIterator[SessionManager]:
+async def opened(db_path: str, clock: Clock | None = None) -> AsyncIterator[SessionManager]:
     """A manager on the database ``db_path`` names, an SQLite path or a PostgreSQL URL,
     migrated to this bot's schema (a bad one is a one-line AppError, never with the
-    password)."""
+    password); ``clock``: see :func:`clock_of` (``None``: the real one)."""
     try:
         store = await open_store(db_path)
     except StoreError as exc:
         raise AppError(str(exc)) from None
-    manager = SessionManager(store)
+    manager = SessionManager(store, clock)
     try:
         yield manager
     finally:
@@ -104,7 +135,7 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
     if play is None and (config.telegram_token or config.discord_token):
         return await serve_chat(config)
     async with (
-        opened(config.db_path) as manager,
+        opened(config.db_path, clock_of(config)) as manager,
         http_endpoint(config, manager),
         web_board(config, manager),
     ):
@@ -126,7 +157,7 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
             await console.show(await manager.accept(two, CHAT, made.challenge_id))
         # The clocks: overdue work found at start-up is handled (paced), then every 30 s.
         stop = asyncio.Event()
-        clocks = asyncio.create_task(manager.run_clocks(stop, SWEEP_EVERY))
+        clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         # What the clocks cause between commands (reminders, timeouts) is delivered too.
         outbox = asyncio.create_task(console.outbox.run(PLATFORM, console, stop=stop))
         try:
@@ -141,7 +172,7 @@ async def serve_chat(config: Settings) -> int:
     """Run the chat adapters whose tokens are set, side by side on one manager, with the clock
     sweeper, until SIGINT/SIGTERM (or until one of them fails for good: an AppError)."""
     async with (
-        opened(config.db_path) as manager,
+        opened(config.db_path, clock_of(config)) as manager,
         http_endpoint(config, manager),
         web_board(config, manager),
     ):
@@ -149,7 +180,7 @@ async def serve_chat(config: Settings) -> int:
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
-        clocks = asyncio.create_task(manager.run_clocks(stop, SWEEP_EVERY))
+        clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         adapters = []
         if config.telegram_token:
             adapters.append(asyncio.create_task(_telegram(config, manager, stop)))

@@ -212,6 +212,10 @@ class Settings:
     public_url: str = ""
     web_secret: Secret = Secret("")
     telegram_web_app: str = ""
+    #: ``HEXHALL_CLOCK_FILE``, for tests only: a file holding the time the process takes for
+    #: now (:class:`bot.sessions.clock.FileClock`, which a test rewrites to move time for a
+    #: running ``hexhall run``); empty: the real clock.
+    clock_file: str = ""
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -394,4 +398,5 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
         public_url=_public_url(env.get("HEXHALL_PUBLIC_URL", ""), web_addr),
         web_secret=Secret(env.get("HEXHALL_WEB_SECRET", "").strip()),
         telegram_web_app=_web_app(env.get("TELEGRAM_WEB_APP", "")),
+        clock_file=env.get("HEXHALL_CLOCK_FILE", "").strip(),
     )

@@ -83,7 +83,7 @@ def board_png(
     """The picture of ``position`` as PNG bytes, ready to post (options as
     :func:`board_image`)."""
     scene = scene_of(position, outcome, players, clock)
-    return _pipeline.encode_png(_pipeline.picture(position, theme, scene))
+    return _pipeline.picture_png(position, theme, scene)
 
 
 def board_texts(

@@ -4,9 +4,11 @@ the status band, the result banner and the fixed-palette PNG pipeline.
 Speed plan: everything that does not change during a game (page, frame, goal edges, cells,
 coordinates) is drawn once per board shape and theme at ``SS`` times the size, reduced, and
 cached.  Pieces and marks are anti-aliased sprites, also drawn once (at ``SPRITE_SS`` times
-the size) and cached, then pasted.  Only the status text is drawn per picture.  The finished
-RGB picture is mapped onto a fixed 256-colour palette built from the same background and
-sprites, because a palette PNG encodes about ten times faster than an RGB one.
+the size) and cached, then pasted: a game notes them on a :class:`~render._canvas.Canvas`, and
+only the boxes where a picture differs from the last one of its board are composed and mapped
+onto a fixed 256-colour palette built from the same background and sprites
+(``render/_frames.py``), because a palette PNG encodes about ten times faster than an RGB one.
+The PNG is deflated in one ISA-L call (``render/_png.py``).  ``benchmarks/render.py`` times it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
+from render._canvas import Canvas
 from render._fonts import font
 from render._texts import TextMark, collect
 from render._words import side_lists
@@ -357,10 +360,14 @@ class Sprite:
     #: the texts on the sprite, relative to its anchor
     texts: tuple[TextMark, ...] = ()
 
-    def paste(self, target: Image.Image, at: Point) -> None:
-        """Composite the sprite onto ``target`` with its anchor at ``at``."""
+    def paste(self, target: Image.Image | Canvas, at: Point) -> None:
+        """Composite the sprite onto ``target`` with its anchor at ``at`` (on a canvas: note
+        it, to be composited with the rest)."""
         x, y = round(at[0]), round(at[1])
-        target.paste(self.image, (x - self.dx, y - self.dy), self.image)
+        if isinstance(target, Canvas):
+            target.paste(self.image, (x - self.dx, y - self.dy))
+        else:
+            target.paste(self.image, (x - self.dx, y - self.dy), self.image)
         if self.texts:
             collect(self.texts, x, y)
 
@@ -567,7 +574,7 @@ def fit_text(text: str, size: int, width: float, *, bold: bool = False) -> str:
 
 
 def side_heading(
-    image: Image.Image,
+    image: Canvas,
     theme: Theme,
     at: Point,
     fill: RGB,
@@ -634,10 +641,8 @@ class Art:
         """Draw what never changes during a game, on a painter at ``SS`` times the size."""
         raise NotImplementedError
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
-        """Draw the pieces and marks of ``position`` on a copy of the background; once
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+        """Draw the pieces and marks of ``position`` on the canvas over the background; once
         ``scene`` is over, no hint about the next move (target, threats, forced captures)."""
         raise NotImplementedError
 
@@ -749,6 +754,7 @@ def paint_hexagon(
         p.text((rx + reach, y), letter, size, theme.text, bold=True)
 
 
+@lru_cache(maxsize=1024)
 def cell_name(theme: Theme, name: str, ink: RGB, cell: int) -> Sprite:
     """``name`` as a cell's label (bold, centred on its anchor) for cell ``cell``."""
     sprite = text_sprite(name, px(theme, theme.label_size), ink, bold=True, anchor="mm")
@@ -840,7 +846,7 @@ def win_link(theme: Theme, dx: int, dy: int, radius: float) -> Sprite:
 
 
 def draw_win(
-    image: Image.Image,
+    image: Canvas,
     theme: Theme,
     lay: Layout,
     cells: Iterable[int],

@@ -4,6 +4,7 @@ result banner, fixed palette, PNG / GIF encoding."""
 from __future__ import annotations
 
 import io
+import sys
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from typing import Any
@@ -11,6 +12,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Position
+from render._canvas import Canvas, compose
 from render._core import (
     BAND,
     BAND_LINES,
@@ -29,16 +31,26 @@ from render._core import (
     text_width,
 )
 from render._fonts import font
+from render._frames import forget, indexed_picture
+from render._png import encode_png
 from render._texts import TextMark, collect, suspended
 from render._words import result_text
 from render.theme import RGB, Theme
 
-__all__ = ["art_for", "encode_png", "gif", "layout_of", "picture", "rgb_picture", "theme_of"]
+__all__ = [
+    "art_for",
+    "clear_caches",
+    "encode_png",
+    "gif",
+    "layout_of",
+    "picture",
+    "picture_png",
+    "rgb_picture",
+    "theme_of",
+]
 
 _ARTS: dict[str, Art] = {}
 _DEFAULT = Theme()
-#: PNG zlib level: 3 is as small as 6 within a few per cent here and twice as fast
-PNG_LEVEL = 3
 #: the palette index no picture uses: the GIF recap's "unchanged pixel"
 TRANSPARENT = 255
 
@@ -77,6 +89,21 @@ class _Cache:
 
 
 _STATIC = _Cache(16)
+
+
+def clear_caches() -> None:
+    """Forget every cached part of every picture: the static parts of each board shape, the
+    pictures kept to redraw the next ones from, and every ``functools.lru_cache`` of the
+    ``render`` modules (sprites, texts, fonts).  The next picture is drawn as by a fresh
+    process (a test compares the two; the benchmark times it)."""
+    _STATIC.data.clear()
+    forget()
+    for name, module in list(sys.modules.items()):
+        if name == "render" or name.startswith("render."):
+            for value in vars(module).values():
+                clear = getattr(value, "cache_clear", None)
+                if callable(clear):
+                    clear()
 
 
 class _Static:
@@ -121,7 +148,7 @@ def _text_colour_on(fill: RGB, theme: Theme) -> RGB:
     return theme.dark_rim if luma(fill) > 140 else theme.text
 
 
-def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme, scene: Scene) -> None:
+def _draw_band(image: Canvas, art: Art, position: Any, theme: Theme, scene: Scene) -> None:
     """Whose turn and the clock on the first line, the move number, the last move and the
     game's hint on the second; or the result banner once the game is over (by the position or
     by the bot: ``scene.outcome``).  Nothing is cut: the words are few enough for one line
@@ -156,9 +183,8 @@ def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme, scene:
         else:
             fill = sides[side_of_seat(position, winner)]
         ink = _text_colour_on(fill, theme)
-        draw = ImageDraw.Draw(image)
-        draw.rectangle((0, 0, theme.width, round(h) - 1), fill=fill)
-        draw.rectangle((0, round(h) - 4, theme.width, round(h) - 1), fill=theme.accent)
+        image.fill(fill, (0, 0, theme.width, round(h)))
+        image.fill(theme.accent, (0, round(h) - 4, theme.width, round(h)))
         head = "★ " + result_text(outcome, names)
         text_sprite(head, big, ink, bold=True).paste(image, (x0, top))
         second.append(f"{position.ply} moves")
@@ -170,37 +196,44 @@ def _draw_band(image: Image.Image, art: Art, position: Any, theme: Theme, scene:
     text_sprite("  ·  ".join(second), small, ink).paste(image, (x0, low))
 
 
-def _rgb(position: Position, theme: Theme, scene: Scene | None) -> tuple[Image.Image, _Static]:
-    """The RGB picture and the static parts, for a theme already through ``theme_of``."""
+def _drawn(position: Position, theme: Theme, scene: Scene | None) -> tuple[Canvas, _Static]:
+    """What ``position``'s picture shows over the background, and the static parts, for a
+    theme already through ``theme_of``."""
     scene = scene or Scene(position.outcome)
     art, static = _static(position, theme)
-    image = static.background.copy()
+    canvas = Canvas(static.background.size)
     collect(static.texts)
-    art.draw(image, position, theme, static.layout, scene)
-    _draw_band(image, art, position, theme, scene)
-    return image, static
+    art.draw(canvas, position, theme, static.layout, scene)
+    _draw_band(canvas, art, position, theme, scene)
+    return canvas, static
 
 
 def rgb_picture(
     position: Position, theme: Theme | None = None, scene: Scene | None = None
 ) -> Image.Image:
     """The picture of ``position`` in full RGB, before palette mapping."""
-    return _rgb(position, theme_of(position, theme), scene)[0]
+    canvas, static = _drawn(position, theme_of(position, theme), scene)
+    return compose(static.background, canvas.ops)
+
+
+def _indexed(position: Position, theme: Theme | None, scene: Scene | None) -> Image.Image:
+    """The palette picture, as kept for the next picture of the board: not to be changed."""
+    canvas, static = _drawn(position, theme_of(position, theme), scene)
+    return indexed_picture(static, static.background, static.palette, canvas.ops)
 
 
 def picture(
     position: Position, theme: Theme | None = None, scene: Scene | None = None
 ) -> Image.Image:
     """The picture of ``position`` as a palette ("P") image on the game's fixed palette."""
-    rgb, static = _rgb(position, theme_of(position, theme), scene)
-    return rgb.quantize(palette=static.palette, dither=Image.Dither.NONE)
+    return _indexed(position, theme, scene).copy()
 
 
-def encode_png(image: Image.Image) -> bytes:
-    """PNG bytes of ``image``."""
-    out = io.BytesIO()
-    image.save(out, "PNG", compress_level=PNG_LEVEL)
-    return out.getvalue()
+def picture_png(
+    position: Position, theme: Theme | None = None, scene: Scene | None = None
+) -> bytes:
+    """The PNG bytes of :func:`picture`."""
+    return encode_png(_indexed(position, theme, scene))
 
 
 def _build_palette(art: Art, position: Any, theme: Theme, static: _Static) -> Image.Image:

@@ -11,8 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
-
+from render._canvas import Canvas
 from render._core import (
     BAND,
     Art,
@@ -137,9 +136,7 @@ class FixationArt(Art):
         rx = lay.inner * 0.76
         return rx, rx * 0.6, lay.radius * 0.13
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
         rx, ry, t = self._geometry(lay)
         centres = lay.centres
         lift = lay.radius * LIFT
@@ -207,7 +204,7 @@ class FixationArt(Art):
             )
         self._draw_counts(image, position, theme, scene)
 
-    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
+    def _draw_counts(self, image: Canvas, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
         sides = theme.sides("fixation")

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PIL import Image
-
+from render._canvas import Canvas
 from render._core import (
     Art,
     Layout,
@@ -65,9 +64,7 @@ class InphexionArt(Art):
             ],
         )
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
         r = piece_radius(lay)
         sides = theme.sides("inphexion")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))

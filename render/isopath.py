@@ -13,8 +13,7 @@ import math
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
-
+from render._canvas import Canvas
 from render._core import (
     BAND,
     SQRT3,
@@ -137,9 +136,7 @@ class IsopathArt(Art):
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
             p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
         board = position.board
         centres = lay.centres
         pieces_at = position.pieces
@@ -193,16 +190,14 @@ class IsopathArt(Art):
                 tile_badge(theme, badge_r, sign).paste(image, (x, y - lay.radius * BADGE_RISE))
         self._draw_counts(image, position, theme, scene)
 
-    def _name(
-        self, image: Image.Image, theme: Theme, lay: Layout, position: Any, cell: int
-    ) -> None:
+    def _name(self, image: Canvas, theme: Theme, lay: Layout, position: Any, cell: int) -> None:
         """The name of empty ``cell``, above its centre, in the ink of its height."""
         x, y = lay.centres[cell]
         ink = name_ink(theme, position.heights[cell])
         name = cell_name(theme, position.board.name(cell), ink, cell)
         name.paste(image, (x, y - lay.radius * NAME_RISE))
 
-    def _draw_counts(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
+    def _draw_counts(self, image: Canvas, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
         sides = theme.sides("isopath")

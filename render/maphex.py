@@ -15,6 +15,7 @@ from typing import Any
 
 from PIL import Image
 
+from render._canvas import Canvas
 from render._core import (
     BAND,
     Art,
@@ -150,7 +151,7 @@ def paint_sides(p: Painter, lay: Layout, theme: Theme, fills: tuple[RGB, RGB]) -
         p.text((x0 + 40 * s, y + 34 * s), GOALS[colour], size, theme.muted, anchor="lm")
 
 
-def draw_sides(image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+def draw_sides(image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
     """Each colour's heading: its player's name when the bot gave names (the disc gives the
     colour), else the colour."""
     s = theme.height / 700
@@ -239,9 +240,7 @@ class MaphexArt(Art):
             ],
         )
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
         if position.choosing and not scene.over:
             choice_overlay(theme, lay, position.size, position.block, position.subboard).paste(
                 image, (0, 0)

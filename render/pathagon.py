@@ -11,8 +11,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image
-
+from render._canvas import Canvas
 from render._core import (
     BAND,
     Art,
@@ -135,9 +134,7 @@ class PathagonArt(Art):
             paint_sprite(p, sprite, (cx, y))
             p.text((x0 + 42 * s, y), text, size, theme.muted, anchor="lm")
 
-    def draw(
-        self, image: Image.Image, position: Any, theme: Theme, lay: Layout, scene: Scene
-    ) -> None:
+    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
         centres = lay.centres
         half = lay.radius
         if not scene.over:
@@ -168,7 +165,7 @@ class PathagonArt(Art):
             ).paste(image, centres[src])
         self._draw_hands(image, position, theme, scene)
 
-    def _draw_hands(self, image: Image.Image, position: Any, theme: Theme, scene: Scene) -> None:
+    def _draw_hands(self, image: Canvas, position: Any, theme: Theme, scene: Scene) -> None:
         s = theme.height / 700
         x0, *ys = self._panel_rows(theme)
         hr = self._hand_radius(theme)

@@ -19,10 +19,12 @@ datetime.datetime(2026, 1, 6, 9, 36, tzinfo=datetime.timezone.utc)
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Protocol, TypeVar
 
 from bot.deadlines import reminder_at
@@ -36,6 +38,7 @@ __all__ = [
     "AwaySpan",
     "Clock",
     "FakeClock",
+    "FileClock",
     "SystemClock",
     "away_days_left",
     "away_left",
@@ -95,6 +98,33 @@ class FakeClock:
     def set(self, when: datetime) -> None:
         """Jump to ``when``."""
         self._now = when
+
+
+class FileClock:
+    """The time written in a file (ISO 8601 with its UTC offset), standing still until the
+    file is rewritten: the :class:`FakeClock` of a whole bot process, which a test moves by
+    rewriting the file (``HEXHALL_CLOCK_FILE``, for tests only: see :mod:`bot.config`).
+
+    Raises ``ValueError`` (or ``OSError``) when the file holds no such time at the start;
+    later, a file that cannot be read (a rewrite in progress) keeps the last time read.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._last = self._read()
+
+    def _read(self) -> datetime:
+        text = self.path.read_text(encoding="utf-8").strip()
+        when = datetime.fromisoformat(text)
+        if when.tzinfo is None:
+            raise ValueError(f"{self.path} holds a time without its UTC offset: {text[:40]!r}")
+        return when.astimezone(UTC)
+
+    def now(self) -> datetime:
+        """The time the file holds now (the last one read if it cannot be read)."""
+        with contextlib.suppress(OSError, ValueError):
+            self._last = self._read()
+        return self._last
 
 
 # --- time controls ---------------------------------------------------------------------------

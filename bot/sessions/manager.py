@@ -335,6 +335,8 @@ class SessionManager:
 
     review = forward(guard(reviews.review))
 
+    costliest = forward(reviews.costliest)
+
     games = forward(guard(views.games))
 
     rules = forward(guard(views.rules))

@@ -4,22 +4,49 @@ instead and a picture of the position where the costliest one was played.
 The search (:func:`engines.ai.review.review`) runs in the bot's worker processes
 (:meth:`~bot.sessions.thinker.Thinker.review`), never on the event loop.  A rated game between
 people is reviewed only once it is over (a review while it goes on would be advice); a game
-against the bot or an unrated one at any time.
+against the bot or an unrated one at any time (:func:`reviewable`, the one rule the chat
+command and the web board's page both follow).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 
 from bot.core.status import GameStatus
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import loading, presentation, texts
 from bot.sessions.context import Context, Refusal
+from bot.sessions.thinker import Reviewed
+from bot.storage import GameRow
 
-__all__ = ["REVIEW_COUNT", "review"]
+__all__ = ["REVIEW_COUNT", "costliest", "review", "reviewable"]
 
 #: How many moves a review names.
 REVIEW_COUNT = 3
+
+
+def reviewable(row: GameRow) -> bool:
+    """Whether game ``row`` may be reviewed now: once it is over, and while it goes on only
+    when it is against the bot or unrated (a review of a rated game between people in
+    progress would be advice to one of them)."""
+    return row.status is not GameStatus.ACTIVE or not row.rated or row.against_bot
+
+
+async def costliest(
+    ctx: Context, row: GameRow, moves: Sequence[str], owner: Hashable = None
+) -> list[Reviewed]:
+    """The :data:`REVIEW_COUNT` costliest of ``moves`` (the game ``row`` as played), searched
+    in the worker pool in turn with the bot's moves (fairly by ``owner``).
+
+    :class:`~bot.sessions.context.Refusal` when the game may not be reviewed now
+    (:func:`reviewable`) or a worker died."""
+    if not reviewable(row):
+        raise Refusal(texts.review_not_yet(row.id))
+    try:
+        return await ctx.thinker.review(row.game, row.options, moves, REVIEW_COUNT, owner)
+    except BrokenProcessPool:
+        raise Refusal(texts.review_unavailable(row.id)) from None
 
 
 async def review(ctx: Context, user: User, chat: Chat, game_id: int | None = None) -> Reply:
@@ -28,13 +55,10 @@ async def review(ctx: Context, user: User, chat: Chat, game_id: int | None = Non
     gid = await loading.pick_game(ctx, me, chat, game_id, ended=True)
     loaded = await loading.load(ctx, gid)
     row = loaded.row
-    if row.status is GameStatus.ACTIVE and row.rated and not row.against_bot:
+    if not reviewable(row):
         raise Refusal(texts.review_not_yet(gid))
     moves = [m.move for m in await ctx.store.moves(gid)]
-    try:
-        found = await ctx.thinker.review(row.game, row.options, moves, REVIEW_COUNT, me.id)
-    except BrokenProcessPool:
-        raise Refusal(texts.review_unavailable(gid)) from None
+    found = await costliest(ctx, row, moves, me.id)
     title = presentation.title(row)
     if not found:
         return Reply(texts.review_nothing(gid), game_id=gid)

@@ -53,11 +53,15 @@ def search_move(
 
 
 def review_moves(
-    game: str, options: Mapping[str, Any], moves: Sequence[str], count: int
+    game: str,
+    options: Mapping[str, Any],
+    moves: Sequence[str],
+    count: int,
+    nodes: int = REVIEW_NODES,
 ) -> list[Reviewed]:
-    """The ``count`` costliest moves of a game (:func:`engines.ai.review.review`, run in a
-    worker process), as plain tuples."""
-    found = review(game, moves, options=options, nodes=REVIEW_NODES, count=count)
+    """The ``count`` costliest moves of a game (:func:`engines.ai.review.review` with
+    ``nodes`` evaluations per position, run in a worker process), as plain tuples."""
+    found = review(game, moves, options=options, nodes=nodes, count=count)
     return [(m.ply, m.mover, m.played, m.better, m.before, m.after) for m in found]
 
 
@@ -72,7 +76,8 @@ Search = Callable[[str, Mapping[str, Any], Sequence[str], int, float, int], str]
 class Thinker:
     """Searches moves in a process pool of ``workers`` processes (default: one per CPU this
     process may use), each level with its budget from ``budgets`` (default
-    :data:`engines.ai.BUDGETS`; tests pass tiny ones).  The pool starts with the first
+    :data:`engines.ai.BUDGETS`; tests pass tiny ones) and ``review_nodes`` evaluations per
+    position of a review (default :data:`REVIEW_NODES`).  The pool starts with the first
     search; :meth:`close` stops it.  ``search`` must be a module-level function (it is
     pickled by name into the workers)."""
 
@@ -82,8 +87,10 @@ class Thinker:
         budgets: Mapping[Level, Budget] | None = None,
         workers: int | None = None,
         search: Search = search_move,
+        review_nodes: int = REVIEW_NODES,
     ) -> None:
         self.budgets = dict(BUDGETS if budgets is None else budgets)
+        self.review_nodes = review_nodes
         self.workers = workers
         self.search = search
         self._pool: ProcessPoolExecutor | None = None
@@ -162,7 +169,13 @@ class Thinker:
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(
-                    pool, review_moves, game, dict(options), list(moves), count
+                    pool,
+                    review_moves,
+                    game,
+                    dict(options),
+                    list(moves),
+                    count,
+                    self.review_nodes,
                 )
             except BrokenProcessPool:
                 if self._pool is pool:

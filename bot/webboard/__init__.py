@@ -5,8 +5,8 @@ on ``HEXHALL_WEB_ADDR``, apart from the private health and metrics endpoint of :
 Modules: :mod:`~bot.webboard.server` (routes and handlers), :mod:`~bot.webboard.auth`
 (Telegram ``initData`` and signed link tokens), :mod:`~bot.webboard.view` (the board as JSON),
 :mod:`~bot.webboard.page` (the HTML), :mod:`~bot.webboard.live` (pollers, watchers),
-:mod:`~bot.webboard.limits` (rate limits); the page's script and style sheet are in
-``static/``.
+:mod:`~bot.webboard.limits` (rate limits), :mod:`~bot.webboard.reviewing` (the review after
+the game, issue 30); the page's script and style sheet are in ``static/``.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from html import escape
 
 import engines
 import render
+from bot.sessions.reviews import reviewable
 from bot.sessions.webview import GameView
 from engines.base import Position
 
@@ -58,6 +59,28 @@ def _sides(view: GameView, position: Position) -> str:
     return f'<ul id="players" class="players">{"".join(rows)}</ul>'
 
 
+_REVIEW_HEAD = "".join(
+    f'<th scope="col">{label}</th>' for label in ("Move", "Player", "Played", "Better", "Cost")
+)
+
+
+def _review(view: GameView) -> str:
+    """The review's control and table (filled by the script), there only while
+    :func:`~bot.sessions.reviews.reviewable` allows a review (the script follows it)."""
+    hidden = "" if reviewable(view.row) else " hidden"
+    return (
+        f'\n<section id="review" class="review" aria-labelledby="review-title"{hidden}>'
+        + '<h2 id="review-title">Review</h2>'
+        + '<button type="button" id="review-ask">Review</button>'
+        + '<p id="review-text" class="review-text" aria-live="polite"></p>'
+        + '<table id="review-moves" class="review-moves" hidden>'
+        + f"<thead><tr>{_REVIEW_HEAD}</tr></thead><tbody></tbody></table>"
+        + '<p id="review-hint" class="review-hint"></p>'
+        + '<p id="review-at" class="review-at" aria-live="polite"></p>'
+        + "</section>"
+    )
+
+
 def game_page(view: GameView, slug: str, public_url: str) -> str:
     """The page of ``view``'s game at ``public_url``/g/``slug``."""
     title = _title(view)
@@ -99,6 +122,7 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         + '<button type="button" id="next" aria-label="Next move">▶</button>'
         + '<button type="button" id="last" aria-label="Latest position">»</button></nav>\n'
         + result
+        + _review(view)
         + f'\n<h2>Board in words</h2>\n<p id="words" class="words">{escape(words)}</p>\n'
         + "<h2>Moves</h2>\n"
         + _moves(view.moves)

@@ -12,6 +12,8 @@ endpoint of :mod:`bot.web`):
 - ``POST /api/games/<slug>/moves`` ``{"move": ..., "ply": ...}``: play, through
   :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
   chat move (its checks, its commit, its notifications in the chat).
+- ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
+  the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
   (:mod:`bot.webboard.live`), with the spectator count.
 
@@ -37,7 +39,8 @@ from aiohttp import web
 import render
 from bot.core.status import GameStatus
 from bot.messages import ActionKind, Chat, User
-from bot.sessions import texts
+from bot.sessions import reviews, texts
+from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
@@ -45,6 +48,7 @@ from bot.storage import BadRow, PlayerRow
 from bot.webboard import auth, page, view
 from bot.webboard.limits import Buckets
 from bot.webboard.live import COUNT_TTL, Live
+from bot.webboard.reviewing import Reviews
 from bot.workers import worker_name
 
 __all__ = ["CSP", "WebBoard"]
@@ -63,6 +67,9 @@ _STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 # Views, pictures and GIFs kept per game version (bounded: least recently used go first).
 _CACHE = 64
 _MAX_BODY = 2048
+# The owner, in the worker pool's fair queue, of the reviews spectators ask for (a player's
+# own are theirs, by their player id).
+_SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
 
 
@@ -132,6 +139,7 @@ class WebBoard:
         poll_every: float = 0.5,
         player_rate: tuple[float, int] = (0.5, 6),
         address_rate: tuple[float, int] = (2.0, 20),
+        review_rate: tuple[float, int] = (1 / 30, 3),
     ) -> None:
         self.manager = manager
         self.public_url = public_url.rstrip("/")
@@ -147,6 +155,10 @@ class WebBoard:
         # The legal parts of a step are worked out by the engine (Iso-Path has thousands of
         # turns): asked for far more often than moves, still limited per address.
         self._steps_per_address = Buckets(address_rate[0] * 10, address_rate[1] * 5)
+        # A review holds a worker for seconds: the ones an address may start (a kept review,
+        # or one being made, is read back at no cost).
+        self._reviews_per_address = Buckets(*review_rate)
+        self.reviews = Reviews(manager)
 
     # -- links ------------------------------------------------------------------------------
 
@@ -236,6 +248,7 @@ class WebBoard:
             "version": row.version,
             "ply": row.ply,
             "over": row.status != GameStatus.ACTIVE,
+            "reviewable": reviews.reviewable(row),
             "to_move": row.to_move,
             "players": [
                 {
@@ -387,6 +400,27 @@ class WebBoard:
         anyway = any(a.kind is ActionKind.MOVE_ANYWAY for a in reply.actions)
         return _json({"ok": False, "confirm": anyway, "text": str(reply.body)}, 409)
 
+    async def _api_review(self, request: web.Request) -> web.Response:
+        gid, g = await self._game(request)
+        if not reviews.reviewable(g.row):
+            return _refusal(texts.review_not_yet(gid), 403)
+        if self.reviews.fresh(g) and not self._reviews_per_address.take(
+            self._address(request), time.monotonic()
+        ):
+            return _refusal(texts.web_review_too_fast(), 429)
+        try:
+            seat = await self._seat(self._who(request, gid), g)
+        except auth.AuthError:
+            seat = None  # a spectator, as on the rest of the page
+        # Its turn in the worker pool's queue: the player's own (with their games against
+        # the bot), or the spectators' one: all of theirs together never hold more workers
+        # than one player may, however many addresses ask.
+        owner = _SPECTATORS if seat is None else seat[0].id
+        try:
+            return _json(await self.reviews.review(g, owner))
+        except Refusal as refusal:
+            return _refusal(refusal.text, 503)
+
     async def _events(self, request: web.Request) -> web.StreamResponse:
         gid, _ = await self._game(request)
         response = web.StreamResponse(
@@ -427,10 +461,12 @@ class WebBoard:
         application.router.add_get(f"/api/games/{slug}", self._api_game)
         application.router.add_get(f"/api/games/{slug}/next", self._api_next)
         application.router.add_post(f"/api/games/{slug}/moves", self._api_move)
+        application.router.add_get(f"/api/games/{slug}/review", self._api_review)
         application.router.add_get(f"/api/games/{slug}/events", self._events)
 
         async def stop(_: web.Application) -> None:
             await self.live.close()
+            await self.reviews.close()
 
         application.on_shutdown.append(stop)
         return application

@@ -27,7 +27,7 @@ import render
 from engines import Position
 from engines.geometry import Square
 
-__all__ = ["PALETTE", "colours", "frame", "geometry"]
+__all__ = ["CELL", "PALETTE", "colours", "frame", "geometry"]
 
 #: The colour of each side's pieces on the page, by the side's name in the games' own words.
 PALETTE: dict[str, str] = {
@@ -40,7 +40,8 @@ PALETTE: dict[str, str] = {
 }
 # The page's board box the turn is chosen for: a phone's width, most of its height.
 _BOX = (390.0, 620.0)
-_CELL = re.compile(r"[a-z][0-9]{1,2}")
+#: A cell's name inside a move's notation (``e5`` in ``d4-e5``).
+CELL = re.compile(r"[a-z][0-9]{1,2}")
 
 
 def colours(game: str, options: dict[str, Any]) -> list[str]:
@@ -133,5 +134,5 @@ def frame(position: Position) -> dict[str, Any]:
         heights = list(shown.heights)
     else:
         pieces = list(shown.cells)
-    last = _CELL.findall(position.last_move or "")
+    last = CELL.findall(position.last_move or "")
     return {"p": pieces, "h": heights, "last": last}

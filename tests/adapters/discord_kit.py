@@ -20,6 +20,7 @@ from bot.messages import Chat, User
 from bot.sessions.clock import Clock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
+from tests.fakes.base import ManualClock
 from tests.fakes.discord_fake import (
     FakeDiscord,
     InteractionRecord,
@@ -38,9 +39,10 @@ DEADLINE = 20.0
 
 
 @contextlib.asynccontextmanager
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """The fake with one server (#games) where Alice, Bob and Carol are members."""
-    async with FakeDiscord() as fake:
+async def fake_discord(clock: ManualClock | None = None) -> AsyncIterator[FakeDiscord]:
+    """The fake with one server (#games) where Alice, Bob and Carol are members; ``clock``
+    times its interaction tokens (see :class:`FakeDiscord`)."""
+    async with FakeDiscord(clock=clock) as fake:
         guild = fake.guild(GUILD, "Hexhall")
         fake.channel(guild, CHANNEL, "games")
         for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):

@@ -29,13 +29,15 @@ ROOT = Path(__file__).resolve().parents[2]
 MOVES = 14
 
 
-async def start_bot(fake: FakeDiscord, db: Path, log: Path) -> BotProcess:
-    """``python -m bot run`` against the fake; returns once it has identified."""
+async def start_bot(fake: FakeDiscord, db: Path, log: Path, **settings: str) -> BotProcess:
+    """``python -m bot run`` against the fake (with more ``settings``); returns once it has
+    identified."""
     env = bot_env(
         HEXHALL_DB=str(db),
         DISCORD_TOKEN=fake.token,
         DISCORD_API_URL=fake.api_base,
         DISCORD_GATEWAY_URL=str(fake.gateway_url),
+        **settings,
     )
     bot = BotProcess(env, log)
     sessions = len(fake.calls_to("gateway IDENTIFY"))
@@ -70,7 +72,7 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
         boards: list[StoredMessage] = [card]
         killed = False
         while position.outcome is None and position.ply < MOVES:
-            to_move = _to_move(boards[-1])
+            to_move = to_move_of(boards[-1])
             move = rng.choice(position.legal_moves())
             board = await answer(fake, to_move, "move", {"game": str(gid), "move": move})
             assert not board.ephemeral, board.content
@@ -86,7 +88,7 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
         fields = {f["name"]: f["value"] for f in boards[-1].embeds[0]["fields"]}
         assert fields["Moves played"] == str(position.ply)
         if position.outcome is None:
-            loser = _to_move(boards[-1])
+            loser = to_move_of(boards[-1])
             asked = await answer(fake, loser, "resign", {"game": str(gid)})
             done = await fake.click(loser, asked, button(asked, "Yes, resign"))
             await fake.response(done, timeout=DEADLINE)
@@ -107,7 +109,9 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
     assert fake.token not in text
 
 
-def _to_move(board: StoredMessage) -> int:
+def to_move_of(board: StoredMessage) -> int:
+    """The player to move on a board message, read from its card (an edited card keeps the
+    pings it was sent with, so its pinged users are not the player to move)."""
     fields = {f["name"]: f["value"] for f in board.embeds[0]["fields"]}
     return int(fields["To move"].split(">")[0].removeprefix("<@"))
 
@@ -167,7 +171,7 @@ async def test_discord_beside_telegram_in_one_process(tmp_path: Path) -> None:
             await fake.response(click, timeout=DEADLINE)
             await fake.wait_until(lambda: "Board" in labels(card), timeout=DEADLINE)
             gid = int(button(card, "Board").split(":")[1])
-            mover = _to_move(card)
+            mover = to_move_of(card)
             board = await answer(fake, mover, "move", {"game": str(gid), "move": "a1"})
             assert not board.ephemeral and "played `a1`" in board.content
             # Telegram, meanwhile in the same process: the same, in a group.

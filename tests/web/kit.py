@@ -16,6 +16,7 @@ from bot.messages import Chat, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import split_parts
+from bot.sessions.thinker import Thinker
 from bot.storage import open_store
 from bot.webboard import WebBoard, WebEndpoint, serve_web
 from bot.webboard.auth import Identity, sign_init_data
@@ -49,13 +50,18 @@ class Site:
 
 @asynccontextmanager
 async def site(
-    db: str, clock: FakeClock | None = None, poll_every: float = 0.2, **limits: tuple[float, int]
+    db: str,
+    clock: FakeClock | None = None,
+    poll_every: float = 0.2,
+    thinker: Thinker | None = None,
+    **limits: tuple[float, int],
 ) -> AsyncIterator[Site]:
-    """A manager on ``db`` with its web board on a free port of 127.0.0.1 (``limits``: its
-    ``player_rate`` and ``address_rate``, when not the defaults)."""
+    """A manager on ``db`` with its web board on a free port of 127.0.0.1 (``thinker``: its
+    worker pool, when not the default one; ``limits``: its ``player_rate``, ``address_rate``
+    and ``review_rate``, when not the defaults)."""
     clock = clock or FakeClock()
     store = await open_store(db)
-    manager = SessionManager(store, clock, pictures=False, rng=random.Random(1))
+    manager = SessionManager(store, clock, pictures=False, rng=random.Random(1), thinker=thinker)
     board = WebBoard(
         manager,
         "http://127.0.0.1",

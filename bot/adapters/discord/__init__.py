@@ -1,5 +1,8 @@
-"""The Discord adapter (discord.py 2.7): :class:`DiscordBot` and its buttons in
-:mod:`~bot.adapters.discord.adapter`, Discord's formatting in :mod:`~bot.adapters.discord.format`,
+"""The Discord adapter (discord.py 2.7): :class:`DiscordBot` in
+:mod:`~bot.adapters.discord.adapter`, its buttons in :mod:`~bot.adapters.discord.buttons`, an
+answered challenge's cards in :mod:`~bot.adapters.discord.cards`, an interaction's counted
+followups in :mod:`~bot.adapters.discord.followups`, Discord's formatting in
+:mod:`~bot.adapters.discord.format`,
 the Move button's picker in :mod:`~bot.adapters.discord.picker`, a game's own thread in
 :mod:`~bot.adapters.discord.threads`, the outbox sender in :mod:`~bot.adapters.discord.sender`
 (where the bot cannot post remembered in :mod:`~bot.adapters.discord.reach`),

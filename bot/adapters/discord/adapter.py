@@ -22,8 +22,6 @@ import asyncio
 import enum
 import io
 import logging
-import re
-import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -34,7 +32,10 @@ from discord import app_commands
 from bot import metrics
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
+from bot.adapters.discord.buttons import ActionButton, action_view
+from bot.adapters.discord.cards import closed_fields, copy_fields
 from bot.adapters.discord.commands import OUTDATED, add_commands
+from bot.adapters.discord.followups import Followups
 from bot.adapters.discord.format import (
     ALT_LIMIT,
     BOARD_FILE,
@@ -57,8 +58,9 @@ from bot.adapters.discord.threads import (
     thread_name_of,
 )
 from bot.adapters.redact import hide
+from bot.core.status import ChallengeStatus
 from bot.delivery.outbox import Outbox, answering
-from bot.messages import ACTION_PREFIX, Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
+from bot.messages import Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import PREFIX_MARK, Picker
@@ -91,20 +93,9 @@ ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 GAME_OPTIONS: tuple[str, ...] = tuple(
     p.name for p in COMMAND["challenge"].params if p.target == "options"
 )
-_DANGER = {
-    ActionKind.DECLINE,
-    ActionKind.CANCEL,
-    ActionKind.RESIGN,
-    ActionKind.RESIGN_CONFIRMED,
-    ActionKind.MOVE_ANYWAY,
-}
-_SUCCESS = {
-    ActionKind.ACCEPT,
-    ActionKind.MOVE,
-    ActionKind.DRAW_ACCEPT,
-    ActionKind.TAKEBACK_ACCEPT,
-    ActionKind.REMATCH,
-}
+#: A challenge's ends after which its card never shows anything else (not accepted: that
+#: card may have become the game's board).
+_CLOSED = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED)
 #: Presses and commands that can end a game (its thread's channel is then told the result).
 _ENDING = {
     ActionKind.MOVE,
@@ -138,68 +129,6 @@ class Mode(enum.Enum):
     SETTLE = "settle"
 
 
-class ActionButton(
-    discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
-    template=rf"(?P<id>{ACTION_PREFIX}[^\n]{{1,95}})",
-):
-    """A button carrying a manager action id (see :mod:`bot.messages`); it works after a
-    restart because discord.py rebuilds it from the custom id alone."""
-
-    def __init__(self, action: Action) -> None:
-        kind = action.kind
-        style = (
-            discord.ButtonStyle.primary
-            if kind is ActionKind.PICK
-            else discord.ButtonStyle.danger
-            if kind in _DANGER
-            else discord.ButtonStyle.success
-            if kind in _SUCCESS
-            else discord.ButtonStyle.secondary
-        )
-        super().__init__(
-            discord.ui.Button(label=action.label[:80] or "?", custom_id=action.id, style=style)
-        )
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls,
-        interaction: discord.Interaction,
-        item: discord.ui.Item[Any],
-        match: re.Match[str],
-    ) -> ActionButton:
-        """The button again, from its custom id."""
-        label = item.label if isinstance(item, discord.ui.Button) else None
-        return cls(Action(label or "", match["id"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Hand the press to the bot (errors are answered by :meth:`DiscordBot.report`)."""
-        client = interaction.client
-        if not isinstance(client, DiscordBot):
-            return
-        try:
-            await client.on_press(interaction, self.action.id)
-        except Exception as error:
-            await client.report(interaction, error)
-
-
-def action_view(actions: tuple[Action, ...]) -> discord.ui.View | None:
-    """A view of buttons for ``actions`` (five to a row, at most five rows; one button per
-    action id), or ``None``."""
-    if not actions:
-        return None
-    view = discord.ui.View(timeout=None)
-    seen: set[str] = set()
-    for action in actions:
-        # Discord wants custom ids unique in a message: of two buttons doing the same (the
-        # position browser's "next" that is also the "last"), the first stays.
-        if action.id in seen or len(seen) == 25:
-            continue
-        seen.add(action.id)
-        view.add_item(ActionButton(action))
-    return view
-
-
 @dataclass
 class _Outgoing:
     """A reply in Discord's terms: the first message's fields and the sections that follow;
@@ -218,6 +147,17 @@ def _foreign(interaction: discord.Interaction) -> bool:
     if interaction.context.private_channel:
         return True
     return interaction.guild_id is not None and not interaction.is_guild_integration()
+
+
+def _as_board_edit(fields: dict[str, Any]) -> dict[str, Any]:
+    """A message's fields as the edit that turns another message into it (what the new
+    message has not is removed: its picture, embed, buttons)."""
+    edit = dict(fields)
+    edit["attachments"] = [edit.pop("file")] if "file" in edit else []
+    edit.setdefault("content", "")
+    edit.setdefault("embed", None)
+    edit.setdefault("view", None)
+    return edit
 
 
 def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
@@ -288,6 +228,8 @@ class DiscordBot(discord.Client):
         self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
         # Channels that refused the bot, players no notice reached (bot.adapters.discord.reach).
         self.reach = Reach()
+        # Followups each interaction sent (a user install's allow 5: followups.py).
+        self.followups = Followups()
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
 
@@ -332,7 +274,7 @@ class DiscordBot(discord.Client):
             return
         try:
             if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
+                await self.followups.send(interaction, text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
         except Exception as exc:  # closing down, or Discord refused: the log says it all
@@ -460,19 +402,21 @@ class DiscordBot(discord.Client):
             # Discord's Receiving and Responding), and pinging no one.
             fields["allowed_mentions"] = discord.AllowedMentions.none()
             fields.pop("view", None)
+        if not reply.ok and await self._close_stale_card(interaction, reply, deferred, pressed):
+            return
         if not reply.ok or mode is Mode.PRIVATE or reply.private:
             if deferred and mode is not Mode.PRIVATE:
                 if mode is Mode.PUBLIC:
                     # The public "thinking" placeholder gives way to a private answer.
                     await interaction.delete_original_response()
-                await interaction.followup.send(**fields, ephemeral=True)
+                await self.followups.send(interaction, **fields, ephemeral=True)
             elif deferred:
                 # The private "thinking" placeholder becomes the answer (see _as_edit).
                 await interaction.edit_original_response(**_as_edit(fields))
             else:
                 await interaction.response.send_message(**fields, ephemeral=True)
-            for section in out.rest:
-                await interaction.followup.send(section, ephemeral=True)
+            more = markdown(texts.rest_attached())
+            await self.followups.sections(interaction, out.rest, more, ephemeral=True)
             await self._say_unreachable(interaction)
             return
         # A move's committed board is this answer (a live board, or the final one): claimed,
@@ -486,12 +430,12 @@ class DiscordBot(discord.Client):
                 interaction, reply, out, deferred, pressed
             ):
                 pass  # the card stays in the channel; the board went into the game's thread
+            elif mode is Mode.EDIT and await self._accept_from_dm(
+                interaction, reply, out, deferred, pressed
+            ):
+                pass  # the channel's card became the board; the pressed DM card points to it
             elif mode is Mode.EDIT:
-                edit = dict(fields)
-                edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-                edit.setdefault("content", "")
-                edit.setdefault("embed", None)
-                edit.setdefault("view", None)
+                edit = _as_board_edit(fields)
                 if deferred:
                     sent = await interaction.edit_original_response(**edit)
                 else:
@@ -500,7 +444,7 @@ class DiscordBot(discord.Client):
                     await self._remember(interaction, out, interaction.message.id)
                 if pressed is not None and pressed.on_card and reply.challenge_id is not None:
                     # After answering (Discord's 3 s): the challenge's other cards close too.
-                    await self._close_cards(reply.challenge_id, interaction.message)
+                    await self._close_cards(reply, interaction.message)
             else:
                 if mode is Mode.SETTLE:
                     # The pressed message (a preview, a warning) has done its job.
@@ -508,7 +452,7 @@ class DiscordBot(discord.Client):
                         await interaction.edit_original_response(view=None)
                     else:
                         await interaction.response.edit_message(view=None)
-                    sent = await interaction.followup.send(**fields, wait=True)
+                    sent = await self.followups.send(interaction, **fields, wait=True)
                 elif deferred:
                     sent = await interaction.edit_original_response(**_as_edit(fields))
                 else:
@@ -518,8 +462,8 @@ class DiscordBot(discord.Client):
                         sent = resource
                 if sent is not None:
                     await self._remember(interaction, out, sent.id)
-        for section in out.rest:
-            await interaction.followup.send(section, allowed_mentions=mentions_only())
+        more = markdown(texts.rest_attached())
+        await self.followups.sections(interaction, out.rest, more, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
         await self._say_unreachable(interaction)
 
@@ -532,9 +476,13 @@ class DiscordBot(discord.Client):
             # Known now: no refused request to learn it (a DM between users for good).
             self.reach.refused(channel, for_good=bool(interaction.context.private_channel))
         missed = self.reach.take_unreachable(channel) if channel is not None else []
-        if missed:
+        if missed and channel is not None:
             line = markdown(texts.unreachable(missed))[:TEXT_LIMIT]
-            await interaction.followup.send(line, allowed_mentions=mentions_only())
+            if self.followups.left(interaction) == 0:
+                for mention in missed:  # no followup left: said at the next interaction
+                    self.reach.unreachable(channel, mention)
+            else:
+                await self.followups.send(interaction, line, allowed_mentions=mentions_only())
 
     async def _accept_into_thread(
         self,
@@ -569,14 +517,10 @@ class DiscordBot(discord.Client):
         if not await self._into_thread(message, facts, out):
             # No thread after all (Discord refused): the card becomes the board.
             out = await self._compose(reply, user_of(interaction.user))
-            edit = dict(out.fields)
-            edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-            edit.setdefault("embed", None)
-            edit.setdefault("view", None)
-            await interaction.edit_original_response(**edit)
+            await interaction.edit_original_response(**_as_board_edit(out.fields))
             await self._remember(interaction, out, message.id)
         if reply.challenge_id is not None:
-            await self._close_cards(reply.challenge_id, message)
+            await self._close_cards(reply, message)
         return True
 
     async def _into_thread(
@@ -634,7 +578,7 @@ class DiscordBot(discord.Client):
         if out.board is None and out.card is None:
             return
         channel = str(interaction.channel_id or 0)
-        now = time.monotonic()
+        now = self._token_time()
         self._tokens.pop(message_id, None)
         self._tokens[message_id] = (interaction, now)
         while self._tokens:  # oldest first: drop the tokens that expired
@@ -654,16 +598,103 @@ class DiscordBot(discord.Client):
         for post in older:  # only the latest board of a game keeps live buttons
             await self.edit_post(post, view=None)
 
-    async def _close_cards(self, challenge_id: int, pressed: discord.Message | None) -> None:
-        """A challenge was answered on one of its cards (``pressed``, edited by the caller):
-        its other cards lose their buttons, and none of them is a live card any more."""
+    async def _close_cards(
+        self, reply: Reply, pressed: discord.Message | None, *, board: Post | None = None
+    ) -> None:
+        """A challenge was answered on one of its cards (``pressed``, edited by the caller;
+        ``board``: the copy that became the game's board): every other copy says the answer
+        too (an expired challenge's are edited by the outbox's sender), and none of them is
+        a live card any more."""
+        if reply.challenge_id is None:
+            return
         cards = await self.manager.posts_for(
-            PLATFORM, challenge_id=challenge_id, kind=PostKind.CARD
+            PLATFORM, challenge_id=reply.challenge_id, kind=PostKind.CARD
         )
+        fields = copy_fields(reply)
+        done = {str(pressed.id) if pressed else "", board.message_id if board else ""}
         for card in cards:
-            if pressed is None or card.message_id != str(pressed.id):
-                await self.edit_post(card, view=None)
+            if card.message_id not in done:
+                await self.edit_post(card, **fields)
         await self.manager.retire_posts(cards)
+
+    async def _accept_from_dm(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        out: _Outgoing,
+        deferred: bool,
+        pressed: ActionKind | None,
+    ) -> bool:
+        """Accepted on the opponent's private card (their DM with the bot) while the
+        challenge has a card elsewhere: the game belongs to the chat the challenge was made
+        in, so its card there becomes the game's board (seen by both players, with Move) and
+        the pressed card says the game has begun; when Discord refuses that edit (a channel
+        out of the bot's reach, the card deleted) the pressed card becomes the board after
+        all.  ``False`` (nothing done) when there is no such card."""
+        message, game, challenge = interaction.message, out.board, reply.challenge_id
+        if pressed is not ActionKind.ACCEPT or message is None or game is None:
+            return False
+        if challenge is None or not chat_here(interaction).direct:
+            return False
+        cards = await self.manager.posts_for(PLATFORM, challenge_id=challenge, kind=PostKind.CARD)
+        home = next((c for c in cards if c.chat_id != str(message.channel.id)), None)
+        if home is None:
+            return False
+        if not deferred:
+            # Discord's 3 s run while the other card is edited: the pressed one waits.  A
+            # component's deferred update (type 6) is edited later as the original response,
+            # which "will edit the message the component is on" (discord.py's defer notes,
+            # gist cibere/7e1356575780e716d2e3a23ea2bcf6da; JDA's deferEdit alike).
+            await interaction.response.defer()
+        if await self.edit_post(home, **_as_board_edit(out.fields)):
+            older = await self.manager.remember_post(
+                PLATFORM, home.chat_id, home.message_id, PostKind.BOARD, game_id=game
+            )
+            for post in older:  # only the latest board of a game keeps live buttons
+                await self.edit_post(post, view=None)
+            await interaction.edit_original_response(**copy_fields(reply))
+            await self._close_cards(reply, message, board=home)
+        else:
+            await interaction.edit_original_response(**_as_board_edit(out.fields))
+            await self._remember(interaction, out, message.id)
+            await self._close_cards(reply, message)
+        return True
+
+    async def _close_stale_card(
+        self,
+        interaction: discord.Interaction,
+        reply: Reply,
+        deferred: bool,
+        pressed: ActionKind | None,
+    ) -> bool:
+        """A card's Accept / Decline pressed after its challenge expired, was declined or
+        cancelled (a card no edit could reach: in a chat the bot is not in, its token long
+        expired): the press's own response edits that card to the answer, buttons gone, for
+        everyone (a component's "update message" response edits the message it is on,
+        whoever's).  ``False`` for any other refusal (not the presser's challenge; already
+        accepted), answered privately."""
+        custom_id = interaction.data.get("custom_id") if interaction.data else None
+        if pressed is None or not pressed.on_card or not isinstance(custom_id, str):
+            return False
+        challenge = Action("", custom_id).subject
+        if challenge is None:
+            return False
+        # Never an accepted one: its pressed card may be the game's board by now (a second
+        # press of Accept racing the first), which the board must stay.
+        closing = (texts.challenge_closed(challenge, status) for status in _CLOSED)
+        if reply.body not in (texts.challenge_expired(challenge), *closing):
+            return False
+        closed = closed_fields(reply)
+        if deferred:
+            await interaction.edit_original_response(**closed)
+        else:
+            await interaction.response.edit_message(**closed)
+        return True
+
+    def _token_time(self) -> float:
+        """Seconds on the manager's clock, which times the interaction tokens' lifetime (the
+        real clock in production; a test's clock moves the tokens' age with the games')."""
+        return self.manager.now().timestamp()
 
     async def edit_post(self, post: Post, **fields: Any) -> bool:
         """Edit one of the bot's remembered messages (``fields`` as for
@@ -675,7 +706,7 @@ class DiscordBot(discord.Client):
         except ValueError:
             return False
         fresh = self._tokens.get(message_id)
-        if fresh is not None and time.monotonic() - fresh[1] < TOKEN_LIFETIME:
+        if fresh is not None and self._token_time() - fresh[1] < TOKEN_LIFETIME:
             try:
                 await fresh[0].followup.edit_message(message_id, **fields)
                 return True
@@ -779,7 +810,9 @@ class DiscordBot(discord.Client):
         if deferred and new:
             await interaction.edit_original_response(content=text, allowed_mentions=mentions_only())
         elif deferred:
-            await interaction.followup.send(text, ephemeral=True, allowed_mentions=mentions_only())
+            await self.followups.send(
+                interaction, text, ephemeral=True, allowed_mentions=mentions_only()
+            )
         else:
             await interaction.response.send_message(
                 text, ephemeral=True, allowed_mentions=mentions_only()

@@ -3,7 +3,8 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.play`, :mod:`~bot.sessions.texts.looking`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
 :mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
-:mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`), every name read from here
+:mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`,
+:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`), every name read from here
 (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
@@ -42,6 +43,7 @@ from bot.sessions.texts.base import (
     side,
     which_game,
 )
+from bot.sessions.texts.cards import game_begun, rest_attached
 from bot.sessions.texts.correspondence import (
     aborted_note,
     accepted_note,
@@ -274,6 +276,8 @@ from bot.sessions.texts.web import (
     web_link,
     web_no_game,
     web_off,
+    web_review_hint,
+    web_review_too_fast,
     web_sign_in,
     web_too_fast,
     web_watch_link,
@@ -458,6 +462,8 @@ __all__ = [
     "web_link",
     "web_no_game",
     "web_off",
+    "web_review_hint",
+    "web_review_too_fast",
     "web_sign_in",
     "web_too_fast",
     "web_watch_link",
@@ -528,3 +534,6 @@ __all__ += [
     "unreachable",
     "user_install_card",
 ]
+
+# A card's copies once answered, answers beyond a chat's messages (issue 25), kept apart.
+__all__ += ["game_begun", "rest_attached"]

@@ -31,6 +31,16 @@ def web_bad_move_request() -> Text:
     return _t('A move is sent as {"move": "<notation>", "ply": <ply before the move>}.')
 
 
+def web_review_too_fast() -> Text:
+    """Too many reviews asked for from one address (each holds a worker for seconds)."""
+    return _t("Too many reviews asked for at once: wait a minute and try again.")
+
+
+def web_review_hint() -> Text:
+    """Under a review on the game's page: what a row does."""
+    return _t("Tap a move to see the position it was played in, with the better move marked.")
+
+
 def web_link(game_id: int, link: str) -> Text:
     """The private answer to "Open board" for a player: their own link."""
     return _t(

@@ -1,7 +1,8 @@
 // Hexhall's web board: draws a game's board from /api/games/<slug>, steps through its
 // positions, follows it live (server-sent events) and, for the player to move, builds a move
-// part by part from the legal parts the server offers, then plays it.  No inline script: the
-// page's Content-Security-Policy forbids it.
+// part by part from the legal parts the server offers, then plays it; asks for the review of
+// the game and shows the position of each move it names, the better move marked.  No inline
+// script: the page's Content-Security-Policy forbids it.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -73,6 +74,9 @@
   let cells = {}; // notation -> <g>
   let cellParts = {}; // notation -> part
   let busy = false;
+  let marked = null; // the reviewed move whose position is shown (its cells marked)
+  let reviewing = false;
+  let reviewed = -1; // how many moves the review shown looked at
 
   async function load() {
     const answer = await fetch("/api/games/" + slug, { headers, cache: "no-store" });
@@ -93,6 +97,8 @@
     if (state.auth) say(state.auth);
     header();
     moveList();
+    $("review").hidden = !state.reviewable;
+    if (state.ply < reviewed) clearReview(); // a takeback: the review named moves now gone
     await refresh();
   }
 
@@ -175,10 +181,15 @@
       group.classList.toggle("last", frame.last.includes(c.n));
       group.classList.toggle("can", c.n in cellParts);
       group.classList.toggle("sel", chosen.has(c.n));
+      const review = marked && shown === marked.ply ? marked : null;
+      group.classList.toggle("better", !!review && review.cells.includes(c.n));
+      group.classList.toggle("played", !!review && review.played_cells.includes(c.n));
       let words = c.n;
       if (state.game === "isopath") words += ", " + ["no tile", "one tile", "two tiles"][height + 1];
       if (piece >= 0) words += ", " + sideOf(piece) + (height > 1 && state.game === "fixation" ? ` stack of ${height}` : "");
       if (c.n in cellParts) words += ", can be chosen";
+      if (group.classList.contains("better")) words += ", the better move";
+      if (group.classList.contains("played")) words += ", the move played";
       group.setAttribute("aria-label", words);
     });
     $("at").textContent = `${shown} / ${state.ply}`;
@@ -187,6 +198,76 @@
     for (const b of $("moves").querySelectorAll("button")) {
       b.setAttribute("aria-current", Number(b.dataset.ply) === shown ? "step" : "false");
     }
+    const review = marked && shown === marked.ply ? marked : null;
+    for (const tr of $("review-moves").querySelectorAll("tbody tr")) {
+      tr.setAttribute("aria-current", review && Number(tr.dataset.ply) === review.ply ? "step" : "false");
+    }
+    $("review-at").textContent = review ? review.text : "";
+  }
+
+  // -- the review: the moves that changed the game most, each a way to its position ------
+  async function askReview() {
+    if (reviewing) return;
+    reviewing = true;
+    $("review-ask").disabled = true;
+    $("review-text").textContent = "Reviewing the game…";
+    try {
+      const answer = await fetch(`/api/games/${slug}/review`, { headers, cache: "no-store" });
+      const reply = await answer.json().catch(() => ({ ok: false, text: answer.statusText }));
+      $("review-text").textContent = reply.text;
+      if (reply.ok) showReview(reply);
+    } catch (e) {
+      $("review-text").textContent = String(e);
+    } finally {
+      reviewing = false;
+      $("review-ask").disabled = false;
+    }
+  }
+
+  function clearReview() {
+    marked = null;
+    reviewed = -1;
+    $("review-moves").querySelector("tbody").replaceChildren();
+    $("review-moves").hidden = true;
+    $("review-text").textContent = $("review-hint").textContent = "";
+  }
+
+  function showReview(reply) {
+    marked = null;
+    reviewed = reply.ply;
+    const cell = (text, code) => {
+      const td = document.createElement("td");
+      if (code) {
+        const c = document.createElement("code");
+        c.textContent = text;
+        td.appendChild(c);
+      } else {
+        td.textContent = text;
+      }
+      return td;
+    };
+    $("review-moves").querySelector("tbody").replaceChildren(
+      ...reply.moves.map((m) => {
+        const tr = document.createElement("tr");
+        tr.dataset.ply = String(m.ply);
+        const first = document.createElement("td");
+        const b = document.createElement("button");
+        b.type = "button";
+        b.textContent = String(m.number);
+        b.setAttribute("aria-label", m.text);
+        first.appendChild(b);
+        tr.append(first, cell(`${m.player} (${m.side})`), cell(m.played, true), cell(m.better, true), cell(`${m.cost} %`));
+        tr.addEventListener("click", () => {
+          marked = m;
+          show(m.ply);
+          $("board").scrollIntoView({ block: "nearest" });
+        });
+        return tr;
+      })
+    );
+    $("review-moves").hidden = reply.moves.length === 0;
+    $("review-hint").textContent = reply.hint;
+    paint();
   }
 
   function sideOf(colour) {
@@ -369,6 +450,7 @@
     prefix = parts.join("");
     refresh();
   });
+  $("review-ask").addEventListener("click", askReview);
   $("first").addEventListener("click", () => show(0));
   $("prev").addEventListener("click", () => show(shown - 1));
   $("next").addEventListener("click", () => show(shown + 1));
