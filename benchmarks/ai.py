@@ -142,9 +142,13 @@ def _scaled_ai(level: Level, scale: float, seed_base: int, out: GameResult | Non
         choice = think(
             pos, iterations=iterations, seconds=seconds, seed=rng.randrange(2**31) + seed_base
         )
+        dt = time.process_time() - t
         if out is not None:
-            out.ai_times.append(time.process_time() - t)
+            out.ai_times.append(dt)
             out.ai_walls.append(time.perf_counter() - wall)
+            if choice.iterations:
+                out.ai_iterations += choice.iterations
+                out.ai_seconds += dt
         return choice.move
 
     return play

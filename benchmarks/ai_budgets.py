@@ -28,7 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
-from engines.ai import Level, alphabeta, budget_of, isopath_plan, think
+from engines.ai import Level, alphabeta, budget_of, isopath_plan, isopath_search, think
 from engines.ai.knowledge import knowledge_of
 
 Player = Callable[[engines.Position], str]
@@ -46,6 +46,8 @@ def isopath_player(plan: alphabeta.Plan, nodes: int) -> Player:
     """An Iso-Path plan's alpha-beta over its candidate turns, ``nodes`` evaluations a move."""
 
     def play(pos: engines.Position) -> str:
+        if plan.own_search is not None:
+            return plan.own_search(pos, nodes, None)[0]
         roots = plan.candidates(pos) if plan.candidates is not None else pos.legal_moves()
         first = pos.play(roots[0]).outcome
         if first is not None and first.winner == pos.to_move:
@@ -74,6 +76,8 @@ def play(game: str, first: Player, second: Player, n: int, cap: int) -> tuple[fl
         if game == "isopath":
             plan = isopath_plan.evaluate(pos)
             line += f", hard plan {plan if seat == 0 else 1 - plan:.2f}"
+            own = isopath_search.evaluate(pos) * (1 if pos.to_move == seat else -1)
+            line += f", hard search {own:.0f}"
         return 0.5, f"{line}; last: {tail}"
     winner = pos.outcome.winner
     score = 0.5 if winner is None else 1.0 if winner == seat else 0.0

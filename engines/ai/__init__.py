@@ -20,8 +20,9 @@ Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`:
 Pathagon, Lines of Fixation and Iso-Path, where it measured stronger than the tree search at
 equal time) search by
 iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
-iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations;
-the other games, and the smallest budgets (``easy``), by Monte Carlo tree search.
+iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations
+(Iso-Path by its plan's own search, :mod:`engines.ai.isopath_search`); the other games,
+and the smallest budgets (``easy``), by Monte Carlo tree search.
 """
 
 from __future__ import annotations
@@ -165,6 +166,11 @@ def think(
             deadline=deadline,
         )
         return Choice(best.move, best.nodes, "search")
+    if plan is not None and searched and plan.own_search is not None:
+        move, done = plan.own_search(
+            position, None if iterations is None else iterations * NODES_PER_ITERATION, deadline
+        )
+        return Choice(move, done, "search")
     if plan is not None and searched and plan.candidates is not None:
         # Thousands of turns (Iso-Path): the plan's candidates, wins first, are the root.
         roots = plan.candidates(position)

@@ -39,8 +39,8 @@ WIN = 1000.0
 class Plan:
     """What the search needs of a game: ``evaluate`` (seat 0's chance in ``[0, 1]`` for a game
     still going), optional ``candidates`` (moves below the root, best guess first) and
-    ``width`` (at most this many of them; ``None``: all), ``max_depth`` and
-    ``root_candidates``."""
+    ``width`` (at most this many of them; ``None``: all), ``max_depth``,
+    ``root_candidates`` and ``own_search``."""
 
     evaluate: Callable[[Position], float]
     candidates: Callable[[Position], list[str]] | None = None
@@ -49,6 +49,9 @@ class Plan:
     #: whether the root moves are the candidates too (games with thousands of moves, where
     #: the one-move look-ahead over every move costs more than the search)
     root_candidates: bool = False
+    #: a game's own search replacing :func:`search` at the root: ``(position, nodes,
+    #: deadline)`` to the chosen move and the evaluations it made (Iso-Path)
+    own_search: Callable[[Position, int | None, float | None], tuple[str, int]] | None = None
 
 
 @dataclass(frozen=True)

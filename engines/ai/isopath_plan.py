@@ -12,7 +12,9 @@ the mover's height, 2 at the middle, 3 at the other side's height, more when it 
 or is threatened.  :func:`reference_evaluate` scores the best and all pieces' paths, material
 and a capture in hand (the Padfoot-like reference of the benchmark); :func:`evaluate` adds that
 a side's own home row raised or dug to the opponent's height is a permanent way in (a side may
-never build on its own home row), and the tempo.
+never build on its own home row), and the tempo: it judges positions for the review after
+the game, while the levels' search itself is :mod:`engines.ai.isopath_search` (the hard plan's
+``own_search``: the same shape, on bare lists, several times deeper in the same time).
 
 >>> import engines
 >>> p = engines.new("isopath")
@@ -29,6 +31,7 @@ import heapq
 import math
 from collections.abc import Callable, Sequence
 
+from engines.ai import isopath_search
 from engines.ai.alphabeta import Plan
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
@@ -259,7 +262,8 @@ def reference_candidates(position: Position) -> list[str]:
     return _candidates(position, _reference_score, TILE_CHOICES)
 
 
-#: The hard level's plan: its evaluation, its candidates, as deep as time allows.
-HARD = Plan(evaluate, candidates, root_candidates=True)
+#: The hard level's plan: its evaluation, its candidates; searched by
+#: :func:`engines.ai.isopath_search.choose`, as deep as time allows.
+HARD = Plan(evaluate, candidates, root_candidates=True, own_search=isopath_search.choose)
 #: The benchmark's Padfoot-like reference: depth-2 negamax over its candidate turns.
 REFERENCE = Plan(reference_evaluate, reference_candidates, max_depth=2, root_candidates=True)

@@ -1,0 +1,605 @@
+"""Iso-Path alpha-beta on bare height and piece lists: the hard and normal levels' search.
+
+The shape of the Padfoot player of the jes/isopath project (negamax alpha-beta over few
+candidate turns: the best few tile moves of each kind combined with every piece step), made
+deeper in the same time: turns are played and taken back on two lists instead of building
+positions from text, iterative deepening with a transposition table, captures and the
+table's move first, the rest ordered by a one-look evaluation.
+
+Candidate tile moves are ranked without an evaluation each: a space matters to a side by
+how far it lies off that side's cheapest way to the goal (the cost of the best way through
+it, from a piece and to the goal row, less the best way's), and a tile move helps the mover
+by making its own way cheaper there and the opponent's dearer.
+
+The evaluation (for the side to move) is Padfoot's: per side the best and all pieces' path
+scores (1000 over the path cost, a side not to move a step further off), material; with the
+advance of each piece (Padfoot's copy of the Sirius evaluation: row squared) so that a quiet
+position does not shuffle; the mover's captures in hand; and the race at the home rows, where
+the owner may never move a tile, so that a piece next to an empty space of the other side's
+home row is stopped only by a capture (or by the owner stepping onto that space): a win in
+hand for the mover, such a piece of the other side one tile from entering (lost unless the
+mover captures it), or two tiles (:data:`TWO`), and the other side's steps next to that row
+next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
+the mover's one tile move).  Candidate tile moves include the tiles on a goal space next to
+the mover's piece and the tiles that spoil such a step.
+
+>>> import engines
+>>> p = engines.new("isopath")
+>>> found = search(p, nodes=400)
+>>> found.move in p.legal_moves()
+True
+"""
+
+from __future__ import annotations
+
+import heapq
+import time
+from dataclasses import dataclass
+
+from engines.base import Position
+from engines.isopath import STAND, IsopathPosition
+
+__all__ = ["Found", "evaluate", "search"]
+
+NONE = -1
+#: The score of a won game for the winner, less one per ply until it is won.
+WIN = 1_000_000.0
+#: Tile moves of each kind (take, put) combined with the piece steps.
+TILE_CHOICES = 3
+#: Path score numerator and per-piece material (Padfoot's constants 7 and 5).
+PATH = 1000.0
+MATERIAL = 6.0
+#: Weight of all pieces' path scores next to the best one (Padfoot's constant 9).
+ALL_PATHS = 2.0
+#: Weight of each piece's advance, row squared (Padfoot's Sirius share, 0.5 x 10).
+ADVANCE = 5.0
+#: A win on the next turn that the side to move cannot stop (short of a won game).
+SURE = 50_000.0
+#: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
+TWO = 10_000.0
+#: Turns searched deeper at a node two or more plies from the horizon, best first by one
+#: look; at the root from the third ply on, the best by the previous iteration.
+WIDTH = 12
+ROOT_WIDTH = 16
+#: Transposition table entries before it is cleared.
+TABLE_LIMIT = 100_000
+
+# An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
+Action = tuple[str, int, int]
+Turn = tuple[Action, ...]
+
+
+class _Layout:
+    """Everything the search needs about one board size."""
+
+    def __init__(self, position: IsopathPosition) -> None:
+        self.adj = position.adjacent
+        self.n = len(self.adj)
+        self.names = position.board.names
+        self.home = position.home_rows
+        # Row of each space counted from each side's own home row (0 at home).
+        rows = [0] * self.n
+        for r, row in enumerate(position._layout.rows):
+            for c in row:
+                rows[c] = r
+        last = len(position._layout.rows) - 1
+        self.advance = (tuple(rows), tuple(last - r for r in rows))
+        # ring[side]: per space off ``side``'s goal row, the goal spaces next to it.
+        self.ring = tuple(
+            tuple(
+                tuple(g for g in self.adj[c] if g in self.home[1 - side])
+                if c not in self.home[1 - side]
+                else ()
+                for c in range(self.n)
+            )
+            for side in (0, 1)
+        )
+
+
+_LAYOUTS: dict[int, _Layout] = {}
+
+
+def _layout(position: IsopathPosition) -> _Layout:
+    found = _LAYOUTS.get(position.size)
+    if found is None:
+        found = _LAYOUTS[position.size] = _Layout(position)
+    return found
+
+
+def _costs(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
+    """The cost of entering each space on ``side``'s way (Padfoot's: 1 at its height, 2 at the
+    middle, 3 at the other's, 4 threatened, 5 occupied; a goal space one tile off costs 1)."""
+    stand = STAND[side]
+    enemy = 1 - side
+    adj = lay.adj
+    goal = lay.home[enemy]
+    near = [0] * lay.n
+    for c in range(lay.n):
+        if p[c] == enemy:
+            for nb in adj[c]:
+                near[nb] += 1
+    out = [0] * lay.n
+    for c in range(lay.n):
+        if p[c] != NONE:
+            out[c] = 5
+        elif near[c] >= 2 and c not in goal:
+            out[c] = 4
+        else:
+            d = h[c] - stand
+            if d == 0 or (c in goal and (d == 1 or d == -1)):
+                out[c] = 1
+            else:
+                out[c] = 2 if d in (1, -1) else 3
+    return out
+
+
+def _from_goal(lay: _Layout, cost: list[int], side: int) -> list[int]:
+    """Per space, the cheapest cost of the spaces entered from it to ``side``'s goal row."""
+    adj = lay.adj
+    dist = [1000] * lay.n
+    todo: list[tuple[int, int]] = []
+    for g in lay.home[1 - side]:
+        dist[g] = 0
+        todo.append((0, g))
+    pop, push = heapq.heappop, heapq.heappush
+    while todo:
+        d, v = pop(todo)
+        if d > dist[v]:
+            continue
+        step = d + cost[v]
+        for u in adj[v]:
+            if step < dist[u]:
+                dist[u] = step
+                push(todo, (step, u))
+    return dist
+
+
+def _from_pieces(lay: _Layout, cost: list[int], p: list[int], side: int) -> list[int]:
+    """Per space, the cheapest cost of reaching it (entering it included) from a piece."""
+    adj = lay.adj
+    dist = [1000] * lay.n
+    todo = [(0, c) for c in range(lay.n) if p[c] == side]
+    for _, c in todo:
+        dist[c] = 0
+    heapq.heapify(todo)
+    pop, push = heapq.heappop, heapq.heappush
+    while todo:
+        d, v = pop(todo)
+        if d > dist[v]:
+            continue
+        for u in adj[v]:
+            nd = d + cost[u]
+            if nd < dist[u]:
+                dist[u] = nd
+                push(todo, (nd, u))
+    return dist
+
+
+def _threatened(lay: _Layout, p: list[int], side: int) -> list[int]:
+    """The other side's pieces that ``side`` may capture (two of its pieces next to each)."""
+    adj = lay.adj
+    return [
+        c
+        for c in range(lay.n)
+        if p[c] == 1 - side and sum(1 for nb in adj[c] if p[nb] == side) >= 2
+    ]
+
+
+def _wins_now(lay: _Layout, h: list[int], p: list[int], side: int) -> bool:
+    """Whether ``side`` (to move) can win this turn by a step into the goal row (after one
+    tile move if needed) or by capturing the last piece."""
+    enemy = 1 - side
+    theirs = p.count(enemy)
+    if theirs == 0:
+        return True
+    if theirs == 1 and _threatened(lay, p, side):
+        return True
+    stand = STAND[side]
+    adj = lay.adj
+    for g in lay.home[enemy]:
+        if p[g] == NONE and -1 <= h[g] - stand <= 1 and any(p[nb] == side for nb in adj[g]):
+            return True
+    return False
+
+
+def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
+    """The evaluation for ``mover`` (to move), in points."""
+    enemy = 1 - mover
+    if _wins_now(lay, h, p, mover):
+        return SURE * 2
+    adj = lay.adj
+    capturable = set(_threatened(lay, p, mover))
+    total = 0.0
+    for side, sign in ((mover, 1.0), (enemy, -1.0)):
+        cost = _costs(lay, h, p, side)
+        dist = _from_goal(lay, cost, side)
+        extra = 0 if side == mover else 1
+        advance = lay.advance[side]
+        values = {
+            c: PATH / max(1, dist[c] + extra) + ADVANCE * (4 + advance[c]) ** 2 + MATERIAL
+            for c in range(lay.n)
+            if p[c] == side
+        }
+        if side == enemy and capturable:
+            # The mover takes the most valuable threatened piece.
+            del values[max(capturable, key=values.__getitem__)]
+        if not values:
+            return SURE * 2 if side == enemy else -SURE * 2
+        total += sign * (max(values.values()) + ALL_PATHS * sum(values.values()))
+    # A piece next to an empty goal space: the goal row is the other side's home row, where
+    # that side may never move a tile, so only a capture (or its own piece stepping onto the
+    # space while it is at its height) stops it.  One tile off and the other side to move:
+    # it enters next turn; two tiles off: in two turns.
+    in_danger = set(_threatened(lay, p, enemy))  # the mover's pieces the enemy may take
+    mine_two = theirs_two = False
+    for side in (mover, enemy):
+        stand = STAND[side]
+        for g in lay.home[1 - side]:
+            if p[g] != NONE:
+                continue
+            need = abs(h[g] - stand)
+            for nb in adj[g]:
+                if p[nb] != side:
+                    continue
+                if side == enemy and nb not in capturable:
+                    if need <= 1:
+                        return total - SURE
+                    if not any(p[m] == mover for m in adj[g]):
+                        theirs_two = True
+                elif side == mover and need == 2 and nb not in in_danger:
+                    mine_two = True
+    if mine_two:
+        total += TWO
+    if theirs_two:
+        total -= TWO / 2
+    # The other side's pieces one step from such a space next to an empty goal space: at its
+    # height already the mover cannot spoil the step with one tile (it would still be one
+    # tile off); one tile off, the mover spoils one such step, not two.
+    hard = soft = 0
+    for r in _entries(lay, h, p, enemy):
+        if h[r] == STAND[enemy]:
+            hard += 1
+        else:
+            soft += 1
+    level = hard + soft / 2
+    if level >= 1:
+        total -= TWO / 4 * min(level, 2)
+    elif level:
+        total -= TWO / 40
+    return total
+
+
+def _entries(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
+    """Empty spaces at most one tile from ``side``'s height next to an empty goal space of
+    ``side``'s and to one of its pieces (from off the goal row's edge), where fewer than two
+    pieces of the other side would stand next to it: a step there next turn threatens the
+    goal."""
+    stand = STAND[side]
+    ring = lay.ring[side]
+    adj = lay.adj
+    enemy = 1 - side
+    return [
+        r
+        for r in range(lay.n)
+        if ring[r]
+        and p[r] == NONE
+        and -1 <= h[r] - stand <= 1
+        and any(p[g] == NONE for g in ring[r])
+        and any(p[f] == side and not ring[f] for f in adj[r])
+        and sum(1 for f in adj[r] if p[f] == enemy) < 2
+    ]
+
+
+def evaluate(position: Position) -> float:
+    """The evaluation of ``position`` for its player to move, in points (a won game for the
+    player to move: a large positive number)."""
+    assert isinstance(position, IsopathPosition)
+    return _score(
+        _layout(position), list(position.heights), list(position.pieces), position.to_move
+    )
+
+
+def _tiles(
+    lay: _Layout, h: list[int], p: list[int], mover: int, k: int
+) -> tuple[list[int], list[int]]:
+    """The ``k`` best spaces to take a tile from and to put one on, for ``mover``."""
+    enemy = 1 - mover
+    own = lay.home[mover]
+    weights = []
+    for side in (mover, enemy):
+        cost = _costs(lay, h, p, side)
+        to_goal = _from_goal(lay, cost, side)
+        from_pieces = _from_pieces(lay, cost, p, side)
+        best = min((to_goal[c] for c in range(lay.n) if p[c] == side), default=1000)
+        weights.append(
+            [1.0 / (1 + max(0, from_pieces[c] + to_goal[c] - best)) for c in range(lay.n)]
+        )
+    w_me, w_you = weights
+    s_me, s_you = STAND[mover], STAND[enemy]
+    takes: list[tuple[float, int]] = []
+    puts: list[tuple[float, int]] = []
+    for c in range(lay.n):
+        if p[c] != NONE or c in own:
+            continue
+        hc = h[c]
+        for delta, out in ((-1, takes), (1, puts)):
+            nh = hc + delta
+            if not -1 <= nh <= 1:
+                continue
+            # Nearer the side's height is cheaper for it (by one per tile).
+            mine = abs(hc - s_me) - abs(nh - s_me)
+            yours = abs(nh - s_you) - abs(hc - s_you)
+            out.append((-(mine * w_me[c] + yours * w_you[c]), c))
+    takes.sort()
+    puts.sort()
+    return [c for _, c in takes[:k]], [c for _, c in puts[:k]]
+
+
+def _turns(
+    lay: _Layout, h: list[int], p: list[int], mover: int, k: int = TILE_CHOICES
+) -> list[Turn]:
+    """The candidate turns of ``mover``: captures first, then steps with the ``k`` best tile
+    moves of each kind and the tile moves that make a step possible (with every tile move
+    when those give none)."""
+    enemy = 1 - mover
+    stand = STAND[mover]
+    adj = lay.adj
+    goal = lay.home[enemy]
+    own = lay.home[mover]
+    takes, puts = _tiles(lay, h, p, mover, k)
+    # A tile on a goal space next to one of the mover's pieces brings it nearer for good.
+    for g in goal:
+        if p[g] == NONE and h[g] != stand and any(p[nb] == mover for nb in adj[g]):
+            side_ends = puts if stand == 1 else takes
+            if g not in side_ends:
+                side_ends.insert(0, g)
+    # A tile that spoils the other side's step next to the mover's home row.
+    for r in _entries(lay, h, p, enemy):
+        side_ends = puts if stand == 1 else takes
+        if r not in side_ends and r not in own:
+            side_ends.insert(0, r)
+    tiles = [(s, d) for s in takes for d in puts if s != d]
+    out: list[Turn] = []
+    steps: list[tuple[int, int]] = []
+    openings: list[Turn] = []
+    for f in range(lay.n):
+        if p[f] != mover:
+            continue
+        for t in adj[f]:
+            if p[t] != NONE:
+                continue
+            if h[t] == stand:
+                steps.append((f, t))
+            elif h[t] == 0 and t not in own:
+                if stand == 1:
+                    ends = [(s, t) for s in takes if s != t]
+                else:
+                    ends = [(t, d) for d in puts if d != t]
+                openings.extend(((">", s, d), ("-", f, t)) for s, d in ends)
+    for c in _threatened(lay, p, mover):
+        cap: Action = ("x", c, NONE)
+        out.extend((cap, ("-", f, t)) for f, t in steps)
+        out.extend((cap, (">", s, d)) for s, d in tiles)
+    for f, t in steps:
+        step: Action = ("-", f, t)
+        if t in goal:
+            out.append((step,))
+            continue
+        out.extend((step, (">", s, d)) for s, d in tiles if t != s and t != d)
+    out.extend(openings)
+    if not out and k < lay.n:
+        return _turns(lay, h, p, mover, lay.n)
+    return out
+
+
+def _apply(h: list[int], p: list[int], turn: Turn) -> list[int]:
+    """Play ``turn``; returns what :func:`_undo` needs (the captured side, or -1)."""
+    undo = []
+    for kind, a, b in turn:
+        if kind == ">":
+            h[a] -= 1
+            h[b] += 1
+        elif kind == "-":
+            p[b] = p[a]
+            p[a] = NONE
+        else:
+            undo.append(p[a])
+            p[a] = NONE
+    return undo
+
+
+def _undo(h: list[int], p: list[int], turn: Turn, undo: list[int]) -> None:
+    for kind, a, b in reversed(turn):
+        if kind == ">":
+            h[a] += 1
+            h[b] -= 1
+        elif kind == "-":
+            p[a] = p[b]
+            p[b] = NONE
+        else:
+            p[a] = undo[0]
+
+
+def _won(lay: _Layout, p: list[int], turn: Turn, mover: int) -> bool:
+    """Whether ``turn`` (just played by ``mover``) won the game."""
+    last = turn[-1]
+    if last[0] == "-" and last[2] in lay.home[1 - mover]:
+        return True
+    return last[0] == "x" and (1 - mover) not in p
+
+
+class _Stop(Exception):
+    """The node budget or the deadline ran out."""
+
+
+@dataclass(frozen=True)
+class Found:
+    """The search's answer: ``move`` (text), its ``score`` for the player to move (points),
+    the ``depth`` of the deepest finished iteration and the ``nodes`` evaluated."""
+
+    move: str
+    score: float
+    depth: int
+    nodes: int
+
+
+class _Search:
+    def __init__(
+        self, lay: _Layout, h: list[int], p: list[int], nodes: int | None, deadline: float | None
+    ) -> None:
+        self.lay = lay
+        self.h = h
+        self.p = p
+        self.budget = nodes
+        self.deadline = deadline
+        self.nodes = 0
+        self.table: dict[
+            tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, float, int, Turn | None]
+        ] = {}
+
+    def static(self, mover: int) -> float:
+        self.nodes += 1
+        if (self.budget is not None and self.nodes > self.budget) or (
+            self.deadline is not None
+            and self.nodes % 32 == 0
+            and time.perf_counter() > self.deadline
+        ):
+            raise _Stop
+        return _score(self.lay, self.h, self.p, mover)
+
+    def negamax(self, mover: int, depth: int, alpha: float, beta: float, ply: int) -> float:
+        lay, h, p = self.lay, self.h, self.p
+        if _wins_now(lay, h, p, mover):
+            return WIN - ply
+        if depth == 0:
+            return self.static(mover)
+        key = (tuple(h), tuple(p), mover)
+        entry = self.table.get(key)
+        first: Turn | None = None
+        if entry is not None:
+            d, score, flag, first = entry
+            if d >= depth:
+                if flag == 0:
+                    return score
+                if flag == 1 and score >= beta:
+                    return score
+                if flag == 2 and score <= alpha:
+                    return score
+        turns = _turns(lay, h, p, mover)
+        if not turns:
+            return -(WIN - ply)  # no candidate turn: counted as stuck
+        if depth >= 2:
+            keyed = []
+            for i, t in enumerate(turns):
+                u = _apply(h, p, t)
+                v = -(WIN - ply) if _won(lay, p, t, mover) else self.static(1 - mover)
+                _undo(h, p, t, u)
+                keyed.append((v, i, t))
+            keyed.sort()
+            # Only the best few by that look are searched deeper (the rest looked worse
+            # than them even before the reply).
+            turns = [t for _, _, t in keyed[:WIDTH]]
+        if first is not None and first in turns:
+            turns.remove(first)
+            turns.insert(0, first)
+        start_alpha = alpha
+        best = -2 * WIN
+        best_turn: Turn | None = None
+        for t in turns:
+            u = _apply(h, p, t)
+            try:
+                if _won(lay, p, t, mover):
+                    score = WIN - ply - 1
+                else:
+                    score = -self.negamax(1 - mover, depth - 1, -beta, -alpha, ply + 1)
+            finally:
+                _undo(h, p, t, u)
+            if score > best:
+                best, best_turn = score, t
+            if score > alpha:
+                alpha = score
+            if alpha >= beta:
+                break
+        flag = 1 if best >= beta else 2 if best <= start_alpha else 0
+        if len(self.table) > TABLE_LIMIT:
+            self.table.clear()
+        self.table[key] = (depth, best, flag, best_turn)
+        return best
+
+
+def _text(lay: _Layout, turn: Turn) -> str:
+    return " ".join(
+        "x" + lay.names[a] if kind == "x" else lay.names[a] + kind + lay.names[b]
+        for kind, a, b in turn
+    )
+
+
+def search(
+    position: Position,
+    *,
+    nodes: int | None = None,
+    deadline: float | None = None,
+    max_depth: int = 12,
+) -> Found:
+    """The best candidate turn of ``position`` (an Iso-Path game still going) by
+    iterative-deepening alpha-beta within ``nodes`` evaluations and/or until ``deadline`` (a
+    ``time.perf_counter`` value).  Depth 1 is always finished."""
+    assert isinstance(position, IsopathPosition)
+    if nodes is None and deadline is None:
+        raise ValueError("give a search budget: nodes, deadline or both")
+    lay = _layout(position)
+    h, p = list(position.heights), list(position.pieces)
+    mover = position.to_move
+    legal = set(position.legal_moves())
+    roots = [t for t in _turns(lay, h, p, mover) if _text(lay, t) in legal]
+    if not roots:
+        move = position.legal_moves()[0]
+        return Found(move, 0.0, 0, 0)
+    state = _Search(lay, h, p, nodes, deadline)
+    scored = []
+    for i, t in enumerate(roots):
+        u = _apply(h, p, t)
+        if _won(lay, p, t, mover):
+            _undo(h, p, t, u)
+            return Found(_text(lay, t), WIN, 1, state.nodes)
+        state.nodes += 1
+        v = -_score(lay, h, p, 1 - mover)
+        _undo(h, p, t, u)
+        scored.append((-v, i, t))
+    scored.sort()
+    order = [t for _, _, t in scored]
+    best_turn, best_score, done = order[0], -scored[0][0], 1
+    for depth in range(2, max_depth + 1):
+        if best_score >= WIN / 2:
+            break
+        alpha = -2 * WIN
+        results: list[tuple[float, int, Turn]] = []
+        try:
+            for i, t in enumerate(order if depth < 3 else order[:ROOT_WIDTH]):
+                u = _apply(h, p, t)
+                try:
+                    score = -state.negamax(1 - mover, depth - 1, -2 * WIN, -alpha, 1)
+                finally:
+                    _undo(h, p, t, u)
+                results.append((score, i, t))
+                if score > alpha:
+                    alpha = score
+        except _Stop:
+            if results:
+                # The previous best was searched first, so fully: a turn that beat it counts.
+                top = max(results, key=lambda r: (r[0], -r[1]))
+                best_score, best_turn = top[0], top[2]
+            break
+        results.sort(key=lambda r: (-r[0], r[1]))
+        best_score, best_turn = results[0][0], results[0][2]
+        done = depth
+        order = [t for _, _, t in results] + order[len(results) :]
+        if all(s <= -WIN / 2 for s, _, _ in results):
+            break
+    return Found(_text(lay, best_turn), best_score, done, state.nodes)
+
+
+def choose(position: Position, nodes: int | None, deadline: float | None) -> tuple[str, int]:
+    """:func:`search`'s move and evaluations (the hard plan's ``own_search``)."""
+    found = search(position, nodes=nodes, deadline=deadline)
+    return found.move, found.nodes

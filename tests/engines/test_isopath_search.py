@@ -1,0 +1,123 @@
+"""The Iso-Path search on bare lists (engines.ai.isopath_search): its turns are legal, it
+takes a win, stops a win it can stop, and its evaluation sees what decides the next turn."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import engines
+from engines.ai import budget_of, think
+from engines.ai import isopath_search as iso
+from engines.isopath import IsopathPosition
+from engines.isopath import setup as isopath_setup
+
+
+def _text(position: IsopathPosition, turn: iso.Turn) -> str:
+    return iso._text(iso._layout(position), turn)
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_candidate_turns_are_legal_and_play_back_exactly(size: int) -> None:
+    rng = random.Random(size)
+    p = engines.new("isopath", size=size)
+    assert isinstance(p, IsopathPosition)
+    for _ in range(24):
+        if p.outcome is not None:
+            break
+        lay = iso._layout(p)
+        h, pieces = list(p.heights), list(p.pieces)
+        turns = iso._turns(lay, h, pieces, p.to_move)
+        legal = set(p.legal_moves())
+        texts = [_text(p, t) for t in turns]
+        assert texts and set(texts) <= legal and len(texts) < len(legal)
+        for turn in rng.sample(turns, min(6, len(turns))):
+            undo = iso._apply(h, pieces, turn)
+            after = p.play(_text(p, turn))
+            # The lists after a turn are the engine's position after it; undo restores them.
+            assert (tuple(h), tuple(pieces)) == (after.heights, after.pieces)
+            won = after.outcome is not None and after.outcome.winner == p.to_move
+            assert iso._won(lay, pieces, turn, p.to_move) == won
+            iso._undo(h, pieces, turn, undo)
+            assert (tuple(h), tuple(pieces)) == (p.heights, p.pieces)
+        p = p.play(rng.choice(texts))
+
+
+def test_it_steps_into_the_goal_row_and_the_turn_ends_there() -> None:
+    p = isopath_setup(white=["f2", "a1", "a2"], black=["g4", "g3"], heights={"g1": 1})
+    found = iso.search(p, nodes=500)
+    assert " " not in found.move and p.play(found.move).outcome == engines.Outcome(0, "home row")
+
+
+def test_it_wins_with_a_tile_then_a_step_onto_a_goal_space_one_tile_off() -> None:
+    # g2 holds one tile (the middle height): White puts a second one there and climbs in.
+    p = isopath_setup(white=["f2", "a1"], black=["g4", "d4"], heights={"g2": 0})
+    found = iso.search(p, nodes=2000)
+    outcome = p.play(found.move).outcome
+    assert outcome is not None and outcome.winner == 0
+
+
+def test_it_captures_a_piece_that_would_win_next_turn() -> None:
+    # Black on b2 next to a1 dug to the middle: Black enters next turn, and White may not
+    # touch its own home row; two White pieces next to b2 can take it first.
+    p = isopath_setup(white=["a2", "b1", "e3"], black=["b2", "g3"], heights={"a1": 0}, to_move=0)
+    assert p.board.index["b2"] in p.threatened
+    assert iso.evaluate(p) > 0  # the threat is one the mover can remove
+    found = iso.search(p, nodes=3000)
+    assert found.move.startswith("xb2")
+    # Without the capture (one White piece next to b2 only) the position is lost.
+    lost = isopath_setup(white=["a2", "e3"], black=["b2", "g3"], heights={"a1": 0}, to_move=0)
+    assert not lost.threatened and iso.evaluate(lost) < -iso.SURE / 2
+
+
+def test_a_piece_further_on_scores_higher() -> None:
+    home = isopath_setup(white=["a1", "a2"], black=["g1", "g2"])
+    on = isopath_setup(white=["c1", "a2"], black=["g1", "g2"], heights={"b1": 1, "c1": 1})
+    assert iso.evaluate(on) > iso.evaluate(home)
+
+
+def test_the_same_budget_gives_the_same_move_and_the_levels_use_it() -> None:
+    p = engines.position_after("isopath", ["19>7 2-7"])
+    one, two = iso.search(p, nodes=3000), iso.search(p, nodes=3000)
+    assert one == two and one.depth >= 2 and one.nodes <= 3000 + 1
+    choice = think(p, **budget_of("normal"), seed=3)
+    assert choice.reason == "search" and choice.move in p.legal_moves()
+    assert 0 < choice.iterations <= budget_of("normal")["iterations"] * 8 + 1
+
+
+def test_a_piece_next_to_the_home_row_is_taken_before_its_two_tiles() -> None:
+    # Black on b1 next to a1 (White's home row, raised): Black digs a1 twice and enters, and
+    # White may never put a tile back there: only taking the piece (or standing on a1) stops it.
+    quiet = isopath_setup(white=["a3", "c3", "d1"], black=["e2", "g3"], to_move=0)
+    near = isopath_setup(white=["a3", "c3", "d1"], black=["b1", "g3"], to_move=0)
+    assert iso.evaluate(near) < iso.evaluate(quiet) - iso.TWO / 4
+    # White on c1 and c2 next to b1: the capture comes first.
+    held = isopath_setup(white=["c1", "c2", "a3"], black=["b1", "g3"], to_move=0)
+    assert iso.search(held, nodes=4000).move.startswith("xb1")
+
+
+def test_two_steps_towards_the_home_row_at_once_are_worse_than_one() -> None:
+    # Black on c2 may step onto b1 (dug) next to a1; on c2 and c4 it has two such steps, and
+    # White's one tile move spoils only one.
+    one = isopath_setup(white=["a3", "e5", "e6"], black=["c2", "g3"], heights={"b1": -1})
+    two = isopath_setup(
+        white=["a3", "e5", "e6"], black=["c2", "c5", "g3"], heights={"b1": -1, "b5": -1}
+    )
+    assert iso.evaluate(two) < iso.evaluate(one) - iso.TWO / 8
+    # White's candidates spoil the step: a tile put on b1.
+    lay = iso._layout(one)
+    texts = [_text(one, t) for t in iso._turns(lay, list(one.heights), list(one.pieces), 0)]
+    assert any(">b1" in t for t in texts)
+
+
+def test_a_step_next_to_the_home_row_at_the_others_height_cannot_be_spoilt_by_a_tile() -> None:
+    # b1 dug to Black's height: one White tile leaves it one tile off, still a step for Black
+    # (tile and step in one turn); b1 one tile off: White's tile puts it two off.
+    dug = isopath_setup(white=["a3", "e5", "e6"], black=["c2", "g3"], heights={"b1": -1})
+    half = isopath_setup(white=["a3", "e5", "e6"], black=["c2", "g3"], heights={"b1": 0})
+    assert iso.evaluate(dug) < iso.evaluate(half) - iso.TWO / 10
+    # Two White pieces next to b1 would take a piece stepping there: no threat then.
+    guarded = isopath_setup(white=["a1", "b2", "e6"], black=["c2", "g3"], heights={"b1": -1})
+    lay = iso._layout(guarded)
+    assert iso._entries(lay, list(guarded.heights), list(guarded.pieces), 1) == []
