@@ -3,27 +3,30 @@
 Run: ``.venv/bin/python benchmarks/ai.py`` (``--games 10 --only maphex,pathagon --workers 2``
 for a reduced run; ``--help`` for every flag).
 
-For each game it plays the ``normal`` level against a uniformly random player, against a
-greedy player (takes a win when it has one, avoids a move that lets the opponent win at
-once, otherwise random) and ``hard`` against ``normal``.  The reference match-ups give both
-players the same wall time per move (``--seconds``): ``ref-greedy`` (the one-ply greedy
-player), ``ref-uct`` (plain UCT with random playouts to the end), ``ref-ab`` (connection
-games: iterative-deepening alpha-beta to depth 4 over every legal move, ordered by a
-connection evaluation: two-distance on the hexagonal boards, plain distance on Pathagon's
-squares), ``ref-padfoot`` (Iso-Path: built like the jes/isopath Padfoot player, depth-2
-negamax over the best three tile moves of each kind combined with every piece move, by
-path costs, material and threats: :data:`engines.ai.isopath_plan.REFERENCE`) -- each against
-the AI searching by time alone.  ``normal-easy`` and ``hard-normal`` play the levels with
-their wall-time caps multiplied by ``--time-scale`` and their iterations as they are (the
-real caps, 20 s for ``hard``, are too long for a shared machine: the scaled caps bind and
-keep the levels' ratios).  The first two plies of every game are random (seeded by game
+For each game it plays the ``normal`` level against a uniformly random player, against a greedy
+player (takes a win when it has one, avoids a move that lets the opponent win at once,
+otherwise random) and ``hard`` against ``normal``.  The reference match-ups give both players
+the same wall time per move (``--seconds``): ``ref-greedy`` (the one-ply greedy player),
+``ref-uct`` (plain UCT with random playouts to the end), ``ref-ab`` (connection games:
+iterative-deepening alpha-beta to depth 4 over every legal move, ordered by a connection
+evaluation: two-distance on the hexagonal boards, plain distance on Pathagon's squares),
+``ref-padfoot`` (Iso-Path: built like the jes/isopath Padfoot player, depth-2 negamax over the
+best three tile moves of each kind combined with every piece move, by path costs, material and
+threats: :data:`engines.ai.isopath_plan.REFERENCE`) -- each against the AI searching by time
+alone.  ``normal-easy`` and ``hard-normal`` play the levels with their wall-time caps
+multiplied by ``--time-scale`` and their iterations as they are (the real caps, 20 s for
+``hard``, are too long for a shared machine: the scaled caps bind and keep the levels' ratios).
+``easy-random`` and ``easy-greedy`` play ``easy`` with its own budget against the random and
+the greedy player: a beginner's fair game is one where ``easy`` beats the random player (>= 95
+%) and the greedy one (>= 75 %), so that its moves have a plan beyond the one-move tactics it
+shares with the greedy player.  The first two plies of every game are random (seeded by game
 number) so that deterministic players meet in different games.  Every match-up has both seats
-played equally (games are dealt out game number by game number across the match-ups, so a
-run stopped early, or read through ``--table-every``, has figures for all of them).  A game
-still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
-"capped" column.  The figures: win rate of the first-named player, iterations per
-processor second of its search, and its median and longest time per move, in processor
-seconds (what one core spends, whatever else the machine runs) and in wall seconds.
+played equally (games are dealt out game number by game number across the match-ups, so a run
+stopped early, or read through ``--table-every``, has figures for all of them).  A game still
+going after ``--cap`` plies is scored by the AI's evaluation and counted in the "capped"
+column.  The figures: win rate of the first-named player, iterations per processor second of
+its search, and its median and longest time per move, in processor seconds (what one core
+spends, whatever else the machine runs) and in wall seconds.
 With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, so
 that a machine busy with other work does not cut the search short.
 """
@@ -70,6 +73,8 @@ MATCHUPS = (
     "ref-padfoot",
     "normal-easy",
     "hard-normal",
+    "easy-random",
+    "easy-greedy",
 )
 #: Random plies at the start of the reference and level match-ups.
 OPENING = 2
@@ -236,6 +241,9 @@ def play_one(
     elif matchup == "hard-normal":
         first = _scaled_ai(Level.HARD, scale, game_no, res)
         second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None)
+    elif matchup in ("easy-random", "easy-greedy"):
+        first = _ai(Level.EASY, game_no, res, wall_cap)
+        second = _random if matchup == "easy-random" else _greedy
     elif matchup == "hard":
         first = _ai(Level.HARD, game_no, res, wall_cap)
         second = _ai(Level.NORMAL, game_no + 1, None, wall_cap)
@@ -370,6 +378,8 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
         "ref-padfoot": "AI vs padfoot",
         "normal-easy": "normal vs easy*",
         "hard-normal": "hard vs normal*",
+        "easy-random": "easy vs random",
+        "easy-greedy": "easy vs greedy",
     }
     print(
         f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'95 % interval':>15}{'capped':>7}"
