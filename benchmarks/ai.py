@@ -229,7 +229,7 @@ def play_one(
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
     res = GameResult(0.5, False)
     first: Player
-    opening = OPENING if "-" in matchup else 0
+    opening = OPENING if "-" in matchup or matchup == "hard" else 0
     if matchup == "ref-greedy":
         first, second = _timed_ai(seconds, game_no, res), _greedy
     elif matchup == "ref-uct":
