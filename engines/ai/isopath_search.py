@@ -21,7 +21,13 @@ hand for the mover, such a piece of the other side one tile from entering (lost 
 mover captures it), or two tiles (:data:`TWO`), and the other side's steps next to that row
 next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
 the mover's one tile move).  Candidate tile moves include the tiles on a goal space next to
-the mover's piece and the tiles that spoil such a step.
+the mover's piece and the tiles that spoil such a step.  Pieces next to a piece of the
+other side count half a capture each (:data:`PRESSURE`), so that they gather round a
+defender.
+
+A position carries its last turn, not the ones before: the side ahead does not take back the
+opponent's last tile move (:func:`_undoing`), which two sides doing turn after turn would
+repeat the same few positions for ever (the rules have no repetition rule).
 
 >>> import engines
 >>> p = engines.new("isopath")
@@ -61,8 +67,8 @@ TWO = 10_000.0
 PRESSURE = 150.0
 #: Turns searched deeper at a node two or more plies from the horizon, best first by one
 #: look; at the root from the third ply on, the best by the previous iteration.
-WIDTH = 12
-ROOT_WIDTH = 16
+WIDTH = 8
+ROOT_WIDTH = 10
 #: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
 ONE_LOOK_BELOW = 2_000
 #: Transposition table entries before it is cleared.
