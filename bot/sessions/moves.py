@@ -60,7 +60,7 @@ async def move(
     async with lock:
         for fresh in (False, True):
             loaded = await loading.load(ctx, gid, fresh)
-            reply = await _try_move(ctx, me, loaded, text, expected_ply, confirm)
+            reply = await _try_move(ctx, me, chat, loaded, text, expected_ply, confirm)
             if reply is not None:
                 return reply
             if not loaded.cached:
@@ -120,12 +120,14 @@ async def _alone(ctx: Context, me: PlayerRow, chat: Chat, text: str, confirm: bo
 async def _try_move(
     ctx: Context,
     me: PlayerRow,
+    chat: Chat,
     loaded: Loaded,
     text: str,
     expected_ply: int | None,
     confirm: bool = False,
 ) -> Reply | None:
-    """Check and commit one move; ``None`` if the store refused the write as stale."""
+    """Check and commit one move made in ``chat``; ``None`` if the store refused the write as
+    stale."""
     row, position, gid = loaded.row, loaded.position, loaded.row.id
     seat = loading.seat(me, row)
     if seat is None:
@@ -170,15 +172,15 @@ async def _try_move(
             ok=False,
             game_id=gid,
         )
-    return await _commit(ctx, row, after, me, seat)
+    return await _commit(ctx, row, after, me, seat, chat)
 
 
 async def _commit(
-    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int
+    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int, chat: Chat
 ) -> Reply | None:
     """Store the move (one transaction with its notifications) and answer it; ``None`` if
     the stored game was no longer at ``row``'s ply and version."""
-    updated = await commit(ctx, row, after, me, seat)
+    updated = await commit(ctx, row, after, me, seat, made_in=chat)
     if updated is None:
         return None
     return await _move_reply(ctx, updated, row.ply, seat, after)
@@ -191,12 +193,15 @@ async def commit(
     me: PlayerRow,
     seat: int,
     alone_in: tuple[int, str, str] | None = None,
+    made_in: Chat | None = None,
 ) -> GameRow | None:
     """Store ``me``'s move that made ``after`` (one transaction with its notifications): the
     stored game, or ``None`` if it was no longer at ``row``'s ply and version (or, with
     ``alone_in``, no longer the player's only active game in the chat: see
     :meth:`~bot.storage.sql_games.SqlGames.apply_move`).  Every move is stored here, the bot's
-    too (see :mod:`~bot.sessions.opponent`)."""
+    too (see :mod:`~bot.sessions.opponent`).  ``made_in``: the chat the move was made in; a
+    move made outside the game's chat has its board due at once (see
+    :func:`~bot.sessions.policy.board_note`)."""
     now = ctx.now()
     move = after.last_move or ""
     opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
@@ -265,7 +270,11 @@ async def commit(
             if over is not None
             else texts.your_turn_note(row.id, title, presentation.mention(me), move)
         )
-        notes.append(policy.board_note(ctx, told, row, after.ply, moved, now))
+        there = made_in is None or (made_in.platform, made_in.chat_id) == (
+            row.platform,
+            row.chat_id,
+        )
+        notes.append(policy.board_note(ctx, told, row, after.ply, moved, now, answered_there=there))
     updated = await ctx.store.apply_move(
         row,
         move,

@@ -42,16 +42,28 @@ ANSWER_GRACE = timedelta(seconds=10)
 
 
 def board_note(
-    ctx: Context, player: PlayerRow, row: GameRow, ply: int, text: Text, now: datetime
+    ctx: Context,
+    player: PlayerRow,
+    row: GameRow,
+    ply: int,
+    text: Text,
+    now: datetime,
+    *,
+    answered_there: bool = True,
 ) -> Notification:
     """The board of ``row``'s game at ``ply``, committed with the move that made it, for its
     chat (naming ``player``, the one to move or told the result): see
-    :attr:`~bot.core.notification.Kind.BOARD`.  A chat message: no quiet hours, never direct."""
+    :attr:`~bot.core.notification.Kind.BOARD`.  A chat message: no quiet hours, never direct.
+
+    ``answered_there``: the move was made in the game's chat, whose answer claims this board
+    (so the outbox holds it for :data:`ANSWER_GRACE`); a move made elsewhere (privately, for
+    a game in a group) is answered where it was made, which claims nothing: the board is due
+    at once."""
     return Notification(
         kind=Kind.BOARD,
         recipient=Recipient(player.platform, player.user_id, player.name, player.id),
         text=text,
-        deliver_after=now + ANSWER_GRACE,
+        deliver_after=now + ANSWER_GRACE if answered_there else now,
         chat=Chat(row.platform, row.chat_id),
         game_id=row.id,
         ply=ply,

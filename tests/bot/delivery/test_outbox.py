@@ -70,6 +70,25 @@ class Recorder:
         self.sent.append((self.name, notification))
 
 
+class Meeting(Recorder):
+    """A sender whose first delivery waits until ``other`` has started one too (or a deadline
+    has passed): two workers then both surely take part, whatever the machine's load makes of
+    which one claims first (each holds only its own batch, so the other can claim meanwhile)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.other: Meeting | None = None
+        self.started = False
+
+    async def send(self, notification: Notification) -> None:
+        if not self.started:
+            self.started = True
+            deadline = time.monotonic() + 20
+            while not (self.other and self.other.started) and time.monotonic() < deadline:
+                await asyncio.sleep(0.005)
+        await super().send(notification)
+
+
 async def setup(store: SqlStore) -> tuple[PlayerRow, GameRow]:
     alice = await store.player("test", "1", "alice", START)
     bob = await store.player("test", "2", "bob", START)
@@ -114,7 +133,8 @@ async def test_two_workers_on_one_database_send_each_notification_once(store_url
         bob, game = await setup(first)
         await queue(first, game, notes(bob, game, 120))
         clock = Clock()
-        a, b = Recorder("a"), Recorder("b")
+        a, b = Meeting("a"), Meeting("b")
+        a.other, b.other = b, a
         one = Outbox(first, clock, owner="a", batch=5)
         two = Outbox(second, clock, owner="b", batch=5)
         counts = await asyncio.gather(one.deliver_due("test", a), two.deliver_due("test", b))
