@@ -241,3 +241,19 @@ def test_easy_captures_a_piece_next_to_its_home_row() -> None:
     # Black on b1 next to White's home row, White's c1 and c2 next to it: easy takes it.
     held = isopath_setup(white=["c1", "c2", "a3"], black=["b1", "g3"], to_move=0)
     assert think(held, **budget_of("easy"), seed=1).move.startswith("xb1")
+
+
+def test_one_piece_next_to_a_defender_is_half_a_capture() -> None:
+    # Black's f2 guards g1 and g2; White's e2 next to it presses it, e2 and e3 threaten it (a
+    # capture, judged by the capture terms instead).
+    def pressed(white: list[str]) -> int:
+        p = isopath_setup(white=[*white, "a1"], black=["f2", "g4"], to_move=0)
+        return iso._pressure(iso._layout(p), list(p.pieces), 0, set())
+
+    assert pressed(["c1"]) == 0
+    assert pressed(["e2"]) == 1
+    assert pressed(["e2", "e3"]) == 0
+    assert pressed(["e1"]) == 0  # e1 is next to f1, not f2
+    # A piece about to be lost presses nothing.
+    p = isopath_setup(white=["e2", "a1"], black=["f2", "g4"], to_move=0)
+    assert iso._pressure(iso._layout(p), list(p.pieces), 0, {p.board.names.index("e2")}) == 0
