@@ -23,10 +23,12 @@ tactics it shares with the greedy player.  The first two plies of every game are
 by game number) so that deterministic players meet in different games.  Every match-up has both
 seats played equally (games are dealt out game number by game number across the match-ups, so a
 run stopped early, or read through ``--table-every``, has figures for all of them).  A game
-still going after ``--cap`` plies is scored by the AI's evaluation and counted in the "capped"
-column.  The figures: win rate of the first-named player, iterations per processor second of
-its search, and its median and longest time per move, in processor seconds (what one core
-spends, whatever else the machine runs) and in wall seconds.
+still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
+"capped" column; "won" and "lost" count the games the first-named player won or lost on
+the board (an outcome reached, not scored at the cap).  The figures: win rate of the
+first-named player, iterations per processor second of its search, and its median and
+longest time per move, in processor seconds (what one core spends, whatever else the
+machine runs) and in wall seconds.
 With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, so
 that a machine busy with other work does not cut the search short.
 """
@@ -403,6 +405,7 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
     }
     print(
         f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'95 % interval':>15}{'capped':>7}"
+        f"{'won':>5}{'lost':>5}"
         f"{'it/s':>7}{'cpu s/move med':>15}{'max':>7}{'wall s/move med':>16}{'max':>7}"
     )
     for label, _, _ in GAMES:
@@ -413,6 +416,9 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
             win = 100 * sum(r.score for r in rs) / len(rs)
             low, high = wilson(sum(r.score for r in rs), len(rs))
             capped = sum(r.capped for r in rs)
+            # Games decided on the board (outcome reached, not scored at the cap).
+            won = sum(1 for r in rs if not r.capped and r.score == 1.0)
+            lost = sum(1 for r in rs if not r.capped and r.score == 0.0)
             times = [t for r in rs for t in r.ai_times]
             walls = [t for r in rs for t in r.ai_walls]
             its = sum(r.ai_iterations for r in rs) / max(1e-9, sum(r.ai_seconds for r in rs))
@@ -420,7 +426,7 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
                 continue
             print(
                 f"{label:<15}{names[matchup]:<18}{len(rs):>6}{win:>7.1f}"
-                f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{capped:>7}"
+                f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{capped:>7}{won:>5}{lost:>5}"
                 f"{its:>7.0f}{statistics.median(times):>15.3f}{max(times):>7.2f}"
                 f"{statistics.median(walls):>16.3f}{max(walls):>7.2f}"
             )

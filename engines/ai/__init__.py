@@ -21,8 +21,9 @@ Pathagon, Lines of Fixation and Iso-Path, where it measured stronger than the tr
 equal time) search by
 iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
 iterations or is a time alone, each iteration worth :data:`NODES_PER_ITERATION` evaluations
-(Iso-Path by its plan's own search, :mod:`engines.ai.isopath_search`); the other games,
-and the smallest budgets (``easy``), by Monte Carlo tree search.
+(Iso-Path by its plan's own search, :mod:`engines.ai.isopath_search`, at every budget:
+``easy`` there looks one turn ahead); the other games, and the smallest budgets (``easy``),
+by Monte Carlo tree search.
 """
 
 from __future__ import annotations
@@ -150,7 +151,9 @@ def think(
         return Choice(moves[0], 0, "only move")
     deadline = None if seconds is None else start + seconds
     plan = PLANS.get(position.game)
-    searched = plan is not None and (iterations is None or iterations >= ALPHABETA_FROM)
+    searched = plan is not None and (
+        iterations is None or iterations >= ALPHABETA_FROM or plan.own_search is not None
+    )
     if plan is not None and searched and not plan.root_candidates:
         # The search sees a win and the opponent's answer itself (depth 2 is always searched
         # before a move that was not is preferred): only the cheap win check comes first,

@@ -21,7 +21,13 @@ hand for the mover, such a piece of the other side one tile from entering (lost 
 mover captures it), or two tiles (:data:`TWO`), and the other side's steps next to that row
 next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
 the mover's one tile move).  Candidate tile moves include the tiles on a goal space next to
-the mover's piece and the tiles that spoil such a step.
+the mover's piece and the tiles that spoil such a step.  Pieces next to a piece of the
+other side count half a capture each (:data:`PRESSURE`), so that they gather round a
+defender.
+
+A position carries its last turn, not the ones before: the side ahead does not take back the
+opponent's last tile move (:func:`_undoing`), which two sides doing turn after turn would
+repeat the same few positions for ever (the rules have no repetition rule).
 
 >>> import engines
 >>> p = engines.new("isopath")
@@ -57,10 +63,14 @@ ADVANCE = 5.0
 SURE = 50_000.0
 #: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
 TWO = 10_000.0
+#: One of the side's pieces next to a piece of the other side: half a capture.
+PRESSURE = 150.0
 #: Turns searched deeper at a node two or more plies from the horizon, best first by one
 #: look; at the root from the third ply on, the best by the previous iteration.
-WIDTH = 12
-ROOT_WIDTH = 16
+WIDTH = 8
+ROOT_WIDTH = 10
+#: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
+ONE_LOOK_BELOW = 2_000
 #: Transposition table entries before it is cleared.
 TABLE_LIMIT = 100_000
 
@@ -231,6 +241,7 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
     # space while it is at its height) stops it.  One tile off and the other side to move:
     # it enters next turn; two tiles off: in two turns.
     in_danger = set(_threatened(lay, p, enemy))  # the mover's pieces the enemy may take
+    total += PRESSURE * (_pressure(lay, p, mover, in_danger) - _pressure(lay, p, enemy, capturable))
     mine_two = theirs_two = False
     for side in (mover, enemy):
         stand = STAND[side]
@@ -267,6 +278,18 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
     elif level:
         total -= TWO / 40
     return total
+
+
+def _pressure(lay: _Layout, p: list[int], side: int, lost: set[int]) -> int:
+    """The other side's pieces with one of ``side``'s pieces next to them (not one about to
+    be lost): half a capture each, so that pieces gather round a defender."""
+    adj = lay.adj
+    enemy = 1 - side
+    return sum(
+        1
+        for c in range(lay.n)
+        if p[c] == enemy and sum(1 for nb in adj[c] if p[nb] == side and nb not in lost) == 1
+    )
 
 
 def _entries(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
@@ -534,6 +557,17 @@ def _text(lay: _Layout, turn: Turn) -> str:
     )
 
 
+def _undoing(position: IsopathPosition, roots: list[Turn]) -> set[Turn]:
+    """The root turns whose tile move takes back the opponent's last one (that tile put back
+    where it came from): two sides doing so turn after turn repeat the same few positions
+    for ever, so the side ahead counts such a turn as a draw (score 0) at best."""
+    last = position.last_tile
+    if last is None:
+        return set()
+    back = (">", last[1], last[0])
+    return {t for t in roots if back in t}
+
+
 def search(
     position: Position,
     *,
@@ -556,6 +590,7 @@ def search(
         move = position.legal_moves()[0]
         return Found(move, 0.0, 0, 0)
     state = _Search(lay, h, p, nodes, deadline)
+    undoing = _undoing(position, roots)
     scored = []
     for i, t in enumerate(roots):
         u = _apply(h, p, t)
@@ -565,6 +600,8 @@ def search(
         state.nodes += 1
         v = -_score(lay, h, p, 1 - mover)
         _undo(h, p, t, u)
+        if t in undoing and v > 0:
+            v = 0.0
         scored.append((-v, i, t))
     scored.sort()
     order = [t for _, _, t in scored]
@@ -581,6 +618,8 @@ def search(
                     score = -state.negamax(1 - mover, depth - 1, -2 * WIN, -alpha, 1)
                 finally:
                     _undo(h, p, t, u)
+                if t in undoing and score > 0:
+                    score = 0.0  # a step back towards the position before: a draw at best
                 results.append((score, i, t))
                 if score > alpha:
                     alpha = score
@@ -600,6 +639,10 @@ def search(
 
 
 def choose(position: Position, nodes: int | None, deadline: float | None) -> tuple[str, int]:
-    """:func:`search`'s move and evaluations (the hard plan's ``own_search``)."""
-    found = search(position, nodes=nodes, deadline=deadline)
+    """:func:`search`'s move and evaluations (the levels' ``own_search``); a budget under
+    :data:`ONE_LOOK_BELOW` evaluations (``easy``) looks one turn ahead only: every candidate
+    turn judged by the evaluation after it (an immediate win, a piece left to be captured
+    and a step the opponent may not be allowed are seen; the opponent's plans are not)."""
+    one_look = nodes is not None and nodes < ONE_LOOK_BELOW
+    found = search(position, nodes=nodes, deadline=deadline, max_depth=1 if one_look else 12)
     return found.move, found.nodes

@@ -121,3 +121,139 @@ def test_a_step_next_to_the_home_row_at_the_others_height_cannot_be_spoilt_by_a_
     guarded = isopath_setup(white=["a1", "b2", "e6"], black=["c2", "g3"], heights={"b1": -1})
     lay = iso._layout(guarded)
     assert iso._entries(lay, list(guarded.heights), list(guarded.pieces), 1) == []
+
+
+#: A position of a benchmark game against the Padfoot-like reference (ply 200): White on c1,
+#: c3 and e5, ahead by the evaluation; Black has just put back on b1 the tile White took from
+#: there, and in that game White took it again (``e5-e6 b1>b5``), turn after turn, until
+#: the ply cap.
+_LOOP = IsopathPosition(
+    size=4,
+    heights=(
+        -1,
+        1,
+        1,
+        1,
+        1,
+        0,
+        1,
+        1,
+        0,
+        1,
+        1,
+        1,
+        0,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        0,
+        1,
+        1,
+        1,
+        1,
+        -1,
+        -1,
+        0,
+        1,
+        1,
+        0,
+        0,
+        -1,
+        -1,
+    ),
+    pieces=(
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        0,
+        -1,
+        0,
+        -1,
+        1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        0,
+        -1,
+        -1,
+        1,
+        -1,
+        -1,
+        -1,
+        -1,
+        -1,
+        1,
+        1,
+    ),
+    to_move=0,
+    ply=200,
+    last_move="c6-c5 b5>b1",
+    outcome=None,
+)
+
+
+def test_the_side_ahead_does_not_take_back_the_opponents_last_tile_move() -> None:
+    lay = iso._layout(_LOOP)
+    roots = iso._turns(lay, list(_LOOP.heights), list(_LOOP.pieces), 0)
+    back = iso._undoing(_LOOP, roots)
+    assert back and all("b1>b5" in _text(_LOOP, t) for t in back)
+    found = iso.search(_LOOP, nodes=6000)
+    assert "b1>b5" not in found.move and found.move in _LOOP.legal_moves()
+    # Without that last move to take back, the tile move is the search's choice again.
+    fresh = IsopathPosition(4, _LOOP.heights, _LOOP.pieces, 0, 200, None, None)
+    assert iso._undoing(fresh, roots) == set()
+
+
+def test_easy_looks_one_turn_ahead_at_the_best_turn_by_the_evaluation() -> None:
+    p = engines.new("isopath")
+    choice = think(p, **budget_of("easy"), seed=5)
+    assert choice.reason == "search"
+    lay = iso._layout(p)
+    texts = {_text(p, t) for t in iso._turns(lay, list(p.heights), list(p.pieces), 0)}
+    best = max(-iso.evaluate(p.play(m)) for m in texts & set(p.legal_moves()))
+    assert -iso.evaluate(p.play(choice.move)) == best
+    assert iso.search(p, nodes=1200, max_depth=1).move == choice.move
+
+
+def test_easy_captures_a_piece_next_to_its_home_row() -> None:
+    # Black on b1 next to White's home row, White's c1 and c2 next to it: easy takes it.
+    held = isopath_setup(white=["c1", "c2", "a3"], black=["b1", "g3"], to_move=0)
+    assert think(held, **budget_of("easy"), seed=1).move.startswith("xb1")
+
+
+def test_one_piece_next_to_a_defender_is_half_a_capture() -> None:
+    # Black's f2 guards g1 and g2; White's e2 next to it presses it, e2 and e3 threaten it (a
+    # capture, judged by the capture terms instead).
+    def pressed(white: list[str]) -> int:
+        p = isopath_setup(white=[*white, "a1"], black=["f2", "g4"], to_move=0)
+        return iso._pressure(iso._layout(p), list(p.pieces), 0, set())
+
+    assert pressed(["c1"]) == 0
+    assert pressed(["e2"]) == 1
+    assert pressed(["e2", "e3"]) == 0
+    assert pressed(["e1"]) == 0  # e1 is next to f1, not f2
+    # A piece about to be lost presses nothing.
+    p = isopath_setup(white=["e2", "a1"], black=["f2", "g4"], to_move=0)
+    assert iso._pressure(iso._layout(p), list(p.pieces), 0, {p.board.names.index("e2")}) == 0
