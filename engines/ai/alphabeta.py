@@ -22,6 +22,7 @@ win at once, when there is one.
 
 from __future__ import annotations
 
+import enum
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from itertools import chain
 
 from engines.base import Position
 
-__all__ = ["WIN", "Found", "Plan", "search"]
+__all__ = ["WIN", "Bound", "Found", "Plan", "search"]
 
 #: The score of a won game (from the winner's side), less one per ply until it is won.
 WIN = 1000.0
@@ -52,6 +53,33 @@ class Plan:
     #: a game's own search replacing :func:`search` at the root: ``(position, nodes,
     #: deadline)`` to the chosen move and the evaluations it made (Iso-Path)
     own_search: Callable[[Position, int | None, float | None], tuple[str, int]] | None = None
+
+
+class Bound(enum.IntEnum):
+    """What a score kept in a transposition table is: the node's exact value, or only a
+    lower bound (the search failed high) or an upper bound (it failed low)."""
+
+    EXACT = 0
+    LOWER = 1
+    UPPER = 2
+
+    @classmethod
+    def of(cls, best: float, alpha: float, beta: float) -> Bound:
+        """The kind of ``best``, searched in the window ``(alpha, beta)``.
+
+        >>> Bound.of(0.9, 0.2, 0.8), Bound.of(0.1, 0.2, 0.8), Bound.of(0.5, 0.2, 0.8)
+        (<Bound.LOWER: 1>, <Bound.UPPER: 2>, <Bound.EXACT: 0>)
+        """
+        return cls.LOWER if best >= beta else cls.UPPER if best <= alpha else cls.EXACT
+
+    def settles(self, score: float, alpha: float, beta: float) -> bool:
+        """Whether a kept ``score`` of this kind answers a search in ``(alpha, beta)``
+        (the kept search being deep enough) without searching again."""
+        return (
+            self is Bound.EXACT
+            or (self is Bound.LOWER and score >= beta)
+            or (self is Bound.UPPER and score <= alpha)
+        )
 
 
 @dataclass(frozen=True)
@@ -82,8 +110,8 @@ class _Search:
         #: of them is found not to lose at once, so the answer is never a move whose reply
         #: was not looked at while one was checked safe)
         self.free = False
-        # position -> (depth, score, flag, best move); flag 0 exact, 1 lower, 2 upper bound
-        self.table: dict[Position, tuple[int, float, int, str | None]] = {}
+        # position -> (depth, score, Bound, best move)
+        self.table: dict[Position, tuple[int, float, Bound, str | None]] = {}
 
     def static(self, pos: Position) -> float:
         """``pos``'s value for its player to move, in ``[-1, 1]`` (a finished game: ±WIN)."""
@@ -120,14 +148,9 @@ class _Search:
         entry = self.table.get(pos)
         first: str | None = None
         if entry is not None:
-            d, score, flag, first = entry
-            if d >= depth:
-                if flag == 0:
-                    return score
-                if flag == 1 and score >= beta:
-                    return score
-                if flag == 2 and score <= alpha:
-                    return score
+            d, score, bound, first = entry
+            if d >= depth and bound.settles(score, alpha, beta):
+                return score
         moves = self.moves(pos)
         children: Iterable[tuple[str, Position]]
         if depth >= 2:
@@ -156,8 +179,7 @@ class _Search:
                 alpha = score
             if alpha >= beta:
                 break
-        flag = 1 if best >= beta else 2 if best <= start_alpha else 0
-        self.table[pos] = (depth, best, flag, best_move)
+        self.table[pos] = (depth, best, Bound.of(best, start_alpha, beta), best_move)
         return best
 
 

@@ -42,6 +42,7 @@ import heapq
 import time
 from dataclasses import dataclass
 
+from engines.ai.alphabeta import Bound
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
 
@@ -477,7 +478,7 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[
-            tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, float, int, Turn | None]
+            tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, float, Bound, Turn | None]
         ] = {}
 
     def static(self, mover: int) -> float:
@@ -500,14 +501,9 @@ class _Search:
         entry = self.table.get(key)
         first: Turn | None = None
         if entry is not None:
-            d, score, flag, first = entry
-            if d >= depth:
-                if flag == 0:
-                    return score
-                if flag == 1 and score >= beta:
-                    return score
-                if flag == 2 and score <= alpha:
-                    return score
+            d, score, bound, first = entry
+            if d >= depth and bound.settles(score, alpha, beta):
+                return score
         turns = _turns(lay, h, p, mover)
         if not turns:
             return -(WIN - ply)  # no candidate turn: counted as stuck
@@ -543,10 +539,9 @@ class _Search:
                 alpha = score
             if alpha >= beta:
                 break
-        flag = 1 if best >= beta else 2 if best <= start_alpha else 0
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
-        self.table[key] = (depth, best, flag, best_turn)
+        self.table[key] = (depth, best, Bound.of(best, start_alpha, beta), best_turn)
         return best
 
 
