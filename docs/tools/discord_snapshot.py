@@ -34,8 +34,8 @@ ROOT = Path(__file__).resolve().parents[2]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-import engines  # noqa: E402 (the repository goes on the path first)
-from tests.adapters.discord_kit import (  # noqa: E402
+import engines
+from tests.adapters.discord_kit import (
     ALICE,
     BOB,
     CHANNEL,
@@ -46,8 +46,8 @@ from tests.adapters.discord_kit import (  # noqa: E402
     labels,
     running,
 )
-from tests.adapters.test_discord_picker import choose, pick, press, selects  # noqa: E402
-from tests.fakes.discord_fake import FakeDiscord, StoredMessage  # noqa: E402
+from tests.adapters.test_discord_picker import choose, pick, press, selects
+from tests.fakes.discord_fake import FakeDiscord, StoredMessage
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"]
