@@ -14,12 +14,14 @@ from collections import deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import Any, TypeVar
 
 import engines
 from bot.workers import cpu_count, process_pool
 from engines.ai import BUDGETS, Budget, Level, choose_move
 from engines.ai.review import review
+
+_T = TypeVar("_T")
 
 __all__ = [
     "REVIEW_NODES",
@@ -123,6 +125,19 @@ class Thinker:
         seed: int,
     ) -> str:
         budget = self.budgets[level]
+        return await self._in_pool(
+            self.search,
+            game,
+            dict(options),
+            list(moves),
+            budget.iterations,
+            budget.seconds,
+            seed,
+        )
+
+    async def _in_pool(self, work: Callable[..., _T], *args: Any) -> _T:
+        """``work(*args)`` in a worker process of the pool (started here at first use);
+        raises what it raised, or ``BrokenProcessPool`` when a worker died."""
         if self._pool is None:
             # Made (and its workers started) on the event loop's thread: see bot.workers.
             self._pool = process_pool(self.workers)
@@ -133,16 +148,7 @@ class Thinker:
         pool = self._pool
         loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(
-                pool,
-                self.search,
-                game,
-                dict(options),
-                list(moves),
-                budget.iterations,
-                budget.seconds,
-                seed,
-            )
+            return await loop.run_in_executor(pool, work, *args)
         except BrokenProcessPool:
             if self._pool is pool:
                 # A dead worker breaks the whole pool for good: the next search gets a new one.
@@ -161,27 +167,9 @@ class Thinker:
         """:func:`review_moves` in a worker process, in turn with the searches in
         :class:`FairQueue` by ``owner`` (the errors as :meth:`move`'s)."""
         async with self._queue.turn(owner):
-            if self._pool is None:
-                self._pool = process_pool(self.workers)
-                for _ in range(self._queue.slots):
-                    self._pool.submit(_ready)
-            pool = self._pool
-            loop = asyncio.get_running_loop()
-            try:
-                return await loop.run_in_executor(
-                    pool,
-                    review_moves,
-                    game,
-                    dict(options),
-                    list(moves),
-                    count,
-                    self.review_nodes,
-                )
-            except BrokenProcessPool:
-                if self._pool is pool:
-                    self._pool = None
-                    pool.shutdown(wait=False, cancel_futures=True)
-                raise
+            return await self._in_pool(
+                review_moves, game, dict(options), list(moves), count, self.review_nodes
+            )
 
     def close(self, wait: bool = False) -> None:
         """Stop the pool: searches not started are dropped; a worker ends once its running
