@@ -107,6 +107,20 @@ class Bot:
         """The game a board message is about (from its Move button)."""
         return int(self.button(board, "Move").split(":")[1])
 
+    async def accepted(
+        self, chat: telegram.Chat, alice: telegram.User, bob: telegram.User, game: str = "maphex"
+    ) -> tuple[telegram.Message, int]:
+        """Alice challenges @bob to ``game`` in ``chat``; Bob accepts: the first board (the
+        challenge's notice may come first, through the outbox) and the game's id."""
+        await self.say(bob, chat, "/games")  # the bot now knows @bob
+        card = await self.say(alice, chat, f"/challenge {game} @{bob.username}")
+        before = self.fake.last_message_id(chat)
+        await self.press(bob, card, self.button(card, "Accept"))
+        board = await self.fake.wait_for_message(
+            chat, lambda m: m.message_id > before and "Move" in self.labels(m), timeout=DEADLINE
+        )
+        return board, self.game_id(board)
+
     async def to_move(self, game_id: int, *users: telegram.User) -> telegram.User:
         """Which of ``users`` is to move in the game."""
         player = await self.manager.player_to_move(game_id)

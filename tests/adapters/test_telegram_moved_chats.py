@@ -15,21 +15,7 @@ from pathlib import Path
 import telegram
 
 import engines
-from tests.adapters.telegram_kit import DEADLINE, Bot, running
-
-
-async def _game(
-    bot: Bot, chat: telegram.Chat, alice: telegram.User, bob: telegram.User
-) -> tuple[telegram.Message, int]:
-    """Alice challenges @bob in ``chat``; Bob accepts: the first board and the game."""
-    await bot.say(bob, chat, "/games")  # the bot now knows @bob
-    card = await bot.say(alice, chat, f"/challenge maphex @{bob.username}")
-    before = bot.fake.last_message_id(chat)
-    await bot.press(bob, card, bot.button(card, "Accept"))
-    board = await bot.fake.wait_for_message(
-        chat, lambda m: m.message_id > before and "Move" in bot.labels(m), timeout=DEADLINE
-    )  # (the challenge's notice may come first, through the outbox)
-    return board, bot.game_id(board)
+from tests.adapters.telegram_kit import DEADLINE, running
 
 
 async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Path) -> None:
@@ -38,8 +24,8 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
         hall = fake.group(-901, "Hall")
         alice, bob = fake.user(91, "Alice", "alice"), fake.user(92, "Bob", "bob")
         carol = fake.user(93, "Carol", "carol")
-        _, first = await _game(bot, hall, alice, bob)
-        _, second = await _game(bot, hall, alice, carol)
+        _, first = await bot.accepted(hall, alice, bob)
+        _, second = await bot.accepted(hall, alice, carol)
         supergroup = await fake.migrate(hall, alice)
 
         async def moved() -> bool:
@@ -81,7 +67,7 @@ async def test_removed_from_the_group_the_opponent_is_told_privately(tmp_path: P
         fake = bot.fake
         hall = fake.group(-902, "Hall")
         alice, bob = fake.user(94, "Alice", "alice"), fake.user(95, "Bob", "bob")
-        _, gid = await _game(bot, hall, alice, bob)
+        _, gid = await bot.accepted(hall, alice, bob)
         mover = await bot.to_move(gid, alice, bob)
         waiting = bob if mover is alice else alice
         for person in (mover, waiting):  # both opened the bot

@@ -16,20 +16,6 @@ from bot.adapters.telegram.removal import removed_chats
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
 
 
-async def _game(
-    bot: Bot, chat: telegram.Chat, alice: telegram.User, bob: telegram.User
-) -> tuple[telegram.Message, int]:
-    """Alice challenges @bob in ``chat``; Bob accepts: the first board and the game."""
-    await bot.say(bob, chat, "/games")  # the bot now knows @bob
-    card = await bot.say(alice, chat, f"/challenge maphex @{bob.username}")
-    before = bot.fake.last_message_id(chat)
-    await bot.press(bob, card, bot.button(card, "Accept"))
-    board = await bot.fake.wait_for_message(
-        chat, lambda m: m.message_id > before and "Move" in bot.labels(m), timeout=DEADLINE
-    )
-    return board, bot.game_id(board)
-
-
 def _to(bot: Bot, chat_id: int, after: int = 0) -> list[Any]:
     """The sends to ``chat_id`` (after the ``after``-th call), refused or not."""
     return [
@@ -45,8 +31,8 @@ async def test_removed_players_are_told_once_privately_where_they_can_be(tmp_pat
         hall = fake.group(-931, "Hall", supergroup=True)
         alice, bob = fake.user(61, "Alice", "alice"), fake.user(62, "Bob", "bob")
         carol = fake.user(63, "Carol", "carol")
-        _, first = await _game(bot, hall, alice, bob)
-        _, second = await _game(bot, hall, carol, alice)
+        _, first = await bot.accepted(hall, alice, bob)
+        _, second = await bot.accepted(hall, carol, alice)
         await fake.start_private(alice, send_start=False)
         await fake.start_private(bob, send_start=False)
         # Carol's direct messages were refused before (she never opened the bot): not tried.
@@ -83,7 +69,7 @@ async def test_after_removal_a_private_move_is_answered_and_the_group_not_tried(
         fake = bot.fake
         hall = fake.group(-932, "Hall")
         alice, bob = fake.user(64, "Alice", "alice"), fake.user(65, "Bob", "bob")
-        _, gid = await _game(bot, hall, alice, bob)
+        _, gid = await bot.accepted(hall, alice, bob)
         mover = await bot.to_move(gid, alice, bob)
         waiting = bob if mover is alice else alice
         for person in (mover, waiting):
@@ -120,7 +106,7 @@ async def test_added_back_the_group_gets_the_notices_again(tmp_path: Path) -> No
         fake = bot.fake
         hall = fake.group(-933, "Hall", supergroup=True)
         alice, bob = fake.user(66, "Alice", "alice"), fake.user(67, "Bob", "bob")
-        _, gid = await _game(bot, hall, alice, bob)
+        _, gid = await bot.accepted(hall, alice, bob)
         await fake.remove_bot(hall, alice)
         await fake.wait_until(lambda: removed_chats(bot.manager).removed(hall.id))
         await fake.add_bot(hall, alice)
