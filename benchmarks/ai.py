@@ -20,7 +20,9 @@ multiplied by ``--time-scale`` and their iterations as they are (the real caps, 
 the greedy player: a beginner's fair game is one where ``easy`` beats the random player (95 %
 or more) and the greedy one (75 % or more), so that its moves have a plan beyond the one-move
 tactics it shares with the greedy player.  The first two plies of every game are random (seeded
-by game number) so that deterministic players meet in different games.  Every match-up has both
+by game number) so that deterministic players meet in different games.  The AI players get
+the game's earlier positions, as the bot gives them (Iso-Path's player steers away from
+positions it has seen when it is ahead); the reference players do not.  Every match-up has both
 seats played equally (games are dealt out game number by game number across the match-ups, so a
 run stopped early, or read through ``--table-every``, has figures for all of them).  A game
 still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
@@ -98,7 +100,12 @@ Player = Callable[[engines.Position, random.Random], str]
 
 
 def _ai(
-    level: Level, seed_base: int, out: GameResult | None, wall_cap: bool, share: float = 1.0
+    level: Level,
+    seed_base: int,
+    out: GameResult | None,
+    wall_cap: bool,
+    history: list[engines.Position],
+    share: float = 1.0,
 ) -> Player:
     budget = budget_of(level)
     budget["iterations"] = max(1, round(budget["iterations"] * share))
@@ -112,6 +119,7 @@ def _ai(
             iterations=budget["iterations"],
             seconds=seconds,
             seed=rng.randrange(2**31) + seed_base,
+            history=history,
         )
         dt = time.process_time() - t
         if out is not None:
@@ -125,13 +133,16 @@ def _ai(
     return play
 
 
-def _timed_ai(seconds: float, seed_base: int, out: GameResult | None) -> Player:
+def _timed_ai(
+    seconds: float, seed_base: int, out: GameResult | None, history: list[engines.Position]
+) -> Player:
     """The AI searching by wall time alone (the reference match-ups)."""
 
     def play(pos: engines.Position, rng: random.Random) -> str:
         t = time.process_time()
         wall = time.perf_counter()
-        choice = think(pos, seconds=seconds, seed=rng.randrange(2**31) + seed_base)
+        seed = rng.randrange(2**31) + seed_base
+        choice = think(pos, seconds=seconds, seed=seed, history=history)
         if out is not None:
             out.ai_times.append(time.process_time() - t)
             out.ai_walls.append(time.perf_counter() - wall)
@@ -140,7 +151,13 @@ def _timed_ai(seconds: float, seed_base: int, out: GameResult | None) -> Player:
     return play
 
 
-def _scaled_ai(level: Level, scale: float, seed_base: int, out: GameResult | None) -> Player:
+def _scaled_ai(
+    level: Level,
+    scale: float,
+    seed_base: int,
+    out: GameResult | None,
+    history: list[engines.Position],
+) -> Player:
     """A level with its wall-time cap multiplied by ``scale`` (its iterations as they are)."""
     budget = budget_of(level)
     iterations = budget["iterations"]
@@ -149,9 +166,8 @@ def _scaled_ai(level: Level, scale: float, seed_base: int, out: GameResult | Non
     def play(pos: engines.Position, rng: random.Random) -> str:
         t = time.process_time()
         wall = time.perf_counter()
-        choice = think(
-            pos, iterations=iterations, seconds=seconds, seed=rng.randrange(2**31) + seed_base
-        )
+        seed = rng.randrange(2**31) + seed_base
+        choice = think(pos, iterations=iterations, seconds=seconds, seed=seed, history=history)
         dt = time.process_time() - t
         if out is not None:
             out.ai_times.append(dt)
@@ -230,30 +246,31 @@ def play_one(
     game = next(g for lab, g, _ in GAMES if lab == label)
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
     res = GameResult(0.5, False)
+    history: list[engines.Position] = []  # the game's earlier positions (the AI's history)
     first: Player
     opening = OPENING if "-" in matchup or matchup == "hard" else 0
     if matchup == "ref-greedy":
-        first, second = _timed_ai(seconds, game_no, res), _greedy
+        first, second = _timed_ai(seconds, game_no, res, history), _greedy
     elif matchup == "ref-uct":
-        first, second = _timed_ai(seconds, game_no, res), _uct(seconds)
+        first, second = _timed_ai(seconds, game_no, res, history), _uct(seconds)
     elif matchup == "ref-ab":
-        first, second = _timed_ai(seconds, game_no, res), _alphabeta_reference(seconds)
+        first, second = _timed_ai(seconds, game_no, res, history), _alphabeta_reference(seconds)
     elif matchup == "ref-padfoot":
-        first, second = _timed_ai(seconds, game_no, res), _padfoot_reference(seconds)
+        first, second = _timed_ai(seconds, game_no, res, history), _padfoot_reference(seconds)
     elif matchup == "normal-easy":
-        first = _scaled_ai(Level.NORMAL, scale, game_no, res)
-        second = _scaled_ai(Level.EASY, scale, game_no + 1, None)
+        first = _scaled_ai(Level.NORMAL, scale, game_no, res, history)
+        second = _scaled_ai(Level.EASY, scale, game_no + 1, None, history)
     elif matchup == "hard-normal":
-        first = _scaled_ai(Level.HARD, scale, game_no, res)
-        second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None)
+        first = _scaled_ai(Level.HARD, scale, game_no, res, history)
+        second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None, history)
     elif matchup in ("easy-random", "easy-greedy"):
-        first = _ai(Level.EASY, game_no, res, wall_cap)
+        first = _ai(Level.EASY, game_no, res, wall_cap, history)
         second = _random if matchup == "easy-random" else _greedy
     elif matchup == "hard":
-        first = _ai(Level.HARD, game_no, res, wall_cap, hard_share)
-        second = _ai(Level.NORMAL, game_no + 1, None, wall_cap)
+        first = _ai(Level.HARD, game_no, res, wall_cap, history, hard_share)
+        second = _ai(Level.NORMAL, game_no + 1, None, wall_cap, history)
     else:
-        first = _ai(Level.NORMAL, game_no, res, wall_cap)
+        first = _ai(Level.NORMAL, game_no, res, wall_cap, history)
         second = _random if matchup == "random" else _greedy
     seat = game_no % 2
     pos = engines.new(game, **options)
@@ -262,7 +279,9 @@ def play_one(
         pos = pos.play(opener.choice(pos.legal_moves()))
     while pos.outcome is None and pos.ply < cap:
         player = first if pos.to_move == seat else second
-        pos = pos.play(player(pos, rng))
+        move = player(pos, rng)
+        history.append(pos)
+        pos = pos.play(move)
     if pos.outcome is None:
         res.capped = True
         v0 = knowledge_of(pos).evaluate(pos)

@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import engines
 from bot.workers import cpu_count, process_pool
-from engines.ai import BUDGETS, Budget, Level, choose_move
+from engines.ai import BUDGETS, Budget, Level, choose_move, wants_history
 from engines.ai.review import review
 
 _T = TypeVar("_T")
@@ -49,9 +49,14 @@ def search_move(
     seconds: float,
     seed: int,
 ) -> str:
-    """The computer player's move after ``moves`` of ``game`` (run in a worker process)."""
-    position = engines.position_after(game, moves, **options)
-    return choose_move(position, iterations=iterations, seconds=seconds, seed=seed)
+    """The computer player's move after ``moves`` of ``game`` (run in a worker process),
+    with the game's earlier positions where the player uses them (Iso-Path: see
+    :func:`engines.ai.wants_history`)."""
+    if not wants_history(game):
+        position = engines.position_after(game, moves, **options)
+        return choose_move(position, iterations=iterations, seconds=seconds, seed=seed)
+    *history, position = engines.replay(game, moves, **options)
+    return choose_move(position, iterations=iterations, seconds=seconds, seed=seed, history=history)
 
 
 def review_moves(

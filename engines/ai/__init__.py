@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -53,6 +54,7 @@ __all__ = [
     "choose_move",
     "safe_moves",
     "think",
+    "wants_history",
     "winning_move",
 ]
 
@@ -116,6 +118,7 @@ def choose_move(
     iterations: int | None = None,
     seconds: float | None = None,
     seed: int | None = None,
+    history: Sequence[Position] = (),
 ) -> str:
     """A legal move for the player to move in ``position``, chosen by tree search.
 
@@ -123,8 +126,21 @@ def choose_move(
     look-ahead included), whichever comes first; at least one must be given
     (``ValueError`` otherwise, or for a finished game).
     With a ``seed`` and no time cap reached, the move is always the same.
+    ``history``, the game's earlier positions (see :func:`wants_history`), lets the player
+    of a game whose positions can come round again steer away from going round.
     """
-    return think(position, iterations=iterations, seconds=seconds, seed=seed).move
+    return think(position, iterations=iterations, seconds=seconds, seed=seed, history=history).move
+
+
+def wants_history(game: str) -> bool:
+    """Whether the player of ``game`` uses the game's earlier positions (Iso-Path, where
+    the same positions can come round for ever: the rules have no repetition rule).
+
+    >>> wants_history("isopath"), wants_history("maphex")
+    (True, False)
+    """
+    plan = PLANS.get(game)
+    return plan is not None and plan.own_search is not None
 
 
 def think(
@@ -133,6 +149,7 @@ def think(
     iterations: int | None = None,
     seconds: float | None = None,
     seed: int | None = None,
+    history: Sequence[Position] = (),
 ) -> Choice:
     """:func:`choose_move` with the figures of the search (for benchmarks and logs)."""
     if iterations is None and seconds is None:
@@ -170,9 +187,8 @@ def think(
         )
         return Choice(best.move, best.nodes, "search")
     if plan is not None and searched and plan.own_search is not None:
-        move, done = plan.own_search(
-            position, None if iterations is None else iterations * NODES_PER_ITERATION, deadline
-        )
+        nodes = None if iterations is None else iterations * NODES_PER_ITERATION
+        move, done = plan.own_search(position, nodes, deadline, history)
         return Choice(move, done, "search")
     if plan is not None and searched and plan.candidates is not None:
         # Thousands of turns (Iso-Path): the plan's candidates, wins first, are the root.

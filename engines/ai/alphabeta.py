@@ -51,8 +51,11 @@ class Plan:
     #: the one-move look-ahead over every move costs more than the search)
     root_candidates: bool = False
     #: a game's own search replacing :func:`search` at the root: ``(position, nodes,
-    #: deadline)`` to the chosen move and the evaluations it made (Iso-Path)
-    own_search: Callable[[Position, int | None, float | None], tuple[str, int]] | None = None
+    #: deadline, history)`` to the chosen move and the evaluations it made (Iso-Path, whose
+    #: positions can come round again: ``history`` is the game's earlier positions)
+    own_search: (
+        Callable[[Position, int | None, float | None, Sequence[Position]], tuple[str, int]] | None
+    ) = None
 
 
 class Bound(enum.IntEnum):

@@ -25,9 +25,11 @@ the mover's piece and the tiles that spoil such a step.  Pieces next to a piece 
 other side count half a capture each (:data:`PRESSURE`), so that they gather round a
 defender.
 
-A position carries its last turn, not the ones before: the side ahead does not take back the
-opponent's last tile move (:func:`_undoing`), which two sides doing turn after turn would
-repeat the same few positions for ever (the rules have no repetition rule).
+The rules have no repetition rule, so two sides can repeat the same few positions for ever.
+Given the game's earlier positions (``history``), a turn back to one of them, at once or
+further on, scores as a draw: the side ahead looks for a way forward, the side behind takes
+the draw.  Without them a position still carries its last turn: the side ahead does not take
+back the opponent's last tile move (:func:`_undoing`).
 
 >>> import engines
 >>> p = engines.new("isopath")
@@ -40,6 +42,7 @@ from __future__ import annotations
 
 import heapq
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engines.ai.alphabeta import Bound
@@ -58,8 +61,10 @@ PATH = 1000.0
 MATERIAL = 6.0
 #: Weight of all pieces' path scores next to the best one (Padfoot's constant 9).
 ALL_PATHS = 2.0
-#: Weight of each piece's advance, row squared (Padfoot's Sirius share, 0.5 x 10).
-ADVANCE = 5.0
+#: Weight of each piece's advance, row squared: a fifth of Padfoot's Sirius share (0.5 x 10),
+#: which made the side with pieces further on count itself ahead in positions it went on to
+#: lose (against the Padfoot-like reference at 0.25 s a move: 9 of 16 lost at 5, 2 of 24 at 1).
+ADVANCE = 1.0
 #: A win on the next turn that the side to move cannot stop (short of a won game).
 SURE = 50_000.0
 #: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
@@ -78,6 +83,8 @@ TABLE_LIMIT = 100_000
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
 Turn = tuple[Action, ...]
+# A position as the search keys it: heights, pieces, the side to move.
+Key = tuple[tuple[int, ...], tuple[int, ...], int]
 
 
 class _Layout:
@@ -467,9 +474,20 @@ class Found:
     nodes: int
 
 
+def _key(position: Position) -> Key:
+    assert isinstance(position, IsopathPosition)
+    return position.heights, position.pieces, position.to_move
+
+
 class _Search:
     def __init__(
-        self, lay: _Layout, h: list[int], p: list[int], nodes: int | None, deadline: float | None
+        self,
+        lay: _Layout,
+        h: list[int],
+        p: list[int],
+        nodes: int | None,
+        deadline: float | None,
+        seen: set[Key],
     ) -> None:
         self.lay = lay
         self.h = h
@@ -477,9 +495,11 @@ class _Search:
         self.budget = nodes
         self.deadline = deadline
         self.nodes = 0
-        self.table: dict[
-            tuple[tuple[int, ...], tuple[int, ...], int], tuple[int, float, Bound, Turn | None]
-        ] = {}
+        self.table: dict[Key, tuple[int, float, Bound, Turn | None]] = {}
+        # The game's earlier positions: reaching one again goes round (the rules have no
+        # repetition rule), so it scores as a draw.  (Not the positions on the line being
+        # searched: a kept score would then depend on the way there.)
+        self.seen = seen
 
     def static(self, mover: int) -> float:
         self.nodes += 1
@@ -495,9 +515,11 @@ class _Search:
         lay, h, p = self.lay, self.h, self.p
         if _wins_now(lay, h, p, mover):
             return WIN - ply
+        key = (tuple(h), tuple(p), mover)
+        if key in self.seen:
+            return 0.0
         if depth == 0:
             return self.static(mover)
-        key = (tuple(h), tuple(p), mover)
         entry = self.table.get(key)
         first: Turn | None = None
         if entry is not None:
@@ -569,10 +591,13 @@ def search(
     nodes: int | None = None,
     deadline: float | None = None,
     max_depth: int = 12,
+    history: Iterable[Position] = (),
 ) -> Found:
     """The best candidate turn of ``position`` (an Iso-Path game still going) by
     iterative-deepening alpha-beta within ``nodes`` evaluations and/or until ``deadline`` (a
-    ``time.perf_counter`` value).  Depth 1 is always finished."""
+    ``time.perf_counter`` value).  Depth 1 is always finished.  A turn back to one of the
+    positions of ``history`` (the game's earlier positions), at once or further on, scores as
+    a draw: the side ahead looks for a way forward instead of going round."""
     assert isinstance(position, IsopathPosition)
     if nodes is None and deadline is None:
         raise ValueError("give a search budget: nodes, deadline or both")
@@ -584,7 +609,8 @@ def search(
     if not roots:
         move = position.legal_moves()[0]
         return Found(move, 0.0, 0, 0)
-    state = _Search(lay, h, p, nodes, deadline)
+    seen = {_key(earlier) for earlier in history}
+    state = _Search(lay, h, p, nodes, deadline, seen)
     undoing = _undoing(position, roots)
     scored = []
     for i, t in enumerate(roots):
@@ -593,7 +619,8 @@ def search(
             _undo(h, p, t, u)
             return Found(_text(lay, t), WIN, 1, state.nodes)
         state.nodes += 1
-        v = -_score(lay, h, p, 1 - mover)
+        again = (tuple(h), tuple(p), 1 - mover) in seen
+        v = 0.0 if again else -_score(lay, h, p, 1 - mover)
         _undo(h, p, t, u)
         if t in undoing and v > 0:
             v = 0.0
@@ -633,11 +660,22 @@ def search(
     return Found(_text(lay, best_turn), best_score, done, state.nodes)
 
 
-def choose(position: Position, nodes: int | None, deadline: float | None) -> tuple[str, int]:
+def choose(
+    position: Position,
+    nodes: int | None,
+    deadline: float | None,
+    history: Iterable[Position] = (),
+) -> tuple[str, int]:
     """:func:`search`'s move and evaluations (the levels' ``own_search``); a budget under
     :data:`ONE_LOOK_BELOW` evaluations (``easy``) looks one turn ahead only: every candidate
     turn judged by the evaluation after it (an immediate win, a piece left to be captured
     and a step the opponent may not be allowed are seen; the opponent's plans are not)."""
     one_look = nodes is not None and nodes < ONE_LOOK_BELOW
-    found = search(position, nodes=nodes, deadline=deadline, max_depth=1 if one_look else 12)
+    found = search(
+        position,
+        nodes=nodes,
+        deadline=deadline,
+        max_depth=1 if one_look else 12,
+        history=history,
+    )
     return found.move, found.nodes

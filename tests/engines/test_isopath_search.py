@@ -3,12 +3,13 @@ takes a win, stops a win it can stop, and its evaluation sees what decides the n
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
 import engines
-from engines.ai import budget_of, think
+from engines.ai import budget_of, choose_move, think
 from engines.ai import isopath_search as iso
 from engines.isopath import IsopathPosition
 from engines.isopath import setup as isopath_setup
@@ -123,107 +124,31 @@ def test_a_step_next_to_the_home_row_at_the_others_height_cannot_be_spoilt_by_a_
     assert iso._entries(lay, list(guarded.heights), list(guarded.pieces), 1) == []
 
 
-#: A position of a benchmark game against the Padfoot-like reference (ply 200): White on c1,
-#: c3 and e5, ahead by the evaluation; Black has just put back on b1 the tile White took from
-#: there, and in that game White took it again (``e5-e6 b1>b5``), turn after turn, until
-#: the ply cap.
-_LOOP = IsopathPosition(
-    size=4,
-    heights=(
-        -1,
-        1,
-        1,
-        1,
-        1,
-        0,
-        1,
-        1,
-        0,
-        1,
-        1,
-        1,
-        0,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        0,
-        1,
-        1,
-        1,
-        1,
-        -1,
-        -1,
-        0,
-        1,
-        1,
-        0,
-        0,
-        -1,
-        -1,
-    ),
-    pieces=(
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        0,
-        -1,
-        0,
-        -1,
-        1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        0,
-        -1,
-        -1,
-        1,
-        -1,
-        -1,
-        -1,
-        -1,
-        -1,
-        1,
-        1,
-    ),
-    to_move=0,
-    ply=200,
-    last_move="c6-c5 b5>b1",
-    outcome=None,
-)
+def _after_random_plies(seed: int, plies: int = 10) -> IsopathPosition:
+    rng = random.Random(seed)
+    position = engines.new("isopath")
+    for _ in range(plies):
+        position = position.play(rng.choice(position.legal_moves()))
+    assert isinstance(position, IsopathPosition)
+    return position
+
+
+#: White to move and ahead by the evaluation; its best turn is ``a3-a4 d7>g1``.
+_AHEAD = _after_random_plies(2)
 
 
 def test_the_side_ahead_does_not_take_back_the_opponents_last_tile_move() -> None:
-    lay = iso._layout(_LOOP)
-    roots = iso._turns(lay, list(_LOOP.heights), list(_LOOP.pieces), 0)
-    back = iso._undoing(_LOOP, roots)
-    assert back and all("b1>b5" in _text(_LOOP, t) for t in back)
-    found = iso.search(_LOOP, nodes=6000)
-    assert "b1>b5" not in found.move and found.move in _LOOP.legal_moves()
-    # Without that last move to take back, the tile move is the search's choice again.
-    fresh = IsopathPosition(4, _LOOP.heights, _LOOP.pieces, 0, 200, None, None)
-    assert iso._undoing(fresh, roots) == set()
+    found = iso.search(_AHEAD, nodes=6000)
+    assert found.score > 0 and "d7>g1" in found.move
+    # Had Black's last turn moved that tile from g1 to d7, White would not move it back.
+    after = dataclasses.replace(_AHEAD, last_move="g1>d7")
+    lay = iso._layout(after)
+    roots = iso._turns(lay, list(after.heights), list(after.pieces), 0)
+    back = iso._undoing(after, roots)
+    assert back and all("d7>g1" in _text(after, t) for t in back)
+    again = iso.search(after, nodes=6000)
+    assert "d7>g1" not in again.move and again.move in after.legal_moves()
+    assert iso._undoing(_AHEAD, roots) == set()
 
 
 def test_easy_looks_one_turn_ahead_at_the_best_turn_by_the_evaluation() -> None:
@@ -257,3 +182,39 @@ def test_one_piece_next_to_a_defender_is_half_a_capture() -> None:
     # A piece about to be lost presses nothing.
     p = isopath_setup(white=["e2", "a1"], black=["f2", "g4"], to_move=0)
     assert iso._pressure(iso._layout(p), list(p.pieces), 0, {p.board.names.index("e2")}) == 0
+
+
+def _key(position: IsopathPosition) -> tuple[object, ...]:
+    return position.heights, position.pieces, position.to_move
+
+
+def test_the_side_ahead_does_not_go_back_to_an_earlier_position() -> None:
+    found = iso.search(_AHEAD, nodes=6000)
+    assert found.score > 0
+    earlier = [_AHEAD.play(found.move)]
+    again = iso.search(_AHEAD, nodes=6000, history=earlier)
+    assert again.move != found.move and again.move in _AHEAD.legal_moves()
+    assert _key(_AHEAD.play(again.move)) not in {_key(p) for p in earlier}
+    # The levels get the history through think() and choose_move().
+    budget = budget_of("normal")
+    assert think(_AHEAD, **budget, seed=3).move == found.move
+    assert think(_AHEAD, **budget, seed=3, history=earlier).move == again.move
+    assert choose_move(_AHEAD, **budget, seed=3, history=earlier) == again.move
+
+
+def test_the_side_behind_goes_back_to_an_earlier_position_a_draw() -> None:
+    behind = _after_random_plies(1)
+    found = iso.search(behind, nodes=3000)
+    assert found.score < 0
+    lay = iso._layout(behind)
+    roots = [
+        m
+        for m in (
+            _text(behind, t)
+            for t in iso._turns(lay, list(behind.heights), list(behind.pieces), behind.to_move)
+        )
+        if m in behind.legal_moves() and m != found.move
+    ]
+    back = roots[0]
+    again = iso.search(behind, nodes=3000, history=[behind.play(back)])
+    assert again.move == back and again.score == 0

@@ -29,7 +29,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import Thinker, search_move
 from bot.storage import GameRow, NewGame, SqliteStore
-from engines.ai import Budget
+from engines.ai import Budget, budget_of, choose_move, wants_history
 from engines.levels import Level
 from tests.bot.session_kit import eventually
 
@@ -412,3 +412,18 @@ async def test_close_stops_the_bots_move_and_the_next_start_makes_it(
             assert (await game_of(manager, started.game_id)).ply == 1
     finally:
         fresh.close(wait=True)
+
+
+def test_the_bots_search_passes_the_games_positions_in_iso_path_only() -> None:
+    assert wants_history("isopath") and not wants_history("maphex")
+    moves = []
+    position = engines.new("isopath")
+    rng = random.Random(4)
+    for _ in range(12):
+        moves.append(rng.choice(position.legal_moves()))
+        position = position.play(moves[-1])
+    *earlier, last = engines.replay("isopath", moves)
+    assert last == position
+    budget = budget_of("normal")
+    expected = choose_move(position, **budget, seed=9, history=earlier)
+    assert search_move("isopath", {}, moves, budget["iterations"], budget["seconds"], 9) == expected
