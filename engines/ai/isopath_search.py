@@ -77,6 +77,8 @@ WIDTH = 8
 ROOT_WIDTH = 10
 #: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
 ONE_LOOK_BELOW = 2_000
+#: Whether only odd depths give the answer (see :func:`search`).
+ODD_ONLY = True
 #: Transposition table entries before it is cleared.
 TABLE_LIMIT = 100_000
 
@@ -567,6 +569,18 @@ class _Search:
         return best
 
 
+def _score_of(results: list[tuple[float, int, Turn]], turn: Turn) -> float:
+    """``turn``'s score among an iteration's ``results`` (0 when it was not searched)."""
+    return next((score for score, _, t in results if t == turn), 0.0)
+
+
+def _settles(depth: int, top: float, answer: float) -> bool:
+    """Whether an iteration at ``depth`` whose best turn scored ``top`` and the answer so far
+    ``answer`` gives the answer: an odd depth always; an even one when it finds a win, or a
+    loss for the answer so far."""
+    return not ODD_ONLY or depth % 2 == 1 or top >= WIN / 2 or answer <= -WIN / 2
+
+
 def _text(lay: _Layout, turn: Turn) -> str:
     return " ".join(
         "x" + lay.names[a] if kind == "x" else lay.names[a] + kind + lay.names[b]
@@ -628,6 +642,11 @@ def search(
     scored.sort()
     order = [t for _, _, t in scored]
     best_turn, best_score, done = order[0], -scored[0][0], 1
+    # The answer is the last odd depth's (its leaves are judged with the other side to move,
+    # as depth 1's are): an even depth judges its leaves with the mover to move, whose next
+    # tile move and step the evaluation counts only in part, so the two depths disagree and
+    # a search one depth deeper played worse.  An even depth only orders the next one, or
+    # settles the answer when it finds a win, or a loss for the odd depth's answer.
     for depth in range(2, max_depth + 1):
         if best_score >= WIN / 2:
             break
@@ -649,11 +668,14 @@ def search(
             if results:
                 # The previous best was searched first, so fully: a turn that beat it counts.
                 top = max(results, key=lambda r: (r[0], -r[1]))
-                best_score, best_turn = top[0], top[2]
+                if _settles(depth, top[0], _score_of(results, best_turn)):
+                    best_score, best_turn = top[0], top[2]
             break
         results.sort(key=lambda r: (-r[0], r[1]))
-        best_score, best_turn = results[0][0], results[0][2]
-        done = depth
+        top = results[0]
+        if _settles(depth, top[0], _score_of(results, best_turn)):
+            best_score, best_turn = top[0], top[2]
+            done = depth
         order = [t for _, _, t in results] + order[len(results) :]
         if all(s <= -WIN / 2 for s, _, _ in results):
             break
