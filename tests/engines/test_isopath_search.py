@@ -218,3 +218,15 @@ def test_the_side_behind_goes_back_to_an_earlier_position_a_draw() -> None:
     back = roots[0]
     again = iso.search(behind, nodes=3000, history=[behind.play(back)])
     assert again.move == back and again.score == 0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_answer_is_an_odd_depths_unless_a_deeper_one_settles_the_game(seed: int) -> None:
+    position = _after_random_plies(seed, plies=8)
+    found = iso.search(position, nodes=8000)
+    assert found.depth % 2 == 1 or abs(found.score) >= iso.WIN / 2
+    assert found.move in position.legal_moves()
+    # Depth 2 finished but only depth 1 answers, unless depth 2 found a win or a loss.
+    two = iso.search(position, nodes=100_000, max_depth=2)
+    one = iso.search(position, nodes=100_000, max_depth=1)
+    assert two.move == one.move or abs(two.score) >= iso.WIN / 2 or one.score <= -iso.WIN / 2
