@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any
@@ -228,13 +228,9 @@ class FixationPosition(Position):
         text = f"{_NAMES[start]}-{_NAMES[path[-1]]}"
         return _Move(text, start, path, tuple(captures), tuple(merges), key, forcing)
 
-    @cached_property
-    def _moves(self) -> dict[str, _Move]:
-        """Every otherwise-legal move (before the semi-mandatory capture), by its text."""
-        if self.outcome is not None:
-            return {}
+    def _each_move(self) -> Iterator[_Move]:
+        """The otherwise-legal moves (before the semi-mandatory capture), one by one."""
         me = self.to_move
-        moves = {}
         for start, stack in enumerate(self.stacks):
             if not stack or stack[-1] != me:
                 continue
@@ -244,23 +240,21 @@ class FixationPosition(Position):
                     continue  # cheap early out for the most common illegal move
                 move = self._attempt(start, direction)
                 if isinstance(move, _Move):
-                    moves[move.text] = move
-        return moves
+                    yield move
+
+    @cached_property
+    def _moves(self) -> dict[str, _Move]:
+        """Every otherwise-legal move (before the semi-mandatory capture), by its text."""
+        if self.outcome is not None:
+            return {}
+        return {move.text: move for move in self._each_move()}
 
     def _has_move(self) -> bool:
-        """Whether the player to move has any legal move: :attr:`_moves` stopped at the first
-        one found (a game-tree leaf needs its outcome, rarely its whole list of moves)."""
+        """Whether the player to move has any legal move: :meth:`_each_move` stopped at the
+        first one (a game-tree leaf needs its outcome, rarely its whole list of moves)."""
         if "_moves" in self.__dict__:
             return bool(self._moves)
-        me = self.to_move
-        for start, stack in enumerate(self.stacks):
-            if not stack or stack[-1] != me:
-                continue
-            h = len(stack)
-            for direction, ray in enumerate(_RAYS[start]):
-                if len(ray) >= h and isinstance(self._attempt(start, direction), _Move):
-                    return True
-        return False
+        return next(self._each_move(), None) is not None
 
     @cached_property
     def _forcing(self) -> tuple[str, ...]:
