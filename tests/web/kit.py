@@ -4,11 +4,14 @@ players, and the credentials the platforms would give them."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import cache
+
+from playwright.async_api import Browser, Page
 
 import engines
 from bot.core.notification import Kind, Notification
@@ -31,6 +34,8 @@ TG_GROUP = Chat("telegram", "-100123")
 CY = User("discord", "2001", "Cy")
 DI = User("discord", "2002", "Di")
 DC_CHANNEL = Chat("discord", "3001", community="4001")
+#: A phone's viewport, in CSS pixels.
+PHONE = {"width": 390, "height": 844}
 
 
 @dataclass
@@ -179,3 +184,14 @@ def losing_game(size: int = 5) -> tuple[tuple[str, ...], str]:
             position = position.play(move)
             played.append(position.last_move or move)
     raise AssertionError("no losing inpHeXion move found")
+
+
+async def phone(browser: Browser, tma: str | None = None) -> Page:
+    """A new phone-sized page (touch), signed in through Telegram when ``tma`` is given."""
+    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    if tma is not None:
+        await page.add_init_script(
+            f"window.Telegram = {{WebApp: {{initData: {json.dumps(tma)}}}}};"
+        )
+    return page

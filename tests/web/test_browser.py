@@ -12,7 +12,6 @@ webapps, "Initializing Mini Apps"); the page reads it when present and sends it 
 
 from __future__ import annotations
 
-import json
 import re
 from urllib.parse import urlencode
 
@@ -28,6 +27,7 @@ from tests.web.kit import (
     CY,
     DC_CHANNEL,
     DI,
+    PHONE,
     TG_GROUP,
     Site,
     all_cells,
@@ -36,25 +36,14 @@ from tests.web.kit import (
     identity,
     init_data,
     new_game,
+    phone,
     relocation_game,
 )
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-PHONE = {"width": 390, "height": 844}
 #: The issue's promise: a move shows on an open page within 2 s.
 LIVE_MS = 2000
-
-
-async def phone(browser: Browser, tma: str | None = None) -> Page:
-    """A new phone-sized page (touch), signed in through Telegram when ``tma`` is given."""
-    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = await context.new_page()
-    if tma is not None:
-        await page.add_init_script(
-            f"window.Telegram = {{WebApp: {{initData: {json.dumps(tma)}}}}};"
-        )
-    return page
 
 
 async def tap_move(page: Page, move: str) -> None:

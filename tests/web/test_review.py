@@ -14,7 +14,6 @@ player gets, as for every other part of the page (a page link is a capability).
 from __future__ import annotations
 
 import asyncio
-import json
 import re
 from collections.abc import AsyncIterator, Hashable, Mapping, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -24,7 +23,7 @@ from typing import Any
 import aiohttp
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
 import engines
 from bot.adapters.commands import execute
@@ -33,12 +32,11 @@ from bot.sessions import texts
 from bot.sessions.thinker import Reviewed, Thinker
 from engines.ai import Budget, Level
 from tests.bot.session_kit import eventually
-from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
+from tests.web.kit import ADA, BO, PHONE, TG_GROUP, Site, init_data, new_game, phone, site
 from tests.web.scripted import PATHAGON, SCRIPTED, Scripted, wins_at_once
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
-PHONE = {"width": 390, "height": 844}
 #: Tiny searches: the bot's moves and the reviews of the tests (the blunders are missed wins,
 #: found at any budget).
 TINY = {level: Budget(iterations=5, seconds=60.0) for level in Level}
@@ -74,17 +72,6 @@ async def rev(tmp_path: Path) -> AsyncIterator[tuple[Site, CountingThinker]]:
     thinker = CountingThinker()
     async with site(str(tmp_path / "hexhall.db"), thinker=thinker) as running:
         yield running, thinker
-
-
-async def phone(browser: Browser, tma: str | None = None) -> Page:
-    """A new phone-sized page, signed in through Telegram when ``tma`` is given."""
-    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = await context.new_page()
-    if tma is not None:
-        await page.add_init_script(
-            f"window.Telegram = {{WebApp: {{initData: {json.dumps(tma)}}}}};"
-        )
-    return page
 
 
 async def finished(web: Site, scripted: Scripted) -> int:
