@@ -22,8 +22,9 @@ from engines.geometry import Rhombus
 from engines.inphexion import BLACK, WHITE, InphexionPosition
 
 
-def test_the_mover_who_can_connect_at_once_has_all_but_won() -> None:
-    pos = InphexionPosition.from_diagram(
+def _cut_column(to_move: int) -> InphexionPosition:
+    """White's column b, cut only by Black's disc on b3 (which White can push: a3 is empty)."""
+    return InphexionPosition.from_diagram(
         """
         . w . . .
          . w . . .
@@ -31,37 +32,23 @@ def test_the_mover_who_can_connect_at_once_has_all_but_won() -> None:
            . w . . .
             . w . . .
         """,
-        to_move=WHITE,
+        to_move=to_move,
     )
+
+
+def test_the_mover_who_can_connect_at_once_has_all_but_won() -> None:
+    pos = _cut_column(WHITE)
     assert winning_cells(pos.cells, WHITE, pos.board.neighbours, *pos.edges[WHITE]) == 1
     assert evaluate(pos) == WINS_NOW
     # The same board with Black to move: White's threat still weighs, but Black may meet it.
-    black = InphexionPosition.from_diagram(
-        """
-        . w . . .
-         . w . . .
-          . b . . .
-           . w . . .
-            . w . . .
-        """,
-        to_move=BLACK,
-    )
+    black = _cut_column(BLACK)
     assert 0.5 < evaluate(black) < WINS_NOW
 
 
 def test_a_movable_opponent_disc_is_no_wall() -> None:
     # White's column b is cut by a Black disc on b3 that White can push (a3 is empty beside
     # it) and replace: one turn away, as an empty cell would be.
-    pos = InphexionPosition.from_diagram(
-        """
-        . w . . .
-         . w . . .
-          . b . . .
-           . w . . .
-            . w . . .
-        """,
-        to_move=BLACK,
-    )
+    pos = _cut_column(BLACK)
     nbrs = pos.board.neighbours
     assert potential(pos.cells, WHITE, nbrs, pos.edges[WHITE]).value == 4
     assert potential(open_board(pos.cells, WHITE, nbrs), WHITE, nbrs, pos.edges[WHITE]).value == 2
@@ -84,16 +71,7 @@ def test_a_disc_that_can_never_move_again_stays_a_wall() -> None:
 
 
 def test_the_plan_searches_with_it_and_finds_the_win() -> None:
-    pos = InphexionPosition.from_diagram(
-        """
-        . w . . .
-         . w . . .
-          . b . . .
-           . w . . .
-            . w . . .
-        """,
-        to_move=WHITE,
-    )
+    pos = _cut_column(WHITE)
     plan = PLANS["inphexion"]
     assert plan.evaluate is evaluate
     found = search(pos, pos.legal_moves(), plan, nodes=2000)
