@@ -77,8 +77,6 @@ WIDTH = 8
 ROOT_WIDTH = 10
 #: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
 ONE_LOOK_BELOW = 2_000
-#: Whether only odd depths give the answer (see :func:`search`).
-ODD_ONLY = True
 #: Transposition table entries before it is cleared.
 TABLE_LIMIT = 100_000
 
@@ -578,7 +576,7 @@ def _settles(depth: int, top: float, answer: float) -> bool:
     """Whether an iteration at ``depth`` whose best turn scored ``top`` and the answer so far
     ``answer`` gives the answer: an odd depth always; an even one when it finds a win, or a
     loss for the answer so far."""
-    return not ODD_ONLY or depth % 2 == 1 or top >= WIN / 2 or answer <= -WIN / 2
+    return depth % 2 == 1 or top >= WIN / 2 or answer <= -WIN / 2
 
 
 def _text(lay: _Layout, turn: Turn) -> str:
