@@ -275,11 +275,11 @@ def play_one(
     seat = game_no % 2
     pos = engines.new(game, **options)
     opener = random.Random(game_no // 2 * 31 + 7)  # both seats of a pair share the opening
-    while pos.outcome is None and pos.ply < opening:
-        pos = pos.play(opener.choice(pos.legal_moves()))
     while pos.outcome is None and pos.ply < cap:
-        player = first if pos.to_move == seat else second
-        move = player(pos, rng)
+        if pos.ply < opening:
+            move = opener.choice(pos.legal_moves())
+        else:
+            move = (first if pos.to_move == seat else second)(pos, rng)
         history.append(pos)
         pos = pos.play(move)
     if pos.outcome is None:
