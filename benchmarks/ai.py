@@ -30,7 +30,11 @@ still going after ``--cap`` plies is scored by the AI's evaluation and counted i
 the board (an outcome reached, not scored at the cap).  The figures: win rate of the
 first-named player, iterations per processor second of its search, and its median and
 longest time per move, in processor seconds (what one core spends, whatever else the
-machine runs) and in wall seconds.
+machine runs) and in wall seconds, and the other player's median processor time per move.
+With ``--ai-level`` (e.g. ``hard``) the reference match-ups play that level's budget instead
+of ``--seconds`` (give the reference the level's wall-time cap, 20 s for ``hard``: then
+both may use the same time, and the Padfoot-like reference, which stops at depth 2, uses
+what it needs).
 With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, so
 that a machine busy with other work does not cut the search short.
 """
@@ -92,6 +96,7 @@ class GameResult:
     capped: bool
     ai_times: list[float] = field(default_factory=list)  # processor seconds per AI move
     ai_walls: list[float] = field(default_factory=list)  # wall seconds per AI move
+    other_times: list[float] = field(default_factory=list)  # processor s per opponent move
     ai_iterations: int = 0
     ai_seconds: float = 0.0
 
@@ -238,25 +243,43 @@ def _greedy(pos: engines.Position, rng: random.Random) -> str:
     return win if win is not None else rng.choice(safe_moves(pos))
 
 
+def _timed(player: Player, times: list[float]) -> Player:
+    """``player``, its processor time per move appended to ``times``."""
+
+    def play(pos: engines.Position, rng: random.Random) -> str:
+        t = time.process_time()
+        move = player(pos, rng)
+        times.append(time.process_time() - t)
+        return move
+
+    return play
+
+
 def play_one(
-    args: tuple[str, str, dict[str, Any], int, int, bool, float, float, float],
+    args: tuple[str, str, dict[str, Any], int, int, bool, float, float, float, str],
 ) -> tuple[str, str, GameResult]:
     """One game of match-up ``matchup``; the first-named player takes seat ``game_no % 2``."""
-    label, matchup, options, game_no, cap, wall_cap, seconds, scale, hard_share = args
+    label, matchup, options, game_no, cap, wall_cap, seconds, scale, hard_share, level = args
     game = next(g for lab, g, _ in GAMES if lab == label)
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
     res = GameResult(0.5, False)
     history: list[engines.Position] = []  # the game's earlier positions (the AI's history)
     first: Player
     opening = OPENING if "-" in matchup or matchup == "hard" else 0
+    if matchup.startswith("ref-"):
+        # By wall time alone, or as ``level`` (its budget; the reference gets ``seconds``).
+        if level:
+            first = _ai(Level(level), game_no, res, wall_cap, history)
+        else:
+            first = _timed_ai(seconds, game_no, res, history)
     if matchup == "ref-greedy":
-        first, second = _timed_ai(seconds, game_no, res, history), _greedy
+        second = _greedy
     elif matchup == "ref-uct":
-        first, second = _timed_ai(seconds, game_no, res, history), _uct(seconds)
+        second = _uct(seconds)
     elif matchup == "ref-ab":
-        first, second = _timed_ai(seconds, game_no, res, history), _alphabeta_reference(seconds)
+        second = _alphabeta_reference(seconds)
     elif matchup == "ref-padfoot":
-        first, second = _timed_ai(seconds, game_no, res, history), _padfoot_reference(seconds)
+        second = _padfoot_reference(seconds)
     elif matchup == "normal-easy":
         first = _scaled_ai(Level.NORMAL, scale, game_no, res, history)
         second = _scaled_ai(Level.EASY, scale, game_no + 1, None, history)
@@ -272,6 +295,7 @@ def play_one(
     else:
         first = _ai(Level.NORMAL, game_no, res, wall_cap, history)
         second = _random if matchup == "random" else _greedy
+    second = _timed(second, res.other_times)
     seat = game_no % 2
     pos = engines.new(game, **options)
     opener = random.Random(game_no // 2 * 31 + 7)  # both seats of a pair share the opening
@@ -340,6 +364,13 @@ def main() -> None:
         "--seconds", type=float, default=0.25, help="wall seconds per move, reference match-ups"
     )
     parser.add_argument(
+        "--ai-level",
+        choices=[lv.value for lv in Level],
+        default="",
+        help="reference match-ups: the AI plays this level's budget (with --no-wall-cap its "
+        "evaluations or iterations alone) instead of --seconds; the reference keeps --seconds",
+    )
+    parser.add_argument(
         "--time-scale",
         type=float,
         default=0.05,
@@ -367,6 +398,7 @@ def main() -> None:
             ns.seconds,
             ns.time_scale,
             ns.hard_share,
+            ns.ai_level,
         )
         for n in range(ns.first, ns.first + max(ns.games, hard_games))
         for label, game, options in GAMES
@@ -426,6 +458,7 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
         f"{'game':<15}{'match-up':<18}{'games':>6}{'win %':>7}{'95 % interval':>15}{'capped':>7}"
         f"{'won':>5}{'lost':>5}"
         f"{'it/s':>7}{'cpu s/move med':>15}{'max':>7}{'wall s/move med':>16}{'max':>7}"
+        f"{'other cpu med':>14}"
     )
     for label, _, _ in GAMES:
         for matchup in matchups:
@@ -440,6 +473,7 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
             lost = sum(1 for r in rs if not r.capped and r.score == 0.0)
             times = [t for r in rs for t in r.ai_times]
             walls = [t for r in rs for t in r.ai_walls]
+            others = [t for r in rs for t in r.other_times] or [0.0]
             its = sum(r.ai_iterations for r in rs) / max(1e-9, sum(r.ai_seconds for r in rs))
             if not times:
                 continue
@@ -448,6 +482,7 @@ def print_table(results: dict[tuple[str, str], list[GameResult]], matchups: list
                 f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{capped:>7}{won:>5}{lost:>5}"
                 f"{its:>7.0f}{statistics.median(times):>15.3f}{max(times):>7.2f}"
                 f"{statistics.median(walls):>16.3f}{max(walls):>7.2f}"
+                f"{statistics.median(others):>14.3f}"
             )
     sys.stdout.flush()
 
