@@ -79,6 +79,8 @@ ROOT_WIDTH = 10
 ONE_LOOK_BELOW = 2_000
 #: Transposition table entries before it is cleared.
 TABLE_LIMIT = 100_000
+#: Kept evaluations before they are cleared.
+EVAL_LIMIT = 200_000
 
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
@@ -496,12 +498,22 @@ class _Search:
         self.deadline = deadline
         self.nodes = 0
         self.table: dict[Key, tuple[int, float, Bound, Turn | None]] = {}
+        # Evaluations already made, by the position's hash (a position's two tuples would
+        # take some 800 bytes an entry; two positions sharing a 64-bit hash are a chance of
+        # about one in 10^9 a search, and would only misjudge one leaf): an iteration orders
+        # its turns by the evaluations the iteration before made at its horizon.
+        self.evals: dict[int, float] = {}
         # The game's earlier positions: reaching one again goes round (the rules have no
         # repetition rule), so it scores as a draw.  (Not the positions on the line being
         # searched: a kept score would then depend on the way there.)
         self.seen = seen
 
-    def static(self, mover: int) -> float:
+    def static(self, key: Key) -> float:
+        """The evaluation of the position ``key`` (the board as it stands), made once."""
+        tag = hash(key)
+        found = self.evals.get(tag)
+        if found is not None:
+            return found
         self.nodes += 1
         if (self.budget is not None and self.nodes > self.budget) or (
             self.deadline is not None
@@ -509,7 +521,10 @@ class _Search:
             and time.perf_counter() > self.deadline
         ):
             raise _Stop
-        return _score(self.lay, self.h, self.p, mover)
+        if len(self.evals) > EVAL_LIMIT:
+            self.evals.clear()
+        score = self.evals[tag] = _score(self.lay, self.h, self.p, key[2])
+        return score
 
     def negamax(self, mover: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         lay, h, p = self.lay, self.h, self.p
@@ -519,7 +534,7 @@ class _Search:
         if key in self.seen:
             return 0.0
         if depth == 0:
-            return self.static(mover)
+            return self.static(key)
         entry = self.table.get(key)
         first: Turn | None = None
         if entry is not None:
@@ -533,7 +548,10 @@ class _Search:
             keyed = []
             for i, t in enumerate(turns):
                 u = _apply(h, p, t)
-                v = -(WIN - ply) if _won(lay, p, t, mover) else self.static(1 - mover)
+                if _won(lay, p, t, mover):
+                    v = -(WIN - ply)
+                else:
+                    v = self.static((tuple(h), tuple(p), 1 - mover))
                 _undo(h, p, t, u)
                 keyed.append((v, i, t))
             keyed.sort()

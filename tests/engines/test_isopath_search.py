@@ -230,3 +230,35 @@ def test_the_answer_is_an_odd_depths_unless_a_deeper_one_settles_the_game(seed: 
     two = iso.search(position, nodes=100_000, max_depth=2)
     one = iso.search(position, nodes=100_000, max_depth=1)
     assert two.move == one.move or abs(two.score) >= iso.WIN / 2 or one.score <= -iso.WIN / 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_each_position_is_evaluated_once_a_search(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    position = _after_random_plies(seed, plies=8)
+    kept = iso.search(position, nodes=10**7, max_depth=4)
+    # Without the kept evaluations (cleared before each new one): the same answer, dearer.
+    monkeypatch.setattr(iso, "EVAL_LIMIT", -1)
+    made_again = iso.search(position, nodes=10**7, max_depth=4)
+    assert (kept.move, kept.score, kept.depth) == (
+        made_again.move,
+        made_again.score,
+        made_again.depth,
+    )
+    assert kept.nodes < made_again.nodes * 0.8
+
+
+def test_the_kept_evaluations_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    sizes: list[int] = []
+    real = iso._Search.static
+
+    def static(self: iso._Search, key: iso.Key) -> float:
+        score = real(self, key)
+        sizes.append(len(self.evals))
+        return score
+
+    monkeypatch.setattr(iso, "EVAL_LIMIT", 500)
+    monkeypatch.setattr(iso._Search, "static", static)
+    iso.search(_after_random_plies(1, plies=8), nodes=5000)
+    assert max(sizes) == 501 and sizes.count(1) >= 5  # cleared on the way, never above
