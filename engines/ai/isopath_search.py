@@ -4,7 +4,8 @@ The shape of the Padfoot player of the jes/isopath project (negamax alpha-beta o
 candidate turns: the best few tile moves of each kind combined with every piece step), made
 deeper in the same time: turns are played and taken back on two lists instead of building
 positions from text, iterative deepening with a transposition table, captures and the
-table's move first, the rest ordered by a one-look evaluation.
+table's move first, the rest ordered by a one-look evaluation (each position is evaluated
+once a search: an iteration orders its turns by what the one before judged at its horizon).
 
 Candidate tile moves are ranked without an evaluation each: a space matters to a side by
 how far it lies off that side's cheapest way to the goal (the cost of the best way through
