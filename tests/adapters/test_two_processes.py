@@ -646,9 +646,16 @@ async def test_a_notification_a_killed_process_was_sending_goes_out_at_once(
             notices = [n for n in undone if n["kind"] == "your_turn"]
             assert len(notices) == 1, [dict(n) for n in undone]
             note = notices[0]
-            row = await conn.fetchrow(
-                "SELECT lease_owner, attempts FROM notifications WHERE id = $1", note["id"]
-            )
+            query = "SELECT lease_owner, attempts, last_error FROM notifications WHERE id = $1"
+
+            async def put_back() -> bool:
+                # The process writes the refusal once the 429 has reached it (a moment after
+                # the fake answered): the claim released with the error kept.
+                row = await conn.fetchrow(query, note["id"])
+                return row["last_error"] is not None
+
+            await db.eventually(put_back, "the refused notice put back")
+            row = await conn.fetchrow(query, note["id"])
             assert (row["lease_owner"], row["attempts"]) == (None, 0)  # put back, not held
             before = len(tg.calls_to("sendMessage"))
             await first.kill()
