@@ -104,69 +104,15 @@ class GameResult:
 Player = Callable[[engines.Position, random.Random], str]
 
 
-def _ai(
-    level: Level,
-    seed_base: int,
-    out: GameResult | None,
-    wall_cap: bool,
-    history: list[engines.Position],
-    share: float = 1.0,
-) -> Player:
-    budget = budget_of(level)
-    budget["iterations"] = max(1, round(budget["iterations"] * share))
-    seconds = budget["seconds"] if wall_cap else None
-
-    def play(pos: engines.Position, rng: random.Random) -> str:
-        t = time.process_time()
-        wall = time.perf_counter()
-        choice = think(
-            pos,
-            iterations=budget["iterations"],
-            seconds=seconds,
-            seed=rng.randrange(2**31) + seed_base,
-            history=history,
-        )
-        dt = time.process_time() - t
-        if out is not None:
-            out.ai_times.append(dt)
-            out.ai_walls.append(time.perf_counter() - wall)
-            if choice.iterations:
-                out.ai_iterations += choice.iterations
-                out.ai_seconds += dt
-        return choice.move
-
-    return play
-
-
-def _timed_ai(
-    seconds: float, seed_base: int, out: GameResult | None, history: list[engines.Position]
-) -> Player:
-    """The AI searching by wall time alone (the reference match-ups)."""
-
-    def play(pos: engines.Position, rng: random.Random) -> str:
-        t = time.process_time()
-        wall = time.perf_counter()
-        seed = rng.randrange(2**31) + seed_base
-        choice = think(pos, seconds=seconds, seed=seed, history=history)
-        if out is not None:
-            out.ai_times.append(time.process_time() - t)
-            out.ai_walls.append(time.perf_counter() - wall)
-        return choice.move
-
-    return play
-
-
-def _scaled_ai(
-    level: Level,
-    scale: float,
+def _thinker(
+    iterations: int | None,
+    seconds: float | None,
     seed_base: int,
     out: GameResult | None,
     history: list[engines.Position],
 ) -> Player:
-    """A level with its wall-time cap multiplied by ``scale`` (its iterations as they are)."""
-    budget = budget_of(level)
-    iterations = budget["iterations"]
-    seconds = budget["seconds"] * scale
+    """The AI by :func:`think` within ``iterations`` and/or ``seconds`` of wall time, its
+    times and iterations recorded in ``out``."""
 
     def play(pos: engines.Position, rng: random.Random) -> str:
         t = time.process_time()
@@ -183,6 +129,40 @@ def _scaled_ai(
         return choice.move
 
     return play
+
+
+def _ai(
+    level: Level,
+    seed_base: int,
+    out: GameResult | None,
+    wall_cap: bool,
+    history: list[engines.Position],
+    share: float = 1.0,
+) -> Player:
+    """A level with ``share`` of its iterations, with its wall-time cap or (``wall_cap``
+    false) without."""
+    budget = budget_of(level)
+    iterations = max(1, round(budget["iterations"] * share))
+    return _thinker(iterations, budget["seconds"] if wall_cap else None, seed_base, out, history)
+
+
+def _timed_ai(
+    seconds: float, seed_base: int, out: GameResult | None, history: list[engines.Position]
+) -> Player:
+    """The AI searching by wall time alone (the reference match-ups)."""
+    return _thinker(None, seconds, seed_base, out, history)
+
+
+def _scaled_ai(
+    level: Level,
+    scale: float,
+    seed_base: int,
+    out: GameResult | None,
+    history: list[engines.Position],
+) -> Player:
+    """A level with its wall-time cap multiplied by ``scale`` (its iterations as they are)."""
+    budget = budget_of(level)
+    return _thinker(budget["iterations"], budget["seconds"] * scale, seed_base, out, history)
 
 
 def _uct(seconds: float) -> Player:
