@@ -6,6 +6,10 @@ deeper in the same time: turns are played and taken back on two lists instead of
 positions from text, iterative deepening with a transposition table, captures and the
 table's move first, the rest ordered by a one-look evaluation (each position is evaluated
 once a search: an iteration orders its turns by what the one before judged at its horizon).
+A node searches the best few by that look, and from three plies off the horizon each
+threatening step too (a runner next to a goal space, a second piece next to one of the other
+side's); the turns it left out are searched when every kept one loses, so that a loss (and
+the other side's win) is only proven when no turn escapes it.
 
 Candidate tile moves are ranked without an evaluation each: a space matters to a side by
 how far it lies off that side's cheapest way to the goal (the cost of the best way through
@@ -76,6 +80,9 @@ PRESSURE = 150.0
 #: look; at the root from the third ply on, the best by the previous iteration.
 WIDTH = 8
 ROOT_WIDTH = 10
+#: Nodes this many plies or more from the horizon also keep each threatening step's best turn
+#: (an answer to a threat needs two plies under the threat to be seen).
+THREATS_FROM = 3
 #: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
 ONE_LOOK_BELOW = 2_000
 #: Transposition table entries before it is cleared.
@@ -426,6 +433,49 @@ def _turns(
     return out
 
 
+def _kept(
+    lay: _Layout, p: list[int], mover: int, ranked: list[Turn], depth: int
+) -> tuple[list[Turn], list[Turn]]:
+    """The turns a node ``depth`` plies from the horizon searches of ``ranked`` (its turns,
+    best first by one look), and the rest (searched only when every kept one loses).
+
+    The best :data:`WIDTH` are kept (the rest looked worse than them even before the reply);
+    from :data:`THREATS_FROM` plies on also the best turn of each threatening step
+    (:func:`_threatens`), which the one look may misjudge: the runner's way in a tile or two
+    off, a capture the other side must answer."""
+    kept, rest = ranked[:WIDTH], ranked[WIDTH:]
+    if depth >= THREATS_FROM:
+        steps = {_step(t) for t in kept}
+        for t in list(rest):
+            step = _step(t)
+            if step is not None and step not in steps and _threatens(lay, p, step, mover):
+                steps.add(step)
+                kept.append(t)
+                rest.remove(t)
+    return kept, rest
+
+
+def _step(turn: Turn) -> tuple[int, int] | None:
+    """``turn``'s piece step (from, to), or None for a turn without one."""
+    for kind, a, b in turn:
+        if kind == "-":
+            return a, b
+    return None
+
+
+def _threatens(lay: _Layout, p: list[int], step: tuple[int, int], mover: int) -> bool:
+    """Whether ``mover``'s piece ``step`` (not yet played) ends next to an empty goal space,
+    or next to a piece of the other side that then has two of the mover's pieces beside it."""
+    f, t = step
+    if any(p[g] == NONE for g in lay.ring[mover][t]):
+        return True
+    adj = lay.adj
+    enemy = 1 - mover
+    return any(
+        p[c] == enemy and sum(1 for nb in adj[c] if p[nb] == mover and nb != f) >= 1 for c in adj[t]
+    )
+
+
 def _apply(h: list[int], p: list[int], turn: Turn) -> list[int]:
     """Play ``turn``; returns what :func:`_undo` needs (the captured side, or -1)."""
     undo = []
@@ -545,6 +595,7 @@ class _Search:
         turns = _turns(lay, h, p, mover)
         if not turns:
             return -(WIN - ply)  # no candidate turn: counted as stuck
+        rest: list[Turn] = []
         if depth >= 2:
             keyed = []
             for i, t in enumerate(turns):
@@ -556,16 +607,17 @@ class _Search:
                 _undo(h, p, t, u)
                 keyed.append((v, i, t))
             keyed.sort()
-            # Only the best few by that look are searched deeper (the rest looked worse
-            # than them even before the reply).
-            turns = [t for _, _, t in keyed[:WIDTH]]
+            turns, rest = _kept(lay, p, mover, [t for _, _, t in keyed], depth)
         if first is not None and first in turns:
             turns.remove(first)
             turns.insert(0, first)
         start_alpha = alpha
         best = -2 * WIN
         best_turn: Turn | None = None
-        for t in turns:
+        i = 0
+        while i < len(turns):
+            t = turns[i]
+            i += 1
             u = _apply(h, p, t)
             try:
                 if _won(lay, p, t, mover):
@@ -580,6 +632,12 @@ class _Search:
                 alpha = score
             if alpha >= beta:
                 break
+            if i == len(turns) and rest and best <= -WIN / 2:
+                # Every kept turn loses: a loss is only proven once no turn escapes it, so
+                # the turns that looked worse are searched too (a threat the one look
+                # misjudged, such as a runner next to a goal space two tiles off).
+                turns += rest
+                rest = []
         if len(self.table) > TABLE_LIMIT:
             self.table.clear()
         self.table[key] = (depth, best, Bound.of(best, start_alpha, beta), best_turn)
@@ -670,7 +728,9 @@ def search(
         alpha = -2 * WIN
         results: list[tuple[float, int, Turn]] = []
         try:
-            for i, t in enumerate(order if depth < 3 else order[:ROOT_WIDTH]):
+            for i, t in enumerate(order):
+                if depth >= 3 and i >= ROOT_WIDTH and alpha > -WIN / 2:
+                    break  # the rest only when every turn searched loses
                 u = _apply(h, p, t)
                 try:
                     score = -state.negamax(1 - mover, depth - 1, -2 * WIN, -alpha, 1)

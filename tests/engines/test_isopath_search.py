@@ -263,3 +263,69 @@ def test_the_kept_evaluations_are_bounded(monkeypatch: pytest.MonkeyPatch) -> No
     iso.search(_after_random_plies(1, plies=8), nodes=5000)
     # Cleared on the way: never more than the limit and the one just made.
     assert max(sizes) == 501 and sizes.count(1) >= 5
+
+
+# A game `hard` lost to `normal` (the benchmark's hard-vs-normal game 16, from its random
+# two-ply opening): after White's d2-e1 d1>e6, Black's b2>c1 c3-b2 puts a runner next to a1,
+# two tiles off, and wins by force; the one look ranks it 56th of Black's 102 turns.
+_RUNNER_GAME = (
+    "b3>b2 a1-b2,f3>b3 g2-f3,c4>c2 b2-c2,e3>d7 f3-e3,f4>d2 c2-d2,e2>d6 e3-e2,a2-b2 b3>e1,"
+    "f1>f4 g1-f1,f4>b5 a4-b5,g3-f3 c3>c6,b5-c6 c1>e5,d3>d1 e2-d3,d2-d1 b5>c3,c3>f2 d3-c3,"
+    "b2-a2 f2>b4,g4-g1 b2>e3,d1-d2 f2>b2,f1-e2 b2>e3,c6-d7 e3>g4,g1-f2 d6>f1,d2-e1 d1>e6"
+).split(",")
+_RUNNER = "b2>c1 c3-b2"
+
+
+def _runner_node() -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
+    """Black to move after d2-e1 d1>e6; a search over it; Black's turns best first by one look."""
+    p = engines.position_after("isopath", _RUNNER_GAME)
+    assert isinstance(p, IsopathPosition) and p.to_move == 1
+    lay = iso._layout(p)
+    h, pieces = list(p.heights), list(p.pieces)
+    ranked = []
+    for i, t in enumerate(iso._turns(lay, h, pieces, 1)):
+        undo = iso._apply(h, pieces, t)
+        ranked.append((iso._score(lay, h, pieces, 0), i, t))
+        iso._undo(h, pieces, t, undo)
+    ranked.sort()
+    turns = [t for _, _, t in ranked]
+    assert [_text(p, t) for t in turns].index(_RUNNER) >= iso.WIDTH
+    return p, iso._Search(lay, h, pieces, None, None, set()), turns
+
+
+def test_a_loss_counts_only_when_every_turn_loses(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Without the threatening steps kept, Black's node keeps 8 turns by one look, and White's
+    # attack beats all 8 within five plies; the runner is then searched too, and escapes.
+    monkeypatch.setattr(iso, "THREATS_FROM", 99)
+    _, state, _ = _runner_node()
+    assert state.negamax(1, 5, -2 * iso.WIN, 2 * iso.WIN, 0) > -iso.WIN / 2
+
+
+def test_a_threatening_step_is_searched_from_three_plies() -> None:
+    p, state, turns = _runner_node()
+    lay = iso._layout(p)
+    pieces = list(p.pieces)
+    runner = lay.names.index("c3"), lay.names.index("b2")
+    kept, rest = iso._kept(lay, pieces, 1, turns, 3)
+    assert runner in {iso._step(t) for t in kept} and len(kept) + len(rest) == len(turns)
+    assert runner not in {iso._step(t) for t in iso._kept(lay, pieces, 1, turns, 2)[0]}
+    # So four plies see the runner's win (the one-look eight alone see White ahead by 50 000).
+    assert state.negamax(1, 4, -2 * iso.WIN, 2 * iso.WIN, 0) >= iso.WIN / 2
+
+
+def test_a_step_threatens_a_goal_space_or_a_capture() -> None:
+    p = isopath_setup(white=["e1", "d4", "e6", "a1"], black=["d6", "g4"])
+    lay = iso._layout(p)
+    pieces = list(p.pieces)
+
+    def threatens(step: str) -> bool:
+        a, b = (lay.names.index(s) for s in step.split("-"))
+        return iso._threatens(lay, pieces, (a, b), 0)
+
+    assert threatens("e1-f1")  # next to g1, an empty space of Black's home row
+    assert threatens("d4-d5")  # a second piece next to d6 (e6 is the first)
+    assert not threatens("e1-e2") and not threatens("d4-c4")
+    # The one piece next to d6 stepping round it is still the only one.
+    lone = isopath_setup(white=["c5", "a1"], black=["d6", "g4"])
+    a, b = lay.names.index("c5"), lay.names.index("d5")
+    assert not iso._threatens(lay, list(lone.pieces), (a, b), 0)
