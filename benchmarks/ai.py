@@ -99,6 +99,8 @@ class GameResult:
     other_times: list[float] = field(default_factory=list)  # processor s per opponent move
     ai_iterations: int = 0
     ai_seconds: float = 0.0
+    game: int = 0  # the game's number (its opening and seat)
+    plies: int = 0
 
 
 Player = Callable[[engines.Position, random.Random], str]
@@ -242,7 +244,7 @@ def play_one(
     label, matchup, options, game_no, cap, wall_cap, seconds, scale, hard_share, level = args
     game = next(g for lab, g, _ in GAMES if lab == label)
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
-    res = GameResult(0.5, False)
+    res = GameResult(0.5, False, game=game_no)
     history: list[engines.Position] = []  # the game's earlier positions (the AI's history)
     first: Player
     opening = OPENING if "-" in matchup or matchup == "hard" else 0
@@ -286,6 +288,7 @@ def play_one(
             move = (first if pos.to_move == seat else second)(pos, rng)
         history.append(pos)
         pos = pos.play(move)
+    res.plies = pos.ply
     if pos.outcome is None:
         res.capped = True
         v0 = knowledge_of(pos).evaluate(pos)
@@ -399,7 +402,10 @@ def main() -> None:
             results.setdefault((label, matchup), []).append(res)
             if ns.progress:
                 print(
-                    f"  {label} {matchup}: {res.score} ({len(res.ai_times)} AI moves)", flush=True
+                    f"  {label} {matchup} game {res.game}: {res.score} "
+                    f"({len(res.ai_times)} AI moves, {res.plies} plies"
+                    f"{', capped' if res.capped else ''})",
+                    flush=True,
                 )
             if ns.table_every and done % ns.table_every == 0 and done < len(jobs):
                 print(f"after {done} games, {time.perf_counter() - start:.0f} s:")
