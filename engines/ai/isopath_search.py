@@ -443,15 +443,18 @@ def _kept(
     from :data:`THREATS_FROM` plies on also the best turn of each threatening step
     (:func:`_threatens`), which the one look may misjudge: the runner's way in a tile or two
     off, a capture the other side must answer."""
-    kept, rest = ranked[:WIDTH], ranked[WIDTH:]
-    if depth >= THREATS_FROM:
-        steps = {_step(t) for t in kept}
-        for t in list(rest):
-            step = _step(t)
-            if step is not None and step not in steps and _threatens(lay, p, step, mover):
-                steps.add(step)
-                kept.append(t)
-                rest.remove(t)
+    kept = ranked[:WIDTH]
+    if depth < THREATS_FROM:
+        return kept, ranked[WIDTH:]
+    rest = []
+    steps = {_step(t) for t in kept}
+    for t in ranked[WIDTH:]:
+        step = _step(t)
+        if step is not None and step not in steps and _threatens(lay, p, step, mover):
+            steps.add(step)
+            kept.append(t)
+        else:
+            rest.append(t)
     return kept, rest
 
 
@@ -471,9 +474,7 @@ def _threatens(lay: _Layout, p: list[int], step: tuple[int, int], mover: int) ->
         return True
     adj = lay.adj
     enemy = 1 - mover
-    return any(
-        p[c] == enemy and sum(1 for nb in adj[c] if p[nb] == mover and nb != f) >= 1 for c in adj[t]
-    )
+    return any(p[c] == enemy and any(p[nb] == mover and nb != f for nb in adj[c]) for c in adj[t])
 
 
 def _apply(h: list[int], p: list[int], turn: Turn) -> list[int]:
