@@ -578,6 +578,22 @@ class _Search:
         score = self.evals[tag] = _score(self.lay, self.h, self.p, key[2])
         return score
 
+    def ranked(self, turns: list[Turn], mover: int, ply: int) -> list[Turn]:
+        """``turns`` of ``mover`` (to move, ``ply`` plies into the search) best first by one
+        look: the evaluation after each for the other side, a win first."""
+        lay, h, p = self.lay, self.h, self.p
+        keyed = []
+        for i, t in enumerate(turns):
+            u = _apply(h, p, t)
+            if _won(lay, p, t, mover):
+                v = -(WIN - ply)
+            else:
+                v = self.static((tuple(h), tuple(p), 1 - mover))
+            _undo(h, p, t, u)
+            keyed.append((v, i, t))
+        keyed.sort()
+        return [t for _, _, t in keyed]
+
     def negamax(self, mover: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         lay, h, p = self.lay, self.h, self.p
         if _wins_now(lay, h, p, mover):
@@ -598,17 +614,7 @@ class _Search:
             return -(WIN - ply)  # no candidate turn: counted as stuck
         rest: list[Turn] = []
         if depth >= 2:
-            keyed = []
-            for i, t in enumerate(turns):
-                u = _apply(h, p, t)
-                if _won(lay, p, t, mover):
-                    v = -(WIN - ply)
-                else:
-                    v = self.static((tuple(h), tuple(p), 1 - mover))
-                _undo(h, p, t, u)
-                keyed.append((v, i, t))
-            keyed.sort()
-            turns, rest = _kept(lay, p, mover, [t for _, _, t in keyed], depth)
+            turns, rest = _kept(lay, p, mover, self.ranked(turns, mover, ply), depth)
         if first is not None and first in turns:
             turns.remove(first)
             turns.insert(0, first)

@@ -282,15 +282,10 @@ def _runner_node() -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
     assert isinstance(p, IsopathPosition) and p.to_move == 1
     lay = iso._layout(p)
     h, pieces = list(p.heights), list(p.pieces)
-    ranked = []
-    for i, t in enumerate(iso._turns(lay, h, pieces, 1)):
-        undo = iso._apply(h, pieces, t)
-        ranked.append((iso._score(lay, h, pieces, 0), i, t))
-        iso._undo(h, pieces, t, undo)
-    ranked.sort()
-    turns = [t for _, _, t in ranked]
+    state = iso._Search(lay, h, pieces, None, None, set())
+    turns = state.ranked(iso._turns(lay, h, pieces, 1), 1, 0)
     assert [_text(p, t) for t in turns].index(_RUNNER) >= iso.WIDTH
-    return p, iso._Search(lay, h, pieces, None, None, set()), turns
+    return p, state, turns
 
 
 def test_a_loss_counts_only_when_every_turn_loses(monkeypatch: pytest.MonkeyPatch) -> None:
