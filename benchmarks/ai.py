@@ -25,12 +25,15 @@ the game's earlier positions, as the bot gives them (Iso-Path's player steers aw
 positions it has seen when it is ahead); the reference players do not.  Every match-up has both
 seats played equally (games are dealt out game number by game number across the match-ups, so a
 run stopped early, or read through ``--table-every``, has figures for all of them).  A game
-still going after ``--cap`` plies is scored by the AI's evaluation and counted in the
-"capped" column; "won" and "lost" count the games the first-named player won or lost on
-the board (an outcome reached, not scored at the cap).  The figures: win rate of the
-first-named player, iterations per processor second of its search, and its median and
-longest time per move, in processor seconds (what one core spends, whatever else the
-machine runs) and in wall seconds, and the other player's median processor time per move.
+still going after ``--cap`` plies is scored by the AI's evaluation (the game's
+:class:`~engines.ai.knowledge.Knowledge`) and counted in the "capped" column; ``--progress``
+prints that evaluation's chance for the first-named player and, against the Padfoot-like
+reference, the chance by the reference's own evaluation beside it; "won" and "lost" count
+the games the first-named player won or lost on the board (an outcome reached, not scored at
+the cap).  The figures: win rate of the first-named player, iterations per processor second
+of its search, and its median and longest time per move, in processor seconds (what one core
+spends, whatever else the machine runs) and in wall seconds, and the other player's median
+processor time per move.
 With ``--ai-level`` (e.g. ``hard``) the reference match-ups play that level's budget instead
 of ``--seconds`` (give the reference the level's wall-time cap, 20 s for ``hard``: then
 both may use the same time, and the Padfoot-like reference, which stops at depth 2, uses
@@ -101,6 +104,8 @@ class GameResult:
     ai_seconds: float = 0.0
     game: int = 0  # the game's number (its opening and seat)
     plies: int = 0
+    judged: float | None = None  # at the cap: the AI's evaluation, its chance of winning
+    reference_judged: float | None = None  # at the cap: the same by the Padfoot-like reference
 
 
 Player = Callable[[engines.Position, random.Random], str]
@@ -294,10 +299,26 @@ def play_one(
         v0 = knowledge_of(pos).evaluate(pos)
         value = v0 if seat == 0 else 1 - v0
         res.score = 1.0 if value > 0.5 else 0.0 if value < 0.5 else 0.5
+        res.judged = value
+        if matchup == "ref-padfoot":
+            # A second opinion: the reference's own evaluation (seat 0's chance).
+            r0 = isopath_plan.reference_evaluate(pos)
+            res.reference_judged = r0 if seat == 0 else 1 - r0
     else:
         winner = pos.outcome.winner
         res.score = 0.5 if winner is None else (1.0 if winner == seat else 0.0)
     return label, matchup, res
+
+
+def _cap_note(res: GameResult) -> str:
+    """How a capped game was judged: the AI's chance by its evaluation and, against the
+    Padfoot-like reference, its chance by the reference's own evaluation."""
+    if not res.capped:
+        return ""
+    note = f", capped: the AI's evaluation {res.judged:.2f}"
+    if res.reference_judged is not None:
+        note += f", the reference's {res.reference_judged:.2f}"
+    return note
 
 
 def fits(game: str, matchup: str) -> bool:
@@ -403,8 +424,7 @@ def main() -> None:
             if ns.progress:
                 print(
                     f"  {label} {matchup} game {res.game}: {res.score} "
-                    f"({len(res.ai_times)} AI moves, {res.plies} plies"
-                    f"{', capped' if res.capped else ''})",
+                    f"({len(res.ai_times)} AI moves, {res.plies} plies{_cap_note(res)})",
                     flush=True,
                 )
             if ns.table_every and done % ns.table_every == 0 and done < len(jobs):
