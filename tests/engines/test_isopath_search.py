@@ -4,6 +4,7 @@ takes a win, stops a win it can stop, and its evaluation sees what decides the n
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import random
 
 import pytest
@@ -43,6 +44,61 @@ def test_candidate_turns_are_legal_and_play_back_exactly(size: int) -> None:
             iso._undo(h, pieces, turn, undo)
             assert (tuple(h), tuple(pieces)) == (p.heights, p.pieces)
         p = p.play(rng.choice(texts))
+
+
+def _dijkstra(adj: tuple[tuple[int, ...], ...], sources: list[int], enter: list[int]) -> list[int]:
+    """Textbook Dijkstra: per space the cheapest sum of ``enter`` over the spaces entered on
+    the way from a source (the source itself free)."""
+    dist = [1000] * len(adj)
+    todo = [(0, s) for s in sources]
+    for s in sources:
+        dist[s] = 0
+    heapq.heapify(todo)
+    while todo:
+        d, v = heapq.heappop(todo)
+        if d == dist[v]:
+            for u in adj[v]:
+                if d + enter[u] < dist[u]:
+                    dist[u] = d + enter[u]
+                    heapq.heappush(todo, (dist[u], u))
+    return dist
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_path_costs_are_the_cheapest_ways(size: int) -> None:
+    # Entering costs by Padfoot's rule; the cheapest ways to the goal row and from the
+    # pieces are Dijkstra's.
+    rng = random.Random(size)
+    for _ in range(40):
+        p = engines.new("isopath", size=size)
+        for _ in range(rng.randrange(2, 40)):
+            if p.outcome is None:
+                p = p.play(rng.choice(p.legal_moves()))
+        assert isinstance(p, IsopathPosition)
+        lay = iso._layout(p)
+        h, pieces = list(p.heights), list(p.pieces)
+        for side in (0, 1):
+            cost = iso._costs(lay, h, pieces, side)
+            goal, stand = p.home_rows[1 - side], (1, -1)[side]
+            for c in range(lay.n):
+                enemies = sum(1 for nb in lay.adj[c] if pieces[nb] == 1 - side)
+                off = abs(h[c] - stand)
+                rule = (
+                    5
+                    if pieces[c] != -1
+                    else 4
+                    if enemies >= 2 and c not in goal
+                    else 1
+                    if off == 0 or (c in goal and off == 1)
+                    else off + 1
+                )
+                assert cost[c] == rule
+            # From each space off the goal row, the cheapest sum over the spaces entered.
+            to_goal = iso._from_goal(lay, cost, side)
+            for c in set(range(lay.n)) - goal:
+                assert to_goal[c] == min(_dijkstra(lay.adj, [c], cost)[g] for g in goal)
+            mine = [c for c in range(lay.n) if pieces[c] == side]
+            assert iso._from_pieces(lay, cost, pieces, side) == _dijkstra(lay.adj, mine, cost)
 
 
 def test_it_steps_into_the_goal_row_and_the_turn_ends_there() -> None:
