@@ -33,8 +33,12 @@ defender.
 The rules have no repetition rule, so two sides can repeat the same few positions for ever.
 Given the game's earlier positions (``history``), a turn back to one of them, at once or
 further on, scores as a draw: the side ahead looks for a way forward, the side behind takes
-the draw.  Without them a position still carries its last turn: the side ahead does not take
-back the opponent's last tile move (:func:`_undoing`).
+the draw.  The pieces go round too while the tiles do not (each tile threat answered by a
+tile somewhere else): a turn that leaves both sides' pieces as the mover's turns left them
+:data:`WORN` times before scores as a draw as well (:func:`_worn`), so the side ahead stops
+stepping one piece back and forth and brings its pieces somewhere new.  Without a history a
+position still carries its last turn: the side ahead does not take back the opponent's last
+tile move (:func:`_undoing`).
 
 >>> import engines
 >>> p = engines.new("isopath")
@@ -46,6 +50,7 @@ True
 from __future__ import annotations
 
 import time
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -88,12 +93,17 @@ ONE_LOOK_BELOW = 2_000
 TABLE_LIMIT = 100_000
 #: Kept evaluations before they are cleared.
 EVAL_LIMIT = 200_000
+#: Times the game's earlier turns of the mover left both sides' pieces as they stand after
+#: a turn, from which that turn scores as a draw (see :func:`_worn`).
+WORN = 2
 
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
 Turn = tuple[Action, ...]
 # A position as the search keys it: heights, pieces, the side to move.
 Key = tuple[tuple[int, ...], tuple[int, ...], int]
+# Where the pieces stand, and the side to move.
+Placement = tuple[tuple[int, ...], int]
 
 
 class _Layout:
@@ -553,6 +563,7 @@ class _Search:
         nodes: int | None,
         deadline: float | None,
         seen: set[Key],
+        worn: set[Placement],
     ) -> None:
         self.lay = lay
         self.h = h
@@ -570,6 +581,8 @@ class _Search:
         # repetition rule), so it scores as a draw.  (Not the positions on the line being
         # searched: a kept score would then depend on the way there.)
         self.seen = seen
+        # The placements the mover's turns have worn out (:func:`_worn`).
+        self.worn = worn
 
     def static(self, key: Key) -> float:
         """The evaluation of the position ``key`` (the board as it stands), made once."""
@@ -610,7 +623,7 @@ class _Search:
         if _wins_now(lay, h, p, mover):
             return WIN - ply
         key = (tuple(h), tuple(p), mover)
-        if key in self.seen:
+        if key in self.seen or (key[1], mover) in self.worn:
             return 0.0
         if depth == 0:
             return self.static(key)
@@ -692,6 +705,21 @@ def _undoing(position: IsopathPosition, roots: list[Turn]) -> set[Turn]:
     return {t for t in roots if back in t}
 
 
+def _worn(history: list[Position], mover: int) -> set[Placement]:
+    """The placements of both sides' pieces that ``mover``'s turns have left :data:`WORN`
+    times or more in ``history`` (the positions with the other side to move).
+
+    The other side can answer each tile threat with a tile somewhere else, so the tiles
+    differ while the pieces go round: a turn leaving the pieces as they stood that often
+    before scores as a draw, for the side ahead not to shuffle for ever."""
+    placed = Counter(
+        (e.pieces, e.to_move)
+        for e in history
+        if isinstance(e, IsopathPosition) and e.to_move != mover
+    )
+    return {k for k, n in placed.items() if n >= WORN}
+
+
 def search(
     position: Position,
     *,
@@ -704,7 +732,9 @@ def search(
     iterative-deepening alpha-beta within ``nodes`` evaluations and/or until ``deadline`` (a
     ``time.perf_counter`` value).  Depth 1 is always finished.  A turn back to one of the
     positions of ``history`` (the game's earlier positions), at once or further on, scores as
-    a draw: the side ahead looks for a way forward instead of going round."""
+    a draw, and so does a turn leaving the pieces as the mover's turns have left them
+    :data:`WORN` times (:func:`_worn`): the side ahead looks for a way forward instead of
+    going round."""
     assert isinstance(position, IsopathPosition)
     if nodes is None and deadline is None:
         raise ValueError("give a search budget: nodes, deadline or both")
@@ -716,8 +746,10 @@ def search(
     if not roots:
         move = position.legal_moves()[0]
         return Found(move, 0.0, 0, 0)
-    seen = {_key(earlier) for earlier in history}
-    state = _Search(lay, h, p, nodes, deadline, seen)
+    earlier = list(history)
+    seen = {_key(e) for e in earlier}
+    worn = _worn(earlier, mover)
+    state = _Search(lay, h, p, nodes, deadline, seen, worn)
     undoing = _undoing(position, roots)
     scored = []
     for i, t in enumerate(roots):
@@ -726,7 +758,7 @@ def search(
             _undo(h, p, t, u)
             return Found(_text(lay, t), WIN, 1, state.nodes)
         state.nodes += 1
-        again = (tuple(h), tuple(p), 1 - mover) in seen
+        again = (tuple(h), tuple(p), 1 - mover) in seen or (tuple(p), 1 - mover) in worn
         v = 0.0 if again else -_score(lay, h, p, 1 - mover)
         _undo(h, p, t, u)
         if t in undoing and v > 0:

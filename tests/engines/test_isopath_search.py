@@ -276,6 +276,67 @@ def test_the_side_behind_goes_back_to_an_earlier_position_a_draw() -> None:
     assert again.move == back and again.score == 0
 
 
+def _retiled(position: IsopathPosition, take: int, put: int) -> IsopathPosition:
+    """``position`` with one tile moved from the ``take``-th empty space that has one to the
+    ``put``-th that has room: the pieces as they stand, the tiles not."""
+    h = list(position.heights)
+    free = [c for c, x in enumerate(position.pieces) if x == iso.NONE]
+    src = [c for c in free if h[c] > -1][take]
+    dst = [c for c in free if h[c] < 1 and c != src][put]
+    h[src] -= 1
+    h[dst] += 1
+    return dataclasses.replace(position, heights=tuple(h))
+
+
+def test_pieces_left_where_the_movers_turns_left_them_twice_are_worn() -> None:
+    after = _AHEAD.play("a3-a4 d7>g1")  # Black to move
+    earlier = [_retiled(after, 0, 0), _retiled(after, 1, 1)]
+    assert iso._worn(earlier[:1], 0) == set()
+    assert iso._worn(earlier, 0) == {(after.pieces, 1)}
+    # Only the positions the mover's own turns left count.
+    assert iso._worn(earlier, 1) == set()
+    assert iso._worn([_AHEAD, _AHEAD], 0) == set()
+
+
+def test_the_side_ahead_does_not_leave_the_pieces_where_it_left_them_twice() -> None:
+    ahead = _after_random_plies(3)  # White ahead with other steps that keep it ahead
+    found = iso.search(ahead, nodes=6000)
+    assert found.score > 0
+    after = ahead.play(found.move)
+    earlier = [_retiled(after, 0, 0), _retiled(after, 1, 1)]
+    # Once before is not going round: the same search, the same turn.
+    once = iso.search(ahead, nodes=6000, history=earlier[:1])
+    assert (once.move, once.score) == (found.move, found.score)
+    # Twice: a turn that leaves them so again scores as a draw, so the side ahead plays another.
+    again = iso.search(ahead, nodes=6000, history=earlier)
+    assert again.move in ahead.legal_moves() and again.score > 0
+    assert ahead.play(again.move).pieces != after.pieces
+    assert think(ahead, **budget_of("normal"), seed=3, history=earlier).move != found.move
+    # So at one look (easy) too.
+    look = iso.search(ahead, nodes=1200, max_depth=1)
+    there = ahead.play(look.move)
+    again = iso.search(ahead, nodes=1200, max_depth=1, history=[_retiled(there, 0, 0)] * 2)
+    assert look.score > 0 and ahead.play(again.move).pieces != there.pieces
+
+
+def test_the_side_behind_leaves_the_pieces_where_it_left_them_twice_a_draw() -> None:
+    behind = _after_random_plies(1)
+    found = iso.search(behind, nodes=3000)
+    assert found.score < 0
+    lay = iso._layout(behind)
+    other = next(
+        m
+        for m in (
+            _text(behind, t)
+            for t in iso._turns(lay, list(behind.heights), list(behind.pieces), behind.to_move)
+        )
+        if m in behind.legal_moves() and behind.play(m).pieces != behind.play(found.move).pieces
+    )
+    there = behind.play(other)
+    again = iso.search(behind, nodes=3000, history=[_retiled(there, 0, 0), _retiled(there, 1, 1)])
+    assert behind.play(again.move).pieces == there.pieces and again.score == 0
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_answer_is_an_odd_depths_unless_a_deeper_one_settles_the_game(seed: int) -> None:
     position = _after_random_plies(seed, plies=8)
@@ -338,7 +399,7 @@ def _runner_node() -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
     assert isinstance(p, IsopathPosition) and p.to_move == 1
     lay = iso._layout(p)
     h, pieces = list(p.heights), list(p.pieces)
-    state = iso._Search(lay, h, pieces, None, None, set())
+    state = iso._Search(lay, h, pieces, None, None, set(), set())
     turns = state.ranked(iso._turns(lay, h, pieces, 1), 1, 0)
     assert [_text(p, t) for t in turns].index(_RUNNER) >= iso.WIDTH
     return p, state, turns
