@@ -35,8 +35,9 @@ Given the game's earlier positions (``history``), a turn back to one of them, at
 further on, scores as a draw: the side ahead looks for a way forward, the side behind takes
 the draw.  The pieces go round too while the tiles do not (each tile threat answered by a
 tile somewhere else): a turn that leaves both sides' pieces as the mover's turns left them
-:data:`WORN` times before scores as a draw as well (:func:`_worn`), so the side ahead stops
-stepping one piece back and forth and brings its pieces somewhere new.  Without a history a
+:data:`WORN` times before costs :data:`ROUND` (:func:`_worn`), so the side ahead stops
+stepping one piece back and forth and brings its pieces somewhere new, though not at the
+price of a piece.  Without a history a
 position still carries its last turn: the side ahead does not take back the opponent's last
 tile move (:func:`_undoing`).
 
@@ -94,8 +95,12 @@ TABLE_LIMIT = 100_000
 #: Kept evaluations before they are cleared.
 EVAL_LIMIT = 200_000
 #: Times the game's earlier turns of the mover left both sides' pieces as they stand after
-#: a turn, from which that turn scores as a draw (see :func:`_worn`).
-WORN = 2
+#: a turn, from which that turn costs :data:`ROUND` (see :func:`_worn`).  Two already
+#: changed turns in the opening's manoeuvres (ply 21 of the Padfoot-like reference's game 7).
+WORN = 3
+#: What such a turn costs: less than a piece.  Scoring it as a draw instead (from two times
+#: on) lost that game at ply 117, which the search without either held to the 600-ply cap.
+ROUND = 100.0
 
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
@@ -602,6 +607,11 @@ class _Search:
         score = self.evals[tag] = _score(self.lay, self.h, self.p, key[2])
         return score
 
+    def round(self, mover: int) -> float:
+        """What the turn ``mover`` just played costs for going round: :data:`ROUND` when it
+        left the pieces as :data:`WORN` of ``mover``'s earlier turns did, else nothing."""
+        return ROUND if self.worn and (tuple(self.p), 1 - mover) in self.worn else 0.0
+
     def ranked(self, turns: list[Turn], mover: int, ply: int) -> list[Turn]:
         """``turns`` of ``mover`` (to move, ``ply`` plies into the search) best first by one
         look: the evaluation after each for the other side, a win first."""
@@ -612,7 +622,7 @@ class _Search:
             if _won(lay, p, t, mover):
                 v = -(WIN - ply)
             else:
-                v = self.static((tuple(h), tuple(p), 1 - mover))
+                v = self.static((tuple(h), tuple(p), 1 - mover)) + self.round(mover)
             _undo(h, p, t, u)
             keyed.append((v, i, t))
         keyed.sort()
@@ -623,7 +633,7 @@ class _Search:
         if _wins_now(lay, h, p, mover):
             return WIN - ply
         key = (tuple(h), tuple(p), mover)
-        if key in self.seen or (key[1], mover) in self.worn:
+        if key in self.seen:
             return 0.0
         if depth == 0:
             return self.static(key)
@@ -654,7 +664,11 @@ class _Search:
                 if _won(lay, p, t, mover):
                     score = WIN - ply - 1
                 else:
-                    score = -self.negamax(1 - mover, depth - 1, -beta, -alpha, ply + 1)
+                    cost = self.round(mover)
+                    score = (
+                        -self.negamax(1 - mover, depth - 1, -beta - cost, -alpha - cost, ply + 1)
+                        - cost
+                    )
             finally:
                 _undo(h, p, t, u)
             if score > best:
@@ -711,7 +725,7 @@ def _worn(history: list[Position], mover: int) -> set[Placement]:
 
     The other side can answer each tile threat with a tile somewhere else, so the tiles
     differ while the pieces go round: a turn leaving the pieces as they stood that often
-    before scores as a draw, for the side ahead not to shuffle for ever."""
+    before costs :data:`ROUND`, for the side ahead not to shuffle for ever."""
     placed = Counter(
         (e.pieces, e.to_move)
         for e in history
@@ -732,9 +746,9 @@ def search(
     iterative-deepening alpha-beta within ``nodes`` evaluations and/or until ``deadline`` (a
     ``time.perf_counter`` value).  Depth 1 is always finished.  A turn back to one of the
     positions of ``history`` (the game's earlier positions), at once or further on, scores as
-    a draw, and so does a turn leaving the pieces as the mover's turns have left them
-    :data:`WORN` times (:func:`_worn`): the side ahead looks for a way forward instead of
-    going round."""
+    a draw, and a turn leaving the pieces as the mover's turns have left them :data:`WORN`
+    times costs :data:`ROUND` (:func:`_worn`): the side ahead looks for a way forward instead
+    of going round."""
     assert isinstance(position, IsopathPosition)
     if nodes is None and deadline is None:
         raise ValueError("give a search budget: nodes, deadline or both")
@@ -758,8 +772,8 @@ def search(
             _undo(h, p, t, u)
             return Found(_text(lay, t), WIN, 1, state.nodes)
         state.nodes += 1
-        again = (tuple(h), tuple(p), 1 - mover) in seen or (tuple(p), 1 - mover) in worn
-        v = 0.0 if again else -_score(lay, h, p, 1 - mover)
+        again = (tuple(h), tuple(p), 1 - mover) in seen
+        v = 0.0 if again else -_score(lay, h, p, 1 - mover) - state.round(mover)
         _undo(h, p, t, u)
         if t in undoing and v > 0:
             v = 0.0
@@ -783,7 +797,8 @@ def search(
                     break  # the rest only when every turn searched loses
                 u = _apply(h, p, t)
                 try:
-                    score = -state.negamax(1 - mover, depth - 1, -2 * WIN, -alpha, 1)
+                    cost = state.round(mover)
+                    score = -state.negamax(1 - mover, depth - 1, -2 * WIN, -alpha - cost, 1) - cost
                 finally:
                     _undo(h, p, t, u)
                 if t in undoing and score > 0:

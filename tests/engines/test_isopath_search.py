@@ -288,26 +288,33 @@ def _retiled(position: IsopathPosition, take: int, put: int) -> IsopathPosition:
     return dataclasses.replace(position, heights=tuple(h))
 
 
-def test_pieces_left_where_the_movers_turns_left_them_twice_are_worn() -> None:
+def _worn_out(position: IsopathPosition) -> list[IsopathPosition]:
+    """Earlier positions with the pieces as ``position`` has them, :data:`iso.WORN` of them,
+    each with other tiles."""
+    return [_retiled(position, i, i) for i in range(iso.WORN)]
+
+
+def test_pieces_left_where_the_movers_turns_left_them_worn_times_are_worn() -> None:
     after = _AHEAD.play("a3-a4 d7>g1")  # Black to move
-    earlier = [_retiled(after, 0, 0), _retiled(after, 1, 1)]
-    assert iso._worn(earlier[:1], 0) == set()
+    earlier = _worn_out(after)
+    assert len({e.heights for e in earlier}) == iso.WORN >= 2
+    assert iso._worn(earlier[:-1], 0) == set()
     assert iso._worn(earlier, 0) == {(after.pieces, 1)}
     # Only the positions the mover's own turns left count.
     assert iso._worn(earlier, 1) == set()
-    assert iso._worn([_AHEAD, _AHEAD], 0) == set()
+    assert iso._worn([_AHEAD] * iso.WORN, 0) == set()
 
 
-def test_the_side_ahead_does_not_leave_the_pieces_where_it_left_them_twice() -> None:
+def test_the_side_ahead_does_not_leave_the_pieces_where_it_left_them_worn_times() -> None:
     ahead = _after_random_plies(3)  # White ahead with other steps that keep it ahead
     found = iso.search(ahead, nodes=6000)
     assert found.score > 0
     after = ahead.play(found.move)
-    earlier = [_retiled(after, 0, 0), _retiled(after, 1, 1)]
-    # Once before is not going round: the same search, the same turn.
-    once = iso.search(ahead, nodes=6000, history=earlier[:1])
+    earlier = _worn_out(after)
+    # One time fewer is not going round: the same search, the same turn.
+    once = iso.search(ahead, nodes=6000, history=earlier[:-1])
     assert (once.move, once.score) == (found.move, found.score)
-    # Twice: a turn that leaves them so again scores as a draw, so the side ahead plays another.
+    # WORN times: a turn that leaves them so again costs ROUND, so the side ahead plays another.
     again = iso.search(ahead, nodes=6000, history=earlier)
     assert again.move in ahead.legal_moves() and again.score > 0
     assert ahead.play(again.move).pieces != after.pieces
@@ -315,26 +322,42 @@ def test_the_side_ahead_does_not_leave_the_pieces_where_it_left_them_twice() -> 
     # So at one look (easy) too.
     look = iso.search(ahead, nodes=1200, max_depth=1)
     there = ahead.play(look.move)
-    again = iso.search(ahead, nodes=1200, max_depth=1, history=[_retiled(there, 0, 0)] * 2)
+    again = iso.search(ahead, nodes=1200, max_depth=1, history=_worn_out(there))
     assert look.score > 0 and ahead.play(again.move).pieces != there.pieces
 
 
-def test_the_side_behind_leaves_the_pieces_where_it_left_them_twice_a_draw() -> None:
-    behind = _after_random_plies(1)
-    found = iso.search(behind, nodes=3000)
-    assert found.score < 0
-    lay = iso._layout(behind)
-    other = next(
-        m
-        for m in (
-            _text(behind, t)
-            for t in iso._turns(lay, list(behind.heights), list(behind.pieces), behind.to_move)
-        )
-        if m in behind.legal_moves() and behind.play(m).pieces != behind.play(found.move).pieces
-    )
-    there = behind.play(other)
-    again = iso.search(behind, nodes=3000, history=[_retiled(there, 0, 0), _retiled(there, 1, 1)])
-    assert behind.play(again.move).pieces == there.pieces and again.score == 0
+def _one_look(p: IsopathPosition, move: str, worn: IsopathPosition) -> float:
+    """``move``'s value at one look when the pieces as ``worn`` has them are worn."""
+    after = p.play(move)
+    return -iso.evaluate(after) - iso.ROUND * (after.pieces == worn.pieces)
+
+
+def test_going_round_costs_less_than_a_piece_at_one_look() -> None:
+    moved = []
+    for seed in range(4):
+        p = _after_random_plies(seed)
+        lay = iso._layout(p)
+        texts = {_text(p, t) for t in iso._turns(lay, list(p.heights), list(p.pieces), 0)}
+        turns = sorted(texts & set(p.legal_moves()))
+        look = iso.search(p, nodes=1200, max_depth=1)
+        there = p.play(look.move)
+        earlier = _worn_out(there)
+        # Every turn leaving the pieces as ``there`` has them costs ROUND, the rest nothing.
+        again = iso.search(p, nodes=1200, max_depth=1, history=earlier)
+        best = max(_one_look(p, m, there) for m in turns)
+        assert _one_look(p, again.move, there) == best == again.score
+        moved.append(p.play(again.move).pieces != there.pieces)
+    assert any(moved) and not all(moved)  # it went elsewhere, and once it was worth going round
+    # A piece is worth more than going round: taking away any one of the side's pieces costs
+    # it more than ROUND.
+    for seed in range(4):
+        p = _after_random_plies(seed)
+        for c, side in enumerate(p.pieces):
+            if side == p.to_move:
+                fewer = list(p.pieces)
+                fewer[c] = iso.NONE
+                less = dataclasses.replace(p, pieces=tuple(fewer))
+                assert iso.evaluate(p) - iso.evaluate(less) > iso.ROUND
 
 
 @pytest.mark.parametrize("seed", range(4))
