@@ -360,6 +360,40 @@ def test_going_round_costs_less_than_a_piece_at_one_look() -> None:
                 assert iso.evaluate(p) - iso.evaluate(less) > iso.ROUND
 
 
+def test_going_round_costs_on_every_turn_of_the_mover_in_the_search() -> None:
+    p = _after_random_plies(3)
+    lay = iso._layout(p)
+    h, pieces = list(p.heights), list(p.pieces)
+    turns = iso._turns(lay, h, pieces, 0)
+
+    def placed(t: iso.Turn) -> iso.Placement:
+        u = iso._apply(h, pieces, t)
+        after = (tuple(pieces), 1)
+        iso._undo(h, pieces, t, u)
+        return after
+
+    def state(worn: set[iso.Placement]) -> iso._Search:
+        return iso._Search(lay, h, pieces, None, None, set(), worn)
+
+    def look(t: iso.Turn) -> float:
+        u = iso._apply(h, pieces, t)
+        after = state(set()).static((tuple(h), tuple(pieces), 1))
+        iso._undo(h, pieces, t, u)
+        return after
+
+    # Every turn worn: the node is worth exactly ROUND less.
+    plain = state(set()).negamax(0, 1, -2 * iso.WIN, 2 * iso.WIN, 0)
+    worn = state({placed(t) for t in turns}).negamax(0, 1, -2 * iso.WIN, 2 * iso.WIN, 0)
+    assert worn == plain - iso.ROUND
+    # The one look that orders a node's turns counts it too.
+    first = state(set()).ranked(turns, 0, 0)
+    gone = placed(first[0])
+    keyed = sorted((look(t) + iso.ROUND * (placed(t) == gone), i, t) for i, t in enumerate(turns))
+    again = state({gone}).ranked(turns, 0, 0)
+    assert again == [t for _, _, t in keyed]
+    assert again[0] != first[0]
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_answer_is_an_odd_depths_unless_a_deeper_one_settles_the_game(seed: int) -> None:
     position = _after_random_plies(seed, plies=8)
