@@ -37,9 +37,8 @@ the draw.  The pieces go round too while the tiles do not (each tile threat answ
 tile somewhere else): a turn that leaves both sides' pieces as the mover's turns left them
 :data:`WORN` times before costs :data:`ROUND` (:func:`_worn`), so the side ahead stops
 stepping one piece back and forth and brings its pieces somewhere new, though not at the
-price of a piece.  Without a history a
-position still carries its last turn: the side ahead does not take back the opponent's last
-tile move (:func:`_undoing`).
+price of a piece.  Without a history a position still carries its last turn: the side ahead
+does not take back the opponent's last tile move (:func:`_undoing`).
 
 >>> import engines
 >>> p = engines.new("isopath")
