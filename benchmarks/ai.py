@@ -40,6 +40,9 @@ both may use the same time, and the Padfoot-like reference, which stops at depth
 what it needs).
 With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, so
 that a machine busy with other work does not cut the search short.
+With ``--progress --moves`` every finished game's line is followed by its moves in the
+game's own notation, comma-separated, from the first ply (the random opening included), so
+that a game can be replayed and studied.
 """
 
 from __future__ import annotations
@@ -106,6 +109,7 @@ class GameResult:
     plies: int = 0
     judged: float | None = None  # at the cap: the AI's evaluation, its chance of winning
     reference_judged: float | None = None  # at the cap: the same by the Padfoot-like reference
+    moves: list[str] = field(default_factory=list)  # every ply's move, from the first
 
 
 Player = Callable[[engines.Position, random.Random], str]
@@ -292,6 +296,7 @@ def play_one(
         else:
             move = (first if pos.to_move == seat else second)(pos, rng)
         history.append(pos)
+        res.moves.append(move)
         pos = pos.play(move)
     res.plies = pos.ply
     if pos.outcome is None:
@@ -383,6 +388,9 @@ def main() -> None:
     parser.add_argument("--cap", type=int, default=300, help="plies before a game is scored")
     parser.add_argument("--progress", action="store_true", help="print every finished game")
     parser.add_argument(
+        "--moves", action="store_true", help="with --progress: print every finished game's moves"
+    )
+    parser.add_argument(
         "--table-every", type=int, default=0, help="also print the table every N finished games"
     )
     ns = parser.parse_args()
@@ -427,6 +435,8 @@ def main() -> None:
                     f"({len(res.ai_times)} AI moves, {res.plies} plies{_cap_note(res)})",
                     flush=True,
                 )
+                if ns.moves:
+                    print(f"    moves: {', '.join(res.moves)}", flush=True)
             if ns.table_every and done % ns.table_every == 0 and done < len(jobs):
                 print(f"after {done} games, {time.perf_counter() - start:.0f} s:")
                 print_table(results, matchups)
