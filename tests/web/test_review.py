@@ -41,6 +41,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 #: found at any budget).
 TINY = {level: Budget(iterations=5, seconds=60.0) for level in Level}
 REVIEW_NODES = 40
+#: How long the page may wait for a review's text: the computation runs in the worker pool,
+#: whose process may be starting (a bound on a wait, not a timing asserted; Playwright's 5 s
+#: default was reached once on a machine busy with four other processes).
+REVIEW_MS = 30_000
 
 
 class CountingThinker(Thinker):
@@ -129,7 +133,7 @@ async def test_a_finished_game_is_reviewed_on_its_page(
     await expect(page.locator("#review-ask")).to_be_visible()
     await page.locator("#review-ask").tap()
     await expect(page.locator("#review-text")).to_have_text(
-        re.compile(rf"^#{gid} .*, the moves that changed the game most:$")
+        re.compile(rf"^#{gid} .*, the moves that changed the game most:$"), timeout=REVIEW_MS
     )
     # The blunder is named: its number, who played it (with their side), what, a better move
     # that wins at once, and what it cost.
@@ -265,7 +269,9 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
     await page.goto(await web.board.link(bot_game))
     await expect(page.locator("#review-ask")).to_be_visible()
     await page.locator("#review-ask").tap()
-    await expect(page.locator("#review-text")).to_have_text(re.compile(rf"^#{bot_game}(:| )"))
+    await expect(page.locator("#review-text")).to_have_text(
+        re.compile(rf"^#{bot_game}(:| )"), timeout=REVIEW_MS
+    )
     # A takeback (granted at once by the bot) takes moves the review looked at: it goes.
     taken = await web.manager.takeback(ADA, TG_GROUP, bot_game)
     assert taken.ok, taken.text
