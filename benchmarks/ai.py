@@ -38,8 +38,9 @@ With ``--ai-level`` (e.g. ``hard``) the reference match-ups play that level's bu
 of ``--seconds`` (give the reference the level's wall-time cap, 20 s for ``hard``: then
 both may use the same time, and the Padfoot-like reference, which stops at depth 2, uses
 what it needs).
-With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, so
-that a machine busy with other work does not cut the search short.
+With ``--no-wall-cap`` the levels search their iterations without the wall-time cap, in
+every match-up (``normal-easy`` and ``hard-normal`` too, whatever ``--time-scale``), so that
+a machine busy with other work does not cut the search short.
 With ``--progress --moves`` every finished game's line is followed by its moves in the
 game's own notation, comma-separated, from the first ply (the random opening included), so
 that a game can be replayed and studied.
@@ -169,11 +170,14 @@ def _scaled_ai(
     scale: float,
     seed_base: int,
     out: GameResult | None,
+    wall_cap: bool,
     history: list[engines.Position],
 ) -> Player:
-    """A level with its wall-time cap multiplied by ``scale`` (its iterations as they are)."""
+    """A level with its wall-time cap multiplied by ``scale``, or (``wall_cap`` false) without
+    one; its iterations as they are."""
     budget = budget_of(level)
-    return _thinker(budget["iterations"], budget["seconds"] * scale, seed_base, out, history)
+    seconds = budget["seconds"] * scale if wall_cap else None
+    return _thinker(budget["iterations"], seconds, seed_base, out, history)
 
 
 def _uct(seconds: float) -> Player:
@@ -272,11 +276,11 @@ def play_one(
     elif matchup == "ref-padfoot":
         second = _padfoot_reference(seconds)
     elif matchup == "normal-easy":
-        first = _scaled_ai(Level.NORMAL, scale, game_no, res, history)
-        second = _scaled_ai(Level.EASY, scale, game_no + 1, None, history)
+        first = _scaled_ai(Level.NORMAL, scale, game_no, res, wall_cap, history)
+        second = _scaled_ai(Level.EASY, scale, game_no + 1, None, wall_cap, history)
     elif matchup == "hard-normal":
-        first = _scaled_ai(Level.HARD, scale, game_no, res, history)
-        second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None, history)
+        first = _scaled_ai(Level.HARD, scale, game_no, res, wall_cap, history)
+        second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None, wall_cap, history)
     elif matchup in ("easy-random", "easy-greedy"):
         first = _ai(Level.EASY, game_no, res, wall_cap, history)
         second = _random if matchup == "easy-random" else _greedy

@@ -1,6 +1,6 @@
-"""The AI benchmark's ``--moves`` record is the game it played: replayed from the start, the
-moves reach the same ply and the same outcome (``benchmarks/ai.py`` is a plain script, loaded
-here from its file)."""
+"""The AI benchmark records what it played: ``--moves``, replayed from the start, reaches the
+same ply and the same outcome, and ``--no-wall-cap`` lets every match-up search by iterations
+alone (``benchmarks/ai.py`` is a plain script, loaded here from its file)."""
 
 from __future__ import annotations
 
@@ -47,3 +47,16 @@ def test_the_recorded_moves_replay_the_game(label: str, cap: int) -> None:
             seat = game_no % 2
             winner = pos.outcome.winner
             assert res.score == (0.5 if winner is None else float(winner == seat))
+
+
+def test_without_the_wall_cap_the_level_match_ups_play_by_iterations_alone() -> None:
+    """``--no-wall-cap`` holds in ``normal-easy`` too: with a time scale that would leave
+    ``normal`` no time at all, it plays the moves its iterations choose."""
+    bench = _benchmark()
+    options = {"size": 4}
+    games = [
+        bench.play_one(("isopath h4", "normal-easy", options, 0, 8, False, 0.05, scale, 1.0, ""))
+        for scale in (1.0, 1e-9)
+    ]
+    assert games[0][2].moves == games[1][2].moves
+    assert len(games[0][2].moves) == 8
