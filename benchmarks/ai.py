@@ -150,12 +150,14 @@ def _ai(
     wall_cap: bool,
     history: list[engines.Position],
     share: float = 1.0,
+    scale: float = 1.0,
 ) -> Player:
-    """A level with ``share`` of its iterations, with its wall-time cap or (``wall_cap``
-    false) without."""
+    """A level with ``share`` of its iterations, with its wall-time cap multiplied by
+    ``scale`` or (``wall_cap`` false) without one."""
     budget = budget_of(level)
     iterations = max(1, round(budget["iterations"] * share))
-    return _thinker(iterations, budget["seconds"] if wall_cap else None, seed_base, out, history)
+    seconds = budget["seconds"] * scale if wall_cap else None
+    return _thinker(iterations, seconds, seed_base, out, history)
 
 
 def _timed_ai(
@@ -163,21 +165,6 @@ def _timed_ai(
 ) -> Player:
     """The AI searching by wall time alone (the reference match-ups)."""
     return _thinker(None, seconds, seed_base, out, history)
-
-
-def _scaled_ai(
-    level: Level,
-    scale: float,
-    seed_base: int,
-    out: GameResult | None,
-    wall_cap: bool,
-    history: list[engines.Position],
-) -> Player:
-    """A level with its wall-time cap multiplied by ``scale``, or (``wall_cap`` false) without
-    one; its iterations as they are."""
-    budget = budget_of(level)
-    seconds = budget["seconds"] * scale if wall_cap else None
-    return _thinker(budget["iterations"], seconds, seed_base, out, history)
 
 
 def _uct(seconds: float) -> Player:
@@ -276,11 +263,11 @@ def play_one(
     elif matchup == "ref-padfoot":
         second = _padfoot_reference(seconds)
     elif matchup == "normal-easy":
-        first = _scaled_ai(Level.NORMAL, scale, game_no, res, wall_cap, history)
-        second = _scaled_ai(Level.EASY, scale, game_no + 1, None, wall_cap, history)
+        first = _ai(Level.NORMAL, game_no, res, wall_cap, history, scale=scale)
+        second = _ai(Level.EASY, game_no + 1, None, wall_cap, history, scale=scale)
     elif matchup == "hard-normal":
-        first = _scaled_ai(Level.HARD, scale, game_no, res, wall_cap, history)
-        second = _scaled_ai(Level.NORMAL, scale, game_no + 1, None, wall_cap, history)
+        first = _ai(Level.HARD, game_no, res, wall_cap, history, scale=scale)
+        second = _ai(Level.NORMAL, game_no + 1, None, wall_cap, history, scale=scale)
     elif matchup in ("easy-random", "easy-greedy"):
         first = _ai(Level.EASY, game_no, res, wall_cap, history)
         second = _random if matchup == "easy-random" else _greedy
