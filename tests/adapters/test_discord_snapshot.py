@@ -7,24 +7,13 @@ drawing that HTML, done when the script runs.)"""
 from __future__ import annotations
 
 import html
-import importlib.util
-import sys
 from html.parser import HTMLParser
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-SCRIPT = ROOT / "docs" / "tools" / "discord_snapshot.py"
+from tests.scripts import load_script
 
-
-def _script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("discord_snapshot", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+SCRIPT = "docs/tools/discord_snapshot.py"
 
 
 class _Drawn(HTMLParser):
@@ -70,7 +59,7 @@ def _drawn(page: str) -> list[list[tuple[str, str, str]]]:
 
 
 async def test_the_drawings_hold_exactly_what_the_fake_recorded(tmp_path: Path) -> None:
-    snapshot = _script()
+    snapshot = load_script(SCRIPT)
     scene = await snapshot.record(tmp_path / "hexhall.db")
     thread_page, picker_page = snapshot.thread_html(scene), snapshot.picker_html(scene)
     drawn_thread, drawn_picker = _drawn(thread_page), _drawn(picker_page)

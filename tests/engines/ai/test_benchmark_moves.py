@@ -4,25 +4,18 @@ alone (``benchmarks/ai.py`` is a plain script, loaded here from its file)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
+from functools import cache
 from types import ModuleType
 
 import pytest
 
 import engines
+from tests.scripts import load_script
 
-BENCHMARK = Path(__file__).resolve().parents[3] / "benchmarks" / "ai.py"
 
-
+@cache
 def _benchmark() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("benchmark_ai", BENCHMARK)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/ai.py")
 
 
 @pytest.mark.parametrize(("label", "cap"), [("isopath h4", 12), ("pathagon", 300)])
