@@ -76,7 +76,7 @@ class Console:
         self.prompt = prompt
         #: delivers the console's notifications (after each command, and from :mod:`bot.app`'s
         #: worker for those the clocks cause meanwhile)
-        self.outbox = Outbox(manager.store, manager.clock)
+        self.outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
         self.recaps = Recaps(manager.store)
 
     def say(self, text: str) -> None:

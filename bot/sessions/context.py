@@ -24,6 +24,7 @@ from importlib.resources.abc import Traversable
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from bot.core.lru import Lru
+from bot.delivery.bell import Bell
 from bot.limits import MAX_ID
 from bot.messages import (
     Need,
@@ -309,6 +310,9 @@ class Context:
         self.worker = worker_name()
         #: the web board's links (:mod:`bot.webboard`), ``None`` while it is off
         self.pages: WebPages | None = None
+        #: rung when a change made notifications due that no adapter's answer posts (a move
+        #: made on the web board): wakes this process's outboxes (see bot.delivery.bell)
+        self.bell = Bell()
 
     def now(self) -> datetime:
         """The manager's current time (from the injected clock)."""

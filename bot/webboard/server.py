@@ -11,7 +11,8 @@ endpoint of :mod:`bot.web`):
   picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
 - ``POST /api/games/<slug>/moves`` ``{"move": ..., "ply": ...}``: play, through
   :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
-  chat move (its checks, its commit, its notifications in the chat).
+  chat move (its checks, its commit, its notifications in the chat); answered here, so the
+  move's board is due in the game's chat at once and this process's outboxes are woken.
 - ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
   the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
@@ -393,6 +394,8 @@ class WebBoard:
             game_id=gid,
             expected_ply=ply,
             confirm=confirm,
+            # Answered here, not in the chat: the chat's board is due at once (no grace).
+            answered_in_chat=False,
         )
         self.live.poke(gid)
         if reply.ok:

@@ -149,7 +149,7 @@ async def running(
         stack.push_async_callback(store.close)
         manager = SessionManager(store, clock, pictures=pictures, rng=random.Random(7))
         stack.push_async_callback(manager.close)
-        box = Outbox(manager.store, manager.clock, poll=0.2) if outbox else None
+        box = Outbox(manager.store, manager.clock, poll=0.2, bell=manager.bell) if outbox else None
         bot = DiscordBot(
             manager,
             outbox=box,
