@@ -30,6 +30,7 @@ from bot.messages import (
     Need,
     Reply,
     Text,
+    TurnRefusal,
     User,
 )
 from bot.sessions import clock as clk
@@ -92,12 +93,16 @@ R = TypeVar("R")
 class Refusal(Exception):
     """Raised inside the sessions to answer with a one-line refusal (never escapes the
     manager); ``need`` says what the request lacked, when it did not name a game or
-    challenge."""
+    challenge; ``code`` why the asker may not move now, when that is the refusal (see
+    :mod:`~bot.sessions.turns`)."""
 
-    def __init__(self, text: Text | str, need: Need | None = None) -> None:
+    def __init__(
+        self, text: Text | str, need: Need | None = None, code: TurnRefusal | None = None
+    ) -> None:
         super().__init__(str(text))
         self.text = text if isinstance(text, Text) else Text.of(text)
         self.need = need
+        self.code = code
 
 
 class Damaged(Refusal):
@@ -164,7 +169,7 @@ async def _guarded(
     except Refusal as refusal:
         if isinstance(refusal, Damaged):
             log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
-        return validate.bounded(Reply.refuse(refusal.text, refusal.need))
+        return validate.bounded(Reply.refuse(refusal.text, refusal.need, refusal.code))
     except StoreBusy:
         # Another process (a backup, a stuck bot) held the database too long: nothing
         # was changed, the same command can simply be sent again.

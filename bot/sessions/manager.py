@@ -394,7 +394,7 @@ class SessionManager:
         try:
             return await picker.pick(self._ctx, user, chat, action_id)
         except Refusal as refusal:
-            return Reply.refuse(str(refusal))
+            return Reply.refuse(str(refusal), refusal=refusal.code)
 
     suggest_moves = forward(checked(_no_moves)(picker.suggestions))
 

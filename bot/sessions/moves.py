@@ -11,8 +11,8 @@ from bot.core.ending import Termination
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
-from bot.messages import Action, ActionKind, Chat, Reply, User
-from bot.sessions import clocks, endings, loading, policy, presentation, standings, texts
+from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
+from bot.sessions import clocks, endings, loading, policy, presentation, standings, texts, turns
 from bot.sessions.context import Context, Refusal
 from bot.sessions.loading import Loaded
 from bot.storage import GameRow, PlayerRow, RatedEnd
@@ -104,12 +104,10 @@ async def _alone(ctx: Context, me: PlayerRow, chat: Chat, text: str, confirm: bo
         if cached is None:
             return None
         row, position = cached
-        seat = loading.seat(me, row)
-        due = row.deadline_at
-        if seat is None or row.status != GameStatus.ACTIVE or position.to_move != seat:
+        decided = turns.may_move(row, position, me.id, ctx.now())
+        if not isinstance(decided, turns.MayMove):
             return None
-        if due is not None and due <= ctx.now():
-            return None
+        seat = decided.seat
         try:
             after = position.play(text)
         except IllegalMove:
@@ -137,35 +135,10 @@ async def _try_move(
     """Check and commit one move made in ``chat``; ``None`` if the store refused the write as
     stale."""
     row, position, gid = loaded.row, loaded.position, loaded.row.id
-    seat = loading.seat(me, row)
-    if seat is None:
-        raise Refusal(texts.not_playing(gid))
-    if expected_ply is not None and expected_ply != row.ply:
-        if loaded.cached:
-            return None  # check against the stored state before calling it stale
-        return await _stale(ctx, row, seat, text, expected_ply)
-    if row.status != GameStatus.ACTIVE:
-        repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
-        if repeat is not None:
-            return repeat
-        raise Refusal(texts.is_over(gid, await presentation.result_text(ctx, row, position)))
-    due = row.deadline_at
-    if due is not None and due <= ctx.now():
-        if loaded.cached:
-            return None  # look at the stored game before calling time
-        # The deadline passed before the sweeper got to it: time is called now.
-        ended = await clocks.expire(ctx, row, ctx.now())
-        if ended is None:
-            return None
-        raise Refusal(texts.time_ran_out(gid, await presentation.result_text(ctx, ended, position)))
-    if position.to_move != seat:
-        if loaded.cached:
-            return None
-        repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
-        if repeat is not None:
-            return repeat
-        other = await presentation.who(ctx, row, position, position.to_move)
-        raise Refusal(texts.not_your_turn(gid, other))
+    decided = turns.may_move(row, position, me.id, ctx.now(), expected_ply)
+    if isinstance(decided, turns.Refused):
+        return await _refused(ctx, loaded, decided, text, expected_ply)
+    seat = decided.seat
     try:
         after = position.play(text)
     except IllegalMove as exc:
@@ -183,6 +156,33 @@ async def _try_move(
     # The board posted as the answer claims the committed one only in the game's own chat.
     there = answered_in_chat and (chat.platform, chat.chat_id) == (row.platform, row.chat_id)
     return await _commit(ctx, row, after, me, seat, there)
+
+
+async def _refused(
+    ctx: Context, loaded: Loaded, refused: turns.Refused, text: str, expected_ply: int | None
+) -> Reply | None:
+    """What ``/move`` does when the player may not move now (see
+    :func:`~bot.sessions.turns.may_move`): a repeat of the move they already made is answered
+    as such, a cached game is judged again from the store (``None``) before a refusal that
+    depends on who moved last, and a passed deadline has time called; else the refusal."""
+    row, position, code, seat = loaded.row, loaded.position, refused.code, refused.seat
+    if seat is None:
+        raise await turns.refusal(ctx, row, position, refused)
+    if loaded.cached and code is not TurnRefusal.OVER:
+        return None  # check against the stored state before calling it stale, late or not yours
+    if code is TurnRefusal.MOVED_ON:
+        assert expected_ply is not None  # only a move for a given ply has moved on
+        return await _stale(ctx, row, seat, text, expected_ply)
+    if code is TurnRefusal.OUT_OF_TIME:
+        # The deadline passed before the sweeper got to it: time is called now.
+        ended = await clocks.expire(ctx, row, ctx.now())
+        if ended is None:
+            return None
+        raise await turns.refusal(ctx, ended, position, refused)
+    repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
+    if repeat is not None:
+        return repeat
+    raise await turns.refusal(ctx, row, position, refused)
 
 
 async def _commit(
@@ -351,7 +351,7 @@ async def _stale(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> 
     repeat = await _repeat(ctx, row, seat, text, ply)
     if repeat is not None:
         return repeat
-    raise Refusal(texts.position_changed(row.id, row.ply + 1))
+    raise turns.moved_on(row)
 
 
 async def _move_reply(
