@@ -58,6 +58,7 @@ __all__ = [
     "Segment",
     "Strong",
     "Text",
+    "TurnRefusal",
     "User",
     "parse_action",
     "sections",
@@ -461,6 +462,24 @@ class Need:
     candidates: tuple[int, ...] = ()
 
 
+class TurnRefusal(enum.Enum):
+    """Why a player may not move in a game now: the code of the refusal, the same on every
+    surface (``/move``, the picker, a preview, the web board), each with one wording
+    (:func:`~bot.sessions.texts.cannot_move`); decided by
+    :func:`~bot.sessions.turns.may_move`, in this order."""
+
+    #: the asker holds no seat in the game
+    NOT_PLAYING = "not_playing"
+    #: the move (a button, a page) was made for a ply the game has moved on from
+    MOVED_ON = "moved_on"
+    #: the game has ended
+    OVER = "over"
+    #: the deadline of the player to move has passed (time is called)
+    OUT_OF_TIME = "out_of_time"
+    #: the other player is to move
+    NOT_YOUR_TURN = "not_your_turn"
+
+
 #: The longest message each chat platform takes, in characters.
 MESSAGE_LIMITS: dict[str, int] = {"discord": 2000, "telegram": 4096}
 
@@ -610,6 +629,8 @@ class Reply:
     #: by someone not playing the game.  Adapters answer it privately (Discord: ephemeral;
     #: Telegram: a direct message, else a short line that pings no one).
     private: bool = False
+    #: why the asker may not move now, when that is what the refusal says (its code)
+    refusal: TurnRefusal | None = None
 
     @property
     def text(self) -> str:
@@ -626,8 +647,10 @@ class Reply:
         return sections(self.body, limit)
 
     @classmethod
-    def refuse(cls, text: Text | str, need: Need | None = None) -> Reply:
-        """A one-line refusal."""
+    def refuse(
+        cls, text: Text | str, need: Need | None = None, refusal: TurnRefusal | None = None
+    ) -> Reply:
+        """A one-line refusal (``refusal``: its code, when it says who may not move now)."""
         body = text if isinstance(text, Text) else Text.of(text)
         # One line: runs of white space (new lines too) become one space.
         flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.segments]
@@ -635,4 +658,4 @@ class Reply:
             flat[0] = flat[0].lstrip()
         if flat and isinstance(flat[-1], str):
             flat[-1] = flat[-1].rstrip()
-        return cls(Text.of(*flat), ok=False, need=need)
+        return cls(Text.of(*flat), ok=False, need=need, refusal=refusal)

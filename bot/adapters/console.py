@@ -3,7 +3,8 @@
 It uses the same manager and store as the chat adapters, so a console game survives a restart.
 After every reply it prints the text, the board description (``render.describe``) and the path
 of the board PNG it wrote.  ``as <name>`` switches the local player; after a move the console
-switches to the player to move by itself.
+switches to the player to move by itself (never to the bot, which moves by itself: playing
+it, the person at the keyboard stays the local player while it thinks).
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ class Console:
         self.prompt = prompt
         #: delivers the console's notifications (after each command, and from :mod:`bot.app`'s
         #: worker for those the clocks cause meanwhile)
-        self.outbox = Outbox(manager.store, manager.clock)
+        self.outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
         self.recaps = Recaps(manager.store)
 
     def say(self, text: str) -> None:
@@ -128,11 +129,14 @@ class Console:
             self.say(f"  [{action.label}] {action.id}" + (f"  (or type {typed})" if typed else ""))
 
     async def _follow(self, game_id: int) -> None:
-        # At one keyboard the next player is whoever is to move in the game just played.
+        # At one keyboard the next player is whoever is to move in the game just played, but
+        # never the bot: it moves by itself, and the person at the keyboard stays who they
+        # are while it thinks (a line typed meanwhile is theirs).
         player = await self.manager.player_to_move(game_id)
         if (
             player is not None
             and player.platform == PLATFORM
+            and player.user_id != BOT_USER_ID
             and player.user_id != self.user.user_id
         ):
             self.user = console_user(player.name)

@@ -41,6 +41,7 @@ from typing import Protocol
 
 from bot import metrics
 from bot.core.notification import Notification
+from bot.delivery.bell import Bell
 from bot.storage.errors import StoreError
 from bot.workers import worker_name
 
@@ -239,7 +240,9 @@ class Outbox:
     round (at most once a poll).  ``lease``,
     ``backoff`` and ``max_attempts`` tune the claims and retries; ``batch`` is how many
     notifications one claim takes; ``poll`` is how often :meth:`run` looks for due
-    notifications when nobody calls :meth:`wake`.
+    notifications when nobody calls :meth:`wake`; ``bell`` (the session manager's) wakes it
+    too while it runs, when a change made notifications due with no adapter answering it (a
+    move made on the web board).
     """
 
     def __init__(
@@ -253,6 +256,7 @@ class Outbox:
         max_attempts: int = MAX_ATTEMPTS,
         batch: int = 20,
         poll: float = 2.0,
+        bell: Bell | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -262,6 +266,7 @@ class Outbox:
         self.max_attempts = max_attempts
         self.batch = batch
         self.poll = poll
+        self.bell = bell
         self._wake = asyncio.Event()
         # When the claims of gone workers were last looked for (at most once a poll: the
         # outbox is woken after every update, and the look is a query).
@@ -279,6 +284,12 @@ class Outbox:
         failing round is tried again at the next poll: the database unreachable is one log
         line when it starts and one when it ends (not a traceback every poll); any other
         failure is logged with its stack."""
+        with contextlib.ExitStack() as listening:
+            if self.bell is not None:
+                listening.enter_context(self.bell.listening(self.wake))
+            await self._run(platform, sender, stop)
+
+    async def _run(self, platform: str, sender: Sender, stop: asyncio.Event) -> None:
         outage: str | None = None
         while not stop.is_set():
             self._wake.clear()

@@ -24,11 +24,13 @@ from importlib.resources.abc import Traversable
 from typing import Any, ParamSpec, Protocol, TypeVar
 
 from bot.core.lru import Lru
+from bot.delivery.bell import Bell
 from bot.limits import MAX_ID
 from bot.messages import (
     Need,
     Reply,
     Text,
+    TurnRefusal,
     User,
 )
 from bot.sessions import clock as clk
@@ -91,12 +93,16 @@ R = TypeVar("R")
 class Refusal(Exception):
     """Raised inside the sessions to answer with a one-line refusal (never escapes the
     manager); ``need`` says what the request lacked, when it did not name a game or
-    challenge."""
+    challenge; ``code`` why the asker may not move now, when that is the refusal (see
+    :mod:`~bot.sessions.turns`)."""
 
-    def __init__(self, text: Text | str, need: Need | None = None) -> None:
+    def __init__(
+        self, text: Text | str, need: Need | None = None, code: TurnRefusal | None = None
+    ) -> None:
         super().__init__(str(text))
         self.text = text if isinstance(text, Text) else Text.of(text)
         self.need = need
+        self.code = code
 
 
 class Damaged(Refusal):
@@ -163,7 +169,7 @@ async def _guarded(
     except Refusal as refusal:
         if isinstance(refusal, Damaged):
             log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
-        return validate.bounded(Reply.refuse(refusal.text, refusal.need))
+        return validate.bounded(Reply.refuse(refusal.text, refusal.need, refusal.code))
     except StoreBusy:
         # Another process (a backup, a stuck bot) held the database too long: nothing
         # was changed, the same command can simply be sent again.
@@ -309,6 +315,9 @@ class Context:
         self.worker = worker_name()
         #: the web board's links (:mod:`bot.webboard`), ``None`` while it is off
         self.pages: WebPages | None = None
+        #: rung when a change made notifications due that no adapter's answer posts (a move
+        #: made on the web board): wakes this process's outboxes (see bot.delivery.bell)
+        self.bell = Bell()
 
     def now(self) -> datetime:
         """The manager's current time (from the injected clock)."""

@@ -23,6 +23,7 @@ from importlib.resources.abc import Traversable
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from bot.core.status import ChallengeStatus
+from bot.delivery.bell import Bell
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
     browse as browsing,
@@ -312,6 +313,7 @@ class SessionManager:
         game_id: int | None = None,
         expected_ply: int | None = None,
         confirm: bool = False,
+        answered_in_chat: bool = True,
     ) -> Reply:
         """Play ``text`` in a game (your only active game here when no id is given).
 
@@ -324,8 +326,12 @@ class SessionManager:
         A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
         have such moves) is not played: the reply warns and offers to play it anyway.
         ``confirm`` plays it without asking (typed commands confirm with a trailing ``!``).
+        ``answered_in_chat=False``: the surface answers elsewhere than ``chat`` (the web board,
+        on its page), so the move's board is posted in the game's chat at once.
         """
-        reply = await moves.move(self._ctx, user, chat, text, game_id, expected_ply, confirm)
+        reply = await moves.move(
+            self._ctx, user, chat, text, game_id, expected_ply, confirm, answered_in_chat
+        )
         return await opponent.after_move(self._ctx, reply)
 
     resign = forward(guard(moves.resign))
@@ -388,7 +394,7 @@ class SessionManager:
         try:
             return await picker.pick(self._ctx, user, chat, action_id)
         except Refusal as refusal:
-            return Reply.refuse(str(refusal))
+            return Reply.refuse(str(refusal), refusal=refusal.code)
 
     suggest_moves = forward(checked(_no_moves)(picker.suggestions))
 
@@ -416,6 +422,13 @@ class SessionManager:
     game_choices = forward(checked(_no_choices)(previews.game_choices))
 
     export = forward(guard(histories.export))
+
+    @property
+    def bell(self) -> Bell:
+        """Rung when notifications became due that no adapter's answer posts (a move made on
+        the web board): give it to this process's outboxes (:class:`~bot.delivery.outbox.
+        Outbox` ``bell=``) so they deliver them at once."""
+        return self._ctx.bell
 
     @property
     def web_pages(self) -> WebPages | None:

@@ -11,8 +11,8 @@ from bot.core.ending import Termination
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
-from bot.messages import Action, ActionKind, Chat, Reply, User
-from bot.sessions import clocks, endings, loading, policy, presentation, standings, texts
+from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
+from bot.sessions import clocks, endings, loading, policy, presentation, standings, texts, turns
 from bot.sessions.context import Context, Refusal
 from bot.sessions.loading import Loaded
 from bot.storage import GameRow, PlayerRow, RatedEnd
@@ -29,6 +29,7 @@ async def move(
     game_id: int | None = None,
     expected_ply: int | None = None,
     confirm: bool = False,
+    answered_in_chat: bool = True,
 ) -> Reply:
     """Play ``text`` in a game (your only active game here when no id is given).
 
@@ -41,11 +42,15 @@ async def move(
     A legal move that would lose the game for its player (inpHeXion and Lines of Fixation
     have such moves) is not played: the reply warns and offers to play it anyway.
     ``confirm`` plays it without asking.
+
+    ``answered_in_chat``: the surface answers the move in ``chat`` (its answer there is the
+    move's board, when ``chat`` is the game's).  ``False`` for the web board, which answers on
+    its page: the board in the game's chat is then due at once and the outboxes are woken.
     """
     if not isinstance(text, str):
         raise Refusal(texts.move_is_text())
     me = await loading.player(ctx, user)
-    if game_id is None and expected_ply is None:
+    if game_id is None and expected_ply is None and answered_in_chat:
         played = await _alone(ctx, me, chat, text, confirm)
         if played is not None:
             return played
@@ -60,7 +65,9 @@ async def move(
     async with lock:
         for fresh in (False, True):
             loaded = await loading.load(ctx, gid, fresh)
-            reply = await _try_move(ctx, me, chat, loaded, text, expected_ply, confirm)
+            reply = await _try_move(
+                ctx, me, chat, loaded, text, expected_ply, confirm, answered_in_chat
+            )
             if reply is not None:
                 return reply
             if not loaded.cached:
@@ -97,12 +104,10 @@ async def _alone(ctx: Context, me: PlayerRow, chat: Chat, text: str, confirm: bo
         if cached is None:
             return None
         row, position = cached
-        seat = loading.seat(me, row)
-        due = row.deadline_at
-        if seat is None or row.status != GameStatus.ACTIVE or position.to_move != seat:
+        decided = turns.may_move(row, position, me.id, ctx.now())
+        if not isinstance(decided, turns.MayMove):
             return None
-        if due is not None and due <= ctx.now():
-            return None
+        seat = decided.seat
         try:
             after = position.play(text)
         except IllegalMove:
@@ -125,39 +130,15 @@ async def _try_move(
     text: str,
     expected_ply: int | None,
     confirm: bool = False,
+    answered_in_chat: bool = True,
 ) -> Reply | None:
     """Check and commit one move made in ``chat``; ``None`` if the store refused the write as
     stale."""
     row, position, gid = loaded.row, loaded.position, loaded.row.id
-    seat = loading.seat(me, row)
-    if seat is None:
-        raise Refusal(texts.not_playing(gid))
-    if expected_ply is not None and expected_ply != row.ply:
-        if loaded.cached:
-            return None  # check against the stored state before calling it stale
-        return await _stale(ctx, row, seat, text, expected_ply)
-    if row.status != GameStatus.ACTIVE:
-        repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
-        if repeat is not None:
-            return repeat
-        raise Refusal(texts.is_over(gid, await presentation.result_text(ctx, row, position)))
-    due = row.deadline_at
-    if due is not None and due <= ctx.now():
-        if loaded.cached:
-            return None  # look at the stored game before calling time
-        # The deadline passed before the sweeper got to it: time is called now.
-        ended = await clocks.expire(ctx, row, ctx.now())
-        if ended is None:
-            return None
-        raise Refusal(texts.time_ran_out(gid, await presentation.result_text(ctx, ended, position)))
-    if position.to_move != seat:
-        if loaded.cached:
-            return None
-        repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
-        if repeat is not None:
-            return repeat
-        other = await presentation.who(ctx, row, position, position.to_move)
-        raise Refusal(texts.not_your_turn(gid, other))
+    decided = turns.may_move(row, position, me.id, ctx.now(), expected_ply)
+    if isinstance(decided, turns.Refused):
+        return await _refused(ctx, loaded, decided, text, expected_ply)
+    seat = decided.seat
     try:
         after = position.play(text)
     except IllegalMove as exc:
@@ -172,15 +153,44 @@ async def _try_move(
             ok=False,
             game_id=gid,
         )
-    return await _commit(ctx, row, after, me, seat, chat)
+    # The board posted as the answer claims the committed one only in the game's own chat.
+    there = answered_in_chat and (chat.platform, chat.chat_id) == (row.platform, row.chat_id)
+    return await _commit(ctx, row, after, me, seat, there)
+
+
+async def _refused(
+    ctx: Context, loaded: Loaded, refused: turns.Refused, text: str, expected_ply: int | None
+) -> Reply | None:
+    """What ``/move`` does when the player may not move now (see
+    :func:`~bot.sessions.turns.may_move`): a repeat of the move they already made is answered
+    as such, a cached game is judged again from the store (``None``) before a refusal that
+    depends on who moved last, and a passed deadline has time called; else the refusal."""
+    row, position, code, seat = loaded.row, loaded.position, refused.code, refused.seat
+    if seat is None:
+        raise await turns.refusal(ctx, row, position, refused)
+    if loaded.cached and code is not TurnRefusal.OVER:
+        return None  # check against the stored state before calling it stale, late or not yours
+    if code is TurnRefusal.MOVED_ON:
+        assert expected_ply is not None  # only a move for a given ply has moved on
+        return await _stale(ctx, row, seat, text, expected_ply)
+    if code is TurnRefusal.OUT_OF_TIME:
+        # The deadline passed before the sweeper got to it: time is called now.
+        ended = await clocks.expire(ctx, row, ctx.now())
+        if ended is None:
+            return None
+        raise await turns.refusal(ctx, ended, position, refused)
+    repeat = await _repeat(ctx, row, seat, text, row.ply - 1)
+    if repeat is not None:
+        return repeat
+    raise await turns.refusal(ctx, row, position, refused)
 
 
 async def _commit(
-    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int, chat: Chat
+    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int, there: bool
 ) -> Reply | None:
     """Store the move (one transaction with its notifications) and answer it; ``None`` if
     the stored game was no longer at ``row``'s ply and version."""
-    updated = await commit(ctx, row, after, me, seat, made_in=chat)
+    updated = await commit(ctx, row, after, me, seat, answered_there=there)
     if updated is None:
         return None
     return await _move_reply(ctx, updated, row.ply, seat, after)
@@ -193,15 +203,16 @@ async def commit(
     me: PlayerRow,
     seat: int,
     alone_in: tuple[int, str, str] | None = None,
-    made_in: Chat | None = None,
+    answered_there: bool = True,
 ) -> GameRow | None:
     """Store ``me``'s move that made ``after`` (one transaction with its notifications): the
     stored game, or ``None`` if it was no longer at ``row``'s ply and version (or, with
     ``alone_in``, no longer the player's only active game in the chat: see
     :meth:`~bot.storage.sql_games.SqlGames.apply_move`).  Every move is stored here, the bot's
-    too (see :mod:`~bot.sessions.opponent`).  ``made_in``: the chat the move was made in; a
-    move made outside the game's chat has its board due at once (see
-    :func:`~bot.sessions.policy.board_note`)."""
+    too (see :mod:`~bot.sessions.opponent`).  ``answered_there``: the move is answered in the
+    game's chat (the answer claims its board); a move answered elsewhere (in a private chat,
+    on the web board) has its board due at once, and this process's outboxes are woken for it
+    (see :func:`~bot.sessions.policy.board_note`)."""
     now = ctx.now()
     move = after.last_move or ""
     opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
@@ -270,11 +281,9 @@ async def commit(
             if over is not None
             else texts.your_turn_note(row.id, title, presentation.mention(me), move)
         )
-        there = made_in is None or (made_in.platform, made_in.chat_id) == (
-            row.platform,
-            row.chat_id,
+        notes.append(
+            policy.board_note(ctx, told, row, after.ply, moved, now, answered_there=answered_there)
         )
-        notes.append(policy.board_note(ctx, told, row, after.ply, moved, now, answered_there=there))
     updated = await ctx.store.apply_move(
         row,
         move,
@@ -293,6 +302,8 @@ async def commit(
         metrics.moved(row.game)
         if ctx.pages is not None:
             ctx.pages.changed(row.id)
+        if not answered_there and me.user_id != BOT_USER_ID:
+            ctx.bell.ring()  # no answer posts the board: the outboxes post it now
     return updated
 
 
@@ -340,7 +351,7 @@ async def _stale(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> 
     repeat = await _repeat(ctx, row, seat, text, ply)
     if repeat is not None:
         return repeat
-    raise Refusal(texts.position_changed(row.id, row.ply + 1))
+    raise turns.moved_on(row)
 
 
 async def _move_reply(

@@ -34,9 +34,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, User, parse_action
-from bot.sessions import building, loading, texts
+from bot.sessions import building, loading, texts, turns
 from bot.sessions.context import Context, Refusal, checked_id
 from engines import Position
 from engines.isopath import IsopathPosition
@@ -210,22 +209,16 @@ async def open_picker(
     """The picker step for ``user`` in game ``game_id`` after choosing ``prefix``.
 
     ``ply`` is the ply the buttons were made for (``None``: the game's current ply).  Raises
-    :class:`Refusal` unless ``user`` is the player to move in that active game at that ply and
-    ``prefix`` starts a legal move.
+    :class:`Refusal` unless ``user`` may move in that game at that ply (the one decision of
+    :func:`~bot.sessions.turns.may_move`, with its code) and ``prefix`` starts a legal move.
     """
     gid = checked_id(game_id, "game")
     me = await loading.player(ctx, user)
     loaded = await loading.load(ctx, gid)
     row, position = loaded.row, loaded.position
-    seat = loading.seat(me, row)
-    if seat is None:
-        raise Refusal(f"Only the players of #{gid} can move in it.")
-    if row.status != GameStatus.ACTIVE or position.outcome is not None:
-        raise Refusal(f"#{gid} is over.")
-    if ply is not None and ply != row.ply:
-        raise Refusal(f"#{gid} has moved on since: use its latest board.")
-    if position.to_move != seat:
-        raise Refusal(f"It is not your turn in #{gid}.")
+    decided = turns.may_move(row, position, me.id, ctx.now(), ply)
+    if isinstance(decided, turns.Refused):
+        raise await turns.refusal_calling_time(ctx, row, position, decided)
     if isinstance(position, IsopathPosition):
         return board_step(gid, row.ply, position, prefix)
     step = next_parts(position, prefix)
@@ -350,6 +343,6 @@ async def suggestions(
     except Refusal:
         return []
     row, position = loaded.row, loaded.position
-    if row.status != GameStatus.ACTIVE or loading.seat(me, row) != position.to_move:
+    if not isinstance(turns.may_move(row, position, me.id, ctx.now()), turns.MayMove):
         return []
     return matches(position, typed, limit)

@@ -2,10 +2,12 @@
 it is played (a *preview*), the facts of a game for a platform's card (Discord's embed), and a
 player's active games for a picker or autocompletion.
 
-Nothing here changes the store.  A preview answers with the board after the move and two
-actions: "Play it" (an ordinary ``mv:<game>:<ply>:<move>`` button, so playing it goes through
-:func:`~bot.sessions.moves.move` with the ply the player saw) and "Cancel" (``pvc:<game>``,
-which the adapter answers itself: nothing was stored, so there is nothing to undo).
+Nothing here changes the store (but a game whose deadline passed has time called, as the
+move would: see :func:`~bot.sessions.turns.refusal_calling_time`).  A preview answers with the
+board after the move and two actions: "Play it" (an ordinary ``mv:<game>:<ply>:<move>``
+button, so playing it goes through :func:`~bot.sessions.moves.move` with the ply the player
+saw) and "Cancel" (``pvc:<game>``, which the adapter answers itself: nothing was stored, so
+there is nothing to undo).
 
 >>> play_action(42, 3, "e5").id, cancel_action(42).id
 ('mv:42:3:e5', 'pvc:42')
@@ -18,7 +20,7 @@ from datetime import datetime
 
 from bot.core.status import GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User
-from bot.sessions import loading, presentation, standings, texts
+from bot.sessions import loading, presentation, standings, texts, turns
 from bot.sessions.context import Context, Refusal
 from engines import IllegalMove
 
@@ -52,7 +54,8 @@ async def preview(
 ) -> Reply:
     """The board after ``user`` would play ``text`` in a game (their only active one in
     ``chat`` when no id is given), with Play it / Cancel; nothing is stored.  Refused (raises
-    :class:`Refusal`) exactly where :func:`~bot.sessions.moves.move` would refuse the move."""
+    :class:`Refusal`) exactly where :func:`~bot.sessions.moves.move` would refuse the move
+    (the one decision of :func:`~bot.sessions.turns.may_move`, with its code)."""
     if not isinstance(text, str):
         raise Refusal(texts.move_is_text())
     me = await loading.player(ctx, user)
@@ -60,14 +63,10 @@ async def preview(
     loaded = await loading.load(ctx, gid)
     loading.shown_here(me, chat, loaded.row)
     row, position = loaded.row, loaded.position
-    seat = loading.seat(me, row)
-    if seat is None:
-        raise Refusal(texts.not_playing(gid))
-    if row.status != GameStatus.ACTIVE:
-        raise Refusal(texts.is_over(gid, await presentation.result_text(ctx, row, position)))
-    if position.to_move != seat:
-        other = await presentation.who(ctx, row, position, position.to_move)
-        raise Refusal(texts.not_your_turn(gid, other))
+    decided = turns.may_move(row, position, me.id, ctx.now())
+    if isinstance(decided, turns.Refused):
+        raise await turns.refusal_calling_time(ctx, row, position, decided)
+    seat = decided.seat
     try:
         after = position.play(text)
     except IllegalMove as exc:

@@ -11,7 +11,8 @@ endpoint of :mod:`bot.web`):
   picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
 - ``POST /api/games/<slug>/moves`` ``{"move": ..., "ply": ...}``: play, through
   :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
-  chat move (its checks, its commit, its notifications in the chat).
+  chat move (its checks, its commit, its notifications in the chat); answered here, so the
+  move's board is due in the game's chat at once and this process's outboxes are woken.
 - ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
   the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
@@ -38,8 +39,8 @@ from aiohttp import web
 
 import render
 from bot.core.status import GameStatus
-from bot.messages import ActionKind, Chat, User
-from bot.sessions import reviews, texts
+from bot.messages import ActionKind, Chat, TurnRefusal, User
+from bot.sessions import reviews, texts, turns
 from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
@@ -97,8 +98,11 @@ def _json(data: Any, status: int = 200) -> web.Response:
     return web.json_response(data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False))
 
 
-def _refusal(text: object, status: int) -> web.Response:
-    return _json({"ok": False, "text": str(text)}, status)
+def _refusal(text: object, status: int, code: TurnRefusal | None = None) -> web.Response:
+    answer: dict[str, Any] = {"ok": False, "text": str(text)}
+    if code is not None:
+        answer["code"] = code.value  # why the asker may not move (see bot.sessions.turns)
+    return _json(answer, status)
 
 
 @web.middleware
@@ -225,13 +229,19 @@ class WebBoard:
             raise auth.AuthError("Unknown sign-in: open the board from the chat again.")
         return None
 
-    async def _seat(self, who: auth.Identity | None, g: GameView) -> tuple[PlayerRow, int] | None:
+    async def _player(self, who: auth.Identity | None) -> PlayerRow | None:
+        """The stored player the asker is (``None``: a spectator, or someone never seen)."""
         if who is None:
             return None
-        player = await self.manager.store.find_player(who.platform, who.user_id)
-        if player is None or player.id not in g.row.seats:
-            return None
-        return player, g.row.seats.index(player.id)
+        return await self.manager.store.find_player(who.platform, who.user_id)
+
+    def _may_move(
+        self, player: PlayerRow | None, g: GameView, ply: int | None = None
+    ) -> turns.MayMove | turns.Refused:
+        """Whether ``player`` may move in the game shown now (the one decision of every
+        surface, :func:`~bot.sessions.turns.may_move`)."""
+        pid = None if player is None else player.id
+        return turns.may_move(g.row, g.position, pid, self.manager.now(), ply)
 
     def _state(self, g: GameView, slug: str) -> dict[str, Any]:
         key = ("state", g.row.id, g.row.version)
@@ -321,13 +331,13 @@ class WebBoard:
         gid, g = await self._game(request)
         state = self._state(g, request.match_info["slug"])
         try:
-            seat = await self._seat(self._who(request, gid), g)
+            player = await self._player(self._who(request, gid))
             state["auth"] = None
         except auth.AuthError as exc:
-            seat, state["auth"] = None, str(exc)
-        you = None if seat is None else seat[1]
-        state["you"] = you
-        state["can_move"] = you is not None and not state["over"] and g.row.to_move == you
+            player, state["auth"] = None, str(exc)
+        decided = self._may_move(player, g)
+        state["you"] = decided.seat
+        state["can_move"] = isinstance(decided, turns.MayMove)
         state["spectators"] = self.live.spectators(gid)
         return _json(state)
 
@@ -380,10 +390,13 @@ class WebBoard:
             return _refusal(exc, 401)
         if who is None:
             return _refusal(texts.web_sign_in(), 401)
-        seat = await self._seat(who, g)
-        if seat is None:
-            return _refusal(texts.not_playing(gid), 403)
-        player = seat[0]
+        player = await self._player(who)
+        decided = self._may_move(player, g, ply)
+        if player is None or decided.seat is None:
+            # Not a player: refused here.  Every other refusal is the move's own (it may be
+            # a repeat of a move already stored, answered as such), with the same code.
+            nobody = TurnRefusal.NOT_PLAYING
+            return _refusal(texts.cannot_move(nobody, gid), 403, nobody)
         if not self._per_player.take(f"{who.platform}:{who.user_id}", time.monotonic()):
             return _refusal(texts.web_too_fast(), 429)
         reply = await self.manager.move(
@@ -393,12 +406,15 @@ class WebBoard:
             game_id=gid,
             expected_ply=ply,
             confirm=confirm,
+            # Answered here, not in the chat: the chat's board is due at once (no grace).
+            answered_in_chat=False,
         )
         self.live.poke(gid)
         if reply.ok:
             return _json({"ok": True, "text": str(reply.body)})
         anyway = any(a.kind is ActionKind.MOVE_ANYWAY for a in reply.actions)
-        return _json({"ok": False, "confirm": anyway, "text": str(reply.body)}, 409)
+        code = None if reply.refusal is None else reply.refusal.value
+        return _json({"ok": False, "confirm": anyway, "text": str(reply.body), "code": code}, 409)
 
     async def _api_review(self, request: web.Request) -> web.Response:
         gid, g = await self._game(request)
@@ -409,13 +425,15 @@ class WebBoard:
         ):
             return _refusal(texts.web_review_too_fast(), 429)
         try:
-            seat = await self._seat(self._who(request, gid), g)
+            player = await self._player(self._who(request, gid))
         except auth.AuthError:
-            seat = None  # a spectator, as on the rest of the page
+            player = None  # a spectator, as on the rest of the page
+        if player is not None and player.id not in g.row.seats:
+            player = None  # (someone else's game: a spectator there)
         # Its turn in the worker pool's queue: the player's own (with their games against
         # the bot), or the spectators' one: all of theirs together never hold more workers
         # than one player may, however many addresses ask.
-        owner = _SPECTATORS if seat is None else seat[0].id
+        owner = _SPECTATORS if player is None else player.id
         try:
             return _json(await self.reviews.review(g, owner))
         except Refusal as refusal:

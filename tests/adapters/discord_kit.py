@@ -139,9 +139,11 @@ async def running(
     clock: Clock | None = None,
     registry: Sequence[Command] = REGISTRY,
     guild_id: int | None = None,
+    poll: float = 0.2,
 ) -> AsyncIterator[Run]:
     """The bot on a fresh manager over the SQLite file ``path``, logged in to ``fake``; with
-    ``outbox``, its notifications are delivered through the outbox as in production;
+    ``outbox``, its notifications are delivered through the outbox as in production (looking
+    every ``poll`` seconds when nothing wakes it);
     ``clock`` is the manager's (and the outbox's) clock; ``guild_id`` syncs the commands to
     that one server."""
     async with contextlib.AsyncExitStack() as stack:
@@ -149,7 +151,7 @@ async def running(
         stack.push_async_callback(store.close)
         manager = SessionManager(store, clock, pictures=pictures, rng=random.Random(7))
         stack.push_async_callback(manager.close)
-        box = Outbox(manager.store, manager.clock, poll=0.2) if outbox else None
+        box = Outbox(manager.store, manager.clock, poll=poll, bell=manager.bell) if outbox else None
         bot = DiscordBot(
             manager,
             outbox=box,

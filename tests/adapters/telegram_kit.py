@@ -163,11 +163,13 @@ async def running(
     thinker: Thinker | None = None,
     registry: Sequence[Command] = REGISTRY,
     rate_limiter: BaseRateLimiter[Any] | None = None,
+    poll: float = 1.0,
 ) -> AsyncIterator[Bot]:
     """The adapter on a fresh manager over the SQLite file ``path``, polling a fake;
     ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``);
     ``thinker`` searches the bot's moves (tests give it tiny budgets); ``rate_limiter``
-    replaces :func:`quiet_limiter`."""
+    replaces :func:`quiet_limiter`; ``poll``: how often the outbox looks for due
+    notifications when nothing wakes it (the adapter after each update, the manager's bell)."""
     async with contextlib.AsyncExitStack() as stack:
         server = fake if fake is not None else await stack.enter_async_context(FakeTelegram())
         store = await SqliteStore.open(path)
@@ -190,7 +192,7 @@ async def running(
         )
         outbox = None
         if deliver:
-            outbox = Outbox(store, manager.clock, poll=1.0)
+            outbox = Outbox(store, manager.clock, poll=poll, bell=manager.bell)
             adapter.outbox = outbox
             sender = TelegramSender(adapter.application.bot, Recaps(store), manager)
             stop = asyncio.Event()

@@ -43,3 +43,27 @@ async def test_a_move_made_privately_has_the_groups_board_due_at_once(tmp_path: 
         # Posted in the game's chat (the group), naming the player to move, with no wait.
         assert board.chat == ROOM and board.ply == 1 and not board.direct
         assert board.deliver_after == m.now()
+
+
+async def test_a_move_answered_on_the_web_has_its_board_due_at_once_and_rings(
+    tmp_path: Path,
+) -> None:
+    async with session(tmp_path / "h.db", FakeClock()) as m:
+        gid, _ = await start_game(m, "pathagon")
+        rung: list[int] = []
+        with m.bell.listening(lambda: rung.append(gid)):
+            # The web board passes the game's own chat, but answers on its page.
+            played = await m.move(ALICE, ROOM, "a2", gid, 0, answered_in_chat=False)
+        assert played.ok, played.text
+        (board,) = await _boards(m, gid)
+        assert board.chat == ROOM and board.deliver_after == m.now()
+        assert rung == [gid]  # this process's outboxes were woken for it
+
+
+async def test_a_move_answered_in_its_chat_rings_nothing(tmp_path: Path) -> None:
+    async with session(tmp_path / "h.db", FakeClock()) as m:
+        gid, _ = await start_game(m, "pathagon")
+        rung: list[int] = []
+        with m.bell.listening(lambda: rung.append(gid)):
+            assert (await m.move(ALICE, ROOM, "a2", gid)).ok
+        assert rung == []  # the adapter's answer is the board (and it wakes its outbox)

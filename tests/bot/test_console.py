@@ -7,13 +7,22 @@ import io
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot.adapters.console import Console
+from bot.adapters.console import CHAT, Console
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
+from bot.sessions.thinker import Thinker
 from bot.storage import SqliteStore
+from tests.bot.sessions.test_opponent import (
+    GATE,
+    TINY,
+    open_gate,
+    search_started,
+    waiting_search,
+)
 
 
 def feeder(lines: list[bytes]) -> Callable[[], Awaitable[bytes]]:
@@ -170,3 +179,44 @@ async def test_the_stats_chart_is_saved_like_a_board(tmp_path: Path) -> None:
     assert code == 0
     (line,) = [line for line in out.splitlines() if line.startswith("picture: ")]
     assert Path(line.removeprefix("picture: ")).read_bytes().startswith(b"\x89PNG")
+
+
+async def test_playing_the_bot_keeps_the_person_at_the_keyboard(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The bot's search waits at a gate while the next line is typed (issue 42: that line
+    # went to the bot's seat, after "(now playing as Hexhall bot)").
+    monkeypatch.setenv(GATE, str(tmp_path))
+    thinker = Thinker(budgets=TINY, workers=1, search=waiting_search)
+    store = await SqliteStore.open(tmp_path / "h.db")
+    out = io.StringIO()
+    manager = SessionManager(store, FakeClock(), pictures=False, thinker=thinker)
+    lines = [b"as ada\n", b"challenge bot pathagon first=me days=none\n", b"b2\n"]
+    meanwhile = [b"resign\n"]  # typed while the bot thinks: Ada's own question comes back
+
+    async def read() -> bytes:
+        if lines:
+            return lines.pop(0)
+        if meanwhile:
+            await search_started(tmp_path, 1)  # the bot thinks about its reply to b2
+            out.write("(thinking)\n")
+            return meanwhile.pop()
+        open_gate(tmp_path, 1)
+        await manager.bot_idle()
+        return b""
+
+    try:
+        console = Console(manager, tmp_path / "boards", out=out, read_line=read, prompt=True)
+        assert await console.run() == 0
+        await console.show(await manager.board(console.user, CHAT, 1))  # the bot's move is in
+    finally:
+        await manager.bot_idle()
+        await store.close()
+        thinker.close(wait=True)
+    said = out.getvalue()
+    assert "now playing as" not in said.replace("(now playing as ada)", "")
+    # The prompt named Ada, and the line typed meanwhile was answered as hers.
+    prompted, answered = said.split("(thinking)\n", 1)
+    assert prompted.endswith("ada> "), prompted
+    assert answered.startswith("Really resign #1?"), answered
+    assert console.user.user_id == "ada"

@@ -85,7 +85,7 @@ async def serve(
     the gateway shards this process runs; only the process running shard 0 syncs the
     commands, and every process delivers Discord's notifications from the outbox."""
     point_at(api_url, gateway_url)
-    outbox = Outbox(manager.store, manager.clock)
+    outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
     bot = build_bot(
         manager,
         shard_count=shard_count,

@@ -47,7 +47,7 @@ async def serve(
     hide(token, webhook_secret)
     adapter = TelegramAdapter.build(manager, token, api_url=api_url, file_url=file_url)
     adapter.web_app = web_app
-    outbox = Outbox(manager.store, manager.clock)
+    outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
     adapter.outbox = outbox  # woken after every update: notices go out at once
     sender = TelegramSender(adapter.application.bot, Recaps(manager.store), manager)
     # Each process delivers its own outbox share, polling or not (the store's claims keep

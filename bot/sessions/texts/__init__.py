@@ -4,7 +4,8 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
 :mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
 :mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`,
-:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`), every name read from here
+:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`,
+:mod:`~bot.sessions.texts.turns`), every name read from here
 (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
@@ -270,6 +271,7 @@ from bot.sessions.texts.tournaments import (
     tournament_withdrawn,
     which_tournament,
 )
+from bot.sessions.texts.turns import cannot_move
 from bot.sessions.texts.watching import (
     NOT_YOUR_PICKER,
     SENT_PRIVATELY,
@@ -555,3 +557,6 @@ __all__ += [
 
 # A card's copies once answered, answers beyond a chat's messages (issue 25), kept apart.
 __all__ += ["game_begun", "rest_attached"]
+
+# Why a player may not move now, one wording per code (issue 42), kept apart as above.
+__all__ += ["cannot_move"]
