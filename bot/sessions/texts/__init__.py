@@ -4,8 +4,9 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
 :mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
 :mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`,
-:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`), every name read from here
-(``texts.moved``).
+:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`,
+:mod:`~bot.sessions.texts.illegal`: why a move is illegal, for every code the engines give), every
+name read from here (``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
@@ -123,6 +124,7 @@ from bot.sessions.texts.hardening import (
     same_challenge_pending,
     your_turn_due,
 )
+from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move
 from bot.sessions.texts.looking import (
     HELP,
     bad_page,
@@ -555,3 +557,4 @@ __all__ += [
 
 # A card's copies once answered, answers beyond a chat's messages (issue 25), kept apart.
 __all__ += ["game_begun", "rest_attached"]
+__all__ += ["ILLEGAL_MOVES", "illegal_move"]
