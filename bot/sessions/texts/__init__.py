@@ -4,14 +4,15 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 :mod:`~bot.sessions.texts.correspondence`, :mod:`~bot.sessions.texts.standings`,
 :mod:`~bot.sessions.texts.hardening`, :mod:`~bot.sessions.texts.tournaments`,
 :mod:`~bot.sessions.texts.web`, :mod:`~bot.sessions.texts.review`,
-:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`,
-:mod:`~bot.sessions.texts.illegal`: why a move is illegal, for every code the engines give), every
-name read from here (``texts.moved``).
+:mod:`~bot.sessions.texts.picking`, :mod:`~bot.sessions.texts.cards`), every name read from here
+(``texts.moved``).
 
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
 :class:`~bot.messages.Code` spans.  Nothing here says how to type or press anything: that is each
-adapter's business (see :mod:`bot.adapters.commands` for the typed forms).
+adapter's business (see :mod:`bot.adapters.commands` for the typed forms).  Why a move is
+illegal is a plain sentence, one for every code the engines give
+(:mod:`~bot.sessions.texts.illegal`).
 
 >>> from bot.messages import Mention
 >>> ada = Mention("console", "ada", "Ada")
@@ -299,6 +300,7 @@ __all__ = [
     "DAMAGED_RATING",
     "FLOOD_WAIT",
     "HELP",
+    "ILLEGAL_MOVES",
     "NOT_MY_BUTTON",
     "OPEN_BOARD",
     "PROVISIONAL_NOTE",
@@ -368,6 +370,7 @@ __all__ = [
     "history_line",
     "id_too_long",
     "illegal",
+    "illegal_move",
     "import_needs_two_players",
     "imported",
     "invited_handle",
@@ -557,4 +560,3 @@ __all__ += [
 
 # A card's copies once answered, answers beyond a chat's messages (issue 25), kept apart.
 __all__ += ["game_begun", "rest_attached"]
-__all__ += ["ILLEGAL_MOVES", "illegal_move"]
