@@ -81,7 +81,7 @@ def play(game: str, first: Player, second: Player, n: int, cap: int) -> tuple[fl
         return 0.5, f"{line}; last: {tail}"
     winner = pos.outcome.winner
     score = 0.5 if winner is None else 1.0 if winner == seat else 0.0
-    return score, f"{score} at ply {pos.ply} ({pos.outcome.reason}); last: {tail}"
+    return score, f"{score} at ply {pos.ply} ({pos.outcome.termination}); last: {tail}"
 
 
 def main() -> None:

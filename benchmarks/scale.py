@@ -170,7 +170,7 @@ def scripts(per_variant: int, rng: random.Random) -> list[tuple[Script, int]]:
                         tuple(seats),
                         tuple(to_move),
                         None if out is None else out.winner,
-                        None if out is None else out.reason,
+                        None if out is None else str(out.termination),
                         out is not None,
                     ),
                     share,

@@ -30,6 +30,7 @@ from typing import Any
 import engines
 from bot import app
 from bot.app import USAGE_EXIT, AppError
+from bot.sessions.texts.illegal import illegal_move
 
 __all__ = ["main", "parse_moves"]
 
@@ -113,7 +114,8 @@ def parse_moves(position: engines.Position, text: str) -> engines.Position:
             i += 1
         except engines.IllegalMove as single:
             if i + 1 >= len(words) or {words[i].lower(), words[i + 1].lower()} & alone:
-                raise CliError(f"move {number} ({words[i]!r}) is illegal: {single}") from None
+                why = illegal_move(single)
+                raise CliError(f"move {number} ({words[i]!r}) is illegal: {why}") from None
             position = _play(position, f"{words[i]} {words[i + 1]}", number)
             i += 2
     return position
@@ -123,7 +125,8 @@ def _play(position: engines.Position, move: str, number: int) -> engines.Positio
     try:
         return position.play(move)
     except engines.IllegalMove as exc:
-        raise CliError(f"move {number} ({move.strip()!r}) is illegal: {exc}") from None
+        why = illegal_move(exc)
+        raise CliError(f"move {number} ({move.strip()!r}) is illegal: {why}") from None
 
 
 def _render(game: str, moves: str, options: list[str], output: str) -> int:

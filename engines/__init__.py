@@ -13,15 +13,28 @@ from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
-from engines.base import Game, IllegalMove, Option, Outcome, Position, shown
+from engines.base import (
+    Game,
+    IllegalMove,
+    IllegalMoveCode,
+    MoveCode,
+    Option,
+    Outcome,
+    Position,
+    Termination,
+    shown,
+)
 
 __all__ = [
     "GAMES",
     "Game",
     "IllegalMove",
+    "IllegalMoveCode",
+    "MoveCode",
     "Option",
     "Outcome",
     "Position",
+    "Termination",
     "from_dict",
     "looks_like_move",
     "new",
@@ -56,7 +69,9 @@ def new(name: str, **options: Any) -> Position:
 def replay(name: str, moves: Iterable[str], **options: Any) -> Iterator[Position]:
     """The start position of game ``name``, then the position after each of ``moves``.
 
-    An illegal move raises :class:`IllegalMove` naming its number, e.g.
+    An illegal move raises :class:`IllegalMove` with the code
+    :attr:`~IllegalMoveCode.IN_LIST`, naming the move's ``number`` and text (``move``) and the
+    error it met (``reason``); it reads e.g.
     ``move 2 (a1) is illegal: a1 is not in the target sub-board (centre, 5)``.
 
     >>> [p.last_move for p in replay("maphex", ["5", "E5"])]
@@ -68,7 +83,9 @@ def replay(name: str, moves: Iterable[str], **options: Any) -> Iterator[Position
         try:
             position = position.play(move)
         except IllegalMove as exc:
-            raise IllegalMove(f"move {number} ({shown(move)}) is illegal: {exc}") from None
+            raise IllegalMove(
+                IllegalMoveCode.IN_LIST, number=number, move=shown(move), reason=exc
+            ) from None
         yield position
 
 

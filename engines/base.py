@@ -4,26 +4,39 @@ A game is described by a :class:`Game` (title, sides, options as data) and playe
 immutable :class:`Position` values: ``position.play(move)`` returns the next position and
 leaves the old one untouched.  Moves are plain strings in the canonical notation of
 ``shared/rules/README.md``; an illegal or malformed move raises :class:`IllegalMove`.
+
+Like python-chess's ``Outcome`` and ``Termination``, how a game ended is a value the engine
+owns: an :class:`Outcome` carries a :class:`Termination` member, never free text.  An illegal
+move is a code and its arguments, never a sentence: the words for each code live with the bot
+(``bot/sessions/texts``), which tells this module how to read them (:func:`explain_with`).
 """
 
 from __future__ import annotations
 
 import abc
+import enum
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, ClassVar, TypeAlias
 
 __all__ = [
+    "Argument",
     "Game",
     "IllegalMove",
+    "IllegalMoveCode",
+    "MoveCode",
     "Option",
     "Outcome",
     "Position",
+    "Termination",
+    "explain_with",
     "load_turn",
     "normalize_move",
     "option_text",
+    "pictured",
     "shown",
     "turn_dict",
 ]
@@ -32,24 +45,192 @@ __all__ = [
 MAX_MOVE_LENGTH = 80
 
 
-class IllegalMove(ValueError):
-    """A move that is malformed or breaks a rule.
+class Termination(enum.StrEnum):
+    """How a game ended, in the spirit of python-chess's ``Termination``.
 
-    The message is one line a player can read, naming the rule that was broken, e.g.
-    ``e5 is not in the target sub-board (top-left, 1)``.
+    One enum for every game: three games end by a connection and two by a player without a
+    legal move, and the store, the pictures and the bot read any game's ending without knowing
+    the game.  The engines end games by the rules only (:attr:`by_the_rules`; each game lists
+    its own in :attr:`Game.terminations`); the bot adds the endings off the board (a
+    resignation, a draw by agreement, a loss on time, an abort), which the pictures of a
+    finished game show too.  Each member's value is the text the store keeps, one spelling
+    each; texts stored by earlier versions in another spelling are read into their one member:
+
+    >>> Termination("timeout") is Termination("time") is Termination.TIMEOUT
+    True
+    >>> Termination.CONNECTION.by_the_rules, Termination.RESIGNATION.by_the_rules
+    (True, False)
+    >>> f"won ({Termination.HOME_ROW})"
+    'won (home row)'
     """
+
+    # -- by the rules: the endings the engines give -----------------------------------------
+    #: Pathagon, Maphex, inpHeXion: a chain joins the player's two edges
+    CONNECTION = "connection"
+    #: Lines of Fixation: all of a player's stacks form one group
+    ONE_GROUP = "one group"
+    #: Lines of Fixation: two full stacks holding enemy pieces
+    TWO_TALL_STACKS = "two 6-high stacks"
+    #: Hexagonal Iso-Path: a piece reached the far home row
+    HOME_ROW = "home row"
+    #: Hexagonal Iso-Path: the opponent's last piece was captured
+    LAST_PIECE_CAPTURED = "last piece captured"
+    #: Hexagonal Iso-Path: the player to move has no legal turn
+    NO_LEGAL_TURN = "no legal turn"
+    #: Lines of Fixation, inpHeXion: the player to move has no legal move
+    NO_LEGAL_MOVE = "no legal move"
+    #: inpHeXion: too few empty cells to relocate the surrounded discs into
+    RELOCATION_IMPOSSIBLE = "relocation impossible"
+    #: a record's win by the rules whose reason it does not give
+    WIN = "win"
+    #: a record's draw whose reason it does not give
+    DRAW = "draw"
+    # -- off the board: the endings the bot decides -----------------------------------------
+    RESIGNATION = "resignation"
+    #: a draw both players agreed to
+    AGREEMENT = "agreement"
+    #: the player to move let the clock run out (earlier spelled ``time`` in records)
+    TIMEOUT = "timeout"
+    #: the clock ran out before the first move: the game is aborted without a result
+    NO_FIRST_MOVE = "no first move"
+    #: a record's abort whose reason it does not give (or one this version does not know)
+    ABORTED = "aborted"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Termination | None:
+        # An earlier spelling, or another case or spacing of a member's text.
+        if not isinstance(value, str):
+            return None
+        text = " ".join(value.split()).lower()
+        text = _SYNONYMS.get(text, text)
+        return next((member for member in cls if member.value == text), None)
+
+    @property
+    def by_the_rules(self) -> bool:
+        """Whether the rules ended the game (as opposed to a resignation, an agreement, the
+        clock or an abort)."""
+        return self not in _OFF_BOARD
+
+    @property
+    def pictured(self) -> str:
+        """The word the pictures (:mod:`render`) know this ending by (see :func:`pictured`).
+
+        >>> Termination.TIMEOUT.pictured, Termination.NO_FIRST_MOVE.pictured
+        ('time', 'aborted')
+        """
+        return pictured(self)
+
+
+#: Earlier spellings, read into their one member.
+_SYNONYMS = {"time": Termination.TIMEOUT.value}
+_OFF_BOARD = frozenset(
+    {
+        Termination.RESIGNATION,
+        Termination.AGREEMENT,
+        Termination.TIMEOUT,
+        Termination.NO_FIRST_MOVE,
+        Termination.ABORTED,
+    }
+)
+#: The endings whose words differ in the pictures (``render``), which speak of a loss on time
+#: and of an abort.
+_PICTURED: dict[str, str] = {Termination.TIMEOUT: "time", Termination.NO_FIRST_MOVE: "aborted"}
+
+
+def pictured(termination: str) -> str:
+    """The word the pictures know ``termination`` by: its text, except a loss on time
+    (``time``) and an abort before the first move (``aborted``).
+
+    >>> pictured(Termination.TIMEOUT), pictured(Termination.CONNECTION), pictured("time")
+    ('time', 'connection', 'time')
+    """
+    return _PICTURED.get(termination, str(termination))
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended.
+    """How a finished game ended: ``winner`` is a seat (0 or 1), or ``None`` for a draw;
+    ``termination`` says how (:class:`Termination`).
 
-    ``winner`` is a seat (0 or 1), or ``None`` for a draw; ``reason`` is a few words such as
-    ``"connection"`` or ``"no legal move"``.
+    >>> Outcome(0, Termination.CONNECTION)
+    Outcome(winner=0, termination=<Termination.CONNECTION: 'connection'>)
     """
 
     winner: int | None
-    reason: str
+    termination: Termination
+
+
+class IllegalMoveCode(enum.StrEnum):
+    """Why a move is refused before any game's own rule is looked at: the codes every game
+    shares (each game has its own enum of codes for its rules, :attr:`Game.codes`).
+
+    A code's value is its one identifier (``game.reason``), unique over every game, so the
+    sentences for all codes can live in one mapping keyed by code.
+    """
+
+    #: ``kind``: the type of what was given
+    NOT_TEXT = "move.not text"
+    #: ``length``: how many characters were written
+    TOO_LONG = "move.too long"
+    EMPTY = "move.empty"
+    #: ``text``: the move as written
+    UNEXPECTED_CHARACTERS = "move.unexpected characters"
+    GAME_OVER = "move.game over"
+    #: ``number``, ``move``: a move of a list, and ``reason``: the :class:`IllegalMove` it met
+    IN_LIST = "move.in list"
+
+
+#: Any game's illegal-move code: :class:`IllegalMoveCode` or a game's own enum.
+MoveCode: TypeAlias = enum.StrEnum
+#: What an illegal move's arguments may hold: names, numbers, lists of names (the words that
+#: read a list are the bot's), and an inner illegal move (:attr:`IllegalMoveCode.IN_LIST`).
+Argument: TypeAlias = "str | int | tuple[str, ...] | IllegalMove"
+
+
+class IllegalMove(ValueError):
+    """A move that is malformed or breaks a rule: a :attr:`code` (an enum member) and the
+    :attr:`arguments` its sentence names, e.g. ``maphex.IllegalMoveCode.NOT_IN_TARGET`` with
+    ``cell="e5"``, ``target="top-left, 1"``.
+
+    No sentence is written here: ``str(exc)`` reads the code through the explainer set with
+    :func:`explain_with` (the bot's sentences), or shows the code and its arguments until one
+    is set.  A ``ValueError``, so code that catches bad values catches it too.
+
+    >>> exc = IllegalMove(IllegalMoveCode.TOO_LONG, length=90)
+    >>> exc.code is IllegalMoveCode.TOO_LONG, dict(exc.arguments)
+    (True, {'length': 90})
+    """
+
+    def __init__(
+        self, code: MoveCode, arguments: Mapping[str, Argument] | None = None, /, **more: Argument
+    ) -> None:
+        given = {**(arguments or {}), **more}
+        super().__init__(code, given)
+        self.code = code
+        self.arguments: Mapping[str, Argument] = MappingProxyType(given)
+
+    def __reduce__(self) -> tuple[type[IllegalMove], tuple[MoveCode, dict[str, Argument]]]:
+        # Rebuilt from its code and arguments, so it pickles (reviews run in a worker process).
+        return type(self), (self.code, dict(self.arguments))
+
+    def __str__(self) -> str:
+        return _explainer(self)
+
+
+def _codes_only(exc: IllegalMove) -> str:
+    args = ", ".join(f"{key}={value!s}" for key, value in exc.arguments.items())
+    return f"{exc.code.value} ({args})" if args else exc.code.value
+
+
+_explainer: Callable[[IllegalMove], str] = _codes_only
+
+
+def explain_with(explainer: Callable[[IllegalMove], str]) -> None:
+    """Make ``str()`` of every :class:`IllegalMove` read through ``explainer``: the layer that
+    holds the sentences (the bot's texts) sets it when it is loaded, so logs and messages
+    built from the error read the sentence a player sees.  Engines never depend on it."""
+    global _explainer
+    _explainer = explainer
 
 
 @dataclass(frozen=True)
@@ -117,6 +298,11 @@ class Game:
     load: Callable[[Mapping[str, Any]], Position] = field(repr=False, compare=False)
     #: The words of the game's notation that name no cell (inpHeXion's ``swap``).
     words: tuple[str, ...] = ()
+    #: How the rules can end a game of it (every :attr:`Position.outcome` names one of them).
+    terminations: frozenset[Termination] = frozenset()
+    #: The codes of its own rules an :class:`IllegalMove` may carry (besides the shared
+    #: :class:`IllegalMoveCode`).
+    codes: type[MoveCode] = IllegalMoveCode
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """Return every option of this game with ``options`` checked and defaults filled in."""
@@ -192,17 +378,17 @@ def normalize_move(move: object) -> str:
     ('e5', 'g3-g2')
     """
     if not isinstance(move, str):
-        raise IllegalMove(f"a move is text, not {type(move).__name__}")
+        raise IllegalMove(IllegalMoveCode.NOT_TEXT, kind=type(move).__name__)
     if len(move) > MAX_MOVE_LENGTH:
-        raise IllegalMove(f"that is not a move: {len(move)} characters is too long")
+        raise IllegalMove(IllegalMoveCode.TOO_LONG, length=len(move))
     move = unicodedata.normalize("NFKC", move).translate(_INVISIBLE)
     text = _SPACES.sub(" ", move.strip().lower())
     # Spaces around the joining signs are forgiven: "c3 - c4" means "c3-c4".
     text = re.sub(r" ?([->]) ?", r"\1", text)
     if not text:
-        raise IllegalMove("the move is empty")
+        raise IllegalMove(IllegalMoveCode.EMPTY)
     if not all(ch.isascii() and ch.isprintable() for ch in text):
-        raise IllegalMove(f"{shown(text)!r} is not a move: unexpected characters")
+        raise IllegalMove(IllegalMoveCode.UNEXPECTED_CHARACTERS, text=shown(text))
     return text
 
 
@@ -219,6 +405,8 @@ class Position(abc.ABC):
     last_move: str | None
     to_move: int
     outcome: Outcome | None
+    #: The sides the rules name, seat 0's first: the same as its :attr:`Game.sides`.
+    sides: ClassVar[tuple[str, str]]
 
     @abc.abstractmethod
     def legal_moves(self) -> list[str]:
@@ -236,9 +424,7 @@ class Position(abc.ABC):
     @property
     def seat_sides(self) -> tuple[str, str]:
         """The side each seat plays now (a pie rule may swap them)."""
-        from engines import GAMES
-
-        return GAMES[self.game].sides
+        return self.sides
 
     def completions(self, prefix: str, limit: int = 25) -> list[str]:
         """Legal moves that start with the partly typed ``prefix``, for autocompletion.
@@ -253,7 +439,7 @@ class Position(abc.ABC):
 
     def _over_check(self) -> None:
         if self.outcome is not None:
-            raise IllegalMove("the game is over: no more moves")
+            raise IllegalMove(IllegalMoveCode.GAME_OVER)
 
 
 def turn_dict(pos: Position) -> dict[str, Any]:
@@ -263,7 +449,7 @@ def turn_dict(pos: Position) -> dict[str, Any]:
         "to_move": pos.to_move,
         "ply": pos.ply,
         "last_move": pos.last_move,
-        "outcome": None if out is None else {"winner": out.winner, "reason": out.reason},
+        "outcome": None if out is None else {"winner": out.winner, "reason": str(out.termination)},
     }
 
 
@@ -284,5 +470,15 @@ def load_turn(d: Mapping[str, Any], title: str) -> tuple[int, int, str | None, O
         winner, reason = out["winner"], out["reason"]
         if winner not in (0, 1, None) or isinstance(winner, bool) or not isinstance(reason, str):
             raise ValueError(f"bad {title} outcome")
-        outcome = Outcome(winner, reason)
+        outcome = Outcome(winner, _rules_ending(reason, title))
     return to_move, ply, last, outcome
+
+
+def _rules_ending(text: str, title: str) -> Termination:
+    try:
+        termination = Termination(text)
+    except ValueError:
+        raise ValueError(f"bad {title} outcome {text!r}") from None
+    if not termination.by_the_rules:
+        raise ValueError(f"bad {title} outcome {text!r}: not an ending by the rules")
+    return termination

@@ -21,18 +21,21 @@ Hand-made positions come from :func:`setup` (stacks written bottom to top, ``L``
 
 from __future__ import annotations
 
+import enum
 import hashlib
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
+    Argument,
     Game,
     IllegalMove,
     Outcome,
     Position,
+    Termination,
     load_turn,
     normalize_move,
     shown,
@@ -41,7 +44,17 @@ from engines.base import (
 from engines.connection import is_one_group
 from engines.geometry import Hexagon
 
-__all__ = ["DARK", "GAME", "LIGHT", "MAX_HEIGHT", "FixationPosition", "board_key", "new", "setup"]
+__all__ = [
+    "DARK",
+    "GAME",
+    "LIGHT",
+    "MAX_HEIGHT",
+    "FixationPosition",
+    "IllegalMoveCode",
+    "board_key",
+    "new",
+    "setup",
+]
 
 EMPTY = -1
 LIGHT, DARK = 0, 1
@@ -50,6 +63,44 @@ SIDES = ("Light", "Dark")
 MAX_HEIGHT = 6
 
 BOARD = Hexagon(5)
+
+
+class IllegalMoveCode(enum.StrEnum):
+    """Why a Lines of Fixation move is refused (arguments in the comments; ``cell`` a
+    cell's name, ``height`` a stack's)."""
+
+    #: ``text``: not written as two cells
+    NOT_A_MOVE = "fixation.not a move"
+    #: ``cell``: a name that is no cell of the board
+    NOT_A_CELL = "fixation.not a cell"
+    #: ``cell``
+    NO_STACK = "fixation.no stack"
+    #: ``cell``, ``side``: the side whose disk tops the stack
+    NOT_YOUR_STACK = "fixation.not your stack"
+    MUST_MOVE = "fixation.must move"
+    #: ``cell``, ``height``
+    LEAVES_BOARD = "fixation.leaves board"
+    #: ``cell``, ``landing``: a stack of one moves exactly one cell
+    MOVES_ONE_CELL = "fixation.moves one cell"
+    #: ``cell``, ``height``, ``landing``
+    MOVES_EXACTLY = "fixation.moves exactly"
+    #: ``start``, ``end``
+    NOT_ON_ONE_LINE = "fixation.not on one line"
+    #: ``cell``, ``height`` it would reach, ``maximum``
+    TOO_HIGH = "fixation.too high"
+    #: ``side``: the opponent, with the taller stack on the line
+    FIXATION = "fixation.fixation"
+    EQUAL_HEIGHTS = "fixation.equal heights"
+    REPEATS = "fixation.repeats"
+    #: ``moves``: the capturing moves, listed
+    MUST_CAPTURE = "fixation.must capture"
+    #: a move every rule allows but the list of moves does not hold (never expected)
+    NOT_LEGAL = "fixation.not legal"
+
+
+#: Why an attempted move is illegal: its code and arguments (built into an
+#: :class:`IllegalMove` only when a player's move is refused).
+_Refused = tuple[IllegalMoveCode, dict[str, Argument]]
 _NAMES = BOARD.names
 _RAYS = BOARD.rays
 _NEIGHBOURS = BOARD.neighbours
@@ -146,6 +197,7 @@ class FixationPosition(Position):
     last_captures: tuple[int, ...] = ()
     last_merges: tuple[int, ...] = ()
     game: str = "fixation"
+    sides: ClassVar[tuple[str, str]] = SIDES
 
     @property
     def board(self) -> Hexagon:
@@ -185,29 +237,29 @@ class FixationPosition(Position):
             out.append((tops[0], tops[1]))
         return tuple(out)
 
-    def _attempt(self, start: int, direction: int) -> _Move | str:
+    def _attempt(self, start: int, direction: int) -> _Move | _Refused:
         """The move of the stack on ``start`` along ``direction`` with every rule but the
-        semi-mandatory capture checked, or the one-line reason it is illegal."""
+        semi-mandatory capture checked, or why it is illegal."""
         stacks = self.stacks
         stack = stacks[start]
         h = len(stack)
         ray = _RAYS[start][direction]
         if len(ray) < h:
-            return (
-                f"the stack on {_NAMES[start]} is {h} high: a move of {h} along that line "
-                f"leaves the board"
-            )
+            return IllegalMoveCode.LEAVES_BOARD, {"cell": _NAMES[start], "height": h}
         path = ray[:h]
         for cell in path:
             if len(stacks[cell]) >= MAX_HEIGHT:
-                return (
-                    f"{_NAMES[cell]} would be {len(stacks[cell]) + 1} high (maximum {MAX_HEIGHT})"
-                )
+                high = len(stacks[cell]) + 1
+                return IllegalMoveCode.TOO_HIGH, {
+                    "cell": _NAMES[cell],
+                    "height": high,
+                    "maximum": MAX_HEIGHT,
+                }
         me = self.to_move
         tops = self._line_tops[_LINE_OF[start][direction >> 1]]
         mine, theirs = tops[me], tops[1 - me]
         if theirs > mine:
-            return f"{SIDES[1 - me]} has a taller stack on this line (fixation)"
+            return IllegalMoveCode.FIXATION, {"side": SIDES[1 - me]}
         captures = []
         merges = []
         key = self.key ^ _stack_key(start, stack)
@@ -221,9 +273,9 @@ class FixationPosition(Position):
                     captures.append(cell)
             key ^= _KEY[(cell * MAX_HEIGHT + len(target)) * 2 + colour]
         if captures and theirs == mine:
-            return "equal heights on this line: you may not capture"
+            return IllegalMoveCode.EQUAL_HEIGHTS, {}
         if key in self.history:
-            return "this would repeat an earlier position"
+            return IllegalMoveCode.REPEATS, {}
         forcing = bool(captures) and h >= 3 and (1 - me) not in stack
         text = f"{_NAMES[start]}-{_NAMES[path[-1]]}"
         return _Move(text, start, path, tuple(captures), tuple(merges), key, forcing)
@@ -292,9 +344,9 @@ class FixationPosition(Position):
             return frozenset()
         who = out.winner
         mine = [c for c, stack in enumerate(self.stacks) if stack and stack[-1] == who]
-        if out.reason == "one group":
+        if out.termination is Termination.ONE_GROUP:
             return frozenset(mine)
-        if out.reason == "two 6-high stacks":
+        if out.termination is Termination.TWO_TALL_STACKS:
             return frozenset(
                 c for c in mine if self.height(c) == MAX_HEIGHT and not self.is_mono(c)
             )
@@ -308,52 +360,50 @@ class FixationPosition(Position):
         text = normalize_move(move)
         found = self._moves.get(text)
         if found is None:
-            raise IllegalMove(self._explain(text))
+            raise IllegalMove(*self._explain(text))
         if self._forcing and not found.forcing:
             listed = ", ".join(self._forcing[:4]) + (", ..." if len(self._forcing) > 4 else "")
-            raise IllegalMove(f"you must capture with a mono-colour stack of 3 or more ({listed})")
+            raise IllegalMove(IllegalMoveCode.MUST_CAPTURE, moves=listed)
         return self._after(found)
 
-    def _explain(self, text: str) -> str:
+    def _explain(self, text: str) -> _Refused:
         """Why ``text`` (normalised) is not an otherwise-legal move."""
         match = _MOVE_TEXT.match(text)
         if match is None:
-            return (
-                f"{shown(text)!r} is not a move: write the stack's cell and where its top disk "
-                f"lands, like a2-a4"
-            )
+            return IllegalMoveCode.NOT_A_MOVE, {"text": shown(text)}
         cells = []
         for name in match.groups():
             if name not in BOARD.index:
-                return f"{name} is not a cell of the board (rows a..i)"
+                return IllegalMoveCode.NOT_A_CELL, {"cell": name}
             cells.append(BOARD.index[name])
         start, end = cells
         stack = self.stacks[start]
         if not stack:
-            return f"there is no stack on {_NAMES[start]}"
+            return IllegalMoveCode.NO_STACK, {"cell": _NAMES[start]}
         me = self.to_move
         if stack[-1] != me:
-            return f"the stack on {_NAMES[start]} is {SIDES[stack[-1]]}'s (its top disk)"
+            return IllegalMoveCode.NOT_YOUR_STACK, {"cell": _NAMES[start], "side": SIDES[stack[-1]]}
         if start == end:
-            return "a stack must move: it cannot land where it stands"
+            return IllegalMoveCode.MUST_MOVE, {}
         h = len(stack)
         for direction, ray in enumerate(_RAYS[start]):
             if end in ray:
                 if ray.index(end) + 1 == h:
                     found = self._attempt(start, direction)
                     # Every legal move is in _moves, so this is always a reason.
-                    return found if isinstance(found, str) else "that move is not legal"
+                    return found if isinstance(found, tuple) else (IllegalMoveCode.NOT_LEGAL, {})
                 if len(ray) < h:
-                    return (
-                        f"the stack on {_NAMES[start]} is {h} high: a move of {h} along that "
-                        f"line leaves the board"
-                    )
+                    return IllegalMoveCode.LEAVES_BOARD, {"cell": _NAMES[start], "height": h}
                 landing = _NAMES[ray[h - 1]]
-                return (
-                    f"the stack on {_NAMES[start]} is {h} high: it moves exactly {h} "
-                    f"cell{'s' if h > 1 else ''} ({_NAMES[start]}-{landing})"
-                )
-        return f"{_NAMES[start]} and {_NAMES[end]} are not on one line"
+                if h == 1:
+                    one: dict[str, Argument] = {"cell": _NAMES[start], "landing": landing}
+                    return IllegalMoveCode.MOVES_ONE_CELL, one
+                return IllegalMoveCode.MOVES_EXACTLY, {
+                    "cell": _NAMES[start],
+                    "height": h,
+                    "landing": landing,
+                }
+        return IllegalMoveCode.NOT_ON_ONE_LINE, {"start": _NAMES[start], "end": _NAMES[end]}
 
     def _after(self, move: _Move) -> FixationPosition:
         """The position after the otherwise-legal ``move``, with the outcome decided."""
@@ -380,7 +430,7 @@ class FixationPosition(Position):
         # The board's key is known already (the move worked it out for rule 9).
         nxt.__dict__["key"] = move.key
         if winner is None and not nxt._has_move():
-            return replace(nxt, outcome=Outcome(mover, "no legal move"))
+            return replace(nxt, outcome=Outcome(mover, Termination.NO_LEGAL_MOVE))
         return nxt
 
     def to_dict(self) -> dict[str, Any]:
@@ -401,13 +451,13 @@ class FixationPosition(Position):
         }
 
 
-def _wins(stacks: tuple[tuple[int, ...], ...], side: int) -> str | None:
-    """The reason ``side`` meets a win condition of rule 10 on this board, or ``None``."""
+def _wins(stacks: tuple[tuple[int, ...], ...], side: int) -> Termination | None:
+    """How ``side`` meets a win condition of rule 10 on this board, or ``None``."""
     mine = {c for c, stack in enumerate(stacks) if stack and stack[-1] == side}
     if is_one_group(mine, _NEIGHBOURS):
-        return "one group"
+        return Termination.ONE_GROUP
     tall = sum(1 for c in mine if len(stacks[c]) == MAX_HEIGHT and (1 - side) in stacks[c])
-    return "two 6-high stacks" if tall >= 2 else None
+    return Termination.TWO_TALL_STACKS if tall >= 2 else None
 
 
 def _winner(stacks: tuple[tuple[int, ...], ...], mover: int) -> Outcome | None:
@@ -458,7 +508,7 @@ def setup(
     history = frozenset({board_key(board)} | {board_key(_parse_stacks(e, "ld")) for e in earlier})
     pos = FixationPosition(board, to_move, 0, None, None, history)
     if not pos._legal:
-        return replace(pos, outcome=Outcome(1 - to_move, "no legal move"))
+        return replace(pos, outcome=Outcome(1 - to_move, Termination.NO_LEGAL_MOVE))
     return pos
 
 
@@ -511,4 +561,8 @@ GAME = Game(
     options=(),
     start=new,
     load=load,
+    terminations=frozenset(
+        {Termination.ONE_GROUP, Termination.TWO_TALL_STACKS, Termination.NO_LEGAL_MOVE}
+    ),
+    codes=IllegalMoveCode,
 )

@@ -24,12 +24,13 @@ colours, and ``colours[seat]`` says which colour a seat plays now.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import permutations
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     Game,
@@ -37,6 +38,7 @@ from engines.base import (
     Option,
     Outcome,
     Position,
+    Termination,
     load_turn,
     normalize_move,
     shown,
@@ -45,12 +47,63 @@ from engines.base import (
 from engines.connection import chain_connects, connects, edge_touches, shortest_link
 from engines.geometry import Rhombus
 
-__all__ = ["BLACK", "EMPTY", "GAME", "WHITE", "InphexionPosition", "new"]
+__all__ = ["BLACK", "EMPTY", "GAME", "WHITE", "IllegalMoveCode", "InphexionPosition", "new"]
 
 EMPTY = -1
 WHITE, BLACK = 0, 1
 COLOUR_NAMES = ("White", "Black")
 SIZES = (5, 6, 7, 8, 9)
+
+
+class IllegalMoveCode(enum.StrEnum):
+    """Why an inpHeXion move is refused (arguments in the comments; ``cell`` a cell's name,
+    ``move`` the push as written, ``size`` the board's)."""
+
+    #: ``text``, ``size``: the opening disc's cell
+    NOT_A_CELL_OPENING = "inphexion.not a cell opening"
+    #: ``text``, ``size``: a cell of the push
+    NOT_A_CELL_PUSH = "inphexion.not a cell push"
+    #: ``text``, ``size``: a cell of a relocation
+    NOT_A_CELL_RELOCATION = "inphexion.not a cell relocation"
+    PIE_OFF = "inphexion.pie off"
+    SWAP_TOO_LATE = "inphexion.swap too late"
+    #: ``text``
+    NOT_A_MOVE = "inphexion.not a move"
+    #: ``cell``, ``opponent``: the colour to push
+    PUSH_FROM_EMPTY = "inphexion.push from empty"
+    #: ``cell``, ``opponent``
+    PUSH_OWN_DISC = "inphexion.push own disc"
+    #: ``start``, ``end``
+    NOT_NEXT_TO = "inphexion.not next to"
+    #: ``cell``
+    PUSH_NOT_EMPTY = "inphexion.push not empty"
+    #: ``move``, ``colour``: the push completes that colour's connection
+    ENDS_BY_CONNECTION = "inphexion.ends by connection"
+    #: ``move``: too few empty cells to relocate into
+    ENDS_WITHOUT_ROOM = "inphexion.ends without room"
+    #: ``text``
+    NOT_A_RELOCATION = "inphexion.not a relocation"
+    #: ``cell``
+    RELOCATED_TWICE = "inphexion.relocated twice"
+    #: ``cell``
+    NOT_RELOCATED_OWN = "inphexion.not relocated own"
+    #: ``cell``
+    NOT_RELOCATED_EMPTY = "inphexion.not relocated empty"
+    #: ``cell``
+    NOT_RELOCATED_NOT_NEW = "inphexion.not relocated not new"
+    #: ``move``
+    SURROUNDS_NOTHING = "inphexion.surrounds nothing"
+    #: ``cell``, ``move``, ``example``: the relocations a complete move would add
+    ONE_SURROUNDED = "inphexion.one surrounded"
+    #: ``cells`` (several), ``move``, ``example``
+    SEVERAL_SURROUNDED = "inphexion.several surrounded"
+    #: ``cell``
+    BEING_VACATED = "inphexion.being vacated"
+    #: ``cell``
+    RELOCATION_NOT_EMPTY = "inphexion.relocation not empty"
+    #: ``cell``
+    SAME_DESTINATION = "inphexion.same destination"
+
 
 _STEP = re.compile(r"([a-z][0-9]{1,2})-([a-z][0-9]{1,2})")
 _RELOCATION = re.compile(r"([a-z][0-9]{1,2})>([a-z][0-9]{1,2})")
@@ -91,11 +144,6 @@ def _surrounded(cell: int, cells: tuple[int, ...] | list[int], layout: _Layout) 
     return all(cells[nb] == enemy for nb in layout.neighbours[cell])
 
 
-def _listing(names: list[str]) -> str:
-    """``["a1"]`` -> ``"a1"``; ``["a1", "b2", "c3"]`` -> ``"a1, b2 and c3"``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 @dataclass(frozen=True)
 class _Turn:
     """What a regular move ``a-b`` does before any relocation is chosen."""
@@ -127,6 +175,7 @@ class InphexionPosition(Position):
     last_move: str | None
     outcome: Outcome | None
     game: str = "inphexion"
+    sides: ClassVar[tuple[str, str]] = COLOUR_NAMES
 
     # -- attributes -------------------------------------------------------------------------
 
@@ -170,7 +219,7 @@ class InphexionPosition(Position):
         """A shortest chain of the winner's discs joining their colour's two edges (empty
         while the game goes on, and after a win by a blocked or impossible move)."""
         out = self.outcome
-        if out is None or out.winner is None or out.reason != "connection":
+        if out is None or out.winner is None or out.termination is not Termination.CONNECTION:
             return frozenset()
         colour = self.colours[out.winner]
         layout = self._layout
@@ -234,11 +283,11 @@ class InphexionPosition(Position):
     def _after(self, cells: tuple[int, ...], winner_colour: int | None) -> Outcome | None:
         """The outcome once a turn has produced ``cells`` (point 8, then point 9)."""
         if winner_colour is not None:
-            return Outcome(self.seat_of(winner_colour), "connection")
+            return Outcome(self.seat_of(winner_colour), Termination.CONNECTION)
         # The next player moves the discs of the colour that just moved.
         if _movable(cells, self.colours[self.to_move], self._layout.neighbours):
             return None
-        return Outcome(self.to_move, "no legal move")
+        return Outcome(self.to_move, Termination.NO_LEGAL_MOVE)
 
     # -- moves --------------------------------------------------------------------------------
 
@@ -331,16 +380,16 @@ class InphexionPosition(Position):
         text = normalize_move(move)
         layout = self._layout
         if self.ply == 0:
-            cell = self._cell(text, "White opens by placing one disc on any cell, e.g. d4")
+            cell = self._cell(text, IllegalMoveCode.NOT_A_CELL_OPENING)
             cells = list(self.cells)
             cells[cell] = self.colours[self.to_move]
             done = tuple(cells)
             return self._next(done, text, self._after(done, None))
         if text == "swap":
             if not self.pie:
-                raise IllegalMove("the pie rule is off in this game: swap is not allowed")
+                raise IllegalMove(IllegalMoveCode.PIE_OFF)
             if self.ply != 1 or self.swapped:
-                raise IllegalMove("swap (pie rule) is only allowed as the answer to the first disc")
+                raise IllegalMove(IllegalMoveCode.SWAP_TOO_LATE)
             return InphexionPosition(
                 self.size,
                 self.cells,
@@ -359,37 +408,34 @@ class InphexionPosition(Position):
         head, *rest = parts
         found = _STEP.fullmatch(head)
         if found is None:
-            raise IllegalMove(
-                f"{shown(head)!r} is not a move: push an opponent's disc with from-to, e.g. c3-c4"
-            )
+            raise IllegalMove(IllegalMoveCode.NOT_A_MOVE, text=shown(head))
         mover = self.colours[self.to_move]
         opp_name = COLOUR_NAMES[1 - mover]
-        a = self._cell(found[1], "push an opponent's disc with from-to, e.g. c3-c4")
-        b = self._cell(found[2], "push an opponent's disc with from-to, e.g. c3-c4")
+        a = self._cell(found[1], IllegalMoveCode.NOT_A_CELL_PUSH)
+        b = self._cell(found[2], IllegalMoveCode.NOT_A_CELL_PUSH)
         va = self.cells[a]
         if va == EMPTY:
-            raise IllegalMove(f"{found[1]} is empty: a turn pushes one of {opp_name}'s discs")
+            raise IllegalMove(IllegalMoveCode.PUSH_FROM_EMPTY, cell=found[1], opponent=opp_name)
         if va == mover:
-            raise IllegalMove(
-                f"{found[1]} is your own disc: a turn pushes one of {opp_name}'s discs"
-            )
+            raise IllegalMove(IllegalMoveCode.PUSH_OWN_DISC, cell=found[1], opponent=opp_name)
         if b not in layout.neighbours[a]:
-            raise IllegalMove(f"{found[2]} is not next to {found[1]}: a disc moves one step")
+            raise IllegalMove(IllegalMoveCode.NOT_NEXT_TO, start=found[1], end=found[2])
         if self.cells[b] != EMPTY:
-            raise IllegalMove(f"{found[2]} is not empty: a disc is pushed to an empty neighbour")
+            raise IllegalMove(IllegalMoveCode.PUSH_NOT_EMPTY, cell=found[2])
         turn = self._turn(a, b)
         if turn.winner_colour is not None or turn.too_many:
             if rest:
                 if turn.winner_colour is not None:
-                    why = f"it completes {COLOUR_NAMES[turn.winner_colour]}'s connection"
-                else:
-                    why = "there are not enough empty cells to relocate into"
-                raise IllegalMove(
-                    f"{head} ends the game ({why}), so nothing is relocated: write {head} alone"
-                )
+                    raise IllegalMove(
+                        IllegalMoveCode.ENDS_BY_CONNECTION,
+                        move=head,
+                        colour=COLOUR_NAMES[turn.winner_colour],
+                    )
+                raise IllegalMove(IllegalMoveCode.ENDS_WITHOUT_ROOM, move=head)
             if turn.winner_colour is not None:
                 return self._next(turn.cells, head, self._after(turn.cells, turn.winner_colour))
-            return self._next(turn.cells, head, Outcome(1 - self.to_move, "relocation impossible"))
+            impossible = Outcome(1 - self.to_move, Termination.RELOCATION_IMPOSSIBLE)
+            return self._next(turn.cells, head, impossible)
         pairs = self._relocations(head, rest, turn)
         opp = 1 - mover
         cells = list(turn.cells)
@@ -417,24 +463,22 @@ class InphexionPosition(Position):
         for text in rest:
             found = _RELOCATION.fullmatch(text)
             if found is None:
-                raise IllegalMove(f"{shown(text)!r} is not a relocation: write from>to, e.g. c4>a1")
-            s = self._cell(found[1], "a relocation is from>to, e.g. c4>a1")
-            d = self._cell(found[2], "a relocation is from>to, e.g. c4>a1")
+                raise IllegalMove(IllegalMoveCode.NOT_A_RELOCATION, text=shown(text))
+            s = self._cell(found[1], IllegalMoveCode.NOT_A_CELL_RELOCATION)
+            d = self._cell(found[2], IllegalMoveCode.NOT_A_CELL_RELOCATION)
             if s in pairs:
-                raise IllegalMove(f"{found[1]} is relocated twice")
+                raise IllegalMove(IllegalMoveCode.RELOCATED_TWICE, cell=found[1])
             if s not in needed:
                 owner = turn.cells[s]
                 if owner == mover:
-                    why = "your own discs are never relocated"
+                    why = IllegalMoveCode.NOT_RELOCATED_OWN
                 elif owner == EMPTY:
-                    why = "there is no disc there after your move"
+                    why = IllegalMoveCode.NOT_RELOCATED_EMPTY
                 elif needed:
-                    why = "only discs this move newly surrounds are relocated"
+                    why = IllegalMoveCode.NOT_RELOCATED_NOT_NEW
                 else:
-                    raise IllegalMove(
-                        f"{head} surrounds nothing, so nothing is relocated: write {head} alone"
-                    )
-                raise IllegalMove(f"{found[1]} is not relocated: {why}")
+                    raise IllegalMove(IllegalMoveCode.SURROUNDS_NOTHING, move=head)
+                raise IllegalMove(why, cell=found[1])
             pairs[s] = d
         missing = [names[s] for s in needed if s not in pairs]
         if missing:
@@ -445,32 +489,33 @@ class InphexionPosition(Position):
             example = " ".join(
                 layout.part[s][pairs[s] if s in pairs else next(spare)] for s in needed
             )
-            verb, where = ("is", "it goes") if len(missing) == 1 else ("are", "each goes")
+            if len(missing) == 1:
+                raise IllegalMove(
+                    IllegalMoveCode.ONE_SURROUNDED, cell=missing[0], move=head, example=example
+                )
             raise IllegalMove(
-                f"{_listing(missing)} {verb} now surrounded: add where {where}, "
-                f"e.g. {head} {example}"
+                IllegalMoveCode.SEVERAL_SURROUNDED,
+                cells=tuple(missing),
+                move=head,
+                example=example,
             )
         used: set[int] = set()
         for s in needed:
             d = pairs[s]
             if d in needed:
-                raise IllegalMove(
-                    f"{names[d]} is being vacated: relocated discs go to cells empty now"
-                )
+                raise IllegalMove(IllegalMoveCode.BEING_VACATED, cell=names[d])
             if turn.cells[d] != EMPTY:
-                raise IllegalMove(f"{names[d]} is not empty: a relocated disc needs an empty cell")
+                raise IllegalMove(IllegalMoveCode.RELOCATION_NOT_EMPTY, cell=names[d])
             if d in used:
-                raise IllegalMove(f"two discs cannot both go to {names[d]}")
+                raise IllegalMove(IllegalMoveCode.SAME_DESTINATION, cell=names[d])
             used.add(d)
         return [(s, pairs[s]) for s in needed]
 
-    def _cell(self, text: str, hint: str) -> int:
+    def _cell(self, text: str, code: IllegalMoveCode) -> int:
         try:
             return self._layout.board.parse(text)
         except ValueError:
-            raise IllegalMove(
-                f"{shown(text)!r} is not a cell of the {self.size}x{self.size} board: {hint}"
-            ) from None
+            raise IllegalMove(code, text=shown(text), size=self.size) from None
 
     def _next(
         self, cells: tuple[int, ...], move: str, outcome: Outcome | None
@@ -544,9 +589,9 @@ class InphexionPosition(Position):
         # Seats play their own colours here (no swap), so a colour is also a seat.
         for colour in (WHITE, BLACK):
             if connects(cells, colour, layout.neighbours, *layout.edges[colour]):
-                return replace(pos, outcome=Outcome(colour, "connection"))
+                return replace(pos, outcome=Outcome(colour, Termination.CONNECTION))
         if ply > 0 and not _movable(cells, 1 - to_move, layout.neighbours):
-            return replace(pos, outcome=Outcome(1 - to_move, "no legal move"))
+            return replace(pos, outcome=Outcome(1 - to_move, Termination.NO_LEGAL_MOVE))
         return pos
 
 
@@ -603,7 +648,7 @@ def load(d: Mapping[str, Any]) -> InphexionPosition:
 GAME = Game(
     name="inphexion",
     title="inpHeXion",
-    sides=("White", "Black"),
+    sides=COLOUR_NAMES,
     options=(
         Option("size", SIZES, 7, "board size: 5 to 9 (7 is the official board)"),
         Option("pie", (True, False), True, "pie rule: Black may swap after White's first disc"),
@@ -611,4 +656,8 @@ GAME = Game(
     start=new,
     load=load,
     words=("swap",),
+    terminations=frozenset(
+        {Termination.CONNECTION, Termination.NO_LEGAL_MOVE, Termination.RELOCATION_IMPOSSIBLE}
+    ),
+    codes=IllegalMoveCode,
 )

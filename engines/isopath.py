@@ -21,12 +21,13 @@ input (``19>7 2-7``); output always uses letters.
 
 from __future__ import annotations
 
+import enum
 import re
 from bisect import insort
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     Game,
@@ -34,6 +35,7 @@ from engines.base import (
     Option,
     Outcome,
     Position,
+    Termination,
     load_turn,
     normalize_move,
     shown,
@@ -41,7 +43,7 @@ from engines.base import (
 )
 from engines.geometry import Hexagon
 
-__all__ = ["GAME", "IsopathPosition", "load", "new", "setup"]
+__all__ = ["GAME", "IllegalMoveCode", "IsopathPosition", "load", "new", "setup"]
 
 NONE = -1
 WHITE, BLACK = 0, 1
@@ -52,7 +54,64 @@ SIDES = ("White", "Black")
 _CELL = r"[a-z]?\d+"
 _ACTION = re.compile(rf"x(?P<cap>{_CELL})|(?P<a>{_CELL})(?P<sep>[->])(?P<b>{_CELL})")
 _NUMBER = re.compile(r"(?<![a-z])\d+")
-_HOW = "write a tile move like c1>e6, a piece move like a4-b4 or a capture like xd4"
+
+
+class IllegalMoveCode(enum.StrEnum):
+    """Why a Hexagonal Iso-Path turn is refused (arguments in the comments; ``space`` a
+    space's name, ``action`` an action as written canonically)."""
+
+    #: ``space``: a sheet number on the h5 board
+    NUMBERS_ONLY_ON_H4 = "isopath.numbers only on h4"
+    #: ``space``, ``count``: a sheet number past the last space
+    NUMBER_OUT_OF_RANGE = "isopath.number out of range"
+    #: ``space``, ``size``
+    NOT_A_SPACE = "isopath.not a space"
+    #: ``text``
+    NOT_AN_ACTION = "isopath.not an action"
+    #: ``space``, ``side``: the opponent's side
+    CAPTURE_NO_PIECE = "isopath.capture no piece"
+    #: ``space``
+    NOT_THREATENED = "isopath.not threatened"
+    #: ``start``, ``end``: the same space
+    TILE_MOVES_NOTHING = "isopath.tile moves nothing"
+    #: ``space``
+    OWN_HOME_ROW = "isopath.own home row"
+    #: ``space``
+    TILE_UNDER_PIECE = "isopath.tile under piece"
+    #: ``space``
+    TILE_ONTO_PIECE = "isopath.tile onto piece"
+    #: ``space``
+    NO_TILE = "isopath.no tile"
+    #: ``space``
+    TWO_TILES = "isopath.two tiles"
+    #: ``space``, ``side``: the mover's side
+    STEP_NO_PIECE = "isopath.step no piece"
+    #: ``start``, ``end``
+    NOT_NEXT_TO = "isopath.not next to"
+    #: ``space``
+    SPACE_TAKEN = "isopath.space taken"
+    #: ``space``
+    CLIMBER_NEEDS_TWO_TILES = "isopath.climber needs two tiles"
+    #: ``space``
+    DIGGER_NEEDS_BARE_BOARD = "isopath.digger needs bare board"
+    TOO_MANY_ACTIONS = "isopath.too many actions"
+    ONE_ACTION_ONLY = "isopath.one action only"
+    CAPTURE_FIRST = "isopath.capture first"
+    #: ``action``
+    ALREADY_WINS = "isopath.already wins"
+    #: ``action``
+    NO_SECOND_ACTION = "isopath.no second action"
+    #: ``action``, ``reason``: the :class:`~engines.base.IllegalMove` the second action met
+    NO_SECOND_ACTION_BECAUSE = "isopath.no second action because"
+    #: ``action``, ``example``: a tile move was given alone
+    ADD_PIECE_MOVE = "isopath.add piece move"
+    #: ``action``, ``example``: a piece move was given alone
+    ADD_TILE_MOVE = "isopath.add tile move"
+    #: ``action``, ``example``: a capture was given alone
+    ADD_TILE_OR_PIECE_MOVE = "isopath.add tile or piece move"
+    TWO_TILE_MOVES = "isopath.two tile moves"
+    TWO_PIECE_MOVES = "isopath.two piece moves"
+
 
 # An action: ("x", cell, -1) capture, (">", from, to) tile move, ("-", from, to) piece move.
 Action = tuple[str, int, int]
@@ -92,24 +151,23 @@ class _Layout:
         """The cell named by ``token``: a letter name, or a sheet number on h4."""
         if token.isdigit():
             if not self.numbered:
-                raise IllegalMove(
-                    f"{shown(token)} is not a space: numbers are only used on the h4 board, "
-                    "name spaces like d4"
-                )
+                raise IllegalMove(IllegalMoveCode.NUMBERS_ONLY_ON_H4, space=shown(token))
             number = int(token)
             if not 1 <= number <= len(self.names):
-                raise IllegalMove(f"{shown(token)} is not a space: h4 spaces are numbered 1 to 37")
+                raise IllegalMove(
+                    IllegalMoveCode.NUMBER_OUT_OF_RANGE, space=shown(token), count=len(self.names)
+                )
             return number - 1
         cell = self.board.index.get(token)
         if cell is None:
-            raise IllegalMove(f"{shown(token)} is not a space of the h{self.size} board")
+            raise IllegalMove(IllegalMoveCode.NOT_A_SPACE, space=shown(token), size=self.size)
         return cell
 
     def parse_action(self, token: str) -> Action:
         """One action token (already normalised) as an :data:`Action`."""
         match = _ACTION.fullmatch(token)
         if match is None:
-            raise IllegalMove(f"{shown(token)!r} is not an Iso-Path action: {_HOW}")
+            raise IllegalMove(IllegalMoveCode.NOT_AN_ACTION, text=shown(token))
         if match["cap"] is not None:
             return ("x", self.cell(match["cap"]), NONE)
         return (match["sep"], self.cell(match["a"]), self.cell(match["b"]))
@@ -357,14 +415,10 @@ class _Turn:
         if kind == "x":
             if pieces[a] != 1 - self.mover:
                 raise IllegalMove(
-                    f"{names[a]} holds no {SIDES[1 - self.mover]} piece: "
-                    "a capture takes one of your opponent's pieces"
+                    IllegalMoveCode.CAPTURE_NO_PIECE, space=names[a], side=SIDES[1 - self.mover]
                 )
             if a not in self.threatened:
-                raise IllegalMove(
-                    f"{names[a]} is not threatened: a capture needs two of your pieces next "
-                    "to it at the start of your turn"
-                )
+                raise IllegalMove(IllegalMoveCode.NOT_THREATENED, space=names[a])
         elif kind == ">":
             check_tile(names, heights, pieces, self.own_home, a, b)
         else:
@@ -413,18 +467,18 @@ def check_tile(
 ) -> None:
     """Raise :class:`IllegalMove` if a tile cannot go from ``src`` to ``dst``."""
     if src == dst:
-        raise IllegalMove(f"{names[src]}>{names[dst]} moves nothing: a tile goes to another space")
+        raise IllegalMove(IllegalMoveCode.TILE_MOVES_NOTHING, start=names[src], end=names[dst])
     for cell in (src, dst):
         if cell in own_home:
-            raise IllegalMove(f"{names[cell]} is on your own home row (home-row rule)")
+            raise IllegalMove(IllegalMoveCode.OWN_HOME_ROW, space=names[cell])
     if pieces[src] != NONE:
-        raise IllegalMove(f"{names[src]} holds a piece: tiles under pieces cannot move")
+        raise IllegalMove(IllegalMoveCode.TILE_UNDER_PIECE, space=names[src])
     if pieces[dst] != NONE:
-        raise IllegalMove(f"{names[dst]} holds a piece: no tile can be put under a piece")
+        raise IllegalMove(IllegalMoveCode.TILE_ONTO_PIECE, space=names[dst])
     if heights[src] < 0:
-        raise IllegalMove(f"{names[src]} has no tile to take")
+        raise IllegalMove(IllegalMoveCode.NO_TILE, space=names[src])
     if heights[dst] > 0:
-        raise IllegalMove(f"{names[dst]} already has two tiles: a space holds at most two")
+        raise IllegalMove(IllegalMoveCode.TWO_TILES, space=names[dst])
 
 
 def check_step(
@@ -438,22 +492,15 @@ def check_step(
     """Raise :class:`IllegalMove` if ``mover``'s piece cannot step from ``src`` to ``dst``."""
     names = layout.names
     if pieces[src] != mover:
-        raise IllegalMove(f"{names[src]} holds no {SIDES[mover]} piece to move")
+        raise IllegalMove(IllegalMoveCode.STEP_NO_PIECE, space=names[src], side=SIDES[mover])
     if dst not in layout.adj[src]:
-        raise IllegalMove(
-            f"{names[dst]} is not next to {names[src]}: a piece moves one space "
-            "(the teleport pairs count as next to each other)"
-        )
+        raise IllegalMove(IllegalMoveCode.NOT_NEXT_TO, start=names[src], end=names[dst])
     if pieces[dst] != NONE:
-        raise IllegalMove(f"{names[dst]} is taken: a piece moves to an empty space")
+        raise IllegalMove(IllegalMoveCode.SPACE_TAKEN, space=names[dst])
     if heights[dst] != STAND[mover]:
         if mover == WHITE:
-            raise IllegalMove(
-                f"{names[dst]} is not a two-tile space: a climber may only stand on two tiles"
-            )
-        raise IllegalMove(
-            f"{names[dst]} still has tiles: a digger may only stand on the bare board"
-        )
+            raise IllegalMove(IllegalMoveCode.CLIMBER_NEEDS_TWO_TILES, space=names[dst])
+        raise IllegalMove(IllegalMoveCode.DIGGER_NEEDS_BARE_BOARD, space=names[dst])
 
 
 def _apply(
@@ -473,7 +520,13 @@ def _apply(
     return heights, tuple(p)
 
 
-_KIND_WORDS = {">": "tile move", "-": "piece move", "x": "capture"}
+#: What a turn's first action, given alone, still needs (by its kind: tile move, piece move,
+#: capture).
+_ADD = {
+    ">": IllegalMoveCode.ADD_PIECE_MOVE,
+    "-": IllegalMoveCode.ADD_TILE_MOVE,
+    "x": IllegalMoveCode.ADD_TILE_OR_PIECE_MOVE,
+}
 
 
 @dataclass(frozen=True)
@@ -496,6 +549,7 @@ class IsopathPosition(Position):
     last_move: str | None
     outcome: Outcome | None
     game: str = "isopath"
+    sides: ClassVar[tuple[str, str]] = SIDES
 
     @property
     def _layout(self) -> _Layout:
@@ -560,7 +614,7 @@ class IsopathPosition(Position):
         """The winner's piece on the opponent's home row after a "home row" win; empty while
         the game goes on and after other wins."""
         out = self.outcome
-        if out is None or out.winner is None or out.reason != "home row":
+        if out is None or out.winner is None or out.termination is not Termination.HOME_ROW:
             return frozenset()
         who = out.winner
         goal = self._layout.home_rows[1 - who]
@@ -591,10 +645,7 @@ class IsopathPosition(Position):
             else:
                 merged.append(token)
         if len(merged) > 2:
-            raise IllegalMove(
-                "a turn is at most two actions: a tile move and a piece move "
-                "(or a capture and one of them)"
-            )
+            raise IllegalMove(IllegalMoveCode.TOO_MANY_ACTIONS)
         return [self._layout.parse_action(t) for t in merged]
 
     def _first(self, action: Action) -> tuple[tuple[int, ...], tuple[int, ...], list[str] | None]:
@@ -616,7 +667,7 @@ class IsopathPosition(Position):
         self._over_check()
         actions = self._parse(first)
         if len(actions) != 1:
-            raise IllegalMove("give just one action to see what can follow it")
+            raise IllegalMove(IllegalMoveCode.ONE_ACTION_ONLY)
         _, _, rest = self._first(actions[0])
         return [] if rest is None else rest
 
@@ -665,49 +716,50 @@ class IsopathPosition(Position):
         layout = self._layout
         first = actions[0]
         if first[0] != "x" and len(actions) == 2 and actions[1][0] == "x":
-            raise IllegalMove("a capture can only be the first action of a turn")
+            raise IllegalMove(IllegalMoveCode.CAPTURE_FIRST)
         heights, pieces, rest = self._first(first)
         first_text = layout.text(first)
         mover = self.to_move
         outcome: Outcome | None = None
         if rest is None:
             if len(actions) > 1:
-                raise IllegalMove(f"{first_text} already wins: the turn ends there")
-            outcome = Outcome(mover, "last piece captured" if first[0] == "x" else "home row")
+                raise IllegalMove(IllegalMoveCode.ALREADY_WINS, action=first_text)
+            outcome = Outcome(
+                mover,
+                Termination.LAST_PIECE_CAPTURED if first[0] == "x" else Termination.HOME_ROW,
+            )
             text = first_text
         else:
             if len(actions) == 1:
                 if not rest:
-                    raise IllegalMove(f"{first_text}: no second action is possible after this one")
-                wanted = "a piece move" if first[0] == ">" else "a tile move"
-                if first[0] == "x":
-                    wanted = "a tile move or a piece move"
-                raise IllegalMove(
-                    f"a turn is two actions: after {first_text} add {wanted} (e.g. {rest[0]})"
-                )
+                    raise IllegalMove(IllegalMoveCode.NO_SECOND_ACTION, action=first_text)
+                raise IllegalMove(_ADD[first[0]], action=first_text, example=rest[0])
             second = actions[1]
             if second[0] == "x":
-                raise IllegalMove("a capture can only be the first action of a turn")
+                raise IllegalMove(IllegalMoveCode.CAPTURE_FIRST)
             if second[0] == first[0]:
-                word = _KIND_WORDS[first[0]]
-                raise IllegalMove(f"a turn has one tile move and one piece move, not two {word}s")
+                raise IllegalMove(
+                    IllegalMoveCode.TWO_TILE_MOVES
+                    if first[0] == ">"
+                    else IllegalMoveCode.TWO_PIECE_MOVES
+                )
             try:
                 self._turn.check(second, heights, pieces)
             except IllegalMove as exc:
                 if not rest:
                     raise IllegalMove(
-                        f"{first_text}: no second action is possible after this one ({exc})"
+                        IllegalMoveCode.NO_SECOND_ACTION_BECAUSE, action=first_text, reason=exc
                     ) from None
                 raise
             heights, pieces = _apply(second, heights, pieces)
             if second[0] == "-" and second[2] in layout.home_rows[1 - mover]:
-                outcome = Outcome(mover, "home row")
+                outcome = Outcome(mover, Termination.HOME_ROW)
             text = first_text + " " + layout.text(second)
         nxt = IsopathPosition(self.size, heights, pieces, 1 - mover, self.ply + 1, text, outcome)
         if outcome is None and not nxt._turn.any_turn():
             nxt = IsopathPosition(
                 self.size, heights, pieces, 1 - mover, self.ply + 1, text,
-                Outcome(mover, "no legal turn"),
+                Outcome(mover, Termination.NO_LEGAL_TURN),
             )  # fmt: skip
         return nxt
 
@@ -783,11 +835,11 @@ def _decided(pos: IsopathPosition) -> IsopathPosition:
     outcome = None
     for side in (WHITE, BLACK):
         if any(pos.pieces[c] == side for c in layout.home_rows[1 - side]):
-            outcome = Outcome(side, "home row")
+            outcome = Outcome(side, Termination.HOME_ROW)
         elif side not in pos.pieces:
-            outcome = Outcome(1 - side, "last piece captured")
+            outcome = Outcome(1 - side, Termination.LAST_PIECE_CAPTURED)
     if outcome is None and not pos._turn.any_turn():
-        outcome = Outcome(1 - pos.to_move, "no legal turn")
+        outcome = Outcome(1 - pos.to_move, Termination.NO_LEGAL_TURN)
     if outcome is None:
         return pos
     return IsopathPosition(
@@ -830,4 +882,8 @@ GAME = Game(
     ),
     start=new,
     load=load,
+    terminations=frozenset(
+        {Termination.HOME_ROW, Termination.LAST_PIECE_CAPTURED, Termination.NO_LEGAL_TURN}
+    ),
+    codes=IllegalMoveCode,
 )

@@ -14,10 +14,11 @@ Blue opens at ply 0 by choosing the sub-board (``1``..``9``) Red's first disc mu
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     Game,
@@ -25,6 +26,7 @@ from engines.base import (
     Option,
     Outcome,
     Position,
+    Termination,
     load_turn,
     normalize_move,
     shown,
@@ -33,10 +35,25 @@ from engines.base import (
 from engines.connection import chain_connects, shortest_link
 from engines.geometry import Rhombus
 
-__all__ = ["GAME", "MaphexPosition", "new"]
+__all__ = ["GAME", "IllegalMoveCode", "MaphexPosition", "new"]
 
 EMPTY = -1
 RED, BLUE = 0, 1
+SIDES = ("Red", "Blue")
+
+
+class IllegalMoveCode(enum.StrEnum):
+    """Why a Maphex move is refused (arguments in the comments)."""
+
+    #: ``count`` sub-boards, ``text``: Blue's opening choice is not a sub-board's number
+    OPENING_NOT_A_SUBBOARD = "maphex.opening not a sub-board"
+    #: ``text``, ``size``
+    NOT_A_CELL = "maphex.not a cell"
+    #: ``cell``
+    TAKEN = "maphex.taken"
+    #: ``cell``, ``target``: the target sub-board's name
+    NOT_IN_TARGET = "maphex.not in target"
+
 
 _PLACE_NAMES_3 = (
     "top-left", "top", "top-right",
@@ -92,6 +109,7 @@ class MaphexPosition(Position):
     last_move: str | None
     outcome: Outcome | None
     game: str = "maphex"
+    sides: ClassVar[tuple[str, str]] = SIDES
 
     @property
     def _layout(self) -> _Layout:
@@ -151,7 +169,7 @@ class MaphexPosition(Position):
         """A shortest chain of the winner's discs joining their two edges (empty while the game
         goes on)."""
         out = self.outcome
-        if out is None or out.winner is None or out.reason != "connection":
+        if out is None or out.winner is None or out.termination is not Termination.CONNECTION:
             return frozenset()
         who = out.winner
         return frozenset(shortest_link(self.cells, who, self.board.neighbours, *self.edges[who]))
@@ -179,8 +197,7 @@ class MaphexPosition(Position):
             count = layout.block**2
             if not text.isdigit() or not 1 <= int(text) <= count:
                 raise IllegalMove(
-                    f"Blue opens by choosing the sub-board for Red's first disc: "
-                    f"a number 1..{count}, not {shown(text)!r}"
+                    IllegalMoveCode.OPENING_NOT_A_SUBBOARD, count=count, text=shown(text)
                 )
             return MaphexPosition(
                 self.size, self.cells, int(text) - 1, RED, self.ply + 1, str(int(text)), None
@@ -188,13 +205,13 @@ class MaphexPosition(Position):
         try:
             cell = layout.board.parse(text)
         except ValueError:
-            raise IllegalMove(
-                f"{shown(text)!r} is not a cell of the {self.size}x{self.size} board"
-            ) from None
+            size = self.size
+            raise IllegalMove(IllegalMoveCode.NOT_A_CELL, text=shown(text), size=size) from None
         if self.cells[cell] != EMPTY:
-            raise IllegalMove(f"{text} is already taken")
+            raise IllegalMove(IllegalMoveCode.TAKEN, cell=text)
         if layout.subboard[cell] != self.target and not self.free:
-            raise IllegalMove(f"{text} is not in the target sub-board ({self.target_name})")
+            target = str(self.target_name)
+            raise IllegalMove(IllegalMoveCode.NOT_IN_TARGET, cell=text, target=target)
         mover = self.to_move
         cells = list(self.cells)
         cells[cell] = mover
@@ -202,7 +219,7 @@ class MaphexPosition(Position):
         edge_a, edge_b = layout.edges[mover]
         outcome = None
         if chain_connects(cell, new_cells, layout.board.neighbours, edge_a, edge_b):
-            outcome = Outcome(mover, "connection")
+            outcome = Outcome(mover, Termination.CONNECTION)
         return MaphexPosition(
             self.size, new_cells, layout.sends[cell], 1 - mover, self.ply + 1, text, outcome
         )
@@ -250,10 +267,12 @@ def load(d: Mapping[str, Any]) -> MaphexPosition:
 GAME = Game(
     name="maphex",
     title="Maphex",
-    sides=("Red", "Blue"),
+    sides=SIDES,
     options=(
         Option("size", (9, 16), 9, "board size: 9 (3x3 sub-boards of 3x3) or 16 (4x4 of 4x4)"),
     ),
     start=new,
     load=load,
+    terminations=frozenset({Termination.CONNECTION}),
+    codes=IllegalMoveCode,
 )

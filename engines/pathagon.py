@@ -15,16 +15,18 @@ your pieces to any empty square, once you have no piece in hand).
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from engines.base import (
     Game,
     IllegalMove,
     Outcome,
     Position,
+    Termination,
     load_turn,
     normalize_move,
     shown,
@@ -33,15 +35,44 @@ from engines.base import (
 from engines.connection import chain_connects, shortest_link
 from engines.geometry import Square
 
-__all__ = ["GAME", "PIECES", "PathagonPosition", "load", "new"]
+__all__ = ["GAME", "PIECES", "IllegalMoveCode", "PathagonPosition", "load", "new"]
 
 EMPTY = -1
 LIGHT, DARK = 0, 1
+SIDES = ("Light", "Dark")
 #: Pieces each side owns.
 PIECES = 14
 SIZE = 7
 
 _BOARD = Square(SIZE)
+
+
+class IllegalMoveCode(enum.StrEnum):
+    """Why a Pathagon move is refused (arguments in the comments; ``square`` a square's
+    name)."""
+
+    #: ``text``: neither a placement nor a move
+    NOT_A_MOVE = "pathagon.not a move"
+    #: ``text``: a part that names no square
+    NOT_A_SQUARE = "pathagon.not a square"
+    #: ``square``: a placement with no piece in hand
+    NONE_IN_HAND = "pathagon.none in hand"
+    #: ``square``: a move while pieces are still in hand
+    STILL_IN_HAND = "pathagon.still in hand"
+    #: ``square``
+    MUST_CHANGE_SQUARE = "pathagon.must change square"
+    #: ``square``
+    NO_PIECE = "pathagon.no piece"
+    #: ``square``
+    NOT_YOURS = "pathagon.not yours"
+    #: ``square``: the piece moved on the player's previous turn
+    MOVED_LAST_TURN = "pathagon.moved last turn"
+    #: ``square``
+    NOT_EMPTY = "pathagon.not empty"
+    #: ``square``: emptied by a trap this turn
+    EMPTIED_BY_TRAP = "pathagon.emptied by trap"
+
+
 _NAMES = _BOARD.names
 _EDGES: tuple[tuple[frozenset[int], frozenset[int]], ...] = (
     (_BOARD.bottom, _BOARD.top),
@@ -91,6 +122,7 @@ class PathagonPosition(Position):
     last_move: str | None
     outcome: Outcome | None
     game: str = "pathagon"
+    sides: ClassVar[tuple[str, str]] = SIDES
 
     @classmethod
     def from_diagram(
@@ -189,7 +221,7 @@ class PathagonPosition(Position):
         """A shortest chain of the winner's pieces joining their two lines (empty while the
         game goes on)."""
         out = self.outcome
-        if out is None or out.winner is None or out.reason != "connection":
+        if out is None or out.winner is None or out.termination is not Termination.CONNECTION:
             return frozenset()
         return frozenset(
             shortest_link(self.cells, out.winner, _BOARD.neighbours, *_EDGES[out.winner])
@@ -222,9 +254,7 @@ class PathagonPosition(Position):
         mover = self.to_move
         parts = text.split("-")
         if len(parts) > 2:
-            raise IllegalMove(
-                f"{shown(text)!r} is not a move: write d4 to place or d4-f6 to move a piece"
-            )
+            raise IllegalMove(IllegalMoveCode.NOT_A_MOVE, text=shown(text))
         squares = [_parse(part) for part in parts]
         cells = list(self.cells)
         in_hand = list(self.in_hand)
@@ -233,9 +263,7 @@ class PathagonPosition(Position):
         if len(squares) == 1:
             (dest,) = squares
             if not in_hand[mover]:
-                raise IllegalMove(
-                    f"you have no pieces in hand: move one of your pieces (e.g. b2-{_NAMES[dest]})"
-                )
+                raise IllegalMove(IllegalMoveCode.NONE_IN_HAND, square=_NAMES[dest])
             self._check_destination(dest)
             in_hand[mover] -= 1
             # A placement re-enters a returned piece first: returned pieces must go back
@@ -245,19 +273,15 @@ class PathagonPosition(Position):
         else:
             source, dest = squares
             if in_hand[mover]:
-                raise IllegalMove(f"you still have pieces in hand: place one ({_NAMES[dest]})")
+                raise IllegalMove(IllegalMoveCode.STILL_IN_HAND, square=_NAMES[dest])
             if source == dest:
-                raise IllegalMove(
-                    f"a move must change square: the piece on {_NAMES[source]} cannot stay there"
-                )
+                raise IllegalMove(IllegalMoveCode.MUST_CHANGE_SQUARE, square=_NAMES[source])
             if cells[source] == EMPTY:
-                raise IllegalMove(f"there is no piece on {_NAMES[source]} to move")
+                raise IllegalMove(IllegalMoveCode.NO_PIECE, square=_NAMES[source])
             if cells[source] != mover:
-                raise IllegalMove(f"{_NAMES[source]} is not your piece")
+                raise IllegalMove(IllegalMoveCode.NOT_YOURS, square=_NAMES[source])
             if source == locked[mover]:
-                raise IllegalMove(
-                    f"you moved the piece on {_NAMES[source]} last turn: move another one"
-                )
+                raise IllegalMove(IllegalMoveCode.MOVED_LAST_TURN, square=_NAMES[source])
             self._check_destination(dest)
             # The piece leaves its square before traps are looked for (point 5).
             cells[source] = EMPTY
@@ -281,7 +305,7 @@ class PathagonPosition(Position):
         # opponent only lost pieces, so only the mover can complete a path (point 9).
         edge_a, edge_b = _EDGES[mover]
         if chain_connects(dest, new_cells, _BOARD.neighbours, edge_a, edge_b):
-            outcome = Outcome(mover, "connection")
+            outcome = Outcome(mover, Termination.CONNECTION)
         canonical = _NAMES[dest] if len(squares) == 1 else _MOVE_TEXT[squares[0]][dest]
         return PathagonPosition(
             new_cells,
@@ -297,9 +321,9 @@ class PathagonPosition(Position):
 
     def _check_destination(self, dest: int) -> None:
         if self.cells[dest] != EMPTY:
-            raise IllegalMove(f"{_NAMES[dest]} is not empty")
+            raise IllegalMove(IllegalMoveCode.NOT_EMPTY, square=_NAMES[dest])
         if dest in self.trapped:
-            raise IllegalMove(f"{_NAMES[dest]} was emptied by a trap: you may not use it this turn")
+            raise IllegalMove(IllegalMoveCode.EMPTIED_BY_TRAP, square=_NAMES[dest])
 
     def diagram(self) -> str:
         """The board as text, row 7 first (the format :meth:`from_diagram` reads)."""
@@ -321,10 +345,7 @@ def _parse(text: str) -> int:
     try:
         return _BOARD.parse(text)
     except ValueError:
-        raise IllegalMove(
-            f"{shown(text)!r} is not a square of the 7x7 board (a1..g7): "
-            "write d4 to place or d4-f6 to move a piece"
-        ) from None
+        raise IllegalMove(IllegalMoveCode.NOT_A_SQUARE, text=shown(text)) from None
 
 
 def _square(name: str | None) -> int | None:
@@ -409,8 +430,10 @@ def load(d: Mapping[str, Any]) -> PathagonPosition:
 GAME = Game(
     name="pathagon",
     title="Pathagon",
-    sides=("Light", "Dark"),
+    sides=SIDES,
     options=(),
     start=new,
     load=load,
+    terminations=frozenset({Termination.CONNECTION}),
+    codes=IllegalMoveCode,
 )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engines.base import pictured
+
 __all__ = ["colour_name", "names", "result_text", "side_lists"]
 
 
@@ -66,7 +68,7 @@ def result_text(outcome: Any, sides: Sequence[str]) -> str:
     >>> result_text(Outcome(0, "no legal move"), ("Light", "Dark"))
     'Light wins (Dark has no legal move)'
     """
-    reason = str(outcome.reason)
+    reason = pictured(outcome.termination)
     if reason == "aborted":
         return _NO_WINNER_WORDS[reason]
     winner = outcome.winner

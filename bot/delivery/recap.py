@@ -30,7 +30,7 @@ import engines
 from bot.storage.errors import StoreError
 from bot.storage.rows import GameRow, MoveRow, PlayerRow
 from bot.workers import die_with_parent
-from engines import Outcome
+from engines import Outcome, Termination
 
 __all__ = ["RecapStore", "Recaps", "draw_recap", "game_recap"]
 
@@ -72,7 +72,7 @@ async def draw_recap(
 ) -> bytes | None:
     """:func:`game_recap` drawn in a child process (see the module docstring); ``None`` if it
     failed or took longer than ``timeout`` seconds."""
-    ending = None if outcome is None else [outcome.winner, outcome.reason]
+    ending = None if outcome is None else [outcome.winner, str(outcome.termination)]
     request = json.dumps(
         {
             "game": game,
@@ -168,7 +168,7 @@ def main(argv: Sequence[str]) -> int:
         request["game"],
         request["options"],
         request["moves"],
-        outcome=None if ending is None else Outcome(*ending),
+        outcome=None if ending is None else Outcome(ending[0], Termination(ending[1])),
         players=request.get("players"),
     )
     if gif is None:

@@ -103,7 +103,7 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
     movers = [p.to_move for p in positions[:-1]]
     position = positions[-1]
     finish: tuple[GameStatus, int | None, GameResult, Termination] | None = None
-    by_rules = None if position.outcome is None else Termination(position.outcome.reason)
+    by_rules = None if position.outcome is None else position.outcome.termination
     if record.result is not None:
         if record.result.aborted:
             ending = _ending(record.result.reason, Termination.ABORTED)

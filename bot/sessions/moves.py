@@ -142,13 +142,13 @@ async def _try_move(
     try:
         after = position.play(text)
     except IllegalMove as exc:
-        raise Refusal(texts.illegal(gid, str(exc))) from None
+        raise Refusal(texts.illegal(gid, texts.illegal_move(exc))) from None
     outcome = after.outcome
     if not confirm and outcome is not None and outcome.winner not in (None, seat):
         move = after.last_move or text
         winner = await presentation.who(ctx, row, position, outcome.winner)
         return Reply(
-            texts.careful(move, gid, winner, outcome.reason),
+            texts.careful(move, gid, winner, outcome.termination),
             actions=(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, gid, row.ply, move),),
             ok=False,
             game_id=gid,
@@ -232,7 +232,7 @@ async def commit(
         deadline = policy.turn_deadline(ctx, next_player, row.time_per_move, now)
     if after.outcome is not None:
         result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
-        finish = (after.outcome.winner, result, Termination(after.outcome.reason))
+        finish = (after.outcome.winner, result, after.outcome.termination)
         rated = await standings.settle(ctx, row, after.outcome.winner, result)
         over = texts.game_over_note(
             row.id,
@@ -240,7 +240,7 @@ async def commit(
             presentation.mention(me),
             move,
             None if after.outcome.winner is None else after.outcome.winner != seat,
-            after.outcome.reason,
+            after.outcome.termination,
         ) + await standings.change_line(ctx, row, rated)
         notes += tell(
             ctx,
@@ -366,10 +366,10 @@ async def _move_reply(
     actions: tuple[Action, ...] = ()
     if after.outcome is not None:
         if after.outcome.winner is None:
-            text += texts.drawn_by(after.outcome.reason)
+            text += texts.drawn_by(after.outcome.termination)
         else:
             winner = await presentation.who(ctx, row, after, after.outcome.winner)
-            text += texts.wins_by(winner, after.outcome.reason)
+            text += texts.wins_by(winner, after.outcome.termination)
         return await endings.game_over_reply(ctx, row, after, text, upto=ply + 1)
     text += texts.to_move(await presentation.who(ctx, row, after, after.to_move))
     actions = presentation.game_actions(row)

@@ -41,6 +41,7 @@ from typing import Any
 import engines
 from bot.core.ending import Termination
 from bot.sessions.clock import describe_time_control, parse_time_control
+from bot.sessions.texts.illegal import illegal_move
 from engines import IllegalMove, Position
 
 __all__ = ["Record", "Result", "export", "parse"]
@@ -262,7 +263,8 @@ def parse(text: str) -> Record:
             pos = pos.play(move)
         except IllegalMove as exc:
             raise _fail(
-                move_lines[index], f"move {index + 1} ({shown_line(move)}) is illegal: {exc}"
+                move_lines[index],
+                f"move {index + 1} ({shown_line(move)}) is illegal: {illegal_move(exc)}",
             ) from None
         # Keep the engines' spelling, so a record typed by hand exports canonically.
         canonical.append(pos.last_move or move)

@@ -25,6 +25,9 @@ from bot.ratings import Origin
 from engines import Outcome
 from engines.levels import Level
 
+#: A finished game's ending when the store names none (never expected): a draw or a win.
+_UNNAMED = {True: Termination.DRAW, False: Termination.WIN}
+
 __all__ = [
     "Backlog",
     "ChallengeRow",
@@ -127,10 +130,10 @@ class GameRow:
         of the final position (a board, the recap's last frame) must be told.
         """
         if self.status == GameStatus.ABORTED:
-            return Outcome(None, "aborted")
+            return Outcome(None, Termination.ABORTED)
         if self.status != GameStatus.FINISHED:
             return None
-        return Outcome(self.winner, "" if self.reason is None else self.reason.pictured)
+        return Outcome(self.winner, self.reason or _UNNAMED[self.winner is None])
 
     @property
     def against_bot(self) -> bool:

@@ -456,7 +456,7 @@ async def test_two_processes_play_on_through_a_sigkill(postgres_url: str, tmp_pa
                 assert (row["status"], row["result"], row["reason"]) == (
                     "finished",
                     "win",
-                    position.outcome.reason,
+                    position.outcome.termination,
                 )
                 assert (row["winner"], row["ply"]) == (position.outcome.winner, len(moves))
                 assert json.loads(row["snapshot"]) == position.to_dict()

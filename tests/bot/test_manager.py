@@ -61,7 +61,7 @@ async def test_lifecycle_challenge_accept_moves_to_the_end(tmp_path: Path, game:
         assert (row.status, row.winner, row.reason) == (
             "finished",
             expected.outcome.winner,
-            expected.outcome.reason,
+            expected.outcome.termination,
         )
         assert row.ply == len(moves) and row.to_move is None
         assert [mv.move for mv in await m.store.moves(game_id)] == list(moves)

@@ -27,7 +27,7 @@ def random_record(game: str, seed: int, max_plies: int = 300) -> tuple[Record, e
         pos = pos.play(move)
     result = None
     if pos.outcome is not None:
-        result = Result(pos.outcome.winner, pos.outcome.reason)
+        result = Result(pos.outcome.winner, pos.outcome.termination)
     elif seed % 3 == 1:
         result = Result(1 - pos.to_move, "timeout")
     record = Record(

@@ -101,7 +101,7 @@ class GameProperties:
             if last.outcome is not None:
                 assert last.legal_moves() == []
                 assert last.outcome.winner in (0, 1, None)
-                assert isinstance(last.outcome.reason, str) and last.outcome.reason
+                assert last.outcome.termination in engines.GAMES[self.game].terminations
 
     @settings(max_examples=30, deadline=None, suppress_health_check=_SUPPRESSED)
     @given(seed=st.integers(0, 10**6), pick=st.randoms(use_true_random=False))

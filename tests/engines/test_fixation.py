@@ -355,7 +355,7 @@ def test_point12_eighteen_disks_of_each_colour_stay_on_the_board() -> None:
                 assert len(stack) <= 6
             assert counts == [18, 18]
             p = p.play(rng.choice(p.legal_moves()))
-        assert p.outcome.reason in ("one group", "two 6-high stacks", "no legal move")
+        assert p.outcome.termination in ("one group", "two 6-high stacks", "no legal move")
 
 
 # -- the rules read plainly, checked against the engine on random positions ------------------

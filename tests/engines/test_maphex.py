@@ -120,7 +120,7 @@ def test_point7_connection_wins_at_once() -> None:
         else:
             avoid = [c for c in legal if c not in red_cells]
             p = p.play(avoid[0] if avoid else legal[0])
-    assert p.outcome is not None and p.outcome.reason == "connection"
+    assert p.outcome is not None and p.outcome.termination == "connection"
     assert p.legal_moves() == []
     with pytest.raises(IllegalMove, match="over"):
         p.play("a1")

@@ -79,7 +79,7 @@ def cases(seeds: range = range(3)) -> Iterator[Case]:
                     yield Case(f"{name} marks {seed}.{k}", p, long, CLOCK, None)
                 yield Case(f"{name} end {seed}", end, long, None, None)
                 for outcome in (Outcome(1, "resignation"), Outcome(None, "agreement")):
-                    yield Case(f"{name} {outcome.reason} {seed}", mid, long, None, outcome)
+                    yield Case(f"{name} {outcome.termination} {seed}", mid, long, None, outcome)
             start = engines.new(game, **options)
             yield Case(f"{name} aborted", start, LONG_NAMES, None, Outcome(None, "aborted"))
             yield Case(f"{name} time", start, LONG_NAMES, None, Outcome(0, "time"))

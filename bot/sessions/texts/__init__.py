@@ -11,7 +11,9 @@ here: this package, one module per concern (:mod:`~bot.sessions.texts.base`,
 Each function returns a :class:`~bot.messages.Text`: players are :class:`~bot.messages.Mention`
 segments (each platform mentions and escapes them its own way), moves and notation are
 :class:`~bot.messages.Code` spans.  Nothing here says how to type or press anything: that is each
-adapter's business (see :mod:`bot.adapters.commands` for the typed forms).
+adapter's business (see :mod:`bot.adapters.commands` for the typed forms).  Why a move is
+illegal is a plain sentence, one for every code the engines give
+(:mod:`~bot.sessions.texts.illegal`).
 
 >>> from bot.messages import Mention
 >>> ada = Mention("console", "ada", "Ada")
@@ -124,6 +126,7 @@ from bot.sessions.texts.hardening import (
     same_challenge_pending,
     your_turn_due,
 )
+from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move
 from bot.sessions.texts.looking import (
     HELP,
     bad_page,
@@ -299,6 +302,7 @@ __all__ = [
     "DAMAGED_RATING",
     "FLOOD_WAIT",
     "HELP",
+    "ILLEGAL_MOVES",
     "NOT_MY_BUTTON",
     "OPEN_BOARD",
     "PROVISIONAL_NOTE",
@@ -368,6 +372,7 @@ __all__ = [
     "history_line",
     "id_too_long",
     "illegal",
+    "illegal_move",
     "import_needs_two_players",
     "imported",
     "invited_handle",

@@ -5,8 +5,6 @@ every reason the engines give is a member."""
 
 from __future__ import annotations
 
-import ast
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,6 @@ from tests.bot.session_kit import ALICE, CAROL, ROOM, finishing_moves, session
 from tests.bot.storage.raw import raw
 
 NOW = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-ENGINES = Path(engines.__file__).parent
 
 
 async def _game(store: SqlStore, **stored: Any) -> int:
@@ -54,7 +51,9 @@ async def test_a_row_holding_the_old_spelling_reads_as_the_one_member(store: Sql
     row = await store.get_game(gid)
     assert row is not None
     assert (row.status, row.reason) == (GameStatus.FINISHED, Termination.TIMEOUT)
-    assert row.reason is Termination.TIMEOUT and row.outcome == engines.Outcome(0, "time")
+    assert row.reason is Termination.TIMEOUT and row.outcome == engines.Outcome(
+        0, Termination.TIMEOUT
+    )
     # Read, not rewritten.
     assert await raw(store, "SELECT status, reason FROM games WHERE id = ?", gid) == [
         ("finished", "time")
@@ -100,56 +99,15 @@ def test_old_spellings_and_other_cases_read_into_one_member() -> None:
     assert len({member.value for member in Termination}) == len(Termination)
 
 
-def _literals(node: ast.expr) -> Iterator[str]:
-    """The texts an expression may give: a literal, or either branch of ``a if c else b``."""
-    if isinstance(node, ast.Constant) and isinstance(node.value, str):
-        yield node.value
-    elif isinstance(node, ast.IfExp):
-        yield from _literals(node.body)
-        yield from _literals(node.orelse)
-
-
-def _engine_reasons() -> tuple[set[str], set[str]]:
-    """The reasons the engines' sources give to ``Outcome`` (the literals its second argument may
-    be, or those returned by the function a variable reason comes from), and the files
-    where the reason is a variable."""
-    found: set[str] = set()
-    variable: set[str] = set()
-    for path in sorted(ENGINES.glob("*.py")):
-        tree = ast.parse(path.read_text(), str(path))
-        for node in ast.walk(tree):
-            if not (isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Outcome"):
-                continue
-            if len(node.args) != 2:
-                continue
-            literals = list(_literals(node.args[1]))
-            found.update(literals)
-            if not literals:
-                variable.add(path.name)
-        for fn in ast.walk(tree):
-            if isinstance(fn, ast.FunctionDef) and fn.name == "_wins":
-                found.update(
-                    r.value.value
-                    for r in ast.walk(fn)
-                    if isinstance(r, ast.Return)
-                    and isinstance(r.value, ast.Constant)
-                    and isinstance(r.value.value, str)
-                )
-    return found, variable
-
-
 def test_every_reason_the_engines_give_is_an_ending_by_the_rules() -> None:
-    found, variable = _engine_reasons()
-    # A reason held in a variable: Lines of Fixation's (from ``_wins``, read above) and the
-    # one read back from a stored snapshot.
-    assert variable == {"fixation.py", "base.py"}
-    assert {"connection", "one group", "home row", "no legal move"} <= found
-    for reason in found:
-        assert Termination(reason).by_the_rules, reason
-    for name in engines.GAMES:
-        pos = engines.replay(name, finishing_moves(name))
-        *_, last = pos
-        assert last.outcome is not None and Termination(last.outcome.reason).by_the_rules
+    # The engines give a member, never a text (Outcome.termination is typed): each game lists
+    # the endings its rules have, and a finished game ends by one of them.
+    given = set().union(*(game.terminations for game in engines.GAMES.values()))
+    assert {"connection", "one group", "home row", "no legal move"} <= given
+    assert all(termination.by_the_rules for termination in given)
+    for name, game in engines.GAMES.items():
+        *_, last = engines.replay(name, finishing_moves(name))
+        assert last.outcome is not None and last.outcome.termination in game.terminations
 
 
 async def test_an_import_stating_no_known_reason_stores_the_rules_ending(tmp_path: Path) -> None:
@@ -168,7 +126,7 @@ async def test_an_import_stating_no_known_reason_stores_the_rules_ending(tmp_pat
         aborted = await m.import_record(ALICE, ROOM, opening, CAROL)
         rows = [await m.store.get_game(r.game_id or 0) for r in (stated, unstated, aborted)]
     assert [None if r is None else r.reason for r in rows] == [
-        Termination(end.reason),
+        end.termination,
         Termination.WIN if end.winner is not None else Termination.DRAW,
         Termination.ABORTED,
     ]
