@@ -102,9 +102,9 @@ def _fit(text: str, size: int, room: int, bold: bool = False) -> str:
     """``text`` cut with an ellipsis to fit ``room`` pixels."""
     if line(text, size, bold).width <= room:
         return text
-    while text and line(ellipsis_after(text), size, bold).width > room:
+    while text and line(ellipsis_after(text.rstrip()), size, bold).width > room:
         text = text[:-1]
-    return ellipsis_after(text)
+    return ellipsis_after(text.rstrip())
 
 
 def standings_image(

@@ -194,8 +194,12 @@ def test_standings_and_chart_draw_names_in_every_script() -> None:
         StandingsRow(i + 1, sample.names[0], 3, 2, 0, 1, "2", "1")
         for i, sample in enumerate(SAMPLES)
     )
+    long = "فاطمة الزهراء بنت محمد بن عبد الله بن عبد المطلب"
+    rows += (StandingsRow(len(rows) + 1, long, 3, 0, 0, 3, "0", "0"),)
     _, drawn = standings_texts("大会 1: Maphex 9×9", [("", rows)])
     texts = {text for text, _, _ in drawn}
+    (cut,) = [text for text in texts if text.startswith("فاطمة")]
+    assert cut != long and visual(cut).startswith("…") and visual(cut)[1] != " "
     for sample in SAMPLES:
         assert sample.names[0] in texts
         assert_real_glyphs(line(sample.names[0], 26, bold=sample is SAMPLES[0]))
