@@ -6,7 +6,9 @@ with the 90th percentile and the median processor time (what the load does not a
 time to encode the finished picture alone, and its size; python-chess's SVG board rasterised
 by cairosvg (the usual way a Python bot makes a board picture) at the same pixel count, timed
 in the same loop, and how many times slower it is; the machine's load averages at the start
-and end; and the time of a 60-ply GIF recap.
+and end; and the time of a 60-ply GIF recap.  "maphex names" is Maphex 9x9 again with players
+named in Japanese and Arabic with an emoji (the bundled Noto fonts, Arabic joined and right to
+left): the same target.
 
 Run: ``nice -n 15 .venv/bin/python benchmarks/render.py`` (``--quick`` for a short run).
 Targets: warm pictures under 8 ms (4 ms median on a shared, loaded machine), at least 10x
@@ -42,15 +44,19 @@ import engines
 import render
 from render import _pipeline
 
-# (label, game, options, mid-game ply)
-CASES: list[tuple[str, str, dict[str, Any], int]] = [
-    ("maphex 9x9", "maphex", {"size": 9}, 40),
-    ("maphex 16x16", "maphex", {"size": 16}, 120),
-    ("inphexion 7x7", "inphexion", {"size": 7}, 20),
-    ("pathagon", "pathagon", {}, 40),
-    ("fixation", "fixation", {}, 30),
-    ("isopath h4", "isopath", {"size": 4}, 12),
-    ("isopath h5", "isopath", {"size": 5}, 16),
+#: players with names in scripts DejaVu Sans lacks (drawn in the bundled Noto fonts)
+WORLD = ("山田太郎", "محمد 🎲")
+
+# (label, game, options, mid-game ply, players)
+CASES: list[tuple[str, str, dict[str, Any], int, tuple[str, str] | None]] = [
+    ("maphex 9x9", "maphex", {"size": 9}, 40, None),
+    ("maphex names", "maphex", {"size": 9}, 40, WORLD),
+    ("maphex 16x16", "maphex", {"size": 16}, 120, None),
+    ("inphexion 7x7", "inphexion", {"size": 7}, 20, None),
+    ("pathagon", "pathagon", {}, 40, None),
+    ("fixation", "fixation", {}, 30, None),
+    ("isopath h4", "isopath", {"size": 4}, 12, None),
+    ("isopath h5", "isopath", {"size": 5}, 16, None),
 ]
 
 
@@ -66,6 +72,9 @@ def game_positions(
             seen.append(pos)
         if len(seen) > plies:
             return seen[: plies + 1]
+
+
+Names = tuple[str, str] | None
 
 
 def median_ms(func: Callable[[], object], repeat: int) -> float:
@@ -156,13 +165,13 @@ def load_text() -> str:
     return f"{one:.2f} {five:.2f} {fifteen:.2f} on {os.cpu_count()} cores"
 
 
-def cold_ms(position: engines.Position, repeat: int) -> float:
+def cold_ms(position: engines.Position, repeat: int, players: Names = None) -> float:
     """Median time of the first picture in a fresh process: every cache cleared before each."""
     times = []
     for _ in range(repeat):
         _pipeline.clear_caches()
         t = time.perf_counter()
-        render.board_png(position)
+        render.board_png(position, players=players)
         times.append(time.perf_counter() - t)
     return statistics.median(times) * 1000
 
@@ -171,6 +180,7 @@ def warm_and_chess(
     games: list[list[engines.Position]],
     earlier: list[list[engines.Position]],
     chess: Callable[[], bytes] | None,
+    players: Names = None,
 ) -> tuple[list[float], list[float], list[float]]:
     """Times (ms) of the pictures of the last 20 moves of ``games`` (fewer in short games: the
     first three are drawn before), shown in turn as a bot shows games on one board, each
@@ -181,17 +191,17 @@ def warm_and_chess(
     timed = min(20, *(len(plies) - 3 for plies in games))
     for plies in earlier:
         for position in plies:
-            render.board_png(position)
+            render.board_png(position, players=players)
     for plies in games:
         for position in plies[:-timed]:
-            render.board_png(position)
+            render.board_png(position, players=players)
     ours: list[float] = []
     cpu: list[float] = []
     theirs: list[float] = []
     for k in range(timed, 0, -1):
         for plies in games:
             c, t = time.process_time(), time.perf_counter()
-            render.board_png(plies[-k])
+            render.board_png(plies[-k], players=players)
             ours.append((time.perf_counter() - t) * 1000)
             cpu.append((time.process_time() - c) * 1000)
             if chess is not None and len(ours) % 4 == 0:
@@ -219,17 +229,17 @@ def main() -> None:
         f"{'kB':>5}"
         f"{'chess ms':>10}{'x chess':>9}"
     )
-    for label, game, options, ply in CASES:
+    for label, game, options, ply, players in CASES:
         if game not in engines.GAMES:
             continue
         games = [game_positions(game, options, rng, ply) for _ in range(n_games)]
         pos = games[0][-1]
-        cold = cold_ms(pos, cold_repeat)
+        cold = cold_ms(pos, cold_repeat, players)
         image = render.board_image(pos)
         side = round(math.sqrt(image.width * image.height))
         chess = chess_svg(side)
         earlier = [game_positions(game, options, rng, ply) for _ in range(2)]
-        ours, cpu, theirs = warm_and_chess(games, earlier, chess)
+        ours, cpu, theirs = warm_and_chess(games, earlier, chess, players)
         warm = statistics.median(ours)
         p90 = statistics.quantiles(ours, n=10)[-1]
         floor = median_ms(partial(_pipeline.encode_png, image), encode_repeat)

@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw
 from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
 from render._canvas import Canvas
-from render._fonts import font
+from render._glyphs import ellipsis_after, line
 from render._texts import TextMark, collect
 from render._words import side_lists
 from render.theme import RGB, Theme
@@ -334,17 +334,14 @@ class Painter:
     ) -> None:
         """``text`` at ``size`` px, centred on ``centre`` (or placed by Pillow's ``anchor``);
         ``cell`` and ``icon`` as in :class:`~render._texts.TextMark`."""
-        f = font(max(1, round(size * self.scale)), bold=bold)
+        laid = line(text, max(1, round(size * self.scale)), bold)
         at = self._p(centre)
         stroke_px = round(stroke * self.scale)
-        self.draw.text(
-            at, text, font=f, fill=fill, anchor=anchor, stroke_width=stroke_px,
-            stroke_fill=stroke_fill,
-        )  # fmt: skip
-        x0, y0, x1, y1 = self.draw.textbbox(at, text, font=f, anchor=anchor, stroke_width=stroke_px)
+        laid.draw(self.draw, at, fill, anchor, stroke_px, stroke_fill)
+        x0, y0, x1, y1 = laid.bbox(at, anchor, stroke_px)
         k, (ox, oy) = self.scale, self.origin
         box = (x0 / k + ox, y0 / k + oy, x1 / k + ox, y1 / k + oy)
-        self.texts.append(TextMark(text, f.size / k, box, cell, icon))
+        self.texts.append(TextMark(text, laid.size / k, box, cell, icon))
 
     def _w(self, width: float) -> int:
         return max(1, round(width * self.scale))
@@ -566,11 +563,11 @@ def fit_text(text: str, size: int, width: float, *, bold: bool = False) -> str:
     low, high = 0, len(text)
     while low < high:
         mid = (low + high + 1) // 2
-        if text_width(text[:mid].rstrip() + "…", size, bold=bold) <= width:
+        if text_width(ellipsis_after(text[:mid].rstrip()), size, bold=bold) <= width:
             low = mid
         else:
             high = mid - 1
-    return text[:low].rstrip() + "…"
+    return ellipsis_after(text[:low].rstrip())
 
 
 def side_heading(
@@ -901,12 +898,12 @@ def text_sprite(
 ) -> Sprite:
     """``text`` rendered once as a sprite anchored as Pillow's ``anchor`` says; status
     texts repeat from picture to picture, and pasting is much cheaper than rasterising."""
-    f = font(size, bold=bold)
-    box = f.getbbox(text, anchor=anchor)
+    laid = line(text, size, bold)
+    box = laid.bbox((0, 0), anchor)
     left, top = math.floor(box[0]), math.floor(box[1])
     right, bottom = math.ceil(box[2]), math.ceil(box[3])
     mask = Image.new("L", (right - left + 2, bottom - top + 2), 0)
-    ImageDraw.Draw(mask).text((1 - left, 1 - top), text, fill=255, font=f, anchor=anchor)
+    laid.draw(ImageDraw.Draw(mask), (1 - left, 1 - top), 255, anchor)
     image = Image.new("RGBA", mask.size, (*fill, 255))
     image.putalpha(mask)
     mark = TextMark(text, float(size), (float(box[0]), float(box[1]), float(box[2]), float(box[3])))
@@ -916,4 +913,4 @@ def text_sprite(
 @lru_cache(maxsize=4096)
 def text_width(text: str, size: int, *, bold: bool = False) -> float:
     """The advance width of ``text`` in pixels."""
-    return float(font(size, bold=bold).getlength(text))
+    return line(text, size, bold).width

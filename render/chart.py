@@ -19,9 +19,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from render._fonts import font
+from render._glyphs import ellipsis_after, line
 from render._pipeline import encode_png
 from render.theme import RGB, Theme
 
@@ -198,14 +198,14 @@ def _stepped(first: datetime, start: datetime, end: datetime, step: timedelta) -
     return ticks
 
 
-def _fit(d: ImageDraw.ImageDraw, text: str, face: ImageFont.FreeTypeFont, room: float) -> str:
+def _fit(text: str, size: int, bold: bool, room: float) -> str:
     """``text`` cut with an ellipsis to fit ``room`` pixels (a long player name in a title)."""
     text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    if d.textlength(text, font=face) <= room:
+    if line(text, size, bold).width <= room:
         return text
-    while text and d.textlength(text + "…", font=face) > room:
+    while text and line(ellipsis_after(text), size, bold).width > room:
         text = text[:-1]
-    return text.rstrip() + "…"
+    return ellipsis_after(text.rstrip())
 
 
 class _Canvas:
@@ -225,31 +225,20 @@ class _Canvas:
     def draw(self, points: list[tuple[datetime, float]], title: str) -> None:
         theme, d = self.theme, self.draw_
         margin = self.px(24)
-        head = font(self.px(26), bold=True)
-        small = font(self.px(16))
+        head, small = self.px(26), self.px(16)
         latest = f"{points[-1][1]:.0f}" if points else ""
-        room = self.w - 2 * margin - d.textlength(latest, font=head) - self.px(24)
-        d.text((margin, self.px(18)), _fit(d, title, head, room), font=head, fill=theme.text)
+        room = self.w - 2 * margin - line(latest, head, True).width - self.px(24)
+        title = _fit(title, head, True, room)
+        line(title, head, True).draw(d, (margin, self.px(18)), theme.text)
         if not points:
-            d.text(
-                (self.w / 2, self.h / 2 + self.px(20)),
-                "No rated games yet",
-                font=font(self.px(22)),
-                fill=theme.muted,
-                anchor="mm",
-            )
+            empty = line("No rated games yet", self.px(22))
+            empty.draw(d, (self.w / 2, self.h / 2 + self.px(20)), theme.muted, "mm")
             return
         values = [v for _, v in points]
-        d.text(
-            (self.w - margin, self.px(18)),
-            latest,
-            font=head,
-            fill=theme.accent,
-            anchor="ra",
-        )
+        line(latest, head, True).draw(d, (self.w - margin, self.px(18)), theme.accent, "ra")
         games = "1 game" if len(points) == 1 else f"{len(points)} games"
         summary = f"{games}  ·  high {max(values):.0f}  ·  low {min(values):.0f}"
-        d.text((margin, self.px(54)), summary, font=small, fill=theme.muted)
+        line(summary, small).draw(d, (margin, self.px(54)), theme.muted)
 
         # Rating axis: round numbers around the values, never a zero-height range.
         lo, hi = min(values), max(values)
@@ -259,7 +248,7 @@ class _Canvas:
         step = _nice_step(hi - lo, 4)
         y0, y1 = math.floor(lo / step) * step, math.ceil(hi / step) * step
         labels = [y0 + i * step for i in range(round((y1 - y0) / step) + 1)]
-        label_w = max(d.textlength(f"{v:.0f}", font=small) for v in labels)
+        label_w = max(line(f"{v:.0f}", small).width for v in labels)
         left = margin + label_w + self.px(12)
         right = self.w - margin
         top, bottom = self.px(92), self.h - self.px(44)
@@ -271,9 +260,7 @@ class _Canvas:
         for value in labels:
             y = y_of(value)
             d.line([(left, y), (right, y)], fill=grid, width=max(1, self.px(1)))
-            d.text(
-                (left - self.px(10), y), f"{value:.0f}", font=small, fill=theme.muted, anchor="rm"
-            )
+            line(f"{value:.0f}", small).draw(d, (left - self.px(10), y), theme.muted, "rm")
 
         # Time axis: the first and last game at the ends (one game: in the middle).
         t0, t1 = points[0][0], points[-1][0]
@@ -296,15 +283,10 @@ class _Canvas:
             x = x_of(tick.at)
             d.line([(x, bottom), (x, bottom + self.px(6))], fill=theme.muted, width=self.px(1))
             # The label stays inside the picture even under a tick at the very edge.
-            half = d.textlength(tick.label, font=small) / 2 + self.px(4)
+            label = line(tick.label, small)
+            half = label.width / 2 + self.px(4)
             centre = min(max(x, half), self.w - half)
-            d.text(
-                (centre, bottom + self.px(10)),
-                tick.label,
-                font=small,
-                fill=theme.muted,
-                anchor="ma",
-            )
+            label.draw(d, (centre, bottom + self.px(10)), theme.muted, "ma")
         d.line([(left, bottom), (right, bottom)], fill=theme.muted, width=max(1, self.px(1)))
 
         xy = [(x_of(t), y_of(v)) for t, v in points]

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from render._fonts import font
+from render._glyphs import ellipsis_after, line
 from render._pipeline import encode_png
 from render.theme import Theme
 
@@ -82,9 +82,9 @@ class _Pen:
         bold: bool = False,
         anchor: str = "la",
     ) -> None:
-        face = font(size, bold=bold)
-        self.draw.text(at, text, colour, face, anchor=anchor)
-        box = self.draw.textbbox(at, text, font=face, anchor=anchor)
+        laid = line(text, size, bold)
+        laid.draw(self.draw, at, colour, anchor)
+        box = laid.bbox(at, anchor)
         self.drawn.append((text, size, (int(box[0]), int(box[1]), int(box[2]), int(box[3]))))
 
 
@@ -98,14 +98,13 @@ def standings_png(
     return encode_png(standings_image(title, groups, note, theme))
 
 
-def _fit(draw: ImageDraw.ImageDraw, text: str, size: int, room: int, bold: bool = False) -> str:
+def _fit(text: str, size: int, room: int, bold: bool = False) -> str:
     """``text`` cut with an ellipsis to fit ``room`` pixels."""
-    face = font(size, bold=bold)
-    if draw.textlength(text, font=face) <= room:
+    if line(text, size, bold).width <= room:
         return text
-    while text and draw.textlength(text + "…", font=face) > room:
+    while text and line(ellipsis_after(text.rstrip()), size, bold).width > room:
         text = text[:-1]
-    return text + "…"
+    return ellipsis_after(text.rstrip())
 
 
 def standings_image(
@@ -141,7 +140,7 @@ def _paint(
     image = Image.new("RGB", (WIDTH, height), theme.page)
     draw = ImageDraw.Draw(image)
     pen = _Pen(draw)
-    pen.text((_PAD, 12), _fit(draw, title, 30, WIDTH - 2 * _PAD, True), theme.text, 30, True)
+    pen.text((_PAD, 12), _fit(title, 30, WIDTH - 2 * _PAD, True), theme.text, 30, True)
     if note:
         pen.text((_PAD, 50), note, theme.muted, SMALLEST)
     y = _HEAD + _PAD // 2
@@ -167,9 +166,7 @@ def _paint(
             bold = row.place == 1 and not row.withdrawn
             name = row.name + (" (withdrawn)" if row.withdrawn else "")
             pen.text((_PAD, y + 8), str(row.place), colour, _TEXT, bold)
-            pen.text(
-                (_PAD + 50, y + 8), _fit(draw, name, _TEXT, _NAME_ROOM, bold), colour, _TEXT, bold
-            )
+            pen.text((_PAD + 50, y + 8), _fit(name, _TEXT, _NAME_ROOM, bold), colour, _TEXT, bold)
             values = (row.played, row.wins, row.draws, row.losses, row.points, row.tie_break)
             for (right, _), value in zip(_COLUMNS, values, strict=True):
                 pen.text((right, y + 8), str(value), colour, _TEXT, bold, anchor="ra")
