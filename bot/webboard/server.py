@@ -47,7 +47,7 @@ from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
 from bot.webboard import auth, page, view
-from bot.webboard.limits import Buckets
+from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
 from bot.webboard.reviewing import Reviews
 from bot.workers import worker_name
@@ -72,6 +72,10 @@ _MAX_BODY = 2048
 # own are theirs, by their player id).
 _SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
+# An event stream's checks that its page is still there, and its comment line that keeps the
+# operator's proxy from closing a quiet stream (seconds).
+_GONE_EVERY = 1.0
+_KEEP_ALIVE = 15.0
 
 
 class _Lru(OrderedDict[Hashable, Any]):
@@ -144,6 +148,7 @@ class WebBoard:
         player_rate: tuple[float, int] = (0.5, 6),
         address_rate: tuple[float, int] = (2.0, 20),
         review_rate: tuple[float, int] = (1 / 30, 3),
+        streams: Streams | None = None,
     ) -> None:
         self.manager = manager
         self.public_url = public_url.rstrip("/")
@@ -163,6 +168,8 @@ class WebBoard:
         # or one being made, is read back at no cost).
         self._reviews_per_address = Buckets(*review_rate)
         self.reviews = Reviews(manager)
+        # The open event streams, capped per address and in all (each holds a descriptor).
+        self.streams = streams or Streams()
 
     # -- links ------------------------------------------------------------------------------
 
@@ -440,6 +447,18 @@ class WebBoard:
             return _refusal(refusal.text, 503)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        try:
+            with self.streams.hold(self._address(request)):
+                return await self._stream(request)
+        except StreamFull:
+            # A plain short answer: the page, the API and the other addresses keep serving.
+            return web.Response(
+                status=429,
+                text=str(texts.web_too_many_pages()),
+                headers={"Retry-After": str(STREAMS_RETRY_AFTER)},
+            )
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
         gid, _ = await self._game(request)
         response = web.StreamResponse(
             headers={
@@ -450,12 +469,20 @@ class WebBoard:
         )
         await response.prepare(request)
         async with self.live.watch(gid) as queue:
+            quiet = 0.0
             try:
                 while True:
                     try:
-                        change = await asyncio.wait_for(queue.get(), 15.0)
+                        change = await asyncio.wait_for(queue.get(), _GONE_EVERY)
                     except TimeoutError:
-                        await response.write(b": keep-alive\n\n")
+                        # A page that went away gives its stream back within a second (the
+                        # handler is not cancelled when the peer closes the connection).
+                        if request.transport is None or request.transport.is_closing():
+                            break
+                        quiet += _GONE_EVERY
+                        if quiet >= _KEEP_ALIVE:
+                            await response.write(b": keep-alive\n\n")
+                            quiet = 0.0
                         continue
                     if change is None:
                         break
