@@ -120,6 +120,19 @@ async def _headers(
     return response
 
 
+async def _body(request: web.Request) -> bytes:
+    """The request's body, at most :data:`_MAX_BODY` bytes; ``ValueError`` when it says or
+    turns out to be longer (read to its end, however the client split it)."""
+    if (request.content_length or 0) > _MAX_BODY:
+        raise ValueError("body too long")
+    body = bytearray()
+    while chunk := await request.content.read(_MAX_BODY + 1 - len(body)):
+        body += chunk
+        if len(body) > _MAX_BODY:
+            raise ValueError("body too long")
+    return bytes(body)
+
+
 def _missing(request: web.Request) -> web.HTTPNotFound:
     """The 404 of an address that names no game: JSON for the API, text for a page."""
     text = str(texts.web_no_game())
@@ -381,7 +394,7 @@ class WebBoard:
             return _refusal(texts.web_too_fast(), 429)
         gid, g = await self._game(request)
         try:
-            body = json.loads(await request.content.read(_MAX_BODY + 1))
+            body = json.loads(await _body(request))
             if not isinstance(body, dict):
                 raise ValueError
             move, ply, confirm = body["move"], body["ply"], body.get("confirm", False)
@@ -389,7 +402,9 @@ class WebBoard:
                 raise ValueError
             if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < 10**6:
                 raise ValueError
-        except (ValueError, KeyError, UnicodeDecodeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
+            # (UnicodeDecodeError and JSONDecodeError are ValueErrors; a deeply nested body is
+            # a RecursionError of the decoder, caught before it ever reaches a traceback.)
             return _refusal(texts.web_bad_move_request(), 400)
         try:
             who = self._who(request, gid)

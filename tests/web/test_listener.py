@@ -9,12 +9,16 @@ import asyncio
 import contextlib
 import json
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import aiohttp
 import pytest
+import pytest_asyncio
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from bot.webboard.limits import STREAMS_PER_ADDRESS, STREAMS_RETRY_AFTER, Streams
-from tests.web.kit import ADA, BO, TG_GROUP, Site, new_game
+from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -89,3 +93,75 @@ async def test_event_streams_are_capped_in_all(web: Site) -> None:
         finally:
             for answer in held:
                 answer.close()
+
+
+# Any JSON value at all, and some that are not JSON (NaN, lone surrogates, bare words).
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner),
+    max_leaves=12,
+)
+_MOVE_BODIES = st.one_of(
+    _JSON.map(json.dumps),
+    st.fixed_dictionaries(
+        {"move": _JSON, "ply": _JSON}, optional={"confirm": _JSON, "x": _JSON}
+    ).map(json.dumps),
+    st.binary(max_size=64).map(lambda raw: raw.decode("latin-1")),
+    st.integers(1, 5000).map(lambda depth: "[" * depth),
+    st.integers(1, 3000).map(lambda depth: '{"move":' * depth),
+    st.integers(1, 3000).map(lambda depth: '{"move": "' + "a" * depth + '", "ply": 0}'),
+    st.sampled_from(['{"move": "\\ud800", "ply": 0}', '{"move": "a1", "ply": NaN}', "[]"]),
+)
+
+
+@pytest_asyncio.fixture(loop_scope="session")
+async def lenient(tmp_path: Path) -> AsyncIterator[tuple[Site, str]]:
+    """A board with its rate limits wide open (so that every body reaches the parser), and
+    the slug of a game on it."""
+    wide = (1e6, 10**6)
+    async with site(str(tmp_path / "hexhall.db"), address_rate=wide, player_rate=wide) as web:
+        yield web, await _slug(web)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(body=_MOVE_BODIES, signed=st.booleans())
+@example(body="[" * 2048, signed=False)  # the issue's body: nested past the decoder's depth
+@example(body='{"move":' * 255, signed=True)
+@example(body='{"move": ' + "[" * 1000 + "]" * 1000 + ', "ply": 0}', signed=True)
+async def test_a_malformed_body_is_a_400_never_a_500(
+    lenient: tuple[Site, str], body: str, signed: bool
+) -> None:
+    web, slug = lenient
+    headers = {"Authorization": "tma " + init_data(ADA, web.clock)} if signed else {}
+    async with (
+        aiohttp.ClientSession() as http,
+        http.post(
+            f"{web.url}/api/games/{slug}/moves",
+            data=body.encode("utf-8", "surrogatepass"),
+            headers=headers,
+        ) as answer,
+    ):
+        raw = await answer.read()
+        assert answer.status in (400, 401, 403, 409), (answer.status, raw[:300])
+        shown = json.loads(raw)
+        assert shown["ok"] is False and "Traceback" not in shown["text"]
+
+
+async def test_an_oversized_body_is_a_400(web: Site) -> None:
+    slug = await _slug(web)
+    url = f"{web.url}/api/games/{slug}/moves"
+    huge = json.dumps({"move": "a1", "ply": 0, "pad": "x" * 100_000}).encode()
+
+    async def chunks() -> AsyncIterator[bytes]:
+        for start in range(0, len(huge), 1000):
+            yield huge[start : start + 1000]
+
+    async with aiohttp.ClientSession() as http:
+        for data in (huge, chunks()):  # told its length, and sent in chunks without one
+            async with http.post(url, data=data) as answer:
+                assert answer.status == 400
+                assert json.loads(await answer.read())["ok"] is False
