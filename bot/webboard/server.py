@@ -46,7 +46,7 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import auth, page, view
+from bot.webboard import auth, page, proxies, view
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
 from bot.webboard.reviewing import Reviews
@@ -162,6 +162,7 @@ class WebBoard:
         address_rate: tuple[float, int] = (2.0, 20),
         review_rate: tuple[float, int] = (1 / 30, 3),
         streams: Streams | None = None,
+        trusted_proxies: proxies.Networks = (),
     ) -> None:
         self.manager = manager
         self.public_url = public_url.rstrip("/")
@@ -183,6 +184,8 @@ class WebBoard:
         self.reviews = Reviews(manager)
         # The open event streams, capped per address and in all (each holds a descriptor).
         self.streams = streams or Streams()
+        # The operator's proxies (HEXHALL_TRUSTED_PROXIES): only their X-Forwarded-For is read.
+        self.trusted_proxies = trusted_proxies
 
     # -- links ------------------------------------------------------------------------------
 
@@ -381,13 +384,10 @@ class WebBoard:
         return _json(answer)
 
     def _address(self, request: web.Request) -> str:
-        # Behind a proxy on this machine the peer is the proxy: the client is the last
-        # address it appended to X-Forwarded-For.
-        peer = request.remote or ""
+        """The asker's address, for the limits per address (:func:`~bot.webboard.proxies.client`:
+        ``X-Forwarded-For`` only from the operator's own proxies)."""
         forwarded = request.headers.get("X-Forwarded-For", "")
-        if forwarded and peer in ("127.0.0.1", "::1"):
-            return forwarded.split(",")[-1].strip()[:64]
-        return peer
+        return proxies.client(request.remote or "", forwarded, self.trusted_proxies)[:64]
 
     async def _api_move(self, request: web.Request) -> web.Response:
         if not self._per_address.take(self._address(request), time.monotonic()):

@@ -17,6 +17,7 @@ import pytest_asyncio
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from bot.config import settings as settings_from_env
 from bot.webboard.limits import STREAMS_PER_ADDRESS, STREAMS_RETRY_AFTER, Streams
 from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
 
@@ -165,3 +166,34 @@ async def test_an_oversized_body_is_a_400(web: Site) -> None:
             async with http.post(url, data=data) as answer:
                 assert answer.status == 400
                 assert json.loads(await answer.read())["ok"] is False
+
+
+async def _streams(web: Site, slug: str, forwarded: list[str]) -> list[int]:
+    """The status of an event stream opened with each ``X-Forwarded-For``, all held open
+    together (and closed at the end)."""
+    events = f"{web.url}/api/games/{slug}/events"
+    async with _many() as http:
+        answers = [await http.get(events, headers={"X-Forwarded-For": f}) for f in forwarded]
+        for answer in answers:
+            answer.close()
+        return [answer.status for answer in answers]
+
+
+async def test_forwarded_for_is_believed_only_from_named_proxies(web: Site) -> None:
+    slug = await _slug(web)
+    web.board.streams = Streams(per_address=2, total=100)
+    clients = ["203.0.113.1", "203.0.113.2", "203.0.113.3"]
+    # No proxy named (HEXHALL_TRUSTED_PROXIES unset): the header is the asker's own words, and
+    # the peer (127.0.0.1) holds its two streams whatever it writes there.
+    assert await _streams(web, slug, clients) == [200, 200, 429]
+    async with asyncio.timeout(5):  # (the streams closed above are given back)
+        while web.board.streams.total:
+            await asyncio.sleep(0.01)
+
+    # Behind the operator's proxy on this machine: each client has streams of its own, and a
+    # client's own X-Forwarded-For (left of what the proxy appended) changes nothing.
+    web.board.trusted_proxies = settings_from_env(
+        {"HEXHALL_TRUSTED_PROXIES": "127.0.0.1, 10.0.0.0/8"}
+    ).web_trusted_proxies
+    forged = [f"198.51.100.{n}, 203.0.113.9, 10.0.0.7" for n in range(3)]
+    assert await _streams(web, slug, [*clients, *forged]) == [200] * 3 + [200, 200, 429]
