@@ -19,8 +19,9 @@ endpoint of :mod:`bot.web`):
   (:mod:`bot.webboard.live`), with the spectator count.
 
 The asker is who ``Authorization`` says (:mod:`bot.webboard.auth`): ``tma <initData>`` or
-``Bearer <token>``; without it, a spectator.  Every answer carries a strict
-Content-Security-Policy (scripts and styles from this origin only, no inline script).
+``Bearer <token>``; without it, a spectator.  Every answer, 404s and errors too, carries a strict
+Content-Security-Policy (scripts and styles from this origin only, no inline script) and the
+rest of :data:`SECURITY_HEADERS`, and no version banner.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Hashable
 from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any
@@ -52,7 +53,7 @@ from bot.webboard.live import COUNT_TTL, Live
 from bot.webboard.reviewing import Reviews
 from bot.workers import worker_name
 
-__all__ = ["CSP", "WebBoard"]
+__all__ = ["CSP", "SECURITY_HEADERS", "WebBoard"]
 
 log = logging.getLogger(__name__)
 
@@ -109,15 +110,20 @@ def _refusal(text: object, status: int, code: TurnRefusal | None = None) -> web.
     return _json(answer, status)
 
 
-@web.middleware
-async def _headers(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    response = await handler(request)
-    response.headers["Content-Security-Policy"] = CSP
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    return response
+#: The headers of every answer: pages, files, the API, the event streams, 404s and errors.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # No version in the banner (aiohttp's default names Python's and its own).
+    "Server": "hexhall",
+}
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Sets :data:`SECURITY_HEADERS` on ``response`` as it is sent (aiohttp's
+    ``on_response_prepare``: also for the answers made of an exception, 404s and 500s)."""
+    response.headers.update(SECURITY_HEADERS)
 
 
 async def _body(request: web.Request) -> bytes:
@@ -511,7 +517,8 @@ class WebBoard:
 
     def app(self) -> web.Application:
         """The routes (see the module docstring)."""
-        application = web.Application(middlewares=[_headers], client_max_size=_MAX_BODY * 4)
+        application = web.Application(client_max_size=_MAX_BODY * 4)
+        application.on_response_prepare.append(_headers)
         slug = "{slug:[A-Za-z0-9_-]{1,64}}"
         application.router.add_get(f"/g/{slug}", self._page)
         application.router.add_get(f"/g/{slug}/{{what}}", self._file)

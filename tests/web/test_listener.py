@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from bot.config import settings as settings_from_env
 from bot.webboard.limits import STREAMS_PER_ADDRESS, STREAMS_RETRY_AFTER, Streams
+from bot.webboard.server import SECURITY_HEADERS
 from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -197,3 +198,43 @@ async def test_forwarded_for_is_believed_only_from_named_proxies(web: Site) -> N
     ).web_trusted_proxies
     forged = [f"198.51.100.{n}, 203.0.113.9, 10.0.0.7" for n in range(3)]
     assert await _streams(web, slug, [*clients, *forged]) == [200] * 3 + [200, 200, 429]
+
+
+async def test_security_headers_on_every_answer(web: Site) -> None:
+    slug = await _slug(web, moves=("a1",))
+    asks = [
+        ("GET", f"/g/{slug}", 200),
+        ("GET", f"/g/{slug}/record.txt", 200),
+        ("GET", "/static/board.js", 200),
+        ("GET", f"/api/games/{slug}", 200),
+        ("GET", f"/api/games/{slug}/events", 200),
+        ("GET", "/no/such/page", 404),  # the router's own 404
+        ("GET", "/g/nosuchslugnosuchslug00", 404),  # a game's 404
+        ("GET", "/api/games/nosuchslugnosuchslug00", 404),
+        ("GET", f"/g/{slug}/nothing.bin", 404),
+        ("GET", "/static/nothing.js", 404),
+        ("DELETE", f"/api/games/{slug}", 405),
+        ("POST", f"/api/games/{slug}/moves", 400),
+    ]
+    async with aiohttp.ClientSession() as http:
+        for method, path, status in asks:
+            async with http.request(method, web.url + path, data=b"[" * 2048) as answer:
+                assert answer.status == status, path
+                for name, value in SECURITY_HEADERS.items():
+                    assert answer.headers.get(name) == value, (path, name)
+                assert "aiohttp" not in answer.headers["Server"]
+                assert "Python" not in answer.headers["Server"]
+
+
+async def test_security_headers_on_a_failure(web: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    slug = await _slug(web)
+
+    async def broken(game_id: int) -> None:
+        raise RuntimeError("the database fell over")
+
+    monkeypatch.setattr(web.manager.store, "get_game", broken)
+    async with aiohttp.ClientSession() as http, http.get(f"{web.url}/api/games/{slug}") as answer:
+        assert answer.status == 500
+        assert "fell over" not in await answer.text()
+        for name, value in SECURITY_HEADERS.items():
+            assert answer.headers.get(name) == value, name
