@@ -27,11 +27,11 @@ rest of :data:`SECURITY_HEADERS`, and no version banner.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
-from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from datetime import datetime, timedelta
 from importlib import resources
 from typing import Any
@@ -48,6 +48,7 @@ from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
 from bot.webboard import auth, page, proxies, view
+from bot.webboard.files import Lru, Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
 from bot.webboard.reviewing import Reviews
@@ -66,37 +67,19 @@ CSP = (
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
 _STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
-# Views, pictures and GIFs kept per game version (bounded: least recently used go first).
+# Views and step answers kept per game version (bounded: least recently used go first).
 _CACHE = 64
 _MAX_BODY = 2048
 # The owner, in the worker pool's fair queue, of the reviews spectators ask for (a player's
 # own are theirs, by their player id).
 _SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
+# What a refused download's Retry-After says (seconds).
+_DOWNLOAD_RETRY_AFTER = 5
 # An event stream's checks that its page is still there, and its comment line that keeps the
 # operator's proxy from closing a quiet stream (seconds).
 _GONE_EVERY = 1.0
 _KEEP_ALIVE = 15.0
-
-
-class _Lru(OrderedDict[Hashable, Any]):
-    """A bounded cache: the least recently used entry goes first."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def get_or_none(self, key: Hashable) -> Any:
-        if key not in self:
-            return None
-        self.move_to_end(key)
-        return self[key]
-
-    def put(self, key: Hashable, value: Any) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -167,6 +150,7 @@ class WebBoard:
         player_rate: tuple[float, int] = (0.5, 6),
         address_rate: tuple[float, int] = (2.0, 20),
         review_rate: tuple[float, int] = (1 / 30, 3),
+        download_rate: tuple[float, int] = (1.0, 10),
         streams: Streams | None = None,
         trusted_proxies: proxies.Networks = (),
     ) -> None:
@@ -176,9 +160,9 @@ class WebBoard:
         self._link_key = auth.link_key(link_secret)
         self._worker = worker_name()
         self.live = Live(self._stamp, poll_every, self._count)
-        self._views = _Lru(_CACHE)
-        self._files = _Lru(_CACHE)
-        self._slugs = _Lru(_CACHE * 16)
+        self._views = Lru(_CACHE)
+        self._files = Lru(_CACHE)
+        self._slugs = Lru(_CACHE * 16)
         self._per_player = Buckets(*player_rate)
         self._per_address = Buckets(*address_rate)
         # The legal parts of a step are worked out by the engine (Iso-Path has thousands of
@@ -188,6 +172,10 @@ class WebBoard:
         # or one being made, is read back at no cost).
         self._reviews_per_address = Buckets(*review_rate)
         self.reviews = Reviews(manager)
+        # The board's pictures and the game's animations: each made once, however many ask at
+        # once; the new ones an address may start are limited.
+        self.renderings = Renderings()
+        self._downloads_per_address = Buckets(*download_rate)
         # The open event streams, capped per address and in all (each holds a descriptor).
         self.streams = streams or Streams()
         # The operator's proxies (HEXHALL_TRUSTED_PROXIES): only their X-Forwarded-For is read.
@@ -331,26 +319,35 @@ class WebBoard:
         gid, g = await self._game(request)
         what = request.match_info["what"]
         names = (g.players[0].name, g.players[1].name)
-        key = (what, gid, g.row.version)
-        body = self._files.get_or_none(key)
+        make: Callable[[], bytes]
         if what == "board.png":
-            if body is None:
-                body = await asyncio.to_thread(
-                    render.board_png, g.position, outcome=g.row.outcome, players=names
-                )
+            make = functools.partial(
+                render.board_png, g.position, outcome=g.row.outcome, players=names
+            )
             kind, disposition = "image/png", None
         elif what == "game.gif":
-            if body is None:
-                body = await asyncio.to_thread(
-                    render.game_gif, g.positions, outcome=g.row.outcome, players=names
-                )
+            make = functools.partial(
+                render.game_gif, g.positions, outcome=g.row.outcome, players=names
+            )
             kind, disposition = "image/gif", f"hexhall-{gid}.gif"
         elif what == "record.txt":
-            body = g.record.encode()
+            make = g.record.encode  # no rendering: the record is part of the game's view
             kind, disposition = "text/plain", f"hexhall-{gid}.txt"
         else:
             raise web.HTTPNotFound()
-        self._files.put(key, body)
+        key = (what, gid, g.row.version)
+        if kind == "text/plain":
+            body = make()
+        elif self.renderings.ready(key) or self._downloads_per_address.take(
+            self._address(request), time.monotonic()
+        ):
+            body = await self.renderings.get(key, make)
+        else:
+            return web.Response(
+                status=429,
+                text=str(texts.web_downloads_too_fast()),
+                headers={"Retry-After": str(_DOWNLOAD_RETRY_AFTER)},
+            )
         headers = {"Cache-Control": "max-age=60"}
         if disposition:
             headers["Content-Disposition"] = f'attachment; filename="{disposition}"'

@@ -17,6 +17,7 @@ import pytest_asyncio
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+import render
 from bot.config import settings as settings_from_env
 from bot.webboard.limits import STREAMS_PER_ADDRESS, STREAMS_RETRY_AFTER, Streams
 from bot.webboard.server import SECURITY_HEADERS
@@ -238,3 +239,47 @@ async def test_security_headers_on_a_failure(web: Site, monkeypatch: pytest.Monk
         assert "fell over" not in await answer.text()
         for name, value in SECURITY_HEADERS.items():
             assert answer.headers.get(name) == value, name
+
+
+async def test_one_rendering_for_concurrent_downloads(
+    web: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slug = await _slug(web, moves=("a1", "b2", "c3", "d4"))
+    calls: list[int] = []
+    real = render.game_gif
+
+    def counted(*args: object, **kwargs: object) -> bytes:
+        calls.append(1)
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(render, "game_gif", counted)
+    url = f"{web.url}/g/{slug}/game.gif"
+    async with _many() as http:
+
+        async def one() -> tuple[int, bytes]:
+            async with http.get(url) as answer:
+                return answer.status, await answer.read()
+
+        answers = await asyncio.gather(*(one() for _ in range(32)))
+    assert {status for status, _ in answers} == {200}
+    assert len({body for _, body in answers}) == 1 and answers[0][1][:6] == b"GIF89a"
+    assert len(calls) == 1 and web.board.renderings.made == 1
+    # Asked again later: the one made is kept.
+    async with aiohttp.ClientSession() as http, http.get(url) as answer:
+        assert answer.status == 200 and len(calls) == 1
+
+
+async def test_new_renderings_are_limited_per_address(tmp_path: Path) -> None:
+    async with site(str(tmp_path / "hexhall.db"), download_rate=(1e-6, 2)) as web:
+        one, two = await _slug(web, moves=("a1",)), await _slug(web, moves=("b2",))
+        async with aiohttp.ClientSession() as http:
+            for path in (f"/g/{one}/board.png", f"/g/{one}/game.gif"):
+                async with http.get(web.url + path) as answer:
+                    assert answer.status == 200
+            async with http.get(f"{web.url}/g/{two}/board.png") as answer:
+                assert answer.status == 429 and answer.headers["Retry-After"].isdigit()
+                assert "Too many downloads" in await answer.text()
+            # What is made already costs nothing: still served, as is the page.
+            for path in (f"/g/{one}/game.gif", f"/g/{two}", f"/g/{two}/record.txt"):
+                async with http.get(web.url + path) as answer:
+                    assert answer.status == 200, path
