@@ -16,7 +16,8 @@ endpoint of :mod:`bot.web`):
 - ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
   the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
-  (:mod:`bot.webboard.live`), with the spectator count.
+  (:mod:`bot.webboard.live`), with the spectator count (distinct addresses; ``?player=1``: a
+  player's own page, not counted).
 
 The asker is who ``Authorization`` says (:mod:`bot.webboard.auth`): ``tma <initData>`` or
 ``Bearer <token>``; without it, a spectator.  Every answer, 404s and errors too, carries a strict
@@ -465,9 +466,13 @@ class WebBoard:
             return _refusal(refusal.text, 503)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        address = self._address(request)
         try:
-            with self.streams.hold(self._address(request)):
-                return await self._stream(request)
+            with self.streams.hold(address):
+                # A player's own page (it says so: saying it falsely only leaves its own
+                # address out of the count) is no spectator.
+                player = request.query.get("player") == "1"
+                return await self._stream(request, None if player else address)
         except StreamFull:
             # A plain short answer: the page, the API and the other addresses keep serving.
             return web.Response(
@@ -476,7 +481,7 @@ class WebBoard:
                 headers={"Retry-After": str(STREAMS_RETRY_AFTER)},
             )
 
-    async def _stream(self, request: web.Request) -> web.StreamResponse:
+    async def _stream(self, request: web.Request, spectator: str | None) -> web.StreamResponse:
         gid, _ = await self._game(request)
         response = web.StreamResponse(
             headers={
@@ -486,7 +491,7 @@ class WebBoard:
             }
         )
         await response.prepare(request)
-        async with self.live.watch(gid) as queue:
+        async with self.live.watch(gid, spectator) as queue:
             quiet = 0.0
             try:
                 while True:

@@ -283,3 +283,38 @@ async def test_new_renderings_are_limited_per_address(tmp_path: Path) -> None:
             for path in (f"/g/{one}/game.gif", f"/g/{two}", f"/g/{two}/record.txt"):
                 async with http.get(web.url + path) as answer:
                     assert answer.status == 200, path
+
+
+async def test_watching_counts_distinct_spectators(web: Site) -> None:
+    slug = await _slug(web)
+    web.board.trusted_proxies = settings_from_env(
+        {"HEXHALL_TRUSTED_PROXIES": "127.0.0.1"}
+    ).web_trusted_proxies
+    events = f"{web.url}/api/games/{slug}/events"
+    # Three pages from one address, one from another, a player's own page from a third.
+    pages = [("203.0.113.1", "")] * 3 + [("203.0.113.2", ""), ("203.0.113.3", "?player=1")]
+    async with _many() as http:
+        held = [
+            await http.get(events + query, headers={"X-Forwarded-For": address})
+            for address, query in pages
+        ]
+        try:
+            assert {answer.status for answer in held} == {200}
+            async with asyncio.timeout(5):
+                for answer in held:  # every page is told the count (at last, 2)
+                    while True:
+                        line = await answer.content.readuntil(b"\n\n")
+                        if json.loads(line[6:])["spectators"] == 2:
+                            break
+            async with http.get(f"{web.url}/api/games/{slug}") as answer:
+                assert json.loads(await answer.read())["spectators"] == 2
+            assert web.board.live.local(await _gid(web, slug)) == 2
+        finally:
+            for answer in held:
+                answer.close()
+
+
+async def _gid(web: Site, slug: str) -> int:
+    gid = await web.manager.store.game_of_slug(slug)
+    assert gid is not None
+    return gid

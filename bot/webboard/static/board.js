@@ -18,11 +18,24 @@
     return (window.Telegram && window.Telegram.WebApp) || null;
   }
 
-  // Telegram's initData: from its script when present, else from the launch fragment.
+  // Telegram's initData: from its script when present, else from the launch fragment (kept
+  // for this tab, then taken out of the address by forgetLaunchData: an address copied,
+  // shared or bookmarked never carries the player's sign-in).
+  const TMA_KEY = "hexhall-tma";
   function initData() {
     const app = telegram();
     if (app && app.initData) return app.initData;
-    return fragment().get("tgWebAppData") || "";
+    return fragment().get("tgWebAppData") || sessionStorage.getItem(TMA_KEY) || "";
+  }
+
+  function forgetLaunchData() {
+    const params = fragment();
+    const data = params.get("tgWebAppData");
+    if (!data) return;
+    sessionStorage.setItem(TMA_KEY, data);
+    params.delete("tgWebAppData");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + location.search + (rest ? "#" + rest : ""));
   }
 
   function credentials() {
@@ -64,6 +77,7 @@
   }
 
   const slug = document.body.dataset.slug;
+  forgetLaunchData();
   const auth = credentials();
   const headers = auth ? { Authorization: auth } : {};
   let state = null;
@@ -467,7 +481,9 @@
   }
 
   load().then(() => {
-    const events = new EventSource(`/api/games/${slug}/events`);
+    // A player's own page is no spectator: it says so, and is left out of "N watching".
+    const player = state && state.you !== null && state.you !== undefined ? "?player=1" : "";
+    const events = new EventSource(`/api/games/${slug}/events${player}`);
     events.onmessage = (e) => {
       const change = JSON.parse(e.data);
       $("watchers").textContent = `${change.spectators} watching`;
