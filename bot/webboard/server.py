@@ -5,7 +5,8 @@ endpoint of :mod:`bot.web`):
 
 - ``GET /g/<slug>``: the game's page; ``/g/<slug>/board.png`` (the current board, the link
   preview's image), ``/g/<slug>/game.gif``, ``/g/<slug>/record.txt``; ``GET /app``: the
-  Telegram Mini App's entry; ``/static/...``: the page's script and style sheet.
+  Telegram Mini App's entry; ``/static/<hash>/<name>``: the page's script and style sheet
+  (:mod:`~bot.webboard.assets`, kept by browsers for good).
 - ``GET /api/games/<slug>``: the game as JSON (who the asker is, when they say).
 - ``GET /api/games/<slug>/next?prefix=...``: the parts that can follow ``prefix`` (the
   picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
@@ -32,9 +33,8 @@ import functools
 import json
 import logging
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from datetime import datetime, timedelta
-from importlib import resources
 from typing import Any
 
 from aiohttp import web
@@ -48,7 +48,7 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import auth, page, proxies, view
+from bot.webboard import assets, auth, page, proxies, view
 from bot.webboard.files import Lru, Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
@@ -67,7 +67,6 @@ CSP = (
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
-_STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
 # Views and step answers kept per game version (bounded: least recently used go first).
 _CACHE = 64
 _MAX_BODY = 2048
@@ -104,10 +103,29 @@ SECURITY_HEADERS = {
 }
 
 
+# The answers sent compressed (to a browser that accepts it): text, never the event stream
+# (each event must leave at once) nor the pictures (compressed already).
+_COMPRESSED = frozenset(
+    {"text/html", "text/css", "text/javascript", "text/plain", "application/json"}
+)
+
+
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     """Sets :data:`SECURITY_HEADERS` on ``response`` as it is sent (aiohttp's
     ``on_response_prepare``: also for the answers made of an exception, 404s and 500s)."""
     response.headers.update(SECURITY_HEADERS)
+
+
+@web.middleware
+async def _compress(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    """Compresses a handler's answer when it is text (the event stream is sent already)."""
+    response = await handler(request)
+    if not response.prepared and response.content_type in _COMPRESSED:
+        response.enable_compression()
+        response.headers["Vary"] = "Accept-Encoding"
+    return response
 
 
 async def _body(request: web.Request) -> bytes:
@@ -308,12 +326,15 @@ class WebBoard:
         return web.Response(text=page.app_page(), content_type="text/html")
 
     async def _static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        if name not in _STATIC:
+        asset = assets.ASSETS.get(request.match_info["name"])
+        if asset is None:
             raise web.HTTPNotFound()
-        body = resources.files("bot.webboard").joinpath("static", name).read_bytes()
+        # Kept for good at its own version's address; anywhere else (an older page's, the
+        # bare name) checked again each time.
+        current = request.match_info.get("version") == asset.version
+        cache = assets.FOREVER if current else "no-cache"
         return web.Response(
-            body=body, content_type=_STATIC[name], headers={"Cache-Control": "max-age=300"}
+            body=asset.body, content_type=asset.kind, headers={"Cache-Control": cache}
         )
 
     async def _file(self, request: web.Request) -> web.Response:
@@ -519,7 +540,7 @@ class WebBoard:
 
     def app(self) -> web.Application:
         """The routes (see the module docstring)."""
-        application = web.Application(client_max_size=_MAX_BODY * 4)
+        application = web.Application(middlewares=[_compress], client_max_size=_MAX_BODY * 4)
         application.on_response_prepare.append(_headers)
         slug = "{slug:[A-Za-z0-9_-]{1,64}}"
         application.router.add_get(f"/g/{slug}", self._page)
@@ -527,6 +548,7 @@ class WebBoard:
         application.router.add_get("/app", self._app)
         application.router.add_get("/favicon.ico", _no_icon)
         application.router.add_get("/static/{name}", self._static)
+        application.router.add_get("/static/{version:[0-9a-f]{1,64}}/{name}", self._static)
         application.router.add_get(f"/api/games/{slug}", self._api_game)
         application.router.add_get(f"/api/games/{slug}/next", self._api_next)
         application.router.add_post(f"/api/games/{slug}/moves", self._api_move)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gzip
+import hashlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -19,6 +21,7 @@ from hypothesis import strategies as st
 
 import render
 from bot.config import settings as settings_from_env
+from bot.webboard import assets
 from bot.webboard.limits import STREAMS_PER_ADDRESS, STREAMS_RETRY_AFTER, Streams
 from bot.webboard.server import SECURITY_HEADERS
 from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
@@ -318,3 +321,38 @@ async def _gid(web: Site, slug: str) -> int:
     gid = await web.manager.store.game_of_slug(slug)
     assert gid is not None
     return gid
+
+
+async def test_text_is_compressed_and_static_files_are_versioned(web: Site) -> None:
+    slug = await _slug(web, moves=("a1",))
+    async with aiohttp.ClientSession(auto_decompress=False) as http:
+        async with http.get(f"{web.url}/g/{slug}", headers={"Accept-Encoding": "gzip"}) as answer:
+            raw = await answer.read()
+            assert answer.headers["Content-Encoding"] == "gzip"
+            html = gzip.decompress(raw).decode()
+        for path in (f"/api/games/{slug}", assets.url("board.js")):
+            async with http.get(web.url + path, headers={"Accept-Encoding": "gzip"}) as answer:
+                assert answer.headers["Content-Encoding"] == "gzip", path
+                gzip.decompress(await answer.read())
+        # Never the event stream: each event leaves at once, as it is.
+        events = f"{web.url}/api/games/{slug}/events"
+        async with http.get(events, headers={"Accept-Encoding": "gzip"}) as answer:
+            assert "Content-Encoding" not in answer.headers
+            assert (await answer.content.readline()).startswith(b"data: ")
+        # Without gzip asked for: plain.
+        async with http.get(f"{web.url}/g/{slug}", headers={"Accept-Encoding": "identity"}) as a:
+            assert "Content-Encoding" not in a.headers and b"<html" in await a.read()
+
+        # The page names its script and style sheet by their content's hash; kept for good.
+        for name in ("board.js", "board.css"):
+            asset = assets.ASSETS[name]
+            address = f"/static/{asset.version}/{name}"
+            assert f'"{address}"' in html
+            async with http.get(web.url + address, headers={"Accept-Encoding": "identity"}) as a:
+                assert a.status == 200 and "immutable" in a.headers["Cache-Control"]
+                body = await a.read()
+                assert hashlib.sha256(body).hexdigest().startswith(asset.version)
+            # An older page's address (another version) or the bare name: asked again each time.
+            for stale in (f"/static/0123456789abcdef/{name}", f"/static/{name}"):
+                async with http.get(web.url + stale) as answer:
+                    assert answer.status == 200 and answer.headers["Cache-Control"] == "no-cache"
