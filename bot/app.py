@@ -242,6 +242,7 @@ async def web_board(config: Settings, manager: SessionManager) -> AsyncIterator[
         config.public_url,
         telegram_token=config.telegram_token.reveal(),
         link_secret=secret or secrets.token_hex(32),
+        trusted_proxies=config.web_trusted_proxies,
     )
     try:
         endpoint = await serve_web(board, config.web_addr.host, config.web_addr.port)

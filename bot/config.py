@@ -212,6 +212,9 @@ class Settings:
     public_url: str = ""
     web_secret: Secret = Secret("")
     telegram_web_app: str = ""
+    #: ``HEXHALL_TRUSTED_PROXIES``: the operator's proxies in front of the web board, whose
+    #: ``X-Forwarded-For`` names the client (empty: nobody's is believed, the peer is the client).
+    web_trusted_proxies: tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...] = ()
     #: ``HEXHALL_CLOCK_FILE``, for tests only: a file holding the time the process takes for
     #: now (:class:`bot.sessions.clock.FileClock`, which a test rewrites to move time for a
     #: running ``hexhall run``); empty: the real clock.
@@ -312,6 +315,29 @@ def _web_app(value: str) -> str:
     return text
 
 
+def _trusted_proxies(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``HEXHALL_TRUSTED_PROXIES``: comma-separated addresses or CIDR blocks, or empty.
+
+    >>> [str(n) for n in _trusted_proxies(" 127.0.0.1, 10.0.0.0/8,::1 ")]
+    ['127.0.0.1/32', '10.0.0.0/8', '::1/128']
+    >>> _trusted_proxies("10.0.0.300")
+    Traceback (most recent call last):
+    bot.config.ConfigError: HEXHALL_TRUSTED_PROXIES: '10.0.0.300' is not an address or CIDR block
+    """
+    networks = []
+    for item in value.split(","):
+        text = item.strip()
+        if not text:
+            continue
+        try:
+            networks.append(ipaddress.ip_network(text, strict=False))
+        except ValueError:
+            raise ConfigError(
+                f"HEXHALL_TRUSTED_PROXIES: {text[:50]!r} is not an address or CIDR block"
+            ) from None
+    return tuple(networks)
+
+
 def _guild_id(value: str) -> int | None:
     """``DISCORD_GUILD_ID``: empty for none, else a server id (a snowflake)."""
     text = value.strip()
@@ -398,5 +424,6 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
         public_url=_public_url(env.get("HEXHALL_PUBLIC_URL", ""), web_addr),
         web_secret=Secret(env.get("HEXHALL_WEB_SECRET", "").strip()),
         telegram_web_app=_web_app(env.get("TELEGRAM_WEB_APP", "")),
+        web_trusted_proxies=_trusted_proxies(env.get("HEXHALL_TRUSTED_PROXIES", "")),
         clock_file=env.get("HEXHALL_CLOCK_FILE", "").strip(),
     )

@@ -6,9 +6,11 @@ on the same PostgreSQL database, by the bot, is seen there) and wakes at once wh
 process's own page played (:meth:`Live.poke`).  Each watcher gets the latest change in a queue
 of one (a slow page skips states, never falls behind).
 
-The spectator count is every process's: each poller tells the store how many pages of its game
-this process has open (when that changes, and every :data:`COUNT_EVERY` seconds, valid for
-:data:`COUNT_TTL`) and reads back the sum over the processes.
+The spectator count is every process's: each poller tells the store how many spectators of its
+game this process serves (when that changes, and every :data:`COUNT_EVERY` seconds, valid for
+:data:`COUNT_TTL`) and reads back the sum over the processes.  A spectator is who the server
+says (the client's address): ten pages from one address are one spectator, and the players'
+own pages are no spectators at all.
 """
 
 from __future__ import annotations
@@ -61,7 +63,8 @@ class Live:
         self._stamp_of = stamp_of
         self._count_of = count_of
         self._every = every
-        self._queues: dict[int, set[asyncio.Queue[Change | None]]] = {}
+        # Each game's watchers: their queue, and the spectator each is (``None``: a player).
+        self._queues: dict[int, dict[asyncio.Queue[Change | None], Hashable | None]] = {}
         self._pollers: dict[int, asyncio.Task[None]] = {}
         self._wake: dict[int, asyncio.Event] = {}
         self._stamps: dict[int, Hashable] = {}
@@ -69,11 +72,12 @@ class Live:
         self._forget: set[asyncio.Task[int]] = set()
 
     def local(self, game_id: int) -> int:
-        """How many pages of ``game_id`` are open in this process."""
-        return len(self._queues.get(game_id, ()))
+        """How many spectators (distinct, players apart) watch ``game_id`` in this process."""
+        watchers = self._queues.get(game_id, {})
+        return len({who for who in watchers.values() if who is not None})
 
     def spectators(self, game_id: int) -> int:
-        """How many pages of ``game_id`` are open in every process (as last read)."""
+        """How many spectators watch ``game_id`` in every process (as last read)."""
         return self._totals.get(game_id, self.local(game_id))
 
     def poke(self, game_id: int) -> None:
@@ -83,12 +87,15 @@ class Live:
             event.set()
 
     @contextlib.asynccontextmanager
-    async def watch(self, game_id: int) -> AsyncIterator[asyncio.Queue[Change | None]]:
+    async def watch(
+        self, game_id: int, spectator: Hashable | None = None
+    ) -> AsyncIterator[asyncio.Queue[Change | None]]:
         """A queue of the changes of ``game_id`` while the block runs (its first item is the
-        state now; ``None`` when this process stops serving pages)."""
+        state now; ``None`` when this process stops serving pages), for ``spectator`` (counted
+        once however many pages they have open; ``None``: a player, not counted)."""
         queue: asyncio.Queue[Change | None] = asyncio.Queue(maxsize=1)
-        watchers = self._queues.setdefault(game_id, set())
-        watchers.add(queue)
+        watchers = self._queues.setdefault(game_id, {})
+        watchers[queue] = spectator
         if game_id not in self._pollers:
             self._wake[game_id] = asyncio.Event()
             self._pollers[game_id] = asyncio.create_task(self._poll(game_id))
@@ -98,7 +105,7 @@ class Live:
         try:
             yield queue
         finally:
-            watchers.discard(queue)
+            del watchers[queue]
             if not watchers:
                 del self._queues[game_id]
                 self._pollers.pop(game_id).cancel()

@@ -11,6 +11,7 @@ import engines
 import render
 from bot.sessions.reviews import reviewable
 from bot.sessions.webview import GameView
+from bot.webboard import assets
 from engines.base import Position
 
 __all__ = ["app_page", "game_page"]
@@ -21,9 +22,9 @@ _HEAD = """<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
 <title>{title}</title>
-<link rel="stylesheet" href="/static/board.css">
+<link rel="stylesheet" href="{css}">
 {meta}
-<script src="/static/board.js" defer></script>
+<script src="{js}" defer></script>
 </head>
 """
 
@@ -100,7 +101,9 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
     meta += '\n<meta name="twitter:card" content="summary_large_image">'
     result = f'<p id="result" class="result">{escape(view.result)}</p>'
     return (
-        _HEAD.format(title=escape(title), meta=meta)
+        _HEAD.format(
+            title=escape(title), meta=meta, css=assets.url("board.css"), js=assets.url("board.js")
+        )
         + f'<body data-slug="{escape(slug)}">\n<main>\n'
         + f'<h1 id="title">{escape(title)}</h1>\n'
         + _sides(view, position)
@@ -136,7 +139,9 @@ def app_page() -> str:
     """The Telegram Mini App's entry page: its script opens the game the link named
     (``startapp=g_<slug>``)."""
     return (
-        _HEAD.format(title="Hexhall", meta="")
+        _HEAD.format(
+            title="Hexhall", meta="", css=assets.url("board.css"), js=assets.url("board.js")
+        )
         + '<body data-app="1"><main><h1>Hexhall</h1>'
         + '<p id="status" role="status">Opening the board…</p></main></body></html>\n'
     )

@@ -5,7 +5,8 @@ endpoint of :mod:`bot.web`):
 
 - ``GET /g/<slug>``: the game's page; ``/g/<slug>/board.png`` (the current board, the link
   preview's image), ``/g/<slug>/game.gif``, ``/g/<slug>/record.txt``; ``GET /app``: the
-  Telegram Mini App's entry; ``/static/...``: the page's script and style sheet.
+  Telegram Mini App's entry; ``/static/<hash>/<name>``: the page's script and style sheet
+  (:mod:`~bot.webboard.assets`, kept by browsers for good).
 - ``GET /api/games/<slug>``: the game as JSON (who the asker is, when they say).
 - ``GET /api/games/<slug>/next?prefix=...``: the parts that can follow ``prefix`` (the
   picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
@@ -16,23 +17,24 @@ endpoint of :mod:`bot.web`):
 - ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
   the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
-  (:mod:`bot.webboard.live`), with the spectator count.
+  (:mod:`bot.webboard.live`), with the spectator count (distinct addresses; ``?player=1``: a
+  player's own page, not counted).
 
 The asker is who ``Authorization`` says (:mod:`bot.webboard.auth`): ``tma <initData>`` or
-``Bearer <token>``; without it, a spectator.  Every answer carries a strict
-Content-Security-Policy (scripts and styles from this origin only, no inline script).
+``Bearer <token>``; without it, a spectator.  Every answer, 404s and errors too, carries a strict
+Content-Security-Policy (scripts and styles from this origin only, no inline script) and the
+rest of :data:`SECURITY_HEADERS`, and no version banner.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import time
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from datetime import datetime, timedelta
-from importlib import resources
 from typing import Any
 
 from aiohttp import web
@@ -46,13 +48,14 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import auth, page, view
-from bot.webboard.limits import Buckets
+from bot.webboard import assets, auth, page, proxies, view
+from bot.webboard.files import Lru, Renderings
+from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
 from bot.webboard.reviewing import Reviews
 from bot.workers import worker_name
 
-__all__ = ["CSP", "WebBoard"]
+__all__ = ["CSP", "SECURITY_HEADERS", "WebBoard"]
 
 log = logging.getLogger(__name__)
 
@@ -64,34 +67,19 @@ CSP = (
     "img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; "
     "frame-ancestors 'self' https://web.telegram.org https://*.telegram.org"
 )
-_STATIC = {"board.js": "text/javascript", "board.css": "text/css"}
-# Views, pictures and GIFs kept per game version (bounded: least recently used go first).
+# Views and step answers kept per game version (bounded: least recently used go first).
 _CACHE = 64
 _MAX_BODY = 2048
 # The owner, in the worker pool's fair queue, of the reviews spectators ask for (a player's
 # own are theirs, by their player id).
 _SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
-
-
-class _Lru(OrderedDict[Hashable, Any]):
-    """A bounded cache: the least recently used entry goes first."""
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def get_or_none(self, key: Hashable) -> Any:
-        if key not in self:
-            return None
-        self.move_to_end(key)
-        return self[key]
-
-    def put(self, key: Hashable, value: Any) -> None:
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
+# What a refused download's Retry-After says (seconds).
+_DOWNLOAD_RETRY_AFTER = 5
+# An event stream's checks that its page is still there, and its comment line that keeps the
+# operator's proxy from closing a quiet stream (seconds).
+_GONE_EVERY = 1.0
+_KEEP_ALIVE = 15.0
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -105,15 +93,52 @@ def _refusal(text: object, status: int, code: TurnRefusal | None = None) -> web.
     return _json(answer, status)
 
 
+#: The headers of every answer: pages, files, the API, the event streams, 404s and errors.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    # No version in the banner (aiohttp's default names Python's and its own).
+    "Server": "hexhall",
+}
+
+
+# The answers sent compressed (to a browser that accepts it): text, never the event stream
+# (each event must leave at once) nor the pictures (compressed already).
+_COMPRESSED = frozenset(
+    {"text/html", "text/css", "text/javascript", "text/plain", "application/json"}
+)
+
+
+async def _headers(request: web.Request, response: web.StreamResponse) -> None:
+    """Sets :data:`SECURITY_HEADERS` on ``response`` as it is sent (aiohttp's
+    ``on_response_prepare``: also for the answers made of an exception, 404s and 500s)."""
+    response.headers.update(SECURITY_HEADERS)
+
+
 @web.middleware
-async def _headers(
+async def _compress(
     request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
 ) -> web.StreamResponse:
+    """Compresses a handler's answer when it is text (the event stream is sent already)."""
     response = await handler(request)
-    response.headers["Content-Security-Policy"] = CSP
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    if not response.prepared and response.content_type in _COMPRESSED:
+        response.enable_compression()
+        response.headers["Vary"] = "Accept-Encoding"
     return response
+
+
+async def _body(request: web.Request) -> bytes:
+    """The request's body, at most :data:`_MAX_BODY` bytes; ``ValueError`` when it says or
+    turns out to be longer (read to its end, however the client split it)."""
+    if (request.content_length or 0) > _MAX_BODY:
+        raise ValueError("body too long")
+    body = bytearray()
+    while chunk := await request.content.read(_MAX_BODY + 1 - len(body)):
+        body += chunk
+        if len(body) > _MAX_BODY:
+            raise ValueError("body too long")
+    return bytes(body)
 
 
 def _missing(request: web.Request) -> web.HTTPNotFound:
@@ -144,6 +169,9 @@ class WebBoard:
         player_rate: tuple[float, int] = (0.5, 6),
         address_rate: tuple[float, int] = (2.0, 20),
         review_rate: tuple[float, int] = (1 / 30, 3),
+        download_rate: tuple[float, int] = (1.0, 10),
+        streams: Streams | None = None,
+        trusted_proxies: proxies.Networks = (),
     ) -> None:
         self.manager = manager
         self.public_url = public_url.rstrip("/")
@@ -151,9 +179,9 @@ class WebBoard:
         self._link_key = auth.link_key(link_secret)
         self._worker = worker_name()
         self.live = Live(self._stamp, poll_every, self._count)
-        self._views = _Lru(_CACHE)
-        self._files = _Lru(_CACHE)
-        self._slugs = _Lru(_CACHE * 16)
+        self._views = Lru(_CACHE)
+        self._files = Lru(_CACHE)
+        self._slugs = Lru(_CACHE * 16)
         self._per_player = Buckets(*player_rate)
         self._per_address = Buckets(*address_rate)
         # The legal parts of a step are worked out by the engine (Iso-Path has thousands of
@@ -163,6 +191,14 @@ class WebBoard:
         # or one being made, is read back at no cost).
         self._reviews_per_address = Buckets(*review_rate)
         self.reviews = Reviews(manager)
+        # The board's pictures and the game's animations: each made once, however many ask at
+        # once; the new ones an address may start are limited.
+        self.renderings = Renderings()
+        self._downloads_per_address = Buckets(*download_rate)
+        # The open event streams, capped per address and in all (each holds a descriptor).
+        self.streams = streams or Streams()
+        # The operator's proxies (HEXHALL_TRUSTED_PROXIES): only their X-Forwarded-For is read.
+        self.trusted_proxies = trusted_proxies
 
     # -- links ------------------------------------------------------------------------------
 
@@ -290,38 +326,50 @@ class WebBoard:
         return web.Response(text=page.app_page(), content_type="text/html")
 
     async def _static(self, request: web.Request) -> web.Response:
-        name = request.match_info["name"]
-        if name not in _STATIC:
+        asset = assets.ASSETS.get(request.match_info["name"])
+        if asset is None:
             raise web.HTTPNotFound()
-        body = resources.files("bot.webboard").joinpath("static", name).read_bytes()
+        # Kept for good at its own version's address; anywhere else (an older page's, the
+        # bare name) checked again each time.
+        current = request.match_info.get("version") == asset.version
+        cache = assets.FOREVER if current else "no-cache"
         return web.Response(
-            body=body, content_type=_STATIC[name], headers={"Cache-Control": "max-age=300"}
+            body=asset.body, content_type=asset.kind, headers={"Cache-Control": cache}
         )
 
     async def _file(self, request: web.Request) -> web.Response:
         gid, g = await self._game(request)
         what = request.match_info["what"]
         names = (g.players[0].name, g.players[1].name)
-        key = (what, gid, g.row.version)
-        body = self._files.get_or_none(key)
+        make: Callable[[], bytes]
         if what == "board.png":
-            if body is None:
-                body = await asyncio.to_thread(
-                    render.board_png, g.position, outcome=g.row.outcome, players=names
-                )
+            make = functools.partial(
+                render.board_png, g.position, outcome=g.row.outcome, players=names
+            )
             kind, disposition = "image/png", None
         elif what == "game.gif":
-            if body is None:
-                body = await asyncio.to_thread(
-                    render.game_gif, g.positions, outcome=g.row.outcome, players=names
-                )
+            make = functools.partial(
+                render.game_gif, g.positions, outcome=g.row.outcome, players=names
+            )
             kind, disposition = "image/gif", f"hexhall-{gid}.gif"
         elif what == "record.txt":
-            body = g.record.encode()
+            make = g.record.encode  # no rendering: the record is part of the game's view
             kind, disposition = "text/plain", f"hexhall-{gid}.txt"
         else:
             raise web.HTTPNotFound()
-        self._files.put(key, body)
+        key = (what, gid, g.row.version)
+        if kind == "text/plain":
+            body = make()
+        elif self.renderings.ready(key) or self._downloads_per_address.take(
+            self._address(request), time.monotonic()
+        ):
+            body = await self.renderings.get(key, make)
+        else:
+            return web.Response(
+                status=429,
+                text=str(texts.web_downloads_too_fast()),
+                headers={"Retry-After": str(_DOWNLOAD_RETRY_AFTER)},
+            )
         headers = {"Cache-Control": "max-age=60"}
         if disposition:
             headers["Content-Disposition"] = f'attachment; filename="{disposition}"'
@@ -361,20 +409,17 @@ class WebBoard:
         return _json(answer)
 
     def _address(self, request: web.Request) -> str:
-        # Behind a proxy on this machine the peer is the proxy: the client is the last
-        # address it appended to X-Forwarded-For.
-        peer = request.remote or ""
+        """The asker's address, for the limits per address (:func:`~bot.webboard.proxies.client`:
+        ``X-Forwarded-For`` only from the operator's own proxies)."""
         forwarded = request.headers.get("X-Forwarded-For", "")
-        if forwarded and peer in ("127.0.0.1", "::1"):
-            return forwarded.split(",")[-1].strip()[:64]
-        return peer
+        return proxies.client(request.remote or "", forwarded, self.trusted_proxies)[:64]
 
     async def _api_move(self, request: web.Request) -> web.Response:
         if not self._per_address.take(self._address(request), time.monotonic()):
             return _refusal(texts.web_too_fast(), 429)
         gid, g = await self._game(request)
         try:
-            body = json.loads(await request.content.read(_MAX_BODY + 1))
+            body = json.loads(await _body(request))
             if not isinstance(body, dict):
                 raise ValueError
             move, ply, confirm = body["move"], body["ply"], body.get("confirm", False)
@@ -382,7 +427,9 @@ class WebBoard:
                 raise ValueError
             if isinstance(ply, bool) or not isinstance(ply, int) or not 0 <= ply < 10**6:
                 raise ValueError
-        except (ValueError, KeyError, UnicodeDecodeError):
+        except (ValueError, KeyError, TypeError, RecursionError):
+            # (UnicodeDecodeError and JSONDecodeError are ValueErrors; a deeply nested body is
+            # a RecursionError of the decoder, caught before it ever reaches a traceback.)
             return _refusal(texts.web_bad_move_request(), 400)
         try:
             who = self._who(request, gid)
@@ -440,6 +487,22 @@ class WebBoard:
             return _refusal(refusal.text, 503)
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        address = self._address(request)
+        try:
+            with self.streams.hold(address):
+                # A player's own page (it says so: saying it falsely only leaves its own
+                # address out of the count) is no spectator.
+                player = request.query.get("player") == "1"
+                return await self._stream(request, None if player else address)
+        except StreamFull:
+            # A plain short answer: the page, the API and the other addresses keep serving.
+            return web.Response(
+                status=429,
+                text=str(texts.web_too_many_pages()),
+                headers={"Retry-After": str(STREAMS_RETRY_AFTER)},
+            )
+
+    async def _stream(self, request: web.Request, spectator: str | None) -> web.StreamResponse:
         gid, _ = await self._game(request)
         response = web.StreamResponse(
             headers={
@@ -449,13 +512,21 @@ class WebBoard:
             }
         )
         await response.prepare(request)
-        async with self.live.watch(gid) as queue:
+        async with self.live.watch(gid, spectator) as queue:
+            quiet = 0.0
             try:
                 while True:
                     try:
-                        change = await asyncio.wait_for(queue.get(), 15.0)
+                        change = await asyncio.wait_for(queue.get(), _GONE_EVERY)
                     except TimeoutError:
-                        await response.write(b": keep-alive\n\n")
+                        # A page that went away gives its stream back within a second (the
+                        # handler is not cancelled when the peer closes the connection).
+                        if request.transport is None or request.transport.is_closing():
+                            break
+                        quiet += _GONE_EVERY
+                        if quiet >= _KEEP_ALIVE:
+                            await response.write(b": keep-alive\n\n")
+                            quiet = 0.0
                         continue
                     if change is None:
                         break
@@ -469,13 +540,15 @@ class WebBoard:
 
     def app(self) -> web.Application:
         """The routes (see the module docstring)."""
-        application = web.Application(middlewares=[_headers], client_max_size=_MAX_BODY * 4)
+        application = web.Application(middlewares=[_compress], client_max_size=_MAX_BODY * 4)
+        application.on_response_prepare.append(_headers)
         slug = "{slug:[A-Za-z0-9_-]{1,64}}"
         application.router.add_get(f"/g/{slug}", self._page)
         application.router.add_get(f"/g/{slug}/{{what}}", self._file)
         application.router.add_get("/app", self._app)
         application.router.add_get("/favicon.ico", _no_icon)
         application.router.add_get("/static/{name}", self._static)
+        application.router.add_get("/static/{version:[0-9a-f]{1,64}}/{name}", self._static)
         application.router.add_get(f"/api/games/{slug}", self._api_game)
         application.router.add_get(f"/api/games/{slug}/next", self._api_next)
         application.router.add_post(f"/api/games/{slug}/moves", self._api_move)

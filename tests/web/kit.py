@@ -62,8 +62,8 @@ async def site(
     **limits: tuple[float, int],
 ) -> AsyncIterator[Site]:
     """A manager on ``db`` with its web board on a free port of 127.0.0.1 (``thinker``: its
-    worker pool, when not the default one; ``limits``: its ``player_rate``, ``address_rate``
-    and ``review_rate``, when not the defaults)."""
+    worker pool, when not the default one; ``limits``: its ``player_rate``, ``address_rate``,
+    ``review_rate`` and ``download_rate``, when not the defaults)."""
     clock = clock or FakeClock()
     store = await open_store(db)
     manager = SessionManager(store, clock, pictures=False, rng=random.Random(1), thinker=thinker)

@@ -95,14 +95,14 @@ async def _play_one(
     link = await web.board.link(gid)
 
     watcher = await phone(browser)
+    watcher_asked: list[str] = []
+    watcher.on("request", lambda r: watcher_asked.append(r.url))
     await watcher.goto(link)
     await expect(watcher.locator("[data-cell]").first).to_be_visible()
-    if discord:
-        player = await phone(browser)
-        await player.goto(await web.board.personal_link(gid, identity(mover)))
-    else:
-        player = await phone(browser, init_data(mover, web.clock))
-        await player.goto(link)
+    player = await phone(browser, None if discord else init_data(mover, web.clock))
+    player_asked: list[str] = []
+    player.on("request", lambda r: player_asked.append(r.url))
+    await player.goto(await web.board.personal_link(gid, identity(mover)) if discord else link)
     await expect(player.locator("#play")).to_be_visible()
     await expect(watcher.locator("#play")).to_be_hidden()
 
@@ -115,7 +115,10 @@ async def _play_one(
     assert [m.move for m in stored] == [*setup, move]
     # Announced in the chat as a chat move is: the opponent's "your turn" names the move.
     assert announced(await chat_notes(web.manager, other), move)
-    await expect(watcher.locator("#watchers")).to_contain_text("watching")
+    # One spectator (both pages are on 127.0.0.1, and the player's own page says it is one).
+    await expect(watcher.locator("#watchers")).to_have_text("1 watching")
+    assert any(u.endswith("/events?player=1") for u in player_asked), player_asked
+    assert not any("player=" in u for u in watcher_asked)
     for page in (watcher, player):
         await page.context.close()
 
@@ -231,6 +234,11 @@ async def test_mini_app_launch_from_telegram(browser: Browser, web: Site) -> Non
     page = await phone(browser)
     await page.goto(f"{web.url}/app#{launch}")
     await expect(page).to_have_url(re.compile(rf"/g/{slug}#"))
+    await expect(page.locator("#turn")).to_contain_text("Your turn")
+    # The signed initData is out of the address (kept for the tab): a copied or shared address
+    # does not carry Ada's sign-in, and a reload still knows her.
+    assert "tgWebAppData" not in page.url and "tgWebAppStartParam" in page.url
+    await page.reload()
     await expect(page.locator("#turn")).to_contain_text("Your turn")
     await tap_move(page, "d4")
     await expect(page.locator("#moves li")).to_have_count(1)

@@ -285,6 +285,7 @@ from bot.sessions.texts.web import (
     OPEN_BOARD,
     board_page,
     web_bad_move_request,
+    web_downloads_too_fast,
     web_link,
     web_no_game,
     web_off,
@@ -292,6 +293,7 @@ from bot.sessions.texts.web import (
     web_review_too_fast,
     web_sign_in,
     web_too_fast,
+    web_too_many_pages,
     web_watch_link,
 )
 
@@ -473,6 +475,7 @@ __all__ = [
     "too_many_pending",
     "unknown_player",
     "web_bad_move_request",
+    "web_downloads_too_fast",
     "web_link",
     "web_no_game",
     "web_off",
@@ -480,6 +483,7 @@ __all__ = [
     "web_review_too_fast",
     "web_sign_in",
     "web_too_fast",
+    "web_too_many_pages",
     "web_watch_link",
     "welcome_back",
     "which_challenge",

@@ -61,3 +61,13 @@ def web_off() -> Text:
 def board_page(link: str) -> Text:
     """The line the console prints under a board: its page."""
     return _t(f"On the web: {link}")
+
+
+def web_too_many_pages() -> Text:
+    """A live page refused: its address (or everyone together) holds the most allowed."""
+    return _t("Too many live pages are open from here: close some, then reload this one.")
+
+
+def web_downloads_too_fast() -> Text:
+    """Too many new pictures or animations asked for from one address."""
+    return _t("Too many downloads at once: wait a few seconds and try again.")

@@ -18,11 +18,24 @@
     return (window.Telegram && window.Telegram.WebApp) || null;
   }
 
-  // Telegram's initData: from its script when present, else from the launch fragment.
+  // Telegram's initData: from its script when present, else from the launch fragment (kept
+  // for this tab, then taken out of the address by forgetLaunchData: an address copied,
+  // shared or bookmarked never carries the player's sign-in).
+  const TMA_KEY = "hexhall-tma";
   function initData() {
     const app = telegram();
     if (app && app.initData) return app.initData;
-    return fragment().get("tgWebAppData") || "";
+    return fragment().get("tgWebAppData") || sessionStorage.getItem(TMA_KEY) || "";
+  }
+
+  function forgetLaunchData() {
+    const params = fragment();
+    const data = params.get("tgWebAppData");
+    if (!data) return;
+    sessionStorage.setItem(TMA_KEY, data);
+    params.delete("tgWebAppData");
+    const rest = params.toString();
+    history.replaceState(null, "", location.pathname + location.search + (rest ? "#" + rest : ""));
   }
 
   function credentials() {
@@ -64,6 +77,7 @@
   }
 
   const slug = document.body.dataset.slug;
+  forgetLaunchData();
   const auth = credentials();
   const headers = auth ? { Authorization: auth } : {};
   let state = null;
@@ -466,13 +480,37 @@
     if (app.expand) app.expand();
   }
 
-  load().then(() => {
-    const events = new EventSource(`/api/games/${slug}/events`);
+  // -- live: the game's event stream, opened again after any error ---------------------------
+  // A browser gives an event stream up for good on an HTTP error (the operator's proxy
+  // answering 502 while the bot restarts): the page opens it again itself, sooner at first
+  // (a restart takes seconds), never more than RETRY_MAX apart, and says it is reconnecting.
+  const RETRY_FIRST = 500;
+  const RETRY_MAX = 1500;
+  let retry = RETRY_FIRST;
+
+  function listen() {
+    // A player's own page is no spectator: it says so, and is left out of "N watching".
+    const player = state && state.you !== null && state.you !== undefined ? "?player=1" : "";
+    const events = new EventSource(`/api/games/${slug}/events${player}`);
+    events.onopen = () => {
+      retry = RETRY_FIRST;
+      $("watchers").classList.remove("reconnecting");
+    };
+    // The first event is the game as it is now: what changed while the stream was down too.
     events.onmessage = (e) => {
       const change = JSON.parse(e.data);
       $("watchers").textContent = `${change.spectators} watching`;
-      if (change.stamp !== String(state.version)) load();
+      if (!state || change.stamp !== String(state.version)) load();
     };
-  });
+    events.onerror = () => {
+      events.close();
+      $("watchers").textContent = "reconnecting…";
+      $("watchers").classList.add("reconnecting");
+      setTimeout(listen, retry * (0.75 + Math.random() / 4));
+      retry = Math.min(retry * 1.5, RETRY_MAX);
+    };
+  }
+
+  load().finally(listen);
   setInterval(() => state && header(), 30000);
 })();
