@@ -90,7 +90,8 @@ class ActionKind(enum.StrEnum):
     HISTORY = "hi"
     #: ``rs:<game>`` ask to confirm resigning
     RESIGN = "rs"
-    #: ``rsy:<game>`` resign, confirmed
+    #: ``rsy:<game>:<player>:<until>`` resign, confirmed: only by the player whose question it
+    #: is (their player id), until the Unix time ``until`` (the question is short-lived)
     RESIGN_CONFIRMED = "rsy"
     #: ``mv:<game>:<ply>:<move>`` move
     MOVE = "mv"
@@ -126,6 +127,8 @@ class ActionKind(enum.StrEnum):
     TOURNAMENT_LEAVE = "tl"
     #: ``wb:<game>`` the presser's own link to the game's web page (answered privately)
     WEB_BOARD = "wb"
+    #: ``qx:<game>:<player>`` put away a question asked of that player (nothing changes)
+    QUESTION_CLOSE = "qx"
 
     @property
     def fields(self) -> int:
@@ -154,14 +157,25 @@ class ActionKind(enum.StrEnum):
         """Whether this kind plays a move."""
         return self in (ActionKind.MOVE, ActionKind.MOVE_ANYWAY)
 
+    @property
+    def confirms(self) -> bool:
+        """Whether this kind says yes to a question asked of one player (resigning, a move
+        that loses): its id names whose question it is (a player, or the ply whose player is
+        to move), so nobody else's press can count."""
+        return self in (ActionKind.RESIGN_CONFIRMED, ActionKind.MOVE_ANYWAY)
+
 
 _FIELDS: dict[ActionKind, int] = {
+    ActionKind.RESIGN_CONFIRMED: 3,
+    ActionKind.QUESTION_CLOSE: 2,
     ActionKind.MOVE: 3,
     ActionKind.MOVE_ANYWAY: 3,
     ActionKind.PICK_STEP: 4,
     ActionKind.BROWSE: 2,
 }
 _NUMBERS: dict[ActionKind, tuple[int, ...]] = {
+    ActionKind.RESIGN_CONFIRMED: (MAX_ID, MAX_ID, MAX_ID),
+    ActionKind.QUESTION_CLOSE: (MAX_ID, MAX_ID),
     ActionKind.MOVE: (MAX_ID, MAX_PLY),
     ActionKind.MOVE_ANYWAY: (MAX_ID, MAX_PLY),
     ActionKind.PICK_STEP: (MAX_ID, MAX_PLY, MAX_PAGE),

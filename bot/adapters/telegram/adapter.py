@@ -62,6 +62,7 @@ from bot.adapters.telegram.format import (
     rows_of,
 )
 from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
+from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice,
@@ -205,6 +206,8 @@ class TelegramAdapter:
         self._known: Lru[str, User] = Lru(CACHED_USERNAMES)
         # The messages whose move was refused: an edit of one is handled as the new move.
         self._refused = RefusedMoves()
+        # Questions asked of one presser (resign? a move that loses?), never on shared boards.
+        self.questions = Questions(manager)
         app = application
         offered = menu(Surface.TELEGRAM, registry)
         #: The commands this bot offers, by their name on Telegram.
@@ -291,6 +294,7 @@ class TelegramAdapter:
 
     async def stop(self) -> None:
         """Stop polling (confirming what was handled) and close the connection."""
+        await self.questions.close()
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
@@ -634,13 +638,25 @@ class TelegramAdapter:
         if handler is not None:
             await handler(self, query, user, chat)
             return
+        if kind is ActionKind.QUESTION_CLOSE:
+            await self.questions.put_away(query, user)
+            return
         reply = await self.manager.press(user, chat, query.data)
+        if asks(reply):  # for the presser alone: no shared message changes
+            await self.questions.ask(query, user, reply)
+            return
         if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
             await self.send(chat_id, reply, thread=thread)
             await query.answer()
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            return
+        if kind is not None and kind.confirms and not reply.private:
+            # The question was answered: it goes, and what it did is shown in the game's chat.
+            await query.answer()
+            await self.questions.answered(query, user)
+            await self._in_game_chat(reply, dedupe=kind.plays)
             return
         if reply.private:
             # Already applied (a double tap, a stale preview's Play it): the presser alone is
@@ -671,13 +687,15 @@ class TelegramAdapter:
                 reply_markup=keyboard(rows_of(reply.actions)),
             )  # fmt: skip
             return
-        elif kind is ActionKind.RESIGN:
-            await self.application.bot.edit_message_reply_markup(
-                chat_id, message_id,
-                reply_markup=keyboard([list(reply.actions), [_cancel_picker(reply)]]),
-            )  # fmt: skip
-            return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
+
+    async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
+        """Post ``reply`` (about a game) in the game's own chat (and topic)."""
+        assert reply.game_id is not None
+        row = await self.manager.store.get_game(reply.game_id)
+        assert row is not None  # the reply was just made about it
+        chat_id, thread = topics.place(row.chat_id)
+        await self.send(chat_id, reply, dedupe=dedupe, thread=thread)
 
     async def _challenge_with(
         self, query: CallbackQuery, user: User, chosen: tuple[str, int]
@@ -872,12 +890,6 @@ def _label_of(message: object, data: str) -> str | None:
             if button.callback_data == data:
                 return button.text
     return None
-
-
-def _cancel_picker(reply: Reply) -> Action:
-    gid = reply.game_id
-    assert gid is not None
-    return Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
 
 
 def _game_of(message: Message) -> int | None:

@@ -197,6 +197,15 @@ from bot.sessions.texts.play import (
     wins_by,
     yours_cancel_instead,
 )
+from bot.sessions.texts.questions import (
+    NOT_NOW,
+    QUESTION_LAPSED,
+    YES_RESIGN,
+    asked_here,
+    asked_privately,
+    not_your_question,
+    question_for,
+)
 from bot.sessions.texts.review import (
     review_head,
     review_line,
@@ -555,3 +564,12 @@ __all__ += [
 
 # A card's copies once answered, answers beyond a chat's messages (issue 25), kept apart.
 __all__ += ["game_begun", "rest_attached"]
+__all__ += [
+    "NOT_NOW",
+    "QUESTION_LAPSED",
+    "YES_RESIGN",
+    "asked_here",
+    "asked_privately",
+    "not_your_question",
+    "question_for",
+]

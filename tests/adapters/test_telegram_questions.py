@@ -1,0 +1,145 @@
+"""Questions belong to the presser, on Telegram (issue 45), through the real
+python-telegram-bot against the fake Bot API.
+
+"Really resign?" and "this move loses: play it anyway?" are asked of the presser alone: in
+their private chat with the bot when Telegram lets the bot write there, else as a message of
+its own in the group, naming them, whose buttons only their tap can use.  The press is
+answered by a callback notification naming them (``answerCallbackQuery``, 0-200 characters:
+core.telegram.org/bots/api#answercallbackquery).  No shared message changes its buttons
+because of one person's tap, and nobody answers someone else's question.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import telegram
+
+from bot.core.status import GameStatus
+from bot.sessions import texts
+from tests.adapters.telegram_kit import Bot, running
+
+
+async def _game(bot: Bot) -> tuple[telegram.User, telegram.User, telegram.Chat, telegram.Message]:
+    fake = bot.fake
+    alice, bob = fake.user(81, "Alice", "alice"), fake.user(82, "Bob", "bob")
+    group = fake.group(-800, "Hex club")
+    board, _ = await bot.accepted(group, alice, bob, "pathagon")
+    return alice, bob, group, board
+
+
+def _callbacks(bot: Bot, message: telegram.Message) -> list[str]:
+    """The callback data of a message's buttons as they are now (link buttons left out)."""
+    return [
+        b.callback_data
+        for row in bot.fake.keyboard(message)
+        for b in row
+        if isinstance(b.callback_data, str)
+    ]
+
+
+async def _status(bot: Bot, gid: int) -> GameStatus:
+    row = await bot.manager.store.get_game(gid)
+    assert row is not None
+    return row.status
+
+
+async def test_alice_asks_to_resign_and_bob_presses_everything_he_sees(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db") as bot:
+        fake = bot.fake
+        alice, bob, group, board = await _game(bot)
+        gid = bot.game_id(board)
+        buttons = fake.keyboard(board)
+        before = fake.last_message_id(group)
+        _, said, alert = await bot.press(alice, board, bot.button(board, "Resign"))
+        # Alice never opened the bot: her question is posted for her, named, pinging nobody.
+        assert (said, alert) == (texts.asked_here("Alice"), False)
+        question = await bot.next_message(group, before)
+        assert question.text is not None and question.text.startswith("Alice: Really resign")
+        assert not any(e.type == "text_mention" for e in question.entities)
+        assert bot.labels(question) == [texts.YES_RESIGN, texts.NOT_NOW]
+        assert fake.keyboard(board) == buttons  # the shared board did not change
+        # Bob presses every button he can see, on the board and on Alice's question (his
+        # own Resign asks him a question of his own, which he leaves alone).
+        for message in (question, board):
+            for data in _callbacks(bot, message):
+                await bot.press(bob, fake.message(group, message.message_id), data)
+        assert await _status(bot, gid) is GameStatus.ACTIVE  # the game goes on
+        assert fake.keyboard(board) == buttons
+        # ... and Alice's question is still hers to answer.
+        question = fake.message(group, question.message_id)
+        before = fake.last_message_id(group)
+        _, said, alert = await bot.press(alice, question, bot.button(question, texts.YES_RESIGN))
+        assert not alert, said
+        over = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "resign" in (m.caption or m.text or "")
+        )
+        assert "Move" not in bot.labels(over)
+        assert await _status(bot, gid) is GameStatus.FINISHED
+        await fake.wait_until(
+            lambda: question.message_id not in [m.message_id for m in fake.sent(group)]
+        )
+
+
+async def test_bob_cannot_confirm_or_put_away_alices_question(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db") as bot:
+        fake = bot.fake
+        alice, bob, group, board = await _game(bot)
+        gid = bot.game_id(board)
+        before = fake.last_message_id(group)
+        await bot.press(alice, board, bot.button(board, "Resign"))
+        question = await bot.next_message(group, before)
+        _, said, alert = await bot.press(bob, question, bot.button(question, texts.YES_RESIGN))
+        assert alert and said == str(texts.not_your_question("Alice"))
+        _, said, alert = await bot.press(bob, question, bot.button(question, texts.NOT_NOW))
+        assert alert and said == str(texts.not_your_question("Alice"))
+        assert fake.message(group, question.message_id).reply_markup is not None
+        # Alice puts it away: gone, the game goes on.
+        _, said, alert = await bot.press(alice, question, bot.button(question, texts.NOT_NOW))
+        assert not alert
+        await fake.wait_until(
+            lambda: question.message_id not in [m.message_id for m in fake.sent(group)]
+        )
+        assert await _status(bot, gid) is GameStatus.ACTIVE
+
+
+async def test_a_double_tap_on_resign_asks_once(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db") as bot:
+        fake = bot.fake
+        alice, _bob, group, board = await _game(bot)
+        before = fake.last_message_id(group)
+        data = bot.button(board, "Resign")
+        first, second = await fake.press(alice, board, data), await fake.press(alice, board, data)
+        for query in (first, second):
+            answer = await fake.wait_for_answer(query)
+            assert answer.text == texts.asked_here("Alice")
+        questions = [m for m in fake.sent_after(group, before) if m.text and "Really" in m.text]
+        assert len(questions) == 1
+
+
+async def test_the_question_goes_privately_to_a_presser_who_opened_the_bot(
+    tmp_path: Path,
+) -> None:
+    async with running(tmp_path / "t.db") as bot:
+        fake = bot.fake
+        alice, bob, group, board = await _game(bot)
+        gid = bot.game_id(board)
+        await fake.start_private(alice, send_start=False)
+        dm = fake.private(alice)
+        in_group, in_dm = fake.last_message_id(group), fake.last_message_id(dm)
+        _, said, alert = await bot.press(alice, board, bot.button(board, "Resign"))
+        assert (said, alert) == (texts.asked_privately("Alice"), False)
+        question = await bot.next_message(dm, in_dm)
+        assert bot.labels(question) == [texts.YES_RESIGN, texts.NOT_NOW]
+        assert fake.sent_after(group, in_group) == []  # nothing in the group
+        for data in _callbacks(bot, board):  # Bob presses what he sees: the game goes on
+            await bot.press(bob, board, data)
+        assert await _status(bot, gid) is GameStatus.ACTIVE
+        # Alice confirms in private: the result is shown in the game's group.
+        await bot.press(alice, question, bot.button(question, texts.YES_RESIGN))
+        over = await fake.wait_for_message(
+            group, lambda m: m.message_id > in_group and "resign" in (m.caption or m.text or "")
+        )
+        assert over.photo
+        assert await _status(bot, gid) is GameStatus.FINISHED
+        await fake.wait_until(lambda: fake.sent_after(dm, in_dm) == [])
