@@ -68,8 +68,8 @@ async def test_a_spectator_who_never_opened_the_bot_gets_an_alert(tmp_path: Path
             _, text, alert = await bot.press(dave, board, bot.button(board, label))
             assert alert and text is not None and len(text) <= 200
             assert text.endswith(texts.WATCH_PRIVATELY)
-        _, text, _ = await bot.press(dave, board, bot.button(board, "Board"))
-        assert text is not None and "#" in text  # the board's own first line, in the alert
+            if label == "Board":  # the board's own first line, in the alert
+                assert "#" in text
         assert _ids(bot, group) == in_group
         # A player's Board and History are still posted in the group ...
         before = fake.last_message_id(group)

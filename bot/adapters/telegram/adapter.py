@@ -70,6 +70,7 @@ from bot.adapters.telegram.reading import (
     reads_like_move,
     replied_person,
 )
+from bot.adapters.telegram.taps import Taps
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox, answering
@@ -152,6 +153,9 @@ _MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the
 _REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
 _NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
 _DM_START = "dm"
+#: Buttons that only edit the message pressed to what their id names (a picker's step, a
+#: browser's position): a repeat shows what is shown, so it needs no guard.
+_IN_PLACE = frozenset({ActionKind.PICK_STEP, ActionKind.BROWSE})
 # The word that names the bot as the opponent in /challenge.
 _BOT_WORD = "bot"
 
@@ -208,6 +212,8 @@ class TelegramAdapter:
         self._refused = RefusedMoves()
         # Questions asked of one presser (resign? a move that loses?), never on shared boards.
         self.questions = Questions(manager)
+        #: Taps being handled or handled a moment ago: a double tap has one effect.
+        self.taps = Taps()
         app = application
         offered = menu(Surface.TELEGRAM, registry)
         #: The commands this bot offers, by their name on Telegram.
@@ -367,6 +373,9 @@ class TelegramAdapter:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             markup = keyboard(rows_of(reply.actions))
             return await send_photo(bot, chat_id, reply, markup, thread=thread)
+        signing_up = _sign_up_card(reply)
+        if signing_up is not None:
+            return await self._sign_up(chat_id, reply, signing_up, thread)
         live = reply.kind is ReplyKind.LIVE_BOARD
         if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
             # The game is over: its picker is done with and nothing is offered any more (a
@@ -405,6 +414,35 @@ class TelegramAdapter:
                 chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
             )
         return message
+
+    async def _sign_up(
+        self, chat_id: int, reply: Reply, tournament_id: int, thread: int | None
+    ) -> Message:
+        """A tournament's sign-up card: posted (and remembered) the first time; afterwards a
+        typed ``join`` or ``leave`` edits the chat's card to the new list (its count right)
+        and is answered with its first line alone, never with a second card."""
+        bot, where = self.application.bot, topics.key(chat_id, thread)
+        markup = keyboard(rows_of(reply.actions))
+        cards = await self.manager.posts_for(
+            PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD
+        )
+        known = [p for p in cards if p.chat_id == where]
+        if known:
+            try:
+                await bot.edit_message_text(
+                    html_text(reply.body), chat_id, int(known[-1].message_id),
+                    parse_mode=ParseMode.HTML, reply_markup=markup,
+                )  # fmt: skip
+            except BadRequest as exc:
+                if "not modified" not in str(exc):  # the card is gone: a new one below
+                    known = []
+        if known:
+            return await self._send_text(chat_id, _first_paragraph(reply.body), thread=thread)
+        sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
+        await self.manager.remember_post(
+            PLATFORM, where, str(sent.message_id), PostKind.CARD, tournament_id=tournament_id
+        )
+        return sent
 
     def _mini_app(self) -> str:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
@@ -618,10 +656,27 @@ class TelegramAdapter:
     # ------------------------------------------------------------------ buttons
 
     async def on_button(self, update: Update, context: Context) -> None:
-        """An inline button: the picker, a board extra, or a manager action by its id."""
+        """An inline button: the picker, a board extra, or a manager action by its id; the
+        same tap again while it is handled, or just after, has no effect of its own
+        (:mod:`~bot.adapters.telegram.taps`)."""
         query = update.callback_query
         if query is None or query.data is None or query.message is None:
             return
+        if Action("", query.data).kind in _IN_PLACE:
+            await self._on_button(query)
+            return
+        tap = (query.from_user.id, query.message.chat.id, query.message.message_id, query.data)
+        loop = asyncio.get_running_loop()
+        if not self.taps.begin(tap, now=loop.time()):
+            await query.answer()
+            return
+        try:
+            await self._on_button(query)
+        finally:
+            self.taps.end(tap, now=loop.time())
+
+    async def _on_button(self, query: CallbackQuery) -> None:
+        assert query.data is not None and query.message is not None
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
         thread = topics.topic_of(query.message)
@@ -878,6 +933,25 @@ def _caption(reply: Reply) -> str:
     if len(reply.text) <= CAPTION_LIMIT:
         return html_text(reply.body)
     return html_text(reply.text[: CAPTION_LIMIT - 1] + "…")
+
+
+def _sign_up_card(reply: Reply) -> int | None:
+    """The tournament whose sign-up card ``reply`` is (its Join button's), if it is one."""
+    for action in reply.actions:
+        if action.kind is ActionKind.TOURNAMENT_JOIN:
+            return action.subject
+    return None
+
+
+def _first_paragraph(text: Text) -> Text:
+    """``text`` up to its first blank line (a card's head: who joined or left)."""
+    out: list[Text | str] = []
+    for segment in text.segments:
+        if isinstance(segment, str) and "\n\n" in segment:
+            out.append(segment.split("\n\n", 1)[0])
+            break
+        out.append(Text.of(segment))
+    return Text.of(*out)
 
 
 def _label_of(message: object, data: str) -> str | None:

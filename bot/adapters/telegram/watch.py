@@ -17,7 +17,9 @@ messages in groups if they are less than 48 hours old
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import weakref
 from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
@@ -28,6 +30,7 @@ from bot import metrics
 from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
 from bot.adapters.telegram.topics import topic_of
+from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -50,6 +53,8 @@ __all__ = [
 
 #: What a callback answer may say (characters).
 ALERT_LIMIT = 200
+#: Games whose picker lock this process keeps (least recently used first out).
+PICKER_LOCKS = 2000
 #: The buttons that only look at a game (nothing changes).
 LOOKS = frozenset({ActionKind.BOARD, ActionKind.HISTORY, ActionKind.DESCRIBE, ActionKind.BROWSE})
 
@@ -189,15 +194,35 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
                 parse_mode=ParseMode.HTML, reply_markup=markup,
             )  # fmt: skip
         return
-    await close_pickers(bot, manager, step.game_id)
-    sent = await bot.send_message(
-        message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML, reply_markup=markup,
-        reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
-        message_thread_id=topic_of(message),
-    )  # fmt: skip
-    await manager.remember_post(
-        PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=step.game_id
-    )
+    # One picker of a game at a time, however many Move taps (on any of its boards) race.
+    async with _picker_lock(manager, step.game_id):
+        await close_pickers(bot, manager, step.game_id)
+        sent = await bot.send_message(
+            message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+            message_thread_id=topic_of(message),
+        )  # fmt: skip
+        await manager.remember_post(
+            PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER,
+            game_id=step.game_id,
+        )  # fmt: skip
+
+
+# One lock per game of each manager, under which a game's picker is opened.
+_PICKER_LOCKS: weakref.WeakKeyDictionary[SessionManager, Lru[int, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _picker_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
+    locks = _PICKER_LOCKS.get(manager)
+    if locks is None:
+        locks = _PICKER_LOCKS[manager] = Lru(PICKER_LOCKS, keep=lambda lock: lock.locked())
+    lock = locks.get(game_id)
+    if lock is None:
+        lock = locks[game_id] = asyncio.Lock()
+    return lock
 
 
 async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
