@@ -65,9 +65,8 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
             )
             edited = fake.message(group, card.message_id)
             assert bot.labels(edited) == ["Join", "Leave"]
-        bot.adapter.taps = Taps(
-            window=0.0
-        )  # a later tap, not a double tap (the adapter.taps window)
+        # A later tap, not a double tap: no double-tap window.
+        bot.adapter.taps = Taps(window=0.0)
         _, text, alert = await bot.press(bo, card, bot.button(card, "Join"))
         assert alert and text is not None and "already in" in text
         await _answer(bot, ada, group, "/tournament start", "3 games at once")
