@@ -99,6 +99,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
 
             await fake.wait_until(updated, timeout=DEADLINE)
             (posted,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
+            assert posted.pinged_users == frozenset()  # the day's standings ping nobody
             pictures.append(str(posted.attachments[0]["id"]))
             # Remembered right after Discord answered: the next update edits it.
             await _remembered(run)

@@ -57,7 +57,10 @@ async def test_alice_asks_to_resign_and_bob_presses_everything_he_sees(tmp_path:
         assert (said, alert) == (texts.asked_here("Alice"), False)
         question = await bot.next_message(group, before)
         assert question.text is not None and question.text.startswith("Alice: Really resign")
-        assert not any(e.type == "text_mention" for e in question.entities)
+        assert not any(
+            e.type == "text_mention" or (e.url or "").startswith("tg://user")
+            for e in question.entities
+        )
         assert bot.labels(question) == [texts.YES_RESIGN, texts.NOT_NOW]
         assert fake.keyboard(board) == buttons  # the shared board did not change
         # Bob presses every button he can see, on the board and on Alice's question (his

@@ -117,6 +117,14 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
             # The table picture with the text as its caption, the picture replaced too.
             now = fake.message(group, updates[0].message_id)
             assert now.photo and len(fake.photo_bytes(now)) > 1000
+            # The day's standings ping nobody: no text mention, nobody put in front.
+            assert not any(
+                e.type == "text_mention" or (e.url or "").startswith("tg://user")
+                for e in now.caption_entities
+            )
+            assert (now.caption or "").startswith("Tournament 1") or "day's" in (
+                now.caption or ""
+            ).split("\n")[0]
         assert [c.method for c in fake.calls].count("editMessageMedia") == 1
         last = rows[-1]
         assert last is not None

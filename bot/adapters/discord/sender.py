@@ -114,8 +114,9 @@ class DiscordSender:
     async def _fields(self, note: Notification, *, in_channel: bool) -> dict[str, Any] | None:
         text = note.text
         recipient = note.recipient.mention()
-        # The recap is everyone's, and its recipient just ended the game: it pings nobody.
-        ping = note.kind is not Kind.RECAP
+        # A recap and the day's standings are everyone's and ask nobody to act: they ping
+        # nobody (allowed_mentions lists no one).
+        ping = not note.kind.quiet
         if in_channel and ping and recipient not in text.mentions():
             # In a channel the recipient is pinged by name, so they see it is theirs.
             text = Text.of(recipient, ": ", text)
