@@ -11,6 +11,7 @@ the update id and never the token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -153,6 +154,8 @@ _MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the
 _REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
 _NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
 _DM_START = "dm"
+#: A live board's buttons that act on its game (gone from its boards once it is over).
+_ON_LIVE_BOARDS = frozenset({ActionKind.PICK, ActionKind.RESIGN, ActionKind.OFFER_DRAW})
 #: Buttons that only edit the message pressed to what their id names (a picker's step, a
 #: browser's position): a repeat shows what is shown, so it needs no guard.
 _IN_PLACE = frozenset({ActionKind.PICK_STEP, ActionKind.BROWSE})
@@ -382,6 +385,7 @@ class TelegramAdapter:
             # live board retires the game's picker when it is remembered: boards.send_board).
             await watch.close_pickers(bot, self.manager, reply.game_id)
             await offers.close_offers(bot, self.manager, reply.game_id)
+            await self._retire_boards(reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
@@ -459,7 +463,7 @@ class TelegramAdapter:
             return
         self._remember(user)
         # The user opened the bot: direct messages Telegram refused before may reach them now.
-        await self.manager.direct_reachable(tg_user(user))
+        await watch.reachable(self.manager, tg_user(user))
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
@@ -706,6 +710,7 @@ class TelegramAdapter:
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            await self._retire_if_over(query)
             return
         if kind is not None and kind.confirms and not reply.private:
             # The question was answered: it goes, and what it did is shown in the game's chat.
@@ -744,6 +749,30 @@ class TelegramAdapter:
             return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
 
+    async def _retire_boards(self, game_id: int) -> None:
+        """The game is over: its board that still has live buttons loses them (one edit)."""
+        live = await self.manager.posts_for(
+            PLATFORM, game_id=game_id, kind=PostKind.BOARD, live=True
+        )
+        for post in live:
+            with contextlib.suppress(Forbidden, ChatMigrated):  # removed, or moved: nothing
+                await drop_buttons(self.application.bot, int(post.chat_id), int(post.message_id))
+        if live:
+            await self.manager.retire_posts(live)
+
+    async def _retire_if_over(self, query: CallbackQuery) -> None:
+        """A board's Move, Resign or Offer draw was refused: if its game is over, that board
+        loses its buttons (an older board of an ended game; the last one lost them when the
+        game ended)."""
+        message, action = query.message, Action("", query.data or "")
+        if not isinstance(message, Message) or action.kind not in _ON_LIVE_BOARDS:
+            return
+        gid = action.subject
+        if gid is None or await self.manager.player_to_move(gid) is not None:
+            return
+        if await watch.is_picker(self.manager, gid, message) is None:
+            await drop_buttons(self.application.bot, message.chat.id, message.message_id)
+
     async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
         """Post ``reply`` (about a game) in the game's own chat (and topic)."""
         assert reply.game_id is not None
@@ -776,6 +805,7 @@ class TelegramAdapter:
         step = await self.manager.pick(user, chat, query.data)
         if isinstance(step, Reply):
             await query.answer(step.text[:200], show_alert=True)
+            await self._retire_if_over(query)
             return
         # The picker first, then the answer: the presser sees both at once.
         await watch.open_picker(self.manager, query, step, user, chat)
@@ -820,6 +850,7 @@ class TelegramAdapter:
         reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            await self._retire_if_over(query)
             return
         await query.answer()
         await self.send(query.message.chat.id, reply, thread=topics.topic_of(query.message))

@@ -29,7 +29,7 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 from bot.adapters.telegram.boards import delete_or_drop, send_text
 from bot.adapters.telegram.format import html_text, keyboard
 from bot.adapters.telegram.topics import topic_of
-from bot.adapters.telegram.watch import ALERT_LIMIT
+from bot.adapters.telegram.watch import ALERT_LIMIT, direct_refused, refused
 from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Reply, User
 from bot.sessions import texts
@@ -76,9 +76,12 @@ class Questions:
             close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
             markup = keyboard([list(reply.actions), [close]])
             sent: Message | None = None
-            if message.chat.id != query.from_user.id:
-                with contextlib.suppress(Forbidden):  # never opened the bot, or blocked it
+            private = message.chat.id == query.from_user.id
+            if not private and not direct_refused(self.manager, query.from_user.id):
+                try:
                     sent = await send_text(bot, query.from_user.id, reply.body, markup)
+                except Forbidden:  # never opened the bot, or blocked it: remembered
+                    await refused(self.manager, user)
             said = texts.asked_privately(name)
             if sent is None:
                 sent = await bot.send_message(

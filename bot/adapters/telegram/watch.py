@@ -43,16 +43,21 @@ __all__ = [
     "alert_text",
     "answer_privately",
     "close_pickers",
+    "direct_refused",
     "is_picker",
     "look_privately",
     "may_close",
     "open_picker",
     "picker_markup",
+    "reachable",
+    "refused",
     "spectating",
 ]
 
 #: What a callback answer may say (characters).
 ALERT_LIMIT = 200
+#: People whose refused direct messages this process remembers (least recently seen first out).
+REMEMBERED_REFUSALS = 10_000
 #: Games whose picker lock this process keeps (least recently used first out).
 PICKER_LOCKS = 2000
 #: The buttons that only look at a game (nothing changes).
@@ -79,6 +84,38 @@ async def spectating(manager: SessionManager, user: User, chat_id: int, data: st
     return action.subject
 
 
+# The people this process knows Telegram refuses direct messages to, per manager.
+_REFUSED: weakref.WeakKeyDictionary[SessionManager, Lru[int, bool]] = weakref.WeakKeyDictionary()
+
+
+def _refusals(manager: SessionManager) -> Lru[int, bool]:
+    known = _REFUSED.get(manager)
+    if known is None:
+        known = _REFUSED[manager] = Lru(REMEMBERED_REFUSALS)
+    return known
+
+
+def direct_refused(manager: SessionManager, user_id: int) -> bool:
+    """Whether Telegram refused a direct message to ``user_id`` (they never opened the bot, or
+    blocked it) and they have not opened it since: nothing is tried until they do."""
+    return _refusals(manager).get(user_id, False)
+
+
+async def refused(manager: SessionManager, user: User) -> None:
+    """Telegram refused a direct message to ``user`` (a spectator, a presser): remembered like
+    a player's refusal, in the store (``players.dm_refused_at``: the outbox stops trying too)
+    and here, until they open the bot (:func:`reachable`)."""
+    _refusals(manager)[int(user.user_id)] = True
+    player = await manager.player(user)
+    await manager.store.direct_refused(player.id, manager.clock.now())
+
+
+async def reachable(manager: SessionManager, user: User) -> None:
+    """``user`` opened a private chat with the bot: direct messages may reach them again."""
+    _refusals(manager).pop(int(user.user_id), None)
+    await manager.direct_reachable(user)
+
+
 async def _look(manager: SessionManager, user: User, chat: Chat, data: str) -> Reply:
     """The answer to a look button, as the presser would get it."""
     action = Action("", data)
@@ -102,6 +139,9 @@ async def look_privately(
         await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
         return
     bot = query.get_bot()
+    if direct_refused(manager, query.from_user.id):  # known: not tried on every look
+        await query.answer(alert_text(reply.text), show_alert=True)
+        return
     # Without buttons: a game is shown only in its own chat and to its players (see
     # bot.sessions.loading.shown_here), so a spectator's private copy is a look, no more.
     try:
@@ -111,6 +151,7 @@ async def look_privately(
             await send_text(bot, query.from_user.id, reply.body)
     except Forbidden:  # never started the bot, or blocked it
         await query.answer(alert_text(reply.text), show_alert=True)
+        await refused(manager, user)
         return
     await query.answer(texts.SENT_PRIVATELY)
 
