@@ -262,6 +262,20 @@ class Text:
     def __bool__(self) -> bool:
         return bool(str(self))
 
+    def first_paragraph(self) -> Text:
+        """The text up to its first blank line (all of it when it has none).
+
+        >>> str(Text.of("Ada joined.", "\\n\\nTournament 1").first_paragraph())
+        'Ada joined.'
+        """
+        out: list[Segment] = []
+        for segment in self.segments:
+            if isinstance(segment, str) and "\n\n" in segment:
+                out.append(segment.split("\n\n", 1)[0])
+                break
+            out.append(segment)
+        return Text.of(*out)
+
     def mentions(self) -> Iterator[Mention]:
         """The players this text names, in order."""
         return (s for s in self.segments if isinstance(s, Mention))
@@ -633,6 +647,11 @@ class Reply:
     def offers(self, kind: ActionKind) -> bool:
         """Whether one of the reply's buttons is of ``kind``."""
         return any(action.kind is kind for action in self.actions)
+
+    def subject_of(self, kind: ActionKind) -> int | None:
+        """What the reply's first button of ``kind`` is about (its game, challenge or
+        tournament; ``None`` without one): e.g. the tournament of a sign-up card's Join."""
+        return next((a.subject for a in self.actions if a.kind is kind), None)
 
     def sections(self, limit: int) -> tuple[Text, ...]:
         """The body in pieces that each fit a message of ``limit`` characters (see

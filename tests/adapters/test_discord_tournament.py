@@ -155,3 +155,36 @@ async def _entrants(run: Run) -> list[PlayerRow]:
         assert player is not None
         out.append(player)
     return out
+
+
+async def test_a_typed_join_edits_the_card_and_a_withdrawal_is_said_once(tmp_path: Path) -> None:
+    """Issue 45: ``/tournament action:join`` edits the channel's sign-up card to the new list
+    and answers with that one line, never a second card; leaving a running tournament is
+    said once (the answer), with no notice from the outbox pinging the player who left."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "t.db", outbox=True) as run,
+    ):
+        card = await run.answer(
+            ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
+        )
+        for player, said in ((BOB, "2 of"), (CAROL, "3 of")):
+            answer = await run.answer(player, "tournament", {"action": "join"})
+            assert f"<@{player}> joined" in answer.content and said in answer.content
+            assert labels(answer) == [] and "Tournament 1: Pathagon" not in answer.content
+            await fake.wait_until(lambda said=said: said in card.content, timeout=DEADLINE)
+            assert labels(card) == ["Join", "Leave"]
+            cards = [m for m in fake.messages_in(CHANNEL) if "Join" in labels(m)]
+            assert cards == [card]
+        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        assert "3 games at once" in started.content
+        left = await run.answer(CAROL, "tournament", {"action": "leave"})
+        assert "left and is withdrawn" in left.content
+        store = run.manager.store
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+        while await store.due_notifications("discord", run.manager.clock.now()):
+            assert loop.time() < deadline, "the outbox did not drain"
+            await asyncio.sleep(0.05)
+        withdrawn = [m for m in fake.messages_in(CHANNEL) if "withdrawn" in m.content]
+        assert len(withdrawn) == 1

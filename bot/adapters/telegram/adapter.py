@@ -376,7 +376,7 @@ class TelegramAdapter:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             markup = keyboard(rows_of(reply.actions))
             return await send_photo(bot, chat_id, reply, markup, thread=thread)
-        signing_up = _sign_up_card(reply)
+        signing_up = reply.subject_of(ActionKind.TOURNAMENT_JOIN)
         if signing_up is not None:
             return await self._sign_up(chat_id, reply, signing_up, thread)
         live = reply.kind is ReplyKind.LIVE_BOARD
@@ -441,7 +441,7 @@ class TelegramAdapter:
                 if "not modified" not in str(exc):  # the card is gone: a new one below
                     known = []
         if known:
-            return await self._send_text(chat_id, _first_paragraph(reply.body), thread=thread)
+            return await self._send_text(chat_id, reply.body.first_paragraph(), thread=thread)
         sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
         await self.manager.remember_post(
             PLATFORM, where, str(sent.message_id), PostKind.CARD, tournament_id=tournament_id
@@ -964,25 +964,6 @@ def _caption(reply: Reply) -> str:
     if len(reply.text) <= CAPTION_LIMIT:
         return html_text(reply.body)
     return html_text(reply.text[: CAPTION_LIMIT - 1] + "…")
-
-
-def _sign_up_card(reply: Reply) -> int | None:
-    """The tournament whose sign-up card ``reply`` is (its Join button's), if it is one."""
-    for action in reply.actions:
-        if action.kind is ActionKind.TOURNAMENT_JOIN:
-            return action.subject
-    return None
-
-
-def _first_paragraph(text: Text) -> Text:
-    """``text`` up to its first blank line (a card's head: who joined or left)."""
-    out: list[Text | str] = []
-    for segment in text.segments:
-        if isinstance(segment, str) and "\n\n" in segment:
-            out.append(segment.split("\n\n", 1)[0])
-            break
-        out.append(Text.of(segment))
-    return Text.of(*out)
 
 
 def _label_of(message: object, data: str) -> str | None:
