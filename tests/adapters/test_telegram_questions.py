@@ -18,6 +18,7 @@ import telegram
 from bot.adapters.telegram.taps import Taps
 from bot.core.status import GameStatus
 from bot.sessions import texts
+from bot.sessions.picker import part_label, split_parts
 from tests.adapters.telegram_kit import Bot, running
 
 
@@ -150,3 +151,67 @@ async def test_the_question_goes_privately_to_a_presser_who_opened_the_bot(
         assert "Move" not in bot.labels(over)
         assert await _status(bot, gid) is GameStatus.FINISHED
         await fake.wait_until(lambda: fake.sent_after(dm, in_dm) == [])
+
+
+# inpHeXion 5x5 without pie: after these moves Bob (Black) can push a White disc into the gap
+# that completes White's connection, a legal move that loses (as in tests/bot/test_manager.py).
+SELF_LOSS = (
+    "c3, c3-d2, c3-b3, d2-d3, b3-b4, d3-e2, b4-a4, b3-c2, a4-a3, c3-c4, b3-b2, e2-e3, b2-c1, "
+    "e3-e4, d2-d1, d2-e1 e1>b1, e2-e1"
+).split(", ")
+
+
+async def test_a_move_that_loses_is_asked_of_its_player_alone(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        fake = bot.fake
+        alice, bob = fake.user(83, "Alice", "alice"), fake.user(84, "Bob", "bob")
+        group = fake.group(-801, "Hex club")
+        await bot.say(bob, group, "/games")
+        card = await bot.say(alice, group, "/challenge inphexion @bob size=5 pie=no first=me")
+        before = fake.last_message_id(group)
+        await bot.press(bob, card, bot.button(card, "Accept"))
+        board = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "Move" in bot.labels(m)
+        )
+        gid = bot.game_id(board)
+        for move in SELF_LOSS:
+            mover = await bot.to_move(gid, alice, bob)
+            board_id = await _played(bot, mover, group, f"/move #{gid} {move}")
+        board = fake.message(group, board_id)
+        assert await bot.to_move(gid, alice, bob) == bob
+        buttons = fake.keyboard(board)
+        picker = await bot.open_picker(bob, board)
+        before = fake.last_message_id(group)
+        for part in split_parts("a4-a5"):
+            label = part_label(part)
+            if label in bot.labels(fake.message(group, picker.message_id)):
+                await bot.press(
+                    bob, fake.message(group, picker.message_id), bot.button(picker, label)
+                )
+        question = await fake.wait_for_message(
+            group, lambda m: m.message_id > before and "Careful" in (m.text or "")
+        )
+        assert (question.text or "").startswith("Bob: Careful")
+        assert bot.labels(question) == ["Play it anyway", texts.NOT_NOW]
+        assert fake.keyboard(board) == buttons  # the shared board did not change
+        # Alice cannot play Bob's losing move for him, nor put his question away.
+        for label in ("Play it anyway", texts.NOT_NOW):
+            _, said, alert = await bot.press(alice, question, bot.button(question, label))
+            assert alert, said
+        assert await _status(bot, gid) is GameStatus.ACTIVE
+        await bot.press(bob, question, bot.button(question, "Play it anyway"))
+        await bot.eventually(lambda: _over(bot, gid))
+
+
+async def _over(bot: Bot, gid: int) -> bool:
+    return await _status(bot, gid) is GameStatus.FINISHED
+
+
+async def _played(bot: Bot, user: telegram.User, chat: telegram.Chat, line: str) -> int:
+    """``user`` types ``line`` (a move); the id of the board posted for it."""
+    before = bot.fake.last_message_id(chat)
+    await bot.fake.send_text(user, chat, line)
+    found = await bot.fake.wait_for_message(
+        chat, lambda m: m.message_id > before and "Move" in bot.labels(m)
+    )
+    return found.message_id
