@@ -302,9 +302,10 @@ class DiscordSender:
         channel saying so, the thread started from it (its name at most 100 characters,
         archived after a week of quiet) and the board posted there.  ``False`` (nothing left
         behind) for any other board, a game that has its thread already, or where Discord
-        refuses (no Create Public Threads / Send Messages in Threads, a DM, the server's
-        active threads at their limit): the board then goes into the channel, and a channel
-        that refused is not asked again by this process."""
+        refuses (no Create Public Threads / Send Messages in Threads: 403; the server's
+        active threads at their limit: 400, code 160006): the board then goes into the
+        channel, and a channel that refused the permission is not asked again by this
+        process."""
         manager, facts = self.client.manager, reply.facts
         if facts is None or facts.ply != 0 or channel_id in self._no_threads:
             return False
@@ -327,7 +328,8 @@ class DiscordSender:
             )
         except discord.HTTPException as exc:
             log.info("no thread for tournament game %s: %s", game_id, exc)
-            self._no_threads[channel_id] = True
+            if isinstance(exc, discord.Forbidden):  # no thread permissions: not asked again
+                self._no_threads[channel_id] = True
             with contextlib.suppress(discord.HTTPException):
                 await card.delete()
             return False
