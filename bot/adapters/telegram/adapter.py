@@ -357,7 +357,7 @@ class TelegramAdapter:
 
     async def send(
         self, chat_id: int, reply: Reply, *, dedupe: bool = False,
-        thread: int | None = None, asker: int | None = None,
+        thread: int | None = None, asker: User | None = None,
     ) -> Message | None:  # fmt: skip
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
@@ -367,8 +367,9 @@ class TelegramAdapter:
         again).  ``thread``: the forum topic it goes to (``None``: none).  A reply for the
         asker alone (:attr:`~bot.messages.Reply.private`) asked by the user ``asker``
         elsewhere than our private chat goes to them privately (:meth:`_privately`)."""
-        if reply.private and asker is not None and asker != chat_id:
-            await watch.answer_privately(self.application.bot, chat_id, asker, reply, thread)
+        if reply.private and asker is not None and asker.user_id != str(chat_id):
+            bot = self.application.bot
+            await watch.answer_privately(self.manager, bot, chat_id, asker, reply, thread)
             return None
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
@@ -581,7 +582,7 @@ class TelegramAdapter:
             reply,
             dedupe=command.name == "move",
             thread=topics.topic_of(message),
-            asker=user.id,
+            asker=tg_user(user),
         )
 
     def _fresh_or_retry(self, update: Update, message: Message, is_move: bool) -> bool:
@@ -639,7 +640,11 @@ class TelegramAdapter:
         )
         self._note_move(message, reply)
         await self.send(
-            message.chat_id, reply, dedupe=True, thread=topics.topic_of(message), asker=user.id
+            message.chat_id,
+            reply,
+            dedupe=True,
+            thread=topics.topic_of(message),
+            asker=tg_user(user),
         )
 
     async def on_migrate(self, update: Update, context: Context) -> None:

@@ -287,18 +287,28 @@ async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None
 
 
 async def answer_privately(
-    bot: Bot, chat_id: int, asker: int, reply: Reply, thread: int | None = None
+    manager: SessionManager,
+    bot: Bot,
+    chat_id: int,
+    asker: User,
+    reply: Reply,
+    thread: int | None = None,
 ) -> None:
     """A reply for ``asker`` alone (:attr:`~bot.messages.Reply.private`: a repeat the store
     had already applied, a board asked for by someone not playing), asked in the group
     ``chat_id``: in our private chat (its picture without buttons), or, when Telegram refuses
-    that (403: they never opened the bot), its first line in the group (topic ``thread``) as
-    plain text: no ``text_mention`` entity, so it notifies no one (Bot API, MessageEntity)."""
+    that (403: they never opened the bot; remembered, see :func:`refused`), its first line in
+    the group (topic ``thread``) as plain text: no ``text_mention`` entity, so it notifies no
+    one (Bot API, MessageEntity)."""
     metrics.replied(PLATFORM)
-    try:
-        if reply.image is not None:
-            await send_photo(bot, asker, reply, None)
-        else:
-            await send_text(bot, asker, reply.body)
-    except Forbidden:
-        await send_text(bot, chat_id, reply.text.split("\n", 1)[0], thread=thread)
+    person = int(asker.user_id)
+    if not direct_refused(manager, person):
+        try:
+            if reply.image is not None:
+                await send_photo(bot, person, reply, None)
+            else:
+                await send_text(bot, person, reply.body)
+            return
+        except Forbidden:
+            await refused(manager, asker)
+    await send_text(bot, chat_id, reply.text.split("\n", 1)[0], thread=thread)
