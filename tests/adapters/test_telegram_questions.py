@@ -215,3 +215,28 @@ async def _played(bot: Bot, user: telegram.User, chat: telegram.Chat, line: str)
         chat, lambda m: m.message_id > before and "Move" in bot.labels(m)
     )
     return found.message_id
+
+
+async def test_in_a_private_game_the_question_comes_in_the_same_chat(tmp_path: Path) -> None:
+    async with running(tmp_path / "t.db") as bot:
+        fake = bot.fake
+        alice = fake.user(85, "Alice", "alice")
+        await fake.start_private(alice)
+        dm = fake.private(alice)
+        await fake.wait_for_message(dm)  # the answer to /start
+        before = fake.last_message_id(dm)
+        await fake.send_text(alice, dm, "/challenge pathagon bot")
+        board = await fake.wait_for_message(
+            dm, lambda m: m.message_id > before and "Resign" in bot.labels(m)
+        )
+        gid = int(bot.button(board, "Resign").split(":")[1])
+        before = fake.last_message_id(dm)
+        _, said, alert = await bot.press(alice, board, bot.button(board, "Resign"))
+        assert (said, alert) == (texts.asked_privately("Alice"), False)
+        question = await bot.next_message(dm, before)
+        assert (question.text or "").startswith("Really resign")
+        await bot.press(alice, question, bot.button(question, texts.YES_RESIGN))
+        await fake.wait_for_message(
+            dm, lambda m: m.message_id > question.message_id and "resign" in (m.caption or "")
+        )
+        assert await _status(bot, gid) is GameStatus.FINISHED

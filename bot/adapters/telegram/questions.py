@@ -76,8 +76,8 @@ class Questions:
             close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
             markup = keyboard([list(reply.actions), [close]])
             sent: Message | None = None
-            private = message.chat.id == query.from_user.id
-            if not private and not direct_refused(self.manager, query.from_user.id):
+            private = message.chat.id == query.from_user.id  # pressed in our private chat
+            if private or not direct_refused(self.manager, query.from_user.id):
                 try:
                     sent = await send_text(bot, query.from_user.id, reply.body, markup)
                 except Forbidden:  # never opened the bot, or blocked it: remembered
