@@ -76,6 +76,8 @@ class Address:
     >>> Address.parse("9100", "HEXHALL_HTTP_ADDR")
     Traceback (most recent call last):
     bot.config.ConfigError: HEXHALL_HTTP_ADDR must be host:port (like 127.0.0.1:9100), not '9100'
+    >>> Address.parse("127.0.0.1:0", "HEXHALL_WEB_ADDR", any_port=True)
+    Address(host='127.0.0.1', port=0)
     """
 
     host: str
@@ -86,9 +88,10 @@ class Address:
         return f"{host}:{self.port}"
 
     @classmethod
-    def parse(cls, value: str, name: str) -> Address | None:
+    def parse(cls, value: str, name: str, *, any_port: bool = False) -> Address | None:
         """The address in ``value`` (``None`` when empty); a :class:`ConfigError` naming the
-        setting ``name`` when it is not ``host:port`` with a port from 1 to 65535."""
+        setting ``name`` when it is not ``host:port`` with a port from 1 to 65535 (or 0 with
+        ``any_port``: the system picks a free port, which the server then logs)."""
         text = value.strip()
         if not text:
             return None
@@ -104,8 +107,9 @@ class Address:
             raise bad
         if not sep or not port.isascii() or not port.isdigit() or len(port) > 5:
             raise bad
-        if not 1 <= int(port) <= 65535:
-            raise ConfigError(f"{name}: the port must be 1 to 65535, not {int(port)}")
+        lowest = 0 if any_port else 1
+        if not lowest <= int(port) <= 65535:
+            raise ConfigError(f"{name}: the port must be {lowest} to 65535, not {int(port)}")
         return cls(host, int(port))
 
 
@@ -396,7 +400,7 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
     webhook_url = _webhook_url(env.get("TELEGRAM_WEBHOOK_URL", ""), telegram_api_url)
     listen = env.get("TELEGRAM_WEBHOOK_LISTEN", "")
     shard_count = _shard_count(env.get("DISCORD_SHARD_COUNT", ""))
-    web_addr = Address.parse(env.get("HEXHALL_WEB_ADDR", ""), "HEXHALL_WEB_ADDR")
+    web_addr = Address.parse(env.get("HEXHALL_WEB_ADDR", ""), "HEXHALL_WEB_ADDR", any_port=True)
     return Settings(
         discord_token=Secret(env.get("DISCORD_TOKEN", "").strip()),
         telegram_token=Secret(env.get("TELEGRAM_TOKEN", "").strip()),

@@ -91,7 +91,8 @@ class ActionKind(enum.StrEnum):
     HISTORY = "hi"
     #: ``rs:<game>`` ask to confirm resigning
     RESIGN = "rs"
-    #: ``rsy:<game>`` resign, confirmed
+    #: ``rsy:<game>:<player>:<until>`` resign, confirmed: only by the player whose question it
+    #: is (their player id), until the Unix time ``until`` (the question is short-lived)
     RESIGN_CONFIRMED = "rsy"
     #: ``mv:<game>:<ply>:<move>`` move
     MOVE = "mv"
@@ -127,6 +128,8 @@ class ActionKind(enum.StrEnum):
     TOURNAMENT_LEAVE = "tl"
     #: ``wb:<game>`` the presser's own link to the game's web page (answered privately)
     WEB_BOARD = "wb"
+    #: ``qx:<game>:<player>`` put away a question asked of that player (nothing changes)
+    QUESTION_CLOSE = "qx"
 
     @property
     def fields(self) -> int:
@@ -155,14 +158,25 @@ class ActionKind(enum.StrEnum):
         """Whether this kind plays a move."""
         return self in (ActionKind.MOVE, ActionKind.MOVE_ANYWAY)
 
+    @property
+    def confirms(self) -> bool:
+        """Whether this kind says yes to a question asked of one player (resigning, a move
+        that loses): its id names whose question it is (a player, or the ply whose player is
+        to move), so nobody else's press can count."""
+        return self in (ActionKind.RESIGN_CONFIRMED, ActionKind.MOVE_ANYWAY)
+
 
 _FIELDS: dict[ActionKind, int] = {
+    ActionKind.RESIGN_CONFIRMED: 3,
+    ActionKind.QUESTION_CLOSE: 2,
     ActionKind.MOVE: 3,
     ActionKind.MOVE_ANYWAY: 3,
     ActionKind.PICK_STEP: 4,
     ActionKind.BROWSE: 2,
 }
 _NUMBERS: dict[ActionKind, tuple[int, ...]] = {
+    ActionKind.RESIGN_CONFIRMED: (MAX_ID, MAX_ID, MAX_ID),
+    ActionKind.QUESTION_CLOSE: (MAX_ID, MAX_ID),
     ActionKind.MOVE: (MAX_ID, MAX_PLY),
     ActionKind.MOVE_ANYWAY: (MAX_ID, MAX_PLY),
     ActionKind.PICK_STEP: (MAX_ID, MAX_PLY, MAX_PAGE),
@@ -248,6 +262,20 @@ class Text:
 
     def __bool__(self) -> bool:
         return bool(str(self))
+
+    def first_paragraph(self) -> Text:
+        """The text up to its first blank line (all of it when it has none).
+
+        >>> str(Text.of("Ada joined.", "\\n\\nTournament 1").first_paragraph())
+        'Ada joined.'
+        """
+        out: list[Segment] = []
+        for segment in self.segments:
+            if isinstance(segment, str) and "\n\n" in segment:
+                out.append(segment.split("\n\n", 1)[0])
+                break
+            out.append(segment)
+        return Text.of(*out)
 
     def mentions(self) -> Iterator[Mention]:
         """The players this text names, in order."""
@@ -640,6 +668,11 @@ class Reply:
     def offers(self, kind: ActionKind) -> bool:
         """Whether one of the reply's buttons is of ``kind``."""
         return any(action.kind is kind for action in self.actions)
+
+    def subject_of(self, kind: ActionKind) -> int | None:
+        """What the reply's first button of ``kind`` is about (its game, challenge or
+        tournament; ``None`` without one): e.g. the tournament of a sign-up card's Join."""
+        return next((a.subject for a in self.actions if a.kind is kind), None)
 
     def sections(self, limit: int) -> tuple[Text, ...]:
         """The body in pieces that each fit a message of ``limit`` characters (see

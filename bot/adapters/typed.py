@@ -278,7 +278,7 @@ def typed_action(action: Action) -> str | None:
 
     >>> typed_action(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, 3, 8, "e5"))
     'move #3 e5 !'
-    >>> typed_action(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, 3))
+    >>> typed_action(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, 3, 7, 1767226200))
     'resign #3 !'
     """
     if action.kind is ActionKind.MOVE_ANYWAY:

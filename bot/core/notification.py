@@ -60,6 +60,17 @@ class Kind(enum.StrEnum):
     BOARD = "board"
 
     @property
+    def quiet(self) -> bool:
+        """Whether it is posted for the whole chat without notifying anyone (a recap, the
+        day's standings): nobody is asked to act, so the players it names are shown by name,
+        never mentioned, and its recipient is not put in front.
+
+        >>> Kind.RECAP.quiet, Kind.STANDINGS.quiet, Kind.YOUR_TURN.quiet
+        (True, True, False)
+        """
+        return self in (Kind.RECAP, Kind.STANDINGS)
+
+    @property
     def about_ply(self) -> bool:
         """Whether it concerns one ply of its game ("your turn", the reminder): obsolete once
         that ply has been played or taken back."""

@@ -12,6 +12,7 @@ from bot.sessions import (
     challenges,
     history,
     moves,
+    questions,
     rematch,
     requests,
     texts,
@@ -69,7 +70,9 @@ async def _history(ctx: Context, user: User, chat: Chat, number: int, _: list[st
     return await history.history(ctx, user, chat, number)
 
 
-async def _resign(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+async def _resign(ctx: Context, user: User, chat: Chat, number: int, rest: list[str]) -> Reply:
+    # Yes to a question asked of one player: theirs alone to answer, while it lasts.
+    await questions.check_answer(ctx, user, rest[0], rest[1])
     return await moves.resign(ctx, user, chat, number)
 
 

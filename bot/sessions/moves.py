@@ -12,7 +12,17 @@ from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
-from bot.sessions import clocks, endings, loading, policy, presentation, standings, texts, turns
+from bot.sessions import (
+    clocks,
+    endings,
+    loading,
+    policy,
+    presentation,
+    questions,
+    standings,
+    texts,
+    turns,
+)
 from bot.sessions.context import Context, Refusal
 from bot.sessions.loading import Loaded
 from bot.storage import GameRow, PlayerRow, RatedEnd
@@ -397,7 +407,7 @@ async def resign(
         if not confirm:
             return Reply(
                 texts.really_resign(gid),
-                actions=(Action.make("Yes, resign", ActionKind.RESIGN_CONFIRMED, gid),),
+                actions=(questions.resign_button(gid, me.id, ctx.now()),),
                 game_id=gid,
             )
         now = ctx.now()

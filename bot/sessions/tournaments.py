@@ -241,7 +241,8 @@ async def leave(ctx: Context, user: User, chat: Chat, tournament_id: int | None 
     mine = [e for e in await ctx.store.entrants(t.id) if e.player_id == me.id]
     if not mine or mine[0].withdrawn_at is not None:
         raise Refusal(texts.tournament_not_in(_name(t)))
-    said = await _withdraw(ctx, t, me.id, _LEFT, ctx.now())
+    # The answer in the chat is the notice: the outbox does not post it a second time.
+    said = await _withdraw(ctx, t, me.id, _LEFT, ctx.now(), answered=True)
     if said is None:
         raise Refusal(texts.tournament_not_in(_name(t)))
     return Reply(said)
@@ -490,16 +491,25 @@ async def progress(ctx: Context, t: TournamentRow) -> Progress:
 
 
 async def _withdraw(
-    ctx: Context, t: TournamentRow, player_id: int, why: str, now: datetime
+    ctx: Context,
+    t: TournamentRow,
+    player_id: int,
+    why: str,
+    now: datetime,
+    *,
+    answered: bool = False,
 ) -> Text | None:
     """Withdraw a player from running tournament ``t`` and end their unfinished games as
-    losses; the chat's notice, or ``None`` if they already were withdrawn."""
+    losses; the chat's notice, or ``None`` if they already were withdrawn.  ``answered``:
+    the notice is the answer to the player's own ``leave`` in the chat (no chat notice is
+    queued besides, which would say it twice)."""
     state = await progress(ctx, t)
     theirs = [r for r in state.active if player_id in (r.seat0, r.seat1)]
     player = await loading.player_by_id(ctx, player_id)
     said = texts.tournament_withdrawn(presentation.mention(player), _name(t), why, len(theirs))
-    note = _chat_note(ctx, player, t, said, now, f"tournament:{t.id}:withdrawn:{player_id}")
-    if not await ctx.store.withdraw(t.id, player_id, why, now, [note]):
+    dedupe = f"tournament:{t.id}:withdrawn:{player_id}"
+    notes = [] if answered else [_chat_note(ctx, player, t, said, now, dedupe)]
+    if not await ctx.store.withdraw(t.id, player_id, why, now, notes):
         return None
     await _end_games_of(ctx, theirs, player_id, now)
     return said

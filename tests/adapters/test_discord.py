@@ -329,3 +329,28 @@ async def test_action_ids_fit_discord_custom_ids(run: Run) -> None:
         ("rs", str(gid)),
         ("dro", str(gid)),
     ]
+
+
+async def test_a_preview_played_before_a_restart_tells_the_truth(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Issue 45: a private preview whose move was stored meanwhile (here typed, as a crash
+    leaves it: stored, the preview untouched) says "Nothing is played yet" until it is
+    pressed; pressed after a restart, it is edited to what is true, its buttons gone."""
+    db = tmp_path / "hexhall.db"
+    async with running(fake, db) as first:
+        gid, _ = await start_game(first)
+        preview = await first.answer(BOB, "move", {"game": str(gid), "move": "5", "preview": True})
+        assert preview.ephemeral and "Nothing is played yet" in preview.content
+        played = await first.answer(BOB, "move", {"game": str(gid), "move": "5"})
+        assert "played `5`" in played.content
+    await fake.wait_until(lambda: not fake.gateway_sessions)
+    async with running(fake, db, sync=False) as second:
+        click = await second.click(BOB, preview, "Play it")
+        await fake.wait_until(lambda: "Nothing is played yet" not in preview.content)
+        assert preview.components == [] and not preview.files
+        assert click.response is not None and click.response.type in (
+            ResponseKind.UPDATE_MESSAGE,
+            ResponseKind.DEFERRED_UPDATE_MESSAGE,
+        )
+        assert await second.to_move(gid) == ALICE  # played once

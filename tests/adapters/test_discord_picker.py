@@ -331,7 +331,7 @@ async def test_a_picker_menu_acts_only_on_picker_steps(run: Run) -> None:
     menu = {
         "type": 3,
         "custom_id": f"hxp:0:{gid}:0",
-        "options": [{"label": "resign", "value": f"rsy:{gid}"}],
+        "options": [{"label": "resign", "value": f"rsy:{gid}:1:9999999999"}],
     }
     params = discord.http.MultipartParameters(
         payload={"content": "menu", "components": [{"type": 1, "components": [menu]}]},
@@ -340,7 +340,9 @@ async def test_a_picker_menu_acts_only_on_picker_steps(run: Run) -> None:
     )
     sent = await run.bot.http.send_message(board.channel_id, params=params)
     message = run.fake.messages[int(sent["id"])]
-    record = await run.fake.click(mover, message, menu["custom_id"], values=[f"rsy:{gid}"])
+    record = await run.fake.click(
+        mover, message, menu["custom_id"], values=[f"rsy:{gid}:1:9999999999"]
+    )
     answer = await run.fake.original(record, timeout=DEADLINE)
     assert answer.ephemeral and "not one of mine" in answer.content
     facts = await run.manager.board_facts(gid)

@@ -24,13 +24,14 @@ from tests.adapters.discord_kit import (
     CAROL,
     CHANNEL,
     DEADLINE,
+    GUILD,
     Run,
     as_user,
     fake_discord,
     labels,
     running,
 )
-from tests.fakes.discord_fake import ResponseKind, StoredMessage
+from tests.fakes.discord_fake import FakeChannel, ResponseKind, StoredMessage
 
 
 async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) -> None:
@@ -99,6 +100,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
 
             await fake.wait_until(updated, timeout=DEADLINE)
             (posted,) = [m for m in fake.messages_in(CHANNEL) if "day's standings" in m.content]
+            assert posted.pinged_users == frozenset()  # the day's standings ping nobody
             pictures.append(str(posted.attachments[0]["id"]))
             # Remembered right after Discord answered: the next update edits it.
             await _remembered(run)
@@ -154,3 +156,83 @@ async def _entrants(run: Run) -> list[PlayerRow]:
         assert player is not None
         out.append(player)
     return out
+
+
+async def test_a_typed_join_edits_the_card_and_a_withdrawal_is_said_once(tmp_path: Path) -> None:
+    """Issue 45: ``/tournament action:join`` edits the channel's sign-up card to the new list
+    and answers with that one line, never a second card; leaving a running tournament is
+    said once (the answer), with no notice from the outbox pinging the player who left."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "t.db", outbox=True) as run,
+    ):
+        card = await run.answer(
+            ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
+        )
+        for player, said in ((BOB, "2 of"), (CAROL, "3 of")):
+            answer = await run.answer(player, "tournament", {"action": "join"})
+            assert f"<@{player}> joined" in answer.content and said in answer.content
+            assert labels(answer) == [] and "Tournament 1: Pathagon" not in answer.content
+            await fake.wait_until(lambda said=said: said in card.content, timeout=DEADLINE)
+            assert labels(card) == ["Join", "Leave"]
+            cards = [m for m in fake.messages_in(CHANNEL) if "Join" in labels(m)]
+            assert cards == [card]
+        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        assert "3 games at once" in started.content
+        left = await run.answer(CAROL, "tournament", {"action": "leave"})
+        assert "left and is withdrawn" in left.content
+        store = run.manager.store
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DEADLINE
+        while await store.due_notifications("discord", run.manager.clock.now()):
+            assert loop.time() < deadline, "the outbox did not drain"
+            await asyncio.sleep(0.05)
+        withdrawn = [m for m in fake.messages_in(CHANNEL) if "withdrawn" in m.content]
+        assert len(withdrawn) == 1
+
+
+async def test_tournament_games_get_threads_like_any_game(tmp_path: Path) -> None:
+    """Issue 45: where the bot may start threads, each tournament game gets one, as an
+    accepted challenge's game does: a line in the channel names it, the thread (named after
+    the game, at most 100 characters) is started from that line and the board goes there;
+    the game is played in it."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "t.db", outbox=True) as run,
+    ):
+        fake.grant_threads(GUILD)
+        card = await run.answer(
+            ALICE, "tournament", {"action": "new", "game": "maphex", "days": "1"}
+        )
+        for player in (BOB, CAROL):
+            await run.click(player, card, "Join")
+        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        assert "3 games at once" in started.content
+        games = [g.game_id for g in await run.manager.store.tournament_games(1)]
+        await fake.wait_until(lambda: len(fake.threads_in(CHANNEL)) == 3, timeout=DEADLINE)
+
+        def board_in(thread: FakeChannel) -> list[StoredMessage]:
+            return [m for m in fake.messages_in(thread) if "Move" in labels(m)]
+
+        await fake.wait_until(
+            lambda: all(board_in(t) for t in fake.threads_in(CHANNEL)), timeout=DEADLINE
+        )
+        threads = {int(t.name.split()[0][1:]): t for t in fake.threads_in(CHANNEL)}
+        assert sorted(threads) == sorted(games)
+        for gid, thread in threads.items():
+            assert thread.name.startswith(f"#{gid} Maphex: ") and len(thread.name) <= 100
+            (board,) = board_in(thread)
+            assert board.pinged_users == {await run.to_move(gid)}
+        # No board of theirs in the channel: the channel has the lines the threads start from.
+        in_channel = fake.messages_in(CHANNEL)
+        assert not [m for m in in_channel if "Move" in labels(m)]
+        assert sum("thread" in m.content for m in in_channel) == 3
+        # Played in its thread: the player to move resigns there, the result stays there.
+        gid, thread = next(iter(threads.items()))
+        (board,) = board_in(thread)
+        loser = await run.to_move(gid)
+        ask = await run.click(loser, board, "Resign")
+        question = await fake.original(ask, timeout=DEADLINE)
+        done = await run.click(loser, question, "Yes, resign")
+        over = await fake.original(done, timeout=DEADLINE)
+        assert over.channel_id == thread.id and "resign" in over.content

@@ -129,7 +129,9 @@ async def test_a_double_press_applies_once(tmp_path: Path) -> None:
         second = await fake.press(mover, picker, play)  # before the first is handled
         await fake.wait_for_answer(first)
         await fake.wait_for_answer(second)
-        await fake.wait_for_message(group, after=before)
+        await fake.wait_until(
+            lambda: any(m.text and cell in m.text for m in fake.sent(group)[before:])
+        )
         game_id = int(play.split(":")[1])
         loaded = await bot.manager.board(bot.as_user(mover), bot.as_chat(group), game_id)
         assert loaded.ok and "move 2" in loaded.text

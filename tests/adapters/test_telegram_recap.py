@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import telegram
+
 from bot.sessions.records import parse
 from tests.adapters.telegram_kit import DEADLINE, running
 from tests.bot.session_kit import finishing_moves
@@ -43,6 +45,9 @@ async def test_recap_animation_and_export_document(tmp_path: Path) -> None:
         assert recap.animation is not None and recap.animation.duration.total_seconds() > 0
         assert fake.file_bytes(recap.animation.file_id).startswith(b"GIF8")
         assert recap.caption is not None and f"#{game_id}" in recap.caption
+        # Everyone's, asking nobody to act: it pings nobody (no text mention, nobody put first).
+        assert not any(_mentions_someone(e) for e in recap.caption_entities)
+        assert not recap.caption.startswith(("Alice:", "Bob:"))
         assert len(fake.calls_to("sendAnimation")) == 1
         # The record as a document.
         await fake.send_text(alice, group, f"/export #{game_id}")
@@ -53,3 +58,9 @@ async def test_recap_animation_and_export_document(tmp_path: Path) -> None:
         assert exported.document.file_name == f"hexhall-{game_id}.txt"
         record = parse(fake.file_bytes(exported.document.file_id).decode())
         assert list(record.moves) == list(moves)
+
+
+def _mentions_someone(entity: telegram.MessageEntity) -> bool:
+    """Whether a message entity notifies a user: a text mention (``tg://user?id=`` links
+    are sent for them)."""
+    return entity.type == "text_mention" or (entity.url or "").startswith("tg://user")

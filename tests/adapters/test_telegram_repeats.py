@@ -86,3 +86,9 @@ async def test_a_repeated_move_and_a_spectators_board_post_nothing_for_everyone(
         # Nothing else reached the group: Bob's repeat and Carol's look posted nothing there.
         bot_posts = [m for m in fake.sent_after(club, quiet_from) if m.from_user.is_bot]
         assert len(bot_posts) == 1
+        # Dave asks again: Telegram's refusal is remembered, so he is not tried privately
+        # again (issue 45), only answered by the plain line.
+        await fake.send_text(dave, club, f"/board {game_id}")
+        await _quiet_line(bot, club, fake.last_message_id(club))
+        to_dave = [c for c in fake.calls if str(c.data.get("chat_id")) == str(dave.id)]
+        assert len(to_dave) == 1

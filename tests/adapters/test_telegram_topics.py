@@ -21,7 +21,7 @@ from tests.bot.session_kit import finishing_moves
 
 
 def _careful(message: telegram.Message) -> bool:
-    return (message.text or "").startswith("Careful")
+    return "Careful" in (message.text or "")
 
 
 async def test_a_game_in_a_topic_from_challenge_to_result_stays_in_it(tmp_path: Path) -> None:

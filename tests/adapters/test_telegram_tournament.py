@@ -16,6 +16,7 @@ from pathlib import Path
 
 import telegram
 
+from bot.adapters.telegram.taps import Taps
 from bot.storage import PostKind
 from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
@@ -64,6 +65,8 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
             )
             edited = fake.message(group, card.message_id)
             assert bot.labels(edited) == ["Join", "Leave"]
+        # A later tap, not a double tap: no double-tap window.
+        bot.adapter.taps = Taps(window=0.0)
         _, text, alert = await bot.press(bo, card, bot.button(card, "Join"))
         assert alert and text is not None and "already in" in text
         await _answer(bot, ada, group, "/tournament start", "3 games at once")
@@ -114,6 +117,14 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
             # The table picture with the text as its caption, the picture replaced too.
             now = fake.message(group, updates[0].message_id)
             assert now.photo and len(fake.photo_bytes(now)) > 1000
+            # The day's standings ping nobody: no text mention, nobody put in front.
+            assert not any(
+                e.type == "text_mention" or (e.url or "").startswith("tg://user")
+                for e in now.caption_entities
+            )
+            assert (now.caption or "").startswith("Tournament 1") or "day's" in (
+                now.caption or ""
+            ).split("\n")[0]
         assert [c.method for c in fake.calls].count("editMessageMedia") == 1
         last = rows[-1]
         assert last is not None
@@ -202,3 +213,45 @@ async def test_standings_whose_message_is_gone_are_posted_anew(tmp_path: Path) -
             return [p.message_id for p in known][-1] == str(day.message_id)
 
         await bot.eventually(remembered)
+
+
+async def test_typed_join_and_leave_keep_one_card_and_a_withdrawal_is_said_once(
+    tmp_path: Path,
+) -> None:
+    """Issue 45: a typed ``tournament join`` (or ``leave``) edits the chat's sign-up card to
+    the new list and is answered with that one line, never with a second card whose count
+    differs from the first's; leaving a running tournament is said once (the answer), not a
+    second time by the outbox."""
+    async with running(tmp_path / "t.db", deliver=True) as bot:
+        fake = bot.fake
+        ada, bo, cy = (
+            fake.user(51, "Ada", "ada"),
+            fake.user(52, "Bo", "bo"),
+            fake.user(53, "Cy", "cy"),
+        )
+        group = fake.group(-500, "Hex club")
+        card = await bot.say(ada, group, "/tournament new pathagon days=1")
+
+        def cards() -> list[telegram.Message]:
+            return [m for m in fake.sent(group) if "Join" in bot.labels(m)]
+
+        for player, line, said in (
+            (bo, "/tournament join", "Bo joined tournament 1 (Pathagon): 2 of"),
+            (cy, "/tournament join", "Cy joined tournament 1 (Pathagon): 3 of"),
+            (cy, "/tournament leave", "Cy left tournament 1 (Pathagon): 2 players now"),
+            (cy, "/tournament join", "Cy joined tournament 1 (Pathagon): 3 of"),
+        ):
+            answer = await _answer(bot, player, group, line, said)
+            assert bot.labels(answer) == [] and "Join" not in (answer.text or "")
+            assert [m.message_id for m in cards()] == [card.message_id]
+            edited = fake.message(group, card.message_id).text or ""
+            assert edited.startswith(said) and "Tournament 1: Pathagon" in edited
+        await _answer(bot, ada, group, "/tournament start", "3 games at once")
+        await _answer(bot, cy, group, "/tournament leave", "Cy left and is withdrawn")
+
+        async def settled() -> bool:
+            due = await bot.manager.store.due_notifications("telegram", bot.manager.now(), 50)
+            return not due
+
+        await bot.eventually(settled)
+        assert sum("withdrawn" in _shown(m) for m in fake.sent(group)) == 1

@@ -11,11 +11,13 @@ deletemessage: a bot deletes its own recent messages in groups).
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import telegram
 
 import engines
+from bot.adapters.telegram.taps import Taps
 from bot.sessions import texts
 from tests.adapters.telegram_kit import Bot, running
 
@@ -68,8 +70,8 @@ async def test_a_spectator_who_never_opened_the_bot_gets_an_alert(tmp_path: Path
             _, text, alert = await bot.press(dave, board, bot.button(board, label))
             assert alert and text is not None and len(text) <= 200
             assert text.endswith(texts.WATCH_PRIVATELY)
-        _, text, _ = await bot.press(dave, board, bot.button(board, "Board"))
-        assert text is not None and "#" in text  # the board's own first line, in the alert
+            if label == "Board":  # the board's own first line, in the alert
+                assert "#" in text
         assert _ids(bot, group) == in_group
         # A player's Board and History are still posted in the group ...
         before = fake.last_message_id(group)
@@ -142,3 +144,39 @@ async def test_iso_path_labels_are_cells(tmp_path: Path) -> None:
         await bot.press(alice, preview, bot.button(preview, "Play it"))
         answer = await bot.next_message(group, before)
         assert answer.text is not None and f"played {move}" in answer.text
+
+
+async def test_a_refused_spectator_is_not_tried_on_every_look(tmp_path: Path) -> None:
+    """Issue 45: Telegram's refusal of a direct message to a spectator (403: they never opened
+    the bot) is remembered like a player's: later looks go to the alert without trying again,
+    until they open the bot."""
+    async with running(tmp_path / "t.db") as bot:
+        fake = bot.fake
+        _alice, _bob, _group, board = await _game(bot, "maphex")
+        dave = fake.user(75, "Dave", "dave")
+
+        def tries() -> int:  # every attempt to write to Dave privately, refused ones too
+            methods = ("sendMessage", "sendPhoto")
+            return sum(
+                1
+                for c in fake.calls
+                if c.method in methods and str(c.data.get("chat_id")) == str(dave.id)
+            )
+
+        for label in ("Board", "History", "Describe", "Board"):
+            bot.adapter.taps = Taps(window=0.0)  # each a tap of its own, not a double tap
+            _, text, alert = await bot.press(dave, board, bot.button(board, label))
+            assert alert and text is not None and text.endswith(texts.WATCH_PRIVATELY)
+        assert tries() == 1
+        with sqlite3.connect(tmp_path / "t.db") as db:  # remembered in the store as well
+            query = "SELECT dm_refused_at FROM players WHERE platform = 'telegram' AND user_id = ?"
+            ((refused_at,),) = db.execute(query, (str(dave.id),)).fetchall()
+        assert refused_at is not None
+        # Dave opens the bot: his next look is sent to him privately.
+        await fake.start_private(dave)
+        dm = fake.private(dave)
+        await fake.wait_for_message(dm)  # the answer to /start
+        before = fake.last_message_id(dm)
+        _, text, alert = await bot.press(dave, board, bot.button(board, "History"))
+        assert (text, alert) == (texts.SENT_PRIVATELY, False)
+        assert (await bot.next_message(dm, before)).text

@@ -96,7 +96,7 @@ def test_a_parsed_action_id_holds_only_ascii_numbers_in_range(kind: str, fields:
     parsed = parse_action(action_id)
     if parsed is None:
         return
-    numbers = {"mv": 2, "mvy": 2, "pp": 3}.get(kind, 1)
+    numbers = {"mv": 2, "mvy": 2, "pp": 3, "rsy": 3, "qx": 2}.get(kind, 1)
     highs = (MAX_ID, MAX_PLY, MAX_PAGE)
     for field, high in zip(parsed[1][:numbers], highs, strict=False):
         assert field.isascii() and field.isdigit()

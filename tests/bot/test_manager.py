@@ -18,6 +18,7 @@ from bot.delivery.outbox import Outbox
 from bot.messages import ACTION_ID_LIMIT, MESSAGE_LIMITS, Code, Reply, Strong
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
+from bot.sessions.questions import QUESTION_TTL
 from bot.storage import GameRow, SqliteStore
 from tests.bot.session_kit import (
     ALICE,
@@ -396,8 +397,11 @@ async def test_actions_are_compact_and_resolve_after_a_restart(tmp_path: Path) -
         moved = await fresh.press(BOB, ROOM, "mv:1:0:5")
         assert moved.ok
         confirm = await fresh.press(BOB, ROOM, "rs:1")
-        assert [a.id for a in confirm.actions] == ["rsy:1"]
-        assert (await fresh.press(BOB, ROOM, "rsy:1")).ok
+        # Whose question it is and until when it may be answered (Bob is player 2).
+        until = int((fresh.clock.now() + QUESTION_TTL).timestamp())
+        assert [a.id for a in confirm.actions] == [f"rsy:1:2:{until}"]
+    async with session(path) as fresh:
+        assert (await fresh.press(BOB, ROOM, f"rsy:1:2:{until}")).ok
         for junk in ("", "zz:1", "acc:", "acc:x", "mv:1:x:e5", "mv:1", "a" * 100):
             one_line_refusal(await fresh.press(BOB, ROOM, junk), "button")
 

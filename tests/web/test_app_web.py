@@ -4,6 +4,7 @@ listen on is a one-line error."""
 
 from __future__ import annotations
 
+import logging
 import socket
 from pathlib import Path
 
@@ -51,3 +52,24 @@ async def test_an_address_in_use_is_one_line(tmp_path: Path) -> None:
                     pass
     finally:
         taken.close()
+
+
+async def test_port_0_lets_the_system_pick_and_the_real_port_is_known_and_logged(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    db = str(tmp_path / "h.db")
+    config = settings(
+        {
+            "HEXHALL_DB": db,
+            "HEXHALL_WEB_ADDR": "127.0.0.1:0",
+            "HEXHALL_PUBLIC_URL": "https://h.example",
+        }
+    )
+    assert config.web_addr is not None and config.web_addr.port == 0
+    with caplog.at_level(logging.INFO, logger="bot.webboard"):
+        async with opened(db) as manager, web_board(config, manager) as endpoint:
+            assert endpoint is not None and endpoint.port > 0
+            local = f"http://127.0.0.1:{endpoint.port}/g/nothing-here"
+            async with aiohttp.ClientSession() as http, http.get(local) as page:
+                assert page.status == 404  # it answers there: the real port
+            assert f"port {endpoint.port}" in caplog.text

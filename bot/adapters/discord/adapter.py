@@ -404,6 +404,19 @@ class DiscordBot(discord.Client):
             fields.pop("view", None)
         if not reply.ok and await self._close_stale_card(interaction, reply, deferred, pressed):
             return
+        pressed_on = interaction.message
+        if reply.private and mode is Mode.SETTLE and pressed_on and pressed_on.flags.ephemeral:
+            # A private preview whose move was played already (by another press, or before a
+            # restart that left it showing "Nothing is played yet"): it now says what is true.
+            edit = {
+                "content": fields.get("content", ""), "view": None, "attachments": [],
+                "embed": None, "allowed_mentions": discord.AllowedMentions.none(),
+            }  # fmt: skip
+            if deferred:
+                await interaction.edit_original_response(**edit)
+            else:
+                await interaction.response.edit_message(**edit)
+            return
         if not reply.ok or mode is Mode.PRIVATE or reply.private:
             if deferred and mode is not Mode.PRIVATE:
                 if mode is Mode.PUBLIC:
@@ -419,6 +432,18 @@ class DiscordBot(discord.Client):
             await self.followups.sections(interaction, out.rest, more, ephemeral=True)
             await self._say_unreachable(interaction)
             return
+        signing_up = (
+            reply.subject_of(ActionKind.TOURNAMENT_JOIN)
+            if mode is Mode.PUBLIC and pressed is None
+            else None
+        )
+        if signing_up is not None and await self._update_sign_up(interaction, reply, signing_up):
+            # The chat's card shows the new list: the answer is its first line, no 2nd card.
+            fields = {
+                "content": markdown(reply.body.first_paragraph())[:TEXT_LIMIT],
+                "allowed_mentions": mentions_only(),
+            }
+            signing_up = None
         # A move's committed board is this answer (a live board, or the final one): claimed,
         # so no outbox posts it too. In a game's thread the game's chat is the thread's
         # channel (threads.chat_here), which is where its boards are committed.
@@ -462,10 +487,41 @@ class DiscordBot(discord.Client):
                         sent = resource
                 if sent is not None:
                     await self._remember(interaction, out, sent.id)
+                if sent is not None and signing_up is not None:
+                    await self.manager.remember_post(
+                        PLATFORM, str(interaction.channel_id or 0), str(sent.id),
+                        PostKind.CARD, tournament_id=signing_up,
+                    )  # fmt: skip
         more = markdown(texts.rest_attached())
         await self.followups.sections(interaction, out.rest, more, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
         await self._say_unreachable(interaction)
+
+    async def _update_sign_up(
+        self, interaction: discord.Interaction, reply: Reply, tournament_id: int
+    ) -> bool:
+        """Edit the channel's sign-up card of ``tournament_id`` to ``reply`` (a typed join or
+        leave: the new list, its count right); ``False`` when none is known here or it is
+        gone (then the answer is a new card)."""
+        channel = interaction.channel_id
+        if channel is None:
+            return False
+        cards = await self.manager.posts_for(
+            PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD
+        )
+        known = [p for p in cards if p.chat_id == str(channel)]
+        if not known:
+            return False
+        card = self.get_partial_messageable(channel).get_partial_message(int(known[-1].message_id))
+        try:
+            await card.edit(
+                content=markdown(reply.body)[:TEXT_LIMIT],
+                view=action_view(reply.actions),
+                allowed_mentions=mentions_only(),
+            )
+        except (discord.NotFound, discord.Forbidden):
+            return False
+        return True
 
     async def _say_unreachable(self, interaction: discord.Interaction) -> None:
         """Where the bot cannot post by itself (only answer interactions), name once the

@@ -60,6 +60,7 @@ process that answered it): such edits go through the channel (see
 
 from __future__ import annotations
 
+import contextlib
 import io
 import logging
 from typing import Any
@@ -68,10 +69,13 @@ import discord
 
 from bot.adapters.discord.adapter import DiscordBot, action_view
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only
+from bot.adapters.discord.threads import ARCHIVE_AFTER, thread_name_of
+from bot.core.lru import Lru
 from bot.core.notification import Kind, Notification
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
-from bot.messages import ActionKind, Text, User
+from bot.messages import ActionKind, Reply, Text, User
+from bot.sessions import texts
 from bot.sessions.posts import standings_tournament
 from bot.storage import PostKind
 
@@ -103,6 +107,10 @@ def nonce_of(note_id: int) -> str:
     return f"hexhall-{note_id}"
 
 
+#: Channels that refused a tournament game's thread, remembered (least recently used out).
+NO_THREAD_CHANNELS = 1000
+
+
 class DiscordSender:
     """Delivers notifications through a logged-in :class:`DiscordBot` (whose manager knows
     the bot's cards); ``recaps`` draws recap GIFs."""
@@ -110,12 +118,15 @@ class DiscordSender:
     def __init__(self, client: DiscordBot, recaps: Recaps) -> None:
         self.client = client
         self.recaps = recaps
+        # Channels where Discord refused to start a thread (this process does not ask again).
+        self._no_threads: Lru[int, bool] = Lru(NO_THREAD_CHANNELS)
 
     async def _fields(self, note: Notification, *, in_channel: bool) -> dict[str, Any] | None:
         text = note.text
         recipient = note.recipient.mention()
-        # The recap is everyone's, and its recipient just ended the game: it pings nobody.
-        ping = note.kind is not Kind.RECAP
+        # A recap and the day's standings are everyone's and ask nobody to act: they ping
+        # nobody (allowed_mentions lists no one).
+        ping = not note.kind.quiet
         if in_channel and ping and recipient not in text.mentions():
             # In a channel the recipient is pinged by name, so they see it is theirs.
             text = Text.of(recipient, ": ", text)
@@ -261,6 +272,8 @@ class DiscordSender:
         if note.id is not None:
             fields["nonce"] = nonce_of(note.id)
         channel_id = await self._channel_of(note)
+        if await self._into_thread(note.game_id, channel_id, reply, fields):
+            return
         try:
             if self.client.reach.out_of_reach(channel_id):
                 raise _OutOfReach
@@ -280,6 +293,56 @@ class DiscordSender:
         )
         for post in older:  # only the latest board of a game keeps live buttons
             await self.client.edit_post(post, view=None)
+
+    async def _into_thread(
+        self, game_id: int, channel_id: int, reply: Reply, fields: dict[str, Any]
+    ) -> bool:
+        """A tournament game's first board gets the game a thread of its own, like an
+        accepted challenge's (see :mod:`bot.adapters.discord.threads`): a line in the
+        channel saying so, the thread started from it (its name at most 100 characters,
+        archived after a week of quiet) and the board posted there.  ``False`` (nothing left
+        behind) for any other board, a game that has its thread already, or where Discord
+        refuses (no Create Public Threads / Send Messages in Threads: 403; the server's
+        active threads at their limit: 400, code 160006): the board then goes into the
+        channel, and a channel that refused the permission is not asked again by this
+        process."""
+        manager, facts = self.client.manager, reply.facts
+        if facts is None or facts.ply != 0 or channel_id in self._no_threads:
+            return False
+        if await manager.store.tournament_of_game(game_id) is None:
+            return False
+        if await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.THREAD):
+            return False
+        name = thread_name_of(facts)
+        line = f"{markdown(Text.of(name))}\n{markdown(texts.game_in_thread(game_id))}"
+        channel = self.client.get_partial_messageable(channel_id)
+        try:
+            card = await channel.send(line[:TEXT_LIMIT], allowed_mentions=mentions_only())
+        except (discord.Forbidden, discord.NotFound):
+            return False  # out of reach: the board's own way says so
+        try:
+            # By id: a message sent through a partial channel carries no server to start
+            # the thread from (the server may be on another process's shard).
+            started = await self.client.http.start_thread_with_message(
+                channel_id, card.id, name=name, auto_archive_duration=ARCHIVE_AFTER
+            )
+        except discord.HTTPException as exc:
+            log.info("no thread for tournament game %s: %s", game_id, exc)
+            if isinstance(exc, discord.Forbidden):  # no thread permissions: not asked again
+                self._no_threads[channel_id] = True
+            with contextlib.suppress(discord.HTTPException):
+                await card.delete()
+            return False
+        thread = int(started["id"])
+        # The thread itself, first: the outbox's notices about the game go there too.
+        await manager.remember_post(
+            PLATFORM, str(thread), str(card.id), PostKind.THREAD, game_id=game_id
+        )
+        sent = await self.client.get_partial_messageable(thread).send(**fields)
+        await manager.remember_post(
+            PLATFORM, str(thread), str(sent.id), PostKind.BOARD, game_id=game_id
+        )
+        return True
 
     async def _direct(self, notification: Notification) -> None:
         fields = await self._fields(notification, in_channel=False)

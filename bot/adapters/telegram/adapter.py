@@ -11,6 +11,7 @@ the update id and never the token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import traceback
 from collections.abc import Awaitable, Callable, Sequence
@@ -62,6 +63,7 @@ from bot.adapters.telegram.format import (
     rows_of,
 )
 from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
+from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice,
@@ -69,6 +71,7 @@ from bot.adapters.telegram.reading import (
     reads_like_move,
     replied_person,
 )
+from bot.adapters.telegram.taps import Taps
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox, answering
@@ -151,6 +154,11 @@ _MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the
 _REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
 _NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
 _DM_START = "dm"
+#: A live board's buttons that act on its game (gone from its boards once it is over).
+_ON_LIVE_BOARDS = frozenset({ActionKind.PICK, ActionKind.RESIGN, ActionKind.OFFER_DRAW})
+#: Buttons that only edit the message pressed to what their id names (a picker's step, a
+#: browser's position): a repeat shows what is shown, so it needs no guard.
+_IN_PLACE = frozenset({ActionKind.PICK_STEP, ActionKind.BROWSE})
 # The word that names the bot as the opponent in /challenge.
 _BOT_WORD = "bot"
 
@@ -205,6 +213,10 @@ class TelegramAdapter:
         self._known: Lru[str, User] = Lru(CACHED_USERNAMES)
         # The messages whose move was refused: an edit of one is handled as the new move.
         self._refused = RefusedMoves()
+        # Questions asked of one presser (resign? a move that loses?), never on shared boards.
+        self.questions = Questions(manager)
+        #: Taps being handled or handled a moment ago: a double tap has one effect.
+        self.taps = Taps()
         app = application
         offered = menu(Surface.TELEGRAM, registry)
         #: The commands this bot offers, by their name on Telegram.
@@ -291,6 +303,7 @@ class TelegramAdapter:
 
     async def stop(self) -> None:
         """Stop polling (confirming what was handled) and close the connection."""
+        await self.questions.close()
         app = self.application
         if app.updater is not None and app.updater.running:
             await app.updater.stop()
@@ -344,7 +357,7 @@ class TelegramAdapter:
 
     async def send(
         self, chat_id: int, reply: Reply, *, dedupe: bool = False,
-        thread: int | None = None, asker: int | None = None,
+        thread: int | None = None, asker: User | None = None,
     ) -> Message | None:  # fmt: skip
         """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
         (text when pictures are off), a challenge card with its buttons, a picture that is no
@@ -354,8 +367,9 @@ class TelegramAdapter:
         again).  ``thread``: the forum topic it goes to (``None``: none).  A reply for the
         asker alone (:attr:`~bot.messages.Reply.private`) asked by the user ``asker``
         elsewhere than our private chat goes to them privately (:meth:`_privately`)."""
-        if reply.private and asker is not None and asker != chat_id:
-            await watch.answer_privately(self.application.bot, chat_id, asker, reply, thread)
+        if reply.private and asker is not None and asker.user_id != str(chat_id):
+            bot = self.application.bot
+            await watch.answer_privately(self.manager, bot, chat_id, asker, reply, thread)
             return None
         metrics.replied(PLATFORM)
         cid = reply.challenge_id
@@ -363,12 +377,16 @@ class TelegramAdapter:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             markup = keyboard(rows_of(reply.actions))
             return await send_photo(bot, chat_id, reply, markup, thread=thread)
+        signing_up = reply.subject_of(ActionKind.TOURNAMENT_JOIN)
+        if signing_up is not None:
+            return await self._sign_up(chat_id, reply, signing_up, thread)
         live = reply.kind is ReplyKind.LIVE_BOARD
         if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
             # The game is over: its picker is done with and nothing is offered any more (a
             # live board retires the game's picker when it is remembered: boards.send_board).
             await watch.close_pickers(bot, self.manager, reply.game_id)
             await offers.close_offers(bot, self.manager, reply.game_id)
+            await self._retire_boards(reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
@@ -402,6 +420,35 @@ class TelegramAdapter:
             )
         return message
 
+    async def _sign_up(
+        self, chat_id: int, reply: Reply, tournament_id: int, thread: int | None
+    ) -> Message:
+        """A tournament's sign-up card: posted (and remembered) the first time; afterwards a
+        typed ``join`` or ``leave`` edits the chat's card to the new list (its count right)
+        and is answered with its first line alone, never with a second card."""
+        bot, where = self.application.bot, topics.key(chat_id, thread)
+        markup = keyboard(rows_of(reply.actions))
+        cards = await self.manager.posts_for(
+            PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD
+        )
+        known = [p for p in cards if p.chat_id == where]
+        if known:
+            try:
+                await bot.edit_message_text(
+                    html_text(reply.body), chat_id, int(known[-1].message_id),
+                    parse_mode=ParseMode.HTML, reply_markup=markup,
+                )  # fmt: skip
+            except BadRequest as exc:
+                if "not modified" not in str(exc):  # the card is gone: a new one below
+                    known = []
+        if known:
+            return await self._send_text(chat_id, reply.body.first_paragraph(), thread=thread)
+        sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
+        await self.manager.remember_post(
+            PLATFORM, where, str(sent.message_id), PostKind.CARD, tournament_id=tournament_id
+        )
+        return sent
+
     def _mini_app(self) -> str:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
         username = self.application.bot.username if self.application.bot else None
@@ -417,7 +464,7 @@ class TelegramAdapter:
             return
         self._remember(user)
         # The user opened the bot: direct messages Telegram refused before may reach them now.
-        await self.manager.direct_reachable(tg_user(user))
+        await watch.reachable(self.manager, tg_user(user))
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
@@ -535,7 +582,7 @@ class TelegramAdapter:
             reply,
             dedupe=command.name == "move",
             thread=topics.topic_of(message),
-            asker=user.id,
+            asker=tg_user(user),
         )
 
     def _fresh_or_retry(self, update: Update, message: Message, is_move: bool) -> bool:
@@ -593,7 +640,11 @@ class TelegramAdapter:
         )
         self._note_move(message, reply)
         await self.send(
-            message.chat_id, reply, dedupe=True, thread=topics.topic_of(message), asker=user.id
+            message.chat_id,
+            reply,
+            dedupe=True,
+            thread=topics.topic_of(message),
+            asker=tg_user(user),
         )
 
     async def on_migrate(self, update: Update, context: Context) -> None:
@@ -614,10 +665,27 @@ class TelegramAdapter:
     # ------------------------------------------------------------------ buttons
 
     async def on_button(self, update: Update, context: Context) -> None:
-        """An inline button: the picker, a board extra, or a manager action by its id."""
+        """An inline button: the picker, a board extra, or a manager action by its id; the
+        same tap again while it is handled, or just after, has no effect of its own
+        (:mod:`~bot.adapters.telegram.taps`)."""
         query = update.callback_query
         if query is None or query.data is None or query.message is None:
             return
+        if Action("", query.data).kind in _IN_PLACE:
+            await self._on_button(query)
+            return
+        tap = (query.from_user.id, query.message.chat.id, query.message.message_id, query.data)
+        loop = asyncio.get_running_loop()
+        if not self.taps.begin(tap, now=loop.time()):
+            await query.answer()
+            return
+        try:
+            await self._on_button(query)
+        finally:
+            self.taps.end(tap, now=loop.time())
+
+    async def _on_button(self, query: CallbackQuery) -> None:
+        assert query.data is not None and query.message is not None
         self._remember(query.from_user)
         user, chat_id = tg_user(query.from_user), query.message.chat.id
         thread = topics.topic_of(query.message)
@@ -634,13 +702,26 @@ class TelegramAdapter:
         if handler is not None:
             await handler(self, query, user, chat)
             return
+        if kind is ActionKind.QUESTION_CLOSE:
+            await self.questions.put_away(query, user)
+            return
         reply = await self.manager.press(user, chat, query.data)
+        if asks(reply):  # for the presser alone: no shared message changes
+            await self.questions.ask(query, user, reply)
+            return
         if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
             await self.send(chat_id, reply, thread=thread)
             await query.answer()
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            await self._retire_if_over(query)
+            return
+        if kind is not None and kind.confirms and not reply.private:
+            # The question was answered: it goes, and what it did is shown in the game's chat.
+            await query.answer()
+            await self.questions.answered(query, user)
+            await self._in_game_chat(reply, dedupe=kind.plays)
             return
         if reply.private:
             # Already applied (a double tap, a stale preview's Play it): the presser alone is
@@ -671,13 +752,39 @@ class TelegramAdapter:
                 reply_markup=keyboard(rows_of(reply.actions)),
             )  # fmt: skip
             return
-        elif kind is ActionKind.RESIGN:
-            await self.application.bot.edit_message_reply_markup(
-                chat_id, message_id,
-                reply_markup=keyboard([list(reply.actions), [_cancel_picker(reply)]]),
-            )  # fmt: skip
-            return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
+
+    async def _retire_boards(self, game_id: int) -> None:
+        """The game is over: its board that still has live buttons loses them (one edit)."""
+        live = await self.manager.posts_for(
+            PLATFORM, game_id=game_id, kind=PostKind.BOARD, live=True
+        )
+        for post in live:
+            with contextlib.suppress(Forbidden, ChatMigrated):  # removed, or moved: nothing
+                await drop_buttons(self.application.bot, int(post.chat_id), int(post.message_id))
+        if live:
+            await self.manager.retire_posts(live)
+
+    async def _retire_if_over(self, query: CallbackQuery) -> None:
+        """A board's Move, Resign or Offer draw was refused: if its game is over, that board
+        loses its buttons (an older board of an ended game; the last one lost them when the
+        game ended)."""
+        message, action = query.message, Action("", query.data or "")
+        if not isinstance(message, Message) or action.kind not in _ON_LIVE_BOARDS:
+            return
+        gid = action.subject
+        if gid is None or await self.manager.player_to_move(gid) is not None:
+            return
+        if await watch.is_picker(self.manager, gid, message) is None:
+            await drop_buttons(self.application.bot, message.chat.id, message.message_id)
+
+    async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
+        """Post ``reply`` (about a game) in the game's own chat (and topic)."""
+        assert reply.game_id is not None
+        row = await self.manager.store.get_game(reply.game_id)
+        assert row is not None  # the reply was just made about it
+        chat_id, thread = topics.place(row.chat_id)
+        await self.send(chat_id, reply, dedupe=dedupe, thread=thread)
 
     async def _challenge_with(
         self, query: CallbackQuery, user: User, chosen: tuple[str, int]
@@ -703,6 +810,7 @@ class TelegramAdapter:
         step = await self.manager.pick(user, chat, query.data)
         if isinstance(step, Reply):
             await query.answer(step.text[:200], show_alert=True)
+            await self._retire_if_over(query)
             return
         # The picker first, then the answer: the presser sees both at once.
         await watch.open_picker(self.manager, query, step, user, chat)
@@ -747,6 +855,7 @@ class TelegramAdapter:
         reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
+            await self._retire_if_over(query)
             return
         await query.answer()
         await self.send(query.message.chat.id, reply, thread=topics.topic_of(query.message))
@@ -872,12 +981,6 @@ def _label_of(message: object, data: str) -> str | None:
             if button.callback_data == data:
                 return button.text
     return None
-
-
-def _cancel_picker(reply: Reply) -> Action:
-    gid = reply.game_id
-    assert gid is not None
-    return Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
 
 
 def _game_of(message: Message) -> int | None:

@@ -6,7 +6,9 @@ the store as the game's latest board (see :mod:`bot.sessions.posts`).  The older
 their buttons: every button carries its whole meaning (game, ply, move), so pressing one on
 an older board is answered like on the latest, and taking them away would cost an edit per
 move, which counts toward Telegram's 20 messages a minute per group (issue 24: one message
-per move).  Long texts are split at Telegram's limit.
+per move).  Once the game is over its last live board loses its buttons (one edit, when the
+final board is posted), and any older board whose Move, Resign or Offer draw is pressed
+afterwards loses them then (issue 45).  Long texts are split at Telegram's limit.
 """
 
 from __future__ import annotations
@@ -178,9 +180,12 @@ async def send_board(
     older = await manager.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )
+    ended = reply.kind is not ReplyKind.LIVE_BOARD
     for post in older:
-        if post.kind is PostKind.PICKER:  # a picker under an older board: done with
-            # Removed from that chat, or it moved: nothing to tidy there.
-            with contextlib.suppress(Forbidden, ChatMigrated):
+        # Removed from that chat, or it moved: nothing to tidy there.
+        with contextlib.suppress(Forbidden, ChatMigrated):
+            if post.kind is PostKind.PICKER:  # a picker under an older board: done with
                 await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
+            elif ended and post.kind is PostKind.BOARD:  # the game is over: no Move, Resign
+                await drop_buttons(bot, int(post.chat_id), int(post.message_id))
     return message

@@ -72,6 +72,18 @@ def html_text(text: Text | str) -> str:
     )
 
 
+def quiet_html(text: Text | str) -> str:
+    """``text`` in Telegram's HTML like :func:`html_text`, but naming players by name only:
+    no text mention, so it notifies nobody (Bot API, MessageEntity ``text_mention``)."""
+    if isinstance(text, str):
+        return html.escape(text, quote=False)
+    return text.render(
+        escape=lambda s: html.escape(s, quote=False),
+        strong=lambda s: f"<b>{s}</b>",
+        code=lambda s: f"<code>{s}</code>",
+    )
+
+
 def rows_of(actions: Sequence[Action], width: int | None = None) -> list[list[Action]]:
     """``actions`` in rows: ``width`` per row, or as many as short labels allow."""
     if not actions:

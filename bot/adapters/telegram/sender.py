@@ -39,6 +39,7 @@ from bot.adapters.telegram.format import (
     TEXT_LIMIT,
     html_text,
     keyboard,
+    quiet_html,
     rows_of,
 )
 from bot.adapters.telegram.pacing import no_waiting, retry_seconds
@@ -72,7 +73,8 @@ def _place(value: str, what: str) -> tuple[int, int | None]:
 
 
 def _body(text: Text) -> str:
-    return html_text(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
+    """A quiet notice's text (the day's standings) within Telegram's limit, pinging nobody."""
+    return quiet_html(text if len(str(text)) <= TEXT_LIMIT else str(text)[:TEXT_LIMIT])
 
 
 class TelegramSender:
@@ -116,7 +118,7 @@ class TelegramSender:
         target, thread = _place(notification.chat.chat_id, "chat")
         text = notification.text
         recipient = notification.recipient.mention()
-        if recipient not in text.mentions():
+        if recipient not in text.mentions() and not notification.kind.quiet:
             # In a group the recipient is named first, so the mention reaches them.
             text = Text.of(recipient, ": ", text)
         removed = self._removed()
@@ -177,7 +179,7 @@ class TelegramSender:
                 gif = await self.recaps.gif(note.game_id)
             if gif is None:
                 return  # nothing to show: the recap could not be drawn
-            caption = html_text(text) if len(str(text)) <= CAPTION_LIMIT else None
+            caption = quiet_html(text) if len(str(text)) <= CAPTION_LIMIT else None
             await self.bot.send_animation(
                 chat_id, gif, caption=caption, parse_mode=ParseMode.HTML,
                 filename=f"hexhall-{note.game_id}.gif", reply_markup=markup,
@@ -218,7 +220,7 @@ class TelegramSender:
             )
         else:
             sent = await self.bot.send_photo(
-                chat_id, png, caption=html_text(text), parse_mode=ParseMode.HTML,
+                chat_id, png, caption=quiet_html(text), parse_mode=ParseMode.HTML,
                 filename=f"standings-{tournament}.png", message_thread_id=thread,
             )  # fmt: skip
         await manager.remember_post(
@@ -242,7 +244,7 @@ class TelegramSender:
                 )
             else:
                 media = InputMediaPhoto(
-                    png, caption=html_text(text), parse_mode=ParseMode.HTML,
+                    png, caption=quiet_html(text), parse_mode=ParseMode.HTML,
                     filename=f"standings-{last.tournament_id}.png",
                 )  # fmt: skip
                 await self.bot.edit_message_media(media, chat_id, message_id)

@@ -17,7 +17,9 @@ messages in groups if they are less than 48 hours old
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import weakref
 from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
@@ -28,6 +30,7 @@ from bot import metrics
 from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
 from bot.adapters.telegram.topics import topic_of
+from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -40,16 +43,23 @@ __all__ = [
     "alert_text",
     "answer_privately",
     "close_pickers",
+    "direct_refused",
     "is_picker",
     "look_privately",
     "may_close",
     "open_picker",
     "picker_markup",
+    "reachable",
+    "refused",
     "spectating",
 ]
 
 #: What a callback answer may say (characters).
 ALERT_LIMIT = 200
+#: People whose refused direct messages this process remembers (least recently seen first out).
+REMEMBERED_REFUSALS = 10_000
+#: Games whose picker lock this process keeps (least recently used first out).
+PICKER_LOCKS = 2000
 #: The buttons that only look at a game (nothing changes).
 LOOKS = frozenset({ActionKind.BOARD, ActionKind.HISTORY, ActionKind.DESCRIBE, ActionKind.BROWSE})
 
@@ -72,6 +82,38 @@ async def spectating(manager: SessionManager, user: User, chat_id: int, data: st
     if await manager.seated(user, action.subject):
         return None
     return action.subject
+
+
+# The people this process knows Telegram refuses direct messages to, per manager.
+_REFUSED: weakref.WeakKeyDictionary[SessionManager, Lru[int, bool]] = weakref.WeakKeyDictionary()
+
+
+def _refusals(manager: SessionManager) -> Lru[int, bool]:
+    known = _REFUSED.get(manager)
+    if known is None:
+        known = _REFUSED[manager] = Lru(REMEMBERED_REFUSALS)
+    return known
+
+
+def direct_refused(manager: SessionManager, user_id: int) -> bool:
+    """Whether Telegram refused a direct message to ``user_id`` (they never opened the bot, or
+    blocked it) and they have not opened it since: nothing is tried until they do."""
+    return _refusals(manager).get(user_id, False)
+
+
+async def refused(manager: SessionManager, user: User) -> None:
+    """Telegram refused a direct message to ``user`` (a spectator, a presser): remembered like
+    a player's refusal, in the store (``players.dm_refused_at``: the outbox stops trying too)
+    and here, until they open the bot (:func:`reachable`)."""
+    _refusals(manager)[int(user.user_id)] = True
+    player = await manager.player(user)
+    await manager.store.direct_refused(player.id, manager.clock.now())
+
+
+async def reachable(manager: SessionManager, user: User) -> None:
+    """``user`` opened a private chat with the bot: direct messages may reach them again."""
+    _refusals(manager).pop(int(user.user_id), None)
+    await manager.direct_reachable(user)
 
 
 async def _look(manager: SessionManager, user: User, chat: Chat, data: str) -> Reply:
@@ -97,6 +139,9 @@ async def look_privately(
         await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
         return
     bot = query.get_bot()
+    if direct_refused(manager, query.from_user.id):  # known: not tried on every look
+        await query.answer(alert_text(reply.text), show_alert=True)
+        return
     # Without buttons: a game is shown only in its own chat and to its players (see
     # bot.sessions.loading.shown_here), so a spectator's private copy is a look, no more.
     try:
@@ -106,6 +151,7 @@ async def look_privately(
             await send_text(bot, query.from_user.id, reply.body)
     except Forbidden:  # never started the bot, or blocked it
         await query.answer(alert_text(reply.text), show_alert=True)
+        await refused(manager, user)
         return
     await query.answer(texts.SENT_PRIVATELY)
 
@@ -189,15 +235,35 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
                 parse_mode=ParseMode.HTML, reply_markup=markup,
             )  # fmt: skip
         return
-    await close_pickers(bot, manager, step.game_id)
-    sent = await bot.send_message(
-        message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML, reply_markup=markup,
-        reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
-        message_thread_id=topic_of(message),
-    )  # fmt: skip
-    await manager.remember_post(
-        PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=step.game_id
-    )
+    # One picker of a game at a time, however many Move taps (on any of its boards) race.
+    async with _picker_lock(manager, step.game_id):
+        await close_pickers(bot, manager, step.game_id)
+        sent = await bot.send_message(
+            message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML,
+            reply_markup=markup,
+            reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
+            message_thread_id=topic_of(message),
+        )  # fmt: skip
+        await manager.remember_post(
+            PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER,
+            game_id=step.game_id,
+        )  # fmt: skip
+
+
+# One lock per game of each manager, under which a game's picker is opened.
+_PICKER_LOCKS: weakref.WeakKeyDictionary[SessionManager, Lru[int, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def _picker_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
+    locks = _PICKER_LOCKS.get(manager)
+    if locks is None:
+        locks = _PICKER_LOCKS[manager] = Lru(PICKER_LOCKS, keep=lambda lock: lock.locked())
+    lock = locks.get(game_id)
+    if lock is None:
+        lock = locks[game_id] = asyncio.Lock()
+    return lock
 
 
 async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
@@ -221,18 +287,28 @@ async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None
 
 
 async def answer_privately(
-    bot: Bot, chat_id: int, asker: int, reply: Reply, thread: int | None = None
+    manager: SessionManager,
+    bot: Bot,
+    chat_id: int,
+    asker: User,
+    reply: Reply,
+    thread: int | None = None,
 ) -> None:
     """A reply for ``asker`` alone (:attr:`~bot.messages.Reply.private`: a repeat the store
     had already applied, a board asked for by someone not playing), asked in the group
     ``chat_id``: in our private chat (its picture without buttons), or, when Telegram refuses
-    that (403: they never opened the bot), its first line in the group (topic ``thread``) as
-    plain text: no ``text_mention`` entity, so it notifies no one (Bot API, MessageEntity)."""
+    that (403: they never opened the bot; remembered, see :func:`refused`), its first line in
+    the group (topic ``thread``) as plain text: no ``text_mention`` entity, so it notifies no
+    one (Bot API, MessageEntity)."""
     metrics.replied(PLATFORM)
-    try:
-        if reply.image is not None:
-            await send_photo(bot, asker, reply, None)
-        else:
-            await send_text(bot, asker, reply.body)
-    except Forbidden:
-        await send_text(bot, chat_id, reply.text.split("\n", 1)[0], thread=thread)
+    person = int(asker.user_id)
+    if not direct_refused(manager, person):
+        try:
+            if reply.image is not None:
+                await send_photo(bot, person, reply, None)
+            else:
+                await send_text(bot, person, reply.body)
+            return
+        except Forbidden:
+            await refused(manager, asker)
+    await send_text(bot, chat_id, reply.text.split("\n", 1)[0], thread=thread)

@@ -201,6 +201,15 @@ from bot.sessions.texts.play import (
     wins_by,
     yours_cancel_instead,
 )
+from bot.sessions.texts.questions import (
+    NOT_NOW,
+    QUESTION_LAPSED,
+    YES_RESIGN,
+    asked_here,
+    asked_privately,
+    not_your_question,
+    question_for,
+)
 from bot.sessions.texts.review import (
     review_head,
     review_line,
@@ -569,3 +578,14 @@ __all__ += ["game_begun", "rest_attached"]
 
 # Why a player may not move now, one wording per code (issue 42), kept apart as above.
 __all__ += ["cannot_move"]
+
+# Questions asked of the presser alone (issue 45), kept apart as above.
+__all__ += [
+    "NOT_NOW",
+    "QUESTION_LAPSED",
+    "YES_RESIGN",
+    "asked_here",
+    "asked_privately",
+    "not_your_question",
+    "question_for",
+]

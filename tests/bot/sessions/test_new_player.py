@@ -15,10 +15,11 @@ import render
 from bot.adapters.commands import execute, typed_action
 from bot.adapters.console import Console
 from bot.cli import CliError, parse_moves
-from bot.messages import MESSAGE_LIMITS, Action, User
-from bot.sessions import records
+from bot.messages import MESSAGE_LIMITS, Action, ActionKind, User
+from bot.sessions import records, texts
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
+from bot.sessions.questions import QUESTION_TTL
 from bot.storage import SqliteStore
 from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, mover, session, start_game
 from tests.bot.test_cli import hexhall
@@ -239,7 +240,28 @@ async def test_only_a_player_is_asked_to_confirm_resigning(tmp_path: Path) -> No
         stranger = await m.press(CAROL, ROOM, f"rs:{gid}")
         assert not stranger.ok and "only its players" in stranger.text
         asked = await m.press(BOB, ROOM, f"rs:{gid}")
-        assert asked.ok and [a.id for a in asked.actions] == [f"rsy:{gid}"]
+        assert asked.ok and [a.kind for a in asked.actions] == [ActionKind.RESIGN_CONFIRMED]
+
+
+async def test_a_question_is_answered_by_its_player_alone_while_it_lasts(tmp_path: Path) -> None:
+    """Issue 45: "Yes, resign" names whose question it is and until when it may be answered:
+    anyone else's press, or a press after it lapsed, changes nothing."""
+    clock = FakeClock()
+    async with session(tmp_path / "h.db", clock) as m:
+        gid, _ = await start_game(m, "maphex")
+        yes = (await m.press(BOB, ROOM, f"rs:{gid}")).actions[0].id
+        for someone in (ALICE, CAROL):
+            refused = await m.press(someone, ROOM, yes)
+            assert not refused.ok and f"only {BOB.name} can answer it" in refused.text
+        clock.advance(seconds=QUESTION_TTL.total_seconds() + 1)
+        lapsed = await m.press(BOB, ROOM, yes)
+        assert not lapsed.ok and lapsed.text == str(texts.QUESTION_LAPSED)
+        row = await m.store.get_game(gid)
+        assert row is not None and row.status == "active"
+        again = (await m.press(BOB, ROOM, f"rs:{gid}")).actions[0].id
+        assert (await m.press(BOB, ROOM, again)).ok
+        row = await m.store.get_game(gid)
+        assert row is not None and row.status == "finished"
 
 
 async def test_resigning_asks_for_confirmation_whichever_way_it_is_started(

@@ -241,6 +241,8 @@ async def test_four_players_head_to_head_and_a_withdrawal(store_url: str) -> Non
         left = await m.tournament_leave(D, ROOM, tid)
         assert left.ok and "di left and is withdrawn" in left.text
         assert "2 unfinished games end as losses" in left.text
+        # The answer in the chat says it: the outbox does not post it again (issue 45).
+        assert not any("withdrawn" in n for n in await _notes(m))
         again = await m.tournament_leave(D, ROOM, tid)
         assert not again.ok
         await _draw(m, users, _between(rows, c, a))
