@@ -662,15 +662,13 @@ async def at_scale(
     statements: dict[str, set[str]] = {}
     current = ["setup"]
     if isinstance(store, SqliteStore):
-        # Called on aiosqlite's thread, after the event loop set ``current`` for the command.
-        await store._conn.set_trace_callback(
-            lambda sql: statements.setdefault(current[0], set()).add(sql)
-        )
+        # Called on the connections' threads, after the event loop set ``current``.
+        await store.trace_statements(lambda sql: statements.setdefault(current[0], set()).add(sql))
     try:
         figures = await commands(manager, clock, data, args, current)
     finally:
         if isinstance(store, SqliteStore):
-            await store._conn.set_trace_callback(None)
+            await store.trace_statements(None)
         await store.close()
     return figures, statements
 

@@ -18,13 +18,12 @@ What is SQLite's own:
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import aiosqlite
 
@@ -84,7 +83,7 @@ class _Connection:
 
     async def _rollback(self) -> None:
         # SQLite may have rolled back itself (a full disk, an I/O error): then nothing is open.
-        with contextlib.suppress(sqlite3.OperationalError):
+        with suppress(sqlite3.OperationalError):
             await self._cursor.execute("ROLLBACK")
 
 
@@ -143,7 +142,6 @@ class SqliteStore(SqlStore):
     BOT_TURN_INDEX = " INDEXED BY games_bot_turn"
 
     def __init__(self, conn: aiosqlite.Connection, cursor: aiosqlite.Cursor, path: str) -> None:
-        #: The aiosqlite connection (tests and benchmarks trace its statements).
         self._conn = conn
         self._connection = _Connection(conn, cursor)
         # One call at a time on the one connection, from its first statement to its last.
@@ -187,6 +185,12 @@ class SqliteStore(SqlStore):
         row = await self._row("PRAGMA user_version")
         assert row is not None
         return int(row[0])
+
+    async def trace_statements(self, callback: Callable[[str], object] | None) -> None:
+        """Have ``callback`` called with every statement the store runs (on aiosqlite's
+        thread), or no longer (``None``): what tests and benchmarks count."""
+        # aiosqlite's annotation leaves out None, which sqlite3 takes to stop tracing.
+        await self._conn.set_trace_callback(cast(Callable[[str], object], callback))
 
     @asynccontextmanager
     async def _lend(self) -> AsyncIterator[Conn]:
