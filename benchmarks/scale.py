@@ -491,9 +491,8 @@ async def count_moves(url: str) -> int:
     """Rows in ``moves``."""
     store = await open_store(url)
     try:
-        return int(
-            await store._read(lambda c: c.execute("SELECT count(*) FROM moves").fetchone()[0])
-        )
+        (count,) = await store._row("SELECT count(*) FROM moves")
+        return int(count)
     finally:
         await store.close()
 
@@ -627,21 +626,17 @@ async def commands(
     # One sweep when ``--due`` deadlines have passed (reminders fall due meanwhile too).
     current[0] = "setup"
     due = min(args.due, max(1, data.active // 20))
-    deadline = await store._read(
-        lambda c: c.execute(
-            "SELECT deadline_at FROM games WHERE status = 'active' "
-            "ORDER BY deadline_at LIMIT 1 OFFSET ?",
-            (due - 1,),
-        ).fetchone()[0]
+    (deadline,) = await store._row(
+        "SELECT deadline_at FROM games WHERE status = 'active' "
+        "ORDER BY deadline_at LIMIT 1 OFFSET ?",
+        (due - 1,),
     )
     clock.set(datetime.strptime(deadline, "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC))
     now = clock.now()
-    overdue, window = await store._read(
-        lambda c: c.execute(
-            "SELECT sum(CASE WHEN deadline_at <= ? THEN 1 ELSE 0 END), count(*) FROM games "
-            "WHERE status = 'active' AND alarm_at <= ?",
-            (to_ts(now), to_ts(now)),
-        ).fetchone()
+    overdue, window = await store._row(
+        "SELECT sum(CASE WHEN deadline_at <= ? THEN 1 ELSE 0 END), count(*) FROM games "
+        "WHERE status = 'active' AND alarm_at <= ?",
+        (to_ts(now), to_ts(now)),
     )
     manager.sweep_gap = timedelta(microseconds=1)
     current[0] = "clock sweep"
@@ -667,14 +662,13 @@ async def at_scale(
     statements: dict[str, set[str]] = {}
     current = ["setup"]
     if isinstance(store, SqliteStore):
-        store._conn.set_trace_callback(
-            lambda sql: statements.setdefault(current[0], set()).add(sql)
-        )
+        # Called on the connections' threads, after the event loop set ``current``.
+        await store.trace_statements(lambda sql: statements.setdefault(current[0], set()).add(sql))
     try:
         figures = await commands(manager, clock, data, args, current)
     finally:
         if isinstance(store, SqliteStore):
-            store._conn.set_trace_callback(None)
+            await store.trace_statements(None)
         await store.close()
     return figures, statements
 

@@ -24,7 +24,6 @@ options and snapshots as the same JSON text, ids unchanged.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -84,7 +83,7 @@ def _where(store: SqlStore) -> str:
 
 async def _columns(store: SqlStore, table: str) -> list[str]:
     query = _POSTGRES_COLUMNS if isinstance(store, PostgresStore) else _SQLITE_COLUMNS
-    rows = await store._read(lambda c: c.execute(query, (table,)).fetchall())
+    rows = await store._rows(query, (table,))
     return [str(row["name"]) for row in rows]
 
 
@@ -152,20 +151,18 @@ async def copy_database(
             f"{_where(target)} has schema {want} (run hexhall migrate on the older one)"
         )
     columns = await _matching_columns(source, target)
-    loop = asyncio.get_running_loop()
     postgres = isinstance(target, PostgresStore)
 
-    def fetch(table: Table, last: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:
-        # Runs in the target's database thread, inside its transaction: the source is read on
-        # the event loop (which waits for that transaction, so it is free to serve the read).
+    async def fetch(table: Table, last: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:
+        # Awaited inside the target's transaction: the source is the other store, with its
+        # own connection, so the two never wait on each other.
         query = _batch_query(table, columns[table.name], last is not None)
         args = (*(last or ()), batch)
-        read = source._read(lambda c: [tuple(row) for row in c.execute(query, args).fetchall()])
-        return asyncio.run_coroutine_threadsafe(read, loop).result()
+        return [tuple(row) for row in await source._rows(query, args)]
 
-    def copy(conn: Conn) -> dict[str, int]:
+    async def copy(conn: Conn) -> dict[str, int]:
         for table in TABLES:
-            if conn.execute(f"SELECT 1 FROM {table.name} LIMIT 1").fetchone() is not None:
+            if await conn.fetchrow(f"SELECT 1 FROM {table.name} LIMIT 1") is not None:
                 raise StoreError(
                     f"cannot copy into database {_where(target)}: it already holds "
                     f"{table.name}; copy only into a new, empty database"
@@ -181,10 +178,10 @@ async def copy_database(
             counts[table.name] = 0
             last: tuple[Any, ...] | None = None
             while True:
-                rows = fetch(table, last)
+                rows = await fetch(table, last)
                 if rows:
                     try:
-                        conn.executemany(insert, rows)
+                        await conn.executemany(insert, rows)
                     except OSError:  # the connection, not the row
                         raise
                     except Exception as exc:  # what the target's driver says of a bad row
@@ -194,7 +191,7 @@ async def copy_database(
                 if len(rows) < batch:
                     break
             if postgres and table.identity and counts[table.name]:
-                conn.execute(
+                await conn.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'), "
                     f"(SELECT max(id) FROM {table.name}))"
                 )

@@ -1,9 +1,11 @@
-"""What the shared SQL of both stores needs from a database connection, and the stored time.
+"""The one async connection interface the shared SQL of both stores runs on, and the stored
+time.
 
-:mod:`bot.storage.sql` writes every query once, with ``?`` placeholders, as plain functions of
-a :class:`Conn`: :class:`sqlite3.Connection` is one as it is; the PostgreSQL store hands the
-same functions a bridge to asyncpg (:mod:`bot.storage.postgres`).  Only this much of DB-API is
-used, so the two stay interchangeable.
+:mod:`bot.storage.sql` writes every query once, with ``?`` placeholders, as ``async``
+functions of a :class:`Conn`: :mod:`bot.storage.sqlite` implements it on an aiosqlite
+connection, :mod:`bot.storage.postgres` on an asyncpg one (numbering the placeholders).  A
+:class:`Conn` is lent by its store for one call (:meth:`~bot.storage.sql_base.SqlBase._read`,
+:meth:`~bot.storage.sql_base.SqlBase._write`), inside the store's transaction for a write.
 
 Times are stored as UTC text ``YYYY-MM-DDTHH:MM:SS.ffffffZ`` in both databases: fixed width, so
 text order is time order, and one reader serves both.
@@ -16,11 +18,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import UTC, datetime
 from typing import Any, Protocol
 
-__all__ = ["Conn", "Cursor", "Row", "from_ts", "to_ts"]
+__all__ = ["Conn", "Row", "from_ts", "one", "to_ts"]
 
 
 class Row(Protocol):
@@ -28,37 +31,46 @@ class Row(Protocol):
 
     def __getitem__(self, key: Any, /) -> Any: ...
 
+    def __iter__(self) -> Iterator[Any]: ...
+
     def keys(self) -> Iterable[str]:
         """The column names."""
         ...
 
 
-class Cursor(Protocol):
-    """The outcome of one statement."""
-
-    @property
-    def rowcount(self) -> int:
-        """How many rows the statement changed."""
-        ...
-
-    def fetchone(self) -> Any:
-        """The next row, or ``None``."""
-        ...
-
-    def fetchall(self) -> list[Any]:
-        """The remaining rows."""
-        ...
+def one(row: Row | None) -> Row:
+    """The row of a statement that always returns one (``INSERT ... RETURNING``, a count)."""
+    if row is None:
+        raise LookupError("the statement returned no row")
+    return row
 
 
 class Conn(Protocol):
-    """A connection inside the store's transaction."""
+    """A connection lent by the store for one call: each statement is awaited on the
+    database's own async driver."""
 
-    def execute(self, sql: str, parameters: Sequence[Any] = ..., /) -> Cursor:
-        """Run one statement (``?`` placeholders) with ``parameters``."""
+    async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> int:
+        """Run one statement (``?`` placeholders) with ``parameters``; how many rows it
+        changed."""
         ...
 
-    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> object:
+    async def fetch(self, sql: str, parameters: Sequence[Any] = (), /) -> list[Row]:
+        """Run one query (or a change with ``RETURNING``); its rows."""
+        ...
+
+    async def fetchrow(self, sql: str, parameters: Sequence[Any] = (), /) -> Row | None:
+        """Run one query (or a change with ``RETURNING``); its first row, or ``None``."""
+        ...
+
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         """Run one statement once per set of ``parameters``."""
+        ...
+
+    def transaction(self, *, readonly: bool = False) -> AbstractAsyncContextManager[None]:
+        """One transaction around the statements inside, committed at the end and rolled back
+        if they raise.  A write takes the write lock at once where the database has one
+        (SQLite's ``BEGIN IMMEDIATE``); ``readonly``: one snapshot of the database (for a read
+        of several tables that must agree with each other)."""
         ...
 
 

@@ -4,13 +4,14 @@ SqlStore` on a PostgreSQL database through asyncpg, for any number of bot proces
 How it works:
 
 - A pool of asyncpg connections.  Each call of the store takes one connection and runs the
-  same plain function the SQLite store runs, in a worker thread, with a :class:`_Bridge` as its
-  connection: every statement goes back to the event loop, to asyncpg, and its rows come back.
-  So one body of SQL and one set of row readers serve both databases; the cost is a thread hop
-  per statement (measured in ``benchmarks/scale.py``).
-- ``?`` placeholders become ``$1, $2, ...`` (:func:`translate`); asyncpg prepares and caches
-  each statement per connection.
-- A write is one transaction (``BEGIN`` ... ``COMMIT``, READ COMMITTED).  Between processes:
+  same ``async`` function of the shared SQL the SQLite store runs, with a :class:`_Connection`
+  on it: each statement is awaited on asyncpg, on the event loop.  So one body of SQL and one
+  set of row readers serve both databases.
+- ``?`` placeholders become ``$1, $2, ...`` (:func:`translate`, the one place the two SQL
+  dialects differ in how a statement is written); asyncpg prepares and caches each statement
+  per connection.
+- A write is one transaction (``BEGIN`` ... ``COMMIT``, READ COMMITTED); a read that needs
+  one snapshot of several tables is REPEATABLE READ, READ ONLY.  Between processes:
   the version check in each ``UPDATE games`` lets one of two racing moves through (the other
   row lock waits, then finds the version moved on); claims of notifications skip rows another
   worker has locked (``FOR UPDATE SKIP LOCKED``); the pending-challenge count locks the
@@ -31,19 +32,18 @@ How it works:
 
 from __future__ import annotations
 
-import asyncio
 import functools
 import logging
 import re
-from collections.abc import Callable, Coroutine, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from datetime import timedelta
-from typing import Any, TypeVar
+from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 
-from bot.storage.dbapi import Conn
+from bot.storage.dbapi import Conn, Row
 from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
@@ -52,12 +52,10 @@ __all__ = ["PostgresStore", "is_postgres_url", "redact_url", "translate"]
 
 log = logging.getLogger(__name__)
 
-T = TypeVar("T")
-
 #: Default busy timeout: how long a statement waits for another process's row lock.
 BUSY_TIMEOUT = 10.0
 
-#: Connections (and worker threads) per process: enough for the adapters, the outbox workers
+#: Connections per process: enough for the adapters, the outbox workers
 #: and the sweeper to wait on the database side by side.
 POOL_SIZE = 8
 
@@ -111,63 +109,42 @@ def translate(sql: str) -> str:
     return "".join(out)
 
 
-def _returns_rows(sql: str) -> bool:
-    # Rows to fetch (else the status, for the row count): a query, or a change with RETURNING.
-    head = sql.lstrip()[:6].upper()
-    return head.startswith(("SELECT", "WITH")) or " RETURNING " in sql
-
-
 def _count(status: str) -> int:
     # asyncpg's status of a statement: "UPDATE 3", "DELETE 0", "INSERT 0 1".
     last = status.rsplit(" ", 1)[-1]
     return int(last) if last.isdigit() else 0
 
 
-class _Cursor:
-    """The outcome of one statement, as the shared SQL reads it."""
+class _Connection:
+    """The :class:`~bot.storage.dbapi.Conn` of the PostgreSQL store: each statement awaited on
+    the asyncpg connection the store took from its pool for this call."""
 
-    def __init__(self, rows: list[asyncpg.Record], rowcount: int) -> None:
-        self._rows = rows
-        self._rowcount = rowcount
-
-    @property
-    def rowcount(self) -> int:
-        return self._rowcount
-
-    def fetchone(self) -> asyncpg.Record | None:
-        return self._rows[0] if self._rows else None
-
-    def fetchall(self) -> list[asyncpg.Record]:
-        return list(self._rows)
-
-
-class _Bridge:
-    """A :class:`~bot.storage.dbapi.Conn` for a worker thread: each statement runs on the event
-    loop with the asyncpg connection the store took for this call."""
-
-    def __init__(
-        self,
-        conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record],
-        loop: asyncio.AbstractEventLoop,
-    ) -> None:
+    def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record]) -> None:
         self._conn = conn
-        self._loop = loop
 
-    def _wait(self, coro: Coroutine[Any, Any, T]) -> T:
-        return asyncio.run_coroutine_threadsafe(coro, self._loop).result()
+    async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> int:
+        return _count(await self._conn.execute(translate(sql), *parameters))
 
-    def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> _Cursor:
-        if sql == "BEGIN":
-            # A read that asks for a transaction wants one snapshot of several tables.
-            sql = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
-        text = translate(sql)
-        if _returns_rows(text):
-            rows = self._wait(self._conn.fetch(text, *parameters))
-            return _Cursor(rows, len(rows))
-        return _Cursor([], _count(self._wait(self._conn.execute(text, *parameters))))
+    async def fetch(self, sql: str, parameters: Sequence[Any] = (), /) -> list[Row]:
+        return list(await self._conn.fetch(translate(sql), *parameters))
 
-    def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
-        self._wait(self._conn.executemany(translate(sql), list(parameters)))
+    async def fetchrow(self, sql: str, parameters: Sequence[Any] = (), /) -> Row | None:
+        row: Row | None = await self._conn.fetchrow(translate(sql), *parameters)
+        return row
+
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
+        await self._conn.executemany(translate(sql), list(parameters))
+
+    @asynccontextmanager
+    async def transaction(self, *, readonly: bool = False) -> AsyncIterator[None]:
+        # A write is READ COMMITTED (the version checks in the UPDATEs settle races); a read
+        # of several tables wants one snapshot.
+        if readonly:
+            async with self._conn.transaction(isolation="repeatable_read", readonly=True):
+                yield
+        else:
+            async with self._conn.transaction():
+                yield
 
 
 class PostgresStore(SqlStore):
@@ -185,9 +162,8 @@ class PostgresStore(SqlStore):
             """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
         )
 
-    def __init__(self, pool: asyncpg.Pool, threads: ThreadPoolExecutor, url: str) -> None:
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
-        self._threads = threads
         #: The database, with its password hidden.
         self.path = redact_url(url)
 
@@ -218,8 +194,7 @@ class PostgresStore(SqlStore):
             )
         except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError) as exc:
             raise StoreError(f"cannot open database {where}: {_reason(exc, url)}") from None
-        threads = ThreadPoolExecutor(pool_size, thread_name_prefix="hexhall-postgres")
-        store = cls(pool, threads, url)
+        store = cls(pool, url)
         try:
             if migrate:
                 store.migrated = tuple(await store.migrate())
@@ -236,7 +211,6 @@ class PostgresStore(SqlStore):
     async def close(self) -> None:
         """Close every connection of the pool."""
         await self._pool.close()
-        self._threads.shutdown(wait=True)
 
     async def schema_version(self) -> int:
         """The schema version of the database (0 for an empty one)."""
@@ -281,15 +255,11 @@ class PostgresStore(SqlStore):
             raise StoreError(f"cannot migrate database {self.path}: {exc}") from None
         return applied
 
-    async def _run(self, fn: Callable[[Conn], T], write: bool) -> T:
-        loop = asyncio.get_running_loop()
+    @asynccontextmanager
+    async def _lend(self) -> AsyncIterator[Conn]:
         try:
             async with self._pool.acquire() as conn:
-                bridge = _Bridge(conn, loop)
-                if not write:
-                    return await loop.run_in_executor(self._threads, fn, bridge)
-                async with conn.transaction():
-                    return await loop.run_in_executor(self._threads, fn, bridge)
+                yield _Connection(conn)
         except (*_BUSY, TimeoutError):
             raise StoreBusy() from None
         except asyncpg.PostgresError as exc:
@@ -297,17 +267,6 @@ class PostgresStore(SqlStore):
             raise StoreUnavailable(f"the database refused the change: {_first_line(exc)}") from exc
         except (OSError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database cannot be reached: {exc}") from None
-
-    async def _call(self, fn: Callable[[Conn], T], write: bool) -> T:
-        # Shielded: a caller that gives up must not leave a worker thread half-way through a
-        # transaction on a connection that goes back to the pool.
-        return await asyncio.shield(self._run(fn, write))
-
-    async def _read(self, fn: Callable[[Conn], T]) -> T:
-        return await self._call(fn, False)
-
-    async def _write(self, fn: Callable[[Conn], T]) -> T:
-        return await self._call(fn, True)
 
 
 # The advisory lock key that makes migrations one process at a time (any fixed number).

@@ -7,12 +7,12 @@ moves (:mod:`~bot.storage.sql_games`), the outbox (:mod:`~bot.storage.sql_outbox
 links (:mod:`~bot.storage.sql_web`), each on :class:`~bot.storage.sql_base.SqlBase`; stored
 rows are read by :mod:`~bot.storage.sql_rows`.
 
-Every method is a plain function of a connection, run by the concrete store in one call:
-:class:`~bot.storage.sqlite.SqliteStore` runs it on its one SQLite thread,
-:class:`~bot.storage.postgres.PostgresStore` in a worker thread bridged to asyncpg.  The SQL is
-what both accept as it is: ``?`` placeholders (translated for PostgreSQL), ``INSERT ... ON
-CONFLICT (...) DO NOTHING``, ``UPDATE ... RETURNING``; times are text (:mod:`~bot.storage.
-dbapi`), options, snapshots and texts JSON text.
+Every method is an ``async`` function of a connection, run by the concrete store in one call
+with the connection it lends: :class:`~bot.storage.sqlite.SqliteStore` an aiosqlite one (one
+call at a time), :class:`~bot.storage.postgres.PostgresStore` an asyncpg one from its pool.
+The SQL is what both accept as it is: ``?`` placeholders (translated for PostgreSQL),
+``INSERT ... ON CONFLICT (...) DO NOTHING``, ``UPDATE ... RETURNING``; times are text
+(:mod:`~bot.storage.dbapi`), options, snapshots and texts JSON text.
 
 What differs between several processes and one is settled here too: a move, or any change of a
 game, checks the game's ``version`` in its ``UPDATE`` (a racing change finds nothing and is
@@ -48,5 +48,5 @@ class SqlStore(
     SqlWeb,
 ):
     """The store's methods over SQL, one part per concern; a concrete store provides
-    :meth:`~bot.storage.sql_base.SqlBase._read` and :meth:`~bot.storage.sql_base.SqlBase._write`
-    (and opening, closing and :meth:`~bot.storage.sql_base.SqlBase.schema_version`)."""
+    :meth:`~bot.storage.sql_base.SqlBase._lend` (and opening, closing and
+    :meth:`~bot.storage.sql_base.SqlBase.schema_version`)."""

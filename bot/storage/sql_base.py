@@ -1,12 +1,14 @@
-"""The base of the store's SQL: :class:`SqlBase` declares how a method of the shared SQL runs
-on its database (:meth:`SqlBase._read`, :meth:`SqlBase._write`), which the concrete stores
-provide.  The parts of :class:`~bot.storage.sql.SqlStore` (games, challenges, players, the
-outbox, leases, ratings, posts) each build on it.
+"""The base of the store's SQL: :class:`SqlBase` runs a method of the shared SQL on its
+database (:meth:`SqlBase._read`, :meth:`SqlBase._write`) with the connection the concrete store
+lends (:meth:`SqlBase._lend`).  The parts of :class:`~bot.storage.sql.SqlStore` (games,
+challenges, players, the outbox, leases, ratings, posts) each build on it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -18,8 +20,8 @@ T = TypeVar("T")
 
 
 class SqlBase:
-    """How the shared SQL reaches a database; a concrete store provides :meth:`_read` and
-    :meth:`_write` (and opening, closing and :meth:`schema_version`)."""
+    """How the shared SQL reaches a database; a concrete store provides :meth:`_lend` (and
+    opening, closing and :meth:`schema_version`)."""
 
     #: The schema versions that migrations applied when this store opened the database (what
     #: ``hexhall migrate`` reports; empty when it was up to date).
@@ -58,17 +60,32 @@ class SqlBase:
         assert row is not None
         return from_ts(row["now"])
 
-    async def _read(self, fn: Callable[[Conn], T]) -> T:
-        """Run ``fn`` outside a transaction of its own (each statement sees what is committed;
-        a function that needs one snapshot runs ``BEGIN`` itself)."""
+    def _lend(self) -> AbstractAsyncContextManager[Conn]:
+        """A connection for one call, to this call alone until the context ends; the
+        database's failures leave the context as :class:`~bot.storage.errors.StoreError`."""
         raise NotImplementedError
 
-    async def _write(self, fn: Callable[[Conn], T]) -> T:
-        """Run ``fn`` in one write transaction, rolled back if it raises."""
-        raise NotImplementedError
+    async def _run(self, fn: Callable[[Conn], Awaitable[T]], write: bool) -> T:
+        async with self._lend() as conn:
+            if not write:
+                return await fn(conn)
+            async with conn.transaction():
+                return await fn(conn)
+
+    async def _read(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+        """Run ``fn`` outside a transaction of its own (each statement sees what is committed;
+        a function that needs one snapshot opens ``conn.transaction(readonly=True)``)."""
+        # Shielded, as a write: a caller that gives up does not leave a connection mid-call.
+        return await asyncio.shield(self._run(fn, False))
+
+    async def _write(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+        """Run ``fn`` in one write transaction, rolled back if it raises.  Shielded: a caller
+        that gives up (a cancelled handler) does not cut a transaction short; it finishes, as
+        it would have without the caller."""
+        return await asyncio.shield(self._run(fn, True))
 
     async def _rows(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
-        return await self._read(lambda c: c.execute(sql, args).fetchall())
+        return await self._read(lambda c: c.fetch(sql, args))
 
     async def _row(self, sql: str, args: Sequence[Any] = ()) -> Row | None:
-        return await self._read(lambda c: c.execute(sql, args).fetchone())
+        return await self._read(lambda c: c.fetchrow(sql, args))

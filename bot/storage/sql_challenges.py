@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.core.notification import Notification
 from bot.core.status import ChallengeStatus
-from bot.storage.dbapi import Conn, Row, to_ts
+from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import ChallengeRow, First, GameRow, NewGame
 from bot.storage.sql_base import SqlBase
@@ -70,27 +70,31 @@ class SqlChallenges(SqlBase):
             target_name,
         )
 
-        def create(conn: Conn) -> Row | None:
+        async def create(conn: Conn) -> Row | None:
             # Lock the challenger's row first: two processes counting the same player's
             # challenges then take turns (a PostgreSQL row lock until commit; SQLite's write
             # lock already serialises every writer), so neither slips under the limit.
-            conn.execute("UPDATE players SET id = id WHERE id = ?", (challenger,))
-            count = conn.execute(
-                "SELECT COUNT(*) FROM challenges WHERE challenger = ? AND status = 'pending' "
-                "AND expires_at > ?",
-                (challenger, to_ts(now)),
-            ).fetchone()[0]
+            await conn.execute("UPDATE players SET id = id WHERE id = ?", (challenger,))
+            count = one(
+                await conn.fetchrow(
+                    "SELECT COUNT(*) FROM challenges WHERE challenger = ? AND status = 'pending' "
+                    "AND expires_at > ?",
+                    (challenger, to_ts(now)),
+                )
+            )[0]
             if count >= limit:
                 return None
-            row: Row = conn.execute(
-                "INSERT INTO challenges (challenger, target, platform, chat_id, game, options, "
-                "first, time_per_move, status, created_at, expires_at, rematch_of, rated, "
-                "community, target_name) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) "
-                f"RETURNING {CHALLENGE_COLUMNS}",
-                values,
-            ).fetchone()
-            insert_notes(conn, [filled(n, challenge_id=row["id"]) for n in notes])
+            row = one(
+                await conn.fetchrow(
+                    "INSERT INTO challenges (challenger, target, platform, chat_id, game, options, "
+                    "first, time_per_move, status, created_at, expires_at, rematch_of, rated, "
+                    "community, target_name) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?, ?) "
+                    f"RETURNING {CHALLENGE_COLUMNS}",
+                    values,
+                )
+            )
+            await insert_notes(conn, [filled(n, challenge_id=row["id"]) for n in notes])
             return row
 
         row = await self._write(create)
@@ -151,15 +155,15 @@ class SqlChallenges(SqlBase):
         """Mark a pending challenge ``status`` (with its notifications); ``False`` if it was
         no longer pending."""
 
-        def close(conn: Conn) -> bool:
-            cur = conn.execute(
+        async def close(conn: Conn) -> bool:
+            changed = await conn.execute(
                 "UPDATE challenges SET status = ?, closed_at = ? "
                 "WHERE id = ? AND status = 'pending'",
                 (str(ChallengeStatus(status)), to_ts(now), challenge_id),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return False
-            insert_notes(conn, [filled(n, challenge_id=challenge_id) for n in notes])
+            await insert_notes(conn, [filled(n, challenge_id=challenge_id) for n in notes])
             return True
 
         return await self._write(close)
@@ -167,11 +171,11 @@ class SqlChallenges(SqlBase):
     async def expire_challenges(self, now: datetime) -> list[ChallengeRow]:
         """Mark every pending challenge whose time is up as expired; return them."""
         rows = await self._write(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 "UPDATE challenges SET status = 'expired', closed_at = ? "
                 f"WHERE status = 'pending' AND expires_at <= ? RETURNING {CHALLENGE_COLUMNS}",
                 (to_ts(now), to_ts(now)),
-            ).fetchall()
+            )
         )
         return [read_challenge(r) for r in rows]
 
@@ -196,19 +200,19 @@ class SqlChallenges(SqlBase):
         (filled in for an open challenge).  ``None`` if the challenge was no longer pending or
         has expired (someone was faster)."""
 
-        def accept(conn: Conn) -> Row | None:
-            cur = conn.execute(
+        async def accept(conn: Conn) -> Row | None:
+            changed = await conn.execute(
                 "UPDATE challenges SET status = 'accepted', closed_at = ?, target = ? "
                 "WHERE id = ? AND status = 'pending' AND expires_at > ?",
                 (to_ts(now), target, challenge_id, to_ts(now)),
             )
-            if cur.rowcount != 1:
+            if changed != 1:
                 return None
-            row = insert_game(conn, new, now)
-            conn.execute(
+            row = await insert_game(conn, new, now)
+            await conn.execute(
                 "UPDATE challenges SET game_id = ? WHERE id = ?", (row["id"], challenge_id)
             )
-            insert_notes(conn, [filled(n, game_id=row["id"]) for n in notes])
+            await insert_notes(conn, [filled(n, game_id=row["id"]) for n in notes])
             return row
 
         row = await self._write(accept)

@@ -6,7 +6,7 @@ one transaction checked against the game's ``version`` and carrying its notifica
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -14,7 +14,7 @@ from bot.core.ending import Termination
 from bot.core.notification import Notification
 from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
-from bot.storage.dbapi import Conn, Row, to_ts
+from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import GameRow, MoveRow, NewGame
 from bot.storage.sql_base import SqlBase
@@ -80,9 +80,9 @@ class SqlGames(SqlBase):
     ) -> GameRow:
         """Create an active game directly (no challenge), with its notifications."""
 
-        def create(conn: Conn) -> Row:
-            row = insert_game(conn, new, now)
-            insert_notes(conn, [filled(n, game_id=row["id"]) for n in notes])
+        async def create(conn: Conn) -> Row:
+            row = await insert_game(conn, new, now)
+            await insert_notes(conn, [filled(n, game_id=row["id"]) for n in notes])
             return row
 
         return read_game(await self._write(create))
@@ -99,17 +99,14 @@ class SqlGames(SqlBase):
         cannot be read is set aside and returned with status ``corrupt`` and no moves; moves
         that cannot be read set the game aside and raise :class:`BadRow`."""
 
-        def read(conn: Conn) -> tuple[Row | None, list[Row]]:
-            conn.execute("BEGIN")
-            try:
-                row = conn.execute(
+        async def read(conn: Conn) -> tuple[Row | None, list[Row]]:
+            async with conn.transaction(readonly=True):
+                row = await conn.fetchrow(
                     f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
-                ).fetchone()
-                moves = conn.execute(
+                )
+                moves = await conn.fetch(
                     f"SELECT {MOVE_COLUMNS} FROM moves WHERE game_id = ? ORDER BY ply", (game_id,)
-                ).fetchall()
-            finally:
-                conn.execute("COMMIT")
+                )
             return row, moves
 
         row, moves = await self._read(read)
@@ -223,7 +220,7 @@ class SqlGames(SqlBase):
         game_id: int,
         now: datetime,
         notes: Sequence[Notification],
-        also: Callable[[Conn, Row], None] | None = None,
+        also: Callable[[Conn, Row], Awaitable[None]] | None = None,
     ) -> GameRow | None:
         """Every change of a stored game in one transaction: ``update`` (an ``UPDATE games
         ... WHERE`` with its version check, to which ``RETURNING`` is added), then ``also``
@@ -231,14 +228,14 @@ class SqlGames(SqlBase):
         ``notes`` are added.  ``None`` (nothing written) if the check failed: the game changed
         meanwhile."""
 
-        def change(conn: Conn) -> Row | None:
-            row: Row | None = conn.execute(f"{update}RETURNING {GAME_COLUMNS}", values).fetchone()
+        async def change(conn: Conn) -> Row | None:
+            row: Row | None = await conn.fetchrow(f"{update}RETURNING {GAME_COLUMNS}", values)
             if row is None:
                 return None
             if also is not None:
-                also(conn, row)
-            cancel_obsolete_notes(conn, game_id, now)
-            insert_notes(conn, notes)
+                await also(conn, row)
+            await cancel_obsolete_notes(conn, game_id, now)
+            await insert_notes(conn, notes)
             return row
 
         row = await self._write(change)
@@ -305,13 +302,13 @@ class SqlGames(SqlBase):
             )
             values += (player, platform, chat_id, player, player, platform, chat_id)
 
-        def play(conn: Conn, row: Row) -> None:
-            conn.execute(
+        async def play(conn: Conn, row: Row) -> None:
+            await conn.execute(
                 "INSERT INTO moves (game_id, ply, move, seat, played_at) VALUES (?, ?, ?, ?, ?)",
                 (game.id, game.ply, move, seat, to_ts(now)),
             )
             if rating is not None and finish is not None:
-                write_rated_end(conn, row, rating)
+                await write_rated_end(conn, row, rating)
 
         return await self._change_game(
             "UPDATE games SET ply = ply + 1, version = version + 1, to_move = ?, "
@@ -353,9 +350,9 @@ class SqlGames(SqlBase):
             game.version,
         )
 
-        def finish(conn: Conn, row: Row) -> None:
+        async def finish(conn: Conn, row: Row) -> None:
             if rating is not None:
-                write_rated_end(conn, row, rating)
+                await write_rated_end(conn, row, rating)
 
         return await self._change_game(
             "UPDATE games SET version = version + 1, status = ?, winner = ?, result = ?, "
@@ -434,8 +431,10 @@ class SqlGames(SqlBase):
             game.version,
         )
 
-        def undo(conn: Conn, row: Row) -> None:
-            conn.execute("DELETE FROM moves WHERE game_id = ? AND ply = ?", (game.id, game.ply - 1))
+        async def undo(conn: Conn, row: Row) -> None:
+            await conn.execute(
+                "DELETE FROM moves WHERE game_id = ? AND ply = ?", (game.id, game.ply - 1)
+            )
 
         return await self._change_game(
             "UPDATE games SET ply = ply - 1, version = version + 1, to_move = ?, "
@@ -465,31 +464,33 @@ class SqlGames(SqlBase):
         over = finish is not None
         status, winner, result, reason = finish or (GameStatus.ACTIVE, None, None, None)
 
-        def store(conn: Conn) -> Row:
-            game = insert_game(conn, new, now)
-            conn.executemany(
+        async def store(conn: Conn) -> Row:
+            game = await insert_game(conn, new, now)
+            await conn.executemany(
                 "INSERT INTO moves (game_id, ply, move, seat, played_at) VALUES (?, ?, ?, ?, ?)",
                 [(game["id"], i, m, seats[i], to_ts(now)) for i, m in enumerate(moves)],
             )
             # An imported game is never rated: its result was not played here.
-            row: Row = conn.execute(
-                "UPDATE games SET ply = ?, status = ?, winner = ?, result = ?, reason = ?, "
-                "finished_at = ?, to_move = ?, deadline_at = ?, alarm_at = ?, "
-                "origin = 'imported', rated = 0 "
-                f"WHERE id = ? RETURNING {GAME_COLUMNS}",
-                (
-                    len(moves),
-                    str(GameStatus(status)),
-                    winner,
-                    None if result is None else str(GameResult(result)),
-                    None if reason is None else str(Termination(reason)),
-                    to_ts(now) if over else None,
-                    None if over else new.to_move,
-                    None if over else opt_ts(new.deadline_at),
-                    None if over else alarm_text(new.deadline_at, new.time_per_move, False),
-                    game["id"],
-                ),
-            ).fetchone()
+            row = one(
+                await conn.fetchrow(
+                    "UPDATE games SET ply = ?, status = ?, winner = ?, result = ?, reason = ?, "
+                    "finished_at = ?, to_move = ?, deadline_at = ?, alarm_at = ?, "
+                    "origin = 'imported', rated = 0 "
+                    f"WHERE id = ? RETURNING {GAME_COLUMNS}",
+                    (
+                        len(moves),
+                        str(GameStatus(status)),
+                        winner,
+                        None if result is None else str(GameResult(result)),
+                        None if reason is None else str(Termination(reason)),
+                        to_ts(now) if over else None,
+                        None if over else new.to_move,
+                        None if over else opt_ts(new.deadline_at),
+                        None if over else alarm_text(new.deadline_at, new.time_per_move, False),
+                        game["id"],
+                    ),
+                )
+            )
             return row
 
         return read_game(await self._write(store))
@@ -558,35 +559,37 @@ class SqlGames(SqlBase):
                 await self.mark_corrupt(row["id"], str(exc))
 
 
-def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
+async def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
     """Insert an active game at ply 0 inside the caller's transaction; its stored row."""
-    row: Row = conn.execute(
-        "INSERT INTO games (game, options, seat0, seat1, platform, chat_id, status, ply, "
-        "to_move, snapshot, created_at, updated_at, time_per_move, deadline_at, alarm_at, "
-        "rematch_of, challenge_id, rated, origin, community, bot_seat, bot_level) "
-        "VALUES (?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        f"RETURNING {GAME_COLUMNS}",
-        (
-            new.game,
-            dumps(dict(new.options)),
-            new.seat0,
-            new.seat1,
-            new.platform,
-            new.chat_id,
-            new.to_move,
-            dumps(dict(new.snapshot)),
-            to_ts(now),
-            to_ts(now),
-            new.time_per_move,
-            opt_ts(new.deadline_at),
-            alarm_text(new.deadline_at, new.time_per_move, False),
-            new.rematch_of,
-            new.challenge_id,
-            int(bool(new.rated)),
-            Origin(new.origin).value,
-            new.chat_id if new.community is None else new.community,
-            new.bot_seat,
-            None if new.bot_level is None else Level(new.bot_level).value,
-        ),
-    ).fetchone()
+    row = one(
+        await conn.fetchrow(
+            "INSERT INTO games (game, options, seat0, seat1, platform, chat_id, status, ply, "
+            "to_move, snapshot, created_at, updated_at, time_per_move, deadline_at, alarm_at, "
+            "rematch_of, challenge_id, rated, origin, community, bot_seat, bot_level) "
+            "VALUES (?, ?, ?, ?, ?, ?, 'active', 0, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            f"RETURNING {GAME_COLUMNS}",
+            (
+                new.game,
+                dumps(dict(new.options)),
+                new.seat0,
+                new.seat1,
+                new.platform,
+                new.chat_id,
+                new.to_move,
+                dumps(dict(new.snapshot)),
+                to_ts(now),
+                to_ts(now),
+                new.time_per_move,
+                opt_ts(new.deadline_at),
+                alarm_text(new.deadline_at, new.time_per_move, False),
+                new.rematch_of,
+                new.challenge_id,
+                int(bool(new.rated)),
+                Origin(new.origin).value,
+                new.chat_id if new.community is None else new.community,
+                new.bot_seat,
+                None if new.bot_level is None else Level(new.bot_level).value,
+            ),
+        )
+    )
     return row

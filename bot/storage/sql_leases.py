@@ -48,13 +48,13 @@ class SqlLeases(SqlBase):
         used: kept for the callers that pass it.)"""
         until, at = self.db_time(lease), self.db_time()
         row = await self._write(
-            lambda c: c.execute(
+            lambda c: c.fetchrow(
                 f"INSERT INTO leases (name, owner, until) VALUES (?, ?, {until}) "
                 "ON CONFLICT (name) DO UPDATE SET owner = excluded.owner, until = excluded.until "
                 f"WHERE leases.owner = excluded.owner OR leases.until <= {at} OR leases.owner = ? "
                 "RETURNING owner",
                 (name, owner, replacing or ""),
-            ).fetchone()
+            )
         )
         if row is not None:
             return True
@@ -79,11 +79,11 @@ class SqlLeases(SqlBase):
                 return False  # held, plausibly
             why = f"it ends {ends.isoformat()}, implausibly far ahead"
         taken = await self._write(
-            lambda c: c.execute(
+            lambda c: c.fetchrow(
                 f"UPDATE leases SET owner = ?, until = {self.db_time(lease)} "
                 "WHERE name = ? AND owner = ? AND until = ? RETURNING owner",
                 (owner, name, held["owner"], held["until"]),
-            ).fetchone()
+            )
         )
         if taken is not None:
             log.error("lease %r held by %r set aside: %s", name, held["owner"], why)
@@ -98,7 +98,7 @@ class SqlLeases(SqlBase):
         """Delete the leases that ended, by the database's clock; how many.  (``now`` is not
         used: kept for the callers that pass it.)"""
         return await self._write(
-            lambda c: c.execute(f"DELETE FROM leases WHERE until < {self.db_time()}").rowcount
+            lambda c: c.execute(f"DELETE FROM leases WHERE until < {self.db_time()}")
         )
 
     async def release_lease(self, name: str, owner: str) -> None:
@@ -140,9 +140,7 @@ class SqlLeases(SqlBase):
         """Delete the workers whose heartbeat stopped a day ago (by the database's clock);
         how many."""
         return await self._write(
-            lambda c: (
-                c.execute(
-                    f"DELETE FROM workers WHERE seen_at < {self.db_time(-timedelta(days=1))}"
-                ).rowcount
+            lambda c: c.execute(
+                f"DELETE FROM workers WHERE seen_at < {self.db_time(-timedelta(days=1))}"
             )
         )

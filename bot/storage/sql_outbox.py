@@ -99,14 +99,14 @@ def _note_values(note: Notification) -> tuple[Any, ...]:
     )
 
 
-def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
+async def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
     """Add ``notes`` to the outbox inside the caller's transaction; one whose ``dedupe`` key is
     already stored is not added."""
     # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
     # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
     rows = [_note_values(n) for n in notes]
     if rows:
-        conn.executemany(_INSERT_NOTE, rows)
+        await conn.executemany(_INSERT_NOTE, rows)
 
 
 _PLY_KINDS = ", ".join(f"'{k}'" for k in Kind if k.about_ply)
@@ -129,19 +129,19 @@ DROP_NOTE = (
 )
 
 
-def cancel_obsolete_notes(conn: Conn, game_id: int, now: datetime) -> int:
+async def cancel_obsolete_notes(conn: Conn, game_id: int, now: datetime) -> int:
     """Drop the undelivered notifications of a game that its row now makes obsolete (see
     :data:`OBSOLETE_NOTE`), inside the caller's transaction; how many."""
     # A notification a worker holds (or held: whether its lease ended is the database's
     # clock's business, not this process's) is left alone: being sent, it finishes as sent;
     # released or taken over, the next claim drops it as obsolete.
-    cur = conn.execute(
+    changed = await conn.execute(
         DROP_NOTE + "WHERE game_id = ? AND done_at IS NULL AND lease_until IS NULL "
         "AND EXISTS (SELECT 1 FROM games g "
         f"WHERE g.id = notifications.game_id AND {OBSOLETE_NOTE})",
         (to_ts(now), game_id),
     )
-    return cur.rowcount
+    return changed
 
 
 class SqlOutbox(SqlBase):
@@ -216,7 +216,7 @@ class SqlOutbox(SqlBase):
             f"RETURNING {NOTE_RETURNING}, outcome AS dropped"
         )
 
-        def claim(conn: Conn) -> list[Row]:
+        async def claim(conn: Conn) -> list[Row]:
             # The rows to take are picked once, in a CTE: as a plain ``IN (subquery)``
             # PostgreSQL may run a locking subquery again per row and take more than ``limit``.
             # Obsolete rows among them are dropped; while a full pick had some, pick again,
@@ -224,9 +224,7 @@ class SqlOutbox(SqlBase):
             taken: list[Row] = []
             want = limit
             while want > 0:
-                rows: list[Row] = conn.execute(
-                    take, (platform, stamp, want, stamp, owner)
-                ).fetchall()
+                rows: list[Row] = await conn.fetch(take, (platform, stamp, want, stamp, owner))
                 live = [r for r in rows if r["dropped"] is None]
                 taken += live
                 if len(rows) < want or len(live) == len(rows):
@@ -246,7 +244,7 @@ class SqlOutbox(SqlBase):
     async def _finish_note(
         self, note_id: int, owner: str, now: datetime, outcome: str, error: str | None
     ) -> bool:
-        cur = await self._write(
+        changed = await self._write(
             lambda c: c.execute(
                 "UPDATE notifications SET done_at = ?, outcome = ?, last_error = ?, "
                 "lease_owner = NULL, lease_until = NULL "
@@ -254,7 +252,7 @@ class SqlOutbox(SqlBase):
                 (to_ts(now), outcome, None if error is None else error[:500], note_id, owner),
             )
         )
-        return bool(cur.rowcount == 1)
+        return changed == 1
 
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
         """Record that the worker ``owner`` delivered a notification it claimed; ``False`` if
@@ -284,8 +282,8 @@ class SqlOutbox(SqlBase):
         if counted is None:
             counted = direct is None
 
-        def retry(conn: Conn) -> bool:
-            cur = conn.execute(
+        async def retry(conn: Conn) -> bool:
+            changed = await conn.execute(
                 "UPDATE notifications SET attempts = attempts + ?, deliver_after = ?, "
                 "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
                 "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
@@ -298,7 +296,7 @@ class SqlOutbox(SqlBase):
                     owner,
                 ),
             )
-            return bool(cur.rowcount == 1)
+            return changed == 1
 
         return await self._write(retry)
 
@@ -312,13 +310,13 @@ class SqlOutbox(SqlBase):
         claims none: the game's chat still gets its board."""
         at, until = self.db_time(), self.db_time(lease)
         rows = await self._write(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 f"UPDATE notifications SET lease_owner = ?, lease_until = {until} "
                 f"WHERE game_id = ? AND chat_id = ? AND kind = '{Kind.BOARD}' "
                 f"AND done_at IS NULL AND (lease_until IS NULL OR lease_until <= {at}) "
                 "RETURNING id",
                 (owner, game_id, chat_id),
-            ).fetchall()
+            )
         )
         return sorted(int(r["id"]) for r in rows)
 
@@ -347,14 +345,14 @@ class SqlOutbox(SqlBase):
     async def direct_reachable(self, platform: str, user_id: str) -> bool:
         """Forget a refusal of direct messages to a player (they started the bot); whether
         there was one."""
-        cur = await self._write(
+        changed = await self._write(
             lambda c: c.execute(
                 "UPDATE players SET dm_refused_at = NULL WHERE platform = ? AND user_id = ? "
                 "AND dm_refused_at IS NOT NULL",
                 (platform, user_id),
             )
         )
-        return bool(cur.rowcount)
+        return bool(changed)
 
     async def outbox_backlog(self, now: datetime) -> list[Backlog]:
         """Per platform: how many notifications are due and undelivered at ``now``, and how
@@ -386,12 +384,10 @@ class SqlOutbox(SqlBase):
         """Free ``owner``'s claims on ``platform``'s undelivered notifications (a worker known
         to be gone), so any worker may take them at once; how many."""
         return await self._write(
-            lambda c: (
-                c.execute(
-                    "UPDATE notifications SET lease_owner = NULL, lease_until = NULL "
-                    "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
-                    (platform, owner),
-                ).rowcount
+            lambda c: c.execute(
+                "UPDATE notifications SET lease_owner = NULL, lease_until = NULL "
+                "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
+                (platform, owner),
             )
         )
 
@@ -400,12 +396,10 @@ class SqlOutbox(SqlBase):
         ``lease`` from now by the database's clock (a sender still sending keeps what it
         took); how many."""
         return await self._write(
-            lambda c: (
-                c.execute(
-                    f"UPDATE notifications SET lease_until = {self.db_time(lease)} "
-                    "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
-                    (platform, owner),
-                ).rowcount
+            lambda c: c.execute(
+                f"UPDATE notifications SET lease_until = {self.db_time(lease)} "
+                "WHERE platform = ? AND lease_owner = ? AND done_at IS NULL",
+                (platform, owner),
             )
         )
 
@@ -422,14 +416,14 @@ class SqlOutbox(SqlBase):
         be due, or held for ever) are set aside: given up, with a log line each."""
         await self._set_aside_unreadable()
         stamp = to_ts(before)
-        cur = await self._write(
+        changed = await self._write(
             lambda c: c.execute(
                 "DELETE FROM notifications WHERE (done_at IS NOT NULL AND done_at < ?) "
                 "OR (done_at IS NULL AND deliver_after < ? AND created_at < ?)",
                 (stamp, stamp, stamp),
             )
         )
-        return int(cur.rowcount)
+        return changed
 
     async def _set_aside_unreadable(self) -> int:
         """Give up the undelivered notifications whose delivery time, creation time or lease
@@ -456,8 +450,8 @@ class SqlOutbox(SqlBase):
         if bad:
             marks = ", ".join("?" for _ in bad)
 
-            def set_aside(conn: Conn) -> None:
-                conn.execute(
+            async def set_aside(conn: Conn) -> None:
+                await conn.execute(
                     f"UPDATE notifications SET done_at = {self.db_time()}, outcome = 'failed', "
                     "last_error = 'its times cannot be read', lease_owner = NULL, "
                     f"lease_until = NULL WHERE id IN ({marks}) AND done_at IS NULL",

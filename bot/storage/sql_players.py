@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 
 from bot.core.notification import Notification
 from bot.core.settings import Settings
-from bot.storage.dbapi import Conn, Row, to_ts
+from bot.storage.dbapi import Conn, one, to_ts
 from bot.storage.errors import BadRow, StoreError
 from bot.storage.rows import GameRow, PlayerRow
 from bot.storage.sql_base import SqlBase
@@ -44,17 +44,17 @@ class SqlPlayers(SqlBase):
         )
         if row is not None and row["name"] == name:
             return read_player(row)
-        created: Row = await self._write(
-            lambda c: c.execute(
+        created = await self._write(
+            lambda c: c.fetchrow(
                 # Direct messages are opt-in (``settings dm on``): off for a new player.
                 "INSERT INTO players (platform, user_id, name, created_at, dm_enabled) "
                 "VALUES (?, ?, ?, ?, 0) "
                 "ON CONFLICT (platform, user_id) DO UPDATE SET name = excluded.name "
                 f"RETURNING {PLAYER_COLUMNS}",
                 (platform, user_id, name, to_ts(now)),
-            ).fetchone()
+            )
         )
-        return read_player(created)
+        return read_player(one(created))
 
     async def drop_new_player(self, player_id: int) -> bool:
         """Remove a player nothing refers to (made by a request that was then refused);
@@ -62,13 +62,13 @@ class SqlPlayers(SqlBase):
         try:
             return bool(
                 await self._write(
-                    lambda c: c.execute(
+                    lambda c: c.fetch(
                         "DELETE FROM players WHERE id = ? AND NOT EXISTS "
                         "(SELECT 1 FROM games WHERE seat0 = ? OR seat1 = ?) AND NOT EXISTS "
                         "(SELECT 1 FROM challenges WHERE challenger = ? OR target = ?) "
                         "RETURNING id",
                         (player_id, player_id, player_id, player_id, player_id),
-                    ).fetchall()
+                    )
                 )
             )
         except StoreError:  # something else refers to it: it stays
@@ -143,22 +143,22 @@ class SqlPlayers(SqlBase):
         ``until`` (``None``: just come back), move the given games' deadlines, and queue the
         notes.  ``False`` (nothing changed) if one of the games changed meanwhile."""
 
-        def away(conn: Conn) -> None:
-            conn.execute(
+        async def away(conn: Conn) -> None:
+            await conn.execute(
                 "UPDATE away_spans SET end_at = ? WHERE player_id = ? AND start_at <= ? "
                 "AND end_at > ?",
                 (to_ts(now), player_id, to_ts(now), to_ts(now)),
             )
             if until is not None:
-                conn.execute(
+                await conn.execute(
                     "INSERT INTO away_spans (player_id, start_at, end_at) VALUES (?, ?, ?)",
                     (player_id, to_ts(now), to_ts(until)),
                 )
-            conn.execute(
+            await conn.execute(
                 "UPDATE players SET away_until = ? WHERE id = ?", (opt_ts(until), player_id)
             )
             for game, deadline in deadlines:
-                cur = conn.execute(
+                changed = await conn.execute(
                     "UPDATE games SET deadline_at = ?, alarm_at = ?, version = version + 1, "
                     "updated_at = ? "
                     "WHERE id = ? AND version = ? AND status = 'active'",
@@ -170,9 +170,9 @@ class SqlPlayers(SqlBase):
                         game.version,
                     ),
                 )
-                if cur.rowcount != 1:
+                if changed != 1:
                     raise _Stale
-            insert_notes(conn, notes)
+            await insert_notes(conn, notes)
 
         try:
             await self._write(away)

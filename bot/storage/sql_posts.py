@@ -54,8 +54,8 @@ class SqlPosts(SqlBase):
         pickers stop being live in the same transaction and are returned, oldest first (the
         adapter takes their buttons away, or the picker itself)."""
 
-        def remember(conn: Conn) -> list[Row]:
-            conn.execute(
+        async def remember(conn: Conn) -> list[Row]:
+            await conn.execute(
                 f"INSERT INTO posts ({_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?) "
                 "ON CONFLICT (platform, chat_id, message_id) DO UPDATE SET kind = excluded.kind, "
                 "game_id = excluded.game_id, challenge_id = excluded.challenge_id, live = 1, "
@@ -76,7 +76,7 @@ class SqlPosts(SqlBase):
             # A picker opened in the same chat after this board was sent (a newer message:
             # ids grow within a chat; text, so by length first) is under this board: kept.
             mid, picker = post.message_id, str(PostKind.PICKER)
-            rows: list[Row] = conn.execute(
+            rows: list[Row] = await conn.fetch(
                 "UPDATE posts SET live = 0 WHERE platform = ? AND game_id = ? "
                 "AND kind IN (?, ?) AND live = 1 AND NOT (chat_id = ? AND message_id = ?) "
                 "AND NOT (kind = ? AND chat_id = ? AND (length(message_id) > ? "
@@ -86,7 +86,7 @@ class SqlPosts(SqlBase):
                     *(post.platform, post.game_id, str(PostKind.BOARD), picker, post.chat_id, mid),
                     *(picker, post.chat_id, len(mid), len(mid), mid),
                 ),
-            ).fetchall()
+            )
             return rows
 
         rows = await self._write(remember)
@@ -129,7 +129,7 @@ class SqlPosts(SqlBase):
             f"SELECT {_COLUMNS} FROM posts WHERE {' AND '.join(where)} "
             "ORDER BY created_at, length(message_id), message_id"
         )
-        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        rows = await self._read(lambda c: c.fetch(sql, args))
         return [p for p in map(_post, rows) if p is not None]
 
     async def retire_posts(self, posts: Sequence[Post]) -> None:
@@ -151,36 +151,36 @@ class SqlPosts(SqlBase):
         posts stay in the old chat (their message ids are the old chat's), no longer live.  How
         many games, challenges, notifications and retired posts that made."""
 
-        def move(conn: Conn) -> int:
+        async def move(conn: Conn) -> int:
             moved = 0
             args: tuple[Any, ...] = (new_chat_id, platform, old_chat_id)
             for table in ("games", "challenges"):
-                moved += conn.execute(
+                moved += await conn.execute(
                     f"UPDATE {table} SET chat_id = ?, community = CASE WHEN community = chat_id "
                     "THEN ? ELSE community END WHERE platform = ? AND chat_id = ?",
                     (new_chat_id, *args),
-                ).rowcount
+                )
             # The old chat's messages stay in the old chat: a message id means something only
             # in its own chat (the new one numbers its messages afresh, so the same id there is
             # another message).  They are retired: the old chat takes no edits any more.
-            moved += conn.execute(
+            moved += await conn.execute(
                 "UPDATE posts SET live = 0 WHERE platform = ? AND chat_id = ? AND live = 1",
                 (platform, old_chat_id),
-            ).rowcount
-            moved += conn.execute(
+            )
+            moved += await conn.execute(
                 "UPDATE notifications SET chat_id = ? WHERE platform = ? AND chat_id = ? "
                 "AND done_at IS NULL",
                 args,
-            ).rowcount
+            )
             # The chat's own ratings (issue 27: a rating is per community) move with it; a
             # rating already kept under the new id stays (both databases: no UPDATE OR IGNORE).
-            conn.execute(
+            await conn.execute(
                 "UPDATE ratings SET community = ? WHERE platform = ? AND community = ? "
                 "AND NOT EXISTS (SELECT 1 FROM ratings r WHERE r.platform = ratings.platform "
                 "AND r.community = ? AND r.pool = ratings.pool AND r.player = ratings.player)",
                 (*args, new_chat_id),
             )
-            conn.execute(
+            await conn.execute(
                 "UPDATE rating_changes SET community = ? WHERE platform = ? AND community = ?",
                 args,
             )

@@ -78,13 +78,15 @@ def _community_of(game: Row) -> Community:
     return Community(str(game["platform"]), str(game["community"] or game["chat_id"]))
 
 
-def _stored_rating(conn: Conn, player: int, pool: Pool, where: Community) -> Rating:
-    row = conn.execute(
+async def _stored_rating(conn: Conn, player: int, pool: Pool, where: Community) -> Rating:
+    row = await conn.fetchrow(
         "SELECT mu, sigma, games FROM ratings WHERE player = ? AND platform = ? "
         "AND community = ? AND pool = ?",
         (player, where.platform, where.id, pool.key),
-    ).fetchone()
-    return Rating() if row is None else _rating(row, "ratings", _rating_id(player, pool, where))
+    )
+    return (
+        Rating() if row is None else _rating(tuple(row), "ratings", _rating_id(player, pool, where))
+    )
 
 
 _PUT_RATING = (
@@ -109,11 +111,11 @@ def _rating_values(
     )
 
 
-def _put_rating(
+async def _put_rating(
     conn: Conn, player: int, pool: Pool, rating: Rating, at: datetime, where: Community
 ) -> None:
     """Store ``player``'s new rating in ``pool`` of community ``where``."""
-    conn.execute(
+    await conn.execute(
         f"{_PUT_RATING} ON CONFLICT (player, platform, community, pool) DO UPDATE SET "
         "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
         "value = excluded.value, updated_at = excluded.updated_at",
@@ -121,7 +123,7 @@ def _put_rating(
     )
 
 
-def _put_change(
+async def _put_change(
     conn: Conn,
     game_id: int,
     seat: int,
@@ -132,7 +134,7 @@ def _put_change(
     where: Community,
 ) -> None:
     before, after = change.before, change.after
-    conn.execute(
+    await conn.execute(
         "INSERT INTO rating_changes (game_id, seat, player, platform, community, pool, "
         "mu_before, sigma_before, games_before, mu, sigma, games, at) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -181,7 +183,7 @@ _FINISHED_COLUMNS = (
 )
 
 
-def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
+async def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
     """Inside the transaction that ends ``game`` (its row as just updated): check that each
     seat's stored rating in the game's community is still the change's ``before``
     (:class:`RatingsMoved` if not), then store the new ratings and the changes there.
@@ -198,10 +200,10 @@ def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
     where = _community_of(game)
     at = finished.finished_at
     for seat, (player, change) in enumerate(zip(finished.players, rating.changes, strict=True)):
-        if _stored_rating(conn, player, rating.pool, where) != change.before:
+        if await _stored_rating(conn, player, rating.pool, where) != change.before:
             raise RatingsMoved()
-        _put_rating(conn, player, rating.pool, change.after, at, where)
-        _put_change(conn, finished.id, seat, player, rating.pool, change, at, where)
+        await _put_rating(conn, player, rating.pool, change.after, at, where)
+        await _put_change(conn, finished.id, seat, player, rating.pool, change, at, where)
 
 
 def _leaderboard_sql(community: bool) -> str:
@@ -242,11 +244,11 @@ class SqlStandings(SqlBase):
     async def ratings_of(self, player_id: PlayerId, where: Community) -> dict[Pool, Rating]:
         """Every rating a player has in community ``where``, in :class:`Pool` order."""
         rows = await self._read(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 "SELECT pool, mu, sigma, games FROM ratings WHERE player = ? AND platform = ? "
                 "AND community = ?",
                 (player_id, where.platform, where.id),
-            ).fetchall()
+            )
         )
         found = {}
         for row in rows:
@@ -260,10 +262,10 @@ class SqlStandings(SqlBase):
     async def rated_communities(self, player_id: PlayerId) -> int:
         """In how many communities a player has a rating (in any pool)."""
         rows = await self._read(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 "SELECT DISTINCT platform, community FROM ratings WHERE player = ?",
                 (player_id,),
-            ).fetchall()
+            )
         )
         return len(rows)
 
@@ -284,7 +286,7 @@ class SqlStandings(SqlBase):
         # (and, everywhere, so a player's other communities' rows leave enough players).
         read = (wanted * _EVERYWHERE if everywhere else wanted) + _SPARE
         sql, args = leaderboard_query(pool, platform, community, read)
-        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        rows = await self._read(lambda c: c.fetch(sql, args))
         where = None if everywhere else Community(str(platform), str(community))
         standings: list[Standing] = []
         seen: set[int] = set()
@@ -306,12 +308,12 @@ class SqlStandings(SqlBase):
         """A player's rating after each of their rated games in ``pool`` of community
         ``where``, oldest first."""
         rows = await self._read(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 "SELECT game_id, at, mu, sigma, games FROM rating_changes "
                 "WHERE player = ? AND platform = ? AND community = ? AND pool = ? "
                 "ORDER BY at, game_id",
                 (player_id, where.platform, where.id, pool.key),
-            ).fetchall()
+            )
         )
         points = []
         for r in rows:
@@ -326,11 +328,11 @@ class SqlStandings(SqlBase):
     async def rating_changes(self, game_id: int) -> tuple[RatingChange, RatingChange] | None:
         """The rating changes a game made, by seat (``None``: it was not rated)."""
         rows = await self._read(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 "SELECT seat, mu_before, sigma_before, games_before, mu, sigma, games "
                 "FROM rating_changes WHERE game_id = ? ORDER BY seat",
                 (game_id,),
-            ).fetchall()
+            )
         )
         if len(rows) != 2:
             return None
@@ -353,13 +355,13 @@ class SqlStandings(SqlBase):
         :mod:`bot.ratings` reads them (rows that cannot be read are left out with a log
         line)."""
         rows = await self._read(
-            lambda c: c.execute(
+            lambda c: c.fetch(
                 f"SELECT {_FINISHED_COLUMNS} FROM games WHERE seat0 = ? "
                 "AND status IN ('finished', 'aborted') "
                 f"UNION ALL SELECT {_FINISHED_COLUMNS} FROM games WHERE seat1 = ? AND seat0 <> ? "
                 "AND status IN ('finished', 'aborted')",
                 (player_id, player_id, player_id),
-            ).fetchall()
+            )
         )
         return sorted(_readable(rows), key=lambda g: g.order)
 
@@ -379,15 +381,15 @@ def _readable(rows: Iterable[Row]) -> list[FinishedGame]:
     return games
 
 
-def _rebuild(conn: Conn) -> RebuildSummary:
+async def _rebuild(conn: Conn) -> RebuildSummary:
     """Every community's ratings from its own rated games, in order."""
-    rows = conn.execute(
+    rows = await conn.fetch(
         f"SELECT {_FINISHED_COLUMNS} FROM games WHERE status = 'finished' ORDER BY finished_at, id"
-    ).fetchall()
+    )
     games = _readable(rows)
     places = {int(r["id"]): _community_of(r) for r in rows}
-    conn.execute("DELETE FROM rating_changes")
-    conn.execute("DELETE FROM ratings")
+    await conn.execute("DELETE FROM rating_changes")
+    await conn.execute("DELETE FROM ratings")
     counted = sorted((g for g in games if g.counts), key=lambda g: g.order)
     by_community: dict[Community, list[FinishedGame]] = {}
     for game in counted:
@@ -406,9 +408,11 @@ def _rebuild(conn: Conn) -> RebuildSummary:
                 seen[key] = index + 1
                 before = points[index - 1].rating if index else Rating()
                 change = RatingChange(before, points[index].rating)
-                _put_change(conn, game.id, seat, player, game.pool, change, game.finished_at, where)
+                await _put_change(
+                    conn, game.id, seat, player, game.pool, change, game.finished_at, where
+                )
                 last[key] = game.finished_at
-        conn.executemany(
+        await conn.executemany(
             _PUT_RATING,
             [
                 _rating_values(where, pool, player, r, last[(player, pool)])

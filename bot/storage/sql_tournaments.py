@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 
 from bot.core.notification import Notification
-from bot.storage.dbapi import Conn, Row, to_ts
+from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import GameRow
 from bot.storage.sql_base import SqlBase
@@ -104,18 +104,18 @@ def _entrant(row: Row) -> EntrantRow:
     )
 
 
-def _insert_games(
+async def _insert_games(
     conn: Conn, tournament_id: int, games: Sequence[TournamentNewGame], now: datetime
 ) -> list[Row]:
     rows = []
     for new in games:
-        row = insert_game(conn, new.game, now)
-        conn.execute(
+        row = await insert_game(conn, new.game, now)
+        await conn.execute(
             "INSERT INTO tournament_games (game_id, tournament_id, grp, leg, replay_of) "
             "VALUES (?, ?, ?, ?, ?)",
             (row["id"], tournament_id, new.group, new.leg, new.replay_of),
         )
-        insert_notes(conn, [filled(n, game_id=row["id"]) for n in new.notes])
+        await insert_notes(conn, [filled(n, game_id=row["id"]) for n in new.notes])
         rows.append(row)
     return rows
 
@@ -128,27 +128,30 @@ class SqlTournaments(SqlBase):
     ) -> TournamentRow:
         """Open a tournament for sign-up; its creator is its first player."""
 
-        def create(conn: Conn) -> Row:
-            row: Row = conn.execute(
-                "INSERT INTO tournaments (platform, chat_id, community, creator, game, options, "
-                "time_per_move, rounds, rated, max_players, status, created_at, starts_by) "
-                f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING {_COLUMNS}",
-                (
-                    new.platform,
-                    new.chat_id,
-                    new.community,
-                    new.creator,
-                    new.game,
-                    dumps(dict(new.options)),
-                    new.time_per_move,
-                    new.rounds,
-                    int(new.rated),
-                    new.max_players,
-                    to_ts(now),
-                    to_ts(starts_by),
-                ),
-            ).fetchone()
-            conn.execute(
+        async def create(conn: Conn) -> Row:
+            row = one(
+                await conn.fetchrow(
+                    "INSERT INTO tournaments (platform, chat_id, community, creator, game, "
+                    "options, time_per_move, rounds, rated, max_players, status, created_at, "
+                    "starts_by) "
+                    f"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, ?) RETURNING {_COLUMNS}",
+                    (
+                        new.platform,
+                        new.chat_id,
+                        new.community,
+                        new.creator,
+                        new.game,
+                        dumps(dict(new.options)),
+                        new.time_per_move,
+                        new.rounds,
+                        int(new.rated),
+                        new.max_players,
+                        to_ts(now),
+                        to_ts(starts_by),
+                    ),
+                )
+            )
+            await conn.execute(
                 "INSERT INTO tournament_players (tournament_id, player_id, joined_at) "
                 "VALUES (?, ?, ?)",
                 (row["id"], new.creator, to_ts(now)),
@@ -198,27 +201,29 @@ class SqlTournaments(SqlBase):
     async def join_tournament(self, tournament_id: int, player_id: int, now: datetime) -> Joined:
         """Sign ``player_id`` up for an open tournament that is not full."""
 
-        def join(conn: Conn) -> Joined:
-            locked = conn.execute(
+        async def join(conn: Conn) -> Joined:
+            locked = await conn.fetchrow(
                 "UPDATE tournaments SET status = status WHERE id = ? AND status = 'open' "
                 "RETURNING max_players",
                 (tournament_id,),
-            ).fetchone()
+            )
             if locked is None:
                 return Joined.CLOSED
-            there = conn.execute(
+            there = await conn.fetchrow(
                 "SELECT 1 FROM tournament_players WHERE tournament_id = ? AND player_id = ?",
                 (tournament_id, player_id),
-            ).fetchone()
+            )
             if there is not None:
                 return Joined.ALREADY
-            (count,) = conn.execute(
-                "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?",
-                (tournament_id,),
-            ).fetchone()
+            (count,) = one(
+                await conn.fetchrow(
+                    "SELECT COUNT(*) FROM tournament_players WHERE tournament_id = ?",
+                    (tournament_id,),
+                )
+            )
             if count >= locked["max_players"]:
                 return Joined.FULL
-            conn.execute(
+            await conn.execute(
                 "INSERT INTO tournament_players (tournament_id, player_id, joined_at) "
                 "VALUES (?, ?, ?)",
                 (tournament_id, player_id, to_ts(now)),
@@ -231,12 +236,12 @@ class SqlTournaments(SqlBase):
         """Take ``player_id`` off an open tournament's list; ``False`` if they were not on it
         or it is no longer open."""
 
-        def leave(conn: Conn) -> bool:
-            gone = conn.execute(
+        async def leave(conn: Conn) -> bool:
+            gone = await conn.execute(
                 "DELETE FROM tournament_players WHERE tournament_id = ? AND player_id = ? "
                 "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'open')",
                 (tournament_id, player_id, tournament_id),
-            ).rowcount
+            )
             return bool(gone)
 
         return await self._write(leave)
@@ -255,29 +260,29 @@ class SqlTournaments(SqlBase):
         players are no longer those of ``placed`` (someone joined or left meanwhile: nothing
         is stored, and the caller may plan again)."""
 
-        def start(conn: Conn) -> list[Row] | None:
-            started = conn.execute(
+        async def start(conn: Conn) -> list[Row] | None:
+            started = await conn.fetchrow(
                 "UPDATE tournaments SET status = 'running', started_at = ?, standings_at = ? "
                 "WHERE id = ? AND status = 'open' RETURNING id",
                 (to_ts(now), to_ts(now), tournament_id),
-            ).fetchone()
+            )
             if started is None:
                 return None
-            signed = conn.execute(
+            signed = await conn.fetch(
                 "SELECT player_id FROM tournament_players WHERE tournament_id = ?",
                 (tournament_id,),
-            ).fetchall()
+            )
             if {row["player_id"] for row in signed} != set(placed):
                 raise _SignUpChanged  # someone joined or left meanwhile: undo, start afresh
             for player, (group, rating) in placed.items():
-                conn.execute(
+                await conn.execute(
                     "UPDATE tournament_players SET grp = ?, rating = ? "
                     "WHERE tournament_id = ? AND player_id = ?",
                     (group, rating, tournament_id, player),
                 )
             # The chat's notes first: the start message goes out before the games' boards.
-            insert_notes(conn, notes)
-            return _insert_games(conn, tournament_id, games, now)
+            await insert_notes(conn, notes)
+            return await _insert_games(conn, tournament_id, games, now)
 
         try:
             rows = await self._write(start)
@@ -297,21 +302,21 @@ class SqlTournaments(SqlBase):
         """Move a tournament from ``was`` to ``status`` (cancelled, finished), storing the
         final ``places`` by player id and adding ``notes``; ``False`` if it was not ``was``."""
 
-        def close(conn: Conn) -> bool:
-            done = conn.execute(
+        async def close(conn: Conn) -> bool:
+            done = await conn.fetchrow(
                 "UPDATE tournaments SET status = ?, finished_at = ? WHERE id = ? AND status = ? "
                 "RETURNING id",
                 (str(status), to_ts(now), tournament_id, str(was)),
-            ).fetchone()
+            )
             if done is None:
                 return False
             for player, place in (places or {}).items():
-                conn.execute(
+                await conn.execute(
                     "UPDATE tournament_players SET place = ? "
                     "WHERE tournament_id = ? AND player_id = ?",
                     (place, tournament_id, player),
                 )
-            insert_notes(conn, notes)
+            await insert_notes(conn, notes)
             return True
 
         return await self._write(close)
@@ -398,23 +403,23 @@ class SqlTournaments(SqlBase):
         """Add the replays of aborted games to a running tournament (each aborted game is
         replayed once: one already replayed is skipped)."""
 
-        def add(conn: Conn) -> list[Row]:
-            running = conn.execute(
+        async def add(conn: Conn) -> list[Row]:
+            running = await conn.fetchrow(
                 "UPDATE tournaments SET status = status WHERE id = ? AND status = 'running' "
                 "RETURNING id",
                 (tournament_id,),
-            ).fetchone()
+            )
             if running is None:
                 return []
             fresh = [
                 g
                 for g in games
-                if conn.execute(
+                if await conn.fetchrow(
                     "SELECT 1 FROM tournament_games WHERE replay_of = ?", (g.replay_of,)
-                ).fetchone()
+                )
                 is None
             ]
-            return _insert_games(conn, tournament_id, fresh, now)
+            return await _insert_games(conn, tournament_id, fresh, now)
 
         return [read_game(r) for r in await self._write(add)]
 
@@ -429,17 +434,17 @@ class SqlTournaments(SqlBase):
         """Mark a player of a running tournament withdrawn (``why``: ``left`` or ``time``);
         ``False`` if they already were or it is not running."""
 
-        def mark(conn: Conn) -> bool:
-            done = conn.execute(
+        async def mark(conn: Conn) -> bool:
+            done = await conn.fetchrow(
                 "UPDATE tournament_players SET withdrawn_at = ?, withdrawn_why = ? "
                 "WHERE tournament_id = ? AND player_id = ? AND withdrawn_at IS NULL "
                 "AND EXISTS (SELECT 1 FROM tournaments WHERE id = ? AND status = 'running') "
                 "RETURNING player_id",
                 (to_ts(now), why, tournament_id, player_id, tournament_id),
-            ).fetchone()
+            )
             if done is None:
                 return False
-            insert_notes(conn, notes)
+            await insert_notes(conn, notes)
             return True
 
         return await self._write(mark)
@@ -454,15 +459,15 @@ class SqlTournaments(SqlBase):
         """Record a standings update posted at ``now`` with its ``notes``, if the last one is
         still ``previous`` (so of several processes one posts it)."""
 
-        def claim(conn: Conn) -> bool:
-            done = conn.execute(
+        async def claim(conn: Conn) -> bool:
+            done = await conn.fetchrow(
                 "UPDATE tournaments SET standings_at = ? WHERE id = ? AND status = 'running' "
                 "AND COALESCE(standings_at, '') = ? RETURNING id",
                 (to_ts(now), tournament_id, opt_ts(previous) or ""),
-            ).fetchone()
+            )
             if done is None:
                 return False
-            insert_notes(conn, notes)
+            await insert_notes(conn, notes)
             return True
 
         return await self._write(claim)

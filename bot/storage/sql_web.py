@@ -30,15 +30,13 @@ class SqlWeb(SqlBase):
         """The slug of game ``game_id``'s page, made (at random) if it has none yet."""
         fresh = secrets.token_urlsafe(SLUG_BYTES)
 
-        def make(conn: Conn) -> str:
-            conn.execute(
+        async def make(conn: Conn) -> str:
+            await conn.execute(
                 "INSERT INTO web_links (game_id, slug, created_at) VALUES (?, ?, ?) "
                 "ON CONFLICT (game_id) DO NOTHING",
                 (game_id, fresh, to_ts(now)),
             )
-            row = conn.execute(
-                "SELECT slug FROM web_links WHERE game_id = ?", (game_id,)
-            ).fetchone()
+            row = await conn.fetchrow("SELECT slug FROM web_links WHERE game_id = ?", (game_id,))
             assert row is not None  # inserted or already there, in this transaction
             return str(row["slug"])
 
@@ -55,21 +53,21 @@ class SqlWeb(SqlBase):
         """Record that ``worker`` has ``watchers`` pages of ``game_id`` open (until ``until``;
         0 forgets it) and answer how many pages of it all processes have open at ``now``."""
 
-        def count(conn: Conn) -> int:
-            conn.execute(
+        async def count(conn: Conn) -> int:
+            await conn.execute(
                 "DELETE FROM web_watchers WHERE game_id = ? AND (worker = ? OR until <= ?)",
                 (game_id, worker, to_ts(now)),
             )
             if watchers > 0:
-                conn.execute(
+                await conn.execute(
                     "INSERT INTO web_watchers (game_id, worker, watchers, until) "
                     "VALUES (?, ?, ?, ?)",
                     (game_id, worker, watchers, to_ts(until)),
                 )
-            row = conn.execute(
+            row = await conn.fetchrow(
                 "SELECT COALESCE(SUM(watchers), 0) AS n FROM web_watchers WHERE game_id = ?",
                 (game_id,),
-            ).fetchone()
+            )
             return int(row["n"]) if row is not None else 0
 
         return await self._write(count)

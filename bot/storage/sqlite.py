@@ -1,12 +1,13 @@
 """The SQLite store: :class:`SqliteStore`, the shared SQL of :class:`~bot.storage.sql.SqlStore`
-on one SQLite file.
+on one SQLite file through aiosqlite.
 
 What is SQLite's own:
 
-- One connection, used only by one dedicated thread; every read and every transaction is one
-  function run in that thread, so a whole transaction is one trip from the event loop and
-  transactions never interleave.  Writes start with ``BEGIN IMMEDIATE`` (SQLite's way to take
-  the write lock at once), so a busy database fails before anything is done.
+- One aiosqlite connection (its own thread runs each statement) and one :class:`asyncio.Lock`:
+  a call of the store has the connection to itself from its first statement to its last, so
+  transactions never interleave and a read never sees a write half-done.  Writes start with
+  ``BEGIN IMMEDIATE`` (SQLite's way to take the write lock at once), so a busy database fails
+  before anything is done.
 - ``PRAGMA`` settings: WAL, ``synchronous = NORMAL``, foreign keys, the busy timeout, and
   ``PRAGMA optimize`` when the database is opened and closed.  A write lock held by someone
   else for longer than the busy timeout raises :class:`~bot.storage.errors.StoreBusy`.
@@ -19,12 +20,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import sqlite3
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import AsyncIterator, Callable, Iterable, Sequence
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, cast
 
-from bot.storage.dbapi import Conn
+import aiosqlite
+
+from bot.storage.dbapi import Conn, Row
 from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
@@ -32,8 +35,6 @@ from bot.storage.sql import SqlStore
 __all__ = ["SqliteStore"]
 
 log = logging.getLogger(__name__)
-
-T = TypeVar("T")
 
 #: Default busy timeout: how long a write waits for another connection's lock.
 BUSY_TIMEOUT = 10.0
@@ -46,44 +47,85 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
-def _connect(path: str, busy_timeout: float) -> tuple[sqlite3.Connection, tuple[int, ...]]:
+class _Connection:
+    """The :class:`~bot.storage.dbapi.Conn` of the SQLite store: statements on an aiosqlite
+    connection, one cursor reused for those that return no rows (one trip to aiosqlite's
+    thread each)."""
+
+    def __init__(self, db: aiosqlite.Connection, cursor: aiosqlite.Cursor) -> None:
+        self._db = db
+        self._cursor = cursor
+
+    async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> int:
+        await self._cursor.execute(sql, parameters)
+        return int(self._cursor.rowcount)
+
+    async def fetch(self, sql: str, parameters: Sequence[Any] = (), /) -> list[Row]:
+        return list(await self._db.execute_fetchall(sql, parameters))
+
+    async def fetchrow(self, sql: str, parameters: Sequence[Any] = (), /) -> Row | None:
+        rows = await self.fetch(sql, parameters)
+        return rows[0] if rows else None
+
+    async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
+        await self._cursor.executemany(sql, parameters)
+
+    @asynccontextmanager
+    async def transaction(self, *, readonly: bool = False) -> AsyncIterator[None]:
+        # A deferred BEGIN reads one snapshot (WAL); IMMEDIATE takes the write lock at once.
+        await self._cursor.execute("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        try:
+            yield
+            await self._cursor.execute("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
+
+    async def _rollback(self) -> None:
+        # SQLite may have rolled back itself (a full disk, an I/O error): then nothing is open.
+        with suppress(sqlite3.OperationalError):
+            await self._cursor.execute("ROLLBACK")
+
+
+async def _connect(path: str, busy_timeout: float) -> tuple[aiosqlite.Connection, tuple[int, ...]]:
     try:
-        conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+        db = await aiosqlite.connect(path, isolation_level=None)
     except (sqlite3.Error, OSError) as exc:
         raise StoreError(f"cannot open database {path!r}: {exc}") from None
     try:
-        conn.row_factory = sqlite3.Row
-        conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-        conn.execute("PRAGMA journal_mode = WAL")
+        db.row_factory = sqlite3.Row
+        await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
+        await db.execute("PRAGMA journal_mode = WAL")
         # NORMAL is durable across application crashes (kill -9) in WAL mode; only a power cut
         # may lose the last commits.
-        conn.execute("PRAGMA synchronous = NORMAL")
-        conn.execute("PRAGMA foreign_keys = ON")
-        migrated = _migrate(conn, path)
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("PRAGMA foreign_keys = ON")
+        migrated = await _migrate(db, path)
         # Statistics for the planner, bounded in cost (SQLite's advice for long-lived
         # connections): without them it may scan every active game for one player's.
-        conn.execute("PRAGMA analysis_limit = 1000")
-        conn.execute("PRAGMA optimize = 0x10002")
+        await db.execute("PRAGMA analysis_limit = 1000")
+        await db.execute("PRAGMA optimize = 0x10002")
     except sqlite3.Error as exc:
-        conn.close()
+        await db.close()
         if _is_busy(exc):
             raise StoreBusy() from None
         raise StoreError(f"cannot use database {path!r}: {exc}") from None
     except BaseException:
-        conn.close()
+        await db.close()
         raise
-    return conn, migrated
+    return db, migrated
 
 
-def _migrate(conn: sqlite3.Connection, path: str) -> tuple[int, ...]:
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
+async def _migrate(db: aiosqlite.Connection, path: str) -> tuple[int, ...]:
+    (row,) = await db.execute_fetchall("PRAGMA user_version")
+    version = int(row[0])
     if version > SCHEMA_VERSION:
         raise StoreError(
             f"database {path!r} has schema {version}, newer than this bot "
             f"({SCHEMA_VERSION}): upgrade Hexhall"
         )
     for number in range(version, SCHEMA_VERSION):
-        conn.executescript(
+        await db.executescript(
             f"BEGIN IMMEDIATE;\n{MIGRATIONS[number].sqlite}\n"
             f"PRAGMA user_version = {number + 1};\nCOMMIT;"
         )
@@ -99,9 +141,11 @@ class SqliteStore(SqlStore):
 
     BOT_TURN_INDEX = " INDEXED BY games_bot_turn"
 
-    def __init__(self, conn: sqlite3.Connection, executor: ThreadPoolExecutor, path: str) -> None:
+    def __init__(self, conn: aiosqlite.Connection, cursor: aiosqlite.Cursor, path: str) -> None:
         self._conn = conn
-        self._executor = executor
+        self._connection = _Connection(conn, cursor)
+        # One call at a time on the one connection, from its first statement to its last.
+        self._lock = asyncio.Lock()
         self.path = path
 
     @classmethod
@@ -117,64 +161,45 @@ class SqliteStore(SqlStore):
                 raise StoreError(f"cannot open database {text!r}: folder {str(parent)!r} missing")
             if Path(text).is_dir():
                 raise StoreError(f"cannot open database {text!r}: it is a folder")
-        # The one thread that uses the connection: a transaction is one call into it.
-        executor = ThreadPoolExecutor(1, thread_name_prefix="hexhall-sqlite")
-        loop = asyncio.get_running_loop()
+        db, migrated = await _connect(text, busy_timeout)
         try:
-            conn, migrated = await loop.run_in_executor(executor, _connect, text, busy_timeout)
+            cursor = await db.cursor()
         except BaseException:
-            executor.shutdown(wait=False)
+            await db.close()
             raise
-        store = cls(conn, executor, text)
+        store = cls(db, cursor, text)
         store.migrated = migrated
         return store
 
     async def close(self) -> None:
         """Run ``PRAGMA optimize`` and close the connection."""
-
-        def close(conn: sqlite3.Connection) -> None:
+        async with self._lock:
             try:
-                conn.execute("PRAGMA optimize")
+                await self._conn.execute("PRAGMA optimize")
             except sqlite3.Error as exc:  # a full disk, say: one line, the close goes on
                 log.warning("PRAGMA optimize failed at close: %s", exc)
-            conn.close()
-
-        await asyncio.get_running_loop().run_in_executor(self._executor, close, self._conn)
-        self._executor.shutdown(wait=True)
+            await self._conn.close()
 
     async def schema_version(self) -> int:
         """The schema version of the open database."""
-        return int(await self._read(lambda c: c.execute("PRAGMA user_version").fetchone()[0]))
+        row = await self._row("PRAGMA user_version")
+        assert row is not None
+        return int(row[0])
 
-    async def _call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, self._guard, fn)
+    async def trace_statements(self, callback: Callable[[str], object] | None) -> None:
+        """Have ``callback`` called with every statement the store runs (on aiosqlite's
+        thread), or no longer (``None``): what tests and benchmarks count."""
+        # aiosqlite's annotation leaves out None, which sqlite3 takes to stop tracing.
+        await self._conn.set_trace_callback(cast(Callable[[str], object], callback))
 
-    def _guard(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        try:
-            return fn(self._conn)
-        except sqlite3.Error as exc:
-            if _is_busy(exc):
-                raise StoreBusy() from None
-            # A full disk, an I/O error, a refused statement: nothing was changed (the
-            # transaction rolled back), and the process goes on serving.
-            raise StoreUnavailable(f"the database refused the change: {exc}") from exc
-
-    async def _read(self, fn: Callable[[Conn], T]) -> T:
-        return await self._call(fn)
-
-    async def _write(self, fn: Callable[[Conn], T]) -> T:
-        """Run ``fn`` in one write transaction (``BEGIN IMMEDIATE``: the write lock is taken at
-        once, so a busy database fails before anything is done); rolled back if it raises."""
-
-        def transaction(conn: sqlite3.Connection) -> T:
-            conn.execute("BEGIN IMMEDIATE")
+    @asynccontextmanager
+    async def _lend(self) -> AsyncIterator[Conn]:
+        async with self._lock:
             try:
-                result = fn(conn)
-            except BaseException:
-                if conn.in_transaction:
-                    conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
-            return result
-
-        return await self._call(transaction)
+                yield self._connection
+            except sqlite3.Error as exc:
+                if _is_busy(exc):
+                    raise StoreBusy() from None
+                # A full disk, an I/O error, a refused statement: nothing was changed (the
+                # transaction rolled back), and the process goes on serving.
+                raise StoreUnavailable(f"the database refused the change: {exc}") from exc

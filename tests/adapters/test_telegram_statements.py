@@ -60,7 +60,7 @@ async def test_a_move_and_its_board_cost_at_most_eight_statements(tmp_path: Path
             if not sql.lstrip().upper().startswith(_TRANSACTION):
                 statements.append(" ".join(sql.split()))
 
-        store._conn.set_trace_callback(trace)
+        await store.trace_statements(trace)
         try:
             before = fake.last_message_id(group)
             await fake.send_text(mover, group, "/move a1")
@@ -69,7 +69,7 @@ async def test_a_move_and_its_board_cost_at_most_eight_statements(tmp_path: Path
             # The board is remembered right after it is sent: then the handler is done.
             await bot.eventually(lambda: _settled(path, 3))
         finally:
-            store._conn.set_trace_callback(None)
+            await store.trace_statements(None)
         # The board named the player to move; no notice is left to send.
         assert f"tg://user?id={bob.id if mover is alice else alice.id}" in [
             e.url for e in answer.entities or ()

@@ -162,8 +162,10 @@ async def _a_day_later(bot: Bot, tournament_id: int) -> None:
     real clock): the next sweep may post the day's update."""
     when = to_ts(bot.manager.now() - timedelta(days=2))
 
-    def back(conn: Conn) -> None:
-        conn.execute("UPDATE tournaments SET standings_at = ? WHERE id = ?", (when, tournament_id))
+    async def back(conn: Conn) -> None:
+        await conn.execute(
+            "UPDATE tournaments SET standings_at = ? WHERE id = ?", (when, tournament_id)
+        )
 
     await bot.manager.store._write(back)
 

@@ -11,4 +11,4 @@ from bot.storage.sql import SqlStore
 async def raw(store: SqlStore, sql: str, *args: Any) -> list[tuple[Any, ...]]:
     """Run ``sql`` (``?`` placeholders) on the store's own connection in one transaction; its
     rows as tuples (none for a statement that returns none)."""
-    return await store._write(lambda c: [tuple(r) for r in c.execute(sql, args).fetchall()])
+    return [tuple(r) for r in await store._write(lambda c: c.fetch(sql, args))]

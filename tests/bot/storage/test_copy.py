@@ -181,9 +181,9 @@ async def _dump(store: SqlStore) -> Rows:
     """Every row of every copied table, by column name, in primary-key order."""
 
     def rows_of(table: Table) -> Any:
-        def read(conn: Conn) -> list[dict[str, Any]]:
-            cursor = conn.execute(f"SELECT * FROM {table.name}")
-            return [dict(zip(row.keys(), tuple(row), strict=True)) for row in cursor.fetchall()]
+        async def read(conn: Conn) -> list[dict[str, Any]]:
+            rows = await conn.fetch(f"SELECT * FROM {table.name}")
+            return [dict(zip(row.keys(), tuple(row), strict=True)) for row in rows]
 
         return read
 

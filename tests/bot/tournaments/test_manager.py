@@ -312,10 +312,10 @@ async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(
             elsewhere = Rating(mu=40.0 - i, sigma=3.0, games=12)
             for community, rating in ((ROOM.community_id, here), ("another-server", elsewhere)):
 
-                def put(
+                async def put(
                     conn: Conn, pid: int = pid, rating: Rating = rating, community: str = community
                 ) -> None:
-                    conn.execute(
+                    await conn.execute(
                         "INSERT INTO ratings (platform, community, player, pool, mu, sigma, "
                         "games, value, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (
