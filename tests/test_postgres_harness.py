@@ -125,3 +125,32 @@ def test_start_tries_another_port_when_the_picked_one_is_taken(
                 pass
         finally:
             server.stop()
+
+
+async def test_two_servers_side_by_side_share_nothing(tmp_path: Path) -> None:
+    """Each test worker (``-n auto``) starts its own server, possibly under one base
+    directory: two servers get their own directories and ports, and a database of the same
+    name on each holds its own rows."""
+    first = PostgresServer.start(tmp_path)
+    try:
+        second = PostgresServer.start(tmp_path)
+        try:
+            assert first.root != second.root and first.port != second.port
+            for server, owner in ((first, "white"), (second, "black")):
+                connection = await asyncpg.connect(server.create_database("test_same_name"))
+                try:
+                    await connection.execute("CREATE TABLE seat (owner text)")
+                    await connection.execute("INSERT INTO seat VALUES ($1)", owner)
+                finally:
+                    await connection.close()
+            for server, owner in ((first, "white"), (second, "black")):
+                connection = await asyncpg.connect(server.url("test_same_name"))
+                try:
+                    rows = await connection.fetch("SELECT owner FROM seat")
+                    assert [tuple(row) for row in rows] == [(owner,)]
+                finally:
+                    await connection.close()
+        finally:
+            second.stop()
+    finally:
+        first.stop()

@@ -11,7 +11,7 @@ import telegram
 import engines
 from bot.sessions.picker import part_label, readable, split_parts
 from tests.adapters.telegram_kit import Bot, running
-from tests.bot.session_kit import finishing_moves
+from tests.bot.session_kit import finishing_moves, short_finishing_moves
 from tests.fakes.telegram import FakeTelegram
 
 
@@ -42,7 +42,7 @@ async def test_a_whole_game_typed_and_by_reply(tmp_path: Path, game: str) -> Non
     async with running(tmp_path / "t.db", pictures=False) as bot:
         fake = bot.fake
         alice, bob, group, game_id = await _start(bot, game)
-        moves = finishing_moves(game)
+        moves = short_finishing_moves(game)
         for number, move in enumerate(moves):
             mover = await bot.to_move(game_id, alice, bob)
             before = fake.last_message_id(group)

@@ -12,12 +12,14 @@ from engines.ai import winning_move
 from engines.ai.review import MIN_COST, review
 
 GAMES: list[tuple[str, dict[str, Any], int]] = [
-    # The first seeds whose random games hold the blunder (see blunder_game).
+    # The first seeds whose random games hold the blunder (see blunder_game); for Pathagon and
+    # Iso-Path later ones whose games are shorter (33 moves, not 112; 40, not 182), so the
+    # review judges fewer positions.
     ("maphex", {"size": 9}, 4),
     ("inphexion", {"size": 7}, 0),
-    ("pathagon", {}, 311),
+    ("pathagon", {}, 1989),
     ("fixation", {}, 1345),
-    ("isopath", {"size": 4}, 305),
+    ("isopath", {"size": 4}, 4492),
 ]
 
 

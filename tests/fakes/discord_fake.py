@@ -1093,26 +1093,10 @@ def _check_options(
     for i, option in enumerate(options):
         opath = [*path, i]
         kind = option.get("type")
-        name = option.get("name")
-        if not _valid_command_name(name):
-            form.add([*opath, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Option name is invalid")
-        if name in names:
-            form.add(
-                [*opath, "name"],
-                "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
-                "Option names must be unique",
-            )
-        names.add(str(name))
+        _check_option_name(option.get("name"), names, opath, form)
         form.length([*opath, "description"], option.get("description"), 1, 100)
         if kind in (OptionKind.SUB_COMMAND, OptionKind.SUB_COMMAND_GROUP):
-            if depth >= (1 if kind == OptionKind.SUB_COMMAND_GROUP else 2):
-                form.add(opath, "APPLICATION_COMMAND_OPTION_NESTING", "Too deeply nested")
-            children = option.get("options") or []
-            if kind == OptionKind.SUB_COMMAND_GROUP and any(
-                c.get("type") != OptionKind.SUB_COMMAND for c in children
-            ):
-                form.add(opath, "APPLICATION_COMMAND_OPTION_TYPE", "Groups hold subcommands only")
-            _check_options(children, [*opath, "options"], form, depth=depth + 1)
+            _check_subcommand(option, kind, opath, form, depth=depth)
             continue
         if kind not in {k.value for k in OptionKind}:
             form.add([*opath, "type"], "BASE_TYPE_CHOICES", f"Invalid option type {kind}")
@@ -1124,30 +1108,79 @@ def _check_options(
                 "Required options must be placed before non-required options",
             )
         seen_optional = seen_optional or not required
-        choices = option.get("choices")
-        if choices:
-            if option.get("autocomplete"):
-                form.add(
-                    [*opath, "autocomplete"],
-                    "AUTOCOMPLETE_CHOICES_EXCLUSIVE",
-                    "Autocomplete cannot be enabled on an option with choices",
-                )
-            if kind not in (OptionKind.STRING, OptionKind.INTEGER, OptionKind.NUMBER):
-                form.add([*opath, "choices"], "APPLICATION_COMMAND_OPTION_TYPE", "No choices here")
-            form.count([*opath, "choices"], choices, 25)
-            for k, choice in enumerate(choices):
-                form.length([*opath, "choices", k, "name"], choice.get("name"), 1, 100)
-                if isinstance(choice.get("value"), str):
-                    form.length([*opath, "choices", k, "value"], choice["value"], 1, 100)
-        if option.get("autocomplete") and kind not in (
-            OptionKind.STRING,
-            OptionKind.INTEGER,
-            OptionKind.NUMBER,
-        ):
-            form.add([*opath, "autocomplete"], "APPLICATION_COMMAND_OPTION_TYPE", "No autocomplete")
-        for key in ("min_length", "max_length"):
-            if key in option and not 0 <= option[key] <= 6000:
-                form.add([*opath, key], "NUMBER_TYPE_MAX", "Must be between 0 and 6000.")
+        _check_option_values(option, kind, opath, form)
+
+
+def _check_option_name(
+    name: object, names: set[str], opath: list[str | int], form: _FormErrors
+) -> None:
+    """An option's name is valid and unique among its siblings (``names`` so far)."""
+    if not _valid_command_name(name):
+        form.add([*opath, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Option name is invalid")
+    if name in names:
+        form.add(
+            [*opath, "name"],
+            "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS",
+            "Option names must be unique",
+        )
+    names.add(str(name))
+
+
+def _check_subcommand(
+    option: dict[str, Any], kind: object, opath: list[str | int], form: _FormErrors, *, depth: int
+) -> None:
+    """A subcommand or group: nested no deeper than Discord allows, a group holding
+    subcommands only, and its own options checked."""
+    if depth >= (1 if kind == OptionKind.SUB_COMMAND_GROUP else 2):
+        form.add(opath, "APPLICATION_COMMAND_OPTION_NESTING", "Too deeply nested")
+    children = option.get("options") or []
+    if kind == OptionKind.SUB_COMMAND_GROUP and any(
+        c.get("type") != OptionKind.SUB_COMMAND for c in children
+    ):
+        form.add(opath, "APPLICATION_COMMAND_OPTION_TYPE", "Groups hold subcommands only")
+    _check_options(children, [*opath, "options"], form, depth=depth + 1)
+
+
+#: the option types that may have choices or autocomplete
+_CHOOSABLE = (OptionKind.STRING, OptionKind.INTEGER, OptionKind.NUMBER)
+
+
+def _check_option_values(
+    option: dict[str, Any], kind: object, opath: list[str | int], form: _FormErrors
+) -> None:
+    """What a value option says of its values: choices, autocomplete and length bounds."""
+    choices = option.get("choices")
+    if choices:
+        if option.get("autocomplete"):
+            form.add(
+                [*opath, "autocomplete"],
+                "AUTOCOMPLETE_CHOICES_EXCLUSIVE",
+                "Autocomplete cannot be enabled on an option with choices",
+            )
+        if kind not in _CHOOSABLE:
+            form.add([*opath, "choices"], "APPLICATION_COMMAND_OPTION_TYPE", "No choices here")
+        form.count([*opath, "choices"], choices, 25)
+        for k, choice in enumerate(choices):
+            form.length([*opath, "choices", k, "name"], choice.get("name"), 1, 100)
+            if isinstance(choice.get("value"), str):
+                form.length([*opath, "choices", k, "value"], choice["value"], 1, 100)
+    if option.get("autocomplete") and kind not in _CHOOSABLE:
+        form.add([*opath, "autocomplete"], "APPLICATION_COMMAND_OPTION_TYPE", "No autocomplete")
+    for key in ("min_length", "max_length"):
+        if key in option and not 0 <= option[key] <= 6000:
+            form.add([*opath, key], "NUMBER_TYPE_MAX", "Must be between 0 and 6000.")
+
+
+#: what a value of each plain option type must be, as a refusal names it
+_SCALARS: dict[OptionKind, tuple[Callable[[Any], bool], str]] = {
+    OptionKind.STRING: (lambda v: isinstance(v, str), "a string"),
+    OptionKind.INTEGER: (lambda v: isinstance(v, int) and not isinstance(v, bool), "an integer"),
+    OptionKind.NUMBER: (
+        lambda v: isinstance(v, int | float) and not isinstance(v, bool),
+        "a number",
+    ),
+    OptionKind.BOOLEAN: (lambda v: isinstance(v, bool), "a boolean"),
+}
 
 
 def _check_choices(choices: object, form: _FormErrors) -> None:
@@ -1915,37 +1948,19 @@ class FakeDiscord(FakeServer):
             if strict:
                 raise ImpossibleInteraction(f"option {name!r}: {why}")
 
+        if kind in (OptionKind.USER, OptionKind.MENTIONABLE):
+            return self._resolved_user(value, guild, resolved)
+        if kind is OptionKind.CHANNEL:
+            return self._resolved_channel(value, resolved)
+        if kind not in _SCALARS:
+            raise ImpossibleInteraction(f"option {name!r}: the fake does not send {kind.name}")
+        accepts, what = _SCALARS[kind]
+        if not accepts(value):
+            refuse(f"{value!r} is not {what}")
         if kind is OptionKind.STRING:
-            if not isinstance(value, str):
-                refuse(f"{value!r} is not a string")
             value = str(value)
             if not option.get("min_length", 0) <= len(value) <= option.get("max_length", 6000):
                 refuse(f"{value!r} has a length out of range")
-        elif kind is OptionKind.INTEGER:
-            if isinstance(value, bool) or not isinstance(value, int):
-                refuse(f"{value!r} is not an integer")
-        elif kind is OptionKind.NUMBER:
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                refuse(f"{value!r} is not a number")
-        elif kind is OptionKind.BOOLEAN:
-            if not isinstance(value, bool):
-                refuse(f"{value!r} is not a boolean")
-        elif kind in (OptionKind.USER, OptionKind.MENTIONABLE):
-            u = self._user(value)
-            resolved.setdefault("users", {})[str(u.id)] = dict(u.payload())
-            if guild is not None and u.id in guild.members:
-                member = dict(guild.members[u.id].payload(with_permissions=True))
-                member.pop("user", None)
-                resolved.setdefault("members", {})[str(u.id)] = member
-            return str(u.id)
-        elif kind is OptionKind.CHANNEL:
-            ch = self._channel(value)
-            payload = ch.payload(self.users)
-            payload["permissions"] = EVERYONE_PERMISSIONS
-            resolved.setdefault("channels", {})[str(ch.id)] = payload
-            return str(ch.id)
-        else:
-            raise ImpossibleInteraction(f"option {name!r}: the fake does not send {kind.name}")
         if kind in (OptionKind.INTEGER, OptionKind.NUMBER) and isinstance(value, int | float):
             if "min_value" in option and value < option["min_value"]:
                 refuse(f"{value} is below {option['min_value']}")
@@ -1955,6 +1970,26 @@ class FakeDiscord(FakeServer):
         if choices and value not in [c["value"] for c in choices]:
             refuse(f"{value!r} is not one of the choices")
         return value
+
+    def _resolved_user(
+        self, value: Any, guild: FakeGuild | None, resolved: dict[str, dict[str, Any]]
+    ) -> str:
+        """A user option's id, with the user (and member, in a guild) in ``resolved``."""
+        u = self._user(value)
+        resolved.setdefault("users", {})[str(u.id)] = dict(u.payload())
+        if guild is not None and u.id in guild.members:
+            member = dict(guild.members[u.id].payload(with_permissions=True))
+            member.pop("user", None)
+            resolved.setdefault("members", {})[str(u.id)] = member
+        return str(u.id)
+
+    def _resolved_channel(self, value: Any, resolved: dict[str, dict[str, Any]]) -> str:
+        """A channel option's id, with the channel in ``resolved``."""
+        ch = self._channel(value)
+        payload = ch.payload(self.users)
+        payload["permissions"] = EVERYONE_PERMISSIONS
+        resolved.setdefault("channels", {})[str(ch.id)] = payload
+        return str(ch.id)
 
     def _new_interaction(
         self,

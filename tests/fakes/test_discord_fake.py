@@ -116,6 +116,11 @@ class Bot(discord.Client):
         return getter.result()
 
     def _add_commands(self) -> None:
+        self._add_game_commands()
+        self._add_answer_commands()
+
+    def _add_game_commands(self) -> None:
+        """Commands with options: a move (choices, autocomplete), typed options, a slow one."""
         tree = self.tree
 
         async def game_autocomplete(
@@ -176,6 +181,10 @@ class Bot(discord.Client):
             original = await interaction.original_response()
             await second.delete()
             await self.outcomes.put(("slow", original.content, second.content))
+
+    def _add_answer_commands(self) -> None:
+        """Commands that answer late, twice, in bursts or anywhere."""
+        tree = self.tree
 
         @tree.command(name="wait", description="Answer when the test allows")
         async def wait(interaction: discord.Interaction) -> None:

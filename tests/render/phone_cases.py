@@ -8,6 +8,8 @@ the smallest text of each game as a phone shows it).
 
 from __future__ import annotations
 
+import functools
+import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -61,28 +63,54 @@ def _marked(position: Position) -> bool:
     return bool(art.effects_text(position) or art.turn_text(position))
 
 
+def variant_name(game: str, options: dict[str, Any]) -> str:
+    """A variant's name, the first word of its cases' labels: ``inphexion-size=5``."""
+    return game + "".join(f"-{k}={v}" for k, v in options.items())
+
+
+#: every variant's name with its game and options, in the order :func:`cases` yields them
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    variant_name(game, options): (game, options)
+    for game in engines.GAMES
+    for options in OPTIONS[game]
+}
+
+
+@functools.cache
+def variant_cases(name: str, seeds: range = range(3)) -> tuple[Case, ...]:
+    """Every case of the variant ``name`` (a key of :data:`VARIANTS`).
+
+    Built on first use and kept, so collecting the tests plays no game and the tests that
+    share a variant play its random games once.
+    """
+    game, options = VARIANTS[name]
+    return tuple(_variant_cases(name, game, options, seeds))
+
+
+def _variant_cases(name: str, game: str, options: dict[str, Any], seeds: range) -> Iterator[Case]:
+    for seed in seeds:
+        plies = random_game(game, options, seed, max_plies=300)
+        start, mid, end = plies[0], plies[len(plies) // 2], plies[-1]
+        marked = list(itertools.islice(filter(_marked, plies), 3))
+        long = (LONG_NAMES, LONG_NAMES[::-1])[seed % 2]
+        yield Case(f"{name} start", start, None, None, None)
+        yield Case(f"{name} start, names", start, long, CLOCK, None)
+        yield Case(f"{name} mid {seed}", mid, long, CLOCK, None)
+        yield Case(f"{name} mid {seed}, no names", mid, None, None, None)
+        for k, p in enumerate(marked):
+            yield Case(f"{name} marks {seed}.{k}", p, long, CLOCK, None)
+        yield Case(f"{name} end {seed}", end, long, None, None)
+        for outcome in (Outcome(1, "resignation"), Outcome(None, "agreement")):
+            yield Case(f"{name} {outcome.termination} {seed}", mid, long, None, outcome)
+    start = engines.new(game, **options)
+    yield Case(f"{name} aborted", start, LONG_NAMES, None, Outcome(None, "aborted"))
+    yield Case(f"{name} time", start, LONG_NAMES, None, Outcome(0, "time"))
+
+
 def cases(seeds: range = range(3)) -> Iterator[Case]:
     """Every case, game by game."""
-    for game in engines.GAMES:
-        for options in OPTIONS[game]:
-            name = game + "".join(f"-{k}={v}" for k, v in options.items())
-            for seed in seeds:
-                plies = random_game(game, options, seed, max_plies=300)
-                start, mid, end = plies[0], plies[len(plies) // 2], plies[-1]
-                marked = [p for p in plies if _marked(p)][:3]
-                long = (LONG_NAMES, LONG_NAMES[::-1])[seed % 2]
-                yield Case(f"{name} start", start, None, None, None)
-                yield Case(f"{name} start, names", start, long, CLOCK, None)
-                yield Case(f"{name} mid {seed}", mid, long, CLOCK, None)
-                yield Case(f"{name} mid {seed}, no names", mid, None, None, None)
-                for k, p in enumerate(marked):
-                    yield Case(f"{name} marks {seed}.{k}", p, long, CLOCK, None)
-                yield Case(f"{name} end {seed}", end, long, None, None)
-                for outcome in (Outcome(1, "resignation"), Outcome(None, "agreement")):
-                    yield Case(f"{name} {outcome.termination} {seed}", mid, long, None, outcome)
-            start = engines.new(game, **options)
-            yield Case(f"{name} aborted", start, LONG_NAMES, None, Outcome(None, "aborted"))
-            yield Case(f"{name} time", start, LONG_NAMES, None, Outcome(0, "time"))
+    for name in VARIANTS:
+        yield from variant_cases(name, seeds)
 
 
 def smallest(case: Case, view: tuple[str, int, str, float]) -> tuple[float, render.TextMark]:

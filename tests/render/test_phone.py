@@ -23,26 +23,21 @@ from engines import Outcome
 from render import _pipeline
 from render._core import BAND
 from render._words import result_text
-from tests.render.phone_cases import LONG_NAMES, VIEWS, Case, cases
+from tests.render.phone_cases import LONG_NAMES, VARIANTS, VIEWS, Case, variant_cases
 
-ALL = list(cases())
 #: a shortened name keeps at least this many characters
 KEPT = 8
 
 
-def by_game(case: Case) -> str:
-    return case.label.split(" ")[0]
-
-
-@pytest.mark.parametrize("game", sorted({by_game(c) for c in ALL}))
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("view", VIEWS, ids=[v[0] for v in VIEWS])
 def test_no_text_is_smaller_than_readable_on_a_phone(
-    game: str, view: tuple[str, int, str, float]
+    variant: str, view: tuple[str, int, str, float]
 ) -> None:
     """Every text of every case, scaled to the view's width, is at least the view's minimum
     font size; icons drawn as glyphs (``+``, ``−``, ``↺``) are pictures, not words."""
     name, shown, unit, least = view
-    for case in (c for c in ALL if by_game(c) == game):
+    for case in variant_cases(variant):
         (width, _), texts = case.texts()
         assert texts
         for text in texts:
@@ -61,11 +56,11 @@ def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float,
     return min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
 
 
-@pytest.mark.parametrize("game", sorted({by_game(c) for c in ALL}))
-def test_texts_are_whole_inside_the_picture_and_apart(game: str) -> None:
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_texts_are_whole_inside_the_picture_and_apart(variant: str) -> None:
     """No text leaves the picture or overlaps another; only a long player's name is cut,
     keeping its start."""
-    for case in (c for c in ALL if by_game(c) == game):
+    for case in variant_cases(variant):
         size, texts = case.texts()
         for text in texts:
             assert _inside(text.box, size), f"{case.label}: {text.text!r} at {text.box}"
@@ -89,7 +84,8 @@ def test_the_header_says_everything_uncut(game: str) -> None:
     """Whose turn, the clock, the move number, the last move and the game's hint while the
     game goes on; the whole result, the number of moves and the last move once it is over —
     none of it cut."""
-    for case in (c for c in ALL if by_game(c).split("-")[0] == game):
+    variants = (name for name, (of, _) in VARIANTS.items() if of == game)
+    for case in (c for name in variants for c in variant_cases(name)):
         position, header = case.position, _header(case)
         words = " ".join(header)
         assert "…" not in words, case.label

@@ -4,6 +4,7 @@ direct-message fallback, and obsolete notifications never sent."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import socket
 import subprocess
@@ -22,6 +23,7 @@ from bot.messages import Chat, Text
 from bot.storage import GameRow, NewGame, PlayerRow, open_store
 from bot.storage.errors import StoreUnavailable
 from bot.storage.sql import SqlStore
+from tests.bot.session_kit import eventually
 from tests.bot.storage.raw import raw
 
 START = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -78,14 +80,14 @@ class Meeting(Recorder):
     def __init__(self, name: str) -> None:
         super().__init__(name)
         self.other: Meeting | None = None
-        self.started = False
+        self.started = asyncio.Event()
 
     async def send(self, notification: Notification) -> None:
-        if not self.started:
-            self.started = True
-            deadline = time.monotonic() + 20
-            while not (self.other and self.other.started) and time.monotonic() < deadline:
-                await asyncio.sleep(0.005)
+        if not self.started.is_set():
+            self.started.set()
+            if self.other is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.other.started.wait(), timeout=20)
         await super().send(notification)
 
 
@@ -206,11 +208,11 @@ async def test_running_workers_deliver_until_stopped(store_url: str) -> None:
         ]
         await queue(first, game, notes(bob, game, 30))
         outboxes[1].wake()
-        deadline = time.monotonic() + 30
-        while len(a.sent) + len(b.sent) < 30 and time.monotonic() < deadline:
-            await asyncio.sleep(0.01)
-        stop.set()
-        await asyncio.wait_for(asyncio.gather(*tasks), timeout=30)
+        try:
+            await eventually(lambda: len(a.sent) + len(b.sent) >= 30, "30 sent", timeout=30)
+        finally:
+            stop.set()
+            await asyncio.wait_for(asyncio.gather(*tasks), timeout=30)
         ids = [n.id for _, n in a.sent + b.sent]
         assert len(ids) == len(set(ids)) == 30
     finally:

@@ -6,8 +6,8 @@ memory, so what it decides comes from the store.  Both databases."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
-import subprocess
 import sys
 
 import engines
@@ -70,10 +70,9 @@ async def test_a_repeat_answers_with_the_board_when_its_first_answer_died(
     """The process that stored the move died answering it (its committed board is still
     claimed by it, and it is gone): the update sent again is answered with the board, for
     everyone, once; otherwise a repeat stays quiet."""
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
-    )
-    pid = int(dead.stdout)
+    dead = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    assert await dead.wait() == 0
+    pid = dead.pid
     ghost = f"{socket.gethostname()}:{pid}:dead"
     async with session(store_url) as manager:
         game_id, _ = await start_game(manager, "pathagon")

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
@@ -84,10 +83,9 @@ async def test_a_lease_of_a_process_that_died_on_this_host_is_taken_over_at_once
     whose process ended in this very pid namespace is gone at once; one that beat from another
     container with the same host name (its process id means nothing here) is alive while it
     beats, and gone once its heartbeat is older than GONE_AFTER (by the database's clock)."""
-    dead = subprocess.run(
-        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, check=True
-    )
-    pid = int(dead.stdout)
+    dead = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    assert await dead.wait() == 0
+    pid = dead.pid
     host = socket.gethostname()
     ghost, twin = f"{host}:{pid}:0000", f"{host}:{pid}:1111"
     async with session(store_url) as m:
