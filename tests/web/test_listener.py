@@ -24,6 +24,7 @@ from bot.config import settings as settings_from_env
 from bot.webboard import assets
 from bot.webboard.limits import STREAMS_PER_ADDRESS, STREAMS_RETRY_AFTER, Streams
 from bot.webboard.server import SECURITY_HEADERS
+from tests.bot.session_kit import eventually
 from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, site
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -76,9 +77,7 @@ async def test_event_streams_are_capped_per_address(web: Site) -> None:
             for answer in opened:
                 answer.close()
     # The streams closed by their pages are given back: the address may open pages again.
-    async with asyncio.timeout(5):
-        while web.board.streams.total:
-            await asyncio.sleep(0.01)
+    await eventually(lambda: not web.board.streams.total, "the streams given back", timeout=5)
     async with aiohttp.ClientSession() as http, http.get(events) as answer:
         assert answer.status == 200
         assert (await answer.content.readline()).startswith(b"data: ")
@@ -191,9 +190,8 @@ async def test_forwarded_for_is_believed_only_from_named_proxies(web: Site) -> N
     # No proxy named (HEXHALL_TRUSTED_PROXIES unset): the header is the asker's own words, and
     # the peer (127.0.0.1) holds its two streams whatever it writes there.
     assert await _streams(web, slug, clients) == [200, 200, 429]
-    async with asyncio.timeout(5):  # (the streams closed above are given back)
-        while web.board.streams.total:
-            await asyncio.sleep(0.01)
+    # (the streams closed above are given back)
+    await eventually(lambda: not web.board.streams.total, "the streams given back", timeout=5)
 
     # Behind the operator's proxy on this machine: each client has streams of its own, and a
     # client's own X-Forwarded-For (left of what the proxy appended) changes nothing.

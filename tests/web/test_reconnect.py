@@ -5,7 +5,6 @@ the page says it is reconnecting, and shows the next move within 2 s once the pr
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -14,6 +13,7 @@ import pytest
 from aiohttp import web
 from playwright.async_api import Browser, expect
 
+from tests.bot.session_kit import eventually
 from tests.web.kit import ADA, BO, TG_GROUP, Site, new_game, phone
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -98,9 +98,8 @@ async def test_the_page_reconnects_after_a_proxy_502(browser: Browser, web: Site
 
         proxy.breaks()  # the bot restarts behind the proxy
         await expect(watchers).to_have_text("reconnecting…")
-        async with asyncio.timeout(10):  # the page keeps trying (and is refused)
-            while proxy.refused < 6:  # (its wait between tries at the longest by now)
-                await asyncio.sleep(0.05)
+        # The page keeps trying (and is refused), its wait between tries at the longest by now.
+        await eventually(lambda: proxy.refused >= 6, "six refused tries", timeout=10)
         await expect(watchers).to_have_text("reconnecting…")
 
         proxy.broken = False  # back
