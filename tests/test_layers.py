@@ -80,9 +80,6 @@ KNOWN_STORE_REACHES: dict[str, int] = {
     "bot.adapters.console": 2,
     "bot.adapters.discord.service": 2,
     "bot.adapters.telegram.service": 2,
-    # answering a button opens a store transaction itself
-    "bot.adapters.discord.adapter": 1,
-    "bot.adapters.telegram.adapter": 1,
     # the web board reads games, slugs, watchers and players from the store
     "bot.webboard.server": 6,
 }

@@ -59,7 +59,7 @@ from bot.adapters.discord.threads import (
 )
 from bot.adapters.redact import hide
 from bot.core.status import ChallengeStatus
-from bot.delivery.outbox import Outbox, answering
+from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -450,7 +450,7 @@ class DiscordBot(discord.Client):
         live = out.board
         owner = self.outbox.owner if self.outbox is not None else self._owner
         chat = chat_here(interaction).chat_id
-        async with answering(self.manager.store, self.manager.clock, owner, live, chat):
+        async with self.manager.answering(owner, live, chat):
             if mode is Mode.EDIT and await self._accept_into_thread(
                 interaction, reply, out, deferred, pressed
             ):

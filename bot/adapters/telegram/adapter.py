@@ -74,7 +74,7 @@ from bot.adapters.telegram.reading import (
 from bot.adapters.telegram.taps import Taps
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
-from bot.delivery.outbox import Outbox, answering
+from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -404,10 +404,9 @@ class TelegramAdapter:
                 return None
             # The move's committed board is this answer: claimed, so no outbox posts it too.
             owner = self.outbox.owner if self.outbox is not None else self._owner
-            store, clock = self.manager.store, self.manager.clock
             # (A live board, or the final one: any board shown as the game's latest; the
             # game's chat is the topic's when it is in one.)
-            async with answering(store, clock, owner, gid, topics.key(chat_id, thread)):
+            async with self.manager.answering(owner, gid, topics.key(chat_id, thread)):
                 message = await send_board(
                     bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
                 )
@@ -781,9 +780,9 @@ class TelegramAdapter:
     async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
         """Post ``reply`` (about a game) in the game's own chat (and topic)."""
         assert reply.game_id is not None
-        row = await self.manager.store.get_game(reply.game_id)
-        assert row is not None  # the reply was just made about it
-        chat_id, thread = topics.place(row.chat_id)
+        game_chat = await self.manager.game_chat(reply.game_id)
+        assert game_chat is not None  # the reply was just made about it
+        chat_id, thread = topics.place(game_chat)
         await self.send(chat_id, reply, dedupe=dedupe, thread=thread)
 
     async def _challenge_with(
