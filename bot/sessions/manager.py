@@ -18,12 +18,14 @@ import asyncio
 import functools
 import random
 from collections.abc import Awaitable, Callable, Mapping
+from contextlib import AbstractAsyncContextManager
 from datetime import datetime, timedelta
 from importlib.resources.abc import Traversable
 from typing import Any, Concatenate, Generic, ParamSpec, TypeVar, overload
 
 from bot.core.status import ChallengeStatus
 from bot.delivery.bell import Bell
+from bot.delivery.outbox import answering
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import (
     browse as browsing,
@@ -291,6 +293,36 @@ class SessionManager:
         """``user`` opened a private chat with the bot: direct messages the platform refused
         before may reach them now (the refusal remembered in ``players.dm_refused_at``)."""
         await self.store.direct_reachable(user.platform, user.user_id)
+
+    async def direct_refused(self, user: User) -> None:
+        """The platform refused a direct message to ``user``: remembered in the store
+        (``players.dm_refused_at``), so no outbox tries again until they open a private chat
+        with the bot (:meth:`direct_reachable`)."""
+        player = await self.player(user)
+        await self.store.direct_refused(player.id, self.clock.now())
+
+    async def player_name(self, player_id: int) -> str | None:
+        """The name of the player ``player_id`` (``None``: no such player)."""
+        row = await self.store.get_player(player_id)
+        return None if row is None else row.name
+
+    async def game_chat(self, game_id: int) -> str | None:
+        """The chat game ``game_id`` is played in, as the store keeps it (``None``: no such
+        game)."""
+        row = await self.store.get_game(game_id)
+        return None if row is None else row.chat_id
+
+    async def tournament_of_game(self, game_id: int) -> int | None:
+        """The tournament game ``game_id`` belongs to (``None``: none)."""
+        return await self.store.tournament_of_game(game_id)
+
+    def answering(
+        self, owner: str, game_id: int | None, chat_id: str
+    ) -> AbstractAsyncContextManager[None]:
+        """Around a surface posting a board of ``game_id`` in ``chat_id`` as its answer: the
+        game's committed boards are claimed for ``owner`` so no outbox posts them a second
+        time (see :func:`bot.delivery.outbox.answering`)."""
+        return answering(self.store, self.clock, owner, game_id, chat_id)
 
     remember_post = forward(posts.remember_post)
 

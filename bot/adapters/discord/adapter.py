@@ -14,6 +14,10 @@ Which message shows which game's board, or which challenge's card, is remembered
 (:mod:`bot.sessions.posts`), so after a restart too only a game's latest board keeps live
 buttons, and an expired challenge's cards are edited by the outbox's sender
 (:mod:`bot.adapters.discord.sender`).
+
+What answering a challenge's card does (a game thread, a card accepted privately, the other
+copies closed) is :mod:`~bot.adapters.discord.accepting`; the move picker's presses,
+:mod:`~bot.adapters.discord.picking`; both are parts of :class:`DiscordBot`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,6 @@ import enum
 import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -32,8 +35,8 @@ from discord import app_commands
 from bot import metrics
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
+from bot.adapters.discord.accepting import ChallengeCards
 from bot.adapters.discord.buttons import ActionButton, action_view
-from bot.adapters.discord.cards import closed_fields, copy_fields
 from bot.adapters.discord.commands import OUTDATED, add_commands
 from bot.adapters.discord.followups import Followups
 from bot.adapters.discord.format import (
@@ -47,23 +50,21 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
-from bot.adapters.discord.picker import PickMenu, PreviewButton, picker_view
+from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
+from bot.adapters.discord.picker import PickMenu, PreviewButton
+from bot.adapters.discord.picking import MovePicker
 from bot.adapters.discord.reach import MISSING_ACCESS, Reach
 from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.discord.threads import (
-    ARCHIVE_AFTER,
-    can_thread,
     chat_here,
     parent_of,
     thread_name_of,
 )
 from bot.adapters.redact import hide
-from bot.core.status import ChallengeStatus
-from bot.delivery.outbox import Outbox, answering
-from bot.messages import Action, ActionKind, Chat, GameFacts, Reply, ReplyKind, User
+from bot.delivery.outbox import Outbox
+from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.sessions.picker import PREFIX_MARK, Picker
 from bot.storage import Post, PostKind
 from bot.workers import worker_name
 
@@ -93,9 +94,6 @@ ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 GAME_OPTIONS: tuple[str, ...] = tuple(
     p.name for p in COMMAND["challenge"].params if p.target == "options"
 )
-#: A challenge's ends after which its card never shows anything else (not accepted: that
-#: card may have become the game's board).
-_CLOSED = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED)
 #: Presses and commands that can end a game (its thread's channel is then told the result).
 _ENDING = {
     ActionKind.MOVE,
@@ -129,46 +127,12 @@ class Mode(enum.Enum):
     SETTLE = "settle"
 
 
-@dataclass
-class _Outgoing:
-    """A reply in Discord's terms: the first message's fields and the sections that follow;
-    ``board`` is the game whose board it shows (remembered as the game's latest board when
-    public), ``card`` the challenge whose card it is."""
-
-    fields: dict[str, Any]
-    rest: list[str]
-    board: int | None
-    card: int | None
-
-
 def _foreign(interaction: discord.Interaction) -> bool:
     """Whether the bot is not a member where ``interaction`` happened (a DM or group DM
     between users, a server without the bot): only the user install answers there."""
     if interaction.context.private_channel:
         return True
     return interaction.guild_id is not None and not interaction.is_guild_integration()
-
-
-def _as_board_edit(fields: dict[str, Any]) -> dict[str, Any]:
-    """A message's fields as the edit that turns another message into it (what the new
-    message has not is removed: its picture, embed, buttons)."""
-    edit = dict(fields)
-    edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-    edit.setdefault("content", "")
-    edit.setdefault("embed", None)
-    edit.setdefault("view", None)
-    return edit
-
-
-def _as_edit(fields: dict[str, Any]) -> dict[str, Any]:
-    """A deferred answer's fields as the edit of its "thinking" placeholder.  Discord's Create
-    Followup Message: after a deferral the first followup edits the placeholder only "for
-    backwards compatibility"; the documented way is Edit Original Interaction Response
-    (discord/discord-api-docs#7091).  Such an edit counts as no followup either (a user
-    install's interaction allows 5, discord/discord-api-docs#6958)."""
-    edit = dict(fields)
-    edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-    return edit
 
 
 class _Tree(app_commands.CommandTree["DiscordBot"]):
@@ -188,7 +152,7 @@ def _is_board(reply: Reply) -> bool:
     )
 
 
-class DiscordBot(discord.Client):
+class DiscordBot(discord.Client, ChallengeCards, MovePicker):
     """The Hexhall bot on Discord over one :class:`SessionManager` (see the module docstring).
 
     ``guild_id`` syncs the commands to that one server (development) instead of globally;
@@ -293,7 +257,7 @@ class DiscordBot(discord.Client):
 
     async def _compose(
         self, reply: Reply, caller: User, *, file_name: str | None = None, board: bool = True
-    ) -> _Outgoing:
+    ) -> Outgoing:
         """``reply`` as Discord message fields; ``board=False`` shows a game's picture without
         the board card (a past position of the position browser)."""
         sections = [markdown(s) for s in reply.sections(TEXT_LIMIT)]
@@ -343,7 +307,7 @@ class DiscordBot(discord.Client):
             fields["view"] = view
         shown = reply.game_id if board and reply.ok and _is_board(reply) else None
         card = reply.challenge_id if reply.ok and reply.kind is ReplyKind.CARD else None
-        return _Outgoing(fields, rest, shown, card)
+        return Outgoing(fields, rest, shown, card)
 
     async def _run(
         self,
@@ -424,8 +388,8 @@ class DiscordBot(discord.Client):
                     await interaction.delete_original_response()
                 await self.followups.send(interaction, **fields, ephemeral=True)
             elif deferred:
-                # The private "thinking" placeholder becomes the answer (see _as_edit).
-                await interaction.edit_original_response(**_as_edit(fields))
+                # The private "thinking" placeholder becomes the answer (see as_edit).
+                await interaction.edit_original_response(**as_edit(fields))
             else:
                 await interaction.response.send_message(**fields, ephemeral=True)
             more = markdown(texts.rest_attached())
@@ -450,7 +414,7 @@ class DiscordBot(discord.Client):
         live = out.board
         owner = self.outbox.owner if self.outbox is not None else self._owner
         chat = chat_here(interaction).chat_id
-        async with answering(self.manager.store, self.manager.clock, owner, live, chat):
+        async with self.manager.answering(owner, live, chat):
             if mode is Mode.EDIT and await self._accept_into_thread(
                 interaction, reply, out, deferred, pressed
             ):
@@ -460,7 +424,7 @@ class DiscordBot(discord.Client):
             ):
                 pass  # the channel's card became the board; the pressed DM card points to it
             elif mode is Mode.EDIT:
-                edit = _as_board_edit(fields)
+                edit = as_board_edit(fields)
                 if deferred:
                     sent = await interaction.edit_original_response(**edit)
                 else:
@@ -479,7 +443,7 @@ class DiscordBot(discord.Client):
                         await interaction.response.edit_message(view=None)
                     sent = await self.followups.send(interaction, **fields, wait=True)
                 elif deferred:
-                    sent = await interaction.edit_original_response(**_as_edit(fields))
+                    sent = await interaction.edit_original_response(**as_edit(fields))
                 else:
                     response = await interaction.response.send_message(**fields)
                     resource = response.resource
@@ -540,71 +504,6 @@ class DiscordBot(discord.Client):
             else:
                 await self.followups.send(interaction, line, allowed_mentions=mentions_only())
 
-    async def _accept_into_thread(
-        self,
-        interaction: discord.Interaction,
-        reply: Reply,
-        out: _Outgoing,
-        deferred: bool,
-        pressed: ActionKind | None,
-    ) -> bool:
-        """An accepted challenge whose game can have its own thread: the card, closed, stays
-        in the channel and says so; the thread is started from it and the board posted there
-        (see :mod:`bot.adapters.discord.threads`).  When Discord refuses the thread the card
-        becomes the board after all.  ``False`` (nothing done) where threads are not
-        possible."""
-        message, facts, game = interaction.message, reply.facts, out.board
-        if pressed is not ActionKind.ACCEPT or message is None or facts is None or game is None:
-            return False
-        if not can_thread(interaction):
-            return False
-        note = markdown(texts.game_in_thread(game))
-        closed: dict[str, Any] = {
-            "content": f"{out.fields.get('content', '')}\n{note}".strip()[:TEXT_LIMIT],
-            "embed": None,
-            "attachments": [],
-            "view": None,
-            "allowed_mentions": mentions_only(),
-        }
-        if deferred:
-            await interaction.edit_original_response(**closed)
-        else:
-            await interaction.response.edit_message(**closed)
-        if not await self._into_thread(message, facts, out):
-            # No thread after all (Discord refused): the card becomes the board.
-            out = await self._compose(reply, user_of(interaction.user))
-            await interaction.edit_original_response(**_as_board_edit(out.fields))
-            await self._remember(interaction, out, message.id)
-        if reply.challenge_id is not None:
-            await self._close_cards(reply, message)
-        return True
-
-    async def _into_thread(
-        self, message: discord.Message, facts: GameFacts, out: _Outgoing
-    ) -> bool:
-        """Start the game's thread from its challenge card ``message`` and post the board
-        there; ``False`` when Discord refused."""
-        try:
-            thread = await message.create_thread(
-                name=thread_name_of(facts), auto_archive_duration=ARCHIVE_AFTER
-            )
-        except (discord.HTTPException, ValueError) as exc:
-            log.info("no thread for game %s: %s", out.board, exc)
-            return False
-        # The thread itself, first: the outbox's notices about the game go there too.
-        await self.manager.remember_post(
-            PLATFORM, str(thread.id), str(message.id), PostKind.THREAD, game_id=out.board
-        )
-        try:
-            sent = await thread.send(**out.fields)
-        except (discord.HTTPException, ValueError) as exc:
-            log.info("no board in the thread of game %s: %s", out.board, exc)
-            return False
-        await self.manager.remember_post(
-            PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
-        )
-        return True
-
     async def _tell_channel(
         self, interaction: discord.Interaction, reply: Reply, pressed: ActionKind | None
     ) -> None:
@@ -627,7 +526,7 @@ class DiscordBot(discord.Client):
             log.info("could not tell channel %s the result of #%s: %s", parent, facts.game_id, exc)
 
     async def _remember(
-        self, interaction: discord.Interaction, out: _Outgoing, message_id: int
+        self, interaction: discord.Interaction, out: Outgoing, message_id: int
     ) -> None:
         """Remember a public message that shows a board or a card (in the store, so it is
         known after a restart); a game's older boards lose their buttons."""
@@ -653,99 +552,6 @@ class DiscordBot(discord.Client):
         )
         for post in older:  # only the latest board of a game keeps live buttons
             await self.edit_post(post, view=None)
-
-    async def _close_cards(
-        self, reply: Reply, pressed: discord.Message | None, *, board: Post | None = None
-    ) -> None:
-        """A challenge was answered on one of its cards (``pressed``, edited by the caller;
-        ``board``: the copy that became the game's board): every other copy says the answer
-        too (an expired challenge's are edited by the outbox's sender), and none of them is
-        a live card any more."""
-        if reply.challenge_id is None:
-            return
-        cards = await self.manager.posts_for(
-            PLATFORM, challenge_id=reply.challenge_id, kind=PostKind.CARD
-        )
-        fields = copy_fields(reply)
-        done = {str(pressed.id) if pressed else "", board.message_id if board else ""}
-        for card in cards:
-            if card.message_id not in done:
-                await self.edit_post(card, **fields)
-        await self.manager.retire_posts(cards)
-
-    async def _accept_from_dm(
-        self,
-        interaction: discord.Interaction,
-        reply: Reply,
-        out: _Outgoing,
-        deferred: bool,
-        pressed: ActionKind | None,
-    ) -> bool:
-        """Accepted on the opponent's private card (their DM with the bot) while the
-        challenge has a card elsewhere: the game belongs to the chat the challenge was made
-        in, so its card there becomes the game's board (seen by both players, with Move) and
-        the pressed card says the game has begun; when Discord refuses that edit (a channel
-        out of the bot's reach, the card deleted) the pressed card becomes the board after
-        all.  ``False`` (nothing done) when there is no such card."""
-        message, game, challenge = interaction.message, out.board, reply.challenge_id
-        if pressed is not ActionKind.ACCEPT or message is None or game is None:
-            return False
-        if challenge is None or not chat_here(interaction).direct:
-            return False
-        cards = await self.manager.posts_for(PLATFORM, challenge_id=challenge, kind=PostKind.CARD)
-        home = next((c for c in cards if c.chat_id != str(message.channel.id)), None)
-        if home is None:
-            return False
-        if not deferred:
-            # Discord's 3 s run while the other card is edited: the pressed one waits.  A
-            # component's deferred update (type 6) is edited later as the original response,
-            # which "will edit the message the component is on" (discord.py's defer notes,
-            # gist cibere/7e1356575780e716d2e3a23ea2bcf6da; JDA's deferEdit alike).
-            await interaction.response.defer()
-        if await self.edit_post(home, **_as_board_edit(out.fields)):
-            older = await self.manager.remember_post(
-                PLATFORM, home.chat_id, home.message_id, PostKind.BOARD, game_id=game
-            )
-            for post in older:  # only the latest board of a game keeps live buttons
-                await self.edit_post(post, view=None)
-            await interaction.edit_original_response(**copy_fields(reply))
-            await self._close_cards(reply, message, board=home)
-        else:
-            await interaction.edit_original_response(**_as_board_edit(out.fields))
-            await self._remember(interaction, out, message.id)
-            await self._close_cards(reply, message)
-        return True
-
-    async def _close_stale_card(
-        self,
-        interaction: discord.Interaction,
-        reply: Reply,
-        deferred: bool,
-        pressed: ActionKind | None,
-    ) -> bool:
-        """A card's Accept / Decline pressed after its challenge expired, was declined or
-        cancelled (a card no edit could reach: in a chat the bot is not in, its token long
-        expired): the press's own response edits that card to the answer, buttons gone, for
-        everyone (a component's "update message" response edits the message it is on,
-        whoever's).  ``False`` for any other refusal (not the presser's challenge; already
-        accepted), answered privately."""
-        custom_id = interaction.data.get("custom_id") if interaction.data else None
-        if pressed is None or not pressed.on_card or not isinstance(custom_id, str):
-            return False
-        challenge = Action("", custom_id).subject
-        if challenge is None:
-            return False
-        # Never an accepted one: its pressed card may be the game's board by now (a second
-        # press of Accept racing the first), which the board must stay.
-        closing = (texts.challenge_closed(challenge, status) for status in _CLOSED)
-        if reply.body not in (texts.challenge_expired(challenge), *closing):
-            return False
-        closed = closed_fields(reply)
-        if deferred:
-            await interaction.edit_original_response(**closed)
-        else:
-            await interaction.response.edit_message(**closed)
-        return True
 
     def _token_time(self) -> float:
         """Seconds on the manager's clock, which times the interaction tokens' lifetime (the
@@ -839,110 +645,3 @@ class DiscordBot(discord.Client):
             return await manager.press(user, chat, action_id)
 
         await self._run(interaction, press, mode, pressed=kind, board=kind is not ActionKind.BROWSE)
-
-    # -- the move picker (see bot.adapters.discord.picker) --------------------------------
-
-    async def _soon(
-        self, interaction: discord.Interaction, work: Awaitable[Any], *, new: bool
-    ) -> tuple[Any, bool]:
-        """``work``'s result, deferring the interaction first when it is slow (Discord's 3 s);
-        ``new``: the answer is a new private message, else the pressed message edited."""
-        task = asyncio.ensure_future(work)
-        waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-        budget = self.defer_after - min(max(waited, 0.0), self.defer_after)
-        if budget > 0 and (await asyncio.wait({task}, timeout=budget))[0]:
-            return task.result(), False
-        if new:
-            await interaction.response.defer(ephemeral=True, thinking=True)
-        else:
-            await interaction.response.defer()
-        return await task, True
-
-    async def _private_line(
-        self, interaction: discord.Interaction, reply: Reply, deferred: bool, *, new: bool
-    ) -> None:
-        """A refusal, privately to the presser (the pressed message is left as it was)."""
-        text = markdown(reply.body)[:TEXT_LIMIT]
-        if deferred and new:
-            await interaction.edit_original_response(content=text, allowed_mentions=mentions_only())
-        elif deferred:
-            await self.followups.send(
-                interaction, text, ephemeral=True, allowed_mentions=mentions_only()
-            )
-        else:
-            await interaction.response.send_message(
-                text, ephemeral=True, allowed_mentions=mentions_only()
-            )
-
-    async def _pick(self, interaction: discord.Interaction, action_id: str, *, new: bool) -> None:
-        """A picker step: from a board's Move button a new private message (``new``), from
-        the picker itself the same message, edited; a whole move goes to its preview."""
-        user, chat = user_of(interaction.user), chat_here(interaction)
-        manager = self.manager
-
-        async def step_or_preview() -> Picker | Reply:
-            step = await manager.pick(user, chat, action_id)
-            if isinstance(step, Picker) and step.prefix and not step.parts and not new:
-                # Nothing can follow: the move is whole, show what it does.
-                return await manager.preview(user, chat, step.prefix, step.game_id)
-            return step
-
-        step, deferred = await self._soon(interaction, step_or_preview(), new=new)
-        if isinstance(step, Reply) and step.ok:
-            await self._show_preview(interaction, step, deferred)
-            return
-        if isinstance(step, Reply):
-            await self._private_line(interaction, step, deferred, new=new)
-            return
-        assert isinstance(step, Picker)
-        fields: dict[str, Any] = {
-            "content": discord.utils.escape_markdown(step.text),
-            "view": picker_view(step, ActionButton),
-            "allowed_mentions": mentions_only(),
-        }
-        if new and not deferred:
-            await interaction.response.send_message(**fields, ephemeral=True)
-        elif new:
-            await interaction.edit_original_response(**fields)
-        elif deferred:
-            await interaction.edit_original_response(**fields, embed=None, attachments=[])
-        else:
-            await interaction.response.edit_message(**fields, embed=None, attachments=[])
-
-    async def on_preview(
-        self, interaction: discord.Interaction, game_id: int, ply: int, move: str
-    ) -> None:
-        """The picker's preview button: the board after ``move`` in place of the picker,
-        with Play it / Cancel, if the game is still at ``ply`` and the presser to move."""
-        user, chat = user_of(interaction.user), chat_here(interaction)
-
-        async def check_and_preview() -> Reply:
-            try:
-                step_id = Action.make("", ActionKind.PICK_STEP, game_id, ply, 0, PREFIX_MARK + move)
-            except ValueError:
-                return Reply.refuse(texts.NOT_MY_BUTTON)
-            step = await self.manager.pick(user, chat, step_id.id)
-            if isinstance(step, Reply):
-                return step
-            return await self.manager.preview(user, chat, move, game_id)
-
-        reply, deferred = await self._soon(interaction, check_and_preview(), new=False)
-        await self._show_preview(interaction, reply, deferred)
-
-    async def _show_preview(
-        self, interaction: discord.Interaction, reply: Reply, deferred: bool
-    ) -> None:
-        """A preview in place of the (private) picker; a refusal privately beside it."""
-        if not reply.ok:
-            await self._private_line(interaction, reply, deferred, new=False)
-            return
-        out = await self._compose(reply, user_of(interaction.user))
-        edit = dict(out.fields)
-        edit["attachments"] = [edit.pop("file")] if "file" in edit else []
-        edit.setdefault("content", "")
-        edit.setdefault("embed", None)
-        edit.setdefault("view", None)
-        if deferred:
-            await interaction.edit_original_response(**edit)
-        else:
-            await interaction.response.edit_message(**edit)

@@ -309,7 +309,7 @@ class DiscordSender:
         manager, facts = self.client.manager, reply.facts
         if facts is None or facts.ply != 0 or channel_id in self._no_threads:
             return False
-        if await manager.store.tournament_of_game(game_id) is None:
+        if await manager.tournament_of_game(game_id) is None:
             return False
         if await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.THREAD):
             return False

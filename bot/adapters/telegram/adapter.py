@@ -6,6 +6,10 @@ everything; this module only chooses Telegram's form (a photo with a caption and
 edited challenge card, a keyboard for the move picker, an alert for a refused button).  Errors
 of any handler are answered and logged in one place (:meth:`TelegramAdapter.on_error`), with
 the update id and never the token.
+
+The inline buttons' handling is :mod:`~bot.adapters.telegram.buttons` (a part of the adapter
+class); the command menu and ``/help`` text, :mod:`~bot.adapters.telegram.menu`; Telegram's
+users and chats as the manager's, :mod:`~bot.adapters.telegram.identity`.
 """
 
 from __future__ import annotations
@@ -14,15 +18,13 @@ import asyncio
 import contextlib
 import logging
 import traceback
-from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, ClassVar
+from collections.abc import Sequence
+from typing import Any
 
 from telegram import (
     BotCommand,
-    CallbackQuery,
     InlineKeyboardButton,
     InlineKeyboardMarkup,
-    InputMediaPhoto,
     Message,
     Update,
 )
@@ -41,7 +43,6 @@ from telegram.ext import (
     filters,
 )
 
-import engines
 from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
@@ -54,19 +55,20 @@ from bot.adapters.telegram.boards import (
     send_photo,
     send_text,
 )
+from bot.adapters.telegram.buttons import ButtonHandlers
 from bot.adapters.telegram.format import (
     ALLOWED_UPDATES,
-    CAPTION_LIMIT,
     PLATFORM,
     html_text,
     keyboard,
     rows_of,
 )
+from bot.adapters.telegram.identity import chat_of, tg_chat, tg_user
+from bot.adapters.telegram.menu import COMMANDS, help_of, menu_of
 from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
-from bot.adapters.telegram.questions import Questions, asks
+from bot.adapters.telegram.questions import Questions
 from bot.adapters.telegram.reading import (
     RefusedMoves,
-    game_choice,
     game_choice_markup,
     reads_like_move,
     replied_person,
@@ -74,9 +76,8 @@ from bot.adapters.telegram.reading import (
 from bot.adapters.telegram.taps import Taps
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
-from bot.delivery.outbox import Outbox, answering
-from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, Text, User
-from bot.sessions import texts
+from bot.delivery.outbox import Outbox
+from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, User
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 from bot.workers import worker_name
@@ -107,85 +108,19 @@ CACHED_CAPTIONS = 2000
 CACHED_USERNAMES = 10_000
 
 
-def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
-    """The command menu registered with ``setMyCommands`` (name, what the menu says): start
-    and help, then the registry's commands offered on Telegram."""
-    offered = menu(Surface.TELEGRAM, registry)
-    return (
-        ("start", "Start the bot (and get your turns privately)"),
-        ("help", "How to play here"),
-        *((c.slash, f"{c.summary}: /{c.slash}{_arguments(c)}"[:256]) for c in offered),
-    )
-
-
-def help_of(registry: Sequence[Command]) -> str:
-    """What ``/help`` says: how to play here, and each command offered on Telegram."""
-    lines = [
-        "Play hex games by correspondence with your friends.",
-        "",
-        "Challenge with /challenge <game> [@username|bot] (or reply to someone's message with "
-        "/challenge <game>; with nobody named anyone can accept; games are rated unless "
-        "rated=no). Tap Accept on the challenge card to start the game.",
-        "To move: tap Move under the board and choose the parts of your move, or reply to the "
-        "board with your move, or /move [#game] <move> (in a private chat with me, just type "
-        "the move).",
-        "",
-    ]
-    lines += [f"/{c.slash}{_arguments(c)}  {c.summary}" for c in menu(Surface.TELEGRAM, registry)]
-    games = ", ".join(f"{spec.title} ({name})" for name, spec in engines.GAMES.items())
-    lines += ["", f"The games: {games}."]
-    return "\n".join(lines)
-
-
-def _arguments(command: Command) -> str:
-    """What follows the command word in its typed usage (`` [#game]`` ...)."""
-    rest = (command.chat_usage or command.usage).partition(" ")[2]
-    return f" {rest}" if rest else ""
-
-
-#: The command menu of the registry's commands (see :func:`menu_of`).
-COMMANDS: tuple[tuple[str, str], ...] = menu_of(REGISTRY)
-#: What ``/help`` says (see :func:`help_of`).
-HELP = help_of(REGISTRY)
-
 _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 _WHICH_GAME = "Which game? Tap one, or /challenge <game> [@username]."
 _MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the boards there)."
 _REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
-_NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
 _DM_START = "dm"
-#: A live board's buttons that act on its game (gone from its boards once it is over).
-_ON_LIVE_BOARDS = frozenset({ActionKind.PICK, ActionKind.RESIGN, ActionKind.OFFER_DRAW})
-#: Buttons that only edit the message pressed to what their id names (a picker's step, a
-#: browser's position): a repeat shows what is shown, so it needs no guard.
-_IN_PLACE = frozenset({ActionKind.PICK_STEP, ActionKind.BROWSE})
-# The word that names the bot as the opponent in /challenge.
 _BOT_WORD = "bot"
-
-
-def tg_user(user: TgUser) -> User:
-    """The manager's user for a Telegram user (with their @username, if they have one)."""
-    return User(PLATFORM, str(user.id), user.full_name or str(user.id), user.username)
-
-
-def tg_chat(chat_id: int, kind: str | None = None, thread: int | None = None) -> Chat:
-    """The manager's chat for a Telegram chat id, or a forum topic in it (see
-    :mod:`~bot.adapters.telegram.topics`); ``kind`` is the chat's type (Bot API
-    ``Chat.type``: ``"private"`` is a person's one-to-one chat with the bot)."""
-    return topics.chat(chat_id, thread, direct=kind == ChatType.PRIVATE)
-
-
-def chat_of(message: object) -> Chat:
-    """The manager's chat of a message: its chat, its type and its forum topic."""
-    assert isinstance(message, Message)
-    return tg_chat(message.chat_id, message.chat.type, topics.topic_of(message))
 
 
 class TelegramUnavailable(RuntimeError):
     """The bot cannot connect to Telegram (a wrong token, the Bot API unreachable)."""
 
 
-class TelegramAdapter:
+class TelegramAdapter(ButtonHandlers):
     """The handlers of one bot on one :class:`SessionManager` (see the module docstring).
 
     Build it with :meth:`build`; :attr:`application` is the python-telegram-bot application
@@ -404,10 +339,9 @@ class TelegramAdapter:
                 return None
             # The move's committed board is this answer: claimed, so no outbox posts it too.
             owner = self.outbox.owner if self.outbox is not None else self._owner
-            store, clock = self.manager.store, self.manager.clock
             # (A live board, or the final one: any board shown as the game's latest; the
             # game's chat is the topic's when it is in one.)
-            async with answering(store, clock, owner, gid, topics.key(chat_id, thread)):
+            async with self.manager.answering(owner, gid, topics.key(chat_id, thread)):
                 message = await send_board(
                     bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
                 )
@@ -453,6 +387,17 @@ class TelegramAdapter:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
         username = self.application.bot.username if self.application.bot else None
         return f"{username}/{self.web_app}" if username and self.web_app else ""
+
+    async def _retire_boards(self, game_id: int) -> None:
+        """The game is over: its board that still has live buttons loses them (one edit)."""
+        live = await self.manager.posts_for(
+            PLATFORM, game_id=game_id, kind=PostKind.BOARD, live=True
+        )
+        for post in live:
+            with contextlib.suppress(Forbidden, ChatMigrated):  # removed, or moved: nothing
+                await drop_buttons(self.application.bot, int(post.chat_id), int(post.message_id))
+        if live:
+            await self.manager.retire_posts(live)
 
     # ------------------------------------------------------------------ commands
 
@@ -662,262 +607,6 @@ class TelegramAdapter:
         moved = await self.manager.move_chat(PLATFORM, str(old), str(new))
         log.info("chat %s became %s: %d rows moved", old, new, moved)
 
-    # ------------------------------------------------------------------ buttons
-
-    async def on_button(self, update: Update, context: Context) -> None:
-        """An inline button: the picker, a board extra, or a manager action by its id; the
-        same tap again while it is handled, or just after, has no effect of its own
-        (:mod:`~bot.adapters.telegram.taps`)."""
-        query = update.callback_query
-        if query is None or query.data is None or query.message is None:
-            return
-        if Action("", query.data).kind in _IN_PLACE:
-            await self._on_button(query)
-            return
-        tap = (query.from_user.id, query.message.chat.id, query.message.message_id, query.data)
-        loop = asyncio.get_running_loop()
-        if not self.taps.begin(tap, now=loop.time()):
-            await query.answer()
-            return
-        try:
-            await self._on_button(query)
-        finally:
-            self.taps.end(tap, now=loop.time())
-
-    async def _on_button(self, query: CallbackQuery) -> None:
-        assert query.data is not None and query.message is not None
-        self._remember(query.from_user)
-        user, chat_id = tg_user(query.from_user), query.message.chat.id
-        thread = topics.topic_of(query.message)
-        chat = chat_of(query.message)
-        chosen = game_choice(query.data)
-        if chosen is not None:
-            await self._challenge_with(query, user, chosen)
-            return
-        kind = Action("", query.data).kind
-        if await watch.spectating(self.manager, user, chat_id, query.data) is not None:
-            await watch.look_privately(self.manager, query, user, chat)
-            return
-        handler = None if kind is None else self._buttons.get(kind)
-        if handler is not None:
-            await handler(self, query, user, chat)
-            return
-        if kind is ActionKind.QUESTION_CLOSE:
-            await self.questions.put_away(query, user)
-            return
-        reply = await self.manager.press(user, chat, query.data)
-        if asks(reply):  # for the presser alone: no shared message changes
-            await self.questions.ask(query, user, reply)
-            return
-        if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
-            await self.send(chat_id, reply, thread=thread)
-            await query.answer()
-            return
-        if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
-            await self._retire_if_over(query)
-            return
-        if kind is not None and kind.confirms and not reply.private:
-            # The question was answered: it goes, and what it did is shown in the game's chat.
-            await query.answer()
-            await self.questions.answered(query, user)
-            await self._in_game_chat(reply, dedupe=kind.plays)
-            return
-        if reply.private:
-            # Already applied (a double tap, a stale preview's Play it): the presser alone is
-            # told, on the button ("a notification at the top of the chat screen", Bot API
-            # answerCallbackQuery); nothing is posted.
-            await query.answer(reply.text[:200])
-            return
-        await query.answer()
-        message, bot = query.message, self.application.bot
-        message_id = message.message_id
-        if kind is not None and kind.on_card and reply.challenge_id is not None:
-            # Closed: every other copy of the card too; this one is edited just below.
-            pressed = message if isinstance(message, Message) else None
-            await offers.close_cards(bot, self.manager, reply.challenge_id, reply.body, pressed)
-        answered = offers.answers_offer(query.data)
-        if answered is not None:  # every copy of the offer loses its answer buttons
-            await offers.close_offers(bot, self.manager, answered)
-        if kind is ActionKind.ACCEPT:
-            await drop_buttons(self.application.bot, chat_id, message_id)
-        elif kind is not None and kind.on_card:
-            await self.application.bot.edit_message_text(
-                html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML
-            )
-            return
-        elif kind is not None and kind.updates_card:  # a tournament's sign-up card
-            await self.application.bot.edit_message_text(
-                html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML,
-                reply_markup=keyboard(rows_of(reply.actions)),
-            )  # fmt: skip
-            return
-        await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
-
-    async def _retire_boards(self, game_id: int) -> None:
-        """The game is over: its board that still has live buttons loses them (one edit)."""
-        live = await self.manager.posts_for(
-            PLATFORM, game_id=game_id, kind=PostKind.BOARD, live=True
-        )
-        for post in live:
-            with contextlib.suppress(Forbidden, ChatMigrated):  # removed, or moved: nothing
-                await drop_buttons(self.application.bot, int(post.chat_id), int(post.message_id))
-        if live:
-            await self.manager.retire_posts(live)
-
-    async def _retire_if_over(self, query: CallbackQuery) -> None:
-        """A board's Move, Resign or Offer draw was refused: if its game is over, that board
-        loses its buttons (an older board of an ended game; the last one lost them when the
-        game ended)."""
-        message, action = query.message, Action("", query.data or "")
-        if not isinstance(message, Message) or action.kind not in _ON_LIVE_BOARDS:
-            return
-        gid = action.subject
-        if gid is None or await self.manager.player_to_move(gid) is not None:
-            return
-        if await watch.is_picker(self.manager, gid, message) is None:
-            await drop_buttons(self.application.bot, message.chat.id, message.message_id)
-
-    async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
-        """Post ``reply`` (about a game) in the game's own chat (and topic)."""
-        assert reply.game_id is not None
-        row = await self.manager.store.get_game(reply.game_id)
-        assert row is not None  # the reply was just made about it
-        chat_id, thread = topics.place(row.chat_id)
-        await self.send(chat_id, reply, dedupe=dedupe, thread=thread)
-
-    async def _challenge_with(
-        self, query: CallbackQuery, user: User, chosen: tuple[str, int]
-    ) -> None:
-        """A game button under a bare ``/challenge``: an open challenge to that game by the
-        person who asked (anyone else is told so privately); the buttons then go."""
-        assert query.message is not None
-        game, asker = chosen
-        if query.from_user.id != asker:
-            await query.answer(_NOT_YOUR_BUTTONS, show_alert=True)
-            return
-        chat_id = query.message.chat.id
-        chat = chat_of(query.message)
-        reply = await run_words(
-            self.manager, user, chat, "challenge", ["open", game], lambda _: None
-        )
-        await query.answer()
-        await drop_buttons(self.application.bot, chat_id, query.message.message_id)
-        await self.send(chat_id, reply, thread=topics.topic_of(query.message))
-
-    async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        assert query.data is not None and query.message is not None
-        step = await self.manager.pick(user, chat, query.data)
-        if isinstance(step, Reply):
-            await query.answer(step.text[:200], show_alert=True)
-            await self._retire_if_over(query)
-            return
-        # The picker first, then the answer: the presser sees both at once.
-        await watch.open_picker(self.manager, query, step, user, chat)
-
-    async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        """Cancel: the picker message is deleted (by the player to move only); on a board
-        asking to confirm resigning, the board's own buttons come back (a player only)."""
-        assert query.data is not None and isinstance(query.message, Message)
-        gid = Action("", query.data).subject
-        assert gid is not None
-        picker = await watch.is_picker(self.manager, gid, query.message)
-        if picker is not None:
-            if not await watch.may_close(self.manager, user, gid):
-                await query.answer(texts.NOT_YOUR_PICKER, show_alert=True)
-                return
-            await watch.close_pickers(self.application.bot, self.manager, gid)
-            await query.answer()
-            return
-        if not await self.manager.seated(user, gid):
-            await query.answer(str(texts.not_playing(gid))[:200], show_alert=True)
-            return
-        reply = await self.manager.board(user, chat, gid)
-        if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
-            return
-        await self._edit_markup(query, board_markup(reply))
-        await query.answer()
-
-    async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        assert query.data is not None and query.message is not None
-        reply = await self.manager.board(user, chat, Action("", query.data).subject)
-        if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
-            return
-        await query.answer()
-        await self._send_text(
-            query.message.chat.id, reply.alt or reply.text, thread=topics.topic_of(query.message)
-        )
-
-    async def _offer_draw(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        assert query.data is not None and query.message is not None
-        reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
-        if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
-            await self._retire_if_over(query)
-            return
-        await query.answer()
-        await self.send(query.message.chat.id, reply, thread=topics.topic_of(query.message))
-
-    async def _browse(self, query: CallbackQuery, user: User, chat: Chat) -> None:
-        """A step of the position browser: the browser's message is edited in place (its
-        photo and caption, or its text when pictures are off); "Step through" under a move
-        list opens a new browser message."""
-        assert query.data is not None and query.message is not None
-        reply = await self.manager.press(user, chat, query.data)
-        if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
-            return
-        await query.answer()
-        message, bot = query.message, self.application.bot
-        chat_id, message_id = message.chat.id, message.message_id
-        markup = keyboard([list(reply.actions)])
-        is_photo = isinstance(message, Message) and bool(message.photo)
-        opening = _label_of(message, query.data) == texts.STEP_THROUGH
-        if opening or is_photo != (reply.image is not None):
-            if reply.image is not None:
-                await send_photo(bot, chat_id, reply, markup, thread=topics.topic_of(message))
-            else:
-                await self._send_text(chat_id, reply.body, markup, thread=topics.topic_of(message))
-            return
-        try:
-            if reply.image is not None:
-                media = InputMediaPhoto(
-                    reply.image, caption=_caption(reply), parse_mode=ParseMode.HTML
-                )
-                await bot.edit_message_media(media, chat_id, message_id, reply_markup=markup)
-            else:
-                await bot.edit_message_text(
-                    html_text(reply.body), chat_id, message_id,
-                    parse_mode=ParseMode.HTML, reply_markup=markup,
-                )  # fmt: skip
-        except BadRequest as exc:
-            if "not modified" not in str(exc):  # a double press shows what is shown
-                raise
-
-    async def _edit_markup(self, query: CallbackQuery, markup: InlineKeyboardMarkup | None) -> None:
-        assert query.message is not None
-        try:
-            await self.application.bot.edit_message_reply_markup(
-                query.message.chat.id, query.message.message_id, reply_markup=markup
-            )
-        except BadRequest as exc:
-            if "not modified" not in str(exc):
-                raise
-
-    _buttons: ClassVar[
-        dict[ActionKind, Callable[[TelegramAdapter, CallbackQuery, User, Chat], Awaitable[None]]]
-    ] = {
-        ActionKind.PICK: _picker,
-        ActionKind.PICK_STEP: _picker,
-        ActionKind.PICK_CLOSE: _close_picker,
-        ActionKind.PREVIEW_CANCEL: _close_picker,
-        ActionKind.DESCRIBE: _describe,
-        ActionKind.OFFER_DRAW: _offer_draw,
-        ActionKind.BROWSE: _browse,
-    }
-
     # ------------------------------------------------------------------ errors
 
     async def on_error(self, update: object, context: Context) -> None:
@@ -961,26 +650,6 @@ class TelegramAdapter:
 def _no_one(name: str) -> User:
     # Typed commands other than /challenge never name a player.
     return User(PLATFORM, name, name)
-
-
-def _caption(reply: Reply) -> str:
-    """``reply``'s text as a caption, cut at Telegram's limit (a browser step's caption is a
-    line or two: only an odd result line could be longer)."""
-    if len(reply.text) <= CAPTION_LIMIT:
-        return html_text(reply.body)
-    return html_text(reply.text[: CAPTION_LIMIT - 1] + "…")
-
-
-def _label_of(message: object, data: str) -> str | None:
-    """The label of the button with callback data ``data`` on a bot message, if any."""
-    markup = message.reply_markup if isinstance(message, Message) else None
-    if markup is None:
-        return None
-    for row in markup.inline_keyboard:
-        for button in row:
-            if button.callback_data == data:
-                return button.text
-    return None
 
 
 def _game_of(message: Message) -> int | None:

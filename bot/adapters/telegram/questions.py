@@ -135,8 +135,7 @@ class Questions:
             return
         gid, owner = int(fields[0]), int(fields[1])
         if (await self.manager.player(user)).id != owner:
-            row = await self.manager.store.get_player(owner)
-            refusal = texts.not_your_question(row.name if row is not None else None)
+            refusal = texts.not_your_question(await self.manager.player_name(owner))
             await query.answer(str(refusal)[:ALERT_LIMIT], show_alert=True)
             return
         await query.answer()

@@ -106,8 +106,7 @@ async def refused(manager: SessionManager, user: User) -> None:
     a player's refusal, in the store (``players.dm_refused_at``: the outbox stops trying too)
     and here, until they open the bot (:func:`reachable`)."""
     _refusals(manager)[int(user.user_id)] = True
-    player = await manager.player(user)
-    await manager.store.direct_refused(player.id, manager.clock.now())
+    await manager.direct_refused(user)
 
 
 async def reachable(manager: SessionManager, user: User) -> None:

@@ -1,0 +1,336 @@
+"""The Telegram adapter's inline buttons: each tap turned into one session manager call (or a
+step of the move picker, the position browser, a board's extras), the same tap twice handled
+once (:mod:`~bot.adapters.telegram.taps`), and the answer shown where it belongs: an alert for
+a refusal, the pressed message edited, a question for the presser alone, or a board in the
+game's chat.
+
+:class:`ButtonHandlers` is a part of :class:`~bot.adapters.telegram.adapter.TelegramAdapter`,
+which registers :meth:`ButtonHandlers.on_button` and supplies the posting it uses.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from telegram import CallbackQuery, InlineKeyboardMarkup, InputMediaPhoto, Message, Update
+from telegram import User as TgUser
+from telegram.constants import ParseMode
+from telegram.error import BadRequest
+from telegram.ext import Application, ContextTypes
+
+from bot.adapters.commands import run_words
+from bot.adapters.telegram import offers, topics, watch
+from bot.adapters.telegram.boards import board_markup, drop_buttons, send_photo
+from bot.adapters.telegram.format import CAPTION_LIMIT, html_text, keyboard, rows_of
+from bot.adapters.telegram.identity import chat_of, tg_user
+from bot.adapters.telegram.questions import Questions, asks
+from bot.adapters.telegram.reading import game_choice
+from bot.adapters.telegram.taps import Taps
+from bot.messages import Action, ActionKind, Chat, Reply, Text, User
+from bot.sessions import texts
+from bot.sessions.manager import SessionManager
+
+__all__ = ["ButtonHandlers"]
+
+App = Application[Any, Any, Any, Any, Any, Any]
+Context = ContextTypes.DEFAULT_TYPE
+
+_NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
+#: A live board's buttons that act on its game (gone from its boards once it is over).
+_ON_LIVE_BOARDS = frozenset({ActionKind.PICK, ActionKind.RESIGN, ActionKind.OFFER_DRAW})
+#: Buttons that only edit the message pressed to what their id names (a picker's step, a
+#: browser's position): a repeat shows what is shown, so it needs no guard.
+_IN_PLACE = frozenset({ActionKind.PICK_STEP, ActionKind.BROWSE})
+
+
+class ButtonHandlers:
+    """The inline buttons' handlers of a :class:`~bot.adapters.telegram.adapter.
+    TelegramAdapter` (see the module docstring)."""
+
+    manager: SessionManager
+    application: App
+    questions: Questions
+    taps: Taps
+
+    if TYPE_CHECKING:  # supplied by the adapter
+
+        def _remember(self, user: TgUser | None) -> None: ...
+
+        async def _send_text(
+            self,
+            chat_id: int,
+            text: Text | str,
+            markup: InlineKeyboardMarkup | None = None,
+            *,
+            thread: int | None = None,
+        ) -> Message: ...
+
+        async def send(
+            self, chat_id: int, reply: Reply, *, dedupe: bool = False,
+            thread: int | None = None, asker: User | None = None,
+        ) -> Message | None: ...  # fmt: skip
+
+    async def on_button(self, update: Update, context: Context) -> None:
+        """An inline button: the picker, a board extra, or a manager action by its id; the
+        same tap again while it is handled, or just after, has no effect of its own
+        (:mod:`~bot.adapters.telegram.taps`)."""
+        query = update.callback_query
+        if query is None or query.data is None or query.message is None:
+            return
+        if Action("", query.data).kind in _IN_PLACE:
+            await self._on_button(query)
+            return
+        tap = (query.from_user.id, query.message.chat.id, query.message.message_id, query.data)
+        loop = asyncio.get_running_loop()
+        if not self.taps.begin(tap, now=loop.time()):
+            await query.answer()
+            return
+        try:
+            await self._on_button(query)
+        finally:
+            self.taps.end(tap, now=loop.time())
+
+    async def _on_button(self, query: CallbackQuery) -> None:
+        assert query.data is not None and query.message is not None
+        self._remember(query.from_user)
+        user, chat_id = tg_user(query.from_user), query.message.chat.id
+        thread = topics.topic_of(query.message)
+        chat = chat_of(query.message)
+        chosen = game_choice(query.data)
+        if chosen is not None:
+            await self._challenge_with(query, user, chosen)
+            return
+        kind = Action("", query.data).kind
+        if await watch.spectating(self.manager, user, chat_id, query.data) is not None:
+            await watch.look_privately(self.manager, query, user, chat)
+            return
+        handler = None if kind is None else self._buttons.get(kind)
+        if handler is not None:
+            await handler(self, query, user, chat)
+            return
+        if kind is ActionKind.QUESTION_CLOSE:
+            await self.questions.put_away(query, user)
+            return
+        reply = await self.manager.press(user, chat, query.data)
+        if asks(reply):  # for the presser alone: no shared message changes
+            await self.questions.ask(query, user, reply)
+            return
+        if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
+            await self.send(chat_id, reply, thread=thread)
+            await query.answer()
+            return
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            await self._retire_if_over(query)
+            return
+        if kind is not None and kind.confirms and not reply.private:
+            # The question was answered: it goes, and what it did is shown in the game's chat.
+            await query.answer()
+            await self.questions.answered(query, user)
+            await self._in_game_chat(reply, dedupe=kind.plays)
+            return
+        if reply.private:
+            # Already applied (a double tap, a stale preview's Play it): the presser alone is
+            # told, on the button ("a notification at the top of the chat screen", Bot API
+            # answerCallbackQuery); nothing is posted.
+            await query.answer(reply.text[:200])
+            return
+        await query.answer()
+        message, bot = query.message, self.application.bot
+        message_id = message.message_id
+        if kind is not None and kind.on_card and reply.challenge_id is not None:
+            # Closed: every other copy of the card too; this one is edited just below.
+            pressed = message if isinstance(message, Message) else None
+            await offers.close_cards(bot, self.manager, reply.challenge_id, reply.body, pressed)
+        answered = offers.answers_offer(query.data)
+        if answered is not None:  # every copy of the offer loses its answer buttons
+            await offers.close_offers(bot, self.manager, answered)
+        if kind is ActionKind.ACCEPT:
+            await drop_buttons(self.application.bot, chat_id, message_id)
+        elif kind is not None and kind.on_card:
+            await self.application.bot.edit_message_text(
+                html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML
+            )
+            return
+        elif kind is not None and kind.updates_card:  # a tournament's sign-up card
+            await self.application.bot.edit_message_text(
+                html_text(reply.body), chat_id, message_id, parse_mode=ParseMode.HTML,
+                reply_markup=keyboard(rows_of(reply.actions)),
+            )  # fmt: skip
+            return
+        await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
+
+    async def _retire_if_over(self, query: CallbackQuery) -> None:
+        """A board's Move, Resign or Offer draw was refused: if its game is over, that board
+        loses its buttons (an older board of an ended game; the last one lost them when the
+        game ended)."""
+        message, action = query.message, Action("", query.data or "")
+        if not isinstance(message, Message) or action.kind not in _ON_LIVE_BOARDS:
+            return
+        gid = action.subject
+        if gid is None or await self.manager.player_to_move(gid) is not None:
+            return
+        if await watch.is_picker(self.manager, gid, message) is None:
+            await drop_buttons(self.application.bot, message.chat.id, message.message_id)
+
+    async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
+        """Post ``reply`` (about a game) in the game's own chat (and topic)."""
+        assert reply.game_id is not None
+        game_chat = await self.manager.game_chat(reply.game_id)
+        assert game_chat is not None  # the reply was just made about it
+        chat_id, thread = topics.place(game_chat)
+        await self.send(chat_id, reply, dedupe=dedupe, thread=thread)
+
+    async def _challenge_with(
+        self, query: CallbackQuery, user: User, chosen: tuple[str, int]
+    ) -> None:
+        """A game button under a bare ``/challenge``: an open challenge to that game by the
+        person who asked (anyone else is told so privately); the buttons then go."""
+        assert query.message is not None
+        game, asker = chosen
+        if query.from_user.id != asker:
+            await query.answer(_NOT_YOUR_BUTTONS, show_alert=True)
+            return
+        chat_id = query.message.chat.id
+        chat = chat_of(query.message)
+        reply = await run_words(
+            self.manager, user, chat, "challenge", ["open", game], lambda _: None
+        )
+        await query.answer()
+        await drop_buttons(self.application.bot, chat_id, query.message.message_id)
+        await self.send(chat_id, reply, thread=topics.topic_of(query.message))
+
+    async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        assert query.data is not None and query.message is not None
+        step = await self.manager.pick(user, chat, query.data)
+        if isinstance(step, Reply):
+            await query.answer(step.text[:200], show_alert=True)
+            await self._retire_if_over(query)
+            return
+        # The picker first, then the answer: the presser sees both at once.
+        await watch.open_picker(self.manager, query, step, user, chat)
+
+    async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """Cancel: the picker message is deleted (by the player to move only); on a board
+        asking to confirm resigning, the board's own buttons come back (a player only)."""
+        assert query.data is not None and isinstance(query.message, Message)
+        gid = Action("", query.data).subject
+        assert gid is not None
+        picker = await watch.is_picker(self.manager, gid, query.message)
+        if picker is not None:
+            if not await watch.may_close(self.manager, user, gid):
+                await query.answer(texts.NOT_YOUR_PICKER, show_alert=True)
+                return
+            await watch.close_pickers(self.application.bot, self.manager, gid)
+            await query.answer()
+            return
+        if not await self.manager.seated(user, gid):
+            await query.answer(str(texts.not_playing(gid))[:200], show_alert=True)
+            return
+        reply = await self.manager.board(user, chat, gid)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await self._edit_markup(query, board_markup(reply))
+        await query.answer()
+
+    async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        assert query.data is not None and query.message is not None
+        reply = await self.manager.board(user, chat, Action("", query.data).subject)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await query.answer()
+        await self._send_text(
+            query.message.chat.id, reply.alt or reply.text, thread=topics.topic_of(query.message)
+        )
+
+    async def _offer_draw(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        assert query.data is not None and query.message is not None
+        reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            await self._retire_if_over(query)
+            return
+        await query.answer()
+        await self.send(query.message.chat.id, reply, thread=topics.topic_of(query.message))
+
+    async def _browse(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """A step of the position browser: the browser's message is edited in place (its
+        photo and caption, or its text when pictures are off); "Step through" under a move
+        list opens a new browser message."""
+        assert query.data is not None and query.message is not None
+        reply = await self.manager.press(user, chat, query.data)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await query.answer()
+        message, bot = query.message, self.application.bot
+        chat_id, message_id = message.chat.id, message.message_id
+        markup = keyboard([list(reply.actions)])
+        is_photo = isinstance(message, Message) and bool(message.photo)
+        opening = _label_of(message, query.data) == texts.STEP_THROUGH
+        if opening or is_photo != (reply.image is not None):
+            if reply.image is not None:
+                await send_photo(bot, chat_id, reply, markup, thread=topics.topic_of(message))
+            else:
+                await self._send_text(chat_id, reply.body, markup, thread=topics.topic_of(message))
+            return
+        try:
+            if reply.image is not None:
+                media = InputMediaPhoto(
+                    reply.image, caption=_caption(reply), parse_mode=ParseMode.HTML
+                )
+                await bot.edit_message_media(media, chat_id, message_id, reply_markup=markup)
+            else:
+                await bot.edit_message_text(
+                    html_text(reply.body), chat_id, message_id,
+                    parse_mode=ParseMode.HTML, reply_markup=markup,
+                )  # fmt: skip
+        except BadRequest as exc:
+            if "not modified" not in str(exc):  # a double press shows what is shown
+                raise
+
+    async def _edit_markup(self, query: CallbackQuery, markup: InlineKeyboardMarkup | None) -> None:
+        assert query.message is not None
+        try:
+            await self.application.bot.edit_message_reply_markup(
+                query.message.chat.id, query.message.message_id, reply_markup=markup
+            )
+        except BadRequest as exc:
+            if "not modified" not in str(exc):
+                raise
+
+    _buttons: ClassVar[
+        dict[ActionKind, Callable[[ButtonHandlers, CallbackQuery, User, Chat], Awaitable[None]]]
+    ] = {
+        ActionKind.PICK: _picker,
+        ActionKind.PICK_STEP: _picker,
+        ActionKind.PICK_CLOSE: _close_picker,
+        ActionKind.PREVIEW_CANCEL: _close_picker,
+        ActionKind.DESCRIBE: _describe,
+        ActionKind.OFFER_DRAW: _offer_draw,
+        ActionKind.BROWSE: _browse,
+    }
+
+
+def _caption(reply: Reply) -> str:
+    """``reply``'s text as a caption, cut at Telegram's limit (a browser step's caption is a
+    line or two: only an odd result line could be longer)."""
+    if len(reply.text) <= CAPTION_LIMIT:
+        return html_text(reply.body)
+    return html_text(reply.text[: CAPTION_LIMIT - 1] + "…")
+
+
+def _label_of(message: object, data: str) -> str | None:
+    """The label of the button with callback data ``data`` on a bot message, if any."""
+    markup = message.reply_markup if isinstance(message, Message) else None
+    if markup is None:
+        return None
+    for row in markup.inline_keyboard:
+        for button in row:
+            if button.callback_data == data:
+                return button.text
+    return None
