@@ -13,6 +13,7 @@ from bot.adapters.commands import execute
 from bot.messages import (
     ACTION_FIELDS,
     MESSAGE_LIMITS,
+    ActionKind,
     Code,
     Mention,
     NeedKind,
@@ -107,8 +108,12 @@ async def test_typed_commands_say_how_to_type_what_is_missing(tmp_path: Path) ->
 
 async def test_every_button_of_the_table_reaches_its_command(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
+        alice = await m.store.player(ALICE.platform, ALICE.user_id, ALICE.name, m.clock.now())
+        until = str(int(m.clock.now().timestamp()) + 600)
+        # A confirmed resignation names whose question it is and until when (issue 45).
+        fields = {ActionKind.RESIGN_CONFIRMED: [str(alice.id), until]}
         for kind in HANDLERS:
-            extra = ["0", "e5", "?"][: ACTION_FIELDS[kind] - 1]
+            extra = fields.get(kind, ["0", "e5", "?"])[: ACTION_FIELDS[kind] - 1]
             action_id = ":".join([kind, "77", *extra])
             reply = await m.press(ALICE, ROOM, action_id)
             # Each kind reaches its command, which looks for game #77, challenge 77 or
