@@ -106,8 +106,9 @@ class ConsoleProcess:
         )
         self._pending = b""
         self._marks = 0
-        #: answers that refused what was typed (a move misread would show here)
+        #: answers that refused what was typed (a move misread would show here), the first ones
         self.refused = 0
+        self.refusals: list[str] = []
 
     def send(self, *lines: str) -> None:
         """Type lines into the console."""
@@ -134,7 +135,10 @@ class ConsoleProcess:
     def wait_for(self, text: str) -> str:
         """Read output lines until one contains ``text``; return it."""
         for line in self._lines():
-            self.refused += line.startswith("! ")
+            if line.startswith("! "):
+                self.refused += 1
+                if len(self.refusals) < 5:
+                    self.refusals.append(line)
             if text in line:
                 return line
         self.errors.seek(0)
@@ -203,6 +207,8 @@ def console_run(root: Path, moves: int, marks: set[int], longest: int, seed: int
                 if pos.outcome is None and played < moves:
                     hexhall.send(f"resign #{game} !")  # by the player to move (followed)
                 hexhall.settle(one)
+            for line in hexhall.refusals:
+                print(f"refused: {line}")
         finally:
             hexhall.close()
 
