@@ -10,8 +10,9 @@ commit, to compare); ``--manager`` measures the manager alone (below).
 pictures on: a board PNG written after every move) on a fresh SQLite file, driven through a
 pipe as a person at the keyboard would drive it.  Games follow one another, each between two
 new players, each of the five games in turn, played with random legal moves (``move #<game>
-<move>``) to the end or until the player to move resigns after ``--longest`` (100) moves
-(random play makes Pathagon games of a thousand moves).  After the moves counted at each
+<move> !``: played at once even when the bot warns that it loses) to the end or until the
+player to move resigns after ``--longest`` (100) moves (random play makes Pathagon games of a
+thousand moves).  After the moves counted at each
 ``--at`` mark, the script waits for the console to have answered everything typed (a marker
 line echoed back) and prints ``VmRSS`` of ``/proc/<pid>/status`` for the process (and for its
 child processes, if any) and how many lines were refused (0: every move was played).
@@ -193,7 +194,9 @@ def console_run(root: Path, moves: int, marks: set[int], longest: int, seed: int
                     made += 1
                     move = rng.choice(pos.legal_moves())
                     pos = pos.play(move)
-                    hexhall.send(f"move #{game} {move}")
+                    hexhall.send(
+                        f"move #{game} {move} !"
+                    )  # "!": a losing move is played, not asked
                     played += 1
                     if played in marks:
                         hexhall.settle(one if pos.to_move == first else two)
