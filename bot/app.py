@@ -24,6 +24,7 @@ from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core.status import GameStatus
+from bot.heap import keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
 from bot.sessions.clock import Clock, FileClock
 from bot.sessions.context import RULES_DIR
@@ -306,7 +307,9 @@ async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Even
 
 
 def run(play: tuple[str, dict[str, Any]] | None = None) -> int:
-    """``hexhall run`` (and ``play``): read the settings and serve; the exit status."""
+    """``hexhall run`` (and ``play``): read the settings and serve; the exit status.  The
+    pictures' large buffers are given back when freed (:mod:`bot.heap`)."""
+    keep_large_blocks_mapped()
     return asyncio.run(serve(loaded_settings(), play))
 
 

@@ -23,6 +23,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
+from render._budget import budgeted
 from render._canvas import Canvas
 from render._glyphs import ellipsis_after, line
 from render._texts import TextMark, collect
@@ -459,7 +460,21 @@ def cross(theme: Theme, radius: float) -> Sprite:
     return make_sprite(radius, radius, paint)
 
 
-@lru_cache(maxsize=1024)
+#: The bytes of pixels kept of arrow sprites: an arrow is drawn per (direction, length) and one
+#: across a large board is ~600 KB, so a count alone would let hundreds of MiB stay (issue 48).
+ARROW_BYTES = 16 * 2**20
+#: The bytes of pixels kept of text sprites: the status band's text is new at almost every move
+#: (~65 KB each); about a hundred recent ones stay, for the boards shown again.
+TEXT_BYTES = 8 * 2**20
+
+
+def sprite_bytes(sprite: Sprite) -> int:
+    """The bytes of ``sprite``'s pixels (what a cache of sprites is bounded by)."""
+    image = sprite.image
+    return image.width * image.height * len(image.getbands())
+
+
+@budgeted(ARROW_BYTES, sprite_bytes, most=1024)
 def arrow(
     theme: Theme, dx: int, dy: int, radius: float, colour: RGB, start: float, end: float
 ) -> Sprite:
@@ -892,7 +907,7 @@ def badge(theme: Theme, radius: float, fill: RGB, shape: str) -> Sprite:
     return make_sprite(radius + 1, radius + 1, paint)
 
 
-@lru_cache(maxsize=4096)
+@budgeted(TEXT_BYTES, sprite_bytes)
 def text_sprite(
     text: str, size: int, fill: RGB, *, bold: bool = False, anchor: str = "lm"
 ) -> Sprite:

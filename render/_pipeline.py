@@ -93,14 +93,16 @@ _STATIC = _Cache(16)
 
 def clear_caches() -> None:
     """Forget every cached part of every picture: the static parts of each board shape, the
-    pictures kept to redraw the next ones from, and every ``functools.lru_cache`` of the
-    ``render`` modules (sprites, texts, fonts).  The next picture is drawn as by a fresh
-    process (a test compares the two; the benchmark times it)."""
+    pictures kept to redraw the next ones from, and every ``functools.lru_cache`` and
+    byte-budgeted cache of the ``render`` modules (sprites, texts, fonts).  The next picture
+    is drawn as by a fresh process (a test compares the two; the benchmark times it)."""
     _STATIC.data.clear()
     forget()
     for name, module in list(sys.modules.items()):
         if name == "render" or name.startswith("render."):
             for value in vars(module).values():
+                if isinstance(value, type):
+                    continue  # a cache's class (render._budget's), not a cache
                 clear = getattr(value, "cache_clear", None)
                 if callable(clear):
                     clear()

@@ -36,6 +36,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "bot.ratings",
             "bot.tournaments",
             "bot.workers",
+            "bot.heap",
         ),
     ),
     ("render", ("render",)),

@@ -1,0 +1,63 @@
+"""``hexhall run`` gives back the memory of its pictures' large buffers (issue 48): with the
+mmap threshold fixed (:mod:`bot.heap`), a large block allocated after a larger one was freed is
+still mapped on its own (so freeing it unmaps it), where plain glibc would have raised its
+threshold and put the block in the heap, which it cannot shrink past a live object.
+
+Checked through glibc's own count of mapped blocks (``mallinfo2().hblks``) in a fresh
+interpreter each time: structure, not the machine-dependent resident size
+(``benchmarks/memory.py`` measures that).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+from tests.scripts import ROOT
+
+PROBE = """
+import ctypes, sys
+from bot.heap import keep_large_blocks_mapped
+
+class MallInfo(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_size_t) for name in (
+        "arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks",
+        "fordblks", "keepcost")]
+
+libc = ctypes.CDLL(None)
+libc.mallinfo2.restype = MallInfo
+fixed = keep_large_blocks_mapped() if sys.argv[1] == "fixed" else None
+picture = bytearray(4 << 20)  # a large buffer, freed: plain glibc raises its threshold here
+del picture
+before = libc.mallinfo2().hblks
+layer = bytearray(1 << 20)
+print(fixed, libc.mallinfo2().hblks - before)
+"""
+
+
+def _probe(mode: str, **env: str) -> str:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        timeout=60,
+    )
+    return done.stdout.strip()
+
+
+def test_a_large_block_stays_mapped_after_a_larger_one_was_freed() -> None:
+    assert _probe("fixed") == "True 1"
+
+
+def test_without_it_glibc_puts_the_block_in_the_heap() -> None:
+    """The mechanism the fix is for: the threshold rose, the block went to the heap."""
+    assert _probe("plain") == "None 0"
+
+
+def test_an_operators_own_threshold_is_left_as_set() -> None:
+    assert _probe("fixed", MALLOC_MMAP_THRESHOLD_="4194304").startswith("False ")
