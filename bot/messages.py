@@ -122,6 +122,9 @@ class ActionKind(enum.StrEnum):
     PREVIEW_CANCEL = "pvc"
     #: ``br:<game>:<ply>`` the position after <ply> moves, with first/previous/next/last
     BROWSE = "br"
+    #: ``bro:<game>`` "Step through" under a move list: the browser from the game's start, in a
+    #: message of its own (the list stays)
+    BROWSE_OPEN = "bro"
     #: ``tj:<tournament>`` sign up for a tournament
     TOURNAMENT_JOIN = "tj"
     #: ``tl:<tournament>`` leave a tournament
@@ -135,6 +138,11 @@ class ActionKind(enum.StrEnum):
     def fields(self) -> int:
         """How many fields follow the kind in an id."""
         return _FIELDS.get(self, 1)
+
+    @property
+    def browses(self) -> bool:
+        """A step of the position browser, or the button that opens one."""
+        return self in (ActionKind.BROWSE, ActionKind.BROWSE_OPEN)
 
     @property
     def numbers(self) -> tuple[int, ...]:

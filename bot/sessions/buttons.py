@@ -98,6 +98,10 @@ async def _browse(ctx: Context, user: User, chat: Chat, number: int, rest: list[
     return await browse.browse(ctx, user, chat, number, int(rest[0]))
 
 
+async def _browse_open(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
+    return await browse.browse(ctx, user, chat, number, 0)
+
+
 async def _web_board(ctx: Context, user: User, chat: Chat, number: int, _: list[str]) -> Reply:
     return await webview.web_link(ctx, user, chat, number)
 
@@ -131,6 +135,7 @@ HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.MOVE: _move,
     ActionKind.MOVE_ANYWAY: _move_anyway,
     ActionKind.BROWSE: _browse,
+    ActionKind.BROWSE_OPEN: _browse_open,
     ActionKind.TOURNAMENT_JOIN: _join,
     ActionKind.TOURNAMENT_LEAVE: _leave,
     ActionKind.WEB_BOARD: _web_board,

@@ -60,7 +60,7 @@ async def history(ctx: Context, user: User, chat: Chat, game_id: int | None = No
     if row.status != GameStatus.ACTIVE:
         lines.append(await presentation.result_text(ctx, row, loaded.position))
     # Step through the game from its start (see bot.sessions.browse).
-    steps = (Action.make(texts.STEP_THROUGH, ActionKind.BROWSE, gid, 0),) if moves else ()
+    steps = (Action.make(texts.STEP_THROUGH, ActionKind.BROWSE_OPEN, gid),) if moves else ()
     return Reply(Text.join(lines, "\n"), actions=steps, game_id=gid)
 
 

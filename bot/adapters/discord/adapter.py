@@ -110,6 +110,7 @@ _PRIVATE = {
     ActionKind.HISTORY,
     ActionKind.RESIGN,
     ActionKind.BROWSE,
+    ActionKind.BROWSE_OPEN,
     ActionKind.WEB_BOARD,
 }
 
@@ -630,7 +631,9 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         message = interaction.message
         # The position browser steps in place in its own (private) message; "Step through"
         # on a public message (a move list) opens a private browser instead.
-        browsing = kind is ActionKind.BROWSE and message is not None and message.flags.ephemeral
+        browsing = (
+            kind is not None and kind.browses and message is not None and message.flags.ephemeral
+        )
         mode = (
             Mode.EDIT
             if (kind is not None and (kind.on_card or kind.updates_card)) or browsing
@@ -644,4 +647,6 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         async def press(user: User, chat: Chat) -> Reply:
             return await manager.press(user, chat, action_id)
 
-        await self._run(interaction, press, mode, pressed=kind, board=kind is not ActionKind.BROWSE)
+        await self._run(
+            interaction, press, mode, pressed=kind, board=not (kind is not None and kind.browses)
+        )

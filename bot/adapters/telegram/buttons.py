@@ -271,7 +271,7 @@ class ButtonHandlers:
         chat_id, message_id = message.chat.id, message.message_id
         markup = keyboard([list(reply.actions)])
         is_photo = isinstance(message, Message) and bool(message.photo)
-        opening = _label_of(message, query.data) == texts.STEP_THROUGH
+        opening = Action("", query.data).kind is ActionKind.BROWSE_OPEN
         if opening or is_photo != (reply.image is not None):
             if reply.image is not None:
                 await send_photo(bot, chat_id, reply, markup, thread=topics.topic_of(message))
@@ -313,6 +313,7 @@ class ButtonHandlers:
         ActionKind.DESCRIBE: _describe,
         ActionKind.OFFER_DRAW: _offer_draw,
         ActionKind.BROWSE: _browse,
+        ActionKind.BROWSE_OPEN: _browse,
     }
 
 
@@ -322,15 +323,3 @@ def _caption(reply: Reply) -> str:
     if len(reply.text) <= CAPTION_LIMIT:
         return html_text(reply.body)
     return html_text(reply.text[: CAPTION_LIMIT - 1] + "…")
-
-
-def _label_of(message: object, data: str) -> str | None:
-    """The label of the button with callback data ``data`` on a bot message, if any."""
-    markup = message.reply_markup if isinstance(message, Message) else None
-    if markup is None:
-        return None
-    for row in markup.inline_keyboard:
-        for button in row:
-            if button.callback_data == data:
-                return button.text
-    return None

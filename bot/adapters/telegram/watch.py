@@ -61,7 +61,15 @@ REMEMBERED_REFUSALS = 10_000
 #: Games whose picker lock this process keeps (least recently used first out).
 PICKER_LOCKS = 2000
 #: The buttons that only look at a game (nothing changes).
-LOOKS = frozenset({ActionKind.BOARD, ActionKind.HISTORY, ActionKind.DESCRIBE, ActionKind.BROWSE})
+LOOKS = frozenset(
+    {
+        ActionKind.BOARD,
+        ActionKind.HISTORY,
+        ActionKind.DESCRIBE,
+        ActionKind.BROWSE,
+        ActionKind.BROWSE_OPEN,
+    }
+)
 
 
 def alert_text(body: str, hint: str = texts.WATCH_PRIVATELY) -> str:

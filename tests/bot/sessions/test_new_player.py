@@ -409,7 +409,7 @@ async def test_history_is_a_numbered_move_list(tmp_path: Path) -> None:
         said = await m.history(ALICE, ROOM)
         assert said.text.split("\n")[1] == "1. 5 e5  2. d4"
         assert "Result:" not in said.text and "Game:" not in said.text
-        assert [a.id for a in said.actions] == [f"br:{gid}:0"]
+        assert [a.id for a in said.actions] == [f"bro:{gid}"]
 
 
 async def test_stepping_through_a_game_shows_each_position_with_its_buttons(
