@@ -12,6 +12,7 @@ import hashlib
 import json
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
@@ -249,9 +250,9 @@ async def test_one_rendering_for_concurrent_downloads(
     calls: list[int] = []
     real = render.game_gif
 
-    def counted(*args: object, **kwargs: object) -> bytes:
+    def counted(*args: Any, **kwargs: Any) -> bytes:
         calls.append(1)
-        return real(*args, **kwargs)  # type: ignore[arg-type]
+        return real(*args, **kwargs)
 
     monkeypatch.setattr(render, "game_gif", counted)
     url = f"{web.url}/g/{slug}/game.gif"
