@@ -52,6 +52,9 @@ from bot.sessions import (
     history as histories,
 )
 from bot.sessions import (
+    premoves as conditional,
+)
+from bot.sessions import (
     preview as previews,
 )
 from bot.sessions import (
@@ -523,3 +526,6 @@ class SessionManager:
     tournament_standings = forward(guard(tournaments.show))
 
     tournament_list = forward(guard(tournaments.listing))
+
+    #: conditional moves (issue 46): prepare, list or clear your replies in a game
+    premove = forward(guard(conditional.premove))
