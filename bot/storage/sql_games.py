@@ -16,10 +16,10 @@ from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
 from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
+from bot.storage.premove_rows import drop_stale_premoves
 from bot.storage.rows import GameRow, MoveRow, NewGame
 from bot.storage.sql_base import SqlBase
 from bot.storage.sql_outbox import cancel_obsolete_notes, filled, insert_notes
-from bot.storage.sql_premoves import drop_stale_premoves
 from bot.storage.sql_rows import (
     GAME_COLUMNS,
     MOVE_COLUMNS,

@@ -3,9 +3,10 @@ prepared for a game during the opponent's turn, and the one transaction that sto
 opponent's move together with the prepared reply it matched.
 
 A line is stored at the game's ply where its next move (the opponent's) is due.  Every change
-of a game (:meth:`~bot.storage.sql_games.SqlGames._change_game`) drops, in its own transaction,
-the lines that change made stale (:func:`drop_stale_premoves`): those of another ply (a move
-was played, or taken back) and all of them once the game is over (a result, a draw agreed, a
+of a game (:meth:`~bot.storage.sql_games.SqlGames._change_game`) drops, in its own
+transaction, the lines that change made stale
+(:func:`~bot.storage.premove_rows.drop_stale_premoves`): those of another ply (a move was
+played, or taken back) and all of them once the game is over (a result, a draw agreed, a
 timeout).  Lines are read only by their owner's commands and by the move that plays them:
 nothing that shows a game (its board, page, record or history) reads this table.
 """
@@ -23,13 +24,15 @@ from bot.core.notification import Notification
 from bot.core.status import GameResult
 from bot.storage.dbapi import Conn, Row, to_ts
 from bot.storage.errors import BadRow
+from bot.storage.premove_rows import drop_stale_premoves
 from bot.storage.rows import GameRow
 from bot.storage.sql_base import SqlBase
+from bot.storage.sql_games import SqlGames
 from bot.storage.sql_outbox import cancel_obsolete_notes, insert_notes
 from bot.storage.sql_rows import GAME_COLUMNS, read_game
 from bot.storage.standings import RatedEnd
 
-__all__ = ["PlannedMove", "PremoveLine", "SqlPremoves", "drop_stale_premoves"]
+__all__ = ["PlannedMove", "PremoveLine", "SqlPremoves"]
 
 #: The most lines one player keeps for one game, and the most moves in one line.
 MOST_LINES = 20
@@ -80,15 +83,6 @@ def _read_line(row: Row) -> PremoveLine:
 
 
 _LINE_COLUMNS = "id, game_id, player_id, ply, line, moves"
-
-
-async def drop_stale_premoves(conn: Conn, game: Row) -> None:
-    """Inside a change of ``game`` (its row as the change left it): drop its lines prepared for
-    another ply, and all of them when it is over."""
-    await conn.execute(
-        "DELETE FROM premoves WHERE game_id = ? AND (ply <> ? OR ? <> 'active')",
-        (game["id"], game["ply"], game["status"]),
-    )
 
 
 async def _insert_lines(
@@ -183,8 +177,6 @@ class SqlPremoves(SqlBase):
         from the opponent's next move on) for the ply after it, the rest of the game's lines
         dropped, what the change makes obsolete cancelled and ``notes`` inserted.  ``None``
         if the stored game was no longer at ``game``'s ply and version: nothing is written."""
-        # Here, not at the top: the games part imports this module.
-        from bot.storage.sql_games import SqlGames
 
         async def both(conn: Conn) -> Row | None:
             sql, values, also = SqlGames.move_statement(
