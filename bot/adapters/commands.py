@@ -423,13 +423,14 @@ REGISTRY: tuple[Command, ...] = (
     Command(
         "settings",
         "Your notification settings (or change one)",
-        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]",
+        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off "
+        "| digest 08:00 +01:00|off]",
         (
             Param("setting", Kind.CHOICE, "What to change (empty: show them)", choices=SETTINGS),
             Param(
                 "value",
                 Kind.TEXT,
-                "on / off, or quiet hours such as 22:00-07:00 +01:00",
+                "on / off, quiet hours such as 22:00-07:00 +01:00, a digest time as 08:00 +01:00",
                 default="",
             ),
         ),

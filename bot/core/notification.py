@@ -60,6 +60,8 @@ class Kind(enum.StrEnum):
     BOARD = "board"
     #: to a player alone: their prepared lines of a game were dropped or stopped (issue 46)
     PREMOVE = "premove"
+    #: to a player alone, once a day at their chosen time: every game where it is their turn
+    DIGEST = "digest"
 
     @property
     def quiet(self) -> bool:

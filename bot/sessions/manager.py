@@ -49,6 +49,9 @@ from bot.sessions import (
     views,
 )
 from bot.sessions import (
+    digest as digests,
+)
+from bot.sessions import (
     history as histories,
 )
 from bot.sessions import (
@@ -400,7 +403,7 @@ class SessionManager:
         have died while it thought); those moves are made in the background (see
         :meth:`bot_idle`) and each counts as one piece of work.
         """
-        done = await clocks.sweep(self._ctx)
+        done = await clocks.sweep(self._ctx) + await digests.sweep(self._ctx)
         return done + await opponent.resume(self._ctx)
 
     async def run_clocks(self, stop: asyncio.Event, every: float = 30.0) -> None:

@@ -16,6 +16,7 @@ from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
 from bot.sessions import (
     clocks,
+    digest,
     endings,
     loading,
     policy,
@@ -383,7 +384,7 @@ async def _planned(
         )
     to_move = None if after.outcome is not None else after.to_move
     planned = PlannedMove(move, seat, after.to_dict(), to_move, finish, deadline, rated)
-    return planned, notes
+    return planned, await digest.fold(ctx, notes)
 
 
 async def _canonical(ctx: Context, row: GameRow, text: str, ply: int) -> str | None:

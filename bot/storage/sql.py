@@ -24,6 +24,7 @@ counts for (:meth:`SqlStore.create_challenge`).
 from __future__ import annotations
 
 from bot.storage.sql_challenges import SqlChallenges
+from bot.storage.sql_digests import SqlDigests
 from bot.storage.sql_games import SqlGames
 from bot.storage.sql_leases import SqlLeases
 from bot.storage.sql_outbox import SqlOutbox
@@ -48,6 +49,7 @@ class SqlStore(
     SqlTournaments,
     SqlWeb,
     SqlPremoves,
+    SqlDigests,
 ):
     """The store's methods over SQL, one part per concern; a concrete store provides
     :meth:`~bot.storage.sql_base.SqlBase._lend` (and opening, closing and

@@ -202,6 +202,12 @@ from bot.sessions.texts.play import (
     yours_cancel_instead,
 )
 from bot.sessions.texts.premoves import (
+    digest_bad,
+    digest_head,
+    digest_is,
+    digest_line,
+    digest_off,
+    digest_set,
     premove_cleared,
     premove_dropped_note,
     premove_game_over,
@@ -607,6 +613,12 @@ __all__ += [
 
 # Conditional moves (issue 46), kept apart as above.
 __all__ += [
+    "digest_bad",
+    "digest_head",
+    "digest_is",
+    "digest_line",
+    "digest_off",
+    "digest_set",
     "premove_cleared",
     "premove_dropped_note",
     "premove_game_over",

@@ -126,3 +126,44 @@ def premove_stopped_note(game_id: int, title: str, reply: str, reason: str) -> T
         f" in #{game_id} {title} was not played: it would lose at once ({reason}). "
         "Your prepared lines there were dropped. It is your turn.",
     )
+
+
+# -- the daily digest -------------------------------------------------------------------------
+
+
+def digest_head(count: int) -> Text:
+    """The first line of a daily digest."""
+    return _t(f"Your daily digest: it is your turn in {_plural(count, 'game')}.")
+
+
+def digest_line(game_id: int, title: str, opponent: Mention, left: str, where: str) -> Text:
+    """One game of the digest: its opponent, the time left and where it lives."""
+    return _t(f"\n#{game_id} {title} against ", opponent, f": {left}{where}.")
+
+
+def digest_set(at: str, offset: str, dm_turned_on: bool) -> Text:
+    """The digest was turned on (or moved)."""
+    tail = " Direct messages are now on: the digest comes as one." if dm_turned_on else ""
+    return _t(
+        f"Daily digest at {at} (UTC{offset}): one private message listing your turns; "
+        f"turn notices by direct message are folded into it (the last-day warning still "
+        f"comes).{tail}"
+    )
+
+
+def digest_off(was_on: bool) -> Text:
+    """The digest was turned off."""
+    return _t("Daily digest off." if was_on else "Your daily digest was already off.")
+
+
+def digest_bad(value: str) -> Text:
+    """A digest time that cannot be read."""
+    return _t(
+        f"{value[:24]!r} is not a digest time: say a time of day with an optional UTC offset "
+        "(for example 08:00 +01:00), or off."
+    )
+
+
+def digest_is(at: str | None, offset: str) -> Text:
+    """The digest in a player's settings."""
+    return _t("; daily digest off" if at is None else f"; daily digest at {at} (UTC{offset})")
