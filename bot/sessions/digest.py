@@ -88,10 +88,10 @@ def _offset(minutes: int) -> str:
 
 
 async def describe(ctx: Context, player: PlayerRow) -> Text:
-    """The digest part of a player's settings."""
+    """The digest part of a player's settings (nothing while it is off)."""
     row = await ctx.store.digest_of(player.id)
     if row is None:
-        return texts.digest_is(None, "")
+        return Text.of()
     return texts.digest_is(_clock(row.at_minute), _offset(row.utc_offset))
 
 

@@ -164,6 +164,6 @@ def digest_bad(value: str) -> Text:
     )
 
 
-def digest_is(at: str | None, offset: str) -> Text:
-    """The digest in a player's settings."""
-    return _t("; daily digest off" if at is None else f"; daily digest at {at} (UTC{offset})")
+def digest_is(at: str, offset: str) -> Text:
+    """The digest in a player's settings, when it is on."""
+    return _t(f"; daily digest at {at} (UTC{offset})")

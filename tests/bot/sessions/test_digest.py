@@ -141,3 +141,18 @@ async def test_turn_notices_by_dm_fold_into_the_digest_the_reminder_does_not(
         await m.sweep()
         assert len(await notes_of(m, ALICE, Kind.REMINDER)) == 1
         assert clock.now() > MONDAY + timedelta(days=2)
+
+
+async def test_games_lists_every_chat_turn_first_each_a_button_away(store_url: str) -> None:
+    clock = FakeClock(MONDAY)
+    async with session(store_url, clock) as m:
+        theirs = await game(m, BOB, ALICE, ROOM)  # Bob to move
+        mine = await game(m, ALICE, CAROL, OTHER)  # Alice to move, in another chat
+        listed = await m.games(ALICE)  # asked in a private chat: the command takes none
+        lines = listed.text.splitlines()
+        assert lines[0].startswith(f"#{mine} Pathagon vs carol: your turn")
+        assert lines[1].startswith(f"#{theirs} Pathagon vs bob: bob to move")
+        assert [a.label for a in listed.actions] == [f"#{mine}", f"#{theirs}"]
+        # Each button shows that game's board, here in the private chat.
+        board = await m.press(ALICE, Chat("test", "alice-dm"), listed.actions[1].id)
+        assert board.ok and board.game_id == theirs, board.text
