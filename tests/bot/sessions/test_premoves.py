@@ -206,3 +206,55 @@ async def test_iso_path_turns_are_whole_moves_in_a_line(store_url: str) -> None:
         assert f"replied {position.play(theirs).play(mine).last_move} (prepared)" in answer.text
         row = await m.store.get_game(gid)
         assert row is not None and row.ply == 3
+
+
+#: An inpHeXion game of 20 moves after which the player to move (seat 0) may relocate.
+INPHEXION = (
+    "d4 d4-d5 d4-e3 d4-c4 e3-e4 c4-c5 e4-e5 c5-b5 c5-b6 b5-b4 e5-f5 b4-c3 d4-d3 e3-e2 b4-b3 "
+    "e2-f1 b6-a7 e4-f3 a7-b7 a7-a6"
+).split()
+
+
+async def test_an_inphexion_relocation_is_one_whole_move_of_a_line(store_url: str) -> None:
+    async with session(store_url, FakeClock()) as m:
+        gid, _ = await start_game(m, "inphexion")
+        for move in INPHEXION[:-1]:
+            row = await m.store.get_game(gid)
+            assert row is not None and row.to_move is not None
+            mover = ALICE if row.to_move == 0 else BOB
+            assert (await m.move(mover, ROOM, move, gid, confirm=True)).ok
+        relocation = "b7-c7 a7>a1"
+        said = await typed(m, ALICE, f"premove #{gid} {INPHEXION[-1]} => {relocation}", DM)
+        assert said.ok, said.text
+        answer = await m.move(BOB, ROOM, INPHEXION[-1], gid)
+        assert f"replied {relocation} (prepared)" in answer.text, answer.text
+        assert (await m.store.moves(gid))[-1].move == relocation
+
+
+#: After these inpHeXion moves Alice (seat 0) is to move; after her d3-d2, Bob's f1-e1 e1>d7
+#: would connect Alice's sides: it loses at once.
+LOSING = [
+    *INPHEXION,
+    *("b7-c7 a7>c1", "b4-a4", "c1-c2", "b7-a7", "c2-d1", "b6-c6", "e4-f4", "a6-a5 a7>e6"),
+]
+
+
+async def test_a_reply_that_would_lose_at_once_is_not_played(store_url: str) -> None:
+    async with session(store_url, FakeClock()) as m:
+        gid, _ = await start_game(m, "inphexion")
+        for move in LOSING:
+            row = await m.store.get_game(gid)
+            assert row is not None and row.to_move is not None
+            mover = ALICE if row.to_move == 0 else BOB
+            assert (await m.move(mover, ROOM, move, gid, confirm=True)).ok
+        assert (await m.settings(BOB, "dm", "on")).ok
+        said = await typed(m, BOB, f"premove #{gid} d3-d2 => f1-e1 e1>d7", DM)
+        assert said.ok, said.text  # legal, so kept; it is judged when it would be played
+        answer = await m.move(ALICE, ROOM, "d3-d2", gid)
+        assert answer.ok and "prepared" not in answer.text
+        row = await m.store.get_game(gid)
+        assert row is not None and row.status == "active" and row.ply == len(LOSING) + 1
+        assert row.to_move == 1  # Bob's turn: the line stopped
+        told = await notes_of(m, BOB, Kind.PREMOVE)
+        assert len(told) == 1 and "would lose at once" in str(told[0].text)
+        assert "no prepared lines" in (await typed(m, BOB, f"premove #{gid}", DM)).text
