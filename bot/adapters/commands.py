@@ -562,7 +562,7 @@ REGISTRY: tuple[Command, ...] = (
         PREMOVE_USAGE,
         (
             _GAME_ID,
-            Param("line", Kind.TEXT, "c3 => c5; d4 => d5 (empty: list; clear)", field="value"),
+            Param("line", Kind.MOVE, "c3 => c5; d4 => d5 (empty: list; clear)", field="value"),
         ),
         lambda m, u, c, a: m.premove(u, c, a.game_id, a.value),
         premove_words,

@@ -532,3 +532,6 @@ class SessionManager:
 
     #: conditional moves (issue 46): prepare, list or clear your replies in a game
     premove = forward(guard(conditional.premove))
+
+    #: the line typed so far completed with legal moves along it (Discord's autocompletion)
+    suggest_line = forward(checked(_no_moves)(conditional.suggestions))

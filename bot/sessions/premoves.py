@@ -26,15 +26,18 @@ from bot.core.status import GameStatus
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions import loading, policy, presentation, texts
 from bot.sessions.context import Context, Refusal
+from bot.sessions.picker import matches
 from bot.storage import GameRow, PlayerRow
 from bot.storage.sql_premoves import MOST_LINES, MOST_MOVES
 from engines import IllegalMove, Position
 
-__all__ = ["FollowUp", "check_line", "follow_up", "parse_line", "premove"]
+__all__ = ["FollowUp", "check_line", "follow_up", "parse_line", "premove", "suggestions"]
 
 #: What separates the opponent's move from the reply, and one pair from the next.
 ARROW = "=>"
 PAIRS = ";"
+#: The longest suggestion (Discord's limit on an autocompletion's value).
+SUGGESTION_LIMIT = 100
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,43 @@ async def premove(
         if not await ctx.store.add_premove_lines(gid, me.id, row.ply, [line], ctx.now()):
             raise Refusal(texts.changed_meanwhile(gid))
         return _private(texts.premove_set(gid, len(mine) + 1, line), gid)
+
+
+async def suggestions(
+    ctx: Context, user: User, chat: Chat, game_id: int | None, typed: str, limit: int = 25
+) -> list[str]:
+    """The line typed so far completed with each legal move (or beginning of one, see
+    :func:`~bot.sessions.picker.matches`) for its last, partly typed move, computed along the
+    line: the opponent's moves after ``;`` (or at the start), yours after ``=>``.  Empty where
+    ``user`` could not prepare a line, or the line so far is illegal (autocompletion never
+    refuses)."""
+    try:
+        me = await loading.player(ctx, user)
+        gid = await loading.pick_game(ctx, me, chat, game_id)
+        loaded = await loading.load(ctx, gid)
+    except Refusal:
+        return []
+    row, position = loaded.row, loaded.position
+    seat = loading.seat(me, row)
+    if seat is None or row.status != GameStatus.ACTIVE or row.to_move == seat:
+        return []
+    parts = [p.strip() for pair in typed.split(PAIRS) for p in pair.split(ARROW)]
+    done, partial = parts[:-1], parts[-1]
+    if any(not p for p in done):
+        return []
+    try:
+        line = check_line(gid, position, done) if done else ()
+    except Refusal:
+        return []
+    for move in line:
+        position = position.play(move)
+    if position.outcome is not None:
+        return []
+    head = "".join(
+        move + (f" {ARROW} " if n % 2 == 0 else f"{PAIRS} ") for n, move in enumerate(line)
+    )
+    found = [head + move for move in matches(position, partial, limit)]
+    return [text for text in found if len(text) <= SUGGESTION_LIMIT]
 
 
 def _private(text: Text, game_id: int) -> Reply:

@@ -86,7 +86,7 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
         ("pie", 5, False, []),
     ],
     "tournaments": [],
-    "premove": [("game", 3, False, "auto"), ("line", 3, False, [])],
+    "premove": [("game", 3, False, "auto"), ("line", 3, False, "auto")],
 }
 
 

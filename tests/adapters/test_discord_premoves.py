@@ -51,3 +51,33 @@ async def test_premove_is_private_and_plays_itself_with_one_board(
         assert await run.to_move(gid) == other
         # Everything said about the line before it was played was for its owner alone.
         assert all(m.ephemeral for m in fake.messages_in(CHANNEL) if "if b" in m.content)
+
+
+async def test_the_line_is_autocompleted_with_legal_moves_along_it(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    async with running(fake, tmp_path / "h.db") as run:
+        card = await run.answer(ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
+        await run.click(BOB, card, "Accept")
+        gid = int(button(card, "Board").split(":")[1])
+        owner = await run.to_move(gid)
+        other = BOB if owner == ALICE else ALICE
+        await run.answer(owner, "move", {"game": str(gid), "move": "a1"})
+
+        async def offered(user: int, typed: str) -> list[str]:
+            choices = await run.autocomplete(
+                user, "premove", {"game": str(gid), "line": typed}, "line"
+            )
+            return [str(c["value"]) for c in choices]
+
+        # The opponent's first move: a1 is taken, so not offered.
+        first = await offered(owner, "a")
+        assert first and all(v.startswith("a") for v in first) and "a1" not in first
+        # The reply, computed after the opponent's b1 (b1 no longer offered).
+        replies = await offered(owner, "b1 => b")
+        assert "b1 => b2" in replies and "b1 => b1" not in replies
+        # The next pair, after both; typed moves are given back as played ("B1" -> "b1").
+        assert "b1 => c1; c2" in await offered(owner, "B1 => c1; c")
+        # An illegal line so far, or the player to move, gets nothing.
+        assert await offered(owner, "a1 => b") == []
+        assert await offered(other, "b") == []
