@@ -533,5 +533,8 @@ class SessionManager:
     #: conditional moves (issue 46): prepare, list or clear your replies in a game
     premove = forward(guard(conditional.premove))
 
+    #: your prepared lines of a game, as moves (the web board's plan mode)
+    premove_lines = forward(conditional.lines_of)
+
     #: the line typed so far completed with legal moves along it (Discord's autocompletion)
     suggest_line = forward(checked(_no_moves)(conditional.suggestions))

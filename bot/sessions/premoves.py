@@ -31,7 +31,15 @@ from bot.storage import GameRow, PlayerRow
 from bot.storage.sql_premoves import MOST_LINES, MOST_MOVES
 from engines import IllegalMove, Position
 
-__all__ = ["FollowUp", "check_line", "follow_up", "parse_line", "premove", "suggestions"]
+__all__ = [
+    "FollowUp",
+    "check_line",
+    "follow_up",
+    "lines_of",
+    "parse_line",
+    "premove",
+    "suggestions",
+]
 
 #: What separates the opponent's move from the reply, and one pair from the next.
 ARROW = "=>"
@@ -128,6 +136,13 @@ async def premove(
         if not await ctx.store.add_premove_lines(gid, me.id, row.ply, [line], ctx.now()):
             raise Refusal(texts.changed_meanwhile(gid))
         return _private(texts.premove_set(gid, len(mine) + 1, line), gid)
+
+
+async def lines_of(ctx: Context, user: User, game_id: int) -> list[tuple[str, ...]]:
+    """``user``'s prepared lines of game ``game_id``, first line first (none for anyone who
+    does not play in it)."""
+    me = await loading.player(ctx, user)
+    return [line.moves for line in await ctx.store.premoves_of(game_id, me.id)]
 
 
 async def suggestions(
