@@ -6,18 +6,19 @@ the game's state; the opponent's move into the line, made on the web board, play
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import aiohttp
 import pytest
 
-from tests.web.kit import ADA, BO, TG_GROUP, init_data, new_game
+from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def _call(
     method: str, url: str, body: object = None, headers: dict[str, str] | None = None
-) -> tuple[int, dict]:
+) -> tuple[int, dict[str, Any]]:
     data = None if body is None else json.dumps(body)
     async with (
         aiohttp.ClientSession() as http,
@@ -26,7 +27,7 @@ async def _call(
         return answer.status, json.loads(await answer.read())
 
 
-async def test_plan_a_line_on_the_web_board(web) -> None:
+async def test_plan_a_line_on_the_web_board(web: Site) -> None:
     gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP, ["a1"])  # Bo to move
     slug = (await web.board.link(gid)).rsplit("/", 1)[1]
     plans = f"{web.url}/api/games/{slug}/premoves"
