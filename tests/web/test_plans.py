@@ -65,3 +65,24 @@ async def test_plan_a_line_on_the_web_board(web: Site) -> None:
     status, answer = await _call("POST", plans, {"clear": True}, ada)
     assert status == 200 and "Dropped 1 prepared line" in answer["text"]
     assert (await _call("GET", plans, headers=ada))[1]["lines"] == []
+
+
+async def test_plan_steps_are_computed_along_the_line(web: Site) -> None:
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP, ["a1"])  # Bo to move
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    step = f"{web.url}/api/games/{slug}/premoves/next"
+    ada = {"Authorization": "tma " + init_data(ADA, web.clock)}
+    # The opponent's first move: every empty cell but a1.
+    status, first = await _call("GET", step, headers=ada)
+    assert status == 200 and first["line"] == [] and "a1" not in first["parts"]
+    assert "b1" in first["parts"] and not first["complete"]
+    # After "b1 =>", b1 is taken too; a whole move typed gives the board after it.
+    status, reply = await _call("GET", f"{step}?line=b1&prefix=", headers=ada)
+    assert status == 200 and reply["line"] == ["b1"] and "b1" not in reply["parts"]
+    status, done = await _call("GET", f"{step}?line=B1&prefix=c1", headers=ada)
+    assert status == 200 and done["complete"] and done["after"] is not None
+    assert done["line"] == ["b1"] and done["frame"] != first["frame"]
+    # An illegal line so far: the rule; a spectator: nothing.
+    status, refused = await _call("GET", f"{step}?line=a1", headers=ada)
+    assert status == 409 and "move 1 of the line" in refused["text"]
+    assert (await _call("GET", step))[0] == 401
