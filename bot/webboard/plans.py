@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Protocol
 
 from aiohttp import web
 
@@ -29,7 +29,6 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.premoves import ARROW, PAIRS, check_line
 from bot.sessions.webview import GameView
-from bot.storage import PlayerRow
 from bot.webboard import auth, view
 
 __all__ = ["add_routes"]
@@ -40,7 +39,18 @@ MAX_PREFIX = 200
 
 Game = Callable[[web.Request], Awaitable[tuple[int, GameView]]]
 Who = Callable[[web.Request, int], auth.Identity | None]
-Player = Callable[[auth.Identity | None], Awaitable[PlayerRow | None]]
+
+
+class Named(Protocol):
+    """A stored player, as far as the plan API reads one."""
+
+    @property
+    def name(self) -> str:
+        """Their name."""
+        ...
+
+
+Player = Callable[[auth.Identity | None], Awaitable[Named | None]]
 
 
 def _json(data: dict[str, Any], status: int = 200) -> web.Response:
