@@ -136,10 +136,16 @@ async def test_turn_notices_by_dm_fold_into_the_digest_the_reminder_does_not(
         assert len(await notes_of(m, BOB, Kind.YOUR_TURN)) == 1
         assert (await m.move(BOB, ROOM, "c1", gid)).ok
         assert await notes_of(m, ALICE, Kind.YOUR_TURN) == []
+        # A game's first turn is folded too (Bob, without a digest, is told).
+        await game(m, ALICE, CAROL, ROOM)
+        bobs = await game(m, BOB, CAROL, ROOM)
+        assert await notes_of(m, ALICE, Kind.YOUR_TURN) == []
+        told = [n.game_id for n in await notes_of(m, BOB, Kind.YOUR_TURN)]
+        assert bobs in told
         # The warning before the timeout always goes out.
         clock.advance(days=3, hours=-7)
         await m.sweep()
-        assert len(await notes_of(m, ALICE, Kind.REMINDER)) == 1
+        assert gid in [n.game_id for n in await notes_of(m, ALICE, Kind.REMINDER)]
         assert clock.now() > MONDAY + timedelta(days=2)
 
 
