@@ -14,7 +14,7 @@ from bot.core.notification import Kind, Notification
 from bot.messages import Chat, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from tests.bot.session_kit import ALICE, BOB, ROOM, session, start_game
+from tests.bot.session_kit import ALICE, BOB, ROOM, session, short_finishing_moves, start_game
 from tests.bot.storage.raw import raw
 
 DM = Chat("test", "dm-alice")
@@ -258,3 +258,29 @@ async def test_a_reply_that_would_lose_at_once_is_not_played(store_url: str) -> 
         told = await notes_of(m, BOB, Kind.PREMOVE)
         assert len(told) == 1 and "would lose at once" in str(told[0].text)
         assert "no prepared lines" in (await typed(m, BOB, f"premove #{gid}", DM)).text
+
+
+async def test_a_prepared_reply_that_wins_ends_the_game_in_the_same_transaction(
+    store_url: str,
+) -> None:
+    line = short_finishing_moves("pathagon")
+    async with session(store_url, FakeClock()) as m:
+        gid, _ = await start_game(m, "pathagon")
+        for move in line[:-2]:
+            row = await m.store.get_game(gid)
+            assert row is not None and row.to_move is not None
+            mover = ALICE if row.to_move == 0 else BOB
+            assert (await m.move(mover, ROOM, move, gid, confirm=True)).ok
+        row = await m.store.get_game(gid)
+        assert row is not None and row.to_move is not None
+        opponent = ALICE if row.to_move == 0 else BOB
+        owner = BOB if opponent is ALICE else ALICE
+        said = await typed(m, owner, f"premove #{gid} {line[-2]} => {line[-1]}", DM)
+        assert said.ok, said.text
+        answer = await m.move(opponent, ROOM, line[-2], gid)
+        assert answer.ok and f"replied {line[-1]} (prepared)" in answer.text, answer.text
+        assert "wins" in answer.text
+        row = await m.store.get_game(gid)
+        assert row is not None and row.status == "finished" and row.ply == len(line)
+        assert row.winner == (0 if owner is ALICE else 1)
+        assert await raw(m.store, "SELECT count(*) FROM premoves") == [(0,)]
