@@ -64,6 +64,7 @@ from bot.adapters.typed import (
     typed_hint,
     unknown,
 )
+from bot.adapters.typed_premove import PREMOVE_USAGE, premove_words
 from bot.adapters.typed_tournament import TOURNAMENT_ACTIONS, TOURNAMENT_USAGE, tournament_words
 from bot.messages import Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
@@ -422,13 +423,14 @@ REGISTRY: tuple[Command, ...] = (
     Command(
         "settings",
         "Your notification settings (or change one)",
-        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off]",
+        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off "
+        "| digest 08:00 +01:00|off]",
         (
             Param("setting", Kind.CHOICE, "What to change (empty: show them)", choices=SETTINGS),
             Param(
                 "value",
                 Kind.TEXT,
-                "on / off, or quiet hours such as 22:00-07:00 +01:00",
+                "on / off, quiet hours such as 22:00-07:00 +01:00, a digest time as 08:00 +01:00",
                 default="",
             ),
         ),
@@ -554,6 +556,18 @@ REGISTRY: tuple[Command, ...] = (
         nothing,
     ),
     Command("help", "How to play here", "help", (), _help, nothing, frozenset({Surface.TYPED})),
+    Command(
+        "premove",
+        "Prepare replies to your opponent's moves (only you see them)",
+        PREMOVE_USAGE,
+        (
+            _GAME_ID,
+            Param("line", Kind.MOVE, "c3 => c5; d4 => d5 (empty: list; clear)", field="value"),
+        ),
+        lambda m, u, c, a: m.premove(u, c, a.game_id, a.value),
+        premove_words,
+        private=_private,
+    ),
 )
 
 #: Each command by its typed name.

@@ -58,6 +58,10 @@ class Kind(enum.StrEnum):
     #: move claims it and posts the board at once; the outbox posts it only if that answer
     #: never went out (the process died, or the platform kept refusing)
     BOARD = "board"
+    #: to a player alone: their prepared lines of a game were dropped or stopped (issue 46)
+    PREMOVE = "premove"
+    #: to a player alone, once a day at their chosen time: every game where it is their turn
+    DIGEST = "digest"
 
     @property
     def quiet(self) -> bool:

@@ -10,7 +10,7 @@ import engines
 from bot.core.notification import Kind
 from bot.core.status import ChallengeStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Need, NeedKind, Reply, ReplyKind, User
-from bot.sessions import loading, policy, posts, presentation, standings, texts
+from bot.sessions import digest, loading, policy, posts, presentation, standings, texts
 from bot.sessions.context import (
     DEFAULT_TIME_PER_MOVE,
     FIRST_CHOICES,
@@ -284,6 +284,7 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
             dedupe="your_turn:{game}:0",
             ply=0,
         )
+        notes = await digest.fold(ctx, notes)  # with the digest on, it lists the turn
     row = await ctx.store.accept_challenge(
         challenge.id,
         me.id,

@@ -49,7 +49,13 @@ from bot.sessions import (
     views,
 )
 from bot.sessions import (
+    digest as digests,
+)
+from bot.sessions import (
     history as histories,
+)
+from bot.sessions import (
+    premoves as conditional,
 )
 from bot.sessions import (
     preview as previews,
@@ -397,7 +403,7 @@ class SessionManager:
         have died while it thought); those moves are made in the background (see
         :meth:`bot_idle`) and each counts as one piece of work.
         """
-        done = await clocks.sweep(self._ctx)
+        done = await clocks.sweep(self._ctx) + await digests.sweep(self._ctx)
         return done + await opponent.resume(self._ctx)
 
     async def run_clocks(self, stop: asyncio.Event, every: float = 30.0) -> None:
@@ -523,3 +529,12 @@ class SessionManager:
     tournament_standings = forward(guard(tournaments.show))
 
     tournament_list = forward(guard(tournaments.listing))
+
+    #: conditional moves (issue 46): prepare, list or clear your replies in a game
+    premove = forward(guard(conditional.premove))
+
+    #: your prepared lines of a game, as moves (the web board's plan mode)
+    premove_lines = forward(conditional.lines_of)
+
+    #: the line typed so far completed with legal moves along it (Discord's autocompletion)
+    suggest_line = forward(checked(_no_moves)(conditional.suggestions))

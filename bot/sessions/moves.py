@@ -6,6 +6,8 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import metrics
 from bot.core.ending import Termination
 from bot.core.notification import BOT_USER_ID, Kind, Notification
@@ -14,9 +16,11 @@ from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
 from bot.sessions import (
     clocks,
+    digest,
     endings,
     loading,
     policy,
+    premoves,
     presentation,
     questions,
     standings,
@@ -26,6 +30,7 @@ from bot.sessions import (
 from bot.sessions.context import Context, Refusal
 from bot.sessions.loading import Loaded
 from bot.storage import GameRow, PlayerRow, RatedEnd
+from bot.storage.sql_premoves import PlannedMove
 from engines import IllegalMove, Position
 
 __all__ = ["commit", "move", "resign"]
@@ -129,7 +134,7 @@ async def _alone(ctx: Context, me: PlayerRow, chat: Chat, text: str, confirm: bo
         updated = await commit(ctx, row, after, me, seat, alone_in=alone)
         if updated is None:
             return None
-        return await _move_reply(ctx, updated, row.ply, seat, after)
+        return await _move_reply(ctx, updated, row.ply, seat, after, _prepared(ctx, updated, row))
 
 
 async def _try_move(
@@ -203,7 +208,16 @@ async def _commit(
     updated = await commit(ctx, row, after, me, seat, answered_there=there)
     if updated is None:
         return None
-    return await _move_reply(ctx, updated, row.ply, seat, after)
+    return await _move_reply(ctx, updated, row.ply, seat, after, _prepared(ctx, updated, row))
+
+
+def _prepared(ctx: Context, updated: GameRow, row: GameRow) -> Position | None:
+    """The position after the prepared reply stored with the move made from ``row`` (see
+    :mod:`~bot.sessions.premoves`), if one was."""
+    cached = ctx.positions.get(updated.id)
+    if updated.ply != row.ply + 2 or cached is None or cached[1].ply != updated.ply:
+        return None
+    return cached[1]
 
 
 async def commit(
@@ -222,7 +236,81 @@ async def commit(
     too (see :mod:`~bot.sessions.opponent`).  ``answered_there``: the move is answered in the
     game's chat (the answer claims its board); a move answered elsewhere (in a private chat,
     on the web board) has its board due at once, and this process's outboxes are woken for it
-    (see :func:`~bot.sessions.policy.board_note`)."""
+    (see :func:`~bot.sessions.policy.board_note`).
+
+    A prepared reply of the player to move next (:mod:`~bot.sessions.premoves`) that this
+    move matches is stored in the same transaction, and its board is the one committed."""
+    first, notes = await _planned(ctx, row, after, me, seat, answered_there)
+    follow = None if row.against_bot else await premoves.follow_up(ctx, row, after, me)
+    final = after
+    if follow is not None and follow.reply is not None:
+        final = follow.reply
+        updated = await _with_reply(ctx, row, after, me, first, follow, alone_in, answered_there)
+    else:
+        if follow is not None:
+            notes += follow.notes
+        updated = await ctx.store.apply_move(
+            row,
+            first.move,
+            seat,
+            first.snapshot,
+            first.to_move,
+            ctx.now(),
+            notes,
+            first.finish,
+            first.deadline_at,
+            rating=first.rating,
+            alone_in=alone_in,
+        )
+    if updated is not None:
+        ctx.positions[row.id] = (updated, final)
+        for _ in range(updated.ply - row.ply):
+            metrics.moved(row.game)
+        if ctx.pages is not None:
+            ctx.pages.changed(row.id)
+        if not answered_there and me.user_id != BOT_USER_ID:
+            ctx.bell.ring()  # no answer posts the board: the outboxes post it now
+    return updated
+
+
+async def _with_reply(
+    ctx: Context,
+    row: GameRow,
+    after: Position,
+    me: PlayerRow,
+    first: PlannedMove,
+    follow: premoves.FollowUp,
+    alone_in: tuple[int, str, str] | None,
+    answered_there: bool,
+) -> GameRow | None:
+    """Store ``me``'s move that made ``after`` and the prepared reply ``follow`` in one
+    transaction, with the notes of the reply alone (the chat gets one board, showing both)."""
+    assert follow.reply is not None
+    mid = replace(row, ply=row.ply + 1, version=row.version + 1)
+    owner, reply = follow.owner, follow.reply
+    planned, notes = await _planned(ctx, mid, reply, owner, follow.seat, answered_there)
+    both = texts.premove_played(
+        row.id,
+        presentation.title(row),
+        presentation.mention(me),
+        first.move,
+        presentation.mention(owner),
+        planned.move,
+    )
+    # The board's line says both moves (and the result, when the reply ended the game).
+    said = both if reply.outcome is None else None
+    notes = [
+        replace(n, text=said or both + " " + n.text) if n.kind == Kind.BOARD else n for n in notes
+    ]
+    return await ctx.store.apply_with_reply(
+        row, first, planned, owner.id, follow.kept, ctx.now(), notes, alone_in
+    )
+
+
+async def _planned(
+    ctx: Context, row: GameRow, after: Position, me: PlayerRow, seat: int, answered_there: bool
+) -> tuple[PlannedMove, list[Notification]]:
+    """``me``'s move that made ``after`` from ``row``, to store, and its notifications."""
     now = ctx.now()
     move = after.last_move or ""
     opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
@@ -294,27 +382,9 @@ async def commit(
         notes.append(
             policy.board_note(ctx, told, row, after.ply, moved, now, answered_there=answered_there)
         )
-    updated = await ctx.store.apply_move(
-        row,
-        move,
-        seat,
-        after.to_dict(),
-        None if after.outcome is not None else after.to_move,
-        now,
-        notes,
-        finish,
-        deadline,
-        rating=rated,
-        alone_in=alone_in,
-    )
-    if updated is not None:
-        ctx.positions[row.id] = (updated, after)
-        metrics.moved(row.game)
-        if ctx.pages is not None:
-            ctx.pages.changed(row.id)
-        if not answered_there and me.user_id != BOT_USER_ID:
-            ctx.bell.ring()  # no answer posts the board: the outboxes post it now
-    return updated
+    to_move = None if after.outcome is not None else after.to_move
+    planned = PlannedMove(move, seat, after.to_dict(), to_move, finish, deadline, rated)
+    return planned, await digest.fold(ctx, notes)
 
 
 async def _canonical(ctx: Context, row: GameRow, text: str, ply: int) -> str | None:
@@ -365,14 +435,24 @@ async def _stale(ctx: Context, row: GameRow, seat: int, text: str, ply: int) -> 
 
 
 async def _move_reply(
-    ctx: Context, row: GameRow, ply: int, seat: int, after: Position | None
+    ctx: Context,
+    row: GameRow,
+    ply: int,
+    seat: int,
+    after: Position | None,
+    prepared: Position | None = None,
 ) -> Reply:
-    """The answer to ``seat``'s move at ``ply`` (the same whenever it is asked again)."""
+    """The answer to ``seat``'s move at ``ply`` (the same whenever it is asked again), and to
+    the opponent's ``prepared`` reply stored with it (the position after it) if there was one."""
     if after is None or after.ply != ply + 1:
         after = await loading.replay(ctx, row, upto=ply + 1)
     stored_move = after.last_move
     who = await presentation.who(ctx, row, after, seat)
     text = texts.moved(row.id, presentation.title(row), ply + 1, who, stored_move or "")
+    if prepared is not None:
+        owner = await presentation.who(ctx, row, prepared, 1 - seat)
+        text += texts.premove_reply_line(owner, prepared.last_move or "")
+        after = prepared
     actions: tuple[Action, ...] = ()
     if after.outcome is not None:
         if after.outcome.winner is None:
@@ -380,7 +460,7 @@ async def _move_reply(
         else:
             winner = await presentation.who(ctx, row, after, after.outcome.winner)
             text += texts.wins_by(winner, after.outcome.termination)
-        return await endings.game_over_reply(ctx, row, after, text, upto=ply + 1)
+        return await endings.game_over_reply(ctx, row, after, text, upto=after.ply)
     text += texts.to_move(await presentation.who(ctx, row, after, after.to_move))
     actions = presentation.game_actions(row)
     reply = await presentation.picture(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot.messages import Reply, User
-from bot.sessions import loading, policy, texts
+from bot.sessions import digest, loading, policy, texts
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["settings"]
@@ -15,7 +15,9 @@ async def settings(ctx: Context, user: User, name: str | None = None, value: str
     me = await loading.player(ctx, user)
     current = policy.settings_of(me)
     if name is None:
-        return Reply(texts.settings_are(current.describe()))
+        return Reply(texts.settings_are(current.describe() + str(await digest.describe(ctx, me))))
+    if name.strip().lower() == "digest":
+        return await digest.set_digest(ctx, me, value)
     try:
         new = current.change(name, value)
     except ValueError as exc:

@@ -28,7 +28,16 @@ from bot.core.notification import Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import pool_of
-from bot.sessions import challenges, loading, policy, posts, presentation, standings, texts
+from bot.sessions import (
+    challenges,
+    digest,
+    loading,
+    policy,
+    posts,
+    presentation,
+    standings,
+    texts,
+)
 from bot.sessions.context import Context, Refusal, checked_id
 from bot.storage import Community, GameRow, NewGame, PlayerRow, StoreError
 from bot.storage.sql_tournaments import Joined
@@ -317,6 +326,7 @@ async def _game(
         ply=0,
         actions=(Action.make("Board", ActionKind.BOARD, "{game}"),),
     )
+    private = await digest.fold(ctx, private)  # with the digest on, it lists the turn
     game = NewGame(
         game=t.game,
         options=t.options,

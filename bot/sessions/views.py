@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import engines
 from bot.core.status import GameStatus
-from bot.messages import Chat, Mention, Reply, Text, User
+from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User
 from bot.sessions import loading, presentation, standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, PlayerRow
@@ -77,6 +77,7 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
             me.id, _OVER, limit=PAGE - len(active), offset=finished_from
         )
     lines: list[Text] = []
+    boards: list[Action] = []
     now = ctx.now()
     for g in active:
         seat = loading.seat(me, g)
@@ -92,6 +93,10 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
         else:
             turn = texts.their_turn_state(other, g.ply + 1)
         lines.append(texts.game_line(g.id, presentation.title(g), other, turn))
+        if ctx.pages is not None:
+            lines[-1] += f" {await ctx.pages.link(g.id)}"
+        # Each active game is a button away, wherever it lives (issue 46).
+        boards.append(Action.make(f"#{g.id}", ActionKind.BOARD, g.id))
     if page == 1:
         lines += await _challenge_lines(ctx, me)
     for g in done:
@@ -108,7 +113,7 @@ async def games(ctx: Context, user: User, page: int = 1) -> Reply:
         return Reply(texts.no_games_yet())
     if pages > 1:
         lines.append(texts.page_of(page, pages))
-    return Reply(Text.join(lines, "\n"))
+    return Reply(Text.join(lines, "\n"), actions=tuple(boards))
 
 
 async def _other(ctx: Context, g: GameRow, seat: int | None) -> Mention | None:

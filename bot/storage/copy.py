@@ -67,6 +67,8 @@ TABLES: tuple[Table, ...] = (
     Table("web_links", ("game_id",)),
     Table("web_watchers", ("game_id", "worker")),
     Table("workers", ("id",)),
+    Table("premoves", ("id",), identity=True),
+    Table("digests", ("player_id",)),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

@@ -24,11 +24,13 @@ counts for (:meth:`SqlStore.create_challenge`).
 from __future__ import annotations
 
 from bot.storage.sql_challenges import SqlChallenges
+from bot.storage.sql_digests import SqlDigests
 from bot.storage.sql_games import SqlGames
 from bot.storage.sql_leases import SqlLeases
 from bot.storage.sql_outbox import SqlOutbox
 from bot.storage.sql_players import SqlPlayers
 from bot.storage.sql_posts import SqlPosts
+from bot.storage.sql_premoves import SqlPremoves
 from bot.storage.sql_standings import SqlStandings
 from bot.storage.sql_tournaments import SqlTournaments
 from bot.storage.sql_web import SqlWeb
@@ -46,6 +48,8 @@ class SqlStore(
     SqlPosts,
     SqlTournaments,
     SqlWeb,
+    SqlPremoves,
+    SqlDigests,
 ):
     """The store's methods over SQL, one part per concern; a concrete store provides
     :meth:`~bot.storage.sql_base.SqlBase._lend` (and opening, closing and

@@ -16,6 +16,7 @@ from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
 from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
+from bot.storage.premove_rows import drop_stale_premoves
 from bot.storage.rows import GameRow, MoveRow, NewGame
 from bot.storage.sql_base import SqlBase
 from bot.storage.sql_outbox import cancel_obsolete_notes, filled, insert_notes
@@ -234,6 +235,7 @@ class SqlGames(SqlBase):
                 return None
             if also is not None:
                 await also(conn, row)
+            await drop_stale_premoves(conn, row)
             await cancel_obsolete_notes(conn, game_id, now)
             await insert_notes(conn, notes)
             return row
@@ -270,6 +272,27 @@ class SqlGames(SqlBase):
         check a typed move's choice of game needs, made in the write itself): ``None``
         (nothing written) when it is not.
         """
+        sql, values, play = self.move_statement(
+            game, move, seat, snapshot, to_move, now, finish, deadline_at, rating, alone_in
+        )
+        return await self._change_game(sql, values, game.id, now, notes, play)
+
+    @staticmethod
+    def move_statement(
+        game: GameRow,
+        move: str,
+        seat: int,
+        snapshot: Mapping[str, Any],
+        to_move: int | None,
+        now: datetime,
+        finish: tuple[int | None, GameResult, Termination] | None = None,
+        deadline_at: datetime | None = None,
+        rating: RatedEnd | None = None,
+        alone_in: tuple[int, str, str] | None = None,
+    ) -> tuple[str, tuple[Any, ...], Callable[[Conn, Row], Awaitable[None]]]:
+        """One move's statement (see :meth:`apply_move`) for a transaction: the game's checked
+        ``UPDATE`` (to which ``RETURNING`` is added), its values, and the writes that go with
+        it (the moves row, rating changes)."""
         status, winner, result, reason, finished_at = "active", None, None, None, None
         if finish is not None:
             status, finished_at = "finished", to_ts(now)
@@ -310,7 +333,7 @@ class SqlGames(SqlBase):
             if rating is not None and finish is not None:
                 await write_rated_end(conn, row, rating)
 
-        return await self._change_game(
+        return (
             "UPDATE games SET ply = ply + 1, version = version + 1, to_move = ?, "
             "snapshot = ?, status = ?, winner = ?, result = ?, reason = ?, finished_at = ?, "
             "updated_at = ?, deadline_at = ?, alarm_at = ?, reminder_sent_for_ply = NULL, "
@@ -318,9 +341,6 @@ class SqlGames(SqlBase):
             "takeback_by = NULL "
             "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' " + alone,
             values,
-            game.id,
-            now,
-            notes,
             play,
         )
 

@@ -131,6 +131,9 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         + _moves(view.moves)
         + f'\n<p class="downloads"><a href="/g/{escape(slug)}/game.gif" download>GIF</a> '
         + f'<a href="/g/{escape(slug)}/record.txt" download>Record</a></p>\n'
+        # Plan mode (issue 46): a signed-in player's conditional moves, by its own script.
+        + '<section id="plan" class="plan" hidden><ol id="plan-lines"></ol></section>\n'
+        + f'<script src="{assets.url("plan.js")}" defer></script>\n'
         + "</main>\n</body>\n</html>\n"
     )
 

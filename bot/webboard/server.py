@@ -48,7 +48,7 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import assets, auth, page, proxies, view
+from bot.webboard import assets, auth, page, plans, proxies, view
 from bot.webboard.files import Lru, Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
@@ -554,6 +554,8 @@ class WebBoard:
         application.router.add_post(f"/api/games/{slug}/moves", self._api_move)
         application.router.add_get(f"/api/games/{slug}/review", self._api_review)
         application.router.add_get(f"/api/games/{slug}/events", self._events)
+        plan = (self.manager, self._game, self._who, self._player)
+        plans.add_routes(application.router, slug, *plan)  # conditional moves (issue 46)
 
         async def stop(_: web.Application) -> None:
             await self.live.close()

@@ -57,7 +57,10 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     "undo": [("game", 3, False, "auto"), ("answer", 3, False, ["ask", "accept", "decline"])],
     "games": [("page", 4, False, [])],
     "rules": [("game", 3, True, ["isopath", "pathagon", "fixation", "maphex", "inphexion"])],
-    "settings": [("setting", 3, False, ["dm", "reminders", "quiet"]), ("value", 3, False, [])],
+    "settings": [
+        ("setting", 3, False, ["dm", "reminders", "quiet", "digest"]),
+        ("value", 3, False, []),
+    ],
     "away": [("days", 4, True, [])],
     "back": [],
     "leaderboard": [
@@ -83,6 +86,7 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
         ("pie", 5, False, []),
     ],
     "tournaments": [],
+    "premove": [("game", 3, False, "auto"), ("line", 3, False, "auto")],
 }
 
 

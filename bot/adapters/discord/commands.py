@@ -148,7 +148,12 @@ class MoveText(app_commands.Transformer):
             return []
         typed_game = getattr(interaction.namespace, "game", None)
         game = game_id(typed_game if isinstance(typed_game, str) else None)
-        moves = await manager.suggest_moves(
+        # A prepared line (``/premove``) is completed along the line, not from the position.
+        command = interaction.command
+        suggest = manager.suggest_moves
+        if command is not None and command.name == "premove":
+            suggest = manager.suggest_line
+        moves = await suggest(
             user_of(interaction.user),
             chat_here(interaction),
             game,

@@ -201,6 +201,27 @@ from bot.sessions.texts.play import (
     wins_by,
     yours_cancel_instead,
 )
+from bot.sessions.texts.premoves import (
+    digest_bad,
+    digest_head,
+    digest_is,
+    digest_line,
+    digest_off,
+    digest_set,
+    premove_cleared,
+    premove_dropped_note,
+    premove_game_over,
+    premove_illegal,
+    premove_listing,
+    premove_malformed,
+    premove_not_against_bot,
+    premove_not_now,
+    premove_played,
+    premove_reply_line,
+    premove_set,
+    premove_stopped_note,
+    premove_too_many,
+)
 from bot.sessions.texts.questions import (
     NOT_NOW,
     QUESTION_LAPSED,
@@ -588,4 +609,27 @@ __all__ += [
     "asked_privately",
     "not_your_question",
     "question_for",
+]
+
+# Conditional moves (issue 46), kept apart as above.
+__all__ += [
+    "digest_bad",
+    "digest_head",
+    "digest_is",
+    "digest_line",
+    "digest_off",
+    "digest_set",
+    "premove_cleared",
+    "premove_dropped_note",
+    "premove_game_over",
+    "premove_illegal",
+    "premove_listing",
+    "premove_malformed",
+    "premove_not_against_bot",
+    "premove_not_now",
+    "premove_played",
+    "premove_reply_line",
+    "premove_set",
+    "premove_stopped_note",
+    "premove_too_many",
 ]

@@ -167,6 +167,12 @@ async def _build(path: Path) -> Source:
         gid, move = active["fixation"]
         await _play(m, gid, (move,))
         active["fixation"] = (gid, finishing_moves("fixation")[3])
+        # A prepared line and a daily digest (issue 46).
+        gid, move = active["pathagon"]
+        waiting = BOB if await _to_move(m, gid) == ALICE else ALICE
+        line = f"{move} => {finishing_moves('pathagon')[3]}"
+        assert (await m.premove(waiting, ROOM, gid, line)).ok
+        assert (await m.settings(DAVE, "digest", "08:00 +02:00")).ok
         await m.close()
     return Source(path, clock.now(), active)
 
