@@ -281,3 +281,32 @@ async def test_outside_telegram_nothing_is_posted(browser: Browser, web: Site) -
     assert await page.evaluate("window.HexhallHost.inTelegram") is False
     assert not await page.evaluate("document.documentElement.classList.contains('tg')")
     await page.context.close()
+
+
+async def test_an_older_app_through_window_external(browser: Browser, web: Site) -> None:
+    """An app that exposes ``window.external.notify`` (Windows phone) and says it speaks version
+    6.0: the events arrive there as JSON ``{eventType, eventData}``, and the methods newer than
+    6.0 (BackButton, haptics, closing confirmation, swipes) are not posted to it."""
+    gid, slug = await _game(web)
+    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    notified: list[dict[str, Any]] = []
+    await context.expose_binding("hexhallTestNotify", lambda _, d: notified.append(json.loads(d)))
+    await context.add_init_script("window.external = {notify: (d) => window.hexhallTestNotify(d)};")
+    page = await context.new_page()
+    launch = _launch(web, slug, "wp", LIGHT).replace("tgWebAppVersion=8.0", "tgWebAppVersion=6.0")
+    await page.goto(launch)
+    await expect(page.locator("#turn")).to_contain_text("Your turn")
+    await eventually(lambda: "web_app_expand" in [e["eventType"] for e in notified], "expand")
+    await page.locator('[data-cell="d4"]').tap()
+    await eventually(lambda: bool(_posted(notified, "web_app_setup_main_button")), "MainButton")
+    assert _posted(notified, "web_app_setup_main_button")[-1]["text"].endswith("d4")
+    newer = {
+        "web_app_setup_back_button",
+        "web_app_trigger_haptic_feedback",
+        "web_app_setup_closing_behavior",
+        "web_app_setup_swipe_behavior",
+        "web_app_request_safe_area",
+    }
+    assert newer.isdisjoint(e["eventType"] for e in notified), notified
+    assert await web.manager.store.moves(gid) == []
+    await context.close()
