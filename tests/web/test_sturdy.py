@@ -106,7 +106,7 @@ _BOARD_NOW = (
 )
 
 
-@pytest.mark.parametrize("game", ["pathagon", "maphex", "isopath"])
+@pytest.mark.parametrize("game", ["isopath", "pathagon", "fixation", "maphex", "inphexion"])
 async def test_the_board_has_its_place_before_it_is_drawn(
     browser: Browser, web: Site, game: str
 ) -> None:
