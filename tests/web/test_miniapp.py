@@ -192,6 +192,13 @@ async def test_in_telegrams_web_client(browser: Browser, web: Site) -> None:
     await wait("web_app_setup_back_button", lambda d: not d["is_visible"], mark)
     await wait("web_app_setup_closing_behavior", lambda d: not d["need_confirmation"], mark)
     assert await web.manager.store.moves(gid) == []
+    # The client reloads the frame (its menu's "Reload Page"): the app says so, comes back
+    # signed in.
+    mark = len(await events())
+    await page.evaluate("window.tell('reload_iframe', null)")
+    await wait("iframe_will_reload", since=mark)
+    await wait("web_app_ready", since=mark)
+    await expect(frame.locator("#turn")).to_contain_text("Your turn")
 
     # The MainButton plays the move: it reaches the game, a success haptic follows.
     mark = len(await events())

@@ -42,8 +42,9 @@
       memory[key] = value;
       try {
         sessionStorage.setItem(key, value);
+        return true;
       } catch (e) {
-        // kept in memory only
+        return false; // kept in memory only
       }
     },
   };
@@ -57,7 +58,9 @@
     const params = fragment();
     const data = params.get("tgWebAppData");
     if (!data) return;
-    tab.set(TMA_KEY, data);
+    // A frame's address is shown to nobody: where the tab's storage is refused, the data
+    // stays in it, so the client's reload of the frame (reload_iframe) keeps the sign-in.
+    if (!tab.set(TMA_KEY, data) && window.parent !== window) return;
     params.delete("tgWebAppData");
     const rest = params.toString();
     history.replaceState(null, "", location.pathname + location.search + (rest ? "#" + rest : ""));
