@@ -154,3 +154,40 @@ async def test_outbox_boards_carry_the_mini_app_link(tmp_path: Path, thinker: Th
             if b.text == "Open board"
         ]
         assert answered == [mini_app]  # the answer to Alice's own move: the same link
+
+
+async def test_a_tournaments_boards_carry_the_mini_app_link(tmp_path: Path) -> None:
+    """A tournament's games start with boards only the outbox posts: each carries the game's
+    Mini App link."""
+    async with telegram_kit.running(
+        tmp_path / "t.db", pictures=False, deliver=True, web_app="board"
+    ) as bot:
+        board = WebBoard(bot.manager, PUBLIC, link_secret=LINK_SECRET)
+        bot.manager.web_pages = board
+        fake = bot.fake
+        ada, bo, cy = (
+            fake.user(31, "Ada", "ada"),
+            fake.user(32, "Bo", "bo"),
+            fake.user(33, "Cy", "cy"),
+        )
+        group = fake.group(-300, "Hex club")
+        card = await bot.say(ada, group, "/tournament new pathagon days=1")
+        for player in (bo, cy):
+            await bot.press(player, card, bot.button(card, "Join"))
+        await fake.send_text(ada, group, "/tournament start")
+        me = (await bot.adapter.application.bot.get_me()).username
+
+        def links() -> dict[int, str]:
+            return {
+                bot.game_id(m): b.url or ""
+                for m in fake.sent(group)
+                if "begins" in (m.text or m.caption or "")
+                for row in fake.keyboard(m)
+                for b in row
+                if b.text == "Open board"
+            }
+
+        await fake.wait_until(lambda: len(links()) == 3, timeout=telegram_kit.DEADLINE)
+        for gid, url in links().items():
+            slug = (await board.link(gid)).rsplit("/", 1)[1]
+            assert url == f"https://t.me/{me}/board?startapp=g_{slug}"
