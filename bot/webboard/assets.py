@@ -16,7 +16,14 @@ from importlib import resources
 
 __all__ = ["ASSETS", "FOREVER", "Asset", "url"]
 
-_KINDS = {"board.js": "text/javascript", "board.css": "text/css", "plan.js": "text/javascript"}
+_KINDS = {
+    "board.js": "text/javascript",
+    "board.css": "text/css",
+    # Telegram's Mini App protocol (web events), loaded before board.js, which calls it.
+    "host.js": "text/javascript",
+    # The plan mode: conditional moves prepared on the web board.
+    "plan.js": "text/javascript",
+}
 #: The Cache-Control of a file asked for at its own version's address.
 FOREVER = "public, max-age=31536000, immutable"
 

@@ -9,9 +9,10 @@ from html import escape
 
 import engines
 import render
+from bot.sessions import texts
 from bot.sessions.reviews import reviewable
 from bot.sessions.webview import GameView
-from bot.webboard import assets
+from bot.webboard import assets, view
 from engines.base import Position
 
 __all__ = ["app_page", "game_page"]
@@ -24,15 +25,36 @@ _HEAD = """<!doctype html>
 <title>{title}</title>
 <link rel="stylesheet" href="{css}">
 {meta}
+<script src="{host}" defer></script>
 <script src="{js}" defer></script>
 </head>
 """
+
+
+def _head(title: str, meta: str) -> str:
+    return _HEAD.format(
+        title=escape(title),
+        meta=meta,
+        css=assets.url("board.css"),
+        host=assets.url("host.js"),
+        js=assets.url("board.js"),
+    )
 
 
 def _title(view: GameView) -> str:
     row = view.row
     game = view.position.game
     return f"#{row.id} {game_title(game)}: {view.players[0].name} v {view.players[1].name}"
+
+
+def _board_box(game: str, options: dict[str, object]) -> str:
+    """The board's place, kept before the script draws it: an empty drawing of the board's
+    own proportions (the script's ``viewBox``: the cells' box and a quarter cell around),
+    so nothing below it moves when the board arrives."""
+    g = view.geometry(game, options)
+    pad = g["r"] * 0.25
+    box = f"{-pad:g} {-pad:g} {g['w'] + 2 * pad:g} {g['h'] + 2 * pad:g}"
+    return f'<div id="board" class="board"><svg viewBox="{box}" aria-hidden="true"></svg></div>'
 
 
 def game_title(game: str) -> str:
@@ -101,15 +123,14 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
     meta += '\n<meta name="twitter:card" content="summary_large_image">'
     result = f'<p id="result" class="result">{escape(view.result)}</p>'
     return (
-        _HEAD.format(
-            title=escape(title), meta=meta, css=assets.url("board.css"), js=assets.url("board.js")
-        )
+        _head(title, meta)
         + f'<body data-slug="{escape(slug)}">\n<main>\n'
         + f'<h1 id="title">{escape(title)}</h1>\n'
         + _sides(view, position)
         + '\n<p id="turn" class="turn" aria-live="polite"></p>'
         + '\n<p id="watchers" class="watchers"></p>'
-        + '\n<div id="board" class="board"></div>'
+        + "\n"
+        + _board_box(view.row.game, dict(view.row.options))
         + '\n<div id="play" class="play" hidden>'
         + '<p id="prompt" class="prompt" aria-live="polite"></p>'
         + '<div id="choices" class="choices"></div>'
@@ -117,7 +138,8 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         + '<button type="button" id="clear">Clear</button>'
         + '<button type="button" id="send" class="send" disabled>Play</button></div>'
         + "</div>"
-        + '\n<p id="status" class="status" role="status" aria-live="assertive"></p>'
+        + '\n<p id="status" class="status" role="status" aria-live="assertive"'
+        + f' data-failed="{escape(str(texts.web_play_failed()))}"></p>'
         + '\n<nav class="steps" aria-label="Step through the game">'
         + '<button type="button" id="first" aria-label="First position">«</button>'
         + '<button type="button" id="prev" aria-label="Previous move">◀</button>'
@@ -142,9 +164,7 @@ def app_page() -> str:
     """The Telegram Mini App's entry page: its script opens the game the link named
     (``startapp=g_<slug>``)."""
     return (
-        _HEAD.format(
-            title="Hexhall", meta="", css=assets.url("board.css"), js=assets.url("board.js")
-        )
+        _head("Hexhall", "")
         + '<body data-app="1"><main><h1>Hexhall</h1>'
         + '<p id="status" role="status">Opening the board…</p></main></body></html>\n'
     )

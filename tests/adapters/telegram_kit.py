@@ -164,12 +164,14 @@ async def running(
     registry: Sequence[Command] = REGISTRY,
     rate_limiter: BaseRateLimiter[Any] | None = None,
     poll: float = 1.0,
+    web_app: str = "",
 ) -> AsyncIterator[Bot]:
     """The adapter on a fresh manager over the SQLite file ``path``, polling a fake;
     ``deliver`` also runs the real outbox with the adapter's sender (as ``hexhall run``);
     ``thinker`` searches the bot's moves (tests give it tiny budgets); ``rate_limiter``
     replaces :func:`quiet_limiter`; ``poll``: how often the outbox looks for due
-    notifications when nothing wakes it (the adapter after each update, the manager's bell)."""
+    notifications when nothing wakes it (the adapter after each update, the manager's bell);
+    ``web_app``: the web board's Mini App short name (the adapter's and the sender's)."""
     async with contextlib.AsyncExitStack() as stack:
         server = fake if fake is not None else await stack.enter_async_context(FakeTelegram())
         store = await SqliteStore.open(path)
@@ -190,11 +192,14 @@ async def running(
             rate_limiter=rate_limiter or quiet_limiter(),
             registry=registry,
         )
+        adapter.web_app = web_app
         outbox = None
         if deliver:
             outbox = Outbox(store, manager.clock, poll=poll, bell=manager.bell)
             adapter.outbox = outbox
-            sender = TelegramSender(adapter.application.bot, Recaps(store), manager)
+            sender = TelegramSender(
+                adapter.application.bot, Recaps(store), manager, web_app=web_app
+            )
             stop = asyncio.Event()
             delivery = asyncio.create_task(outbox.run("telegram", sender, stop=stop))
 

@@ -12,14 +12,18 @@ from __future__ import annotations
 
 import io
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bot.adapters.console import CHAT, Console, console_user
 from bot.sessions.clock import FakeClock
+from bot.sessions.thinker import Thinker
 from bot.webboard import WebBoard
 from bot.webboard.auth import check_link, link_key
+from engines.ai import Budget
+from engines.levels import Level
 from tests.adapters import discord_kit, telegram_kit
 from tests.web.kit import LINK_SECRET, new_game, site
 
@@ -98,3 +102,92 @@ async def test_console_prints_the_players_link(tmp_path: Path) -> None:
         printed = out.getvalue()
         link = re.search(r"http://127\.0\.0\.1:\d+/g/[A-Za-z0-9_-]+#t=\S+", printed)
         assert link is not None, printed
+
+
+@pytest.fixture(scope="module")
+def thinker() -> Iterator[Thinker]:
+    """One worker with tiny budgets: the bot's moves are quick, the test is about their boards."""
+    tiny = {level: Budget(iterations=5, seconds=60.0) for level in Level}
+    shared = Thinker(budgets=tiny, workers=1)
+    yield shared
+    shared.close(wait=True)
+
+
+async def test_outbox_boards_carry_the_mini_app_link(tmp_path: Path, thinker: Thinker) -> None:
+    """The bot's move in a group comes as a board the outbox posts (the answer to Alice's move
+    is hers): its "Open board" is the same Mini App link as an answered board's, not the
+    watch-only page."""
+    async with telegram_kit.running(
+        tmp_path / "t.db", pictures=False, deliver=True, thinker=thinker, web_app="board"
+    ) as bot:
+        board = WebBoard(bot.manager, PUBLIC, link_secret=LINK_SECRET)
+        bot.manager.web_pages = board
+        fake = bot.fake
+        alice = fake.user(21, "Alice", "alice")
+        group = fake.group(-200, "Hex club")
+        start = await bot.say(alice, group, "/challenge pathagon bot level=easy first=me")
+        gid = bot.game_id(start)
+        slug = (await board.link(gid)).rsplit("/", 1)[1]
+        me = (await bot.adapter.application.bot.get_me()).username
+        mini_app = f"https://t.me/{me}/board?startapp=g_{slug}"
+        before = fake.last_message_id(group)
+        await bot.say(alice, group, "/move d4")
+
+        def bots_board() -> list[str]:
+            return [
+                b.url or ""
+                for m in fake.sent_after(group, before)
+                if "your turn" in (m.text or m.caption or "").lower()
+                for row in fake.keyboard(m)
+                for b in row
+                if b.text == "Open board"
+            ]
+
+        await fake.wait_until(lambda: bool(bots_board()), timeout=30.0)
+        assert bots_board() == [mini_app]
+        answered = [
+            b.url
+            for m in fake.sent_after(group, before)
+            if "your turn" not in (m.text or m.caption or "").lower()
+            for row in fake.keyboard(m)
+            for b in row
+            if b.text == "Open board"
+        ]
+        assert answered == [mini_app]  # the answer to Alice's own move: the same link
+
+
+async def test_a_tournaments_boards_carry_the_mini_app_link(tmp_path: Path) -> None:
+    """A tournament's games start with boards only the outbox posts: each carries the game's
+    Mini App link."""
+    async with telegram_kit.running(
+        tmp_path / "t.db", pictures=False, deliver=True, web_app="board"
+    ) as bot:
+        board = WebBoard(bot.manager, PUBLIC, link_secret=LINK_SECRET)
+        bot.manager.web_pages = board
+        fake = bot.fake
+        ada, bo, cy = (
+            fake.user(31, "Ada", "ada"),
+            fake.user(32, "Bo", "bo"),
+            fake.user(33, "Cy", "cy"),
+        )
+        group = fake.group(-300, "Hex club")
+        card = await bot.say(ada, group, "/tournament new pathagon days=1")
+        for player in (bo, cy):
+            await bot.press(player, card, bot.button(card, "Join"))
+        await fake.send_text(ada, group, "/tournament start")
+        me = (await bot.adapter.application.bot.get_me()).username
+
+        def links() -> dict[int, str]:
+            return {
+                bot.game_id(m): b.url or ""
+                for m in fake.sent(group)
+                if "begins" in (m.text or m.caption or "")
+                for row in fake.keyboard(m)
+                for b in row
+                if b.text == "Open board"
+            }
+
+        await fake.wait_until(lambda: len(links()) == 3, timeout=telegram_kit.DEADLINE)
+        for gid, url in links().items():
+            slug = (await board.link(gid)).rsplit("/", 1)[1]
+            assert url == f"https://t.me/{me}/board?startapp=g_{slug}"

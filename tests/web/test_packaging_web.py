@@ -24,6 +24,9 @@ def test_the_static_files_are_installed(tmp_path: Path) -> None:
          "--no-index", "--target", str(site), str(source)],
         check=True, capture_output=True, timeout=300, cwd=tmp_path,
     )  # fmt: skip
-    for name in ("board.js", "board.css"):
+    static = ROOT / "bot" / "webboard" / "static"
+    names = sorted(p.name for p in static.iterdir() if p.is_file())
+    assert {"board.js", "board.css", "host.js"} <= set(names)
+    for name in names:
         installed = site / "bot" / "webboard" / "static" / name
-        assert installed.read_bytes() == (ROOT / "bot" / "webboard" / "static" / name).read_bytes()
+        assert installed.read_bytes() == (static / name).read_bytes()

@@ -51,6 +51,7 @@ from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
     drop_buttons,
+    mini_app,
     send_board,
     send_photo,
     send_text,
@@ -385,8 +386,7 @@ class TelegramAdapter(ButtonHandlers):
 
     def _mini_app(self) -> str:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
-        username = self.application.bot.username if self.application.bot else None
-        return f"{username}/{self.web_app}" if username and self.web_app else ""
+        return mini_app(self.application.bot, self.web_app)
 
     async def _retire_boards(self, game_id: int) -> None:
         """The game is over: its board that still has live buttons loses them (one edit)."""

@@ -39,6 +39,7 @@ __all__ = [
     "board_markup",
     "delete_or_drop",
     "drop_buttons",
+    "mini_app",
     "send_board",
     "send_photo",
     "send_text",
@@ -55,6 +56,13 @@ _LOCKS: weakref.WeakKeyDictionary[SessionManager, dict[int, asyncio.Lock]] = (
 def board_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
     """The lock under which a board of ``game_id`` is sent and remembered."""
     return _LOCKS.setdefault(manager, {}).setdefault(game_id, asyncio.Lock())
+
+
+def mini_app(bot: Bot, short_name: str) -> str:
+    """``<bot username>/<short name>`` of the web board's Mini App, for its direct links in
+    groups ("" when the app has no short name or the bot's username is not known yet)."""
+    username = bot.username if bot else None
+    return f"{username}/{short_name}" if username and short_name else ""
 
 
 def page_button(reply: Reply, chat_id: int, app: str = "") -> InlineKeyboardButton | None:

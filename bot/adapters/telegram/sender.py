@@ -32,7 +32,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
 
 from bot.adapters.telegram import offers
-from bot.adapters.telegram.boards import board_lock, send_board
+from bot.adapters.telegram.boards import board_lock, mini_app, send_board
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
     PLATFORM,
@@ -80,14 +80,22 @@ def _body(text: Text) -> str:
 class TelegramSender:
     """Sends notifications with ``bot`` (the application's bot, so its rate limiter applies);
     ``recaps`` draws recap GIFs (no recaps without it); ``manager`` knows the bot's posts
-    (expired challenges' cards) and moves a migrated group's games (neither without it)."""
+    (expired challenges' cards) and moves a migrated group's games (neither without it);
+    ``web_app`` is the web board's Mini App short name: the boards it posts (the bot's moves,
+    tournament games) carry the same Mini App link as the adapter's answers."""
 
     def __init__(
-        self, bot: Bot, recaps: Recaps | None = None, manager: SessionManager | None = None
+        self,
+        bot: Bot,
+        recaps: Recaps | None = None,
+        manager: SessionManager | None = None,
+        *,
+        web_app: str = "",
     ) -> None:
         self.bot = bot
         self.recaps = recaps
         self.manager = manager
+        self.web_app = web_app
         self._own_removed = RemovedChats()
 
     def _removed(self) -> RemovedChats:
@@ -279,7 +287,8 @@ class TelegramSender:
             return False
         shown = replace(board, body=Text.of(text, "\n", board.body))
         async with board_lock(manager, note.game_id):
-            await send_board(self.bot, manager, chat_id, shown, thread=thread)
+            app = mini_app(self.bot, self.web_app)
+            await send_board(self.bot, manager, chat_id, shown, app, thread=thread)
         return True
 
     async def _edit_card(self, note: Notification, text: Text) -> bool:

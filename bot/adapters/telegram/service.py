@@ -49,7 +49,9 @@ async def serve(
     adapter.web_app = web_app
     outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
     adapter.outbox = outbox  # woken after every update: notices go out at once
-    sender = TelegramSender(adapter.application.bot, Recaps(manager.store), manager)
+    sender = TelegramSender(
+        adapter.application.bot, Recaps(manager.store), manager, web_app=web_app
+    )
     # Each process delivers its own outbox share, polling or not (the store's claims keep
     # a notification from going out twice).
     delivery = asyncio.create_task(outbox.run(PLATFORM, sender, stop=stop))

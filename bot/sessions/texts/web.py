@@ -31,6 +31,11 @@ def web_bad_move_request() -> Text:
     return _t('A move is sent as {"move": "<notation>", "ply": <ply before the move>}.')
 
 
+def web_play_failed() -> Text:
+    """On the game's page: Play's request failed (no answer, or the server's error)."""
+    return _t("Your move was not sent: the board did not answer. It is kept: tap Play again.")
+
+
 def web_review_too_fast() -> Text:
     """Too many reviews asked for from one address (each holds a worker for seconds)."""
     return _t("Too many reviews asked for at once: wait a minute and try again.")

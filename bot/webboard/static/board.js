@@ -9,6 +9,10 @@
   const SVG = "http://www.w3.org/2000/svg";
   const JOINERS = /^[ >\-]/;
   const HEIGHT_FILLS = { "-1": "#b4a58a", "0": "#e3d6bb", "1": "#fffaf0" };
+  // Telegram's Mini App side (host.js): MainButton, BackButton, haptics ... (no-ops outside).
+  const NOOP = () => {};
+  const host = window.HexhallHost ||
+    { ready: NOOP, main: NOOP, busy: NOOP, back: NOOP, haptic: NOOP, confirmClose: NOOP, guard: NOOP };
 
   function fragment() {
     return new URLSearchParams(location.hash.slice(1));
@@ -22,17 +26,41 @@
   // for this tab, then taken out of the address by forgetLaunchData: an address copied,
   // shared or bookmarked never carries the player's sign-in).
   const TMA_KEY = "hexhall-tma";
+  // The tab's storage, or this page's memory where it is refused (a third-party frame, as in
+  // Telegram's web client, when the browser blocks third-party storage).
+  const memory = {};
+  const tab = {
+    get(key) {
+      if (key in memory) return memory[key];
+      try {
+        return sessionStorage.getItem(key);
+      } catch (e) {
+        return null;
+      }
+    },
+    set(key, value) {
+      memory[key] = value;
+      try {
+        sessionStorage.setItem(key, value);
+        return true;
+      } catch (e) {
+        return false; // kept in memory only
+      }
+    },
+  };
   function initData() {
     const app = telegram();
     if (app && app.initData) return app.initData;
-    return fragment().get("tgWebAppData") || sessionStorage.getItem(TMA_KEY) || "";
+    return fragment().get("tgWebAppData") || tab.get(TMA_KEY) || "";
   }
 
   function forgetLaunchData() {
     const params = fragment();
     const data = params.get("tgWebAppData");
     if (!data) return;
-    sessionStorage.setItem(TMA_KEY, data);
+    // A frame's address is shown to nobody: where the tab's storage is refused, the data
+    // stays in it, so the client's reload of the frame (reload_iframe) keeps the sign-in.
+    if (!tab.set(TMA_KEY, data) && window.parent !== window) return;
     params.delete("tgWebAppData");
     const rest = params.toString();
     history.replaceState(null, "", location.pathname + location.search + (rest ? "#" + rest : ""));
@@ -44,10 +72,10 @@
     const key = "hexhall-token:" + location.pathname;
     const token = fragment().get("t");
     if (token) {
-      sessionStorage.setItem(key, token);
+      tab.set(key, token);
       history.replaceState(null, "", location.pathname);
     }
-    const kept = sessionStorage.getItem(key);
+    const kept = tab.get(key);
     return kept ? "Bearer " + kept : "";
   }
 
@@ -72,6 +100,7 @@
       location.replace("/g/" + start.slice(2) + location.hash);
     } else {
       say("This link names no game.");
+      host.ready();
     }
     return;
   }
@@ -373,11 +402,22 @@
     } else {
       step = null;
     }
+    hostControls(playing);
     paint();
+  }
+
+  // Inside Telegram: Play is its MainButton, Back its BackButton, and closing asks first
+  // while a move is half built.
+  function hostControls(playing) {
+    const ready = playing && step && step.complete;
+    host.main(ready ? `${$("send").textContent} ${prefix.trim()}` : null, () => play(false));
+    host.back(playing && prefix ? stepBack : null);
+    host.confirmClose(playing && !!prefix);
   }
 
   function choose(part) {
     if (busy) return;
+    host.haptic("tap");
     prefix += part;
     refresh();
   }
@@ -386,18 +426,36 @@
     if (name in cellParts) choose(cellParts[name]);
   }
 
-  async function play(confirm) {
-    if (busy || !step || !step.complete) return;
-    busy = true;
-    $("send").disabled = true;
+  // The move sent: the server's answer, or null when none came (no connection, its error).
+  async function sendMove(confirm) {
     try {
       const answer = await fetch(`/api/games/${slug}/moves`, {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
         body: JSON.stringify({ move: prefix, ply: state.ply, confirm: !!confirm }),
       });
-      const reply = await answer.json().catch(() => ({ text: answer.statusText }));
+      return answer.status >= 500 ? null : await answer.json();
+    } catch (e) {
+      return null;
+    }
+  }
+
+  async function play(confirm) {
+    if (busy || !step || !step.complete) return;
+    busy = true;
+    $("send").disabled = true;
+    host.busy(true);
+    try {
+      const reply = await sendMove(confirm);
+      if (!reply) {
+        // Said, the move kept as built, Play usable again.
+        say($("status").dataset.failed);
+        host.haptic("error");
+        $("send").disabled = false;
+        return;
+      }
       say(reply.text);
+      host.haptic(reply.ok ? "done" : "error");
       if (reply.confirm) {
         const b = document.createElement("button");
         b.type = "button";
@@ -409,9 +467,10 @@
         return;
       }
       follow = true;
-      await load();
+      await load().catch(NOOP); // (the event stream, opened again, loads it then)
     } finally {
       busy = false;
+      host.busy(false);
     }
   }
 
@@ -458,12 +517,14 @@
     prefix = "";
     refresh();
   });
-  $("back").addEventListener("click", () => {
+  function stepBack() {
     const parts = prefix.match(/[ >\-]?[^ >\-]+/g) || [];
     parts.pop();
     prefix = parts.join("");
     refresh();
-  });
+  }
+  $("back").addEventListener("click", stepBack);
+  host.guard($("board"));
   $("review-ask").addEventListener("click", askReview);
   $("first").addEventListener("click", () => show(0));
   $("prev").addEventListener("click", () => show(shown - 1));
@@ -511,6 +572,9 @@
     };
   }
 
-  load().finally(listen);
+  load().finally(() => {
+    host.ready(); // the board is drawn (or what went wrong is said)
+    listen();
+  });
   setInterval(() => state && header(), 30000);
 })();
