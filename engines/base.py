@@ -30,7 +30,9 @@ __all__ = [
     "MoveCode",
     "Option",
     "Outcome",
+    "PickerMode",
     "Position",
+    "RatingPool",
     "Termination",
     "explain_with",
     "load_turn",
@@ -283,6 +285,37 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
+class PickerMode(enum.Enum):
+    """How the bot's move picker offers a game's moves: the same for every surface."""
+
+    #: a move is built part by part (a cell, then the next...), each part a button
+    PARTS = "parts"
+    #: a turn is chosen on a board of cells, stage by stage (Iso-Path's build, then its move)
+    BOARD = "board"
+
+
+@dataclass(frozen=True)
+class RatingPool:
+    """One rating pool of a game: the games played with :attr:`options` share one rating.
+
+    :attr:`key` is the stable key the store keeps (unique over every game), :attr:`title`
+    the name shown to players.  A game that lists no pool has one, keyed by its name.
+
+    >>> RatingPool("g9", "G 9x9", (("size", 9),)).matches({"size": 9, "pie": True})
+    True
+    """
+
+    key: str
+    title: str
+    #: the option values (``(name, value)`` pairs) a game must be played with to count here
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def matches(self, resolved: Mapping[str, Any]) -> bool:
+        """Whether a game played with the ``resolved`` options (every option given) counts
+        in this pool."""
+        return all(resolved.get(name) == value for name, value in self.options)
+
+
 @dataclass(frozen=True)
 class Game:
     """A playable game: display title, the two sides' names and the options it takes.
@@ -303,6 +336,29 @@ class Game:
     #: The codes of its own rules an :class:`IllegalMove` may carry (besides the shared
     #: :class:`IllegalMoveCode`).
     codes: type[MoveCode] = IllegalMoveCode
+    #: Its rating pools, first the default options' (empty: one pool, keyed by :attr:`name`).
+    rating_pools: tuple[RatingPool, ...] = ()
+    #: How the move picker offers its moves.
+    picker: PickerMode = PickerMode.PARTS
+    #: The picture's colour of colour 0 and colour 1: names of :class:`render.Theme` colours.
+    palette: tuple[str, str] = ("white", "black")
+    #: The module of its computer player (``engines.ai.<game>_player``): its ``PLAYER`` is
+    #: read when the bot first plays it (see :func:`engines.ai.hooks.player_of`).
+    ai: str = ""
+
+    @property
+    def pools(self) -> tuple[RatingPool, ...]:
+        """Its rating pools (at least one), the default options' first."""
+        return self.rating_pools or (RatingPool(self.name, self.title),)
+
+    def pool_for(self, **options: Any) -> RatingPool:
+        """The rating pool of a game of it played with ``options`` (missing ones take their
+        defaults; a bad option raises ``ValueError``)."""
+        resolved = self.resolve_options(**options)
+        for pool in self.pools:
+            if pool.matches(resolved):
+                return pool
+        raise ValueError(f"{self.title} has no rating pool for {resolved}")
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """Return every option of this game with ``options`` checked and defaults filled in."""

@@ -565,4 +565,5 @@ GAME = Game(
         {Termination.ONE_GROUP, Termination.TWO_TALL_STACKS, Termination.NO_LEGAL_MOVE}
     ),
     codes=IllegalMoveCode,
+    ai="engines.ai.fixation_player",
 )

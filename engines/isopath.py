@@ -34,7 +34,9 @@ from engines.base import (
     IllegalMove,
     Option,
     Outcome,
+    PickerMode,
     Position,
+    RatingPool,
     Termination,
     load_turn,
     normalize_move,
@@ -886,4 +888,10 @@ GAME = Game(
         {Termination.HOME_ROW, Termination.LAST_PIECE_CAPTURED, Termination.NO_LEGAL_TURN}
     ),
     codes=IllegalMoveCode,
+    rating_pools=(
+        RatingPool("isopath4", "Hexagonal Iso-Path h4", (("size", 4),)),
+        RatingPool("isopath5", "Hexagonal Iso-Path h5", (("size", 5),)),
+    ),
+    picker=PickerMode.BOARD,
+    ai="engines.ai.isopath_player",
 )
