@@ -38,6 +38,7 @@ from render._core import (
     threat_sprite,
     win_link,
 )
+from render._pipeline import register
 from render._words import colour_name, names
 from render.theme import RGB, Theme
 
@@ -311,3 +312,7 @@ def win_face(theme: Theme, rx: float, ry: float) -> Sprite:
         p.ellipse((0, 0), rx + w, ry + w, outline=theme.win, width=w)
 
     return make_sprite(rx + w + 3, ry + w + 3, paint)
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("fixation", FixationArt())

@@ -25,6 +25,7 @@ from render._core import (
     origin_ring,
     win_specimens,
 )
+from render._pipeline import register
 from render.maphex import (
     RHOMBUS_PAD,
     draw_sides,
@@ -143,3 +144,7 @@ def _legend_arrow(theme: Theme, r: float, colour: RGB) -> Sprite:
     sprite = arrow(theme, w, 0, r * 1.2, colour, 0.0, 0.0)
     # The arrow sprite is anchored at its tail: move the anchor to its middle.
     return Sprite(sprite.image, sprite.dx + w // 2, sprite.dy)
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("inphexion", InphexionArt())

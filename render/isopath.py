@@ -43,6 +43,7 @@ from render._core import (
     threat_sprite,
     win_ring,
 )
+from render._pipeline import register
 from render._words import names, side_lists
 from render.theme import RGB, Theme
 
@@ -359,3 +360,7 @@ def tile_sprite(theme: Theme, radius: float, height: int, name: str, pair: int |
 def tile_badge(theme: Theme, r: float, sign: str) -> Sprite:
     """A small tile with ``−`` (a tile was taken here) or ``+`` (put here)."""
     return make_sprite(r + 1, r + 1, lambda p: _paint_tile_badge(p, theme, (0.0, 0.0), r, sign))
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("isopath", IsopathArt())

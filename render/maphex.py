@@ -45,6 +45,7 @@ from render._core import (
     win_link,
     win_specimens,
 )
+from render._pipeline import register
 from render._words import colour_name
 from render.theme import RGB, Theme
 
@@ -410,3 +411,7 @@ def choice_overlay(
             p.text((mx, my), str(s + 1), number * 0.8, ink, bold=True)
 
     return make_sprite(hw, hh, paint, scale=2, centre=(cx, cy))
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("maphex", MaphexArt())

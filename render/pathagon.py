@@ -38,6 +38,7 @@ from render._core import (
     text_sprite,
     win_specimens,
 )
+from render._pipeline import register
 from render._words import names, side_lists
 from render.theme import Theme
 
@@ -283,3 +284,7 @@ def hand_returned(theme: Theme, radius: float) -> Sprite:
         p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True, icon=True)
 
     return make_sprite(radius + 6, radius + 6, paint)
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("pathagon", PathagonArt())
