@@ -142,3 +142,13 @@ def test_the_list_of_places_still_naming_a_game_only_shrinks() -> None:
         if games - named.get(path, set())
     }
     assert not gone, f"take these off STILL_NAMED, they no longer name the game: {gone}"
+
+
+if __name__ == "__main__":
+    # The count for docs/architecture.md: python -m tests.test_game_names [tree]
+    import sys
+
+    if len(sys.argv) > 1:
+        ROOT = Path(sys.argv[1]).resolve()
+    found = _named()
+    print(len(found), sorted(found))

@@ -15,11 +15,11 @@ from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
 from bot.sessions import (
     clocks,
     endings,
+    finish,
     loading,
     policy,
     presentation,
     questions,
-    standings,
     texts,
     turns,
 )
@@ -227,7 +227,7 @@ async def commit(
     move = after.last_move or ""
     opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
     title = presentation.title(row)
-    finish: tuple[int | None, GameResult, Termination] | None = None
+    ending: tuple[int | None, GameResult, Termination] | None = None
     rated: RatedEnd | None = None
     notes: list[Notification] = []
     # A player's move is answered with the board in the game's chat, which names the player
@@ -241,28 +241,28 @@ async def commit(
         next_player = await loading.player_by_id(ctx, row.seats[after.to_move])
         deadline = policy.turn_deadline(ctx, next_player, row.time_per_move, now)
     if after.outcome is not None:
-        result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
-        finish = (after.outcome.winner, result, after.outcome.termination)
-        rated = await standings.settle(ctx, row, after.outcome.winner, result)
-        over = texts.game_over_note(
+        winner, termination = after.outcome.winner, after.outcome.termination
+        said = texts.game_over_note(
             row.id,
             title,
             presentation.mention(me),
             move,
-            None if after.outcome.winner is None else after.outcome.winner != seat,
-            after.outcome.termination,
-        ) + await standings.change_line(ctx, row, rated)
-        notes += tell(
-            ctx,
-            opponent,
-            Kind.GAME_OVER,
-            over,
-            now,
-            chat_id=row.chat_id,
-            game_id=row.id,
-            dedupe=f"game_over:{row.id}:{opponent.id}",
+            None if winner is None else winner != seat,
+            termination,
         )
-        notes += policy.recap_notes(ctx, row, me, now)
+        ended = await finish.settled(
+            ctx,
+            row,
+            finish.by_the_rules(termination),
+            winner,
+            [(opponent, said)],
+            now,
+            by=me,
+            in_chat=me.user_id == BOT_USER_ID,
+        )
+        ending = (winner, ended.result, termination)
+        rated, over = ended.rated, said + ended.changed
+        notes += ended.notes
     else:
         mover = row.seats[after.to_move]
         if mover != me.id:
@@ -302,7 +302,7 @@ async def commit(
         None if after.outcome is not None else after.to_move,
         now,
         notes,
-        finish,
+        ending,
         deadline,
         rating=rated,
         alone_in=alone_in,
@@ -410,34 +410,13 @@ async def resign(
                 actions=(questions.resign_button(gid, me.id, ctx.now()),),
                 game_id=gid,
             )
-        now = ctx.now()
         opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
-        rated = await standings.settle(ctx, row, 1 - seat, GameResult.WIN)
-        # The answer in the chat says it (the final board); the opponent hears privately
-        # too only if they asked for direct messages.
-        told = policy.private_notes(
-            ctx,
-            opponent,
-            Kind.GAME_OVER,
-            texts.resigned_note(presentation.mention(me), gid, presentation.title(row))
-            + await standings.change_line(ctx, row, rated),
-            now,
-            game_id=gid,
-            dedupe=f"game_over:{gid}:{opponent.id}",
-        )
-        updated = await ctx.store.finish_game(
-            row,
-            GameStatus.FINISHED,
-            1 - seat,
-            GameResult.WIN,
-            Termination.RESIGNATION,
-            now,
-            [*told, *policy.recap_notes(ctx, row, me, now)],
-            rating=rated,
+        said = texts.resigned_note(presentation.mention(me), gid, presentation.title(row))
+        updated = await finish.finish(
+            ctx, row, position, finish.RESIGNATION, 1 - seat, [(opponent, said)], ctx.now(), by=me
         )
         if updated is None:
             raise Refusal(texts.changed_meanwhile(gid))
-        ctx.positions[gid] = (updated, position)
         winner = await presentation.who(ctx, updated, position, 1 - seat)
         return await endings.game_over_reply(
             ctx, updated, position, texts.resigned(presentation.mention(me), gid, winner)

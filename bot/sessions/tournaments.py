@@ -28,7 +28,16 @@ from bot.core.notification import Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import pool_of
-from bot.sessions import challenges, loading, policy, posts, presentation, standings, texts
+from bot.sessions import (
+    challenges,
+    finish,
+    loading,
+    policy,
+    posts,
+    presentation,
+    standings,
+    texts,
+)
 from bot.sessions.context import Context, Refusal, checked_id
 from bot.storage import Community, GameRow, NewGame, PlayerRow, StoreError
 from bot.storage.sql_tournaments import Joined
@@ -527,16 +536,7 @@ async def _end_games_of(
             if current is None or current.status is not GameStatus.ACTIVE:
                 continue
             seat = 0 if current.seat0 == player_id else 1
-            rated = await standings.settle(ctx, current, 1 - seat, GameResult.WIN)
-            done = await ctx.store.finish_game(
-                current,
-                GameStatus.FINISHED,
-                1 - seat,
-                GameResult.WIN,
-                Termination.RESIGNATION,
-                now,
-                rating=rated,
-            )
+            done = await finish.finish(ctx, current, None, finish.WITHDRAWAL, 1 - seat, (), now)
             ctx.positions.pop(row.id, None)
             ended += done is not None
     return ended
