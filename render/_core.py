@@ -17,7 +17,7 @@ import math
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import Any
+from typing import Generic, TypeVar
 
 from PIL import Image, ImageDraw
 
@@ -41,6 +41,8 @@ BAND_LINES = (29.0, 67.0)
 SQRT3 = math.sqrt(3.0)
 
 Point = tuple[float, float]
+#: The position type an :class:`Art` draws (its game's own).
+P = TypeVar("P", bound=Position)
 RGBA = tuple[int, int, int, int]
 
 
@@ -610,7 +612,7 @@ def side_heading(
 # ---------------------------------------------------------------- art base class
 
 
-class Art:
+class Art(Generic[P]):
     """How one game is drawn.  Subclasses draw the static board and the per-position marks;
     the pipeline (``render.__init__``) adds the status band, banner, palette and encoding."""
 
@@ -629,72 +631,77 @@ class Art:
         right = theme.width - 6.0 if self.panel is None else theme.width * self.panel
         return (6.0, top + self.inset, right, theme.height - self.inset)
 
-    def board(self, position: Any) -> Board:
-        """The position's board geometry."""
-        board: Board = position.board
+    def board(self, position: P) -> Board:
+        """The position's board geometry (every game's position has a ``board``)."""
+        board = getattr(position, "board", None)
+        if not isinstance(board, Board):
+            raise TypeError(f"a {position.game} position has no board to draw")
         return board
 
-    def static_key(self, position: Any) -> Hashable:
+    def static_key(self, position: P) -> Hashable:
         """What the cached background and palette depend on (besides the theme)."""
         return (position.game, len(self.board(position)))
 
-    def theme_for(self, position: Any, theme: Theme) -> Theme:
+    def theme_for(self, position: P, theme: Theme) -> Theme:
         """The theme ``position`` is drawn with: ``theme`` itself, or a larger canvas for a
         crowded board (see :attr:`Theme.large_board_scale`)."""
         return theme
 
-    def layout(self, position: Any, theme: Theme) -> Layout:
+    def layout(self, position: P, theme: Theme) -> Layout:
         """Where each cell goes."""
         scale = theme.height / 700
         pad = (self.pad[0] * scale, self.pad[1] * scale)
         return fit(self.board(position), self.board_box(theme), self.margin, pad)
 
-    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+    def paint_background(self, p: Painter, position: P, theme: Theme, lay: Layout) -> None:
         """Draw what never changes during a game, on a painter at ``SS`` times the size."""
         raise NotImplementedError
 
-    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    def draw(self, image: Canvas, position: P, theme: Theme, lay: Layout, scene: Scene) -> None:
         """Draw the pieces and marks of ``position`` on the canvas over the background; once
         ``scene`` is over, no hint about the next move (target, threats, forced captures)."""
         raise NotImplementedError
 
-    def detail(self, position: Any) -> str:
+    def detail(self, position: P) -> str:
         """Game-specific status text shown at the right of the band."""
         return ""
 
     # -- words for ``render.describe`` (alt text, console) ------------------------------------
 
-    def pieces_text(self, position: Any) -> str:
+    def pieces_text(self, position: P) -> str:
         """Where each side stands; by default the cells of each colour in ``cells``."""
-        return side_lists(position, position.cells)
+        cells = getattr(position, "cells", None)
+        if not isinstance(cells, tuple):
+            raise TypeError(f"a {position.game} position has no cells to list")
+        return side_lists(position, self.board(position), cells)
 
-    def effects_text(self, position: Any) -> str:
+    def effects_text(self, position: P) -> str:
         """What the last move captured, trapped or relocated, as ``", trapping c4"``."""
         return ""
 
-    def turn_text(self, position: Any) -> str:
+    def turn_text(self, position: P) -> str:
         """What the player to move must know, as ``", in centre, 5"``."""
         return ""
 
-    def opening_text(self, position: Any) -> str:
+    def opening_text(self, position: P) -> str:
         """A sentence for the first board (who opens, who plays what); by default none."""
         return ""
 
-    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+    def specimens(self, position: P, theme: Theme, lay: Layout) -> list[Sprite]:
         """Every sprite the game may paste, so the palette holds their colours."""
         return []
 
     def specimen_images(
-        self, position: Any, theme: Theme, lay: Layout, background: Image.Image
+        self, position: P, theme: Theme, lay: Layout, background: Image.Image
     ) -> list[Image.Image]:
         """Extra whole pictures (e.g. background plus overlays) for the palette."""
         return []
 
-    def key_colours(self, position: Any, theme: Theme) -> list[RGB]:
+    def key_colours(self, position: P, theme: Theme) -> list[RGB]:
         """Flat colours that must be exact in the palette (tests read them back)."""
         return []
 
-    def probe(self, position: Any, cell: int, lay: Layout) -> Point:
+    def probe(self, position: P, cell: int, lay: Layout) -> Point:
         """A pixel inside ``cell`` that shows its occupant's colour (or the empty cell's),
         clear of labels and marks."""
         x, y = lay.centres[cell]
@@ -739,7 +746,7 @@ def paint_hexagon(
     p: Painter,
     lay: Layout,
     theme: Theme,
-    board: Any,
+    board: Hexagon,
     sides: Sequence[RGB | None],
     *,
     cells: bool = True,

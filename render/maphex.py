@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image
 
+from engines.base import Position
+from engines.geometry import Rhombus
+from engines.maphex import MaphexPosition
 from render._canvas import Canvas
 from render._core import (
     BAND,
@@ -64,8 +66,8 @@ def paint_rhombus(
     p: Painter,
     lay: Layout,
     theme: Theme,
-    board: Any,
-    edges: Any,
+    board: Rhombus,
+    edges: tuple[tuple[frozenset[int], frozenset[int]], ...],
     sides: tuple[RGB, RGB],
     fills: list[RGB],
 ) -> None:
@@ -152,7 +154,7 @@ def paint_sides(p: Painter, lay: Layout, theme: Theme, fills: tuple[RGB, RGB]) -
         p.text((x0 + 40 * s, y + 34 * s), GOALS[colour], size, theme.muted, anchor="lm")
 
 
-def draw_sides(image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+def draw_sides(image: Canvas, position: Position, theme: Theme, lay: Layout, scene: Scene) -> None:
     """Each colour's heading: its player's name when the bot gave names (the disc gives the
     colour), else the colour."""
     s = theme.height / 700
@@ -189,29 +191,31 @@ def legend_chain(theme: Theme, lay: Layout) -> Sprite:
     return win_link(theme, round(r * 1.6), 0, r * 0.6)
 
 
-class MaphexArt(Art):
+class MaphexArt(Art[MaphexPosition]):
     """Draws Maphex positions."""
 
     #: room at the sides: the empty corners hold the players and the legend
     pad = RHOMBUS_PAD
 
-    def static_key(self, position: Any) -> tuple[str, int]:
+    def static_key(self, position: MaphexPosition) -> tuple[str, int]:
         return ("maphex", position.size)
 
-    def theme_for(self, position: Any, theme: Theme) -> Theme:
+    def theme_for(self, position: MaphexPosition, theme: Theme) -> Theme:
         if position.size < 16 or theme.large_board_scale == 1:
             return theme
         k = theme.large_board_scale
         return replace(theme, width=round(theme.width * k), height=round(theme.height * k))
 
-    def opening_text(self, position: Any) -> str:
+    def opening_text(self, position: MaphexPosition) -> str:
         red, blue = position.seat_sides
         return (
             f"{blue} opens by choosing the sub-board (1-{position.block**2}) where {red} "
             f"places the first disc; {red} connects top and bottom, {blue} left and right."
         )
 
-    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+    def paint_background(
+        self, p: Painter, position: MaphexPosition, theme: Theme, lay: Layout
+    ) -> None:
         board = position.board
         k = position.block
         sub = position.subboard
@@ -241,7 +245,9 @@ class MaphexArt(Art):
             ],
         )
 
-    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    def draw(
+        self, image: Canvas, position: MaphexPosition, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         if position.choosing and not scene.over:
             choice_overlay(theme, lay, position.size, position.block, position.subboard).paste(
                 image, (0, 0)
@@ -264,7 +270,7 @@ class MaphexArt(Art):
             dot(theme, r * 0.3).paste(image, centres[last])
         draw_sides(image, position, theme, lay, scene)
 
-    def detail(self, position: Any) -> str:
+    def detail(self, position: MaphexPosition) -> str:
         if position.choosing:
             red, blue = position.seat_sides
             return f"{blue} opens: pick {red}'s sub-board, 1-{position.block**2}"
@@ -274,12 +280,12 @@ class MaphexArt(Art):
             return "target full: play anywhere"
         return f"play in {position.target_name}"
 
-    def effects_text(self, position: Any) -> str:
-        if position.last_move.isdigit():
+    def effects_text(self, position: MaphexPosition) -> str:
+        if (position.last_move or "").isdigit():
             return f" (the sub-board for {position.seat_sides[0]}'s first disc)"
         return ""
 
-    def turn_text(self, position: Any) -> str:
+    def turn_text(self, position: MaphexPosition) -> str:
         if position.choosing:
             return f", choosing the sub-board for {position.seat_sides[0]}'s first disc"
         if position.free:
@@ -288,7 +294,7 @@ class MaphexArt(Art):
             return f", in {position.target_name}"
         return ""
 
-    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+    def specimens(self, position: MaphexPosition, theme: Theme, lay: Layout) -> list[Sprite]:
         r = piece_radius(lay)
         sides = theme.sides("maphex")
         s = theme.height / 700
@@ -303,7 +309,7 @@ class MaphexArt(Art):
         ]
 
     def specimen_images(
-        self, position: Any, theme: Theme, lay: Layout, background: Image.Image
+        self, position: MaphexPosition, theme: Theme, lay: Layout, background: Image.Image
     ) -> list[Image.Image]:
         out = []
         for sprite in (
