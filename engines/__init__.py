@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engines.base import (
+    BoardView,
     Game,
     IllegalMove,
     IllegalMoveCode,
@@ -29,6 +30,7 @@ from engines.base import (
 
 __all__ = [
     "GAMES",
+    "BoardView",
     "Game",
     "IllegalMove",
     "IllegalMoveCode",

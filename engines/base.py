@@ -24,7 +24,9 @@ from typing import Any, ClassVar, TypeAlias
 
 __all__ = [
     "Argument",
+    "BoardView",
     "Game",
+    "HeightKind",
     "IllegalMove",
     "IllegalMoveCode",
     "MoveCode",
@@ -448,6 +450,31 @@ def normalize_move(move: object) -> str:
     return text
 
 
+class HeightKind(enum.Enum):
+    """What a :class:`BoardView`'s heights count."""
+
+    #: no heights: one piece per cell at most
+    NONE = "none"
+    #: tiles under the cell: -1 the bare board, 0 one tile, 1 two tiles (Iso-Path's kind)
+    TILES = "tiles"
+    #: pieces stacked on the cell (a stack's height)
+    STACKS = "stacks"
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What is on every cell, read the same way for every game: a surface draws a position
+    from it without knowing the game (the web page's board).
+
+    ``pieces[cell]`` is the colour (0 or 1) of the piece, or of a stack's top piece, on the
+    cell (-1: none); ``heights[cell]`` what :attr:`height_kind` counts, ``None`` for none.
+    """
+
+    pieces: tuple[int, ...]
+    heights: tuple[int, ...] | None = None
+    height_kind: HeightKind = HeightKind.NONE
+
+
 class Position(abc.ABC):
     """An immutable game position.  Subclasses are frozen dataclasses.
 
@@ -481,6 +508,14 @@ class Position(abc.ABC):
     def seat_sides(self) -> tuple[str, str]:
         """The side each seat plays now (a pie rule may swap them)."""
         return self.sides
+
+    def board_view(self) -> BoardView:
+        """What is on every cell (:class:`BoardView`); by default the ``cells`` a game of
+        one piece per cell keeps (a game of stacks or tiles says its own)."""
+        cells = getattr(self, "cells", None)
+        if not isinstance(cells, tuple):
+            raise NotImplementedError(f"{type(self).__name__} has no board view")
+        return BoardView(cells)
 
     def completions(self, prefix: str, limit: int = 25) -> list[str]:
         """Legal moves that start with the partly typed ``prefix``, for autocompletion.
