@@ -6,12 +6,15 @@ by the store's optimistic check (``WHERE ply = ? AND version = ?``) across proce
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot import metrics
 from bot.core.ending import Termination
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
+from bot.outcomes import AlreadyPlayed, Ended, Moved, NeedsConfirm, Refused
 from bot.sessions import (
     clocks,
     endings,
@@ -152,7 +155,8 @@ async def _try_move(
     try:
         after = position.play(text)
     except IllegalMove as exc:
-        raise Refusal(texts.illegal(gid, texts.illegal_move(exc))) from None
+        refused = Refused(exc.code, exc.arguments)
+        raise Refusal(texts.illegal(gid, texts.illegal_move(exc)), refused=refused) from None
     outcome = after.outcome
     if not confirm and outcome is not None and outcome.winner not in (None, seat):
         move = after.last_move or text
@@ -162,6 +166,7 @@ async def _try_move(
             actions=(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, gid, row.ply, move),),
             ok=False,
             game_id=gid,
+            outcome=NeedsConfirm(gid, row.ply, move, outcome.termination),
         )
     # The board posted as the answer claims the committed one only in the game's own chat.
     there = answered_in_chat and (chat.platform, chat.chat_id) == (row.platform, row.chat_id)
@@ -343,7 +348,8 @@ async def _repeat(ctx: Context, row: GameRow, seat: int, text: str, ply: int) ->
     # Decided by the stored move, whichever process applied it: the first answer told the
     # chat (its board, or the outbox does), so this one is a line for the repeater alone.
     said = texts.already_played(row.id, presentation.title(row), ply + 1, stored.move)
-    return Reply(said, game_id=row.id, private=True)
+    played = AlreadyPlayed(row.id, ply, stored.move)
+    return Reply(said, game_id=row.id, private=True, outcome=played)
 
 
 async def _answer_lost(ctx: Context, game_id: int) -> bool:
@@ -380,13 +386,16 @@ async def _move_reply(
         else:
             winner = await presentation.who(ctx, row, after, after.outcome.winner)
             text += texts.wins_by(winner, after.outcome.termination)
-        return await endings.game_over_reply(ctx, row, after, text, upto=ply + 1)
+        ended = Ended(row.id, ply + 1, after.outcome.termination, after.outcome.winner)
+        over = await endings.game_over_reply(ctx, row, after, text, upto=ply + 1)
+        return replace(over, outcome=ended)
     text += texts.to_move(await presentation.who(ctx, row, after, after.to_move))
     actions = presentation.game_actions(row)
     reply = await presentation.picture(
         ctx, after, Reply(text, actions=actions, game_id=row.id), row
     )
-    return await presentation.as_board(ctx, reply, row, after, live=True)
+    board = await presentation.as_board(ctx, reply, row, after, live=True)
+    return replace(board, outcome=Moved(row.id, ply + 1, stored_move or ""))
 
 
 async def resign(
