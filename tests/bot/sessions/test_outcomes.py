@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from bot.messages import TurnRefusal
-from bot.outcomes import AlreadyPlayed, Ended, Moved, NeedsConfirm, Refused
+from bot.outcomes import AlreadyPlayed, Ended, Moved, NeedsConfirm, Refused, Started
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
@@ -36,6 +36,7 @@ async def _game(m: SessionManager, game: str = "pathagon", **options: object) ->
     assert made.ok, made.text
     accepted = await m.accept(BOB, ROOM, made.challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
+    assert accepted.outcome == Started(accepted.game_id)
     return accepted.game_id
 
 
