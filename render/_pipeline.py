@@ -12,14 +12,13 @@ from typing import Generic, TypeVar, cast
 from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Position
+from render._art import Art, P
 from render._canvas import Canvas, compose
 from render._core import (
     BAND,
     BAND_LINES,
     SS,
-    Art,
     Layout,
-    P,
     Painter,
     Scene,
     blend,

@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engines.fixation import FixationPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
-    Art,
     Layout,
     Painter,
     Point,

@@ -9,9 +9,9 @@ accent ring and dot, and each relocation is a blue arrow from a hollow ring.
 from __future__ import annotations
 
 from engines.inphexion import InphexionPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
-    Art,
     Layout,
     Painter,
     Scene,

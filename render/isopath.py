@@ -13,11 +13,11 @@ import math
 from functools import lru_cache
 
 from engines.isopath import IsopathPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
     SQRT3,
-    Art,
     Layout,
     Painter,
     Point,

@@ -17,10 +17,10 @@ from PIL import Image
 from engines.base import Position
 from engines.geometry import Rhombus
 from engines.maphex import MaphexPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
-    Art,
     Layout,
     Painter,
     Scene,

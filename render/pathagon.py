@@ -11,10 +11,10 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engines.pathagon import PathagonPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
-    Art,
     Layout,
     Painter,
     Scene,
