@@ -25,7 +25,7 @@ from render._core import (
     win_specimens,
 )
 from render._pipeline import register
-from render.maphex import (
+from render._rhombus import (
     RHOMBUS_PAD,
     draw_sides,
     paint_legend,
