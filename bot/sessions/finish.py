@@ -17,8 +17,12 @@ tournament withdrawal     finished     nobody (the tournament's notice)      no
 
 A rated game's rating changes are settled here (:func:`bot.sessions.standings.settle`) and
 follow every notice, as stored; the result is a win, a draw (no winner) or none (aborted).
-An ending by the rules is stored with its move (:meth:`~bot.storage.Store.apply_move`,
-through :func:`settled`); every other ending by :func:`finish`.
+An ending by the rules is stored with its move (``apply_move``, through :func:`settled`);
+every other ending by :func:`finish`.  A tournament's bookkeeping needs nothing more at a
+game's end: its standings are worked out from its games when asked for, and its sweep
+replays aborted games, withdraws a player's third loss on time and posts the result
+(:mod:`bot.sessions.tournaments`); a withdrawal ends the player's games here, as
+:data:`WITHDRAWAL`.
 
 >>> RESIGNATION.result(1), AGREEMENT.result(None), NO_FIRST_MOVE.result(None)
 (<GameResult.WIN: 'win'>, <GameResult.DRAW: 'draw'>, <GameResult.NONE: 'none'>)
