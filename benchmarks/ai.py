@@ -64,7 +64,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines
 from engines.ai import Level, alphabeta, budget_of, isopath_plan, safe_moves, think, winning_move
 from engines.ai.distance import potentials
-from engines.ai.knowledge import Knowledge, knowledge_of
+from engines.ai.hooks import knowledge_of
+from engines.ai.knowledge import Knowledge
 from engines.ai.mcts import search as mcts_search
 from engines.inphexion import InphexionPosition
 from engines.maphex import MaphexPosition

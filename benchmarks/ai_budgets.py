@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engines
 from engines.ai import Level, alphabeta, budget_of, isopath_plan, isopath_search, think
-from engines.ai.knowledge import knowledge_of
+from engines.ai.hooks import knowledge_of
 
 Player = Callable[[engines.Position], str]
 

@@ -116,7 +116,7 @@ async def median_ms(call: Callable[[], Awaitable[Any]], runs: int) -> float:
 
 
 def plan(path: Path, community: str | None) -> list[str]:
-    sql, args = leaderboard_query(Pool.MAPHEX9, PLATFORM if community else None, community, 10)
+    sql, args = leaderboard_query(Pool("maphex9"), PLATFORM if community else None, community, 10)
     conn = sqlite3.connect(path)
     try:
         return [row[3] for row in conn.execute(f"EXPLAIN QUERY PLAN {sql}", args)]

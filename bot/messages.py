@@ -39,6 +39,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.limits import MAX_ID, MAX_PAGE, MAX_PLY, ascii_number
+from bot.outcomes import MoveOutcome, Refused, Started
 
 __all__ = [
     "ACTION_FIELDS",
@@ -667,6 +668,8 @@ class Reply:
     private: bool = False
     #: why the asker may not move now, when that is what the refusal says (its code)
     refusal: TurnRefusal | None = None
+    #: what the operation did, typed (see :mod:`bot.outcomes`): the move path's answer
+    outcome: MoveOutcome | Started | None = None
 
     @property
     def text(self) -> str:
@@ -689,9 +692,14 @@ class Reply:
 
     @classmethod
     def refuse(
-        cls, text: Text | str, need: Need | None = None, refusal: TurnRefusal | None = None
+        cls,
+        text: Text | str,
+        need: Need | None = None,
+        refusal: TurnRefusal | None = None,
+        refused: Refused | None = None,
     ) -> Reply:
-        """A one-line refusal (``refusal``: its code, when it says who may not move now)."""
+        """A one-line refusal (``refusal``: its code, when it says who may not move now;
+        ``refused``: the typed outcome, by default that code's)."""
         body = text if isinstance(text, Text) else Text.of(text)
         # One line: runs of white space (new lines too) become one space.
         flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.segments]
@@ -699,4 +707,6 @@ class Reply:
             flat[0] = flat[0].lstrip()
         if flat and isinstance(flat[-1], str):
             flat[-1] = flat[-1].rstrip()
-        return cls(Text.of(*flat), ok=False, need=need, refusal=refusal)
+        if refused is None and refusal is not None:
+            refused = Refused(refusal)
+        return cls(Text.of(*flat), ok=False, need=need, refusal=refusal, outcome=refused)

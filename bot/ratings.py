@@ -6,7 +6,7 @@ Every game and option set belongs to one rating :class:`Pool`; a player has one 
 in each community (the store keeps them apart: a game counts in its own community only):
 
 >>> pool_of("maphex", {"size": 16}), pool_of("inphexion", {"size": 5}).title
-(<Pool.MAPHEX16: 'maphex16'>, 'inpHeXion')
+(Pool('maphex16'), 'inpHeXion')
 
 A new player starts at 1500 and is provisional (a ``?``) until they have finished
 :data:`PROVISIONAL_GAMES` rated games in that pool.  The number shown is ``mu`` scaled
@@ -27,8 +27,8 @@ incremental updates gave:
 
 >>> from datetime import UTC, datetime
 >>> day = datetime(2025, 3, 1, tzinfo=UTC)
->>> games = [FinishedGame(1, Pool.PATHAGON, (7, 8), Result.A_WINS, day)]
->>> rebuild(games).ratings[(7, Pool.PATHAGON)] == ada2
+>>> games = [FinishedGame(1, Pool("pathagon"), (7, 8), Result.A_WINS, day)]
+>>> rebuild(games).ratings[(7, Pool("pathagon"))] == ada2
 True
 
 Statistics read a player's finished games:
@@ -51,7 +51,7 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 import engines
-from engines.base import shown
+from engines.base import RatingPool, shown
 
 __all__ = [
     "DISPLAY_BASE",
@@ -104,61 +104,79 @@ _MU0 = _MODEL.mu
 _SIGMA0 = _MODEL.sigma
 
 
-class Pool(enum.Enum):
-    """A rating pool: the games whose results share one rating.
+class _Pools(type):
+    """Iterating :class:`Pool` lists every pool of every game, in the order the bot lists the
+    games (each game's pools in its own order)."""
 
-    The value is a stable key to store (``"maphex9"``); :attr:`title` is for people.
-    Maphex and Iso-Path sizes play differently enough to be rated apart; inpHeXion's sizes
-    share one pool.
+    def __call__(cls, key: str) -> Pool:
+        # One value per key, as an enum's members: pools compare by identity too.
+        made = _MADE.get(key) if isinstance(key, str) else None
+        if made is None:
+            made = super().__call__(key)
+            _MADE[key] = made
+        return made
+
+    def __iter__(cls) -> Iterator[Pool]:
+        return (Pool(p.key) for game in engines.GAMES.values() for p in game.pools)
+
+    def __len__(cls) -> int:
+        return sum(len(game.pools) for game in engines.GAMES.values())
+
+
+_MADE: dict[str, Pool] = {}
+
+
+def _described(key: str) -> tuple[str, RatingPool] | None:
+    for game in engines.GAMES.values():
+        for pool in game.pools:
+            if pool.key == key:
+                return game.name, pool
+    return None
+
+
+@dataclass(frozen=True)
+class Pool(metaclass=_Pools):
+    """A rating pool: the games whose results share one rating, as the game's record lists
+    them (:attr:`engines.Game.pools`).
+
+    :attr:`key` is a stable key to store (``"maphex9"``); :attr:`title` is for people.  A key
+    no game lists raises ``ValueError``.
     """
 
-    ISOPATH4 = "isopath4"
-    ISOPATH5 = "isopath5"
-    PATHAGON = "pathagon"
-    FIXATION = "fixation"
-    MAPHEX9 = "maphex9"
-    MAPHEX16 = "maphex16"
-    INPHEXION = "inphexion"
+    key: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.key, str) or _described(self.key) is None:
+            raise ValueError(f"{self.key!r} is not a valid Pool")
+
+    def __repr__(self) -> str:
+        return f"Pool({self.key!r})"
+
+    def __reduce__(self) -> tuple[type[Pool], tuple[str]]:
+        # Unpickled through the one value per key.
+        return Pool, (self.key,)
 
     @property
-    def key(self) -> str:
-        """The stable key stored in the database, e.g. ``"isopath5"``."""
-        return self.value
+    def _described(self) -> tuple[str, RatingPool]:
+        found = _described(self.key)
+        if found is None:  # the game was registered when the pool was made; not any more
+            raise ValueError(f"{self.key!r} is not a valid Pool")
+        return found
+
+    @property
+    def value(self) -> str:
+        """The stable key (as :attr:`key`)."""
+        return self.key
 
     @property
     def game(self) -> str:
         """The engine's game name, e.g. ``"isopath"``."""
-        return _POOL_GAME[self]
+        return self._described[0]
 
     @property
     def title(self) -> str:
         """The name shown to players, e.g. ``"Maphex 16×16"`` or ``"Hexagonal Iso-Path h5"``."""
-        return _POOL_TITLE[self]
-
-
-_POOL_GAME = {
-    Pool.ISOPATH4: "isopath",
-    Pool.ISOPATH5: "isopath",
-    Pool.PATHAGON: "pathagon",
-    Pool.FIXATION: "fixation",
-    Pool.MAPHEX9: "maphex",
-    Pool.MAPHEX16: "maphex",
-    Pool.INPHEXION: "inphexion",
-}
-_POOL_TITLE = {
-    Pool.ISOPATH4: "Hexagonal Iso-Path h4",
-    Pool.ISOPATH5: "Hexagonal Iso-Path h5",
-    Pool.PATHAGON: "Pathagon",
-    Pool.FIXATION: "Lines of Fixation",
-    Pool.MAPHEX9: "Maphex 9×9",
-    Pool.MAPHEX16: "Maphex 16×16",
-    Pool.INPHEXION: "inpHeXion",
-}
-# Games whose pool depends on the size option: size -> pool.
-_SIZED = {
-    "isopath": {4: Pool.ISOPATH4, 5: Pool.ISOPATH5},
-    "maphex": {9: Pool.MAPHEX9, 16: Pool.MAPHEX16},
-}
+        return self._described[1].title
 
 
 def pool_of(game: str, options: Mapping[str, Any] | None = None) -> Pool:
@@ -168,16 +186,12 @@ def pool_of(game: str, options: Mapping[str, Any] | None = None) -> Pool:
     An unknown game or a bad option raises ``ValueError`` with the engine's message.
 
     >>> pool_of("maphex"), pool_of("isopath", {"size": "5"}), pool_of("pathagon")
-    (<Pool.MAPHEX9: 'maphex9'>, <Pool.ISOPATH5: 'isopath5'>, <Pool.PATHAGON: 'pathagon'>)
+    (Pool('maphex9'), Pool('isopath5'), Pool('pathagon'))
     """
     found = engines.GAMES.get(game) if isinstance(game, str) else None
     if found is None:
         raise ValueError(f"unknown game {game!r} (games: {', '.join(engines.GAMES)})")
-    resolved = found.resolve_options(**dict(options or {}))
-    sizes = _SIZED.get(game)
-    if sizes is not None:
-        return sizes[resolved["size"]]
-    return Pool(game)
+    return Pool(found.pool_for(**dict(options or {})).key)
 
 
 def pools_of_game(game: str) -> tuple[Pool, ...]:
@@ -197,7 +211,7 @@ def pool_from_text(text: str) -> Pool:
     Anything else raises ``ValueError`` listing the pools.
 
     >>> pool_from_text("Maphex size=16"), pool_from_text("isopath h5"), pool_from_text("maphex")
-    (<Pool.MAPHEX16: 'maphex16'>, <Pool.ISOPATH5: 'isopath5'>, <Pool.MAPHEX9: 'maphex9'>)
+    (Pool('maphex16'), Pool('isopath5'), Pool('maphex9'))
     """
     words = text.lower().split() if isinstance(text, str) else []
     if len(words) == 1:

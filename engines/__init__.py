@@ -14,26 +14,32 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engines.base import (
+    BoardView,
     Game,
     IllegalMove,
     IllegalMoveCode,
     MoveCode,
     Option,
     Outcome,
+    PickerMode,
     Position,
+    RatingPool,
     Termination,
     shown,
 )
 
 __all__ = [
     "GAMES",
+    "BoardView",
     "Game",
     "IllegalMove",
     "IllegalMoveCode",
     "MoveCode",
     "Option",
     "Outcome",
+    "PickerMode",
     "Position",
+    "RatingPool",
     "Termination",
     "from_dict",
     "looks_like_move",

@@ -24,13 +24,17 @@ from typing import Any, ClassVar, TypeAlias
 
 __all__ = [
     "Argument",
+    "BoardView",
     "Game",
+    "HeightKind",
     "IllegalMove",
     "IllegalMoveCode",
     "MoveCode",
     "Option",
     "Outcome",
+    "PickerMode",
     "Position",
+    "RatingPool",
     "Termination",
     "explain_with",
     "load_turn",
@@ -283,6 +287,37 @@ def option_text(value: Any) -> str:
     return str(value)
 
 
+class PickerMode(enum.Enum):
+    """How the bot's move picker offers a game's moves: the same for every surface."""
+
+    #: a move is built part by part (a cell, then the next...), each part a button
+    PARTS = "parts"
+    #: a turn is chosen on a board of cells, stage by stage (Iso-Path's build, then its move)
+    BOARD = "board"
+
+
+@dataclass(frozen=True)
+class RatingPool:
+    """One rating pool of a game: the games played with :attr:`options` share one rating.
+
+    :attr:`key` is the stable key the store keeps (unique over every game), :attr:`title`
+    the name shown to players.  A game that lists no pool has one, keyed by its name.
+
+    >>> RatingPool("g9", "G 9x9", (("size", 9),)).matches({"size": 9, "pie": True})
+    True
+    """
+
+    key: str
+    title: str
+    #: the option values (``(name, value)`` pairs) a game must be played with to count here
+    options: tuple[tuple[str, Any], ...] = ()
+
+    def matches(self, resolved: Mapping[str, Any]) -> bool:
+        """Whether a game played with the ``resolved`` options (every option given) counts
+        in this pool."""
+        return all(resolved.get(name) == value for name, value in self.options)
+
+
 @dataclass(frozen=True)
 class Game:
     """A playable game: display title, the two sides' names and the options it takes.
@@ -303,6 +338,29 @@ class Game:
     #: The codes of its own rules an :class:`IllegalMove` may carry (besides the shared
     #: :class:`IllegalMoveCode`).
     codes: type[MoveCode] = IllegalMoveCode
+    #: Its rating pools, first the default options' (empty: one pool, keyed by :attr:`name`).
+    rating_pools: tuple[RatingPool, ...] = ()
+    #: How the move picker offers its moves.
+    picker: PickerMode = PickerMode.PARTS
+    #: The picture's colour of colour 0 and colour 1: names of :class:`render.Theme` colours.
+    palette: tuple[str, str] = ("white", "black")
+    #: The module of its computer player (``engines.ai.<game>_player``): its ``PLAYER`` is
+    #: read when the bot first plays it (see :func:`engines.ai.hooks.player_of`).
+    ai: str = ""
+
+    @property
+    def pools(self) -> tuple[RatingPool, ...]:
+        """Its rating pools (at least one), the default options' first."""
+        return self.rating_pools or (RatingPool(self.name, self.title),)
+
+    def pool_for(self, **options: Any) -> RatingPool:
+        """The rating pool of a game of it played with ``options`` (missing ones take their
+        defaults; a bad option raises ``ValueError``)."""
+        resolved = self.resolve_options(**options)
+        for pool in self.pools:
+            if pool.matches(resolved):
+                return pool
+        raise ValueError(f"{self.title} has no rating pool for {resolved}")
 
     def resolve_options(self, **options: Any) -> dict[str, Any]:
         """Return every option of this game with ``options`` checked and defaults filled in."""
@@ -392,6 +450,31 @@ def normalize_move(move: object) -> str:
     return text
 
 
+class HeightKind(enum.Enum):
+    """What a :class:`BoardView`'s heights count."""
+
+    #: no heights: one piece per cell at most
+    NONE = "none"
+    #: tiles under the cell: -1 the bare board, 0 one tile, 1 two tiles (Iso-Path's kind)
+    TILES = "tiles"
+    #: pieces stacked on the cell (a stack's height)
+    STACKS = "stacks"
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """What is on every cell, read the same way for every game: a surface draws a position
+    from it without knowing the game (the web page's board).
+
+    ``pieces[cell]`` is the colour (0 or 1) of the piece, or of a stack's top piece, on the
+    cell (-1: none); ``heights[cell]`` what :attr:`height_kind` counts, ``None`` for none.
+    """
+
+    pieces: tuple[int, ...]
+    heights: tuple[int, ...] | None = None
+    height_kind: HeightKind = HeightKind.NONE
+
+
 class Position(abc.ABC):
     """An immutable game position.  Subclasses are frozen dataclasses.
 
@@ -425,6 +508,14 @@ class Position(abc.ABC):
     def seat_sides(self) -> tuple[str, str]:
         """The side each seat plays now (a pie rule may swap them)."""
         return self.sides
+
+    def board_view(self) -> BoardView:
+        """What is on every cell (:class:`BoardView`); by default the ``cells`` a game of
+        one piece per cell keeps (a game of stacks or tiles says its own)."""
+        cells = getattr(self, "cells", None)
+        if not isinstance(cells, tuple):
+            raise NotImplementedError(f"{type(self).__name__} has no board view")
+        return BoardView(cells)
 
     def completions(self, prefix: str, limit: int = 25) -> list[str]:
         """Legal moves that start with the partly typed ``prefix``, for autocompletion.

@@ -31,7 +31,9 @@ from typing import Any, ClassVar
 
 from engines.base import (
     Argument,
+    BoardView,
     Game,
+    HeightKind,
     IllegalMove,
     Outcome,
     Position,
@@ -203,6 +205,11 @@ class FixationPosition(Position):
     def board(self) -> Hexagon:
         """The board geometry (hexagon of side 5, 61 cells)."""
         return BOARD
+
+    def board_view(self) -> BoardView:
+        """Each stack's top piece and height."""
+        tops = tuple(s[-1] if s else -1 for s in self.stacks)
+        return BoardView(tops, tuple(len(s) for s in self.stacks), HeightKind.STACKS)
 
     def owner(self, cell: int) -> int:
         """Who controls the stack on ``cell``: 0 Light, 1 Dark, -1 empty (rule 4)."""
@@ -565,4 +572,5 @@ GAME = Game(
         {Termination.ONE_GROUP, Termination.TWO_TALL_STACKS, Termination.NO_LEGAL_MOVE}
     ),
     codes=IllegalMoveCode,
+    ai="engines.ai.fixation_player",
 )

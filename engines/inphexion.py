@@ -660,4 +660,5 @@ GAME = Game(
         {Termination.CONNECTION, Termination.NO_LEGAL_MOVE, Termination.RELOCATION_IMPOSSIBLE}
     ),
     codes=IllegalMoveCode,
+    ai="engines.ai.inphexion_player",
 )

@@ -30,11 +30,15 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from engines.base import (
+    BoardView,
     Game,
+    HeightKind,
     IllegalMove,
     Option,
     Outcome,
+    PickerMode,
     Position,
+    RatingPool,
     Termination,
     load_turn,
     normalize_move,
@@ -520,8 +524,7 @@ def _apply(
     return heights, tuple(p)
 
 
-#: What a turn's first action, given alone, still needs (by its kind: tile move, piece move,
-#: capture).
+#: What a turn's first action given alone still needs (by kind: tile, piece move, capture).
 _ADD = {
     ">": IllegalMoveCode.ADD_PIECE_MOVE,
     "-": IllegalMoveCode.ADD_TILE_MOVE,
@@ -563,6 +566,10 @@ class IsopathPosition(Position):
     def board(self) -> Hexagon:
         """The board geometry (a hexagon of side 4 or 5)."""
         return self._layout.board
+
+    def board_view(self) -> BoardView:
+        """The pieces, and the tiles under every space."""
+        return BoardView(self.pieces, self.heights, HeightKind.TILES)
 
     @property
     def home_rows(self) -> tuple[frozenset[int], frozenset[int]]:
@@ -875,7 +882,7 @@ def load(d: Mapping[str, Any]) -> IsopathPosition:
 
 GAME = Game(
     name="isopath",
-    title="Hexagonal Iso-Path",
+    title=(TITLE := "Hexagonal Iso-Path"),
     sides=SIDES,
     options=(
         Option("size", (4, 5), 4, "board: 4 (h4, 37 spaces, 4 pieces each) or 5 (h5, 61, 5 each)"),
@@ -886,4 +893,7 @@ GAME = Game(
         {Termination.HOME_ROW, Termination.LAST_PIECE_CAPTURED, Termination.NO_LEGAL_TURN}
     ),
     codes=IllegalMoveCode,
+    rating_pools=tuple(RatingPool(f"isopath{n}", f"{TITLE} h{n}", (("size", n),)) for n in (4, 5)),
+    picker=PickerMode.BOARD,
+    ai="engines.ai.isopath_player",
 )

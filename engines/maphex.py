@@ -26,6 +26,7 @@ from engines.base import (
     Option,
     Outcome,
     Position,
+    RatingPool,
     Termination,
     load_turn,
     normalize_move,
@@ -275,4 +276,10 @@ GAME = Game(
     load=load,
     terminations=frozenset({Termination.CONNECTION}),
     codes=IllegalMoveCode,
+    rating_pools=(
+        RatingPool("maphex9", "Maphex 9×9", (("size", 9),)),
+        RatingPool("maphex16", "Maphex 16×16", (("size", 16),)),
+    ),
+    palette=("red", "blue"),
+    ai="engines.ai.maphex_player",
 )

@@ -436,4 +436,5 @@ GAME = Game(
     load=load,
     terminations=frozenset({Termination.CONNECTION}),
     codes=IllegalMoveCode,
+    ai="engines.ai.pathagon_player",
 )

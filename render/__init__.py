@@ -25,11 +25,6 @@ from render._core import scene_of
 from render._describe import describe
 from render._texts import TextMark, recording
 from render._words import result_text
-from render.fixation import FixationArt
-from render.inphexion import InphexionArt
-from render.isopath import IsopathArt
-from render.maphex import MaphexArt
-from render.pathagon import PathagonArt
 from render.theme import Theme
 
 __all__ = [
@@ -45,11 +40,8 @@ __all__ = [
     "result_text",
 ]
 
-_pipeline.register("maphex", MaphexArt())
-_pipeline.register("inphexion", InphexionArt())
-_pipeline.register("pathagon", PathagonArt())
-_pipeline.register("fixation", FixationArt())
-_pipeline.register("isopath", IsopathArt())
+# Each game's picture registers itself from its own module (render/<game>.py).
+from render import fixation, inphexion, isopath, maphex, pathagon  # noqa: F401
 
 
 def board_image(

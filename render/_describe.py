@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from engines.base import Outcome, Position
 from render._core import scene_of
@@ -35,16 +34,16 @@ def describe(
     """
     from engines import GAMES
 
-    pos: Any = position
+    pos = position
     scene = scene_of(position, outcome, players, clock)
     game = GAMES.get(pos.game)
     title = game.title if game is not None else pos.game
-    board = pos.board
+    art = art_for(pos)
+    board = art.board(pos)
     n = getattr(board, "n", 0)
     shape = f" {n}x{n}" if board.kind != "hexagon" else f", side {n}"
     over = scene.over
     head = f"{title}{shape}, " + (f"after {pos.ply} moves." if over else f"move {pos.ply + 1}.")
-    art = art_for(pos)
     sides = pos.seat_sides
     parts = [head]
     if scene.players is not None:

@@ -7,17 +7,17 @@ import io
 import sys
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Generic, TypeVar, cast
 
 from PIL import Image, ImageChops, ImageDraw
 
 from engines.base import Position
+from render._art import Art, P
 from render._canvas import Canvas, compose
 from render._core import (
     BAND,
     BAND_LINES,
     SS,
-    Art,
     Layout,
     Painter,
     Scene,
@@ -49,18 +49,21 @@ __all__ = [
     "theme_of",
 ]
 
-_ARTS: dict[str, Art] = {}
+#: What a :class:`_Cache` holds.
+V = TypeVar("V")
+_ARTS: dict[str, Art[Position]] = {}
 _DEFAULT = Theme()
 #: the palette index no picture uses: the GIF recap's "unchanged pixel"
 TRANSPARENT = 255
 
 
-def register(game: str, art: Art) -> None:
-    """Make ``art`` draw ``game``'s positions."""
-    _ARTS[game] = art
+def register(game: str, art: Art[P]) -> None:
+    """Make ``art`` draw ``game``'s positions (of the type ``art`` draws: the registry hands
+    it only positions whose ``game`` is ``game``)."""
+    _ARTS[game] = cast("Art[Position]", art)
 
 
-def art_for(position: Position) -> Art:
+def art_for(position: Position) -> Art[Position]:
     """The drawer of ``position``'s game (``ValueError`` for a game render cannot draw)."""
     art = _ARTS.get(position.game)
     if art is None:
@@ -68,27 +71,27 @@ def art_for(position: Position) -> Art:
     return art
 
 
-class _Cache:
+class _Cache(Generic[V]):
     """A small least-recently-used cache (backgrounds are ~2 MB each: keep a few)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self.data: OrderedDict[Hashable, Any] = OrderedDict()
+        self.data: OrderedDict[Hashable, V] = OrderedDict()
 
-    def get(self, key: Hashable) -> Any:
+    def get(self, key: Hashable) -> V | None:
         value = self.data.get(key)
         if value is not None:
             self.data.move_to_end(key)
         return value
 
-    def put(self, key: Hashable, value: Any) -> None:
+    def put(self, key: Hashable, value: V) -> None:
         self.data[key] = value
         self.data.move_to_end(key)
         while len(self.data) > self.size:
             self.data.popitem(last=False)
 
 
-_STATIC = _Cache(16)
+_STATIC: _Cache[_Static] = _Cache(16)
 
 
 def clear_caches() -> None:
@@ -111,7 +114,7 @@ def clear_caches() -> None:
 class _Static:
     """What is computed once per (board shape, theme): layout, background, palette."""
 
-    def __init__(self, art: Art, position: Position, theme: Theme) -> None:
+    def __init__(self, art: Art[Position], position: Position, theme: Theme) -> None:
         self.layout: Layout = art.layout(position, theme)
         big = Image.new("RGB", (theme.width * SS, theme.height * SS), theme.page)
         painter = Painter(big, SS)
@@ -124,7 +127,7 @@ class _Static:
             self.palette: Image.Image = _build_palette(art, position, theme, self)
 
 
-def _static(position: Position, theme: Theme) -> tuple[Art, _Static]:
+def _static(position: Position, theme: Theme) -> tuple[Art[Position], _Static]:
     """The drawer and the cached static parts; ``theme`` is already :meth:`Art.theme_for`'s."""
     art = art_for(position)
     key = (art.static_key(position), theme)
@@ -140,7 +143,7 @@ def theme_of(position: Position, theme: Theme | None = None) -> Theme:
     return art_for(position).theme_for(position, theme or _DEFAULT)
 
 
-def layout_of(position: Position, theme: Theme | None = None) -> tuple[Art, Layout]:
+def layout_of(position: Position, theme: Theme | None = None) -> tuple[Art[Position], Layout]:
     """The drawer and the cell layout of ``position``'s picture."""
     art, static = _static(position, theme_of(position, theme))
     return art, static.layout
@@ -150,7 +153,9 @@ def _text_colour_on(fill: RGB, theme: Theme) -> RGB:
     return theme.dark_rim if luma(fill) > 140 else theme.text
 
 
-def _draw_band(image: Canvas, art: Art, position: Any, theme: Theme, scene: Scene) -> None:
+def _draw_band(
+    image: Canvas, art: Art[Position], position: Position, theme: Theme, scene: Scene
+) -> None:
     """Whose turn and the clock on the first line, the move number, the last move and the
     game's hint on the second; or the result banner once the game is over (by the position or
     by the bot: ``scene.outcome``).  Nothing is cut: the words are few enough for one line
@@ -238,7 +243,9 @@ def picture_png(
     return encode_png(_indexed(position, theme, scene))
 
 
-def _build_palette(art: Art, position: Any, theme: Theme, static: _Static) -> Image.Image:
+def _build_palette(
+    art: Art[Position], position: Position, theme: Theme, static: _Static
+) -> Image.Image:
     """A fixed 256-colour palette: the theme's flat colours exactly, plus a median cut of the
     background, every sprite the game uses and the band in all its states."""
     lay = static.layout
@@ -289,7 +296,7 @@ def _build_palette(art: Art, position: Any, theme: Theme, static: _Static) -> Im
     return pal
 
 
-def _band_specimens(art: Art, position: Any, theme: Theme) -> Image.Image:
+def _band_specimens(art: Art[Position], position: Position, theme: Theme) -> Image.Image:
     """The band in every state (each side to move, each side winning) for the palette."""
     h = round(BAND * theme.height / 700)
     strip = Image.new("RGB", (theme.width, h * 4), theme.page)

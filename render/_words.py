@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Any
 
-from engines.base import pictured
+from engines.base import Outcome, Position, pictured
+from engines.geometry import Board
 
 __all__ = ["colour_name", "names", "result_text", "side_lists"]
 
 
-def names(board: Any, cells: Iterable[int]) -> str:
+def names(board: Board, cells: Iterable[int]) -> str:
     """Cell names separated by spaces, or ``"none"``."""
     listed = [board.name(c) for c in cells]
     return " ".join(listed) if listed else "none"
 
 
-def colour_name(position: Any, colour: int) -> str:
+def colour_name(position: Position, colour: int) -> str:
     """The side name of colour index ``colour`` (the seat playing it may have swapped)."""
     colours = getattr(position, "colours", None)
     sides = position.seat_sides
@@ -26,12 +26,13 @@ def colour_name(position: Any, colour: int) -> str:
     return str(sides[seat])
 
 
-def side_lists(position: Any, values: Sequence[int]) -> str:
-    """``"Red: a1 b2; Blue: none."``: the cells holding each colour of ``values``."""
+def side_lists(position: Position, board: Board, values: Sequence[int]) -> str:
+    """``"Red: a1 b2; Blue: none."``: the cells of ``board`` holding each colour of
+    ``values``."""
     parts = []
     for colour in (0, 1):
         cells = [c for c, v in enumerate(values) if v == colour]
-        parts.append(f"{colour_name(position, colour)}: {names(position.board, cells)}")
+        parts.append(f"{colour_name(position, colour)}: {names(board, cells)}")
     return "; ".join(parts) + "."
 
 
@@ -56,7 +57,7 @@ _NO_WINNER_WORDS: dict[str, str] = {
 }
 
 
-def result_text(outcome: Any, sides: Sequence[str]) -> str:
+def result_text(outcome: Outcome, sides: Sequence[str]) -> str:
     """A finished game's result in words, from its outcome (``winner`` a seat or ``None``,
     ``reason``) and the side each seat plays.
 

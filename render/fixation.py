@@ -9,12 +9,12 @@ face sits at the same place in every cell so the owner is read at a glance.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
+from engines.fixation import FixationPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
-    Art,
     Layout,
     Painter,
     Point,
@@ -38,6 +38,7 @@ from render._core import (
     threat_sprite,
     win_link,
 )
+from render._pipeline import register
 from render._words import colour_name, names
 from render.theme import RGB, Theme
 
@@ -48,7 +49,7 @@ PANEL = 0.67
 LIFT = 0.12
 
 
-class FixationArt(Art):
+class FixationArt(Art[FixationPosition]):
     """Draws Lines of Fixation positions."""
 
     margin = (0.8, 0.45)
@@ -56,7 +57,7 @@ class FixationArt(Art):
     panel = PANEL
     inset = 2.0
 
-    def pieces_text(self, position: Any) -> str:
+    def pieces_text(self, position: FixationPosition) -> str:
         board = position.board
         letters = "".join(colour_name(position, c)[0] for c in (0, 1))
         stacks = [
@@ -66,12 +67,12 @@ class FixationArt(Art):
         ]
         return f"Stacks, bottom to top ({letters[0]}/{letters[1]}): " + ", ".join(stacks) + "."
 
-    def effects_text(self, position: Any) -> str:
+    def effects_text(self, position: FixationPosition) -> str:
         if position.last_captures:
             return f", capturing {names(position.board, position.last_captures)}"
         return ""
 
-    def turn_text(self, position: Any) -> str:
+    def turn_text(self, position: FixationPosition) -> str:
         forced = position.forced_captures
         if not forced:
             return ""
@@ -81,10 +82,12 @@ class FixationArt(Art):
             f" (taking {names(position.board, sorted(position.forced_targets))})"
         )
 
-    def static_key(self, position: Any) -> tuple[str, int]:
+    def static_key(self, position: FixationPosition) -> tuple[str, int]:
         return ("fixation", len(position.board))
 
-    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+    def paint_background(
+        self, p: Painter, position: FixationPosition, theme: Theme, lay: Layout
+    ) -> None:
         paint_hexagon(p, lay, theme, position.board, [None] * 6)
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
@@ -136,7 +139,9 @@ class FixationArt(Art):
         rx = lay.inner * 0.76
         return rx, rx * 0.6, lay.radius * 0.13
 
-    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    def draw(
+        self, image: Canvas, position: FixationPosition, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         rx, ry, t = self._geometry(lay)
         centres = lay.centres
         lift = lay.radius * LIFT
@@ -204,7 +209,9 @@ class FixationArt(Art):
             )
         self._draw_counts(image, position, theme, scene)
 
-    def _draw_counts(self, image: Canvas, position: Any, theme: Theme, scene: Scene) -> None:
+    def _draw_counts(
+        self, image: Canvas, position: FixationPosition, theme: Theme, scene: Scene
+    ) -> None:
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
         sides = theme.sides("fixation")
@@ -224,11 +231,11 @@ class FixationArt(Art):
             text = f"{len(owned)} stacks, max {tallest}"
             text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
-    def probe(self, position: Any, cell: int, lay: Layout) -> Point:
+    def probe(self, position: FixationPosition, cell: int, lay: Layout) -> Point:
         x, y = lay.centres[cell]
         return (x - lay.inner * 0.5, y - lay.radius * LIFT)
 
-    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+    def specimens(self, position: FixationPosition, theme: Theme, lay: Layout) -> list[Sprite]:
         rx, ry, t = self._geometry(lay)
         out = [
             stack_sprite(theme, st, rx, ry, t)
@@ -311,3 +318,7 @@ def win_face(theme: Theme, rx: float, ry: float) -> Sprite:
         p.ellipse((0, 0), rx + w, ry + w, outline=theme.win, width=w)
 
     return make_sprite(rx + w + 3, ry + w + 3, paint)
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("fixation", FixationArt())

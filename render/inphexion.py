@@ -8,11 +8,10 @@ accent ring and dot, and each relocation is a blue arrow from a hollow ring.
 
 from __future__ import annotations
 
-from typing import Any
-
+from engines.inphexion import InphexionPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
-    Art,
     Layout,
     Painter,
     Scene,
@@ -25,7 +24,8 @@ from render._core import (
     origin_ring,
     win_specimens,
 )
-from render.maphex import (
+from render._pipeline import register
+from render._rhombus import (
     RHOMBUS_PAD,
     draw_sides,
     paint_legend,
@@ -38,15 +38,17 @@ from render.theme import RGB, Theme
 __all__ = ["InphexionArt"]
 
 
-class InphexionArt(Art):
+class InphexionArt(Art[InphexionPosition]):
     """Draws inpHeXion positions."""
 
     pad = RHOMBUS_PAD
 
-    def static_key(self, position: Any) -> tuple[str, int]:
+    def static_key(self, position: InphexionPosition) -> tuple[str, int]:
         return ("inphexion", position.size)
 
-    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+    def paint_background(
+        self, p: Painter, position: InphexionPosition, theme: Theme, lay: Layout
+    ) -> None:
         board = position.board
         fills = [theme.cell] * len(board)
         sides = theme.sides("inphexion")
@@ -64,7 +66,9 @@ class InphexionArt(Art):
             ],
         )
 
-    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    def draw(
+        self, image: Canvas, position: InphexionPosition, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         r = piece_radius(lay)
         sides = theme.sides("inphexion")
         pieces = (disc(theme, sides[0], r), disc(theme, sides[1], r))
@@ -88,17 +92,17 @@ class InphexionArt(Art):
             _arrow(theme, lay, a, b, theme.second, r * 0.5, r * 0.6).paste(image, centres[a])
         draw_sides(image, position, theme, lay, scene)
 
-    def detail(self, position: Any) -> str:
+    def detail(self, position: InphexionPosition) -> str:
         if position.can_swap:
             return "may answer swap (pie rule)"
         return "colours swapped (pie rule)" if position.swapped else ""
 
-    def turn_text(self, position: Any) -> str:
+    def turn_text(self, position: InphexionPosition) -> str:
         if position.can_swap:
             return ", or answer swap to take White's colour and disc (pie rule)"
         return ""
 
-    def effects_text(self, position: Any) -> str:
+    def effects_text(self, position: InphexionPosition) -> str:
         board = position.board
         text = ""
         if position.last_from is not None and position.last_to is not None:
@@ -113,7 +117,7 @@ class InphexionArt(Art):
             text += f", relocating {moved}"
         return text
 
-    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+    def specimens(self, position: InphexionPosition, theme: Theme, lay: Layout) -> list[Sprite]:
         r = piece_radius(lay)
         sides = theme.sides("inphexion")
         return [
@@ -131,7 +135,7 @@ class InphexionArt(Art):
 
 
 def _arrow(
-    theme: Theme, lay: Layout, a: int, b: int, colour: Any, start: float, end: float
+    theme: Theme, lay: Layout, a: int, b: int, colour: RGB, start: float, end: float
 ) -> Sprite:
     (ax, ay), (bx, by) = lay.centres[a], lay.centres[b]
     return arrow(theme, round(bx - ax), round(by - ay), lay.inner, colour, start, end)
@@ -143,3 +147,7 @@ def _legend_arrow(theme: Theme, r: float, colour: RGB) -> Sprite:
     sprite = arrow(theme, w, 0, r * 1.2, colour, 0.0, 0.0)
     # The arrow sprite is anchored at its tail: move the anchor to its middle.
     return Sprite(sprite.image, sprite.dx + w // 2, sprite.dy)
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("inphexion", InphexionArt())

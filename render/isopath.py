@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
-from typing import Any
 
+from engines.isopath import IsopathPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
     SQRT3,
-    Art,
     Layout,
     Painter,
     Point,
@@ -43,6 +43,7 @@ from render._core import (
     threat_sprite,
     win_ring,
 )
+from render._pipeline import register
 from render._words import names, side_lists
 from render.theme import RGB, Theme
 
@@ -60,7 +61,7 @@ def _piece_radius(lay: Layout) -> float:
     return lay.inner * 0.6
 
 
-class IsopathArt(Art):
+class IsopathArt(Art[IsopathPosition]):
     """Draws Hexagonal Iso-Path positions."""
 
     margin = (0.8, 0.45)
@@ -68,29 +69,31 @@ class IsopathArt(Art):
     panel = PANEL
     inset = 2.0
 
-    def pieces_text(self, position: Any) -> str:
+    def pieces_text(self, position: IsopathPosition) -> str:
         board = position.board
         hills = [c for c, h in enumerate(position.heights) if h > 0]
         pits = [c for c, h in enumerate(position.heights) if h < 0]
         return (
-            side_lists(position, position.pieces)
+            side_lists(position, position.board, position.pieces)
             + f" Two tiles: {names(board, hills)}; no tile: {names(board, pits)}."
         )
 
-    def effects_text(self, position: Any) -> str:
+    def effects_text(self, position: IsopathPosition) -> str:
         if position.last_capture is not None:
             return f", capturing {position.board.name(position.last_capture)}"
         return ""
 
-    def turn_text(self, position: Any) -> str:
+    def turn_text(self, position: IsopathPosition) -> str:
         if position.threatened:
             return f" (may capture {names(position.board, sorted(position.threatened))})"
         return ""
 
-    def static_key(self, position: Any) -> tuple[str, int]:
+    def static_key(self, position: IsopathPosition) -> tuple[str, int]:
         return ("isopath", position.size)
 
-    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+    def paint_background(
+        self, p: Painter, position: IsopathPosition, theme: Theme, lay: Layout
+    ) -> None:
         board = position.board
         sides = theme.sides("isopath")
         homes = tuple((row,) for row in position.home_rows)
@@ -136,7 +139,9 @@ class IsopathArt(Art):
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
             p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
 
-    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    def draw(
+        self, image: Canvas, position: IsopathPosition, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         board = position.board
         centres = lay.centres
         pieces_at = position.pieces
@@ -190,14 +195,18 @@ class IsopathArt(Art):
                 tile_badge(theme, badge_r, sign).paste(image, (x, y - lay.radius * BADGE_RISE))
         self._draw_counts(image, position, theme, scene)
 
-    def _name(self, image: Canvas, theme: Theme, lay: Layout, position: Any, cell: int) -> None:
+    def _name(
+        self, image: Canvas, theme: Theme, lay: Layout, position: IsopathPosition, cell: int
+    ) -> None:
         """The name of empty ``cell``, above its centre, in the ink of its height."""
         x, y = lay.centres[cell]
         ink = name_ink(theme, position.heights[cell])
         name = cell_name(theme, position.board.name(cell), ink, cell)
         name.paste(image, (x, y - lay.radius * NAME_RISE))
 
-    def _draw_counts(self, image: Canvas, position: Any, theme: Theme, scene: Scene) -> None:
+    def _draw_counts(
+        self, image: Canvas, position: IsopathPosition, theme: Theme, scene: Scene
+    ) -> None:
         s = theme.height / 700
         x0 = theme.width * PANEL + 14
         sides = theme.sides("isopath")
@@ -216,15 +225,15 @@ class IsopathArt(Art):
             text = f"{count} piece{'s' if count != 1 else ''} left"
             text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
-    def probe(self, position: Any, cell: int, lay: Layout) -> Point:
+    def probe(self, position: IsopathPosition, cell: int, lay: Layout) -> Point:
         x, y = lay.centres[cell]
         r = _piece_radius(lay)
         return (x - r * 0.35, y + r * 0.45)
 
-    def key_colours(self, position: Any, theme: Theme) -> list[RGB]:
+    def key_colours(self, position: IsopathPosition, theme: Theme) -> list[RGB]:
         return [theme.trench, theme.ground, theme.mountain]
 
-    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+    def specimens(self, position: IsopathPosition, theme: Theme, lay: Layout) -> list[Sprite]:
         r = _piece_radius(lay)
         sides = theme.sides("isopath")
         out = [
@@ -359,3 +368,7 @@ def tile_sprite(theme: Theme, radius: float, height: int, name: str, pair: int |
 def tile_badge(theme: Theme, r: float, sign: str) -> Sprite:
     """A small tile with ``−`` (a tile was taken here) or ``+`` (put here)."""
     return make_sprite(r + 1, r + 1, lambda p: _paint_tile_badge(p, theme, (0.0, 0.0), r, sign))
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("isopath", IsopathArt())

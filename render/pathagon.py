@@ -9,12 +9,12 @@ cross, and the panel on the right shows the pieces in hand with returned ones ap
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
+from engines.pathagon import PathagonPosition
+from render._art import Art
 from render._canvas import Canvas
 from render._core import (
     BAND,
-    Art,
     Layout,
     Painter,
     Scene,
@@ -38,6 +38,7 @@ from render._core import (
     text_sprite,
     win_specimens,
 )
+from render._pipeline import register
 from render._words import names, side_lists
 from render.theme import Theme
 
@@ -51,32 +52,37 @@ def _piece_radius(lay: Layout) -> float:
     return lay.radius * 0.78
 
 
-class PathagonArt(Art):
+class PathagonArt(Art[PathagonPosition]):
     """Draws Pathagon positions."""
 
     margin = (0.45, 0.45)
     pad = (30.0, 34.0)
     panel = PANEL
 
-    def pieces_text(self, position: Any) -> str:
+    def pieces_text(self, position: PathagonPosition) -> str:
         hand = [
             f"{position.seat_sides[s]} {position.in_hand[s]}"
             + (f" ({position.returned[s]} returned)" if position.returned[s] else "")
             for s in (0, 1)
         ]
-        return side_lists(position, position.cells) + " In hand: " + ", ".join(hand) + "."
+        return (
+            side_lists(position, position.board, position.cells)
+            + " In hand: "
+            + ", ".join(hand)
+            + "."
+        )
 
-    def effects_text(self, position: Any) -> str:
+    def effects_text(self, position: PathagonPosition) -> str:
         if position.trapped:
             return f", trapping {names(position.board, position.trapped)}"
         return ""
 
-    def turn_text(self, position: Any) -> str:
+    def turn_text(self, position: PathagonPosition) -> str:
         if position.forbidden:
             return f" (not on {names(position.board, sorted(position.forbidden))})"
         return ""
 
-    def static_key(self, position: Any) -> tuple[str, int]:
+    def static_key(self, position: PathagonPosition) -> tuple[str, int]:
         return ("pathagon", len(position.board))
 
     def _hand_radius(self, theme: Theme) -> float:
@@ -87,7 +93,9 @@ class PathagonArt(Art):
         s = theme.height / 700
         return theme.width * PANEL + 14, BAND * s + 26 * s, BAND * s + 216 * s
 
-    def paint_background(self, p: Painter, position: Any, theme: Theme, lay: Layout) -> None:
+    def paint_background(
+        self, p: Painter, position: PathagonPosition, theme: Theme, lay: Layout
+    ) -> None:
         board = position.board
         n = board.n
         band = band_width(lay)
@@ -134,7 +142,9 @@ class PathagonArt(Art):
             paint_sprite(p, sprite, (cx, y))
             p.text((x0 + 42 * s, y), text, size, theme.muted, anchor="lm")
 
-    def draw(self, image: Canvas, position: Any, theme: Theme, lay: Layout, scene: Scene) -> None:
+    def draw(
+        self, image: Canvas, position: PathagonPosition, theme: Theme, lay: Layout, scene: Scene
+    ) -> None:
         centres = lay.centres
         half = lay.radius
         if not scene.over:
@@ -149,9 +159,9 @@ class PathagonArt(Art):
         draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
         for cell in position.trapped:
             cross(theme, r * 0.8).paste(image, centres[cell])
-        for cell in position.locked:
-            if cell is not None:
-                x, y = centres[cell]
+        for locked in position.locked:
+            if locked is not None:
+                x, y = centres[locked]
                 padlock(theme, r * 0.55).paste(image, (x + r * 0.78, y + r * 0.74))
         src, dst = position.last_from, position.last_to
         if dst is not None:
@@ -165,7 +175,9 @@ class PathagonArt(Art):
             ).paste(image, centres[src])
         self._draw_hands(image, position, theme, scene)
 
-    def _draw_hands(self, image: Canvas, position: Any, theme: Theme, scene: Scene) -> None:
+    def _draw_hands(
+        self, image: Canvas, position: PathagonPosition, theme: Theme, scene: Scene
+    ) -> None:
         s = theme.height / 700
         x0, *ys = self._panel_rows(theme)
         hr = self._hand_radius(theme)
@@ -197,12 +209,12 @@ class PathagonArt(Art):
                     piece.paste(image, at)
                     marked.paste(image, at)
 
-    def detail(self, position: Any) -> str:
+    def detail(self, position: PathagonPosition) -> str:
         if position.outcome is not None:
             return ""
         return "place a piece" if position.in_hand[position.to_move] else "move a piece"
 
-    def specimens(self, position: Any, theme: Theme, lay: Layout) -> list[Sprite]:
+    def specimens(self, position: PathagonPosition, theme: Theme, lay: Layout) -> list[Sprite]:
         r = _piece_radius(lay)
         sides = theme.sides("pathagon")
         hr = self._hand_radius(theme)
@@ -283,3 +295,7 @@ def hand_returned(theme: Theme, radius: float) -> Sprite:
         p.text((bx, by + br * 0.08), "↺", br * 1.6, theme.accent_edge, bold=True, icon=True)
 
     return make_sprite(radius + 6, radius + 6, paint)
+
+
+# The picture of the game registers itself: render/__init__.py only imports this module.
+register("pathagon", PathagonArt())

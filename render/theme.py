@@ -11,7 +11,9 @@ as well as colour.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+
+import engines
 
 __all__ = ["RGB", "Theme"]
 
@@ -80,11 +82,24 @@ class Theme:
     label_size: int = 28
 
     def sides(self, game: str) -> tuple[RGB, RGB]:
-        """The fill colours of colour 0 and colour 1 in ``game``.
+        """The fill colours of colour 0 and colour 1 in ``game``: the colours its record
+        names (:attr:`engines.Game.palette`), white and black for a game it does not know.
 
         >>> Theme().sides("maphex") == (Theme().red, Theme().blue)
         True
         """
-        if game == "maphex":
-            return self.red, self.blue
-        return self.white, self.black
+        record = engines.GAMES.get(game)
+        first, second = record.palette if record is not None else ("white", "black")
+        return self.colour(first), self.colour(second)
+
+    def colour(self, name: str) -> RGB:
+        """The colour this theme calls ``name`` (``"red"``, ``"white"``...); ``ValueError``
+        for a name that is not one of its colours."""
+        value = getattr(self, name, None) if name in _COLOURS else None
+        if not isinstance(value, tuple):
+            raise ValueError(f"a theme has no colour {name!r}")
+        return (int(value[0]), int(value[1]), int(value[2]))
+
+
+#: The names of a theme's colours (its fields that hold one).
+_COLOURS = frozenset(f.name for f in fields(Theme) if f.type == "RGB")

@@ -30,6 +30,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "bot.core",
             "bot.messages",
+            "bot.outcomes",
             "bot.limits",
             "bot.config",
             "bot.deadlines",

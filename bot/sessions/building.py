@@ -36,18 +36,32 @@ from dataclasses import dataclass
 
 from bot.sessions import texts
 from bot.sessions.context import Refusal
+from engines import Position
 from engines.isopath import IsopathPosition
 
 __all__ = [
     "NO_TILE",
     "TABLES_KEPT",
+    "BoardPosition",
     "Choice",
     "Screen",
     "Stage",
+    "board_position",
     "choices_for",
     "screen",
     "turn_table",
 ]
+
+#: A position of the game whose picker is a board of cells (``engines.PickerMode.BOARD``).
+BoardPosition = IsopathPosition
+
+
+def board_position(position: Position) -> BoardPosition:
+    """``position`` as a position this module builds boards for (``TypeError`` otherwise)."""
+    if not isinstance(position, IsopathPosition):
+        raise TypeError(f"no board picker for a {position.game} position")
+    return position
+
 
 #: The token of "no tile this turn" (a lone piece move that wins).
 NO_TILE = "_"

@@ -10,6 +10,7 @@ import engines
 from bot.core.notification import Kind
 from bot.core.status import ChallengeStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Need, NeedKind, Reply, ReplyKind, User
+from bot.outcomes import Started
 from bot.sessions import digest, loading, policy, posts, presentation, standings, texts
 from bot.sessions.context import (
     DEFAULT_TIME_PER_MOVE,
@@ -324,7 +325,11 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
         texts.side(presentation.mention(to_move), sides[position.to_move]),
     )
     reply = Reply(
-        text, actions=presentation.game_actions(row), game_id=row.id, challenge_id=challenge.id
+        text,
+        actions=presentation.game_actions(row),
+        game_id=row.id,
+        challenge_id=challenge.id,
+        outcome=Started(row.id),
     )
     reply = await presentation.picture(ctx, position, reply, row)
     return await presentation.as_board(ctx, reply, row, position, live=True)

@@ -9,19 +9,18 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot import metrics
-from bot.core.ending import Termination
 from bot.core.notification import Kind, Notification
-from bot.core.status import GameResult, GameStatus
+from bot.core.status import GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.limits import MAX_ID, ascii_number
 from bot.messages import Reply, User
 from bot.sessions import (
     challenges,
+    finish,
     leases,
     loading,
     policy,
     presentation,
-    standings,
     texts,
     tournaments,
 )
@@ -52,45 +51,18 @@ async def expire(
     late = await loading.player_by_id(ctx, row.seats[row.to_move])
     other = await loading.player_by_id(ctx, row.seats[1 - row.to_move])
     if row.ply == 0:
-        status, winner, result, reason = (
-            GameStatus.ABORTED, None, GameResult.NONE, Termination.NO_FIRST_MOVE
-        )  # fmt: skip
-        told = {
-            late.id: texts.aborted_note(row.id, title, None),
-            other.id: texts.aborted_note(row.id, title, presentation.mention(late)),
-        }
+        ending, winner = finish.NO_FIRST_MOVE, None
+        said = [
+            (late, texts.aborted_note(row.id, title, None)),
+            (other, texts.aborted_note(row.id, title, presentation.mention(late))),
+        ]
     else:
-        status, winner, result, reason = (
-            GameStatus.FINISHED, 1 - row.to_move, GameResult.WIN, Termination.TIMEOUT
-        )  # fmt: skip
-        told = {
-            late.id: texts.timeout_note(row.id, title, None, presentation.mention(other)),
-            other.id: texts.timeout_note(row.id, title, presentation.mention(late), None),
-        }
-    rated = await standings.settle(ctx, row, winner, result)
-    changed = await standings.change_line(ctx, row, rated)
-    notes = [
-        policy.note(
-            ctx,
-            player,
-            Kind.GAME_OVER,
-            told[player.id] + changed,
-            now,
-            game_id=row.id,
-            chat_id=row.chat_id,
-            dedupe=f"game_over:{row.id}:{player.id}",
-            at=at,
-        )
-        for player in (late, other)
-    ]
-    updated = await ctx.store.finish_game(
-        row, status, winner, result, reason, now, notes, rating=rated
-    )
-    if updated is not None:
-        cached = ctx.positions.get(row.id)
-        if cached is not None:
-            ctx.positions[row.id] = (updated, cached[1])
-    return updated
+        ending, winner = finish.TIMEOUT, 1 - row.to_move
+        said = [
+            (late, texts.timeout_note(row.id, title, None, presentation.mention(other))),
+            (other, texts.timeout_note(row.id, title, presentation.mention(late), None)),
+        ]
+    return await finish.finish(ctx, row, None, ending, winner, said, now, at=at)
 
 
 async def _remind(ctx: Context, row: GameRow, due: datetime, now: datetime, at: datetime) -> bool:

@@ -33,6 +33,7 @@ from bot.messages import (
     TurnRefusal,
     User,
 )
+from bot.outcomes import Refused
 from bot.sessions import clock as clk
 from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
@@ -97,12 +98,18 @@ class Refusal(Exception):
     :mod:`~bot.sessions.turns`)."""
 
     def __init__(
-        self, text: Text | str, need: Need | None = None, code: TurnRefusal | None = None
+        self,
+        text: Text | str,
+        need: Need | None = None,
+        code: TurnRefusal | None = None,
+        refused: Refused | None = None,
     ) -> None:
         super().__init__(str(text))
         self.text = text if isinstance(text, Text) else Text.of(text)
         self.need = need
         self.code = code
+        #: the typed outcome (see :mod:`bot.outcomes`), when not just ``code``'s
+        self.refused = refused
 
 
 class Damaged(Refusal):
@@ -169,7 +176,8 @@ async def _guarded(
     except Refusal as refusal:
         if isinstance(refusal, Damaged):
             log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
-        return validate.bounded(Reply.refuse(refusal.text, refusal.need, refusal.code))
+        refused = Reply.refuse(refusal.text, refusal.need, refusal.code, refusal.refused)
+        return validate.bounded(refused)
     except StoreBusy:
         # Another process (a backup, a stuck bot) held the database too long: nothing
         # was changed, the same command can simply be sent again.

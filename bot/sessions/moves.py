@@ -14,16 +14,17 @@ from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
+from bot.outcomes import AlreadyPlayed, Ended, Moved, NeedsConfirm, Refused
 from bot.sessions import (
     clocks,
     digest,
     endings,
+    finish,
     loading,
     policy,
     premoves,
     presentation,
     questions,
-    standings,
     texts,
     turns,
 )
@@ -157,7 +158,8 @@ async def _try_move(
     try:
         after = position.play(text)
     except IllegalMove as exc:
-        raise Refusal(texts.illegal(gid, texts.illegal_move(exc))) from None
+        refused = Refused(exc.code, exc.arguments)
+        raise Refusal(texts.illegal(gid, texts.illegal_move(exc)), refused=refused) from None
     outcome = after.outcome
     if not confirm and outcome is not None and outcome.winner not in (None, seat):
         move = after.last_move or text
@@ -167,6 +169,7 @@ async def _try_move(
             actions=(Action.make("Play it anyway", ActionKind.MOVE_ANYWAY, gid, row.ply, move),),
             ok=False,
             game_id=gid,
+            outcome=NeedsConfirm(gid, row.ply, move, outcome.termination),
         )
     # The board posted as the answer claims the committed one only in the game's own chat.
     there = answered_in_chat and (chat.platform, chat.chat_id) == (row.platform, row.chat_id)
@@ -315,7 +318,7 @@ async def _planned(
     move = after.last_move or ""
     opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
     title = presentation.title(row)
-    finish: tuple[int | None, GameResult, Termination] | None = None
+    ending: tuple[int | None, GameResult, Termination] | None = None
     rated: RatedEnd | None = None
     notes: list[Notification] = []
     # A player's move is answered with the board in the game's chat, which names the player
@@ -329,28 +332,28 @@ async def _planned(
         next_player = await loading.player_by_id(ctx, row.seats[after.to_move])
         deadline = policy.turn_deadline(ctx, next_player, row.time_per_move, now)
     if after.outcome is not None:
-        result = GameResult.DRAW if after.outcome.winner is None else GameResult.WIN
-        finish = (after.outcome.winner, result, after.outcome.termination)
-        rated = await standings.settle(ctx, row, after.outcome.winner, result)
-        over = texts.game_over_note(
+        winner, termination = after.outcome.winner, after.outcome.termination
+        said = texts.game_over_note(
             row.id,
             title,
             presentation.mention(me),
             move,
-            None if after.outcome.winner is None else after.outcome.winner != seat,
-            after.outcome.termination,
-        ) + await standings.change_line(ctx, row, rated)
-        notes += tell(
-            ctx,
-            opponent,
-            Kind.GAME_OVER,
-            over,
-            now,
-            chat_id=row.chat_id,
-            game_id=row.id,
-            dedupe=f"game_over:{row.id}:{opponent.id}",
+            None if winner is None else winner != seat,
+            termination,
         )
-        notes += policy.recap_notes(ctx, row, me, now)
+        ended = await finish.settled(
+            ctx,
+            row,
+            finish.by_the_rules(termination),
+            winner,
+            [(opponent, said)],
+            now,
+            by=me,
+            in_chat=me.user_id == BOT_USER_ID,
+        )
+        ending = (winner, ended.result, termination)
+        rated, over = ended.rated, said + ended.changed
+        notes += ended.notes
     else:
         mover = row.seats[after.to_move]
         if mover != me.id:
@@ -383,7 +386,7 @@ async def _planned(
             policy.board_note(ctx, told, row, after.ply, moved, now, answered_there=answered_there)
         )
     to_move = None if after.outcome is not None else after.to_move
-    planned = PlannedMove(move, seat, after.to_dict(), to_move, finish, deadline, rated)
+    planned = PlannedMove(move, seat, after.to_dict(), to_move, ending, deadline, rated)
     return planned, await digest.fold(ctx, notes)
 
 
@@ -413,7 +416,8 @@ async def _repeat(ctx: Context, row: GameRow, seat: int, text: str, ply: int) ->
     # Decided by the stored move, whichever process applied it: the first answer told the
     # chat (its board, or the outbox does), so this one is a line for the repeater alone.
     said = texts.already_played(row.id, presentation.title(row), ply + 1, stored.move)
-    return Reply(said, game_id=row.id, private=True)
+    played = AlreadyPlayed(row.id, ply, stored.move)
+    return Reply(said, game_id=row.id, private=True, outcome=played)
 
 
 async def _answer_lost(ctx: Context, game_id: int) -> bool:
@@ -460,13 +464,16 @@ async def _move_reply(
         else:
             winner = await presentation.who(ctx, row, after, after.outcome.winner)
             text += texts.wins_by(winner, after.outcome.termination)
-        return await endings.game_over_reply(ctx, row, after, text, upto=after.ply)
+        ended = Ended(row.id, after.ply, after.outcome.termination, after.outcome.winner)
+        over = await endings.game_over_reply(ctx, row, after, text, upto=after.ply)
+        return replace(over, outcome=ended)
     text += texts.to_move(await presentation.who(ctx, row, after, after.to_move))
     actions = presentation.game_actions(row)
     reply = await presentation.picture(
         ctx, after, Reply(text, actions=actions, game_id=row.id), row
     )
-    return await presentation.as_board(ctx, reply, row, after, live=True)
+    board = await presentation.as_board(ctx, reply, row, after, live=True)
+    return replace(board, outcome=Moved(row.id, ply + 1, stored_move or ""))
 
 
 async def resign(
@@ -490,34 +497,13 @@ async def resign(
                 actions=(questions.resign_button(gid, me.id, ctx.now()),),
                 game_id=gid,
             )
-        now = ctx.now()
         opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
-        rated = await standings.settle(ctx, row, 1 - seat, GameResult.WIN)
-        # The answer in the chat says it (the final board); the opponent hears privately
-        # too only if they asked for direct messages.
-        told = policy.private_notes(
-            ctx,
-            opponent,
-            Kind.GAME_OVER,
-            texts.resigned_note(presentation.mention(me), gid, presentation.title(row))
-            + await standings.change_line(ctx, row, rated),
-            now,
-            game_id=gid,
-            dedupe=f"game_over:{gid}:{opponent.id}",
-        )
-        updated = await ctx.store.finish_game(
-            row,
-            GameStatus.FINISHED,
-            1 - seat,
-            GameResult.WIN,
-            Termination.RESIGNATION,
-            now,
-            [*told, *policy.recap_notes(ctx, row, me, now)],
-            rating=rated,
+        said = texts.resigned_note(presentation.mention(me), gid, presentation.title(row))
+        updated = await finish.finish(
+            ctx, row, position, finish.RESIGNATION, 1 - seat, [(opponent, said)], ctx.now(), by=me
         )
         if updated is None:
             raise Refusal(texts.changed_meanwhile(gid))
-        ctx.positions[gid] = (updated, position)
         winner = await presentation.who(ctx, updated, position, 1 - seat)
         return await endings.game_over_reply(
             ctx, updated, position, texts.resigned(presentation.mention(me), gid, winner)

@@ -34,11 +34,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+import engines
 from bot.messages import Action, ActionKind, Chat, User, parse_action
 from bot.sessions import building, loading, texts, turns
 from bot.sessions.context import Context, Refusal, checked_id
-from engines import Position
-from engines.isopath import IsopathPosition
+from engines import PickerMode, Position
 
 __all__ = [
     "PAGE_SIZE",
@@ -219,8 +219,8 @@ async def open_picker(
     decided = turns.may_move(row, position, me.id, ctx.now(), ply)
     if isinstance(decided, turns.Refused):
         raise await turns.refusal_calling_time(ctx, row, position, decided)
-    if isinstance(position, IsopathPosition):
-        return board_step(gid, row.ply, position, prefix)
+    if engines.GAMES[position.game].picker is PickerMode.BOARD:
+        return board_step(gid, row.ply, building.board_position(position), prefix)
     step = next_parts(position, prefix)
     if not step.legal:
         raise Refusal(f"No legal move in #{gid} starts with {prefix}.")
@@ -267,7 +267,7 @@ async def open_picker(
     return Picker(text, gid, row.ply, prefix, parts, tuple(controls))
 
 
-def board_step(gid: int, ply: int, position: IsopathPosition, selection: str) -> Picker:
+def board_step(gid: int, ply: int, position: building.BoardPosition, selection: str) -> Picker:
     """Iso-Path's picker step in game ``gid`` at ``ply`` after ``selection``: the build, then
     the piece move, each a board of cells (see :mod:`bot.sessions.building`); raises
     :class:`Refusal` for a selection no legal turn allows."""

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.core.ending import Termination
 from bot.core.notification import Kind
-from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
-from bot.sessions import endings, loading, policy, presentation, standings, texts
+from bot.sessions import endings, finish, loading, policy, presentation, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, PlayerRow
@@ -100,28 +98,11 @@ async def draw(
                 texts.draw_declined(presentation.mention(me), gid),
                 now,
             )
-        rated = await standings.settle(ctx, row, None, GameResult.DRAW)
-        told = policy.private_notes(
-            ctx,
-            opponent,
-            Kind.GAME_OVER,
-            texts.draw_accepted_note(presentation.mention(me), gid, presentation.title(row))
-            + await standings.change_line(ctx, row, rated),
-            now,
-            game_id=gid,
-            dedupe=f"game_over:{gid}:{opponent.id}",
-        )
+        said = texts.draw_accepted_note(presentation.mention(me), gid, presentation.title(row))
         updated = loading.store_row(
             ctx,
-            await ctx.store.finish_game(
-                row,
-                GameStatus.FINISHED,
-                None,
-                GameResult.DRAW,
-                Termination.AGREEMENT,
-                now,
-                [*told, *policy.recap_notes(ctx, row, me, now)],
-                rating=rated,
+            await finish.finish(
+                ctx, row, position, finish.AGREEMENT, None, [(opponent, said)], now, by=me
             ),
             position,
         )

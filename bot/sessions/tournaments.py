@@ -31,6 +31,7 @@ from bot.ratings import pool_of
 from bot.sessions import (
     challenges,
     digest,
+    finish,
     loading,
     policy,
     posts,
@@ -537,16 +538,7 @@ async def _end_games_of(
             if current is None or current.status is not GameStatus.ACTIVE:
                 continue
             seat = 0 if current.seat0 == player_id else 1
-            rated = await standings.settle(ctx, current, 1 - seat, GameResult.WIN)
-            done = await ctx.store.finish_game(
-                current,
-                GameStatus.FINISHED,
-                1 - seat,
-                GameResult.WIN,
-                Termination.RESIGNATION,
-                now,
-                rating=rated,
-            )
+            done = await finish.finish(ctx, current, None, finish.WITHDRAWAL, 1 - seat, (), now)
             ctx.positions.pop(row.id, None)
             ended += done is not None
     return ended

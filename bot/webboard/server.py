@@ -41,7 +41,8 @@ from aiohttp import web
 
 import render
 from bot.core.status import GameStatus
-from bot.messages import ActionKind, Chat, TurnRefusal, User
+from bot.messages import Chat, TurnRefusal, User
+from bot.outcomes import NeedsConfirm
 from bot.sessions import reviews, texts, turns
 from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
@@ -459,7 +460,7 @@ class WebBoard:
         self.live.poke(gid)
         if reply.ok:
             return _json({"ok": True, "text": str(reply.body)})
-        anyway = any(a.kind is ActionKind.MOVE_ANYWAY for a in reply.actions)
+        anyway = isinstance(reply.outcome, NeedsConfirm)
         code = None if reply.refusal is None else reply.refusal.value
         return _json({"ok": False, "confirm": anyway, "text": str(reply.body), "code": code}, 409)
 

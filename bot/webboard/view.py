@@ -122,17 +122,7 @@ def frame(position: Position) -> dict[str, Any]:
     """What is on every cell of ``position``: ``p`` the colour of the piece (or top disc) on
     each cell (-1: none), ``h`` the tile height (Iso-Path) or stack height (Lines of
     Fixation) of each cell or ``None``, ``last`` the cells the last move named."""
-    pieces: list[int]
-    heights: list[int] | None = None
-    shown: Any = position  # the render-facing attributes are not on the ABC
-    if hasattr(shown, "stacks"):
-        stacks = shown.stacks
-        pieces = [s[-1] if s else -1 for s in stacks]
-        heights = [len(s) for s in stacks]
-    elif hasattr(shown, "heights"):
-        pieces = list(shown.pieces)
-        heights = list(shown.heights)
-    else:
-        pieces = list(shown.cells)
+    shown = position.board_view()  # the game's own reading of its cells
+    heights = None if shown.heights is None else list(shown.heights)
     last = CELL.findall(position.last_move or "")
-    return {"p": pieces, "h": heights, "last": last}
+    return {"p": list(shown.pieces), "h": heights, "last": last}

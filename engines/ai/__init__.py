@@ -16,7 +16,7 @@ iteration count give the same move.  The levels are budgets, in :data:`BUDGETS`:
 Before searching it takes a move that wins at once, and keeps out the moves after which
 the opponent wins at once (or that lose on the spot) when any other move exists.
 
-Which search: the games with an alpha-beta plan (:data:`engines.ai.plans.PLANS`: inpHeXion,
+Which search: the games with an alpha-beta plan (:func:`engines.ai.hooks.plan_of`: inpHeXion,
 Pathagon, Lines of Fixation and Iso-Path, where it measured stronger than the tree search at
 equal time) search by
 iterative-deepening alpha-beta whenever the budget is at least :data:`ALPHABETA_FROM`
@@ -35,16 +35,15 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from engines.ai import alphabeta
-from engines.ai.knowledge import KNOWLEDGE, Knowledge, knowledge_of
+from engines.ai.hooks import knowledge_of, plan_of
+from engines.ai.knowledge import Knowledge
 from engines.ai.mcts import search
-from engines.ai.plans import PLANS
 from engines.ai.tactics import Tactics, safe_moves, winning_move
 from engines.base import Position
 from engines.levels import Level
 
 __all__ = [
     "BUDGETS",
-    "KNOWLEDGE",
     "Budget",
     "BudgetArgs",
     "Choice",
@@ -139,7 +138,7 @@ def wants_history(game: str) -> bool:
     >>> wants_history("isopath"), wants_history("maphex")
     (True, False)
     """
-    plan = PLANS.get(game)
+    plan = plan_of(game)
     return plan is not None and plan.own_search is not None
 
 
@@ -167,7 +166,7 @@ def think(
     if len(moves) == 1:
         return Choice(moves[0], 0, "only move")
     deadline = None if seconds is None else start + seconds
-    plan = PLANS.get(position.game)
+    plan = plan_of(position.game)
     searched = plan is not None and (
         iterations is None or iterations >= ALPHABETA_FROM or plan.own_search is not None
     )

@@ -12,7 +12,7 @@ two plies are always searched far enough to find a root move after which the opp
 win at once, when there is one.
 
 >>> import engines
->>> from engines.ai.knowledge import knowledge_of
+>>> from engines.ai.hooks import knowledge_of
 >>> p = engines.position_after("pathagon", "d1 a1 d2 a2 d3 a3 d4 a4 d5 a5 d6 b6".split())
 >>> plan = Plan(knowledge_of(p).evaluate)
 >>> found = search(p, p.legal_moves(), plan, nodes=2000)

@@ -23,8 +23,7 @@ from typing import Any
 
 import engines
 from engines.ai import alphabeta
-from engines.ai.knowledge import knowledge_of
-from engines.ai.plans import PLANS
+from engines.ai.hooks import knowledge_of, plan_of
 from engines.ai.tactics import winning_move
 from engines.base import Position
 
@@ -72,7 +71,7 @@ def _sampled(position: Position) -> list[str]:
 def _plan(position: Position) -> alphabeta.Plan:
     """The game's alpha-beta plan, or one by its knowledge's evaluation (with a sample of
     the moves below the root where there are thousands)."""
-    plan = PLANS.get(position.game)
+    plan = plan_of(position.game)
     if plan is not None:
         return plan
     known = knowledge_of(position)

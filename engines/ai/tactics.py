@@ -15,7 +15,8 @@ from __future__ import annotations
 import random
 import time
 
-from engines.ai.knowledge import Knowledge, knowledge_of
+from engines.ai.hooks import knowledge_of
+from engines.ai.knowledge import Knowledge
 from engines.base import Position
 
 __all__ = ["Tactics", "loses_at_once", "safe_moves", "tactics", "winning_move"]

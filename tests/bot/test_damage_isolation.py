@@ -104,7 +104,7 @@ async def test_a_damaged_rating_stops_only_its_own_game(
         bob = await m.store.find_player(BOB.platform, BOB.user_id)
         assert bob is not None
         here = Community(ROOM.platform, ROOM.community_id)
-        assert await m.store.rating_history(bob.id, Pool.PATHAGON, here) == []
+        assert await m.store.rating_history(bob.id, Pool("pathagon"), here) == []
         assert (await m.history(BOB, ROOM, done.game_id)).ok
         # Once fixed, the game's clock runs again.
         await raw(m.store, "UPDATE ratings SET mu = 25.0 WHERE mu <> mu OR sigma > 0")

@@ -44,6 +44,9 @@ from bot.ratings import (
 
 T0 = datetime(2025, 3, 1, 12, tzinfo=UTC)
 
+#: The pool the examples rate in unless they name another.
+PATHAGON = Pool("pathagon")
+
 
 def game(
     gid: int,
@@ -51,7 +54,7 @@ def game(
     b: int,
     result: Result | None,
     *,
-    pool: Pool = Pool.PATHAGON,
+    pool: Pool = PATHAGON,
     at: datetime | None = None,
     **flags: Any,
 ) -> FinishedGame:
@@ -99,16 +102,16 @@ def test_every_pool_is_reached_and_keys_are_stable() -> None:
         ["maphex9", "maphex16", "isopath4", "isopath5", "inphexion", "pathagon", "fixation"]
     )
     assert Pool("maphex16").title == "Maphex 16×16"
-    assert Pool.ISOPATH4.title.endswith("h4") and Pool.ISOPATH5.title.endswith("h5")
+    assert Pool("isopath4").title.endswith("h4") and Pool("isopath5").title.endswith("h5")
     for pool in Pool:
         assert engines.GAMES[pool.game].title.split()[0] in pool.title
 
 
 def test_default_options_pick_the_default_pool() -> None:
-    assert pool_of("maphex") is Pool.MAPHEX9
-    assert pool_of("isopath", {}) is Pool.ISOPATH4
-    assert pools_of_game("isopath") == (Pool.ISOPATH4, Pool.ISOPATH5)
-    assert pools_of_game("fixation") == (Pool.FIXATION,)
+    assert pool_of("maphex") is Pool("maphex9")
+    assert pool_of("isopath", {}) is Pool("isopath4")
+    assert pools_of_game("isopath") == (Pool("isopath4"), Pool("isopath5"))
+    assert pools_of_game("fixation") == (Pool("fixation"),)
     assert pools_of_game("chess") == ()
 
 
@@ -131,16 +134,16 @@ def test_pool_of_refuses_bad_games_and_options(
 @pytest.mark.parametrize(
     ("text", "pool"),
     [
-        ("maphex", Pool.MAPHEX9),
-        ("maphex16", Pool.MAPHEX16),
-        ("  MAPHEX   size=16 ", Pool.MAPHEX16),
-        ("maphex 16x16", Pool.MAPHEX16),
-        ("isopath h5", Pool.ISOPATH5),
-        ("isopath 4", Pool.ISOPATH4),
-        ("isopath5", Pool.ISOPATH5),
-        ("inphexion size=5", Pool.INPHEXION),
-        ("inphexion", Pool.INPHEXION),
-        ("fixation", Pool.FIXATION),
+        ("maphex", Pool("maphex9")),
+        ("maphex16", Pool("maphex16")),
+        ("  MAPHEX   size=16 ", Pool("maphex16")),
+        ("maphex 16x16", Pool("maphex16")),
+        ("isopath h5", Pool("isopath5")),
+        ("isopath 4", Pool("isopath4")),
+        ("isopath5", Pool("isopath5")),
+        ("inphexion size=5", Pool("inphexion")),
+        ("inphexion", Pool("inphexion")),
+        ("fixation", Pool("fixation")),
     ],
 )
 def test_pool_from_text(text: str, pool: Pool) -> None:
@@ -369,28 +372,28 @@ def test_games_that_are_not_rated_are_skipped(
     rated = game(2, 1, 3, Result.B_WINS)
     assert rebuild([skipped]).ratings == {}
     assert rebuild([skipped, rated]).ratings == rebuild([rated]).ratings
-    assert rebuild([skipped, rated]).history[(1, Pool.PATHAGON)][0].game_id == 2
+    assert rebuild([skipped, rated]).history[(1, Pool("pathagon"))][0].game_id == 2
 
 
 def test_ratings_are_kept_per_pool() -> None:
     games = [
-        game(1, 1, 2, Result.A_WINS, pool=Pool.MAPHEX9),
-        game(2, 1, 2, Result.B_WINS, pool=Pool.MAPHEX16),
+        game(1, 1, 2, Result.A_WINS, pool=Pool("maphex9")),
+        game(2, 1, 2, Result.B_WINS, pool=Pool("maphex16")),
     ]
     out = rebuild(games).ratings
-    assert out[(1, Pool.MAPHEX9)].value > 1500 > out[(1, Pool.MAPHEX16)].value
-    assert out[(1, Pool.MAPHEX9)].games == out[(1, Pool.MAPHEX16)].games == 1
+    assert out[(1, Pool("maphex9"))].value > 1500 > out[(1, Pool("maphex16"))].value
+    assert out[(1, Pool("maphex9"))].games == out[(1, Pool("maphex16"))].games == 1
 
 
 def test_order_is_finish_time_then_id() -> None:
     later = game(1, 1, 2, Result.A_WINS, at=T0 + timedelta(days=1))
     tie_a = game(3, 1, 2, Result.B_WINS, at=T0)
     tie_b = game(2, 1, 2, Result.DRAW, at=T0)
-    history = rebuild([later, tie_a, tie_b]).history[(1, Pool.PATHAGON)]
+    history = rebuild([later, tie_a, tie_b]).history[(1, Pool("pathagon"))]
     assert [p.game_id for p in history] == [2, 3, 1]
     # Another time zone for the same instant sorts the same.
     moved = dataclasses.replace(tie_a, finished_at=T0.astimezone(timezone(timedelta(hours=5))))
-    assert [p.game_id for p in rebuild([later, moved, tie_b]).history[(1, Pool.PATHAGON)]] == [
+    assert [p.game_id for p in rebuild([later, moved, tie_b]).history[(1, Pool("pathagon"))]] == [
         2,
         3,
         1,
@@ -399,10 +402,10 @@ def test_order_is_finish_time_then_id() -> None:
 
 def test_a_finished_game_needs_an_aware_time_and_two_players() -> None:
     with pytest.raises(ValueError, match="game 4: finished_at must be timezone-aware"):
-        FinishedGame(4, Pool.FIXATION, (1, 2), Result.DRAW, datetime(2025, 1, 1))
+        FinishedGame(4, Pool("fixation"), (1, 2), Result.DRAW, datetime(2025, 1, 1))
     three: Any = (1, 2, 3)
     with pytest.raises(ValueError, match="game 5: a game has two players"):
-        FinishedGame(5, Pool.FIXATION, three, Result.DRAW, T0)
+        FinishedGame(5, Pool("fixation"), three, Result.DRAW, T0)
 
 
 # --- statistics ---------------------------------------------------------------------------------
@@ -466,17 +469,17 @@ def test_stats_count_rated_games_unless_asked() -> None:
 
 def test_records_by_pool_and_pool_filters() -> None:
     games = [
-        game(1, 1, 2, Result.A_WINS, pool=Pool.MAPHEX16),
-        game(2, 3, 1, Result.A_WINS, pool=Pool.ISOPATH4),
-        game(3, 1, 2, Result.DRAW, pool=Pool.MAPHEX16),
-        game(4, 1, 3, Result.A_WINS, pool=Pool.FIXATION),
+        game(1, 1, 2, Result.A_WINS, pool=Pool("maphex16")),
+        game(2, 3, 1, Result.A_WINS, pool=Pool("isopath4")),
+        game(3, 1, 2, Result.DRAW, pool=Pool("maphex16")),
+        game(4, 1, 3, Result.A_WINS, pool=Pool("fixation")),
     ]
     by_pool = records_by_pool(games, 1)
-    assert list(by_pool) == [Pool.ISOPATH4, Pool.FIXATION, Pool.MAPHEX16]  # Pool order
-    assert by_pool[Pool.MAPHEX16] == Record(1, 0, 1)
-    assert by_pool[Pool.ISOPATH4] == Record(0, 1, 0)
-    assert str(streak(games, 1, pool=Pool.MAPHEX16)) == "1 draw"
-    assert head_to_head(games, 1, 3, pool=Pool.ISOPATH4) == Record(0, 1, 0)
+    assert list(by_pool) == [Pool("isopath4"), Pool("fixation"), Pool("maphex16")]  # Pool order
+    assert by_pool[Pool("maphex16")] == Record(1, 0, 1)
+    assert by_pool[Pool("isopath4")] == Record(0, 1, 0)
+    assert str(streak(games, 1, pool=Pool("maphex16"))) == "1 draw"
+    assert head_to_head(games, 1, 3, pool=Pool("isopath4")) == Record(0, 1, 0)
     assert head_to_head(games, 1, 1) == Record()
 
 

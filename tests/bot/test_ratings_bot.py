@@ -40,6 +40,9 @@ from tests.bot.storage.raw import raw
 
 DAVE = User("test", "4", "dave")
 
+#: The pool the examples rate in unless they name another.
+PATHAGON = Pool("pathagon")
+
 
 async def played(
     m: SessionManager, loser: User, winner: User, chat: Chat = ROOM, rated: bool | str = True
@@ -56,7 +59,7 @@ async def played(
 
 
 async def rating_of(
-    m: SessionManager, user: User, pool: Pool = Pool.PATHAGON, chat: Chat = ROOM
+    m: SessionManager, user: User, pool: Pool = PATHAGON, chat: Chat = ROOM
 ) -> Rating:
     """``user``'s rating in ``pool`` of ``chat``'s community."""
     player = await m.store.find_player(user.platform, user.user_id)
@@ -211,7 +214,7 @@ async def test_games_against_the_bot_and_imported_games_never_count(tmp_path: Pa
                 GameResult.WIN,
                 "resignation",
                 m.now(),
-                rating=RatedEnd(Pool.PATHAGON, changes),
+                rating=RatedEnd(Pool("pathagon"), changes),
             )
         assert await status_of(m, row.id) is GameStatus.ACTIVE
 
@@ -239,7 +242,7 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
                 "resignation",
                 m.now(),
                 [broken],
-                rating=RatedEnd(Pool.PATHAGON, changes),
+                rating=RatedEnd(Pool("pathagon"), changes),
             )
         # Ratings computed from a rating that has changed since are refused as well.
         stale = (RatingChange(Rating(mu=26.0), changes[0].after), changes[1])
@@ -251,7 +254,7 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
                 GameResult.WIN,
                 "resignation",
                 m.now(),
-                rating=RatedEnd(Pool.PATHAGON, stale),
+                rating=RatedEnd(Pool("pathagon"), stale),
             )
         assert await status_of(m, gid) is GameStatus.ACTIVE
         assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
@@ -267,7 +270,7 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
             "resignation",
             m.now(),
             [good],
-            rating=RatedEnd(Pool.PATHAGON, changes),
+            rating=RatedEnd(Pool("pathagon"), changes),
         )
         assert done is not None and await rating_of(m, ALICE) == changes[0].after
 
@@ -346,10 +349,10 @@ async def test_each_community_has_its_own_ratings_and_leaderboard(store_url: str
         alice = await m.store.find_player(ALICE.platform, ALICE.user_id)
         assert alice is not None
         a_history = await m.store.rating_history(
-            alice.id, Pool.PATHAGON, Community("test", "server-a")
+            alice.id, Pool("pathagon"), Community("test", "server-a")
         )
         b_history = await m.store.rating_history(
-            alice.id, Pool.PATHAGON, Community("test", "server-b")
+            alice.id, Pool("pathagon"), Community("test", "server-b")
         )
         assert [p.rating for p in a_history] == [first[0].after]
         assert [p.rating for p in b_history] == [once[1].after, twice[1].after]
@@ -462,7 +465,7 @@ async def test_leaderboard_query_plan_uses_its_index(tmp_path: Path, community: 
     store = await SqliteStore.open(tmp_path / "h.db")
     await store.close()
     sql, args = leaderboard_query(
-        Pool.MAPHEX9, "test" if community else None, "room" if community else None, 10
+        Pool("maphex9"), "test" if community else None, "room" if community else None, 10
     )
     conn = sqlite3.connect(tmp_path / "h.db")
     try:

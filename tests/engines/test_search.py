@@ -1,5 +1,6 @@
 """The alpha-beta search, the connection potentials and the per-game plans of the computer
-player (engines.ai.alphabeta, engines.ai.distance, engines.ai.plans, engines.ai.isopath_plan)."""
+player (engines.ai.alphabeta, engines.ai.distance, engines.ai.<game>_player,
+engines.ai.isopath_plan)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,17 @@ from engines.ai import NODES_PER_ITERATION, budget_of, think
 from engines.ai import isopath_plan as iso
 from engines.ai.alphabeta import Plan, search
 from engines.ai.distance import FAR, potential, potentials
-from engines.ai.plans import PLANS, pathagon_candidates, pathagon_evaluate, traps
+from engines.ai.hooks import plan_of
+from engines.ai.pathagon_player import pathagon_candidates, pathagon_evaluate, traps
 from engines.isopath import setup as isopath_setup
 from engines.pathagon import PathagonPosition
+
+
+def _plan(game: str) -> Plan:
+    """The alpha-beta plan the game's record registers."""
+    plan = plan_of(game)
+    assert plan is not None
+    return plan
 
 
 def test_the_two_distance_needs_two_ways_on_and_the_plain_distance_one() -> None:
@@ -54,7 +63,7 @@ def test_alpha_beta_finds_a_forced_win_two_moves_deep() -> None:
         """,
         to_move=0,
     )
-    found = search(p, p.legal_moves(), PLANS["pathagon"], nodes=20000)
+    found = search(p, p.legal_moves(), _plan("pathagon"), nodes=20000)
     assert found.value == 1.0 and found.depth >= 2
     after = p.play(found.move)
     # Whatever Dark answers, Light then wins at once.
@@ -69,7 +78,7 @@ def test_alpha_beta_finds_a_forced_win_two_moves_deep() -> None:
 
 def test_alpha_beta_keeps_to_its_budget_and_repeats_itself() -> None:
     p = engines.position_after("inphexion", ["d4", "d4-d3"])
-    plan = PLANS["inphexion"]
+    plan = _plan("inphexion")
     one = search(p, p.legal_moves(), plan, nodes=300)
     assert one == search(p, p.legal_moves(), plan, nodes=300)
     # Depth one is always finished (every root move looked at once), then the budget holds.
@@ -83,9 +92,9 @@ def test_alpha_beta_keeps_to_its_budget_and_repeats_itself() -> None:
 
 def test_a_plan_with_a_width_looks_at_fewer_moves_below_the_root() -> None:
     p = engines.position_after("inphexion", ["d4", "d4-d3"])
-    full = search(p, p.legal_moves(), Plan(PLANS["inphexion"].evaluate, max_depth=2), nodes=10**6)
+    full = search(p, p.legal_moves(), Plan(_plan("inphexion").evaluate, max_depth=2), nodes=10**6)
     narrow = search(
-        p, p.legal_moves(), Plan(PLANS["inphexion"].evaluate, width=3, max_depth=2), nodes=10**6
+        p, p.legal_moves(), Plan(_plan("inphexion").evaluate, width=3, max_depth=2), nodes=10**6
     )
     assert full.depth == narrow.depth == 2 and narrow.nodes < full.nodes
 

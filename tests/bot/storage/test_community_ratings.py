@@ -152,19 +152,19 @@ async def test_a_database_of_global_ratings_upgrades_to_ratings_per_community(
         # Each former rating is now the player's in every community they played rated games
         # in (the numbers players were shown stay), and nowhere else.
         for where, pid in ((A, ADA), (B, ADA), (A, BOB), (B, BOB), (ROOM, BOB), (ROOM, CY)):
-            assert await store.rating(pid, Pool.PATHAGON, where) == global_[pid]
-        assert await store.rating(CY, Pool.PATHAGON, A) == Rating()
+            assert await store.rating(pid, Pool("pathagon"), where) == global_[pid]
+        assert await store.rating(CY, Pool("pathagon"), A) == Rating()
         assert await store.ratings_of(ADA, ROOM) == {}
         assert await store.rated_communities(BOB) == 3
-        board = await store.leaderboard(Pool.PATHAGON, platform="test", community="room")
+        board = await store.leaderboard(Pool("pathagon"), platform="test", community="room")
         assert [line.player_id for line in board] == [CY, BOB]
-        board = await store.leaderboard(Pool.PATHAGON, platform="test", community="server-a")
+        board = await store.leaderboard(Pool("pathagon"), platform="test", community="server-a")
         assert [line.player_id for line in board] == [ADA, BOB]
         # Each rating change belongs to its game's community (the group's: its chat).
         assert await store.rating_changes(2) == changes[2]
-        history = [p.game_id for p in await store.rating_history(BOB, Pool.PATHAGON, B)]
+        history = [p.game_id for p in await store.rating_history(BOB, Pool("pathagon"), B)]
         assert history == [2]
-        history = [p.game_id for p in await store.rating_history(BOB, Pool.PATHAGON, ROOM)]
+        history = [p.game_id for p in await store.rating_history(BOB, Pool("pathagon"), ROOM)]
         assert history == [3]
         # ``hexhall ratings rebuild``: every community from its own games only.  Ada's one
         # win in server B is now a first game there, from a new rating.
@@ -172,10 +172,10 @@ async def test_a_database_of_global_ratings_upgrades_to_ratings_per_community(
         assert (summary.rated, summary.ratings) == (3, 6)
         first = rate(Rating(), Rating(), Result.A_WINS)
         for where in (A, B):
-            assert await store.rating(ADA, Pool.PATHAGON, where) == first[0].after
-            assert await store.rating(BOB, Pool.PATHAGON, where) == first[1].after
+            assert await store.rating(ADA, Pool("pathagon"), where) == first[0].after
+            assert await store.rating(BOB, Pool("pathagon"), where) == first[1].after
         assert await store.rating_changes(2) == first
-        assert await store.rating(BOB, Pool.PATHAGON, ROOM) == first[1].after
+        assert await store.rating(BOB, Pool("pathagon"), ROOM) == first[1].after
     finally:
         await store.close()
 
@@ -187,11 +187,11 @@ async def test_a_chat_that_changes_its_id_takes_its_ratings(store_url: str) -> N
     try:
         await store.move_chat("test", "room", "super-room")
         moved = Community("test", "super-room")
-        assert await store.rating(CY, Pool.PATHAGON, moved) == expected["global"][CY]
-        assert await store.rating(CY, Pool.PATHAGON, ROOM) == Rating()
-        history = await store.rating_history(BOB, Pool.PATHAGON, moved)
+        assert await store.rating(CY, Pool("pathagon"), moved) == expected["global"][CY]
+        assert await store.rating(CY, Pool("pathagon"), ROOM) == Rating()
+        history = await store.rating_history(BOB, Pool("pathagon"), moved)
         assert [p.game_id for p in history] == [3]
-        board = await store.leaderboard(Pool.PATHAGON, platform="test", community="super-room")
+        board = await store.leaderboard(Pool("pathagon"), platform="test", community="super-room")
         assert [line.player_id for line in board] == [CY, BOB]
         rows = await raw(store, "SELECT COUNT(*) FROM ratings WHERE community = 'server-a'")
         assert rows == [(2,)]

@@ -8,8 +8,9 @@ import pytest
 
 import engines
 from engines.ai import inphexion_plan
-from engines.ai.alphabeta import search
+from engines.ai.alphabeta import Plan, search
 from engines.ai.distance import potential
+from engines.ai.hooks import plan_of
 from engines.ai.inphexion_plan import (
     WINS_NOW,
     evaluate,
@@ -17,9 +18,16 @@ from engines.ai.inphexion_plan import (
     open_potential,
     winning_cells,
 )
-from engines.ai.plans import PLANS, inphexion_evaluate
+from engines.ai.inphexion_player import inphexion_evaluate
 from engines.geometry import Rhombus
 from engines.inphexion import BLACK, WHITE, InphexionPosition
+
+
+def _plan(game: str) -> Plan:
+    """The alpha-beta plan the game's record registers."""
+    plan = plan_of(game)
+    assert plan is not None
+    return plan
 
 
 def _cut_column(to_move: int) -> InphexionPosition:
@@ -72,7 +80,7 @@ def test_a_disc_that_can_never_move_again_stays_a_wall() -> None:
 
 def test_the_plan_searches_with_it_and_finds_the_win() -> None:
     pos = _cut_column(WHITE)
-    plan = PLANS["inphexion"]
+    plan = _plan("inphexion")
     assert plan.evaluate is evaluate
     found = search(pos, pos.legal_moves(), plan, nodes=2000)
     assert pos.play(found.move).outcome == engines.Outcome(0, "connection")

@@ -1,0 +1,56 @@
+"""Where the computer player finds a game's own knowledge: through the game's record.
+
+A game names the module of its computer player in its record (``Game.ai``, e.g.
+``engines.ai.maphex_player``); that module's ``PLAYER`` is a :class:`Player`. Nothing here
+knows a game by name, so a new game registers its player from its own modules.
+
+>>> import engines
+>>> type(knowledge_of(engines.new("maphex"))).__name__, plan_of("maphex") is None
+('MaphexKnowledge', True)
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+
+import engines
+from engines.ai.alphabeta import Plan
+from engines.ai.knowledge import Knowledge
+from engines.base import Position
+
+__all__ = ["Player", "knowledge_of", "plan_of", "player_of"]
+
+
+@dataclass(frozen=True)
+class Player:
+    """A game's computer player: what the tree search knows of it, and its alpha-beta plan
+    (``None``: the tree search plays it at every level)."""
+
+    knowledge: Knowledge
+    plan: Plan | None = None
+
+
+#: The player of a game whose record names none: the rules-only tree search.
+_PLAIN = Player(Knowledge())
+
+
+def player_of(game: str) -> Player:
+    """The computer player of ``game`` (the rules-only one for a game without its own)."""
+    record = engines.GAMES.get(game)
+    if record is None or not record.ai:
+        return _PLAIN
+    player = getattr(importlib.import_module(record.ai), "PLAYER", None)
+    if not isinstance(player, Player):
+        raise TypeError(f"{record.ai}.PLAYER is not an engines.ai.hooks.Player")
+    return player
+
+
+def knowledge_of(position: Position) -> Knowledge:
+    """The knowledge for ``position``'s game (rules-only knowledge for an unknown game)."""
+    return player_of(position.game).knowledge
+
+
+def plan_of(game: str) -> Plan | None:
+    """The alpha-beta plan of ``game``, if it searches by alpha-beta."""
+    return player_of(game).plan
