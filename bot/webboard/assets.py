@@ -16,7 +16,13 @@ from importlib import resources
 
 __all__ = ["ASSETS", "FOREVER", "Asset", "url"]
 
-_KINDS = {"board.js": "text/javascript", "board.css": "text/css"}
+_KINDS = {
+    "board.js": "text/javascript",
+    "board.css": "text/css",
+    # The Discord Activity's page (bot.webboard.activity): its script and the Embedded App SDK.
+    "activity.js": "text/javascript",
+    "discord-sdk.js": "text/javascript",
+}
 #: The Cache-Control of a file asked for at its own version's address.
 FOREVER = "public, max-age=31536000, immutable"
 

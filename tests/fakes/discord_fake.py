@@ -153,6 +153,9 @@ class ResponseKind(IntEnum):
     UPDATE_MESSAGE = 7
     AUTOCOMPLETE_RESULT = 8
     MODAL = 9
+    #: Launch the app's Activity: "Only available for apps with Activities enabled" (Discord's
+    #: Receiving and Responding, Interaction Callback Type); see FakeDiscord.activities.
+    LAUNCH_ACTIVITY = 12
 
 
 class InteractionContext(IntEnum):
@@ -193,7 +196,12 @@ class OptionKind(IntEnum):
 ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
     InteractionKind.PING: frozenset({ResponseKind.PONG}),
     InteractionKind.APPLICATION_COMMAND: frozenset(
-        {ResponseKind.CHANNEL_MESSAGE, ResponseKind.DEFERRED_CHANNEL_MESSAGE, ResponseKind.MODAL}
+        {
+            ResponseKind.CHANNEL_MESSAGE,
+            ResponseKind.DEFERRED_CHANNEL_MESSAGE,
+            ResponseKind.MODAL,
+            ResponseKind.LAUNCH_ACTIVITY,
+        }
     ),
     InteractionKind.MESSAGE_COMPONENT: frozenset(
         {
@@ -202,6 +210,7 @@ ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
             ResponseKind.DEFERRED_UPDATE_MESSAGE,
             ResponseKind.UPDATE_MESSAGE,
             ResponseKind.MODAL,
+            ResponseKind.LAUNCH_ACTIVITY,
         }
     ),
     InteractionKind.AUTOCOMPLETE: frozenset({ResponseKind.AUTOCOMPLETE_RESULT}),
@@ -211,9 +220,12 @@ ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
             ResponseKind.DEFERRED_CHANNEL_MESSAGE,
             ResponseKind.DEFERRED_UPDATE_MESSAGE,
             ResponseKind.UPDATE_MESSAGE,
+            ResponseKind.LAUNCH_ACTIVITY,
         }
     ),
 }
+#: The application flag of an app with an Activity (``EMBEDDED``, Discord's Application Flags).
+APP_EMBEDDED: Final = 1 << 17
 
 
 # --------------------------------------------------------------------------------------------
@@ -1271,6 +1283,11 @@ class FakeDiscord(FakeServer):
         self._dm_channels: dict[int, int] = {}
         self._rate_limits: list[_RateLimit] = []
         self._ids = itertools.count(1)
+        #: Whether the app has Activities enabled (the Developer Portal's Activities page):
+        #: only then is LAUNCH_ACTIVITY (callback type 12) accepted, and each launch is in
+        #: :attr:`launched` as (interaction, activity instance id).
+        self.activities = False
+        self.launched: list[tuple[InteractionRecord, str]] = []
         self.app.middlewares.append(self._middleware)
         self._add_routes()
 
@@ -1607,7 +1624,10 @@ class FakeDiscord(FakeServer):
             "session_id": session.session_id,
             "resume_gateway_url": str(self.gateway_url),
             "shard": list(session.shard),
-            "application": {"id": str(self.application_id), "flags": 0},
+            "application": {
+                "id": str(self.application_id),
+                "flags": APP_EMBEDDED if self.activities else 0,
+            },
         }
 
     # ---- users acting: interactions
@@ -2441,6 +2461,14 @@ class FakeDiscord(FakeServer):
             assert record.message is not None
             self._edit(record.message, data, upload)
             message = record.original = record.message
+        elif kind == ResponseKind.LAUNCH_ACTIVITY and not self.activities:
+            # Discord documents the rule ("only available for apps with Activities enabled"),
+            # not its error: refused here as a response type the app may not use.
+            form.add(
+                ["type"],
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                "Activities are not enabled for this application",
+            )
         elif kind == ResponseKind.AUTOCOMPLETE_RESULT:
             _check_choices(data.get("choices"), form)
         elif kind == ResponseKind.MODAL:
@@ -2452,6 +2480,15 @@ class FakeDiscord(FakeServer):
         form.raise_if_any()
         info: dict[str, Any] = {"id": str(record.id), "type": int(record.kind)}
         result: dict[str, Any] = {"interaction": info, "resource": {"type": kind}}
+        if kind == ResponseKind.LAUNCH_ACTIVITY:
+            # One instance per channel: a launch where one runs joins it.
+            instance = next(
+                (i for r, i in self.launched if r.channel.id == record.channel.id),
+                f"i-{self.new_id()}",
+            )
+            self.launched.append((record, instance))
+            info["activity_instance_id"] = instance
+            result["resource"]["activity_instance"] = {"id": instance}
         if message is not None:
             info["response_message_id"] = str(message.id)
             info["response_message_loading"] = message.loading

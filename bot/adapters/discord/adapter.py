@@ -197,6 +197,9 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         self.followups = Followups()
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
+        #: "Open board" launches the board inside Discord (the app's Activity, callback type
+        #: LAUNCH_ACTIVITY) instead of answering with a link (``HEXHALL_DISCORD_ACTIVITY``).
+        self.open_in_activity = False
 
     async def login(self, token: str) -> None:
         """Log in; from now on this module's log records never show ``token``."""
@@ -620,6 +623,12 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
                 content=markdown(texts.picker_closed()), embed=None, attachments=[], view=None
             )
             return
+        if (
+            kind is ActionKind.WEB_BOARD
+            and self.open_in_activity
+            and await self._launch(interaction, action)
+        ):
+            return
         if kind is ActionKind.OFFER_DRAW:
             game = action.subject
 
@@ -650,3 +659,16 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         await self._run(
             interaction, press, mode, pressed=kind, board=not (kind is not None and kind.browses)
         )
+
+    async def _launch(self, interaction: discord.Interaction, action: Action) -> bool:
+        """Answer "Open board" with the app's Activity: the board inside Discord, on this game
+        (the manager remembers which, for the Activity's page); ``False`` when Discord refused
+        the launch (then the answer is the link, as without the Activity)."""
+        if action.subject is not None:  # (before: the page may ask as soon as it opens)
+            self.manager.launched(user_of(interaction.user), action.subject)
+        try:
+            await interaction.response.launch_activity()
+        except discord.HTTPException as exc:
+            log.warning("cannot launch the Activity (%s): answering with the link", exc.status)
+            return False
+        return True
