@@ -2277,7 +2277,7 @@ class FakeDiscord(FakeServer):
             "owner": FakeUser(self.application_id + 1, "owner").payload(),
             "team": None,
             "verify_key": "0" * 64,
-            "flags": 0,
+            "flags": APP_EMBEDDED if self.activities else 0,
             "tags": [],
             "redirect_uris": [],
             "interactions_endpoint_url": None,
