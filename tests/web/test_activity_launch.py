@@ -50,7 +50,7 @@ async def test_open_board_launches_the_activity(tmp_path: Path) -> None:
 
 async def test_open_board_answers_with_the_link_when_the_activity_is_off(tmp_path: Path) -> None:
     async with activity(tmp_path / "a.db", launches=False) as site:
-        gid, mover, record = await _press_open_board(site)
+        _, mover, record = await _press_open_board(site)
         _linked(site, record)
         assert [a.type for a in record.attempts] == [ResponseKind.CHANNEL_MESSAGE]
         assert not site.fake.launched
