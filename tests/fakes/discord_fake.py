@@ -226,6 +226,8 @@ ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
 }
 #: The application flag of an app with an Activity (``EMBEDDED``, Discord's Application Flags).
 APP_EMBEDDED: Final = 1 << 17
+#: The command type of an Activity's Entry Point command (``PRIMARY_ENTRY_POINT``).
+ENTRY_POINT: Final = 4
 
 
 # --------------------------------------------------------------------------------------------
@@ -1083,6 +1085,12 @@ def _check_command(command: object, index: int, form: _FormErrors) -> None:
         form.length([*path, "name"], name, 1, 32)
         if command.get("description", ""):
             form.add([*path, "description"], "BASE_TYPE_MAX_LENGTH", "Must be empty.")
+    elif kind == ENTRY_POINT:
+        # PRIMARY_ENTRY_POINT: the Activity's command (FakeDiscord.enable_activities); its
+        # handler is APP_HANDLER (1) or DISCORD_LAUNCH_ACTIVITY (2).
+        form.length([*path, "name"], name, 1, 32)
+        if command.get("handler", 2) not in (1, 2):
+            form.add([*path, "handler"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
     else:
         form.add([*path, "type"], "BASE_TYPE_CHOICES", f"Invalid command type {kind}")
     contexts = command.get("contexts")
@@ -1290,6 +1298,27 @@ class FakeDiscord(FakeServer):
         self.launched: list[tuple[InteractionRecord, str]] = []
         self.app.middlewares.append(self._middleware)
         self._add_routes()
+
+    def enable_activities(self) -> None:
+        """Enable Activities for the app, as the Developer Portal does: LAUNCH_ACTIVITY is
+        accepted, and Discord creates the default Entry Point command, "launch", with the
+        ``DISCORD_LAUNCH_ACTIVITY`` handler (2) (Discord's Application Commands, "Default
+        Entry Point command")."""
+        self.activities = True
+        launch = {
+            "id": str(self.new_id()),
+            "application_id": str(self.application_id),
+            "version": str(self.new_id()),
+            "type": ENTRY_POINT,
+            "name": "launch",
+            "description": "",
+            "handler": 2,
+            "contexts": None,
+            "integration_types": [0],
+            "default_member_permissions": None,
+            "nsfw": False,
+        }
+        self.synced.setdefault(None, []).append(launch)
 
     # ---- addresses
 
@@ -2354,6 +2383,13 @@ class FakeDiscord(FakeServer):
         duplicated = {k for k in keys if keys.count(k) > 1}
         if duplicated:
             form.add([], "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Duplicate names: {duplicated}")
+        entry_points = sum(1 for k, _ in keys if k == ENTRY_POINT)
+        if entry_points and (guild_id is not None or not self.activities):
+            # "handler can only be set for ... PRIMARY_ENTRY_POINT for applications with the
+            # EMBEDDED flag"; Entry Point commands can only be global.
+            form.add([], "APPLICATION_COMMAND_INVALID", "Entry Point commands need Activities")
+        if entry_points > 1:
+            form.add([], "APPLICATION_COMMAND_INVALID", "An app has one Entry Point command.")
         per_kind = {kind: sum(1 for k, _ in keys if k == kind) for kind in (1, 2, 3)}
         if per_kind[1] > 100 or per_kind[2] > 15 or per_kind[3] > 15:
             form.add([], "BASE_TYPE_MAX_LENGTH", "Too many commands of one type.")

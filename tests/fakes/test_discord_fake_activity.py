@@ -82,7 +82,7 @@ async def test_launch_activity_is_refused_without_activities(fake: FakeDiscord) 
 
 
 async def test_launch_activity_for_an_app_with_activities(fake: FakeDiscord) -> None:
-    fake.activities = True
+    fake.enable_activities()
     async with connected(fake), aiohttp.ClientSession() as http:
         first = await _pressed(fake, http)
         status, body = await _launch(fake, http, first)
@@ -104,6 +104,28 @@ async def test_the_app_is_embedded_only_with_activities(
 ) -> None:
     """The application flags (at login and in READY): ``EMBEDDED`` (1 << 17) for an app
     with an Activity."""
-    fake.activities = activities
+    if activities:
+        fake.enable_activities()
     async with connected(fake) as client:
         assert client.application_flags.embedded is activities
+
+
+async def test_entry_point_commands_need_activities_and_are_global(fake: FakeDiscord) -> None:
+    launch = {"name": "launch", "type": 4, "handler": 2, "description": ""}
+    base = f"{fake.api_base}/applications/{fake.application_id}"
+    headers = {"Authorization": f"Bot {fake.token}"}
+    async with aiohttp.ClientSession(headers=headers) as http:
+        async with http.put(f"{base}/commands", json=[launch]) as answer:
+            assert answer.status == 400  # no Activities: no Entry Point command
+        fake.enable_activities()
+        (default,) = fake.synced[None]
+        assert (default["type"], default["name"], default["handler"]) == (4, "launch", 2)
+        async with http.put(f"{base}/guilds/{GUILD_ID}/commands", json=[launch]) as answer:
+            assert answer.status == 400  # only global
+        async with http.put(f"{base}/commands", json=[launch, {**launch, "name": "b"}]) as answer:
+            assert answer.status == 400  # one per app
+        async with http.put(f"{base}/commands", json=[{**launch, "handler": 3}]) as answer:
+            assert answer.status == 400
+        async with http.put(f"{base}/commands", json=[{**launch, "handler": 1}]) as answer:
+            assert answer.status == 200
+        assert [(c["type"], c["handler"]) for c in fake.synced[None]] == [(4, 1)]

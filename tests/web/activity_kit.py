@@ -49,20 +49,18 @@ async def activity(
     app has Activities enabled at Discord, ``launches`` whether the bot answers "Open board"
     with the Activity (``HEXHALL_DISCORD_ACTIVITY``), ``mock`` whether the page uses the SDK's
     mock (always, outside Discord's client)."""
-    async with (
-        FakeDiscordOAuth() as oauth,
-        fake_discord() as fake,
-        discord_kit.running(fake, path, outbox=True, poll=HOUR) as run,
-    ):
-        fake.activities = activities
-        run.bot.open_in_activity = launches
-        config = ActivityConfig(oauth.client_id, oauth.client_secret, oauth.api_base, mock)
-        board = WebBoard(run.manager, "http://127.0.0.1", link_secret="secret", activity=config)
-        endpoint = await serve_web(board, "127.0.0.1", 0)
-        board.public_url = f"http://127.0.0.1:{endpoint.port}"
-        run.manager.web_pages = board
-        try:
-            yield Activity(fake, run, board, oauth)
-        finally:
-            run.manager.web_pages = None
-            await endpoint.close()
+    async with FakeDiscordOAuth() as oauth, fake_discord() as fake:
+        if activities:
+            fake.enable_activities()  # before the bot syncs its commands, as in production
+        async with discord_kit.running(fake, path, outbox=True, poll=HOUR) as run:
+            run.bot.open_in_activity = launches
+            config = ActivityConfig(oauth.client_id, oauth.client_secret, oauth.api_base, mock)
+            board = WebBoard(run.manager, "http://127.0.0.1", link_secret="x", activity=config)
+            endpoint = await serve_web(board, "127.0.0.1", 0)
+            board.public_url = f"http://127.0.0.1:{endpoint.port}"
+            run.manager.web_pages = board
+            try:
+                yield Activity(fake, run, board, oauth)
+            finally:
+                run.manager.web_pages = None
+                await endpoint.close()
