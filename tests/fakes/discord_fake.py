@@ -1296,6 +1296,8 @@ class FakeDiscord(FakeServer):
         #: :attr:`launched` as (interaction, activity instance id).
         self.activities = False
         self.launched: list[tuple[InteractionRecord, str]] = []
+        #: Entry Point launches Discord handled itself: (user id, channel id).
+        self.launched_by_discord: list[tuple[int, int]] = []
         self.app.middlewares.append(self._middleware)
         self._add_routes()
 
@@ -1886,6 +1888,31 @@ class FakeDiscord(FakeServer):
                 continue
             return command, guild_id
         raise ImpossibleInteraction(f"no synced command /{name} usable here ({context.name})")
+
+    async def entry_point(
+        self, user: FakeUser | FakeMember | int, channel: FakeChannel | int
+    ) -> InteractionRecord | None:
+        """``user`` runs the app's Entry Point command in ``channel`` (from the App Launcher).
+        With its handler ``DISCORD_LAUNCH_ACTIVITY`` (2) Discord launches the Activity itself
+        and the app hears nothing (the launch is in :attr:`launched_by_discord`; ``None`` is
+        returned); with ``APP_HANDLER`` (1) the app gets the interaction (Discord's
+        Application Commands, "Entry Point handlers")."""
+        command = next((c for c in self.synced.get(None, []) if c["type"] == ENTRY_POINT), None)
+        if command is None:
+            raise ImpossibleInteraction("the app has no Entry Point command")
+        u, ch = self._user(user), self._channel(channel)
+        g = self.guilds.get(ch.guild_id) if ch.guild_id is not None else None
+        if g is not None and u.id not in g.members:
+            raise ImpossibleInteraction(f"user {u.id} is not a member of guild {g.id}")
+        if command.get("handler", 2) == 2:
+            self.launched_by_discord.append((u.id, ch.id))
+            self.notify()
+            return None
+        data = {"id": command["id"], "name": command["name"], "type": ENTRY_POINT}
+        kind = InteractionKind.APPLICATION_COMMAND
+        record = self._new_interaction(kind, u, ch, g, self._context(ch), data, owners=command)
+        await self._deliver(record)
+        return record
 
     async def _command_interaction(
         self,

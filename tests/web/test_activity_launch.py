@@ -14,7 +14,8 @@ import pytest
 
 from bot.adapters.discord.format import PLATFORM
 from bot.messages import User
-from tests.adapters.discord_kit import DEADLINE, button
+from bot.sessions import texts
+from tests.adapters.discord_kit import ALICE, CHANNEL, DEADLINE, button
 from tests.fakes.discord_fake import FLAG_EPHEMERAL, InteractionRecord, ResponseKind
 from tests.web.activity_kit import Activity, activity
 
@@ -60,7 +61,7 @@ async def test_open_board_answers_with_the_link_when_the_activity_is_off(tmp_pat
 async def test_a_refused_launch_falls_back_to_the_link(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="bot.adapters.discord.adapter")
+    caplog.set_level(logging.WARNING, logger="bot.adapters.discord.launching")
     async with activity(tmp_path / "a.db", activities=False) as site:
         _, _, record = await _press_open_board(site)
         refused, answered = record.attempts
@@ -68,3 +69,33 @@ async def test_a_refused_launch_falls_back_to_the_link(
         assert answered.ok
         _linked(site, record)
         assert "cannot launch the Activity (400)" in caplog.text
+
+
+@pytest.mark.parametrize("launches", [True, False])
+async def test_the_entry_point_command_sent_to_the_app(tmp_path: Path, launches: bool) -> None:
+    """With the Entry Point handler ``APP_HANDLER`` (the operator's choice) the bot answers it:
+    the Activity, or, with the Activity off here, a private one-liner."""
+    async with activity(tmp_path / "a.db", launches=launches) as site:
+        (launch,) = [c for c in site.fake.synced[None] if c["type"] == 4]
+        launch["handler"] = 1  # as Edit Global Application Command would set it
+        record = await site.fake.entry_point(ALICE, CHANNEL)
+        assert record is not None
+        await site.fake.wait_until(lambda: record.response is not None, timeout=DEADLINE)
+        response = record.response
+        assert response is not None
+        if launches:
+            assert response.type == ResponseKind.LAUNCH_ACTIVITY
+        else:
+            assert response.type == ResponseKind.CHANNEL_MESSAGE
+            assert response.data["content"] == str(texts.activity_off())
+            assert int(response.data["flags"]) & FLAG_EPHEMERAL
+
+
+async def test_the_default_entry_point_is_discords_own(tmp_path: Path) -> None:
+    """With Discord's default handler, ``DISCORD_LAUNCH_ACTIVITY``, Discord opens the Activity
+    itself: the bot hears nothing and needs to do nothing."""
+    async with activity(tmp_path / "a.db") as site:
+        calls = len(site.fake.calls)
+        assert await site.fake.entry_point(ALICE, CHANNEL) is None
+        assert site.fake.launched_by_discord == [(ALICE, CHANNEL)]
+        assert not site.fake.launched and len(site.fake.calls) == calls

@@ -50,6 +50,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.launching import ENTRY_POINT, ActivityLaunches
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
@@ -137,6 +138,15 @@ def _foreign(interaction: discord.Interaction) -> bool:
 
 
 class _Tree(app_commands.CommandTree["DiscordBot"]):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """The app's Entry Point command, when its handler is ``APP_HANDLER`` (Discord sends
+        it to the app), opens the Activity; every other command goes on to the tree."""
+        data: Any = interaction.data or {}
+        if data.get("type") != ENTRY_POINT:
+            return True
+        await self.client.entry_point(interaction)
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -153,7 +163,7 @@ def _is_board(reply: Reply) -> bool:
     )
 
 
-class DiscordBot(discord.Client, ChallengeCards, MovePicker):
+class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
     """The Hexhall bot on Discord over one :class:`SessionManager` (see the module docstring).
 
     ``guild_id`` syncs the commands to that one server (development) instead of globally;
@@ -197,9 +207,7 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         self.followups = Followups()
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
-        #: "Open board" launches the board inside Discord (the app's Activity, callback type
-        #: LAUNCH_ACTIVITY) instead of answering with a link (``HEXHALL_DISCORD_ACTIVITY``).
-        self.open_in_activity = False
+        self.open_in_activity = False  # (bot.adapters.discord.launching)
 
     async def login(self, token: str) -> None:
         """Log in; from now on this module's log records never show ``token``."""
@@ -626,7 +634,7 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         if (
             kind is ActionKind.WEB_BOARD
             and self.open_in_activity
-            and await self._launch(interaction, action)
+            and await self.launch(interaction, action)
         ):
             return
         if kind is ActionKind.OFFER_DRAW:
@@ -659,16 +667,3 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         await self._run(
             interaction, press, mode, pressed=kind, board=not (kind is not None and kind.browses)
         )
-
-    async def _launch(self, interaction: discord.Interaction, action: Action) -> bool:
-        """Answer "Open board" with the app's Activity: the board inside Discord, on this game
-        (the manager remembers which, for the Activity's page); ``False`` when Discord refused
-        the launch (then the answer is the link, as without the Activity)."""
-        if action.subject is not None:  # (before: the page may ask as soon as it opens)
-            self.manager.launched(user_of(interaction.user), action.subject)
-        try:
-            await interaction.response.launch_activity()
-        except discord.HTTPException as exc:
-            log.warning("cannot launch the Activity (%s): answering with the link", exc.status)
-            return False
-        return True
