@@ -72,12 +72,16 @@ _TIMEOUT = 10.0
 @dataclass(frozen=True)
 class ActivityConfig:
     """The app's OAuth2 client (the Developer Portal's OAuth2 page) and where its token
-    endpoint is; ``sdk_mock`` (tests only) makes the page use the SDK's ``DiscordSDKMock``."""
+    endpoint is; ``sdk_mock`` (tests only) makes the page use the SDK's ``DiscordSDKMock``;
+    ``sign_in_rate`` limits the sign-ins per address."""
 
     client_id: str
     client_secret: str = field(repr=False)
     oauth_url: str = "https://discord.com/api/v10"
     sdk_mock: bool = False
+    #: Sign-ins per second an address may start, and in a row (each costs two requests to
+    #: Discord).
+    sign_in_rate: tuple[float, int] = (0.2, 5)
 
 
 class Board(Protocol):
@@ -180,8 +184,7 @@ class _Activity:
         # Framed by Discord's clients, not Telegram's; everything else as on every page.
         self.csp = csp.split("frame-ancestors ", 1)[0] + "frame-ancestors " + FRAME_ANCESTORS
         self.oauth = DiscordOAuth(config)
-        # Each sign-in costs two requests to Discord: a few per address.
-        self._per_address = Buckets(0.2, 5)
+        self._per_address = Buckets(*config.sign_in_rate)
 
     async def page(self, request: web.Request) -> web.Response:
         html = page.activity_page(self.config.client_id, mock=self.config.sdk_mock)

@@ -21,6 +21,7 @@ _KINDS = {
     "board.css": "text/css",
     # The Discord Activity's page (bot.webboard.activity): its script and the Embedded App SDK.
     "activity.js": "text/javascript",
+    "activity.css": "text/css",
     "discord-sdk.js": "text/javascript",
 }
 #: The Cache-Control of a file asked for at its own version's address.

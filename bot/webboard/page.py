@@ -166,7 +166,11 @@ def activity_page(client_id: str, *, mock: bool = False) -> str:
     return (
         _HEAD.format(
             title="Hexhall", meta="", css=assets.url("board.css"), js=assets.url("discord-sdk.js")
-        ).replace("</head>", f'<script src="{assets.url("activity.js")}" defer></script>\n</head>')
+        ).replace(
+            "</head>",
+            f'<link rel="stylesheet" href="{assets.url("activity.css")}">\n'
+            f'<script src="{assets.url("activity.js")}" defer></script>\n</head>',
+        )
         + f"<body{attributes}><main><h1>Hexhall</h1>"
         + f'<p id="status" class="status" role="status">{escape(str(texts.activity_signing_in()))}'
         + "</p></main></body></html>\n"

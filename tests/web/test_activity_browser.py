@@ -115,6 +115,8 @@ async def test_the_activity_opens_the_launched_game_among_several(
         page, _ = await _phone(browser)
         await page.goto(f"{site.url}/?channel_id={CHANNEL}&guild_id={GUILD}")
         await expect(page.locator("h1")).to_contain_text(f"#{first}")
+        box = await page.locator("#games a").first.bounding_box()
+        assert box is not None and box["height"] >= 44  # a tap target
         # The other game is one tap away: the page starts again and signs in again (Discord's
         # authorize gives a fresh code each time; the mock's is always the same one).
         site.oauth.issue(OAuthUser(mover, "mover"), MOCK_CODE)
