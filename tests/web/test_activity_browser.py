@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, Page, Route, expect
 
 from bot.adapters.discord.format import PLATFORM
 from bot.messages import User
@@ -138,3 +138,85 @@ async def test_outside_discord_the_page_says_so(browser: Browser, tmp_path: Path
         assert not any("/api/activity" in u for u in asked)
         assert not site.oauth.calls
         await page.context.close()
+
+
+#: The fake Discord client (the Activity's parent frame): the Embedded App SDK's RPC as the
+#: SDK speaks it (HANDSHAKE answered by the READY dispatch, AUTHORIZE by a code, AUTHENTICATE
+#: by the session), every message from the Activity's origin only.
+_HOST = """<!doctype html><html><body>
+<iframe id="activity" src="%(src)s" width="390" height="800"></iframe>
+<script>
+const frame = document.getElementById("activity");
+const origin = "%(origin)s";
+window.rpc = [];
+window.addEventListener("message", (event) => {
+  if (event.origin !== origin || !Array.isArray(event.data)) return;
+  const [op, data] = event.data;
+  window.rpc.push(op === 0 ? "HANDSHAKE " + data.client_id : data.cmd);
+  const reply = (payload) => frame.contentWindow.postMessage([1, payload], origin);
+  if (op === 0) {
+    reply({cmd: "DISPATCH", evt: "READY", nonce: null, data: {v: 1,
+      config: {api_endpoint: "//discord.com/api", environment: "production"}}});
+  } else if (data.cmd === "AUTHORIZE") {
+    reply({cmd: "AUTHORIZE", evt: null, nonce: data.nonce, data: {code: "%(code)s"}});
+  } else if (data.cmd === "AUTHENTICATE") {
+    reply({cmd: "AUTHENTICATE", evt: null, nonce: data.nonce, data: {
+      access_token: data.args.access_token, scopes: ["identify"], expires: "2030-01-01",
+      user: {id: "%(user)s", username: "mover", discriminator: "0", public_flags: 0},
+      application: {id: "%(client)s", name: "Hexhall", description: ""}}});
+  }
+});
+</script></body></html>"""
+
+
+async def test_the_real_sdk_in_a_discord_like_frame(browser: Browser, tmp_path: Path) -> None:
+    """Without the mock: the SDK itself, in an iframe of https://<app id>.discordsays.com
+    (every request of it proxied to the bot, as Discord's URL mapping ``/`` does) inside a
+    page of https://discord.com that answers the SDK's RPC as the Discord client does.
+    Chromium denies such a frame of another site its storage: the board keeps the player's
+    token in the page's memory then (activity.js), and still plays."""
+    async with activity(tmp_path / "a.db", mock=False) as site:
+        fake, run = site.fake, site.run
+        gid, board = await site.game()
+        mover = await run.to_move(gid)
+        record = await fake.click(mover, board, button(board, "Open board"))
+        assert (await fake.response(record)).type == ResponseKind.LAUNCH_ACTIVITY
+        code = site.oauth.issue(OAuthUser(mover, "mover"))
+        client = site.oauth.client_id
+        origin = f"https://{client}.discordsays.com"
+        launch = f"frame_id=f1&instance_id=i1&platform=desktop&channel_id={CHANNEL}"
+        host = _HOST % {
+            "src": f"{origin}/?{launch}", "origin": origin, "code": code,
+            "user": mover, "client": client,
+        }  # fmt: skip
+        context = await browser.new_context(viewport={"width": 420, "height": 844})
+        page = await context.new_page()
+        proxied: list[str] = []
+
+        async def discord_client(route: Route) -> None:
+            await route.fulfill(body=host, content_type="text/html")
+
+        async def discord_proxy(route: Route) -> None:
+            path = route.request.url.removeprefix(origin)
+            proxied.append(path)
+            if "/events" in path:  # (a stream never ends: the proxy here only buffers)
+                await route.abort()
+                return
+            await route.fulfill(response=await route.fetch(url=site.url + path))
+
+        await page.route("https://discord.com/**", discord_client)
+        await page.route(f"{origin}/**", discord_proxy)
+        await page.goto("https://discord.com/channels/1000/1001")
+        activity_frame = page.frame_locator("#activity")
+        await expect(activity_frame.locator("#play")).to_be_visible()
+        await expect(activity_frame.locator("h1")).to_contain_text(f"#{gid}")
+        rpc = await page.evaluate("window.rpc")
+        assert rpc[:3] == [f"HANDSHAKE {client}", "AUTHORIZE", "AUTHENTICATE"], rpc
+        assert proxied[0].startswith("/?frame_id=f1") and "/api/activity/session" in proxied
+        move, ply = await _first_cell_move(site, gid)
+        await activity_frame.locator(f'[data-cell="{move}"]').click()  # (a desktop client)
+        await activity_frame.locator("#send").click()
+        await expect(activity_frame.locator("#moves li")).to_have_count(ply + 1)
+        stored = await run.manager.web_view(gid)
+        assert stored is not None and stored.moves[-1] == move
+        await context.close()

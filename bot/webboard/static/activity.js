@@ -52,6 +52,24 @@
     return nav;
   }
 
+  // A client that denies the frame its storage (third-party storage blocked, as Chromium
+  // does for a frame of another site): the board keeps the player's token in this page's
+  // memory instead, for as long as the Activity is open.
+  function storageOrMemory() {
+    try {
+      window.sessionStorage.getItem("hexhall");
+      return;
+    } catch (error) {
+      const kept = new Map();
+      const memory = {
+        getItem: (key) => (kept.has(key) ? kept.get(key) : null),
+        setItem: (key, value) => kept.set(key, String(value)),
+        removeItem: (key) => kept.delete(key),
+      };
+      Object.defineProperty(window, "sessionStorage", { value: memory, configurable: true });
+    }
+  }
+
   async function showBoard(game, nav) {
     const answer = await fetch(BASE + game.path, { cache: "no-store" });
     if (!answer.ok) {
@@ -69,6 +87,7 @@
     if (game.token) {
       history.replaceState(null, "", location.pathname + location.search + "#t=" + game.token);
     }
+    storageOrMemory();
     const script = document.createElement("script");
     script.src = BASE + boardJs;
     document.head.appendChild(script);
