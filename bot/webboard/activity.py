@@ -162,6 +162,19 @@ def _refusal(text: object, status: int) -> web.Response:
     return web.json_response(text=body, status=status)
 
 
+async def _body(request: web.Request) -> bytes:
+    """The request's body, at most :data:`_MAX_BODY` bytes (read to its end, however the
+    client split it); ``ValueError`` when it says or turns out to be longer."""
+    if (request.content_length or 0) > _MAX_BODY:
+        raise ValueError("body too long")
+    body = bytearray()
+    while chunk := await request.content.read(_MAX_BODY + 1 - len(body)):
+        body += chunk
+        if len(body) > _MAX_BODY:
+            raise ValueError("body too long")
+    return bytes(body)
+
+
 def _code_of(raw: bytes) -> tuple[str, str]:
     """The code and channel id of a sign-in request's body; ``ValueError`` for any other."""
     body = json.loads(raw)
@@ -201,10 +214,7 @@ class _Activity:
         if not self._per_address.take(address[:64], time.monotonic()):
             return _refusal(texts.activity_too_fast(), 429)
         try:
-            raw = await request.content.read(_MAX_BODY + 1)
-            if len(raw) > _MAX_BODY:
-                raise ValueError("too long")
-            code, channel = _code_of(raw)
+            code, channel = _code_of(await _body(request))
         except (ValueError, RecursionError):
             return _refusal(texts.activity_bad_request(), 400)
         try:

@@ -7,6 +7,7 @@ page nor the endpoint exists."""
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import AsyncIterator
@@ -168,3 +169,19 @@ async def test_without_the_activity_there_is_no_page_nor_sign_in(tmp_path: Path)
                 "frame-ancestors 'self' https://web.telegram.org"
                 in answer.headers["Content-Security-Policy"]
             )
+
+
+async def test_a_sign_in_sent_in_small_pieces_is_read_whole(tmp_path: Path) -> None:
+    async with FakeDiscordOAuth() as oauth, board(tmp_path / "a.db", oauth) as (_, url):
+        code = oauth.issue(OAuthUser(5, "new"))
+        body = json.dumps({"code": code, "channel": "3001"}).encode()
+
+        async def pieces() -> AsyncIterator[bytes]:
+            for i in range(0, len(body), 7):
+                yield body[i : i + 7]
+
+        async with (
+            aiohttp.ClientSession() as http,
+            http.post(f"{url}/api/activity/session", data=pieces()) as answer,
+        ):
+            assert answer.status == 200, await answer.text()
