@@ -234,6 +234,7 @@ async def web_board(config: Settings, manager: SessionManager) -> AsyncIterator[
     import secrets
 
     from bot.webboard import WebBoard, WebUnavailable, serve_web
+    from bot.webboard.activity import ActivityConfig
 
     secret = config.web_secret.reveal() or (
         config.discord_token.reveal() + config.telegram_token.reveal()
@@ -244,6 +245,13 @@ async def web_board(config: Settings, manager: SessionManager) -> AsyncIterator[
         telegram_token=config.telegram_token.reveal(),
         link_secret=secret or secrets.token_hex(32),
         trusted_proxies=config.web_trusted_proxies,
+        activity=ActivityConfig(
+            config.discord_client_id,
+            config.discord_client_secret.reveal(),
+            config.discord_oauth_url,
+        )
+        if config.discord_activity
+        else None,
     )
     try:
         endpoint = await serve_web(board, config.web_addr.host, config.web_addr.port)
@@ -299,6 +307,7 @@ async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Even
             guild_id=config.discord_guild_id,
             shard_count=config.discord_shard_count,
             shard_ids=config.discord_shard_ids,
+            activity=config.discord_activity,
         )
     except DiscordUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None

@@ -223,6 +223,15 @@ class Settings:
     #: now (:class:`bot.sessions.clock.FileClock`, which a test rewrites to move time for a
     #: running ``hexhall run``); empty: the real clock.
     clock_file: str = ""
+    #: The Discord Activity (:mod:`bot.webboard.activity`): ``HEXHALL_DISCORD_ACTIVITY=1`` makes
+    #: "Open board" launch the board inside Discord (interaction callback ``LAUNCH_ACTIVITY``)
+    #: instead of answering with a link; the app's OAuth2 client id and secret sign players in
+    #: (``DISCORD_CLIENT_ID``, ``DISCORD_CLIENT_SECRET``), against ``DISCORD_OAUTH_URL`` (Discord's
+    #: API, or a test's fake token endpoint; ``DISCORD_API_URL`` when unset).
+    discord_activity: bool = False
+    discord_client_id: str = ""
+    discord_client_secret: Secret = Secret("")
+    discord_oauth_url: str = "https://discord.com/api/v10"
 
     @property
     def secrets(self) -> tuple[str, ...]:
@@ -237,6 +246,7 @@ class Settings:
             self.telegram_token.reveal(),
             self.telegram_webhook_secret.reveal(),
             self.web_secret.reveal(),
+            self.discord_client_secret.reveal(),
             *_url_passwords(self.db_path),
         ]
         return tuple(secret for secret in found if secret)
@@ -342,6 +352,33 @@ def _trusted_proxies(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6
     return tuple(networks)
 
 
+def _activity(env: MutableMapping[str, str], web_addr: Address | None) -> bool:
+    """``HEXHALL_DISCORD_ACTIVITY``: ``1`` (or ``true``/``yes``) turns the Discord Activity on;
+    it needs the web board and the app's OAuth2 client id and secret."""
+    text = env.get("HEXHALL_DISCORD_ACTIVITY", "").strip().lower()
+    if text in ("", "0", "false", "no"):
+        return False
+    if text not in ("1", "true", "yes"):
+        raise ConfigError(f"HEXHALL_DISCORD_ACTIVITY must be 1 or 0, not {text[:20]!r}")
+    missing = [
+        name
+        for name, present in (
+            ("HEXHALL_WEB_ADDR", web_addr is not None),
+            ("DISCORD_CLIENT_ID", bool(env.get("DISCORD_CLIENT_ID", "").strip())),
+            ("DISCORD_CLIENT_SECRET", bool(env.get("DISCORD_CLIENT_SECRET", "").strip())),
+        )
+        if not present
+    ]
+    if missing:
+        raise ConfigError(f"HEXHALL_DISCORD_ACTIVITY=1 needs {', '.join(missing)} set too")
+    client_id = env.get("DISCORD_CLIENT_ID", "").strip()
+    if not client_id.isascii() or not client_id.isdigit() or len(client_id) > 20:
+        raise ConfigError(
+            f"DISCORD_CLIENT_ID must be the app's id (digits), not {client_id[:24]!r}"
+        )
+    return True
+
+
 def _guild_id(value: str) -> int | None:
     """``DISCORD_GUILD_ID``: empty for none, else a server id (a snowflake)."""
     text = value.strip()
@@ -430,4 +467,12 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
         telegram_web_app=_web_app(env.get("TELEGRAM_WEB_APP", "")),
         web_trusted_proxies=_trusted_proxies(env.get("HEXHALL_TRUSTED_PROXIES", "")),
         clock_file=env.get("HEXHALL_CLOCK_FILE", "").strip(),
+        discord_activity=_activity(env, web_addr),
+        discord_client_id=env.get("DISCORD_CLIENT_ID", "").strip(),
+        discord_client_secret=Secret(env.get("DISCORD_CLIENT_SECRET", "").strip()),
+        discord_oauth_url=(
+            env.get("DISCORD_OAUTH_URL", "").strip()
+            or env.get("DISCORD_API_URL", "").strip()
+            or "https://discord.com/api/v10"
+        ).rstrip("/"),
     )

@@ -80,6 +80,7 @@ from bot.sessions.context import (
     checked,
     guard,
 )
+from bot.sessions.launches import Launches
 from bot.sessions.preview import BoardFacts, GameChoice
 from bot.sessions.thinker import Thinker
 from bot.sessions.validate import BadArgument
@@ -196,6 +197,8 @@ class SessionManager:
             max_pending=max_pending,
             thinker=thinker,
         )
+        # Which game each person last opened in Discord's Activity (bot.sessions.launches).
+        self._launches = Launches()
 
     @property
     def store(self) -> SqlStore:
@@ -487,6 +490,15 @@ class SessionManager:
             return await webviews.game_view(self._ctx, game_id)
         except Refusal:
             return None
+
+    def launched(self, user: User, game_id: int) -> None:
+        """``user`` opened game ``game_id`` in Discord's Activity: its page, once they are
+        signed in, opens that game first (:mod:`~bot.sessions.launches`)."""
+        self._launches.remember(user, game_id, self.now())
+
+    def launched_game(self, user: User) -> int | None:
+        """The game ``user`` last opened in Discord's Activity, if they did lately."""
+        return self._launches.last(user, self.now())
 
     import_record = forward(guard(histories.import_record))
 

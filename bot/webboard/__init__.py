@@ -6,7 +6,8 @@ Modules: :mod:`~bot.webboard.server` (routes and handlers), :mod:`~bot.webboard.
 (Telegram ``initData`` and signed link tokens), :mod:`~bot.webboard.view` (the board as JSON),
 :mod:`~bot.webboard.page` (the HTML), :mod:`~bot.webboard.live` (pollers, watchers),
 :mod:`~bot.webboard.limits` (rate limits), :mod:`~bot.webboard.reviewing` (the review after
-the game, issue 30); the page's script and style sheet are in ``static/``.
+the game, issue 30), :mod:`~bot.webboard.activity` (the board inside Discord, a Discord
+Activity, issue 44); the page's script and style sheet are in ``static/``.
 """
 
 from __future__ import annotations

@@ -23,6 +23,10 @@ _KINDS = {
     "host.js": "text/javascript",
     # The plan mode: conditional moves prepared on the web board.
     "plan.js": "text/javascript",
+    # The Discord Activity's page (bot.webboard.activity): its script and the Embedded App SDK.
+    "activity.js": "text/javascript",
+    "activity.css": "text/css",
+    "discord-sdk.js": "text/javascript",
 }
 #: The Cache-Control of a file asked for at its own version's address.
 FOREVER = "public, max-age=31536000, immutable"

@@ -15,7 +15,7 @@ from bot.sessions.webview import GameView
 from bot.webboard import assets, view
 from engines.base import Position
 
-__all__ = ["app_page", "game_page"]
+__all__ = ["activity_page", "app_page", "game_page"]
 
 _HEAD = """<!doctype html>
 <html lang="en">
@@ -167,4 +167,33 @@ def app_page() -> str:
         _head("Hexhall", "")
         + '<body data-app="1"><main><h1>Hexhall</h1>'
         + '<p id="status" role="status">Opening the board…</p></main></body></html>\n'
+    )
+
+
+def activity_page(client_id: str, *, mock: bool = False) -> str:
+    """The Discord Activity's page (:mod:`~bot.webboard.activity`): its script signs the player
+    in through the Embedded App SDK, then shows their game's board in place.  ``mock`` (tests
+    only) makes it use the SDK's own ``DiscordSDKMock``."""
+    data = {
+        "activity": "1",
+        "client-id": client_id,
+        "board-js": assets.url("board.js"),
+        "outside": str(texts.activity_not_in_discord()),
+        "refused": str(texts.activity_refused()),
+        "no-games": str(texts.activity_no_games()),
+    }
+    if mock:
+        data["mock"] = "1"
+    attributes = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
+    return (
+        _HEAD.format(
+            title="Hexhall", meta="", css=assets.url("board.css"), js=assets.url("discord-sdk.js")
+        ).replace(
+            "</head>",
+            f'<link rel="stylesheet" href="{assets.url("activity.css")}">\n'
+            f'<script src="{assets.url("activity.js")}" defer></script>\n</head>',
+        )
+        + f"<body{attributes}><main><h1>Hexhall</h1>"
+        + f'<p id="status" class="status" role="status">{escape(str(texts.activity_signing_in()))}'
+        + "</p></main></body></html>\n"
     )

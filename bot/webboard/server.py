@@ -50,6 +50,8 @@ from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
 from bot.webboard import assets, auth, page, plans, proxies, view
+from bot.webboard.activity import ActivityConfig
+from bot.webboard.activity import add_routes as add_activity
 from bot.webboard.files import Lru, Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
@@ -114,7 +116,10 @@ _COMPRESSED = frozenset(
 async def _headers(request: web.Request, response: web.StreamResponse) -> None:
     """Sets :data:`SECURITY_HEADERS` on ``response`` as it is sent (aiohttp's
     ``on_response_prepare``: also for the answers made of an exception, 404s and 500s)."""
+    own = response.headers.get("Content-Security-Policy")
     response.headers.update(SECURITY_HEADERS)
+    if own is not None:  # a page framed elsewhere says so (the Discord Activity's)
+        response.headers["Content-Security-Policy"] = own
 
 
 @web.middleware
@@ -173,6 +178,7 @@ class WebBoard:
         download_rate: tuple[float, int] = (1.0, 10),
         streams: Streams | None = None,
         trusted_proxies: proxies.Networks = (),
+        activity: ActivityConfig | None = None,
     ) -> None:
         self.manager = manager
         self.public_url = public_url.rstrip("/")
@@ -200,6 +206,8 @@ class WebBoard:
         self.streams = streams or Streams()
         # The operator's proxies (HEXHALL_TRUSTED_PROXIES): only their X-Forwarded-For is read.
         self.trusted_proxies = trusted_proxies
+        # The board inside Discord (bot.webboard.activity), when the operator turned it on.
+        self.activity = activity
 
     # -- links ------------------------------------------------------------------------------
 
@@ -557,6 +565,8 @@ class WebBoard:
         application.router.add_get(f"/api/games/{slug}/events", self._events)
         plan = (self.manager, self._game, self._who, self._player)
         plans.add_routes(application.router, slug, *plan)  # conditional moves (issue 46)
+        if self.activity is not None:
+            add_activity(application, self, self.activity, CSP)
 
         async def stop(_: web.Application) -> None:
             await self.live.close()

@@ -153,6 +153,9 @@ class ResponseKind(IntEnum):
     UPDATE_MESSAGE = 7
     AUTOCOMPLETE_RESULT = 8
     MODAL = 9
+    #: Launch the app's Activity: "Only available for apps with Activities enabled" (Discord's
+    #: Receiving and Responding, Interaction Callback Type); see FakeDiscord.activities.
+    LAUNCH_ACTIVITY = 12
 
 
 class InteractionContext(IntEnum):
@@ -193,7 +196,12 @@ class OptionKind(IntEnum):
 ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
     InteractionKind.PING: frozenset({ResponseKind.PONG}),
     InteractionKind.APPLICATION_COMMAND: frozenset(
-        {ResponseKind.CHANNEL_MESSAGE, ResponseKind.DEFERRED_CHANNEL_MESSAGE, ResponseKind.MODAL}
+        {
+            ResponseKind.CHANNEL_MESSAGE,
+            ResponseKind.DEFERRED_CHANNEL_MESSAGE,
+            ResponseKind.MODAL,
+            ResponseKind.LAUNCH_ACTIVITY,
+        }
     ),
     InteractionKind.MESSAGE_COMPONENT: frozenset(
         {
@@ -202,6 +210,7 @@ ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
             ResponseKind.DEFERRED_UPDATE_MESSAGE,
             ResponseKind.UPDATE_MESSAGE,
             ResponseKind.MODAL,
+            ResponseKind.LAUNCH_ACTIVITY,
         }
     ),
     InteractionKind.AUTOCOMPLETE: frozenset({ResponseKind.AUTOCOMPLETE_RESULT}),
@@ -211,9 +220,14 @@ ALLOWED_RESPONSES: Final[Mapping[InteractionKind, frozenset[int]]] = {
             ResponseKind.DEFERRED_CHANNEL_MESSAGE,
             ResponseKind.DEFERRED_UPDATE_MESSAGE,
             ResponseKind.UPDATE_MESSAGE,
+            ResponseKind.LAUNCH_ACTIVITY,
         }
     ),
 }
+#: The application flag of an app with an Activity (``EMBEDDED``, Discord's Application Flags).
+APP_EMBEDDED: Final = 1 << 17
+#: The command type of an Activity's Entry Point command (``PRIMARY_ENTRY_POINT``).
+ENTRY_POINT: Final = 4
 
 
 # --------------------------------------------------------------------------------------------
@@ -1071,6 +1085,12 @@ def _check_command(command: object, index: int, form: _FormErrors) -> None:
         form.length([*path, "name"], name, 1, 32)
         if command.get("description", ""):
             form.add([*path, "description"], "BASE_TYPE_MAX_LENGTH", "Must be empty.")
+    elif kind == ENTRY_POINT:
+        # PRIMARY_ENTRY_POINT: the Activity's command (FakeDiscord.enable_activities); its
+        # handler is APP_HANDLER (1) or DISCORD_LAUNCH_ACTIVITY (2).
+        form.length([*path, "name"], name, 1, 32)
+        if command.get("handler", 2) not in (1, 2):
+            form.add([*path, "handler"], "BASE_TYPE_CHOICES", "Value must be one of {1, 2}.")
     else:
         form.add([*path, "type"], "BASE_TYPE_CHOICES", f"Invalid command type {kind}")
     contexts = command.get("contexts")
@@ -1271,8 +1291,36 @@ class FakeDiscord(FakeServer):
         self._dm_channels: dict[int, int] = {}
         self._rate_limits: list[_RateLimit] = []
         self._ids = itertools.count(1)
+        #: Whether the app has Activities enabled (the Developer Portal's Activities page):
+        #: only then is LAUNCH_ACTIVITY (callback type 12) accepted, and each launch is in
+        #: :attr:`launched` as (interaction, activity instance id).
+        self.activities = False
+        self.launched: list[tuple[InteractionRecord, str]] = []
+        #: Entry Point launches Discord handled itself: (user id, channel id).
+        self.launched_by_discord: list[tuple[int, int]] = []
         self.app.middlewares.append(self._middleware)
         self._add_routes()
+
+    def enable_activities(self) -> None:
+        """Enable Activities for the app, as the Developer Portal does: LAUNCH_ACTIVITY is
+        accepted, and Discord creates the default Entry Point command, "launch", with the
+        ``DISCORD_LAUNCH_ACTIVITY`` handler (2) (Discord's Application Commands, "Default
+        Entry Point command")."""
+        self.activities = True
+        launch = {
+            "id": str(self.new_id()),
+            "application_id": str(self.application_id),
+            "version": str(self.new_id()),
+            "type": ENTRY_POINT,
+            "name": "launch",
+            "description": "",
+            "handler": 2,
+            "contexts": None,
+            "integration_types": [0],
+            "default_member_permissions": None,
+            "nsfw": False,
+        }
+        self.synced.setdefault(None, []).append(launch)
 
     # ---- addresses
 
@@ -1607,7 +1655,10 @@ class FakeDiscord(FakeServer):
             "session_id": session.session_id,
             "resume_gateway_url": str(self.gateway_url),
             "shard": list(session.shard),
-            "application": {"id": str(self.application_id), "flags": 0},
+            "application": {
+                "id": str(self.application_id),
+                "flags": APP_EMBEDDED if self.activities else 0,
+            },
         }
 
     # ---- users acting: interactions
@@ -1837,6 +1888,31 @@ class FakeDiscord(FakeServer):
                 continue
             return command, guild_id
         raise ImpossibleInteraction(f"no synced command /{name} usable here ({context.name})")
+
+    async def entry_point(
+        self, user: FakeUser | FakeMember | int, channel: FakeChannel | int
+    ) -> InteractionRecord | None:
+        """``user`` runs the app's Entry Point command in ``channel`` (from the App Launcher).
+        With its handler ``DISCORD_LAUNCH_ACTIVITY`` (2) Discord launches the Activity itself
+        and the app hears nothing (the launch is in :attr:`launched_by_discord`; ``None`` is
+        returned); with ``APP_HANDLER`` (1) the app gets the interaction (Discord's
+        Application Commands, "Entry Point handlers")."""
+        command = next((c for c in self.synced.get(None, []) if c["type"] == ENTRY_POINT), None)
+        if command is None:
+            raise ImpossibleInteraction("the app has no Entry Point command")
+        u, ch = self._user(user), self._channel(channel)
+        g = self.guilds.get(ch.guild_id) if ch.guild_id is not None else None
+        if g is not None and u.id not in g.members:
+            raise ImpossibleInteraction(f"user {u.id} is not a member of guild {g.id}")
+        if command.get("handler", 2) == 2:
+            self.launched_by_discord.append((u.id, ch.id))
+            self.notify()
+            return None
+        data = {"id": command["id"], "name": command["name"], "type": ENTRY_POINT}
+        kind = InteractionKind.APPLICATION_COMMAND
+        record = self._new_interaction(kind, u, ch, g, self._context(ch), data, owners=command)
+        await self._deliver(record)
+        return record
 
     async def _command_interaction(
         self,
@@ -2257,7 +2333,7 @@ class FakeDiscord(FakeServer):
             "owner": FakeUser(self.application_id + 1, "owner").payload(),
             "team": None,
             "verify_key": "0" * 64,
-            "flags": 0,
+            "flags": APP_EMBEDDED if self.activities else 0,
             "tags": [],
             "redirect_uris": [],
             "interactions_endpoint_url": None,
@@ -2334,6 +2410,13 @@ class FakeDiscord(FakeServer):
         duplicated = {k for k in keys if keys.count(k) > 1}
         if duplicated:
             form.add([], "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Duplicate names: {duplicated}")
+        entry_points = sum(1 for k, _ in keys if k == ENTRY_POINT)
+        if entry_points and (guild_id is not None or not self.activities):
+            # "handler can only be set for ... PRIMARY_ENTRY_POINT for applications with the
+            # EMBEDDED flag"; Entry Point commands can only be global.
+            form.add([], "APPLICATION_COMMAND_INVALID", "Entry Point commands need Activities")
+        if entry_points > 1:
+            form.add([], "APPLICATION_COMMAND_INVALID", "An app has one Entry Point command.")
         per_kind = {kind: sum(1 for k, _ in keys if k == kind) for kind in (1, 2, 3)}
         if per_kind[1] > 100 or per_kind[2] > 15 or per_kind[3] > 15:
             form.add([], "BASE_TYPE_MAX_LENGTH", "Too many commands of one type.")
@@ -2441,6 +2524,14 @@ class FakeDiscord(FakeServer):
             assert record.message is not None
             self._edit(record.message, data, upload)
             message = record.original = record.message
+        elif kind == ResponseKind.LAUNCH_ACTIVITY and not self.activities:
+            # Discord documents the rule ("only available for apps with Activities enabled"),
+            # not its error: refused here as a response type the app may not use.
+            form.add(
+                ["type"],
+                "INTERACTION_RESPONSE_TYPE_INVALID",
+                "Activities are not enabled for this application",
+            )
         elif kind == ResponseKind.AUTOCOMPLETE_RESULT:
             _check_choices(data.get("choices"), form)
         elif kind == ResponseKind.MODAL:
@@ -2452,6 +2543,15 @@ class FakeDiscord(FakeServer):
         form.raise_if_any()
         info: dict[str, Any] = {"id": str(record.id), "type": int(record.kind)}
         result: dict[str, Any] = {"interaction": info, "resource": {"type": kind}}
+        if kind == ResponseKind.LAUNCH_ACTIVITY:
+            # One instance per channel: a launch where one runs joins it.
+            instance = next(
+                (i for r, i in self.launched if r.channel.id == record.channel.id),
+                f"i-{self.new_id()}",
+            )
+            self.launched.append((record, instance))
+            info["activity_instance_id"] = instance
+            result["resource"]["activity_instance"] = {"id": instance}
         if message is not None:
             info["response_message_id"] = str(message.id)
             info["response_message_loading"] = message.loading

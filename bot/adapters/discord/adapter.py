@@ -50,6 +50,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.launching import ENTRY_POINT, ActivityLaunches
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
@@ -137,6 +138,15 @@ def _foreign(interaction: discord.Interaction) -> bool:
 
 
 class _Tree(app_commands.CommandTree["DiscordBot"]):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """The app's Entry Point command, when its handler is ``APP_HANDLER`` (Discord sends
+        it to the app), opens the Activity; every other command goes on to the tree."""
+        data: Any = interaction.data or {}
+        if data.get("type") != ENTRY_POINT:
+            return True
+        await self.client.entry_point(interaction)
+        return False
+
     async def on_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
@@ -153,7 +163,7 @@ def _is_board(reply: Reply) -> bool:
     )
 
 
-class DiscordBot(discord.Client, ChallengeCards, MovePicker):
+class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
     """The Hexhall bot on Discord over one :class:`SessionManager` (see the module docstring).
 
     ``guild_id`` syncs the commands to that one server (development) instead of globally;
@@ -197,6 +207,7 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         self.followups = Followups()
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
+        self.open_in_activity = False  # (bot.adapters.discord.launching)
 
     async def login(self, token: str) -> None:
         """Log in; from now on this module's log records never show ``token``."""
@@ -619,6 +630,12 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
             await interaction.response.edit_message(
                 content=markdown(texts.picker_closed()), embed=None, attachments=[], view=None
             )
+            return
+        if (
+            kind is ActionKind.WEB_BOARD
+            and self.open_in_activity
+            and await self.launch(interaction, action)
+        ):
             return
         if kind is ActionKind.OFFER_DRAW:
             game = action.subject

@@ -78,12 +78,14 @@ async def serve(
     guild_ready_timeout: float = 2.0,
     shard_count: int | None = None,
     shard_ids: Sequence[int] | None = None,
+    activity: bool = False,
 ) -> None:
     """Run the bot until ``stop`` is set (or the connection fails for good: then raise).
 
     ``shard_count`` (``None``: no sharding) and ``shard_ids`` (``None``: every shard) choose
     the gateway shards this process runs; only the process running shard 0 syncs the
-    commands, and every process delivers Discord's notifications from the outbox."""
+    commands, and every process delivers Discord's notifications from the outbox.
+    ``activity``: "Open board" launches the app's Activity (``HEXHALL_DISCORD_ACTIVITY``)."""
     point_at(api_url, gateway_url)
     outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
     bot = build_bot(
@@ -94,6 +96,7 @@ async def serve(
         outbox=outbox,
         guild_ready_timeout=guild_ready_timeout,
     )
+    bot.open_in_activity = activity
     sender = DiscordSender(bot, Recaps(manager.store))
     hide(token)
     try:

@@ -36,6 +36,8 @@ log = logging.getLogger(__name__)
 
 #: Fields of a command that only global commands have.
 GLOBAL_ONLY = frozenset({"contexts", "integration_types", "dm_permission"})
+#: The command type of an Activity's Entry Point command (``PRIMARY_ENTRY_POINT``).
+ENTRY_POINT = 4
 #: Fields Discord adds to what it stores (not part of what the bot says).
 _SERVER_FIELDS = frozenset({"id", "application_id", "guild_id", "version"})
 
@@ -47,6 +49,11 @@ def payload(tree: app_commands.CommandTree[Any], *, guild: bool) -> list[dict[st
     if guild:
         commands = [{k: v for k, v in c.items() if k not in GLOBAL_ONLY} for c in commands]
     return commands
+
+
+def _as_sent(command: Mapping[str, Any]) -> dict[str, Any]:
+    """A command Discord holds, as a command list to upload says it (no server fields)."""
+    return {str(k): v for k, v in command.items() if k not in _SERVER_FIELDS}
 
 
 def canonical(value: Any) -> Any:
@@ -87,6 +94,10 @@ async def sync_if_changed(
     wanted = payload(tree, guild=guild_id is not None)
     if guild_id is None:
         held = await http.get_global_commands(application_id)
+        # The Activity's Entry Point command (Discord makes "Launch" when Activities are
+        # enabled) is no command of the bot's: uploading the list without it would delete
+        # it, so it goes back as Discord holds it.
+        wanted += [_as_sent(c) for c in held if c.get("type") == ENTRY_POINT]
     else:
         held = await http.get_guild_commands(application_id, guild_id)
     mine, theirs = digest(wanted), digest(held)

@@ -25,6 +25,18 @@ illegal is a plain sentence, one for every code the engines give
 
 from __future__ import annotations
 
+from bot.sessions.texts.activity import (
+    activity_bad_request,
+    activity_code_refused,
+    activity_games,
+    activity_no_games,
+    activity_not_in_discord,
+    activity_off,
+    activity_refused,
+    activity_signing_in,
+    activity_too_fast,
+    activity_unavailable,
+)
 from bot.sessions.texts.base import (
     BUSY,
     FLOOD_WAIT,
@@ -634,4 +646,18 @@ __all__ += [
     "premove_set",
     "premove_stopped_note",
     "premove_too_many",
+]
+
+# The Discord Activity's page and sign-in (issue 44), kept apart as above.
+__all__ += [
+    "activity_bad_request",
+    "activity_code_refused",
+    "activity_games",
+    "activity_no_games",
+    "activity_not_in_discord",
+    "activity_off",
+    "activity_refused",
+    "activity_signing_in",
+    "activity_too_fast",
+    "activity_unavailable",
 ]
