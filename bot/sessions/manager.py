@@ -484,6 +484,10 @@ class SessionManager:
 
     import_record = forward(guard(histories.import_record))
 
+    #: The game other than the one named where it is the player's turn (the web board's
+    #: "next game" link; :func:`~bot.sessions.webview.next_turn`).
+    next_turn = forward(webviews.next_turn)
+
     @guard
     async def press(self, user: User, chat: Chat, action_id: str) -> Reply:
         """Resolve a button press by its action id (works after a restart: ids hold it all)."""

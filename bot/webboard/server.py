@@ -14,6 +14,9 @@ endpoint of :mod:`bot.web`):
   :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
   chat move (its checks, its commit, its notifications in the chat); answered here, so the
   move's board is due in the game's chat at once and this process's outboxes are woken.
+- ``POST /api/games/<slug>/actions`` ``{"action": "resign"|"draw"|"takeback", "answer": ...,
+  "confirm": ...}``: a player's resignation, draw offer or answer, takeback request or answer,
+  through the session manager (the same decisions as the chat's commands).
 - ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
   the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
@@ -45,10 +48,9 @@ from bot.messages import ActionKind, Chat, TurnRefusal, User
 from bot.sessions import reviews, texts, turns
 from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
-from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import assets, auth, page, proxies, view
+from bot.webboard import assets, auth, page, proxies, steps, view
 from bot.webboard.files import Lru, Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
@@ -74,6 +76,12 @@ _MAX_BODY = 2048
 # own are theirs, by their player id).
 _SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
+# The page's actions and the answers each takes ("": the first asking).
+_ACTIONS = {
+    "resign": ("",),
+    "draw": ("", "offer", "accept", "decline"),
+    "takeback": ("", "ask", "accept", "decline"),
+}
 # What a refused download's Retry-After says (seconds).
 _DOWNLOAD_RETRY_AFTER = 5
 # An event stream's checks that its page is still there, and its comment line that keeps the
@@ -148,6 +156,16 @@ def _missing(request: web.Request) -> web.HTTPNotFound:
         body = json.dumps({"ok": False, "text": text}, ensure_ascii=False)
         return web.HTTPNotFound(text=body, content_type="application/json")
     return web.HTTPNotFound(text=text)
+
+
+def _offer_text(draw: int | None, takeback: int | None, sides: tuple[str, ...]) -> str:
+    """What the page says of a standing draw offer or takeback request (by the seat)."""
+    said = []
+    if draw is not None:
+        said.append(str(texts.web_draw_offered(sides[draw])))
+    if takeback is not None:
+        said.append(str(texts.web_takeback_asked(sides[takeback])))
+    return " ".join(said)
 
 
 async def _no_icon(request: web.Request) -> web.Response:
@@ -311,6 +329,10 @@ class WebBoard:
             "board": view.geometry(row.game, dict(row.options)),
             "moves": list(g.moves),
             "frames": [view.frame(p) for p in g.positions],
+            # A standing draw offer or takeback request: the seat that made it.
+            "offers": {"draw": row.draw_offer_by, "takeback": row.takeback_by},
+            "offer_text": _offer_text(row.draw_offer_by, row.takeback_by, position.seat_sides),
+            "labels": texts.BOARD_LABELS,
         }
         self._views.put(key, state)
         return dict(state)
@@ -378,8 +400,10 @@ class WebBoard:
     async def _api_game(self, request: web.Request) -> web.Response:
         gid, g = await self._game(request)
         state = self._state(g, request.match_info["slug"])
+        who: auth.Identity | None = None
         try:
-            player = await self._player(self._who(request, gid))
+            who = self._who(request, gid)
+            player = await self._player(who)
             state["auth"] = None
         except auth.AuthError as exc:
             player, state["auth"] = None, str(exc)
@@ -387,7 +411,22 @@ class WebBoard:
         state["you"] = decided.seat
         state["can_move"] = isinstance(decided, turns.MayMove)
         state["spectators"] = self.live.spectators(gid)
+        state["next_turn"] = await self._next_turn(request, gid, who, player)
         return _json(state)
+
+    async def _next_turn(
+        self, request: web.Request, gid: int, who: auth.Identity | None, player: PlayerRow | None
+    ) -> str | None:
+        """The asker's link to their next game where it is their turn (a personal one for a
+        personal link's holder; the page's own sign-in goes with a Mini App's)."""
+        if who is None or player is None or player.id is None:
+            return None
+        other = await self.manager.next_turn(player.id, gid)
+        if other is None:
+            return None
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return await self.personal_link(other, who)
+        return await self.link(other)
 
     async def _api_next(self, request: web.Request) -> web.Response:
         if not self._steps_per_address.take(self._address(request), time.monotonic()):
@@ -397,16 +436,54 @@ class WebBoard:
         key = ("next", gid, g.row.version, prefix)
         answer = self._files.get_or_none(key)
         if answer is None:
-            step = next_parts(g.position, prefix)
-            after = view.frame(g.position.play(prefix)) if step.complete else None
-            answer = {
-                "prefix": prefix,
-                "parts": list(step.parts),
-                "complete": step.complete,
-                "after": after,
-            }
+            try:
+                answer = steps.step(g.position, prefix, gid)
+            except ValueError:
+                return _refusal(texts.web_no_such_start(prefix), 400)
             self._files.put(key, answer)
         return _json(answer)
+
+    async def _api_action(self, request: web.Request) -> web.Response:
+        """A player's resignation, draw or takeback (see the module docstring): the session
+        manager decides, as for the chat's commands; the page shows its answer."""
+        if not self._per_address.take(self._address(request), time.monotonic()):
+            return _refusal(texts.web_too_fast(), 429)
+        gid, g = await self._game(request)
+        try:
+            body = json.loads(await _body(request))
+            if not isinstance(body, dict):
+                raise ValueError
+            action, answer = body["action"], body.get("answer", "")
+            confirm = body.get("confirm", False)
+            if action not in _ACTIONS or answer not in _ACTIONS[action]:
+                raise ValueError
+            if not isinstance(confirm, bool):
+                raise ValueError
+        except (ValueError, KeyError, TypeError, RecursionError):
+            return _refusal(texts.web_bad_action_request(), 400)
+        try:
+            who = self._who(request, gid)
+        except auth.AuthError as exc:
+            return _refusal(exc, 401)
+        if who is None:
+            return _refusal(texts.web_sign_in(), 401)
+        player = await self._player(who)
+        if player is None or player.id not in g.row.seats:
+            return _refusal(texts.web_not_your_game(), 403)
+        user = User(who.platform, who.user_id, player.name)
+        chat = Chat(g.row.platform, g.row.chat_id)
+        if action == "resign":
+            reply = await self.manager.resign(user, chat, gid, confirm)
+        elif action == "draw":
+            reply = await self.manager.draw(user, chat, gid, answer or "offer")
+        else:
+            reply = await self.manager.takeback(user, chat, gid, answer or "ask")
+        self.live.poke(gid)
+        # A resignation not yet confirmed is a question: the page asks it.
+        ask = action == "resign" and not confirm and reply.ok
+        return _json(
+            {"ok": reply.ok, "ask": ask, "text": str(reply.body)}, 200 if reply.ok else 409
+        )
 
     def _address(self, request: web.Request) -> str:
         """The asker's address, for the limits per address (:func:`~bot.webboard.proxies.client`:
@@ -553,6 +630,7 @@ class WebBoard:
         application.router.add_get(f"/api/games/{slug}/next", self._api_next)
         application.router.add_post(f"/api/games/{slug}/moves", self._api_move)
         application.router.add_get(f"/api/games/{slug}/review", self._api_review)
+        application.router.add_post(f"/api/games/{slug}/actions", self._api_action)
         application.router.add_get(f"/api/games/{slug}/events", self._events)
 
         async def stop(_: web.Application) -> None:
