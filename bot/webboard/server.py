@@ -50,7 +50,7 @@ from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import assets, auth, page, proxies, steps, view
+from bot.webboard import actions, assets, auth, page, proxies, steps, view
 from bot.webboard.files import Lru, Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
@@ -76,12 +76,6 @@ _MAX_BODY = 2048
 # own are theirs, by their player id).
 _SPECTATORS = "web spectators"
 _MAX_PREFIX = 200
-# The page's actions and the answers each takes ("": the first asking).
-_ACTIONS = {
-    "resign": ("",),
-    "draw": ("", "offer", "accept", "decline"),
-    "takeback": ("", "ask", "accept", "decline"),
-}
 # What a refused download's Retry-After says (seconds).
 _DOWNLOAD_RETRY_AFTER = 5
 # An event stream's checks that its page is still there, and its comment line that keeps the
@@ -156,16 +150,6 @@ def _missing(request: web.Request) -> web.HTTPNotFound:
         body = json.dumps({"ok": False, "text": text}, ensure_ascii=False)
         return web.HTTPNotFound(text=body, content_type="application/json")
     return web.HTTPNotFound(text=text)
-
-
-def _offer_text(draw: int | None, takeback: int | None, sides: tuple[str, ...]) -> str:
-    """What the page says of a standing draw offer or takeback request (by the seat)."""
-    said = []
-    if draw is not None:
-        said.append(str(texts.web_draw_offered(sides[draw])))
-    if takeback is not None:
-        said.append(str(texts.web_takeback_asked(sides[takeback])))
-    return " ".join(said)
 
 
 async def _no_icon(request: web.Request) -> web.Response:
@@ -331,7 +315,9 @@ class WebBoard:
             "frames": [view.frame(p) for p in g.positions],
             # A standing draw offer or takeback request: the seat that made it.
             "offers": {"draw": row.draw_offer_by, "takeback": row.takeback_by},
-            "offer_text": _offer_text(row.draw_offer_by, row.takeback_by, position.seat_sides),
+            "offer_text": actions.offer_text(
+                row.draw_offer_by, row.takeback_by, position.seat_sides
+            ),
             "labels": texts.BOARD_LABELS,
         }
         self._views.put(key, state)
@@ -450,16 +436,8 @@ class WebBoard:
             return _refusal(texts.web_too_fast(), 429)
         gid, g = await self._game(request)
         try:
-            body = json.loads(await _body(request))
-            if not isinstance(body, dict):
-                raise ValueError
-            action, answer = body["action"], body.get("answer", "")
-            confirm = body.get("confirm", False)
-            if action not in _ACTIONS or answer not in _ACTIONS[action]:
-                raise ValueError
-            if not isinstance(confirm, bool):
-                raise ValueError
-        except (ValueError, KeyError, TypeError, RecursionError):
+            asked = actions.parse(await _body(request))
+        except (ValueError, RecursionError):
             return _refusal(texts.web_bad_action_request(), 400)
         try:
             who = self._who(request, gid)
@@ -471,16 +449,12 @@ class WebBoard:
         if player is None or player.id not in g.row.seats:
             return _refusal(texts.web_not_your_game(), 403)
         user = User(who.platform, who.user_id, player.name)
-        chat = Chat(g.row.platform, g.row.chat_id)
-        if action == "resign":
-            reply = await self.manager.resign(user, chat, gid, confirm)
-        elif action == "draw":
-            reply = await self.manager.draw(user, chat, gid, answer or "offer")
-        else:
-            reply = await self.manager.takeback(user, chat, gid, answer or "ask")
+        reply = await actions.run(
+            self.manager, user, Chat(g.row.platform, g.row.chat_id), gid, asked
+        )
         self.live.poke(gid)
         # A resignation not yet confirmed is a question: the page asks it.
-        ask = action == "resign" and not confirm and reply.ok
+        ask = asked.action == "resign" and not asked.confirm and reply.ok
         return _json(
             {"ok": reply.ok, "ask": ask, "text": str(reply.body)}, 200 if reply.ok else 409
         )
