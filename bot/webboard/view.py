@@ -202,9 +202,13 @@ def _goals(position: Any, count: int) -> list[int]:
 def geometry(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """Where the cells of a board of ``game`` with ``options`` are drawn (see the module
     docstring): ``kind`` (``hex`` or ``square``), ``r`` (a hexagon's circumradius or half a
-    square's side), ``turn`` (degrees the hexagons are turned), ``w``/``h`` (the drawing's
-    size) and ``cells`` (each with its notation ``n``, centre ``x``, ``y``, and ``e`` the
-    colour whose goal edge or home row it is on, -1 for none)."""
+    square's side), ``turn`` (degrees the hexagons are turned), ``w``/``h`` (the cells'
+    extent), ``box`` (the drawing's ``[x, y, width, height]``, coordinates included),
+    ``cells`` (each with its notation ``n``, centre ``x``, ``y``, ``e`` the colour whose goal
+    edge or home row it is on, -1 for none, and on a board of regions ``s`` its region and
+    ``a`` 1 for an auto-cell), ``labels`` (the coordinates: text ``t`` at ``x``, ``y``),
+    ``regions`` (``n`` the move that names one, ``label`` in words, its centre) and
+    ``heights`` (``tiles``, ``stacks`` or ``None``: what a frame's heights are)."""
     return _geometry(game, tuple(sorted(options.items())))
 
 

@@ -30,6 +30,18 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 #: The issue's smallest tap target, in CSS pixels.
 TAP = 44
+#: Each game at its default size, then the biggest board of each game that has sizes (the
+#: smallest cells: Maphex 16x16 pans and zooms).
+BOARDS: tuple[tuple[str, dict[str, object]], ...] = (
+    ("pathagon", {}),
+    ("maphex", {}),
+    ("isopath", {}),
+    ("fixation", {}),
+    ("inphexion", {}),
+    ("maphex", {"size": 16}),
+    ("isopath", {"size": 5}),
+    ("inphexion", {"size": 9}),
+)
 
 
 async def _open(
@@ -71,13 +83,7 @@ def _move(game: str, position: engines.Position) -> str:
 async def test_five_games_by_taps_with_44px_targets(
     browser: Browser, web: Site, size: dict[str, int]
 ) -> None:
-    for game, options in (
-        ("pathagon", {}),
-        ("maphex", {}),
-        ("isopath", {}),
-        ("fixation", {}),
-        ("inphexion", {}),
-    ):
+    for game, options in BOARDS:
         gid = await new_game(web.manager, game, ADA, BO, TG_GROUP, (), options)
         row = await web.manager.store.get_game(gid)
         assert row is not None and row.to_move is not None

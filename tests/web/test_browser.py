@@ -2,8 +2,8 @@
 390×844: each of the five games played by tapping the board alone, opened as the player to
 move through Telegram's Mini App path (a test-signed ``initData`` put in place before the page
 loads, as Telegram's script would) or through a Discord personal link; the move announced in
-the chat (the outbox) and shown on a spectator's page within 2 s; refused sign-ins; layout
-facts; keyboard navigation and the step-through.
+the chat (the outbox) and shown on a spectator's page within 2 s; refused sign-ins; keyboard
+navigation and the step-through (the layout and tap targets: ``test_board.py``).
 
 Telegram's Mini App gets ``initData`` from ``Telegram.WebApp.initData`` (core.telegram.org/bots/
 webapps, "Initializing Mini Apps"); the page reads it when present and sends it as
