@@ -96,7 +96,7 @@ def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]
     regions = _regions(shown, cells)
     labels = _labels(cells, spacing, by_row=isinstance(board, Hexagon))
     # The drawing's box: the cells with their rims, and the coordinates around them.
-    rim, text = radius * 1.2, radius * 0.6
+    rim, text = radius * 1.15, radius * 0.6
     xs = [c["x"] for c in cells]
     ys = [c["y"] for c in cells]
     lx = [t["x"] for t in labels] or xs
@@ -172,7 +172,7 @@ def _labels(cells: list[dict[str, Any]], spacing: float, *, by_row: bool) -> lis
             dx, dy = first["x"] - second["x"], first["y"] - second["y"]
             step = math.hypot(dx, dy) or 1.0
             # Beyond the end cell, a little closer than a whole cell.
-            far = 0.62 * spacing / step
+            far = 0.8 * spacing / step
             labels.append(
                 {
                     "t": text,

@@ -203,7 +203,7 @@
     const rims = el("g", { class: "rims" }, svg);
     for (const c of g.cells) {
       if (c.e < 0) continue;
-      const rim = shape(place(c), g.r * 1.18, rims, "rim");
+      const rim = shape(place(c), g.r * 1.12, rims, "rim");
       rim.setAttribute("fill", state.colours[c.e]);
     }
     cells = {};
