@@ -145,6 +145,8 @@
     }
     if (moved && !first) {
       if (follow || shown > state.ply) shown = state.ply;
+      // Following the game: the address names no older position.
+      if (follow && fragmentPly() !== null) history.replaceState(null, "", location.pathname + location.search);
       prefix = "";
       step = null;
     }
