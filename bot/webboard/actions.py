@@ -1,6 +1,7 @@
 """The page's resign, draw and takeback (issue 44): the request's body read strictly, the
-session manager's own command run (the same checks and commits as the chat's ``/resign``,
-``/draw`` and ``/takeback``), and what the page says of a standing offer.
+session manager's own commands run (the same checks and commits as the chat's ``/resign``,
+``/draw`` and ``/takeback``, then the answer told in the game's chat:
+:mod:`bot.sessions.pageactions`), and what the page says of a standing offer.
 
 >>> parse(b'{"action": "draw", "answer": "accept"}')
 Asked(action='draw', answer='accept', confirm=False)
@@ -17,15 +18,9 @@ from dataclasses import dataclass
 from bot.messages import Chat, Reply, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
+from bot.sessions.pageactions import ACTIONS
 
 __all__ = ["Asked", "offer_text", "parse", "run"]
-
-# The page's actions and the answers each takes ("": the first asking).
-_ACTIONS = {
-    "resign": ("",),
-    "draw": ("", "offer", "accept", "decline"),
-    "takeback": ("", "ask", "accept", "decline"),
-}
 
 
 @dataclass(frozen=True)
@@ -48,7 +43,7 @@ def parse(body: bytes) -> Asked:
     confirm = data.get("confirm", False)
     if not isinstance(action, str) or not isinstance(answer, str):
         raise ValueError("not text")
-    if action not in _ACTIONS or answer not in _ACTIONS[action]:
+    if action not in ACTIONS or answer not in ACTIONS[action]:
         raise ValueError(f"{action} {answer}")
     if not isinstance(confirm, bool):
         raise ValueError("confirm")
@@ -56,12 +51,9 @@ def parse(body: bytes) -> Asked:
 
 
 async def run(manager: SessionManager, user: User, chat: Chat, gid: int, asked: Asked) -> Reply:
-    """Runs ``asked`` for ``user`` in game ``gid`` of ``chat`` through the session manager."""
-    if asked.action == "resign":
-        return await manager.resign(user, chat, gid, asked.confirm)
-    if asked.action == "draw":
-        return await manager.draw(user, chat, gid, asked.answer or "offer")
-    return await manager.takeback(user, chat, gid, asked.answer or "ask")
+    """Runs ``asked`` for ``user`` in game ``gid`` of ``chat`` through the session manager
+    (which tells the game's chat too)."""
+    return await manager.page_action(user, chat, gid, asked.action, asked.answer, asked.confirm)
 
 
 def offer_text(draw: int | None, takeback: int | None, sides: tuple[str, ...]) -> str:

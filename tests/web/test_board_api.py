@@ -11,8 +11,9 @@ from urllib.parse import quote
 import aiohttp
 import pytest
 
+from bot.core.notification import Kind, Notification
 from bot.core.status import GameStatus
-from bot.messages import User
+from bot.messages import ActionKind, User
 from tests.web.kit import ADA, BO, TG_GROUP, Site, identity, init_data, new_game
 from tests.web.scripted import MAPHEX
 
@@ -30,6 +31,20 @@ async def _call(
         http.request(method, url, data=data, headers=headers or {}) as answer,
     ):
         return answer.status, json.loads(await answer.read())
+
+
+async def _chat_notes(web: Site, user: User) -> list[Notification]:
+    """What the page's actions of ``user`` queued for the game's chat (in the group, never
+    direct, due at once)."""
+    player = await web.manager.store.find_player(user.platform, user.user_id)
+    assert player is not None and player.id is not None
+    notes = await web.manager.store.notifications_for(player.id)
+    found = [
+        n for n in notes if n.kind in (Kind.TAKEBACK_REQUESTED, Kind.DRAW_OFFERED, Kind.GAME_OVER)
+    ]
+    for n in found:
+        assert n.chat == TG_GROUP and not n.direct and n.deliver_after <= web.clock.now()
+    return found
 
 
 def _tma(web: Site, user: User) -> dict[str, str]:
@@ -98,24 +113,33 @@ async def test_page_actions_go_through_the_session_manager(web: Site) -> None:
     status, answer = await _call("POST", actions, {"action": "takeback"}, _tma(web, BO))
     assert status == 409 and answer["ok"] is False and answer["text"]
     assert await web.manager.store.get_game(gid) == before
-    # Ada asks to take d4 back: the page's state shows it; Bo allows it.
+    assert await _chat_notes(web, ADA) == []  # nothing posted for a refusal
+    # Ada asks to take d4 back: the page's state shows it, the chat is told (with the
+    # buttons that answer it, as the chat's own /takeback); Bo allows it.
     status, answer = await _call("POST", actions, {"action": "takeback"}, _tma(web, ADA))
     assert status == 200 and answer["ok"]
+    [asked] = await _chat_notes(web, ADA)
+    assert asked.kind is Kind.TAKEBACK_REQUESTED and "d4" in str(asked.text)
+    assert {a.kind for a in asked.actions} >= {ActionKind.TAKEBACK_ACCEPT}
     _, state = await _call("GET", await _api(web, gid), headers=_tma(web, BO))
     assert state["offers"]["takeback"] == 0 and "take their last move back" in state["offer_text"]
     body = {"action": "takeback", "answer": "accept"}
     status, answer = await _call("POST", actions, body, _tma(web, BO))
     assert status == 200 and [m.move for m in await web.manager.store.moves(gid)] == []
-    # Resigning asks first (nothing changes), then resigns.
+    # Resigning asks first (nothing changes, nothing is posted), then resigns.
+    posted = len(await _chat_notes(web, ADA))
     status, answer = await _call("POST", actions, {"action": "resign"}, _tma(web, ADA))
     assert status == 200 and answer["ask"] and "Really resign" in answer["text"]
     row = await web.manager.store.get_game(gid)
     assert row is not None and row.status is GameStatus.ACTIVE
+    assert len(await _chat_notes(web, ADA)) == posted  # the question is the page's alone
     body = {"action": "resign", "confirm": True}
     status, answer = await _call("POST", actions, body, _tma(web, ADA))
     assert status == 200 and not answer["ask"]
     row = await web.manager.store.get_game(gid)
     assert row is not None and row.status is not GameStatus.ACTIVE
+    over = (await _chat_notes(web, ADA))[-1]
+    assert over.kind is Kind.GAME_OVER and "resign" in str(over.text)
 
 
 async def test_next_game_where_it_is_your_turn(web: Site) -> None:
