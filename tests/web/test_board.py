@@ -194,6 +194,13 @@ async def test_finished_game_links_and_turning(browser: Browser, web: Site) -> N
     await expect(page.locator("[data-cell]").first).to_be_visible()
     again = await a1.bounding_box()
     assert again is not None and abs(again["y"] - after["y"]) < 2
+    # Zoom: the cells grow by half, the board pans inside its box, the page does not scroll
+    # sideways.
+    await page.locator("#zoom-in").click()
+    bigger = await a1.bounding_box()
+    assert bigger is not None and bigger["width"] > 1.4 * again["width"]
+    await expect(page.locator("#board")).to_have_class(re.compile(r"\bpans\b"))
+    assert await page.evaluate("document.documentElement.scrollWidth") <= UPRIGHT["width"]
     await page.context.close()
 
 
