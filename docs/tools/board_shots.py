@@ -11,7 +11,9 @@ The pictures (``docs/img/board-*.png``):
 * ``board-isopath-turn``: Iso-Path's turn half built (a tile taken and put: "move a piece",
   only the pieces that can move lit);
 * ``board-inphexion-landscape``: a game on its side, the board beside the controls, the board
-  turned to Blue's side (the second player's).
+  turned to Black's side (the second player's);
+* ``board-maphex16-landscape``: Maphex 16×16 on its side, cells of 44 px in a board that pans,
+  the sub-board Red must play in marked.
 
 Run from the repository: ``.venv/bin/python docs/tools/board_shots.py``.
 """
@@ -96,6 +98,12 @@ async def main() -> None:
             )
             page = await _page(browser, web, gid, 1, LANDSCAPE)
             await _shoot(page, "inphexion-landscape")
+            # Maphex 16x16 on its side: cells of 44 px, the board pans in its box; Red plays in
+            # the sub-board Blue chose (6).
+            gid = await new_game(web.manager, "maphex", ADA, BO, TG_GROUP, ("6",), {"size": 16})
+            page = await _page(browser, web, gid, 0, LANDSCAPE)
+            await expect(page.locator("[data-cell].zone").first).to_be_visible()
+            await _shoot(page, "maphex16-landscape")
             await browser.close()
 
 

@@ -545,6 +545,7 @@
           $("choices").appendChild(b);
         }
       }
+      if (!prefix) reveal(Object.keys(cellChoices));
       $("send").disabled = !step.complete;
       $("back").disabled = step.back === null || step.back === undefined;
       $("clear").disabled = !prefix;
@@ -553,6 +554,21 @@
       step = null;
     }
     paint();
+  }
+
+  // A board that pans (Maphex 16x16 on a phone) scrolls, inside its box only, to show the
+  // cells that can be chosen when none of them is in sight.
+  function reveal(names) {
+    const box = $("board");
+    if (!box.classList.contains("pans") || !names.length) return;
+    const view = box.getBoundingClientRect();
+    const rects = names.map((n) => cells[n].getBoundingClientRect());
+    const inside = (r) => r.left >= view.left && r.right <= view.right && r.top >= view.top && r.bottom <= view.bottom;
+    if (rects.some(inside)) return;
+    const x = (Math.min(...rects.map((r) => r.left)) + Math.max(...rects.map((r) => r.right))) / 2;
+    const y = (Math.min(...rects.map((r) => r.top)) + Math.max(...rects.map((r) => r.bottom))) / 2;
+    box.scrollLeft += x - (view.left + view.right) / 2;
+    box.scrollTop += y - (view.top + Math.min(view.bottom, window.innerHeight)) / 2;
   }
 
   function choose(next) {
