@@ -556,7 +556,7 @@
     paint();
   }
 
-  // A board that pans (Maphex 16x16 on a phone) scrolls, inside its box only, to show the
+  // A board that pans (the biggest boards on a phone) scrolls, inside its box only, to show the
   // cells that can be chosen when none of them is in sight.
   function reveal(names) {
     const box = $("board");
