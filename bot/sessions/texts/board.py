@@ -26,6 +26,7 @@ BOARD_LABELS: dict[str, str] = {
     "next_turn": "Next game where it is your turn",
     "resign_sure": YES_RESIGN,
     "cancel": NOT_NOW,
+    "anyway": "Play it anyway",
 }
 
 

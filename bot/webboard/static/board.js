@@ -603,7 +603,7 @@
       const reply = await send(move, confirm);
       say(reply.text);
       if (reply.confirm) {
-        const b = html("button", { type: "button", class: "choice" }, "Play it anyway");
+        const b = html("button", { type: "button", class: "choice" }, state.labels.anyway);
         b.addEventListener("click", () => play(true, move));
         $("choices").replaceChildren(b);
         return;
