@@ -8,7 +8,7 @@ through Playwright) at a phone's size upright (390×844) and on its side (844×3
 - Iso-Path's turn guided: the build, then the piece, only the cells that matter lit;
 - a finished game's winning path; ``#ply=N`` links and Back stepping through; the board turned;
 - the last move, the selection and the legal targets drawn with different shapes, not only hues;
-- a typed move; the opponent's move animated (not with ``prefers-reduced-motion``); resign,
+- a typed move (a losing one asked again); the opponent's move animated (not with ``prefers-reduced-motion``); resign,
   draw and takeback through the session manager; the next game where it is your turn.
 """
 
@@ -23,7 +23,7 @@ import engines
 from bot.core.status import GameStatus
 from bot.messages import User
 from tests.web.board_kit import SIDEWAYS, UPRIGHT, measure, tap_move
-from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game
+from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, losing_game, new_game
 from tests.web.scripted import PATHAGON
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -275,3 +275,24 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     assert row is not None and row.status is not GameStatus.ACTIVE
     for page in (ada, bo, watcher):
         await page.context.close()
+
+
+async def test_a_losing_move_is_asked_again(browser: Browser, web: Site) -> None:
+    """A typed move that loses the game for its player is not played at once: the page says
+    why and offers to play it anyway (the session manager's question, as in the chat)."""
+    moves, losing = losing_game()
+    gid = await new_game(
+        web.manager, "inphexion", ADA, BO, TG_GROUP, moves, {"size": 5, "pie": False}
+    )
+    row = await web.manager.store.get_game(gid)
+    assert row is not None and row.to_move is not None
+    page = await _open(browser, web, gid, (ADA, BO)[row.to_move], UPRIGHT)
+    await page.locator("#typed-move").fill(losing)
+    await page.locator("#typed-send").tap()
+    anyway = page.locator("#choices button", has_text="Play it anyway")
+    await expect(anyway).to_be_visible()
+    assert len(await web.manager.store.moves(gid)) == len(moves)
+    await anyway.tap()
+    await expect(page.locator("#moves li")).to_have_count(len(moves) + 1)
+    assert len(await web.manager.store.moves(gid)) == len(moves) + 1
+    await page.context.close()
