@@ -8,8 +8,9 @@ through Playwright) at a phone's size upright (390×844) and on its side (844×3
 - Iso-Path's turn guided: the build, then the piece, only the cells that matter lit;
 - a finished game's winning path; ``#ply=N`` links and Back stepping through; the board turned;
 - the last move, the selection and the legal targets drawn with different shapes, not only hues;
-- a typed move (a losing one asked again); the opponent's move animated (not with ``prefers-reduced-motion``); resign,
-  draw and takeback through the session manager; the next game where it is your turn.
+- a typed move (a losing one asked again); the opponent's move animated (not with
+  ``prefers-reduced-motion``); resign, draw and takeback through the session manager; the next
+  game where it is your turn.
 """
 
 from __future__ import annotations
