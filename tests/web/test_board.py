@@ -270,6 +270,10 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     # Resigning asks first; then the game is over.
     await ada.locator("#act-resign").tap()
     await expect(ada.locator("#status")).to_contain_text("Really resign")
+    # The question stays while the page follows the game (Bo offers a draw meanwhile).
+    await bo.locator("#act-draw").tap()
+    await expect(ada.locator("#offer")).to_contain_text("offers a draw", timeout=LIVE)
+    await expect(ada.locator("#act-resign-sure")).to_be_visible()
     await ada.locator("#act-resign-sure").tap()
     await expect(ada.locator("#result")).to_contain_text("resign")
     row = await web.manager.store.get_game(gid)

@@ -111,6 +111,7 @@
   let flipped = null; // the board turned half round (null: as the player's seat says)
   let zoom = 0; // index into ZOOMS
   let asked = fragmentPly();
+  let asking = false; // "Really resign?" asked, not yet answered
 
   function fragmentPly() {
     const ply = fragment().get("ply");
@@ -665,7 +666,20 @@
       } else {
         buttons.push(action("takeback", labels.takeback, "takeback", "ask"));
       }
-      buttons.push(action("resign", labels.resign, "resign", ""));
+      if (asking) {
+        // "Really resign?" stays asked, whatever else changes, until it is answered.
+        const cancel = html("button", { type: "button", id: "act-cancel" }, labels.cancel);
+        cancel.addEventListener("click", () => {
+          asking = false;
+          say("");
+          gameActions();
+        });
+        buttons.splice(0, buttons.length, action("resign-sure", labels.resign_sure, "resign", "", true), cancel);
+      } else {
+        buttons.push(action("resign", labels.resign, "resign", ""));
+      }
+    } else {
+      asking = false;
     }
     const row = html("div", { class: "controls" });
     row.append(...buttons);
@@ -691,18 +705,10 @@
         body: JSON.stringify({ action: what, answer, confirm }),
       }).then((r) => r.json().catch(() => ({ ok: false, text: r.statusText })));
       say(reply.text);
-      if (reply.ask) {
-        // "Really resign?": the second tap resigns.
-        const row = $("game-actions").querySelector(".controls");
-        const cancel = html("button", { type: "button", id: "act-cancel" }, state.labels.cancel);
-        cancel.addEventListener("click", () => {
-          say("");
-          gameActions();
-        });
-        row.replaceChildren(action("resign-sure", state.labels.resign_sure, "resign", "", true), cancel);
-        return;
-      }
-      await load();
+      // "Really resign?": the second tap resigns.
+      asking = !!reply.ask;
+      gameActions();
+      if (!reply.ask) await load();
     } catch (e) {
       say(String(e));
     } finally {
