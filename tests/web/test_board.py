@@ -258,10 +258,14 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await bo.locator("#act-takeback-accept").tap()
     await expect(bo.locator("#moves li")).to_have_count(0, timeout=LIVE)
     assert await web.manager.store.moves(gid) == []
-    # Bo offers a draw; Ada declines it.
+    # Bo offers a draw while Ada builds a move (kept as it was); Ada declines it.
+    await ada.locator('[data-cell="c3"]').tap()
+    await expect(ada.locator("#play")).to_have_attribute("data-prefix", "c3")
     await bo.locator("#act-draw").tap()
     await expect(ada.locator("#act-draw-decline")).to_be_visible(timeout=LIVE)
     await expect(ada.locator("#offer")).to_contain_text("offers a draw")
+    await expect(ada.locator("#play")).to_have_attribute("data-prefix", "c3")
+    await expect(ada.locator('[data-cell="c3"]')).to_have_class(re.compile(r"\bsel\b"))
     await ada.locator("#act-draw-decline").tap()
     await expect(ada.locator("#act-draw")).to_be_visible()
     await ada.locator("#typed-move").fill("c3")

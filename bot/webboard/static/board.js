@@ -131,7 +131,9 @@
       return;
     }
     const fresh = await answer.json();
-    const moved = !state || fresh.ply !== state.ply || fresh.version !== state.version;
+    // A new position (a move, a takeback): not an offer or a finish, which keep a half-built
+    // move as it is.
+    const moved = !state || fresh.moves.join("\n") !== state.moves.join("\n");
     const first = !state;
     const before = state ? state.ply : null;
     state = fresh;
@@ -493,7 +495,8 @@
 
   function moveList() {
     const list = $("moves");
-    if (list.children.length === state.moves.length) return;
+    const now = [...list.querySelectorAll("button")].map((b) => b.textContent);
+    if (now.join("\n") === state.moves.join("\n")) return;
     list.replaceChildren(
       ...state.moves.map((m, i) => {
         const li = document.createElement("li");
