@@ -246,6 +246,7 @@
     cells[g.cells[0].n].setAttribute("tabindex", "0");
     $("board").replaceChildren(svg);
     boardTools();
+    $("flip").setAttribute("aria-pressed", String(isFlipped()));
     size();
   }
 
