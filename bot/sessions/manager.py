@@ -38,6 +38,7 @@ from bot.sessions import (
     loading,
     moves,
     opponent,
+    pageactions,
     picker,
     players,
     posts,
@@ -501,6 +502,14 @@ class SessionManager:
         return self._launches.last(user, self.now())
 
     import_record = forward(guard(histories.import_record))
+
+    #: The game other than the one named where it is the player's turn (the web board's
+    #: "next game" link; :func:`~bot.sessions.webview.next_turn`).
+    next_turn = forward(webviews.next_turn)
+
+    #: A player's resign, draw or takeback made on the web board's page, told in the game's
+    #: chat too (:func:`~bot.sessions.pageactions.page_action`).
+    page_action = forward(guard(pageactions.page_action))
 
     @guard
     async def press(self, user: User, chat: Chat, action_id: str) -> Reply:

@@ -8,6 +8,7 @@ hardening issue's scope rules; a page link is a capability, like a lichess game 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 import engines
 from bot.core.status import GameStatus
@@ -17,7 +18,7 @@ from bot.sessions.context import Context, Refusal, checked_id
 from bot.storage import GameRow, PlayerRow
 from engines import Position
 
-__all__ = ["GameView", "game_view", "web_link"]
+__all__ = ["GameView", "game_view", "next_turn", "web_link"]
 
 
 @dataclass(frozen=True)
@@ -78,3 +79,18 @@ async def web_link(ctx: Context, user: User, chat: Chat, game_id: int) -> Reply:
         return Reply(texts.web_watch_link(gid, await ctx.pages.link(gid)), game_id=gid)
     link = await ctx.pages.personal_link(gid, user)
     return Reply(texts.web_link(gid, link), game_id=gid)
+
+
+async def next_turn(ctx: Context, player_id: int, game_id: int) -> int | None:
+    """The game other than ``game_id`` where it is ``player_id``'s turn, the one whose
+    deadline comes first (``None``: no other game waits for them)."""
+    games = await ctx.store.games_of(player_id, (GameStatus.ACTIVE,), limit=100)
+    waiting = [
+        g
+        for g in games
+        if g.id != game_id and g.to_move is not None and g.seats[g.to_move] == player_id
+    ]
+    if not waiting:
+        return None
+    far = datetime.max.replace(tzinfo=UTC)
+    return min(waiting, key=lambda g: (g.deadline_at or far, g.id)).id

@@ -14,6 +14,9 @@ endpoint of :mod:`bot.web`):
   :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
   chat move (its checks, its commit, its notifications in the chat); answered here, so the
   move's board is due in the game's chat at once and this process's outboxes are woken.
+- ``POST /api/games/<slug>/actions`` ``{"action": "resign"|"draw"|"takeback", "answer": ...,
+  "confirm": ...}``: a player's resignation, draw offer or answer, takeback request or answer,
+  through the session manager (the same decisions as the chat's commands).
 - ``GET /api/games/<slug>/review``: the review of the game (:mod:`bot.webboard.reviewing`):
   the moves that changed it most; refused (403) for a rated game between people in progress.
 - ``GET /api/games/<slug>/events``: server-sent events, one each time the game changes
@@ -46,10 +49,9 @@ from bot.outcomes import NeedsConfirm
 from bot.sessions import reviews, texts, turns
 from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
-from bot.sessions.picker import next_parts
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import assets, auth, page, plans, proxies, view
+from bot.webboard import actions, assets, auth, page, plans, proxies, steps, view
 from bot.webboard.activity import ActivityConfig
 from bot.webboard.activity import add_routes as add_activity
 from bot.webboard.files import Lru, Renderings
@@ -320,6 +322,12 @@ class WebBoard:
             "board": view.geometry(row.game, dict(row.options)),
             "moves": list(g.moves),
             "frames": [view.frame(p) for p in g.positions],
+            # A standing draw offer or takeback request: the seat that made it.
+            "offers": {"draw": row.draw_offer_by, "takeback": row.takeback_by},
+            "offer_text": actions.offer_text(
+                row.draw_offer_by, row.takeback_by, position.seat_sides
+            ),
+            "labels": texts.BOARD_LABELS,
         }
         self._views.put(key, state)
         return dict(state)
@@ -387,8 +395,10 @@ class WebBoard:
     async def _api_game(self, request: web.Request) -> web.Response:
         gid, g = await self._game(request)
         state = self._state(g, request.match_info["slug"])
+        who: auth.Identity | None = None
         try:
-            player = await self._player(self._who(request, gid))
+            who = self._who(request, gid)
+            player = await self._player(who)
             state["auth"] = None
         except auth.AuthError as exc:
             player, state["auth"] = None, str(exc)
@@ -396,7 +406,22 @@ class WebBoard:
         state["you"] = decided.seat
         state["can_move"] = isinstance(decided, turns.MayMove)
         state["spectators"] = self.live.spectators(gid)
+        state["next_turn"] = await self._next_turn(request, gid, who, player)
         return _json(state)
+
+    async def _next_turn(
+        self, request: web.Request, gid: int, who: auth.Identity | None, player: PlayerRow | None
+    ) -> str | None:
+        """The asker's link to their next game where it is their turn (a personal one for a
+        personal link's holder; the page's own sign-in goes with a Mini App's)."""
+        if who is None or player is None or player.id is None:
+            return None
+        other = await self.manager.next_turn(player.id, gid)
+        if other is None:
+            return None
+        if request.headers.get("Authorization", "").startswith("Bearer "):
+            return await self.personal_link(other, who)
+        return await self.link(other)
 
     async def _api_next(self, request: web.Request) -> web.Response:
         if not self._steps_per_address.take(self._address(request), time.monotonic()):
@@ -406,16 +431,42 @@ class WebBoard:
         key = ("next", gid, g.row.version, prefix)
         answer = self._files.get_or_none(key)
         if answer is None:
-            step = next_parts(g.position, prefix)
-            after = view.frame(g.position.play(prefix)) if step.complete else None
-            answer = {
-                "prefix": prefix,
-                "parts": list(step.parts),
-                "complete": step.complete,
-                "after": after,
-            }
+            try:
+                answer = steps.step(g.position, prefix, gid)
+            except ValueError:
+                return _refusal(texts.web_no_such_start(prefix), 400)
             self._files.put(key, answer)
         return _json(answer)
+
+    async def _api_action(self, request: web.Request) -> web.Response:
+        """A player's resignation, draw or takeback (see the module docstring): the session
+        manager decides, as for the chat's commands; the page shows its answer."""
+        if not self._per_address.take(self._address(request), time.monotonic()):
+            return _refusal(texts.web_too_fast(), 429)
+        gid, g = await self._game(request)
+        try:
+            asked = actions.parse(await _body(request))
+        except (ValueError, RecursionError):
+            return _refusal(texts.web_bad_action_request(), 400)
+        try:
+            who = self._who(request, gid)
+        except auth.AuthError as exc:
+            return _refusal(exc, 401)
+        if who is None:
+            return _refusal(texts.web_sign_in(), 401)
+        player = await self._player(who)
+        if player is None or player.id not in g.row.seats:
+            return _refusal(texts.web_not_your_game(), 403)
+        user = User(who.platform, who.user_id, player.name)
+        reply = await actions.run(
+            self.manager, user, Chat(g.row.platform, g.row.chat_id), gid, asked
+        )
+        self.live.poke(gid)
+        # A resignation not yet confirmed is a question: the page asks it.
+        ask = asked.action == "resign" and not asked.confirm and reply.ok
+        return _json(
+            {"ok": reply.ok, "ask": ask, "text": str(reply.body)}, 200 if reply.ok else 409
+        )
 
     def _address(self, request: web.Request) -> str:
         """The asker's address, for the limits per address (:func:`~bot.webboard.proxies.client`:
@@ -562,6 +613,7 @@ class WebBoard:
         application.router.add_get(f"/api/games/{slug}/next", self._api_next)
         application.router.add_post(f"/api/games/{slug}/moves", self._api_move)
         application.router.add_get(f"/api/games/{slug}/review", self._api_review)
+        application.router.add_post(f"/api/games/{slug}/actions", self._api_action)
         application.router.add_get(f"/api/games/{slug}/events", self._events)
         plan = (self.manager, self._game, self._who, self._player)
         plans.add_routes(application.router, slug, *plan)  # conditional moves (issue 46)

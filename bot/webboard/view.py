@@ -4,7 +4,12 @@
   the board turned so that a phone's width holds the biggest cells (a Hex rhombus stands on a
   corner), from the same cell centres as the board pictures (:func:`render.cell_centres`).
 - :func:`frame`: what is on every cell in one position (pieces by colour, tile or stack
-  heights, the last move's cells), one per ply for the step-through.
+  heights, the last move's cells, the winning path, the region to play in), one per ply for
+  the step-through.
+
+The page draws both generically: the board's *labels* (coordinates), its *regions* (Maphex's
+sub-boards: a cell's ``s``, an opening choice named by a region's ``n``) and marked cells
+(``a``: Maphex's auto-cells) are data here, so the script names no game.
 
 >>> import engines
 >>> g = geometry("pathagon", {})
@@ -12,6 +17,10 @@
 ('square', 49, 'a1')
 >>> frame(engines.new("maphex").play("5").play("e5"))["last"]
 ['e5']
+>>> [label["t"] for label in g["labels"]][:3]
+['a', '1', 'b']
+>>> geometry("maphex", {})["regions"][4]["n"], frame(engines.new("maphex").play("5"))["zone"]
+('5', 4)
 """
 
 from __future__ import annotations
@@ -25,7 +34,7 @@ from typing import Any
 import engines
 import render
 from engines import Position
-from engines.geometry import Square
+from engines.geometry import Hexagon, Square
 
 __all__ = ["CELL", "PALETTE", "colours", "frame", "geometry"]
 
@@ -73,25 +82,106 @@ def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]
         width = max(xs) - min(xs) + 2 * radius
         height = max(ys) - min(ys) + 2 * radius
         scale = min(_BOX[0] / width, _BOX[1] / height)
-        if best is None or scale > best[0] * 1.15:
+        if best is None or scale > best[0] * 1.05:
             best = (scale, turn, points)
     assert best is not None
     _, turn, points = best
     x0 = min(p[0] for p in points) - radius
     y0 = min(p[1] for p in points) - radius
     goals = _goals(shown, len(points))
-    cells = [
+    cells: list[dict[str, Any]] = [
         {"n": board.name(i), "x": round(x - x0, 1), "y": round(y - y0, 1), "e": goals[i]}
         for i, (x, y) in enumerate(points)
     ]
+    regions = _regions(shown, cells)
+    labels = _labels(cells, spacing, by_row=isinstance(board, Hexagon))
+    # The drawing's box: the cells with their rims, and the coordinates around them.
+    rim, text = radius * 1.15, radius * 0.6
+    xs = [c["x"] for c in cells]
+    ys = [c["y"] for c in cells]
+    lx = [t["x"] for t in labels] or xs
+    ly = [t["y"] for t in labels] or ys
+    left, top = min(min(xs) - rim, min(lx) - text), min(min(ys) - rim, min(ly) - text)
+    right = max(max(xs) + rim, max(lx) + text)
+    bottom = max(max(ys) + rim, max(ly) + text)
     return {
         "kind": "square" if square else "hex",
         "r": round(radius, 2),
         "turn": turn,
         "w": round(max(c["x"] for c in cells) + radius, 1),
         "h": round(max(c["y"] for c in cells) + radius, 1),
+        "box": [round(left, 1), round(top, 1), round(right - left, 1), round(bottom - top, 1)],
         "cells": cells,
+        "labels": labels,
+        "regions": regions,
+        # How a frame's heights are shown: tiles under the cell (Iso-Path), or the height of
+        # the stack on it (Lines of Fixation).
+        "heights": "tiles"
+        if hasattr(shown, "heights")
+        else "stacks"
+        if hasattr(shown, "stacks")
+        else None,
     }
+
+
+def _regions(position: Any, cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The board's regions (Maphex's sub-boards), each with ``n`` the move that chooses it
+    (``"5"``), its ``label`` in words and its centre; sets each cell's ``s`` (its region) and
+    ``a`` (1 for a cell drawn with a dot: an auto-cell).  None for the other games."""
+    subboard = getattr(position, "subboard", None)
+    if subboard is None:
+        return []
+    autocells: frozenset[int] = getattr(position, "autocells", frozenset())
+    regions: list[dict[str, Any]] = []
+    for index, region in enumerate(subboard):
+        cells[index]["s"] = region
+        cells[index]["a"] = 1 if index in autocells else 0
+    for region in range(max(subboard) + 1):
+        members = [c for c in cells if c["s"] == region]
+        regions.append(
+            {
+                "n": str(region + 1),
+                "label": position._layout.subboard_name(region),
+                "x": round(sum(c["x"] for c in members) / len(members), 1),
+                "y": round(sum(c["y"] for c in members) / len(members), 1),
+            }
+        )
+    return regions
+
+
+def _split(name: str) -> tuple[str, str]:
+    letters = name.rstrip("0123456789")
+    return letters, name[len(letters) :]
+
+
+def _labels(cells: list[dict[str, Any]], spacing: float, *, by_row: bool) -> list[dict[str, Any]]:
+    """The coordinates around the board: each file's letter and each rank's number one cell
+    beyond the line's first cell (for a hexagon, whose numbers restart on each row, the row's
+    letter only, before its first cell)."""
+    lines: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for c in cells:
+        letters, digits = _split(c["n"])
+        lines.setdefault((0, letters), []).append(c)
+        if not by_row:
+            lines.setdefault((1, digits), []).append(c)
+    labels = []
+    for (axis, text), line in lines.items():
+        if len(line) < 2:
+            continue
+        for first, second in [(line[0], line[1])]:
+            dx, dy = first["x"] - second["x"], first["y"] - second["y"]
+            step = math.hypot(dx, dy) or 1.0
+            # Beyond the end cell, a little closer than a whole cell.
+            far = 0.8 * spacing / step
+            labels.append(
+                {
+                    "t": text,
+                    "x": round(first["x"] + dx * far, 1),
+                    "y": round(first["y"] + dy * far, 1),
+                    "k": axis,
+                }
+            )
+    return labels
 
 
 def _goals(position: Any, count: int) -> list[int]:
@@ -112,17 +202,44 @@ def _goals(position: Any, count: int) -> list[int]:
 def geometry(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """Where the cells of a board of ``game`` with ``options`` are drawn (see the module
     docstring): ``kind`` (``hex`` or ``square``), ``r`` (a hexagon's circumradius or half a
-    square's side), ``turn`` (degrees the hexagons are turned), ``w``/``h`` (the drawing's
-    size) and ``cells`` (each with its notation ``n``, centre ``x``, ``y``, and ``e`` the
-    colour whose goal edge or home row it is on, -1 for none)."""
+    square's side), ``turn`` (degrees the hexagons are turned), ``w``/``h`` (the cells'
+    extent), ``box`` (the drawing's ``[x, y, width, height]``, coordinates included),
+    ``cells`` (each with its notation ``n``, centre ``x``, ``y``, ``e`` the colour whose goal
+    edge or home row it is on, -1 for none, and on a board of regions ``s`` its region and
+    ``a`` 1 for an auto-cell), ``labels`` (the coordinates: text ``t`` at ``x``, ``y``),
+    ``regions`` (``n`` the move that names one, ``label`` in words, its centre) and
+    ``heights`` (``tiles``, ``stacks`` or ``None``: what a frame's heights are)."""
     return _geometry(game, tuple(sorted(options.items())))
 
 
 def frame(position: Position) -> dict[str, Any]:
     """What is on every cell of ``position``: ``p`` the colour of the piece (or top disc) on
     each cell (-1: none), ``h`` the tile height (Iso-Path) or stack height (Lines of
-    Fixation) of each cell or ``None``, ``last`` the cells the last move named."""
+    Fixation) of each cell or ``None``, ``last`` the cells the last move named, ``win`` the
+    winning path's cells and ``links`` its neighbouring pairs (as the pictures draw it),
+    ``zone`` the region the player to move must play in (Maphex; ``None``: anywhere)."""
     shown = position.board_view()  # the game's own reading of its cells
     heights = None if shown.heights is None else list(shown.heights)
     last = CELL.findall(position.last_move or "")
-    return {"p": list(shown.pieces), "h": heights, "last": last}
+    game: Any = position  # the render-facing attributes are not on the ABC
+    win, links = _win(game)
+    zone = getattr(game, "target", None)
+    if zone is not None and (getattr(game, "free", False) or position.outcome is not None):
+        zone = None
+    pieces = list(shown.pieces)
+    return {"p": pieces, "h": heights, "last": last, "win": win, "links": links, "zone": zone}
+
+
+def _win(position: Any) -> tuple[list[str], list[list[str]]]:
+    """The winning cells of a finished game (the engines' ``winning_cells``) and each two of
+    them that are neighbours (Iso-Path's teleports count as neighbours, as in its picture)."""
+    cells = sorted(getattr(position, "winning_cells", ()) or ())
+    if not cells:
+        return [], []
+    board = position.board
+    near = getattr(position, "adjacent", None) or board.neighbours
+    chosen = set(cells)
+    links = [
+        [board.name(a), board.name(b)] for a in cells for b in near[a] if b > a and b in chosen
+    ]
+    return [board.name(c) for c in cells], links

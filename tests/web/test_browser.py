@@ -2,8 +2,8 @@
 390×844: each of the five games played by tapping the board alone, opened as the player to
 move through Telegram's Mini App path (a test-signed ``initData`` put in place before the page
 loads, as Telegram's script would) or through a Discord personal link; the move announced in
-the chat (the outbox) and shown on a spectator's page within 2 s; refused sign-ins; layout
-facts; keyboard navigation and the step-through.
+the chat (the outbox) and shown on a spectator's page within 2 s; refused sign-ins; keyboard
+navigation and the step-through (the layout and tap targets: ``test_board.py``).
 
 Telegram's Mini App gets ``initData`` from ``Telegram.WebApp.initData`` (core.telegram.org/bots/
 webapps, "Initializing Mini Apps"); the page reads it when present and sends it as
@@ -16,18 +16,17 @@ import re
 from urllib.parse import urlencode
 
 import pytest
-from playwright.async_api import Browser, Page, expect
+from playwright.async_api import Browser, expect
 
 import engines
 from bot.messages import Chat, User
-from bot.sessions.picker import split_parts
+from tests.web.board_kit import tap_move
 from tests.web.kit import (
     ADA,
     BO,
     CY,
     DC_CHANNEL,
     DI,
-    PHONE,
     TG_GROUP,
     Site,
     all_cells,
@@ -44,24 +43,6 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 #: The issue's promise: a move shows on an open page within 2 s.
 LIVE_MS = 2000
-
-
-async def tap_move(page: Page, move: str) -> None:
-    """Build ``move`` by tapping its cells (or the offered choice, for a part that is no cell),
-    then tap Play."""
-    so_far = ""
-    for part in split_parts(move):
-        name = part.lstrip(" >-")
-        cell = page.locator(f'[data-cell="{name}"]')
-        if await cell.count():
-            await expect(cell).to_have_class(re.compile(r"\bcan\b"))
-            await cell.tap()
-        else:
-            await page.locator("#choices button", has_text=part.strip()).tap()
-        so_far += part
-        await expect(page.locator("#prompt")).to_contain_text(so_far + ":")
-    await expect(page.locator("#send")).to_be_enabled()
-    await page.locator("#send").tap()
 
 
 def _cell_move(position: engines.Position) -> str:
@@ -106,7 +87,7 @@ async def _play_one(
     await expect(player.locator("#play")).to_be_visible()
     await expect(watcher.locator("#play")).to_be_hidden()
 
-    await tap_move(player, move)
+    await tap_move(player, position, move)
     # On the spectator's page within 2 s (live events), and on the player's own.
     await expect(watcher.locator("#moves li")).to_have_count(len(setup) + 1, timeout=LIVE_MS)
     await expect(watcher.locator("#moves li").last).to_have_text(move)
@@ -147,44 +128,6 @@ async def test_refused_sign_ins_only_watch(browser: Browser, web: Site) -> None:
     await expect(expired.locator("#play")).to_be_hidden()
     for page in (stale, expired):
         await page.context.close()
-
-
-@pytest.mark.parametrize(
-    ("game", "options"),
-    [
-        ("isopath", {"size": 5}),
-        ("pathagon", {}),
-        ("fixation", {}),
-        ("maphex", {}),
-        ("inphexion", {}),
-    ],
-)
-async def test_phone_layout(browser: Browser, web: Site, game: str, options: dict) -> None:
-    """No horizontal scroll, every cell inside the 390×844 viewport, tap targets of 32 CSS px
-    and more (cells and buttons)."""
-    setup = ("5",) if game == "maphex" else ()
-    gid = await new_game(web.manager, game, ADA, BO, TG_GROUP, setup, options)
-    row = await web.manager.store.get_game(gid)
-    assert row is not None and row.to_move is not None
-    page = await phone(browser, init_data((ADA, BO)[row.to_move], web.clock))
-    await page.goto(await web.board.link(gid))
-    await expect(page.locator("[data-cell].can").first).to_be_visible()
-    width = await page.evaluate("document.documentElement.scrollWidth")
-    assert width <= PHONE["width"]
-    boxes = await page.evaluate(
-        "[...document.querySelectorAll('[data-cell]')].map(e => {"
-        "const r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })"
-    )
-    assert len(boxes) == len(engines.new(game, **options).board.names)
-    for left, top, right, bottom in boxes:
-        assert left >= 0 and right <= PHONE["width"] and top >= 0 and bottom <= PHONE["height"]
-        assert right - left >= 32 and bottom - top >= 32
-    buttons = await page.evaluate(
-        "[...document.querySelectorAll('button:not([hidden])')].filter(b => b.offsetParent)"
-        ".map(b => { const r = b.getBoundingClientRect(); return [r.width, r.height]; })"
-    )
-    assert buttons and all(w >= 32 and h >= 32 for w, h in buttons)
-    await page.context.close()
 
 
 async def test_keyboard_and_step_through(browser: Browser, web: Site) -> None:
@@ -240,7 +183,7 @@ async def test_mini_app_launch_from_telegram(browser: Browser, web: Site) -> Non
     assert "tgWebAppData" not in page.url and "tgWebAppStartParam" in page.url
     await page.reload()
     await expect(page.locator("#turn")).to_contain_text("Your turn")
-    await tap_move(page, "d4")
+    await tap_move(page, engines.new("pathagon"), "d4")
     await expect(page.locator("#moves li")).to_have_count(1)
     assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
     await page.context.close()

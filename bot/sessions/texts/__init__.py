@@ -661,3 +661,30 @@ __all__ += [
     "activity_too_fast",
     "activity_unavailable",
 ]
+
+# The web board page's words (issue 44), kept apart as above.
+from bot.sessions.texts.board import (  # noqa: E402
+    BOARD_LABELS,
+    web_bad_action_request,
+    web_choose_region,
+    web_draw_offered,
+    web_move_ready,
+    web_next_part,
+    web_no_such_start,
+    web_not_your_game,
+    web_start_move,
+    web_takeback_asked,
+)
+
+__all__ += [
+    "BOARD_LABELS",
+    "web_bad_action_request",
+    "web_choose_region",
+    "web_draw_offered",
+    "web_move_ready",
+    "web_next_part",
+    "web_no_such_start",
+    "web_not_your_game",
+    "web_start_move",
+    "web_takeback_asked",
+]

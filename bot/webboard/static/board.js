@@ -1,14 +1,19 @@
-// Hexhall's web board: draws a game's board from /api/games/<slug>, steps through its
-// positions, follows it live (server-sent events) and, for the player to move, builds a move
-// part by part from the legal parts the server offers, then plays it; asks for the review of
-// the game and shows the position of each move it names, the better move marked.  No inline
-// script: the page's Content-Security-Policy forbids it.
+// Hexhall's web board: draws a game's board from /api/games/<slug> (a typed view of cells,
+// coordinates, regions and marks: no game is named here), steps through its positions
+// (#ply=N links, the browser's Back steps back), follows it live (server-sent events) and, for
+// the player to move, builds a move from the choices the server offers (cells, regions of the
+// board, buttons) or takes it typed, then plays it; resign, draw and takeback go through the
+// server, which decides as the chat does.  Asks for the review of the game and shows the
+// position of each move it names.  No inline script: the page's Content-Security-Policy
+// forbids it.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
-  const JOINERS = /^[ >\-]/;
-  const HEIGHT_FILLS = { "-1": "#b4a58a", "0": "#e3d6bb", "1": "#fffaf0" };
+  const TILE_FILLS = { "-1": "#b4a58a", "0": "#e3d6bb", "1": "#fffaf0" };
+  // The smallest tap target on the board, in CSS pixels (the issue's 44, rounding aside).
+  const MIN_TAP = 44.5;
+  const ZOOMS = [1, 1.5, 2, 3];
   // Telegram's Mini App side (host.js): MainButton, BackButton, haptics ... (no-ops outside).
   const NOOP = () => {};
   const host = window.HexhallHost ||
@@ -70,10 +75,13 @@
     const data = initData();
     if (data) return "tma " + data;
     const key = "hexhall-token:" + location.pathname;
-    const token = fragment().get("t");
+    const params = fragment();
+    const token = params.get("t");
     if (token) {
       tab.set(key, token);
-      history.replaceState(null, "", location.pathname);
+      params.delete("t");
+      const rest = params.toString();
+      history.replaceState(null, "", location.pathname + (rest ? "#" + rest : ""));
     }
     const kept = tab.get(key);
     return kept ? "Bearer " + kept : "";
@@ -83,6 +91,13 @@
     const node = document.createElementNS(SVG, tag);
     for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
     if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  function html(tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    if (text !== undefined) node.textContent = text;
     return node;
   }
 
@@ -115,98 +130,219 @@
   let prefix = "";
   let step = null;
   let cells = {}; // notation -> <g>
-  let cellParts = {}; // notation -> part
+  let cellChoices = {}; // notation -> the prefix tapping it makes
+  let regionChoices = {}; // region -> the prefix tapping one of its cells makes
   let busy = false;
+  let mine = false; // the next new position is this page's own move (not animated)
   let marked = null; // the reviewed move whose position is shown (its cells marked)
   let reviewing = false;
   let reviewed = -1; // how many moves the review shown looked at
+  let flipped = null; // the board turned half round (null: as the player's seat says)
+  let zoom = 0; // index into ZOOMS
+  let asked = fragmentPly();
+  let asking = false; // "Really resign?" asked, not yet answered
+
+  function fragmentPly() {
+    const ply = fragment().get("ply");
+    return ply !== null && /^\d{1,6}$/.test(ply) ? Number(ply) : null;
+  }
 
   async function load() {
-    const answer = await fetch("/api/games/" + slug, { headers, cache: "no-store" });
+    let answer;
+    try {
+      answer = await fetch("/api/games/" + slug, { headers, cache: "no-store" });
+    } catch (e) {
+      say(String(e));
+      return;
+    }
     if (!answer.ok) {
       say(await answer.text());
       return;
     }
     const fresh = await answer.json();
-    const moved = !state || fresh.ply !== state.ply || fresh.version !== state.version;
+    // A new position (a move, a takeback): not an offer or a finish, which keep a half-built
+    // move as it is.
+    const moved = !state || fresh.moves.join("\n") !== state.moves.join("\n");
     const first = !state;
+    const before = state ? state.ply : null;
     state = fresh;
-    if (first) build();
-    if (moved) {
+    if (first) {
+      if (asked !== null) {
+        shown = Math.min(asked, state.ply);
+        follow = shown === state.ply;
+      } else {
+        shown = state.ply;
+      }
+      build();
+    }
+    if (moved && !first) {
       if (follow || shown > state.ply) shown = state.ply;
+      // Following the game: the address names no older position.
+      if (follow && fragmentPly() !== null) history.replaceState(null, "", location.pathname + location.search);
       prefix = "";
       step = null;
     }
     if (state.auth) say(state.auth);
     header();
     moveList();
+    gameActions();
     $("review").hidden = !state.reviewable;
     if (state.ply < reviewed) clearReview(); // a takeback: the review named moves now gone
     await refresh();
+    if (moved && !first && !mine && follow && before !== null && state.ply === before + 1) {
+      arrive(state.frames[state.ply].last);
+    }
+    mine = false;
+  }
+
+  // -- the board: drawn once from the view, turned, sized so every cell is a tap target --------
+  function isFlipped() {
+    if (flipped !== null) return flipped;
+    const kept = localStorage.getItem("hexhall-flip:" + slug);
+    if (kept !== null) return kept === "1";
+    return state.you === 1;
+  }
+
+  function place(c) {
+    const [bx, by, bw, bh] = state.board.box;
+    return isFlipped() ? { x: 2 * bx + bw - c.x, y: 2 * by + bh - c.y } : { x: c.x, y: c.y };
+  }
+
+  function outline(c, radius) {
+    const points = [];
+    for (let k = 0; k < 6; k++) {
+      const a = ((-90 + 60 * k + state.board.turn) * Math.PI) / 180;
+      points.push(`${(c.x + radius * Math.cos(a)).toFixed(1)},${(c.y + radius * Math.sin(a)).toFixed(1)}`);
+    }
+    return points.join(" ");
+  }
+
+  function shape(c, radius, parent, cls) {
+    if (state.board.kind === "square") {
+      return el("rect", { x: c.x - radius, y: c.y - radius, width: 2 * radius, height: 2 * radius, class: cls }, parent);
+    }
+    return el("polygon", { points: outline(c, radius), class: cls }, parent);
   }
 
   function build() {
     const g = state.board;
-    const pad = g.r * 0.25;
+    const [bx, by, bw, bh] = g.box;
     const svg = el("svg", {
-      viewBox: `${-pad} ${-pad} ${g.w + 2 * pad} ${g.h + 2 * pad}`,
+      viewBox: `${bx} ${by} ${bw} ${bh}`,
       role: "group",
       "aria-label": state.title + " board",
     });
-    const r = g.r * 0.97;
-    const outline = (c, radius) => {
-      const points = [];
-      for (let k = 0; k < 6; k++) {
-        const a = ((-90 + 60 * k + g.turn) * Math.PI) / 180;
-        points.push(`${(c.x + radius * Math.cos(a)).toFixed(1)},${(c.y + radius * Math.sin(a)).toFixed(1)}`);
-      }
-      return points.join(" ");
-    };
+    const side = Math.round(Math.sqrt(g.regions.length)) || 1;
     // Each colour's goal edges (or home rows): a rim of its colour behind those cells.
     const rims = el("g", { class: "rims" }, svg);
     for (const c of g.cells) {
       if (c.e < 0) continue;
-      const rim = g.kind === "square"
-        ? el("rect", { x: c.x - g.r * 1.15, y: c.y - g.r * 1.15, width: 2.3 * g.r, height: 2.3 * g.r }, rims)
-        : el("polygon", { points: outline(c, g.r * 1.18) }, rims);
+      const rim = shape(place(c), g.r * 1.12, rims, "rim");
       rim.setAttribute("fill", state.colours[c.e]);
-      rim.setAttribute("stroke", "#555");
     }
+    cells = {};
     for (const c of g.cells) {
-      const group = el("g", {
-        "data-cell": c.n,
-        role: "button",
-        tabindex: "-1",
-        class: "cell",
-      }, svg);
-      if (g.kind === "square") {
-        el("rect", { x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r, class: "ground" }, group);
-      } else {
-        el("polygon", { points: outline(c, r), class: "ground" }, group);
+      const at = place(c);
+      const group = el("g", { "data-cell": c.n, role: "button", tabindex: "-1", class: "cell" }, svg);
+      if (c.s !== undefined) {
+        // Regions (sub-boards) in a checkerboard of two tints.
+        const row = Math.floor(c.s / side);
+        group.classList.add((row + (c.s % side)) % 2 ? "alt" : "main");
+        group.dataset.region = String(c.s);
       }
-      el("circle", { cx: c.x, cy: c.y, r: g.r * 0.55, class: "piece" }, group);
-      const label = el("text", { x: c.x, y: c.y, class: "height" }, group);
-      label.textContent = "";
+      shape(at, g.r, group, "ground");
+      if (c.a) el("circle", { cx: at.x, cy: at.y, r: g.r * 0.16, class: "auto" }, group);
+      el("circle", { cx: at.x, cy: at.y, r: g.r * 0.55, class: "piece" }, group);
+      el("circle", { cx: at.x, cy: at.y, r: g.r * 0.7, class: "ring" }, group);
+      el("circle", { cx: at.x, cy: at.y, r: g.r * 0.22, class: "hint" }, group);
+      el("text", { x: at.x, y: at.y, class: "height" }, group);
       group.addEventListener("click", () => tap(c.n));
       group.addEventListener("keydown", (e) => key(e, c));
       cells[c.n] = group;
     }
-    const first = cells[g.cells[0].n];
-    first.setAttribute("tabindex", "0");
+    el("g", { class: "win-path" }, svg);
+    const coords = el("g", { class: "coords", "aria-hidden": "true" }, svg);
+    for (const label of g.labels) {
+      const at = place(label);
+      el("text", { x: at.x, y: at.y, class: "coord" }, coords).textContent = label.t;
+    }
+    const names = el("g", { class: "region-names", "aria-hidden": "true" }, svg);
+    g.regions.forEach((region, i) => {
+      const at = place(region);
+      const t = el("text", { x: at.x, y: at.y, class: "region-name", "data-region": i }, names);
+      t.textContent = region.n;
+    });
+    cells[g.cells[0].n].setAttribute("tabindex", "0");
     $("board").replaceChildren(svg);
+    boardTools();
+    $("flip").setAttribute("aria-pressed", String(isFlipped()));
+    size();
+  }
+
+  // The drawing's scale: the whole board in the box when its cells are big enough to tap,
+  // else bigger (the box pans); Zoom makes it bigger still.
+  function size() {
+    const svg = $("board").querySelector("svg");
+    if (!svg || !state) return;
+    const g = state.board;
+    const [, , bw, bh] = g.box;
+    const box = $("board");
+    const width = box.clientWidth || window.innerWidth;
+    const height = Math.max(200, window.innerHeight - (window.innerWidth > window.innerHeight ? 8 : 110));
+    const cell = (g.kind === "square" ? 2 : Math.sqrt(3)) * g.r;
+    const fit = Math.min(width / bw, height / bh);
+    const scale = Math.max(fit * ZOOMS[zoom], MIN_TAP / cell);
+    svg.setAttribute("width", (bw * scale).toFixed(0));
+    svg.setAttribute("height", (bh * scale).toFixed(0));
+    box.classList.toggle("pans", bw * scale > width + 1);
+    // Coordinates of at least 13 CSS px, whatever the scale.
+    const font = Math.max(g.r * 0.5, 13 / scale);
+    svg.style.setProperty("--coord", font.toFixed(1) + "px");
+    svg.style.setProperty("--region", Math.max(g.r * 1.6, 20 / scale).toFixed(1) + "px");
+    $("zoom-out").disabled = zoom === 0;
+    $("zoom-in").disabled = zoom === ZOOMS.length - 1;
+  }
+
+  function boardTools() {
+    if ($("board-tools")) return;
+    const labels = state.labels;
+    const tools = html("div", { id: "board-tools", class: "board-tools" });
+    const flip = html("button", { type: "button", id: "flip", "aria-pressed": "false" }, labels.flip);
+    const out = html("button", { type: "button", id: "zoom-out", "aria-label": labels.zoom_out }, "−");
+    const into = html("button", { type: "button", id: "zoom-in", "aria-label": labels.zoom_in }, "+");
+    tools.append(flip, out, into);
+    $("board").after(tools);
+    flip.addEventListener("click", () => {
+      flipped = !isFlipped();
+      localStorage.setItem("hexhall-flip:" + slug, flipped ? "1" : "0");
+      build();
+      paint();
+    });
+    out.addEventListener("click", () => {
+      zoom = Math.max(0, zoom - 1);
+      size();
+    });
+    into.addEventListener("click", () => {
+      zoom = Math.min(ZOOMS.length - 1, zoom + 1);
+      size();
+    });
   }
 
   function frameShown() {
-    if (step && step.complete && step.after && shown === state.ply) return step.after;
+    // A whole move built: its position, the opponent's last move still marked.
+    if (step && step.complete && step.after && shown === state.ply) {
+      return { ...step.after, last: state.frames[shown].last };
+    }
     return state.frames[shown];
   }
 
   function paint() {
     const frame = frameShown();
     const g = state.board;
-    const chosen = new Set(
-      prefix.split(/[ >\-]/).filter((n) => n in cells)
-    );
+    const chosen = new Set(step && shown === state.ply ? step.chosen : []);
+    const holding = step && shown === state.ply ? step.marked : null;
+    const win = new Set(frame.win || []);
+    const review = marked && shown === marked.ply ? marked : null;
     g.cells.forEach((c, i) => {
       const group = cells[c.n];
       const piece = frame.p[i];
@@ -214,38 +350,74 @@
       const ground = group.querySelector(".ground");
       const disc = group.querySelector(".piece");
       const label = group.querySelector(".height");
-      if (state.game === "isopath") {
-        ground.style.fill = HEIGHT_FILLS[String(height)] || "#e3d6bb";
-      }
+      if (g.heights === "tiles") ground.style.fill = TILE_FILLS[String(height)] || TILE_FILLS["0"];
       disc.setAttribute("fill", piece >= 0 ? state.colours[piece] : "none");
       disc.classList.toggle("off", piece < 0);
-      label.textContent = state.game === "fixation" && height > 1 ? String(height) : "";
+      group.classList.toggle("taken", piece >= 0);
+      label.textContent = g.heights === "stacks" && height > 1 ? String(height) : "";
       label.setAttribute("fill", piece === 1 ? "#fff" : "#111");
+      const region = c.s === undefined ? null : c.s;
       group.classList.toggle("last", frame.last.includes(c.n));
-      group.classList.toggle("can", c.n in cellParts);
-      group.classList.toggle("sel", chosen.has(c.n));
-      const review = marked && shown === marked.ply ? marked : null;
+      group.classList.toggle("can", c.n in cellChoices);
+      group.classList.toggle("pick", region !== null && region in regionChoices);
+      group.classList.toggle("zone", region !== null && frame.zone === region);
+      group.classList.toggle("sel", chosen.has(c.n) || holding === c.n);
+      group.classList.toggle("win", win.has(c.n));
       group.classList.toggle("better", !!review && review.cells.includes(c.n));
       group.classList.toggle("played", !!review && review.played_cells.includes(c.n));
-      let words = c.n;
-      if (state.game === "isopath") words += ", " + ["no tile", "one tile", "two tiles"][height + 1];
-      if (piece >= 0) words += ", " + sideOf(piece) + (height > 1 && state.game === "fixation" ? ` stack of ${height}` : "");
-      if (c.n in cellParts) words += ", can be chosen";
-      if (group.classList.contains("better")) words += ", the better move";
-      if (group.classList.contains("played")) words += ", the move played";
-      group.setAttribute("aria-label", words);
+      group.setAttribute("aria-label", cellWords(c, piece, height, group, region));
     });
+    for (const t of $("board").querySelectorAll(".region-name")) {
+      t.classList.toggle("shown", Number(t.dataset.region) in regionChoices);
+    }
+    winPath(frame);
     $("at").textContent = `${shown} / ${state.ply}`;
     $("first").disabled = $("prev").disabled = shown === 0;
     $("next").disabled = $("last").disabled = shown === state.ply;
     for (const b of $("moves").querySelectorAll("button")) {
       b.setAttribute("aria-current", Number(b.dataset.ply) === shown ? "step" : "false");
     }
-    const review = marked && shown === marked.ply ? marked : null;
     for (const tr of $("review-moves").querySelectorAll("tbody tr")) {
       tr.setAttribute("aria-current", review && Number(tr.dataset.ply) === review.ply ? "step" : "false");
     }
     $("review-at").textContent = review ? review.text : "";
+  }
+
+  function cellWords(c, piece, height, group, region) {
+    let words = c.n;
+    if (region !== null) words += ", " + state.board.regions[region].label;
+    if (state.board.heights === "tiles") words += ", " + ["no tile", "one tile", "two tiles"][height + 1];
+    if (piece >= 0) words += ", " + sideOf(piece) + (state.board.heights === "stacks" && height > 1 ? ` stack of ${height}` : "");
+    if (group.classList.contains("can") || group.classList.contains("pick")) words += ", can be chosen";
+    if (group.classList.contains("win")) words += ", winning path";
+    if (group.classList.contains("better")) words += ", the better move";
+    if (group.classList.contains("played")) words += ", the move played";
+    return words;
+  }
+
+  // The winning path of a finished game: its cells ringed and linked, as the pictures draw it.
+  function winPath(frame) {
+    const layer = $("board").querySelector(".win-path");
+    const byName = {};
+    for (const c of state.board.cells) byName[c.n] = c;
+    layer.replaceChildren();
+    for (const [a, b] of frame.links || []) {
+      const p = place(byName[a]);
+      const q = place(byName[b]);
+      el("line", { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: "win-link" }, layer);
+    }
+  }
+
+  // The opponent's move, shown briefly (nothing moves with prefers-reduced-motion: the CSS).
+  function arrive(names) {
+    for (const name of names) {
+      const group = cells[name];
+      if (!group) continue;
+      group.classList.remove("arrive");
+      group.getBoundingClientRect(); // restart the animation
+      group.classList.add("arrive");
+      group.addEventListener("animationend", () => group.classList.remove("arrive"), { once: true });
+    }
   }
 
   // -- the review: the moves that changed the game most, each a way to its position ------
@@ -353,7 +525,8 @@
 
   function moveList() {
     const list = $("moves");
-    if (list.children.length === state.moves.length) return;
+    const now = [...list.querySelectorAll("button")].map((b) => b.textContent);
+    if (now.join("\n") === state.moves.join("\n")) return;
     list.replaceChildren(
       ...state.moves.map((m, i) => {
         const li = document.createElement("li");
@@ -367,38 +540,50 @@
     );
   }
 
+  // -- the move builder: the server's choices after the prefix, tapped on the board ----------
   async function refresh() {
     const playing = state.can_move && shown === state.ply;
     $("play").hidden = !playing;
-    cellParts = {};
+    cellChoices = {};
+    regionChoices = {};
     $("choices").replaceChildren();
     if (playing) {
-      const answer = await fetch(
-        `/api/games/${slug}/next?prefix=${encodeURIComponent(prefix)}`,
-        { cache: "no-store" }
-      );
-      step = await answer.json();
-      const others = [];
-      for (const part of step.parts) {
-        const name = part.replace(JOINERS, "");
-        if (name in cells && !(name in cellParts)) cellParts[name] = part;
-        else others.push(part);
+      typedBox();
+      let answer;
+      try {
+        answer = await fetch(`/api/games/${slug}/next?prefix=${encodeURIComponent(prefix)}`, { cache: "no-store" });
+      } catch (e) {
+        say(String(e));
+        paint();
+        return;
       }
-      for (const part of others) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "choice";
-        b.textContent = part.trim();
-        b.addEventListener("click", () => choose(part));
-        $("choices").appendChild(b);
+      const reply = await answer.json().catch(() => ({ text: answer.statusText }));
+      if (!answer.ok) {
+        say(reply.text);
+        if (prefix) {
+          prefix = "";
+          return refresh();
+        }
+        paint();
+        return;
       }
+      step = reply;
+      prefix = step.selection;
+      $("play").dataset.prefix = prefix;
+      for (const choice of step.choices) {
+        if (choice.c !== null && !(choice.c in cellChoices)) cellChoices[choice.c] = choice.next;
+        else if (choice.r !== null) regionChoices[choice.r] = choice.next;
+        else {
+          const b = html("button", { type: "button", class: "choice" }, choice.label);
+          b.addEventListener("click", () => choose(choice.next));
+          $("choices").appendChild(b);
+        }
+      }
+      if (!prefix) reveal(Object.keys(cellChoices));
       $("send").disabled = !step.complete;
-      $("back").disabled = $("clear").disabled = !prefix;
-      let prompt = prefix ? `${prefix}: ` : "";
-      if (step.complete && step.parts.length) prompt += "play it, or choose more.";
-      else if (step.complete) prompt += "play it.";
-      else prompt += prefix ? "choose the next part." : "tap where your move starts.";
-      $("prompt").textContent = prompt;
+      $("back").disabled = step.back === null || step.back === undefined;
+      $("clear").disabled = !prefix;
+      $("prompt").textContent = step.prompt;
     } else {
       step = null;
     }
@@ -410,29 +595,48 @@
   // while a move is half built.
   function hostControls(playing) {
     const ready = playing && step && step.complete;
-    host.main(ready ? `${$("send").textContent} ${prefix.trim()}` : null, () => play(false));
-    host.back(playing && prefix ? stepBack : null);
+    host.main(ready ? `${$("send").textContent} ${step.move}` : null, () => play(false));
+    host.back(playing && prefix && step && step.back !== null && step.back !== undefined ? stepBack : null);
     host.confirmClose(playing && !!prefix);
   }
 
-  function choose(part) {
+  // A board that pans (the biggest boards on a phone) scrolls, inside its box only, to show the
+  // cells that can be chosen when none of them is in sight.
+  function reveal(names) {
+    const box = $("board");
+    if (!box.classList.contains("pans") || !names.length) return;
+    const view = box.getBoundingClientRect();
+    const rects = names.map((n) => cells[n].getBoundingClientRect());
+    const inside = (r) => r.left >= view.left && r.right <= view.right && r.top >= view.top && r.bottom <= view.bottom;
+    if (rects.some(inside)) return;
+    const x = (Math.min(...rects.map((r) => r.left)) + Math.max(...rects.map((r) => r.right))) / 2;
+    const y = (Math.min(...rects.map((r) => r.top)) + Math.max(...rects.map((r) => r.bottom))) / 2;
+    box.scrollLeft += x - (view.left + view.right) / 2;
+    box.scrollTop += y - (view.top + Math.min(view.bottom, window.innerHeight)) / 2;
+  }
+
+  function choose(next) {
     if (busy) return;
     host.haptic("tap");
-    prefix += part;
+    prefix = next;
     refresh();
   }
 
   function tap(name) {
-    if (name in cellParts) choose(cellParts[name]);
+    if (name in cellChoices) return choose(cellChoices[name]);
+    const region = cells[name] ? cells[name].dataset.region : undefined;
+    if (region !== undefined && region in regionChoices) return choose(regionChoices[region]);
+    // Tapping what is chosen takes that choice back.
+    if (step && (step.marked === name || step.chosen.includes(name)) && step.back !== null) choose(step.back);
   }
 
   // The move sent: the server's answer, or null when none came (no connection, its error).
-  async function sendMove(confirm) {
+  async function send(move, confirm) {
     try {
       const answer = await fetch(`/api/games/${slug}/moves`, {
         method: "POST",
         headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ move: prefix, ply: state.ply, confirm: !!confirm }),
+        body: JSON.stringify({ move, ply: state.ply, confirm: !!confirm }),
       });
       return answer.status >= 500 ? null : await answer.json();
     } catch (e) {
@@ -440,45 +644,151 @@
     }
   }
 
-  async function play(confirm) {
-    if (busy || !step || !step.complete) return;
+  async function play(confirm, typed) {
+    const move = typed !== undefined ? typed : step && step.complete ? step.move : null;
+    if (busy || !move) return;
     busy = true;
     $("send").disabled = true;
     host.busy(true);
     try {
-      const reply = await sendMove(confirm);
+      const reply = await send(move, confirm);
       if (!reply) {
         // Said, the move kept as built, Play usable again.
         say($("status").dataset.failed);
         host.haptic("error");
-        $("send").disabled = false;
         return;
       }
       say(reply.text);
       host.haptic(reply.ok ? "done" : "error");
       if (reply.confirm) {
-        const b = document.createElement("button");
-        b.type = "button";
-        b.className = "choice";
-        b.textContent = "Play it anyway";
-        b.addEventListener("click", () => play(true));
+        const b = html("button", { type: "button", class: "choice" }, state.labels.anyway);
+        b.addEventListener("click", () => play(true, move));
         $("choices").replaceChildren(b);
-        $("send").disabled = false;
         return;
       }
-      follow = true;
-      await load().catch(NOOP); // (the event stream, opened again, loads it then)
+      if (reply.ok) {
+        mine = true;
+        follow = true;
+        if (typed !== undefined) $("typed-move").value = "";
+        await load().catch(NOOP); // (the event stream, opened again, loads it then)
+      }
+    } catch (e) {
+      say(String(e));
     } finally {
       busy = false;
       host.busy(false);
+      if (step) $("send").disabled = !step.complete;
     }
   }
 
-  function show(ply) {
+  // A move typed in the game's notation (the server reads it as the chat does).
+  function typedBox() {
+    if ($("typed")) return;
+    const form = html("form", { id: "typed", class: "typed" });
+    const label = html("label", { for: "typed-move" }, state.labels.typed);
+    const input = html("input", {
+      id: "typed-move", type: "text", autocomplete: "off", autocapitalize: "off",
+      spellcheck: "false", enterkeyhint: "send", maxlength: "200",
+    });
+    const submit = html("button", { type: "submit", id: "typed-send" }, state.labels.typed_send);
+    form.append(label, input, submit);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = input.value.trim();
+      if (text) play(false, text);
+    });
+    $("play").appendChild(form);
+  }
+
+  // -- resign, draw, takeback: asked of the server, which decides as the chat does -----------
+  function gameActions() {
+    let box = $("game-actions");
+    if (!box) {
+      box = html("div", { id: "game-actions", class: "game-actions" });
+      $("status").before(box);
+    }
+    const labels = state.labels;
+    const buttons = [];
+    const offer = html("p", { id: "offer", class: "offer" }, state.offer_text || "");
+    if (state.you !== null && state.you !== undefined && !state.over) {
+      const other = 1 - state.you;
+      if (state.offers.draw === other) {
+        buttons.push(action("draw-accept", labels.draw_accept, "draw", "accept"));
+        buttons.push(action("draw-decline", labels.draw_decline, "draw", "decline"));
+      } else {
+        buttons.push(action("draw", labels.draw, "draw", "offer"));
+      }
+      if (state.offers.takeback === other) {
+        buttons.push(action("takeback-accept", labels.takeback_accept, "takeback", "accept"));
+        buttons.push(action("takeback-decline", labels.takeback_decline, "takeback", "decline"));
+      } else {
+        buttons.push(action("takeback", labels.takeback, "takeback", "ask"));
+      }
+      if (asking) {
+        // "Really resign?" stays asked, whatever else changes, until it is answered.
+        const cancel = html("button", { type: "button", id: "act-cancel" }, labels.cancel);
+        cancel.addEventListener("click", () => {
+          asking = false;
+          say("");
+          gameActions();
+        });
+        buttons.splice(0, buttons.length, action("resign-sure", labels.resign_sure, "resign", "", true), cancel);
+      } else {
+        buttons.push(action("resign", labels.resign, "resign", ""));
+      }
+    } else {
+      asking = false;
+    }
+    const row = html("div", { class: "controls" });
+    row.append(...buttons);
+    const next = state.next_turn
+      ? [html("a", { id: "next-turn", class: "next-turn", href: state.next_turn }, labels.next_turn)]
+      : [];
+    box.replaceChildren(offer, row, ...next);
+  }
+
+  function action(id, label, what, answer, confirm) {
+    const b = html("button", { type: "button", id: "act-" + id }, label);
+    b.addEventListener("click", () => act(what, answer, !!confirm));
+    return b;
+  }
+
+  async function act(what, answer, confirm) {
+    if (busy) return;
+    busy = true;
+    try {
+      const reply = await fetch(`/api/games/${slug}/actions`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json" },
+        body: JSON.stringify({ action: what, answer, confirm }),
+      }).then((r) => r.json().catch(() => ({ ok: false, text: r.statusText })));
+      say(reply.text);
+      // "Really resign?": the second tap resigns.
+      asking = !!reply.ask;
+      gameActions();
+      if (!reply.ask) await load();
+    } catch (e) {
+      say(String(e));
+    } finally {
+      busy = false;
+    }
+  }
+
+  // -- stepping through: #ply=N in the address, each step a history entry -------------------
+  function show(ply, remember = true) {
     shown = Math.max(0, Math.min(state.ply, ply));
     follow = shown === state.ply;
+    if (remember && fragmentPly() !== shown) {
+      history.pushState({ ply: shown }, "", location.pathname + location.search + "#ply=" + shown);
+    }
     refresh();
   }
+
+  window.addEventListener("popstate", () => {
+    if (!state) return;
+    const ply = fragmentPly();
+    show(ply === null ? state.ply : ply, false);
+  });
 
   // Arrow keys move between cells (to the nearest one that way), Enter or Space taps.
   function key(e, c) {
@@ -491,11 +801,13 @@
     const way = ways[e.key];
     if (!way) return;
     e.preventDefault();
+    const from = place(c);
     let best = null;
     let bestScore = Infinity;
     for (const o of state.board.cells) {
-      const dx = o.x - c.x;
-      const dy = o.y - c.y;
+      const to = place(o);
+      const dx = to.x - from.x;
+      const dy = to.y - from.y;
       const along = dx * way[0] + dy * way[1];
       if (along <= 0.5) continue;
       const score = along + 2 * Math.abs(dx * way[1] - dy * way[0]);
@@ -513,15 +825,9 @@
   }
 
   $("send").addEventListener("click", () => play(false));
-  $("clear").addEventListener("click", () => {
-    prefix = "";
-    refresh();
-  });
+  $("clear").addEventListener("click", () => choose(""));
   function stepBack() {
-    const parts = prefix.match(/[ >\-]?[^ >\-]+/g) || [];
-    parts.pop();
-    prefix = parts.join("");
-    refresh();
+    if (step && step.back !== null && step.back !== undefined) choose(step.back);
   }
   $("back").addEventListener("click", stepBack);
   host.guard($("board"));
@@ -534,6 +840,7 @@
     const ply = e.target && e.target.dataset ? e.target.dataset.ply : undefined;
     if (ply !== undefined) show(Number(ply));
   });
+  window.addEventListener("resize", size);
 
   const app = telegram();
   if (app && app.ready) {
