@@ -187,7 +187,13 @@ def activity_page(client_id: str, *, mock: bool = False) -> str:
     attributes = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
     return (
         _HEAD.format(
-            title="Hexhall", meta="", css=assets.url("board.css"), js=assets.url("discord-sdk.js")
+            title="Hexhall",
+            meta="",
+            css=assets.url("board.css"),
+            # host.js speaks only to Telegram (it stays quiet in Discord's frame); board.js,
+            # loaded later by activity.js, finds it as on every page.
+            host=assets.url("host.js"),
+            js=assets.url("discord-sdk.js"),
         ).replace(
             "</head>",
             f'<link rel="stylesheet" href="{assets.url("activity.css")}">\n'
