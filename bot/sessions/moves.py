@@ -152,7 +152,7 @@ async def _try_move(
     try:
         after = position.play(text)
     except IllegalMove as exc:
-        raise Refusal(texts.illegal(gid, texts.illegal_move(exc))) from None
+        raise Refusal(texts.illegal(gid, texts.illegal_said(exc))) from None
     outcome = after.outcome
     if not confirm and outcome is not None and outcome.winner not in (None, seat):
         move = after.last_move or text

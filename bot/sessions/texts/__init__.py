@@ -126,7 +126,7 @@ from bot.sessions.texts.hardening import (
     same_challenge_pending,
     your_turn_due,
 )
-from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move
+from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move, illegal_said
 from bot.sessions.texts.looking import (
     HELP,
     bad_page,

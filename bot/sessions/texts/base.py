@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from bot.core import i18n
 from bot.core.status import GameResult
 from bot.messages import Mention, Segment, Text
+from bot.messages import say as _p
+from bot.messages import say_n as _pn
 
 #: A button id that is not one of ours (or from a version that no longer exists).
-NOT_MY_BUTTON = Text.of("That button is not one of mine (or is too old).")
+NOT_MY_BUTTON = _p("That button is not one of mine (or is too old).")
 
 
 def _t(*parts: Segment | Text) -> Text:
@@ -22,8 +25,40 @@ def _when(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
-def _plural(count: int | float, word: str) -> str:
-    return f"{count:g} {word}{'s' if count != 1 else ''}"
+def _s(msgid: str, /, **args: object) -> str:
+    """A sentence said now, in the language in use, as a plain string (button labels, alt
+    texts, picture words: what is made where the reader's language is already known)."""
+    values = {k: v if isinstance(v, str) else i18n.number(v) for k, v in args.items()}
+    return i18n.fill(i18n.gettext(msgid), {k: str(v) for k, v in values.items()})
+
+
+def _sn(singular: str, plural: str, count: float, /, **args: object) -> str:
+    """Like :func:`_s`, with the form for ``count``."""
+    form = int(count) if float(count).is_integer() else 2
+    values = {"count": i18n.number(count)} | {
+        k: v if isinstance(v, str) else i18n.number(v) for k, v in args.items()
+    }
+    return i18n.fill(i18n.ngettext(singular, plural, form), {k: str(v) for k, v in values.items()})
+
+
+def _games(count: int) -> Text:
+    return _pn("{count} game", "{count} games", count)
+
+
+def _days(count: float) -> Text:
+    return _pn("{count} day", "{count} days", count)
+
+
+def _hours(count: float) -> Text:
+    return _pn("{count} hour", "{count} hours", count)
+
+
+def _players(count: int) -> Text:
+    return _pn("{count} player", "{count} players", count)
+
+
+def _moves(count: int) -> Text:
+    return _pn("{count} move", "{count} moves", count)
 
 
 def _ids(ids: list[int] | tuple[int, ...]) -> str:
@@ -35,7 +70,7 @@ def _ids(ids: list[int] | tuple[int, ...]) -> str:
 
 def side(player: Mention, side_name: str) -> Text:
     """A player with the side they play, e.g. ``Ada (Red)``."""
-    return _t(player, f" ({side_name})")
+    return _p("{player} ({side_name})", player=player, side_name=side_name)
 
 
 def result(
@@ -43,12 +78,12 @@ def result(
 ) -> Text:
     """How a finished game ended: ``result`` is the stored result (win, draw, none)."""
     if result == GameResult.DRAW:
-        return _t(f"#{game_id} is drawn ({reason}).")
+        return _p("#{game_id} is drawn ({reason}).", game_id=game_id, reason=reason)
     if result == GameResult.NONE:
-        return _t(f"#{game_id} was aborted ({reason}).")
+        return _p("#{game_id} was aborted ({reason}).", game_id=game_id, reason=reason)
     if winner is None:
-        return _t(f"#{game_id} is over ({reason}).")
-    return _t(winner, f" wins #{game_id} ({reason}).")
+        return _p("#{game_id} is over ({reason}).", game_id=game_id, reason=reason)
+    return _p("{winner} wins #{game_id} ({reason}).", winner=winner, game_id=game_id, reason=reason)
 
 
 # -- refusals shared by several commands -------------------------------------------------
@@ -56,41 +91,52 @@ def result(
 
 def no_such(what: str, shown_id: str) -> Text:
     """There is no game (challenge) with that id (``#`` marks games only)."""
-    return _t(f"There is no {what} {'#' if what == 'game' else ''}{shown_id}.")
+    return _p(
+        "There is no {what} {value}{shown_id}.",
+        what=what,
+        value="#" if what == "game" else "",
+        shown_id=shown_id,
+    )
 
 
 def no_game_here(game_id: int) -> Text:
     """A game of another chat asked about by someone who does not play in it."""
-    return _t(f"There is no game #{game_id} here.")
+    return _p("There is no game #{game_id} here.", game_id=game_id)
 
 
 def no_challenge_here(challenge_id: int) -> Text:
     """A challenge of another chat, not addressed to the one asking (or not in their direct
     chat with the bot)."""
-    return _t(f"There is no challenge {challenge_id} here.")
+    return _p("There is no challenge {challenge_id} here.", challenge_id=challenge_id)
 
 
 def no_such_game_name(shown_name: str, games: list[str]) -> Text:
     """A game name that is not one of ours."""
-    return _t(f"There is no game {shown_name!r}: choose one of {', '.join(games)}.")
+    return _p(
+        "There is no game {shown_name}: choose one of {games}.",
+        shown_name=f"{shown_name!r}",
+        games=", ".join(games),
+    )
 
 
 def set_aside(game_id: int) -> Text:
     """A game damaged in storage."""
-    return _t(f"Game #{game_id} is damaged in storage and has been set aside.")
+    return _p("Game #{game_id} is damaged in storage and has been set aside.", game_id=game_id)
 
 
 def cannot_be_read(game_id: int, reason: str) -> Text:
     """A game found damaged just now."""
-    return _t(
-        f"Game #{game_id} cannot be read (damaged in storage: {reason}); it has been set aside."
+    return _p(
+        "Game #{game_id} cannot be read (damaged in storage: {reason}); it has been set aside.",
+        game_id=game_id,
+        reason=reason,
     )
 
 
 #: The answer when the database stayed locked longer than the busy timeout.
-BUSY = Text.of("The database is busy, try again.")
+BUSY = _p("The database is busy, try again.")
 #: The answer when the database cannot take a request (a full disk, an unreachable server).
-UNAVAILABLE = Text.of("The database is unavailable, try again.")
+UNAVAILABLE = _p("The database is unavailable, try again.")
 #: The answer to a tap whose chat the platform's flood control holds back (what it changed is
 #: stored; a board it made follows through the outbox).
 FLOOD_WAIT = "Telegram holds my messages in this chat back for a moment: nothing is lost."
@@ -101,39 +147,49 @@ def row_unreadable(table: str, row_id: object) -> Text:
     only reported."""
     what = {"games": "Game #", "challenges": "Challenge "}.get(table)
     if what is None:
-        return _t(f"Something stored cannot be read ({table} #{row_id}).")
-    return _t(f"{what}{row_id} cannot be read (damaged in storage); it has been set aside.")
+        return _p(
+            "Something stored cannot be read ({table} #{row_id}).", table=table, row_id=row_id
+        )
+    return _p(
+        "{what}{row_id} cannot be read (damaged in storage); it has been set aside.",
+        what=what,
+        row_id=row_id,
+    )
 
 
 def player_missing(player_id: int) -> Text:
     """A game names a player the store does not have."""
-    return _t(f"player {player_id} is missing from the database")
+    return _p("player {player_id} is missing from the database", player_id=player_id)
 
 
 def no_active_game_here() -> Text:
     """No game id given and none to guess (the adapter says how to name one)."""
-    return _t("You have no active game here.")
+    return _p("You have no active game here.")
 
 
 def which_game(count: int, ids: list[int]) -> Text:
     """No game id given and several would do."""
-    return _t(f"You have {count} active games here ({_ids(ids)}): which one?")
+    return _p("You have {count} active games here ({ids}): which one?", count=count, ids=_ids(ids))
 
 
 def changed_meanwhile(game_id: int | None = None) -> Text:
     """The game changed between reading and writing it."""
     if game_id is None:
-        return _t("The game moved on meanwhile: look at it and try again.")
-    return _t(f"The game #{game_id} moved on meanwhile: look at it and try again.")
+        return _p("The game moved on meanwhile: look at it and try again.")
+    return _p("The game #{game_id} moved on meanwhile: look at it and try again.", game_id=game_id)
 
 
 def not_playing(game_id: int, what: str | None = None) -> Text:
     """Only a game's players may do this."""
     if what is None:
-        return _t(f"You are not playing in #{game_id}.")
-    return _t(f"You are not playing in #{game_id}: only its players can {what}.")
+        return _p("You are not playing in #{game_id}.", game_id=game_id)
+    return _p(
+        "You are not playing in #{game_id}: only its players can {what}.",
+        game_id=game_id,
+        what=what,
+    )
 
 
 def is_over(game_id: int, outcome: Text) -> Text:
     """The game has ended already."""
-    return _t(f"#{game_id} is over: ", outcome)
+    return _p("#{game_id} is over: {outcome}", game_id=game_id, outcome=outcome)

@@ -6,7 +6,9 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 from __future__ import annotations
 
 from bot.messages import Code, Text
-from bot.sessions.texts.base import _t
+from bot.sessions.texts.base import (
+    _p,
+)
 
 #: The answer on the button when a spectator's look was sent to them privately.
 SENT_PRIVATELY = "Sent to you in our private chat."
@@ -19,9 +21,9 @@ NOT_YOUR_PICKER = "This move picker belongs to the player to move."
 def removed_from_chat(game_id: int) -> Text:
     """A player told privately that the bot can no longer post in their game's chat (it was
     removed from it): the game is kept and goes on in private."""
-    return _t(
-        f"I can no longer post in the group of #{game_id} (I was removed from it). "
-        f"The game is kept: play it here, e.g. ",
-        Code(f"#{game_id} <move>"),
-        ".",
+    return _p(
+        "I can no longer post in the group of #{game_id} (I was removed from it). The game is "
+        "kept: play it here, e.g. {game_id2}.",
+        game_id=game_id,
+        game_id2=Code(f"#{game_id} <move>"),
     )
