@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from bot.limits import MAX_ID, MAX_PAGE, MAX_PLY, ascii_number
 
@@ -57,6 +57,7 @@ __all__ = [
     "Reply",
     "ReplyKind",
     "Segment",
+    "Speaker",
     "Strong",
     "Text",
     "TurnRefusal",
@@ -65,6 +66,7 @@ __all__ = [
     "say",
     "say_n",
     "sections",
+    "speak_with",
 ]
 
 #: Longest action id in bytes (Telegram's callback_data limit).
@@ -243,6 +245,7 @@ _SEGMENT_TAGS: dict[str, type[Mention] | type[Strong] | type[Code]] = {
     "c": Code,
 }
 
+
 @dataclass(frozen=True)
 class Phrase:
     """A sentence not yet put into words: its English ``msgid`` (the catalog key, with
@@ -251,7 +254,7 @@ class Phrase:
     rendered (:mod:`bot.core.i18n`), so a notice stored today reads in its recipient's language
     at delivery.
 
-    >>> from bot.core import i18n
+    >>> from bot.core import i18n  # (loading it makes phrases speak every language)
     >>> p = Text.of(Phrase("Really resign #{game_id}?", args=(("game_id", 3),)))
     >>> str(p)
     'Really resign #3?'
@@ -267,20 +270,20 @@ class Phrase:
 
     def expand(self) -> list[Segment]:
         """The sentence in the language in use, as plain segments."""
-        from bot.core import i18n
-
+        speaker = _SPEAKER[0]
         if self.plural is not None and self.count is not None:
-            template = i18n.ngettext(self.msgid, self.plural, self.count)
+            template = speaker.ngettext(self.msgid, self.plural, self.count)
         else:
-            template = i18n.gettext(self.msgid)
+            template = speaker.gettext(self.msgid)
         values = dict(self.args)
         out: list[Segment] = []
-        for plain, name in i18n.split(template):
-            out.append(plain.replace("{{", "{").replace("}}", "}"))
-            if name is None:
-                continue
+        start = 0
+        for match in _PLACEHOLDER.finditer(template):
+            out.append(template[start : match.start()])
+            start = match.end()
+            name = match.group(1)
             if name not in values:
-                out.append("{" + name + "}")
+                out.append(match.group(0))
                 continue
             value = values[name]
             if isinstance(value, Text):
@@ -288,11 +291,43 @@ class Phrase:
             elif isinstance(value, str):
                 out.append(value)
             else:
-                out.append(i18n.number(value))
+                out.append(speaker.number(value))
+        out.append(template[start:])
         return out
 
     def __str__(self) -> str:
         return "".join(str(s) for s in self.expand())
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+
+
+class Speaker(Protocol):
+    """How sentences are said: the language in use's words and numbers (set by
+    :mod:`bot.core.i18n` when it is loaded, with :func:`speak_with`; English until then)."""
+
+    def gettext(self, message: str) -> str: ...
+    def ngettext(self, singular: str, plural: str, count: int) -> str: ...
+    def number(self, value: float) -> str: ...
+
+
+class _English:
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return singular if count == 1 else plural
+
+    def number(self, value: float) -> str:
+        return f"{value:g}"
+
+
+_SPEAKER: list[Speaker] = [_English()]
+
+
+def speak_with(speaker: Speaker) -> None:
+    """Say every :class:`Phrase` with ``speaker`` from now on (:mod:`bot.core.i18n`)."""
+    _SPEAKER[0] = speaker
 
 
 #: One piece of a :class:`Text` as kept: a segment, or a sentence said when rendered.
@@ -351,9 +386,9 @@ def _read_part(part: Any) -> Part:
             elif not isinstance(value, str | int | float) or not isinstance(name, str):
                 raise TypeError("a phrase's values are strings, numbers or texts")
             values.append((name, value))
-        if not isinstance(msgid, str) or not isinstance(plural, str | None):
+        if not isinstance(msgid, str) or not isinstance(plural, str | None | int):
             raise TypeError("a phrase's msgid is a string")
-        if not isinstance(count, int | None):
+        if not isinstance(count, int | None) or isinstance(plural, int):
             raise TypeError("a phrase's count is a number")
         return Phrase(msgid, tuple(values), plural, count)
     kind = _SEGMENT_TAGS[tag]
@@ -450,11 +485,7 @@ class Text:
         return Text(tuple(fill(p) for p in self.parts))
 
     def first_paragraph(self) -> Text:
-        """The text up to its first blank line (all of it when it has none).
-
-        >>> str(Text.of("Ada joined.", "\\n\\nTournament 1").first_paragraph())
-        'Ada joined.'
-        """
+        """The text up to its first blank line (all of it when it has none)."""
         out: list[Segment] = []
         for segment in self.segments:
             if isinstance(segment, str) and "\n\n" in segment:
@@ -547,6 +578,10 @@ class Chat:
     #: a one-to-one chat between the person asking and the bot (their direct messages), where
     #: they may accept a challenge addressed to them that was made elsewhere
     direct: bool = field(default=False, compare=False)
+    #: whether the person asking manages this chat by the platform's own rights (a Discord
+    #: server's Manage Server, a Telegram group's administrators; ``None``: not looked up):
+    #: what chat-wide settings need (``settings chat-language``)
+    admin: bool | None = field(default=None, compare=False)
 
     @property
     def community_id(self) -> str:

@@ -34,15 +34,19 @@ from contextvars import ContextVar
 from datetime import timedelta
 from functools import cache
 from pathlib import Path
+from typing import Literal
 
 from babel import Locale
 from babel.dates import format_timedelta
 from babel.numbers import format_decimal
 
+from bot.messages import speak_with
+
 __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALES_DIR",
+    "N_",
     "PSEUDO",
     "SOURCE",
     "current",
@@ -128,6 +132,12 @@ def _catalog(code: str) -> _gettext.NullTranslations:
     return _gettext.translation(DOMAIN, LOCALES_DIR, languages=[code], fallback=True)
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs where it is written (a command's description, a
+    name in a table); it is said where it is used, with :func:`gettext`."""
+    return message
+
+
 def gettext(message: str) -> str:
     """``message`` in the language in use (itself where the catalog lacks it)."""
     return _catalog(current()).gettext(message)
@@ -159,7 +169,7 @@ def duration(value: timedelta, *, fine: bool = False) -> str:
     """
     seconds = int(max(0.0, value.total_seconds()))
     locale = _babel_locale()
-    form = "short" if fine else "long"
+    form: Literal["short", "long"] = "short" if fine else "long"
 
     def said(part: timedelta) -> str:
         return format_timedelta(part, threshold=1.0, format=form, locale=locale)
@@ -200,6 +210,22 @@ def fill(template: str, values: Mapping[str, str]) -> str:
     'Ada played e5.'
     """
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+class _InUse:
+    """What :mod:`bot.messages` says its phrases with: the language in use."""
+
+    def gettext(self, message: str) -> str:
+        return gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return ngettext(singular, plural, count)
+
+    def number(self, value: float) -> str:
+        return number(value)
+
+
+speak_with(_InUse())
 
 
 def split(template: str) -> Iterator[tuple[str, str | None]]:

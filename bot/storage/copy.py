@@ -67,6 +67,7 @@ TABLES: tuple[Table, ...] = (
     Table("web_links", ("game_id",)),
     Table("web_watchers", ("game_id", "worker")),
     Table("workers", ("id",)),
+    Table("languages", ("platform", "kind", "key")),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

@@ -698,6 +698,19 @@ CREATE TABLE workers (
 );
 """
 
+# 14 -> 15 (issue 43): languages, one row per (platform, kind, key): a player's choice
+# (``chosen``), what their platform last reported (``seen``), a chat's choice (``chat``)
+# (bot.storage.sql_languages).
+_LANGUAGES = """
+CREATE TABLE languages (
+    platform TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    code TEXT NOT NULL,
+    PRIMARY KEY (platform, kind, key)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -709,6 +722,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_COMMUNITY_RATINGS_SQLITE, _COMMUNITY_RATINGS_POSTGRES),
     Migration(_STANDINGS_POSTS, _STANDINGS_POSTS),
     Migration(_WORKERS, _WORKERS),
+    Migration(_LANGUAGES, _LANGUAGES),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

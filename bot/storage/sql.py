@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from bot.storage.sql_challenges import SqlChallenges
 from bot.storage.sql_games import SqlGames
+from bot.storage.sql_languages import SqlLanguages
 from bot.storage.sql_leases import SqlLeases
 from bot.storage.sql_outbox import SqlOutbox
 from bot.storage.sql_players import SqlPlayers
@@ -46,6 +47,7 @@ class SqlStore(
     SqlPosts,
     SqlTournaments,
     SqlWeb,
+    SqlLanguages,
 ):
     """The store's methods over SQL, one part per concern; a concrete store provides
     :meth:`~bot.storage.sql_base.SqlBase._lend` (and opening, closing and

@@ -127,6 +127,13 @@ from bot.sessions.texts.hardening import (
     your_turn_due,
 )
 from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move, illegal_said
+from bot.sessions.texts.languages import (
+    chat_language_is,
+    chat_language_needs_admin,
+    chat_language_private,
+    language_is,
+    not_a_language,
+)
 from bot.sessions.texts.looking import (
     HELP,
     bad_page,
@@ -588,4 +595,14 @@ __all__ += [
     "asked_privately",
     "not_your_question",
     "question_for",
+]
+
+# Languages (issue 43), kept apart as above.
+__all__ += [
+    "chat_language_is",
+    "chat_language_needs_admin",
+    "chat_language_private",
+    "illegal_said",
+    "language_is",
+    "not_a_language",
 ]

@@ -9,9 +9,12 @@ from datetime import datetime
 
 from bot.core import i18n
 from bot.core.status import GameResult
-from bot.messages import Mention, Segment, Text
-from bot.messages import say as _p
-from bot.messages import say_n as _pn
+from bot.messages import Mention, Segment, Text, say, say_n
+
+#: A sentence said when rendered (:func:`bot.messages.say`), and one with plural forms.
+_p = say
+_pn = say_n
+
 
 #: A button id that is not one of ours (or from a version that no longer exists).
 NOT_MY_BUTTON = _p("That button is not one of mine (or is too old).")
@@ -25,20 +28,23 @@ def _when(moment: datetime) -> str:
     return f"{moment:%Y-%m-%d %H:%M} UTC"
 
 
+def _word(value: object) -> str:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return i18n.number(value)
+    return str(value)
+
+
 def _s(msgid: str, /, **args: object) -> str:
     """A sentence said now, in the language in use, as a plain string (button labels, alt
     texts, picture words: what is made where the reader's language is already known)."""
-    values = {k: v if isinstance(v, str) else i18n.number(v) for k, v in args.items()}
-    return i18n.fill(i18n.gettext(msgid), {k: str(v) for k, v in values.items()})
+    return i18n.fill(i18n.gettext(msgid), {k: _word(v) for k, v in args.items()})
 
 
 def _sn(singular: str, plural: str, count: float, /, **args: object) -> str:
     """Like :func:`_s`, with the form for ``count``."""
     form = int(count) if float(count).is_integer() else 2
-    values = {"count": i18n.number(count)} | {
-        k: v if isinstance(v, str) else i18n.number(v) for k, v in args.items()
-    }
-    return i18n.fill(i18n.ngettext(singular, plural, form), {k: str(v) for k, v in values.items()})
+    values = {"count": _word(count)} | {k: _word(v) for k, v in args.items()}
+    return i18n.fill(i18n.ngettext(singular, plural, form), values)
 
 
 def _games(count: int) -> Text:

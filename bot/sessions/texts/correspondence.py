@@ -300,7 +300,7 @@ def game_choice(game_id: int, title: str, opponent: str, your_turn: bool) -> str
 # store's placeholders (``"{challenge}"``, ``"{game}"``) filled in when the row is written.
 
 
-def challenge_note(me: Mention, what: str, challenge_id: int | str) -> Text:
+def challenge_note(me: Mention, what: str | Text, challenge_id: int | str) -> Text:
     """You were challenged."""
     return _p(
         "{me} challenges you to {what}: challenge {challenge_id}.",

@@ -76,7 +76,11 @@ def terms(
 
 
 def challenged(
-    me: Mention, whom: Mention | str | None, what: str, challenge_id: int, hours: float
+    me: Mention,
+    whom: Mention | str | None,
+    what: str | Text,
+    challenge_id: int,
+    hours: float,
 ) -> Text:
     """A challenge was made (``whom`` a text: a player invited by username)."""
     return _p(
