@@ -299,7 +299,7 @@ class Phrase:
         return "".join(str(s) for s in self.expand())
 
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
 
 
 class Speaker(Protocol):

@@ -77,7 +77,7 @@ _current: ContextVar[str] = ContextVar("hexhall_language", default=SOURCE)
 #: Platform codes that do not reduce to a catalog by their first part.
 _ALIASES: Mapping[str, str] = {"pt": "pt_BR", "pt-br": "pt_BR", "pt-pt": "pt_BR"}
 
-_PLACEHOLDER = re.compile(r"\{(\w+)\}")
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
 
 
 def supported(code: str | None) -> str | None:

@@ -47,6 +47,37 @@ def _sn(singular: str, plural: str, count: float, /, **args: object) -> str:
     return i18n.fill(i18n.ngettext(singular, plural, form), values)
 
 
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs; it is said where it is used."""
+    return message
+
+
+#: How games end (``engines.base.Termination``'s values, and the pictures' ``time``), said in
+#: the reader's language where a sentence names the reason.
+ENDINGS = frozenset(
+    {
+        N_("connection"), N_("one group"), N_("two 6-high stacks"), N_("home row"),
+        N_("last piece captured"), N_("no legal turn"), N_("no legal move"),
+        N_("relocation impossible"), N_("win"), N_("draw"), N_("resignation"),
+        N_("agreement"), N_("timeout"), N_("time"), N_("no first move"), N_("aborted"),
+    }
+)  # fmt: skip
+#: The sides the games name (``engines.*.SIDES``).
+SIDES = frozenset({N_("Red"), N_("Blue"), N_("Light"), N_("Dark"), N_("White"), N_("Black")})
+
+
+def _ending(reason: str | None) -> Text | str:
+    """A game's ending, said in the reader's language when it is one of ours."""
+    if reason is None:
+        return ""
+    return _p(reason) if reason in ENDINGS else reason
+
+
+def _side(name: str) -> Text | str:
+    """A side's name (``Red``), said in the reader's language."""
+    return _p(name) if name in SIDES else name
+
+
 def _games(count: int) -> Text:
     return _pn("{count} game", "{count} games", count)
 
@@ -76,7 +107,7 @@ def _ids(ids: list[int] | tuple[int, ...]) -> str:
 
 def side(player: Mention, side_name: str) -> Text:
     """A player with the side they play, e.g. ``Ada (Red)``."""
-    return _p("{player} ({side_name})", player=player, side_name=side_name)
+    return _p("{player} ({side_name})", player=player, side_name=_side(side_name))
 
 
 def result(
@@ -84,12 +115,17 @@ def result(
 ) -> Text:
     """How a finished game ended: ``result`` is the stored result (win, draw, none)."""
     if result == GameResult.DRAW:
-        return _p("#{game_id} is drawn ({reason}).", game_id=game_id, reason=reason)
+        return _p("#{game_id} is drawn ({reason}).", game_id=game_id, reason=_ending(reason))
     if result == GameResult.NONE:
-        return _p("#{game_id} was aborted ({reason}).", game_id=game_id, reason=reason)
+        return _p("#{game_id} was aborted ({reason}).", game_id=game_id, reason=_ending(reason))
     if winner is None:
-        return _p("#{game_id} is over ({reason}).", game_id=game_id, reason=reason)
-    return _p("{winner} wins #{game_id} ({reason}).", winner=winner, game_id=game_id, reason=reason)
+        return _p("#{game_id} is over ({reason}).", game_id=game_id, reason=_ending(reason))
+    return _p(
+        "{winner} wins #{game_id} ({reason}).",
+        winner=winner,
+        game_id=game_id,
+        reason=_ending(reason),
+    )
 
 
 # -- refusals shared by several commands -------------------------------------------------
@@ -97,12 +133,9 @@ def result(
 
 def no_such(what: str, shown_id: str) -> Text:
     """There is no game (challenge) with that id (``#`` marks games only)."""
-    return _p(
-        "There is no {what} {value}{shown_id}.",
-        what=what,
-        value="#" if what == "game" else "",
-        shown_id=shown_id,
-    )
+    if what == "game":
+        return _p("There is no game #{shown_id}.", shown_id=shown_id)
+    return _p("There is no challenge {shown_id}.", shown_id=shown_id)
 
 
 def no_game_here(game_id: int) -> Text:
@@ -151,14 +184,17 @@ FLOOD_WAIT = "Telegram holds my messages in this chat back for a moment: nothing
 def row_unreadable(table: str, row_id: object) -> Text:
     """A stored row that cannot be read: a game or challenge is set aside, anything else is
     only reported."""
-    what = {"games": "Game #", "challenges": "Challenge "}.get(table)
-    if what is None:
+    if table == "games":
+        return _p(
+            "Game #{row_id} cannot be read (damaged in storage); it has been set aside.",
+            row_id=row_id,
+        )
+    if table != "challenges":
         return _p(
             "Something stored cannot be read ({table} #{row_id}).", table=table, row_id=row_id
         )
     return _p(
-        "{what}{row_id} cannot be read (damaged in storage); it has been set aside.",
-        what=what,
+        "Challenge {row_id} cannot be read (damaged in storage); it has been set aside.",
         row_id=row_id,
     )
 

@@ -9,11 +9,13 @@ from datetime import datetime
 
 from bot.messages import Code, Mention, Text
 from bot.sessions.texts.base import (
+    _ending,
     _games,
     _hours,
     _p,
     _pn,
     _s,
+    _side,
     _t,
     _when,
     not_playing,
@@ -338,7 +340,7 @@ def first_turn_note(game_id: int | str, title: str, side_name: str) -> Text:
         "Your turn in #{game_id} {title} ({side_name}).",
         game_id=game_id,
         title=title,
-        side_name=side_name,
+        side_name=_side(side_name),
     )
 
 
@@ -362,7 +364,7 @@ def game_over_note(
     game_id: int, title: str, mover: Mention, move: str, you_won: bool | None, reason: str
 ) -> Text:
     """Your opponent's move ended the game (``you_won`` is ``None`` for a draw)."""
-    what = dict(game_id=game_id, title=title, mover=mover, move=Code(move), reason=reason)
+    what = dict(game_id=game_id, title=title, mover=mover, move=Code(move), reason=_ending(reason))
     if you_won is None:
         return _p("#{game_id} {title} is over: {mover} played {move}. Draw.", **what)
     if you_won:

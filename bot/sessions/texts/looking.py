@@ -7,6 +7,7 @@ from __future__ import annotations
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Code, Mention, Segment, Strong, Text
 from bot.sessions.texts.base import (
+    _ending,
     _moves,
     _p,
     _t,
@@ -65,10 +66,10 @@ def finished_state(
     if status == GameStatus.CORRUPT:
         return _p("damaged, set aside")
     if result == GameResult.DRAW:
-        return _p("draw ({reason})", reason=reason)
+        return _p("draw ({reason})", reason=_ending(reason))
     if result == GameResult.NONE:
-        return _p("aborted ({reason})", reason=reason)
-    return _p("{value} ({reason})", value=_p("won") if won else _p("lost"), reason=reason)
+        return _p("aborted ({reason})", reason=_ending(reason))
+    return _p("{value} ({reason})", value=_p("won") if won else _p("lost"), reason=_ending(reason))
 
 
 def bad_page() -> Text:

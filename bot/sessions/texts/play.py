@@ -5,10 +5,10 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 from __future__ import annotations
 
 from bot.messages import Code, Mention, Strong, Text
-from bot.sessions.texts.base import (
-    _days,
-    _p,
-)
+from bot.sessions.texts.base import N_, _days, _ending, _p, _s, _side
+
+#: A closed challenge's status, as the store keeps it.
+_STATUSES = frozenset({N_("accepted"), N_("declined"), N_("cancelled"), N_("expired")})
 
 # -- challenges -----------------------------------------------------------------------------
 
@@ -60,16 +60,16 @@ def terms(
     the seat that makes the first move (Maphex: Blue opens, though Red is seat 0)."""
     clock = _p("no clock") if days is None else _p("{days} per move", days=_days(days))
     if first == "random":
-        who = _p("sides drawn by lot, {side} opens", side=sides[opener])
+        who = _p("sides drawn by lot, {side} opens", side=_side(sides[opener]))
     else:
         mine = 0 if first == "me" else 1
         if mine == opener:
-            who = _p("the challenger plays {side} and opens", side=sides[mine])
+            who = _p("the challenger plays {side} and opens", side=_side(sides[mine]))
         else:
             who = _p(
                 "the challenger plays {side}, {opener} opens",
-                side=sides[mine],
-                opener=sides[opener],
+                side=_side(sides[mine]),
+                opener=_side(sides[opener]),
             )
     head: Text | str = f"{title} ({options})" if options else title
     return Text.join((Text.of(head), who, clock), "; ")
@@ -115,7 +115,9 @@ def which_challenge(count: int, ids: list[int]) -> Text:
 def challenge_closed(challenge_id: int, status: str) -> Text:
     """The challenge was accepted, declined, cancelled ... already."""
     return _p(
-        "Challenge {challenge_id} was already {status}.", challenge_id=challenge_id, status=status
+        "Challenge {challenge_id} was already {status}.",
+        challenge_id=challenge_id,
+        status=_p(status) if status in _STATUSES else status,
     )
 
 
@@ -177,7 +179,7 @@ def accepted(
 
 def plays(player: Mention, side_name: str) -> Text:
     """``X plays Side``."""
-    return _p("{player} plays {side_name}", player=player, side_name=side_name)
+    return _p("{player} plays {side_name}", player=player, side_name=_side(side_name))
 
 
 def yours_cancel_instead(challenge_id: int) -> Text:
@@ -244,11 +246,11 @@ def careful(move: str, game_id: int, winner: Text, reason: str) -> Text:
     """A move that would lose for its player: nothing is played until it is confirmed."""
     return _p(
         "{value} {move} loses #{game_id}, {winner} would win ({reason}). Nothing is played yet.",
-        value=Strong("Careful:"),
+        value=Strong(_s("Careful:")),
         move=Code(move),
         game_id=game_id,
         winner=winner,
-        reason=reason,
+        reason=_ending(reason),
     )
 
 
@@ -288,12 +290,12 @@ def already_played(game_id: int, title: str, move_number: int, move: str) -> Tex
 
 def drawn_by(reason: str) -> Text:
     """The move drew the game."""
-    return _p(" The game is drawn ({reason}).", reason=reason)
+    return _p(" The game is drawn ({reason}).", reason=_ending(reason))
 
 
 def wins_by(winner: Text, reason: str) -> Text:
     """The move won (or lost) the game."""
-    return _p(" {winner} wins ({reason}).", winner=winner, reason=reason)
+    return _p(" {winner} wins ({reason}).", winner=winner, reason=_ending(reason))
 
 
 def to_move(who: Text) -> Text:

@@ -8,15 +8,7 @@ from collections.abc import Sequence
 from datetime import datetime
 
 from bot.messages import Mention, Strong, Text
-from bot.sessions.texts.base import (
-    _games,
-    _p,
-    _players,
-    _pn,
-    _s,
-    _sn,
-    _when,
-)
+from bot.sessions.texts.base import _games, _p, _players, _pn, _s, _side, _sn, _when
 
 
 def _cap(name: str) -> str:
@@ -234,7 +226,7 @@ def tournament_first_turn(name: str, game_id: int | str, title: str, side_name: 
         name=_cap(name),
         game_id=game_id,
         title=title,
-        side_name=side_name,
+        side_name=_side(side_name),
     )
 
 
