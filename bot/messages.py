@@ -279,7 +279,7 @@ class Phrase:
         out: list[Segment] = []
         start = 0
         for match in _PLACEHOLDER.finditer(template):
-            out.append(template[start : match.start()])
+            out.append(_unescaped(template[start : match.start()]))
             start = match.end()
             name = match.group(1)
             if name not in values:
@@ -292,7 +292,7 @@ class Phrase:
                 out.append(value)
             else:
                 out.append(speaker.number(value))
-        out.append(template[start:])
+        out.append(_unescaped(template[start:]))
         return out
 
     def __str__(self) -> str:
@@ -300,6 +300,10 @@ class Phrase:
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
+
+
+def _unescaped(plain: str) -> str:
+    return plain.replace("{{", "{").replace("}}", "}")
 
 
 class Speaker(Protocol):

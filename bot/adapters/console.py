@@ -18,6 +18,7 @@ from typing import TextIO
 
 from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
+from bot.core.i18n import gettext
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
@@ -126,7 +127,10 @@ class Console:
             await self._save(reply.image, "hexhall-picture", "png", "picture", "the picture")
         for action in reply.actions:
             typed = typed_action(action)
-            self.say(f"  [{action.label}] {action.id}" + (f"  (or type {typed})" if typed else ""))
+            self.say(
+                f"  [{gettext(action.label)}] {action.id}"
+                + (f"  (or type {typed})" if typed else "")
+            )
 
     async def _follow(self, game_id: int) -> None:
         # At one keyboard the next player is whoever is to move in the game just played, but

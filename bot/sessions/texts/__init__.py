@@ -127,6 +127,7 @@ from bot.sessions.texts.hardening import (
     your_turn_due,
 )
 from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move, illegal_said
+from bot.sessions.texts.labels import LABELS, label
 from bot.sessions.texts.languages import (
     chat_language_is,
     chat_language_needs_admin,
@@ -599,10 +600,12 @@ __all__ += [
 
 # Languages (issue 43), kept apart as above.
 __all__ += [
+    "LABELS",
     "chat_language_is",
     "chat_language_needs_admin",
     "chat_language_private",
     "illegal_said",
+    "label",
     "language_is",
     "not_a_language",
 ]

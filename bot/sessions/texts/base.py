@@ -225,10 +225,11 @@ def not_playing(game_id: int, what: str | None = None) -> Text:
     """Only a game's players may do this."""
     if what is None:
         return _p("You are not playing in #{game_id}.", game_id=game_id)
+    verbs = (N_("resign"), N_("rematch"), N_("agree to a draw"), N_("take moves back"))
     return _p(
         "You are not playing in #{game_id}: only its players can {what}.",
         game_id=game_id,
-        what=what,
+        what=_p(what) if what in verbs else what,
     )
 
 

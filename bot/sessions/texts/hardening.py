@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from bot.messages import Code, Mention, Segment, Text
 from bot.sessions.texts.base import (
+    N_,
     _p,
     _t,
 )
@@ -110,7 +111,7 @@ def challenge_received_line(challenge_id: int, title: str, challenger: Mention) 
 
 
 #: The labels of the buttons that step through a game: first, previous, next, last.
-STEP_LABELS = ("⏮ First", "◀ Previous", "Next ▶", "Last ⏭")
+STEP_LABELS = (N_("⏮ First"), N_("◀ Previous"), N_("Next ▶"), N_("Last ⏭"))
 
 
 def browse_head(
@@ -145,7 +146,7 @@ def damaged_line(game_id: int, title: str) -> Text:
 
 
 #: The label of the button that starts stepping through a game.
-STEP_THROUGH = "Step through"
+STEP_THROUGH = N_("Step through")
 
 
 # -- posts and platforms ------------------------------------------------------------------

@@ -9,12 +9,13 @@ from collections.abc import Sequence
 
 from bot.messages import Code, Mention, Text
 from bot.sessions.texts.base import (
+    N_,
     _p,
     _s,
 )
 
 #: The label of a live board's button that opens the move picker.
-MOVE_LABEL = "Move"
+MOVE_LABEL = N_("Move")
 #: The longest thread name Discord takes (1 to 100 characters).
 _THREAD_NAME_LIMIT = 100
 
@@ -79,7 +80,7 @@ def user_install_card() -> Text:
 
 
 #: Iso-Path's picker: the choice of no tile this turn (a lone piece move that wins).
-NO_TILE_LABEL = "No tile: just move"
+NO_TILE_LABEL = N_("No tile: just move")
 
 
 def capture_label(cell: str) -> str:

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 from bot.messages import Text
 from bot.sessions.texts.base import (
+    N_,
     _p,
     _s,
 )
 
 #: The button that resigns, on the question before resigning.
-YES_RESIGN = "Yes, resign"
+YES_RESIGN = N_("Yes, resign")
 #: The button that puts a question away (nothing changes).
-NOT_NOW = "Cancel"
+NOT_NOW = N_("Cancel")
 #: A press on a question that has lapsed.
 QUESTION_LAPSED = _p("That question has lapsed: ask again if you still want to.")
 

@@ -94,8 +94,9 @@ def leaderboard_line(rank: int, name: str, rating: str, games: int) -> Text:
 
 def leaderboard_empty(title: str, everywhere: bool) -> Text:
     """Nobody has a rating in the pool yet."""
-    where = "" if everywhere else " here"
-    return _p("No rated {title} games{where} yet.", title=title, where=where)
+    if everywhere:
+        return _p("No rated {title} games yet.", title=title)
+    return _p("No rated {title} games here yet.", title=title)
 
 
 PROVISIONAL_NOTE = _p("\n? = provisional (fewer than 10 rated games).")

@@ -111,9 +111,9 @@ def tournament_over(name: str) -> Text:
 
 def tournament_only_creator(name: str, creator: Mention, what: str) -> Text:
     """Only the creator may start or cancel."""
-    return _p(
-        "Only {creator}, who opened {name}, may {what} it.", creator=creator, name=name, what=what
-    )
+    if what == "start":
+        return _p("Only {creator}, who opened {name}, may start it.", creator=creator, name=name)
+    return _p("Only {creator}, who opened {name}, may cancel it.", creator=creator, name=name)
 
 
 def tournament_too_few(name: str, count: int, least: int) -> Text:

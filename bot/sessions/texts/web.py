@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from bot.messages import Text
 from bot.sessions.texts.base import (
+    N_,
     _p,
 )
 
 #: The label of the button that opens a game's page.
-OPEN_BOARD = "Open board"
+OPEN_BOARD = N_("Open board")
 
 
 def web_no_game() -> Text:
