@@ -18,6 +18,7 @@ from typing import TextIO
 
 from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
+from bot.core import i18n
 from bot.core.i18n import gettext
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
@@ -184,13 +185,16 @@ class Console:
             return True
         if words[0].lower() == "help":
             self.say("as <name>   switch the local player;   quit   leave")
-        if Action("", line.strip()).kind is not None:  # a button id typed in, e.g. acc:3
-            reply = await self.manager.press(self.user, CHAT, line.strip())
-        else:
-            reply = await execute(
-                self.manager, self.user, CHAT, line, console_user, self.current_game
-            )
-        await self.show(reply)
+        # Issue 43: the local player's language (``settings language <code>``) says it all.
+        said = await self.manager.speakers(self.user, CHAT)
+        with i18n.use(said.player):
+            if Action("", line.strip()).kind is not None:  # a button id typed, e.g. acc:3
+                reply = await self.manager.press(self.user, CHAT, line.strip())
+            else:
+                reply = await execute(
+                    self.manager, self.user, CHAT, line, console_user, self.current_game
+                )
+            await self.show(reply)
         return True
 
     async def run(self) -> int:

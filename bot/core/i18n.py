@@ -49,6 +49,7 @@ __all__ = [
     "N_",
     "PSEUDO",
     "SOURCE",
+    "adopt",
     "current",
     "duration",
     "fill",
@@ -99,6 +100,14 @@ def supported(code: str | None) -> str | None:
 def current() -> str:
     """The language in use here (a catalog code)."""
     return _current.get()
+
+
+def adopt(code: str | None) -> str:
+    """Say everything in ``code`` from here to the end of the current task (a platform's
+    handler of one update: each runs in a task of its own); the catalog code in use."""
+    chosen = supported(code) or SOURCE
+    _current.set(chosen)
+    return chosen
 
 
 @contextmanager

@@ -14,6 +14,7 @@ group posts in the chat's (the surfaces choose, with :func:`bot.core.i18n.use`).
 from __future__ import annotations
 
 import logging
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 from bot.core import i18n
@@ -22,9 +23,14 @@ from bot.sessions import texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import LanguageKind, StoreError
 
-__all__ = ["NAMES", "Speakers", "change", "chat", "recipient", "speakers"]
+__all__ = ["MANAGES", "NAMES", "Speakers", "change", "chat", "recipient", "speakers"]
 
 log = logging.getLogger(__name__)
+
+#: Whether the person asking manages the chat, as the surface found out for this request (a
+#: Telegram group's administrators are known only by asking Telegram): read where
+#: :attr:`Chat.admin` is not set.
+MANAGES: ContextVar[bool | None] = ContextVar("hexhall_manages", default=None)
 
 #: The settings this module answers (``settings <name> <code>|auto``).
 NAMES = ("language", "chat-language")
@@ -119,7 +125,7 @@ async def change(ctx: Context, user: User, chat: Chat, name: str, value: str) ->
     if _private(chat):
         raise Refusal(texts.chat_language_private())
     if word:
-        if chat.admin is not True:
+        if (chat.admin if chat.admin is not None else MANAGES.get()) is not True:
             raise Refusal(texts.chat_language_needs_admin())
         await ctx.store.set_language(chat.platform, LanguageKind.CHAT, chat.chat_id, code)
     here = await speakers(ctx, user, chat)

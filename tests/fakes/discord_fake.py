@@ -435,6 +435,9 @@ class FakeGuild:
     #: Permission bits the bot has here beyond everyone's (e.g. the thread permissions, see
     #: :meth:`FakeDiscord.grant_threads`); they reach the bot as ``app_permissions``.
     bot_extra: int = 0
+    #: The server's preferred locale (a Community server's setting; ``en-US`` otherwise),
+    #: sent with every interaction in it as ``guild_locale``.
+    locale: str = "en-US"
 
     def bot_permissions(self) -> int:
         """The bot's permissions in the guild's channels."""
@@ -1693,6 +1696,7 @@ class FakeDiscord(FakeServer):
         custom_id: str,
         *,
         values: Sequence[str] | None = None,
+        locale: str = "en-US",
     ) -> InteractionRecord:
         """``user`` presses the button (or picks ``values`` in the select) ``custom_id`` of a
         message the bot sent. The interaction carries the full message, so discord.py finds the
@@ -1724,7 +1728,14 @@ class FakeDiscord(FakeServer):
             raise ImpossibleInteraction(f"user {u.id} is not a member of guild {guild.id}")
         context = self._context(channel)
         record = self._new_interaction(
-            InteractionKind.MESSAGE_COMPONENT, u, channel, guild, context, data, owners=None
+            InteractionKind.MESSAGE_COMPONENT,
+            u,
+            channel,
+            guild,
+            context,
+            data,
+            owners=None,
+            locale=locale,
         )
         record.message = stored
         record.payload["message"] = stored.payload()
@@ -2035,8 +2046,8 @@ class FakeDiscord(FakeServer):
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+            payload["guild_locale"] = guild.locale
             payload["member"] = guild.members[user.id].payload(with_permissions=True)
         else:
             payload["user"] = user.payload()

@@ -50,6 +50,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.languages import speakers_of
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
@@ -61,6 +62,7 @@ from bot.adapters.discord.threads import (
     thread_name_of,
 )
 from bot.adapters.redact import hide
+from bot.core import i18n
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.sessions import texts
@@ -325,7 +327,11 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         :meth:`_compose`)."""
         user = user_of(interaction.user)
         chat = chat_here(interaction)
-        task = asyncio.ensure_future(call(user, chat))
+        # Issue 43: the call says what everyone reads (pictures, buttons) in the channel's
+        # language; its answer is rendered in the asker's when it is theirs alone.
+        said = await speakers_of(self.manager, interaction)
+        with i18n.use(said.chat):
+            task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);
         # the clamp keeps a skewed clock from deferring everything or nothing.
@@ -339,7 +345,9 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
                 await interaction.response.defer(ephemeral=mode is Mode.PRIVATE, thinking=True)
             deferred = True
         reply = await task
-        await self._show(interaction, reply, mode, deferred, file_name, pressed, board)
+        private = not reply.ok or mode is Mode.PRIVATE or reply.private
+        with i18n.use(said.player if private else said.chat):
+            await self._show(interaction, reply, mode, deferred, file_name, pressed, board)
         self._wake()
 
     async def _show(
