@@ -295,8 +295,6 @@ class Phrase:
         out.append(_unescaped(template[start:]))
         return out
 
-    def __str__(self) -> str:
-        return "".join(str(s) for s in self.expand())
 
 
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
@@ -582,10 +580,6 @@ class Chat:
     #: a one-to-one chat between the person asking and the bot (their direct messages), where
     #: they may accept a challenge addressed to them that was made elsewhere
     direct: bool = field(default=False, compare=False)
-    #: whether the person asking manages this chat by the platform's own rights (a Discord
-    #: server's Manage Server, a Telegram group's administrators; ``None``: not looked up):
-    #: what chat-wide settings need (``settings chat-language``)
-    admin: bool | None = field(default=None, compare=False)
 
     @property
     def community_id(self) -> str:

@@ -27,9 +27,9 @@ __all__ = ["MANAGES", "NAMES", "Speakers", "change", "chat", "recipient", "speak
 
 log = logging.getLogger(__name__)
 
-#: Whether the person asking manages the chat, as the surface found out for this request (a
-#: Telegram group's administrators are known only by asking Telegram): read where
-#: :attr:`Chat.admin` is not set.
+#: Whether the person asking manages the chat by the platform's own rights (a Discord
+#: server's Manage Server permission, a Telegram group's administrators), as the surface found
+#: out for this request, in its task (``None``: not known, so not allowed).
 MANAGES: ContextVar[bool | None] = ContextVar("hexhall_manages", default=None)
 
 #: The settings this module answers (``settings <name> <code>|auto``).
@@ -125,7 +125,7 @@ async def change(ctx: Context, user: User, chat: Chat, name: str, value: str) ->
     if _private(chat):
         raise Refusal(texts.chat_language_private())
     if word:
-        if (chat.admin if chat.admin is not None else MANAGES.get()) is not True:
+        if MANAGES.get() is not True:
             raise Refusal(texts.chat_language_needs_admin())
         await ctx.store.set_language(chat.platform, LanguageKind.CHAT, chat.chat_id, code)
     here = await speakers(ctx, user, chat)

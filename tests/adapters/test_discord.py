@@ -57,7 +57,10 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     "undo": [("game", 3, False, "auto"), ("answer", 3, False, ["ask", "accept", "decline"])],
     "games": [("page", 4, False, [])],
     "rules": [("game", 3, True, ["isopath", "pathagon", "fixation", "maphex", "inphexion"])],
-    "settings": [("setting", 3, False, ["dm", "reminders", "quiet"]), ("value", 3, False, [])],
+    "settings": [
+        ("setting", 3, False, ["dm", "reminders", "quiet", "language", "chat-language"]),
+        ("value", 3, False, []),
+    ],
     "away": [("days", 4, True, [])],
     "back": [],
     "leaderboard": [

@@ -1069,6 +1069,7 @@ def _check_command(command: object, index: int, form: _FormErrors) -> None:
         if not _valid_command_name(name):
             form.add([*path, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
         form.length([*path, "description"], command.get("description"), 1, 100)
+        _check_localized(command, path, form)
         _check_options(command.get("options") or [], [*path, "options"], form, depth=0)
     elif kind in (2, 3):
         form.length([*path, "name"], name, 1, 32)
@@ -1082,6 +1083,53 @@ def _check_command(command: object, index: int, form: _FormErrors) -> None:
     installs = command.get("integration_types")
     if installs is not None and any(i not in (0, 1) for i in installs):
         form.add([*path, "integration_types"], "BASE_TYPE_CHOICES", "Must be one of {0, 1}.")
+
+
+#: The locales Discord knows (Discord's Locales reference: ``es-ES``, ``es-419``, ``ja`` ...):
+#: a localization under any other key is refused.
+DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale)
+
+
+def _check_localizations(
+    value: object,
+    path: list[str | int],
+    form: _FormErrors,
+    check: Callable[[list[str | int], object], None],
+) -> None:
+    """A localization dictionary: keys are Discord locales, each value follows the same
+    restrictions as the field it localizes (``check``)."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        form.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    for locale, said in value.items():
+        if locale not in DISCORD_LOCALES:
+            form.add(
+                [*path, locale],
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {sorted(DISCORD_LOCALES)}.",
+            )
+            continue
+        check([*path, locale], said)
+
+
+def _check_localized(field: dict[str, Any], path: list[str | int], form: _FormErrors) -> None:
+    """A command's or option's ``name_localizations`` and ``description_localizations``."""
+
+    def name_rule(at: list[str | int], said: object) -> None:
+        if not _valid_command_name(said):
+            form.add(at, "APPLICATION_COMMAND_INVALID_NAME", "Name is invalid")
+
+    _check_localizations(
+        field.get("name_localizations"), [*path, "name_localizations"], form, name_rule
+    )
+    _check_localizations(
+        field.get("description_localizations"),
+        [*path, "description_localizations"],
+        form,
+        lambda at, said: form.length(at, said, 1, 100),
+    )
 
 
 def _check_options(
@@ -1098,6 +1146,7 @@ def _check_options(
         kind = option.get("type")
         _check_option_name(option.get("name"), names, opath, form)
         form.length([*opath, "description"], option.get("description"), 1, 100)
+        _check_localized(option, opath, form)
         if kind in (OptionKind.SUB_COMMAND, OptionKind.SUB_COMMAND_GROUP):
             _check_subcommand(option, kind, opath, form, depth=depth)
             continue
@@ -1165,6 +1214,12 @@ def _check_option_values(
         form.count([*opath, "choices"], choices, 25)
         for k, choice in enumerate(choices):
             form.length([*opath, "choices", k, "name"], choice.get("name"), 1, 100)
+            _check_localizations(
+                choice.get("name_localizations"),
+                [*opath, "choices", k, "name_localizations"],
+                form,
+                lambda path, value: form.length(path, value, 1, 100),
+            )
             if isinstance(choice.get("value"), str):
                 form.length([*opath, "choices", k, "value"], choice["value"], 1, 100)
     if option.get("autocomplete") and kind not in _CHOOSABLE:

@@ -61,6 +61,7 @@ from bot.adapters.discord.threads import (
     parent_of,
     thread_name_of,
 )
+from bot.adapters.discord.translator import CatalogTranslator
 from bot.adapters.redact import hide
 from bot.core import i18n
 from bot.delivery.outbox import Outbox
@@ -210,6 +211,8 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker):
         from the one Discord holds (see :mod:`bot.adapters.discord.sync`)."""
         if not self.sync_commands:
             return
+        # Issue 43: the descriptions in every language that ships.
+        await self.tree.set_translator(CatalogTranslator())
         if self.guild_id is not None:
             # Commands of one guild answer there at once (global ones too, from the tree).
             self.tree.copy_global_to(guild=discord.Object(self.guild_id))
