@@ -244,9 +244,10 @@ def illegal(game_id: int, reason: str | Text) -> Text:
 
 def careful(move: str, game_id: int, winner: Text, reason: str) -> Text:
     """A move that would lose for its player: nothing is played until it is confirmed."""
+    careful_ = Strong(_s("Careful:"))
     return _p(
         "{value} {move} loses #{game_id}, {winner} would win ({reason}). Nothing is played yet.",
-        value=Strong(_s("Careful:")),
+        value=careful_,
         move=Code(move),
         game_id=game_id,
         winner=winner,

@@ -109,7 +109,8 @@ def unknown_player(name: str) -> Text:
 
 def stats_head(player: Mention) -> Text:
     """The first line of ``stats``."""
-    return _p("{stats} {player}", stats=Strong(_s("Stats of")), player=player)
+    stats = Strong(_s("Stats of"))
+    return _p("{stats} {player}", stats=stats, player=player)
 
 
 def stats_pool(title: str, rating: str | None, record: str) -> Text:

@@ -48,13 +48,14 @@ def tournament_card(
 ) -> Text:
     """The sign-up card: the terms, who has joined, when it starts."""
     joined = Text.join(players, ", ")
+    head = Strong(
+        _s("Tournament {tournament_id}: {title}", tournament_id=tournament_id, title=title)
+    )
     return _p(
         "{head} round-robin, every game at once ({terms}).\nJoined ({count}): {joined}.\n"
         "It starts when full, or at {when} with at least {least} players (else it is "
         "cancelled); its creator may start it sooner.",
-        head=Strong(
-            _s("Tournament {tournament_id}: {title}", tournament_id=tournament_id, title=title)
-        ),
+        head=head,
         terms=terms,
         count=len(players),
         joined=joined,
@@ -241,9 +242,10 @@ def tournament_first_board(name: str, game_id: int | str) -> Text:
 
 def standings_head(name: str, done: int, total: int) -> Text:
     """The head of the standings."""
+    standings = Strong(_s("Standings of {name}", name=name))
     return _p(
         "{name} ({done} of {total} played)",
-        name=Strong(_s("Standings of {name}", name=name)),
+        name=standings,
         done=done,
         total=_games(total),
     )
