@@ -887,8 +887,9 @@ class Reply:
     ) -> Reply:
         """A one-line refusal (``refusal``: its code, when it says who may not move now)."""
         body = text if isinstance(text, Text) else Text.of(text)
-        # One line: runs of white space (new lines too) become one space.
-        flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.segments]
+        # One line: runs of white space (new lines too) become one space (sentences stay
+        # unsaid: each is one line in every catalog).
+        flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.parts]
         if flat and isinstance(flat[0], str):
             flat[0] = flat[0].lstrip()
         if flat and isinstance(flat[-1], str):
