@@ -296,7 +296,6 @@ class Phrase:
         return out
 
 
-
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
 
 
