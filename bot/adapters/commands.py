@@ -65,7 +65,7 @@ from bot.adapters.typed import (
     unknown,
 )
 from bot.adapters.typed_tournament import TOURNAMENT_ACTIONS, TOURNAMENT_USAGE, tournament_words
-from bot.core.i18n import N_
+from bot.core.i18n import N_, gettext
 from bot.messages import Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -214,7 +214,7 @@ async def _tournament(m: SessionManager, user: User, chat: Chat, a: Args) -> Rep
 
 
 async def _help(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
-    return Reply(Text.of(HELP))
+    return Reply(Text.of(help_text()))  # in the language in use (issue 43)
 
 
 # -- the registry --------------------------------------------------------------------------
@@ -590,14 +590,20 @@ COMMANDS: tuple[str, ...] = tuple(c.name for c in REGISTRY if Surface.TYPED in c
 def help_text(registry: Sequence[Command] = REGISTRY) -> str:
     """The typed commands' help: one line each (a game id like ``#42`` is needed only with
     several games in a chat)."""
-    lines = ["Commands (a game id like #42 is needed only when you have several games here):"]
+    lines = [
+        gettext("Commands (a game id like #42 is needed only when you have several games here):")
+    ]
     for command in registry:
         if Surface.TYPED in command.surfaces:
-            lines.append(f"{command.usage}  ({command.summary[:1].lower()}{command.summary[1:]})")
+            summary = gettext(command.summary)
+            lines.append(f"{command.usage}  ({summary[:1].lower()}{summary[1:]})")
             if command.more:
                 lines.append(f"  {command.more}")
     lines.append(
-        "(resigning, and a move that would lose, are done only when confirmed: end the line with !)"
+        gettext(
+            "(resigning, and a move that would lose, are done only when confirmed: end the line "
+            "with !)"
+        )
     )
     return "\n".join(lines)
 

@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 
 from bot.core import i18n
-from bot.messages import Chat, Reply, User
+from bot.messages import Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import LanguageKind, StoreError
@@ -121,7 +121,9 @@ async def change(ctx: Context, user: User, chat: Chat, name: str, value: str) ->
         now = await speakers(ctx, user, chat)
         mine = (LanguageKind.CHOSEN, user.user_id)
         chosen = bool(await ctx.store.languages(user.platform, (mine,)))
-        return Reply(texts.language_is(i18n.language_name(now.player), chosen))
+        with i18n.use(now.player):  # said at once, in the language just chosen
+            said = Text.of(*texts.language_is(i18n.language_name(now.player), chosen).segments)
+        return Reply(said)
     if _private(chat):
         raise Refusal(texts.chat_language_private())
     if word:
