@@ -299,17 +299,19 @@ def standings_alt(name: str, lines: int) -> str:
 def tournament_result(name: str, winners: Sequence[Mention], points: str) -> Text:
     """The final result naming the winner (several: a shared first place)."""
     head = Strong(_s("{name} is over", name=_cap(name)))
+    one = points == "1"  # "1 point"; "1.5 points", "2 points"
     if len(winners) == 1:
-        return _p(
-            "{head}: {winner} wins with {points} points.",
-            head=head,
-            winner=winners[0],
-            points=points,
-        )
+        if one:
+            return _p("{head}: {winner} wins with {points} point.", head=head, winner=winners[0],
+                      points=points)  # fmt: skip
+        return _p("{head}: {winner} wins with {points} points.", head=head, winner=winners[0],
+                  points=points)  # fmt: skip
     together = _p("{some} and {last}", some=Text.join(winners[:-1], ", "), last=winners[-1])
-    return _p(
-        "{head}: {winners} win with {points} points.", head=head, winners=together, points=points
-    )
+    if one:
+        return _p("{head}: {winners} win with {points} point.", head=head, winners=together,
+                  points=points)  # fmt: skip
+    return _p("{head}: {winners} win with {points} points.", head=head, winners=together,
+              points=points)  # fmt: skip
 
 
 def tournament_list_line(name: str, status: str, players: int) -> Text:
