@@ -280,3 +280,31 @@ async def _console_language(m: SessionManager) -> None:
     assert (await m.settings(ada, "language", "ja", CHAT)).ok
     said = await m.speakers(ada, CHAT)
     assert (said.player, said.chat) == ("ja", "ja")
+
+
+#: The head of a tournament's standings, as each language says it.
+STANDINGS = {
+    "es": "Clasificación de torneo",
+    "ja": "の順位表",
+    "de": "Tabelle von Turnier",
+    "fr": "Classement de tournoi",
+    "pt_BR": "Classificação de torneio",
+}
+
+
+async def test_tournament_standings_in_each_language(tmp_path: Path) -> None:
+    from tests.bot.tournaments.test_manager import ROOM as CLUB
+    from tests.bot.tournaments.test_manager import A, B, C, _open
+
+    async with session(tmp_path / "t.db") as m:
+        tid = await _open(m, (A, B, C), 1.0)
+        for code, head in STANDINGS.items():
+            with i18n.use(code):
+                # The chat reads its language: the words inside the picture's alt and the
+                # names of things (tournament 1) are said as the reply is made.
+                started = await m.tournament_start(A, CLUB, tid) if code == "es" else None
+                standings = await m.tournament_standings(A, CLUB, tid)
+                assert standings.ok, standings.text
+                assert head in standings.text, standings.text
+                if started is not None:
+                    assert "¡Suerte!" in started.text, started.text
