@@ -3,7 +3,8 @@
 The outbox keeps each notice's sentences unsaid (:class:`bot.messages.Phrase`: a message id and
 its arguments), so it is rendered at delivery: a direct message in its recipient's language
 (their ``settings language``, else what their platform last said of them), a post in a chat in
-the chat's (its ``settings chat-language``).  A catalog fixed meanwhile reaches notices already
+the chat's (its ``settings chat-language``, else what the platform last said of it: a Discord
+server's preferred locale).  A catalog fixed meanwhile reaches notices already
 queued.
 """
 
@@ -41,7 +42,7 @@ async def language_of(store: object, note: Notification) -> str:
         who = note.recipient.user_id
         keys = ((LanguageKind.CHOSEN, who), (LanguageKind.SEEN, who))
     else:
-        keys = ((LanguageKind.CHAT, note.chat.chat_id),)
+        keys = ((LanguageKind.CHAT, note.chat.chat_id), (LanguageKind.CHAT_SEEN, note.chat.chat_id))
     try:
         stored = await store.languages(platform, keys)
     except StoreError as exc:

@@ -58,12 +58,18 @@ async def speakers(
         (LanguageKind.SEEN, user.user_id),
     )
     if not _private(chat):
-        keys += ((LanguageKind.CHAT, chat.chat_id),)
+        keys += ((LanguageKind.CHAT, chat.chat_id), (LanguageKind.CHAT_SEEN, chat.chat_id))
     seen = i18n.supported(said)
+    default = i18n.supported(chat_default)
     try:
         stored = await ctx.store.languages(user.platform, keys)
+        # What the platform says is remembered for notices delivered later (written only when
+        # it changes: a read per request, a write now and then).
         if seen is not None and stored.get((LanguageKind.SEEN, user.user_id)) != seen:
             await ctx.store.set_language(user.platform, LanguageKind.SEEN, user.user_id, seen)
+        chat_seen = (LanguageKind.CHAT_SEEN, chat.chat_id)
+        if not _private(chat) and default is not None and stored.get(chat_seen) != default:
+            await ctx.store.set_language(chat.platform, *chat_seen, default)
     except StoreError as exc:
         # The request itself says what it can: its answer is never lost to a language.
         log.warning("languages of %s unread: %s", user.user_id, exc)
@@ -76,7 +82,7 @@ async def speakers(
     )
     if _private(chat):
         return Speakers(player, player)
-    here = stored.get((LanguageKind.CHAT, chat.chat_id)) or i18n.supported(chat_default)
+    here = stored.get((LanguageKind.CHAT, chat.chat_id)) or default
     return Speakers(player, here or i18n.SOURCE)
 
 
@@ -95,13 +101,13 @@ async def recipient(ctx: Context, platform: str, user_id: str) -> str:
 async def chat(ctx: Context, platform: str, chat_id: str, default: str | None = None) -> str:
     """The language of a post in a chat (its managers' choice, else ``default``, else
     English)."""
-    key = (LanguageKind.CHAT, chat_id)
+    key, seen = (LanguageKind.CHAT, chat_id), (LanguageKind.CHAT_SEEN, chat_id)
     try:
-        stored = await ctx.store.languages(platform, (key,))
+        stored = await ctx.store.languages(platform, (key, seen))
     except StoreError as exc:
         log.warning("language of chat %s unread: %s", chat_id, exc)
         stored = {}
-    return stored.get(key) or i18n.supported(default) or i18n.SOURCE
+    return stored.get(key) or i18n.supported(default) or stored.get(seen) or i18n.SOURCE
 
 
 def _choices() -> str:

@@ -21,6 +21,9 @@ class LanguageKind(enum.StrEnum):
     SEEN = "seen"
     #: a chat's choice for what everyone in it reads (``settings chat-language <code>``)
     CHAT = "chat"
+    #: what the platform last said of a chat (a Discord server's preferred locale): the
+    #: language of its posts delivered later, when nobody chose one
+    CHAT_SEEN = "chat-seen"
 
 
 class SqlLanguages(SqlBase):

@@ -15,6 +15,7 @@ import pytest
 import engines
 from bot.adapters.discord.translator import CatalogTranslator
 from bot.core import i18n
+from bot.sessions.clock import FakeClock
 from tests.adapters.discord_kit import (
     ALICE,
     BOB,
@@ -150,3 +151,28 @@ async def test_a_japanese_and_a_spanish_player_in_an_english_server(run: Run) ->
         run, ALICE, "settings", {"setting": "chat-language", "value": "ja"}, "ja"
     )
     assert refused.ephemeral and "サーバーの管理者" in refused.content
+
+
+async def test_a_timeout_notice_is_said_in_its_readers_language(tmp_path: Path) -> None:
+    # Bob (Spanish client) takes direct messages; the server's preferred locale is German.
+    clock = FakeClock()
+    async with fake_discord() as fake:
+        fake.guilds[GUILD].locale = "de"
+        async with running(fake, tmp_path / "h.db", outbox=True, clock=clock) as run:
+            await _answer(run, BOB, "settings", {"setting": "dm", "value": "on"}, "es-ES")
+            card = await _answer(
+                run, ALICE, "challenge",
+                {"game": "maphex", "opponent": BOB, "first": "them", "days": "1"}, "ja",
+            )  # fmt: skip
+            assert WORDS["de"].challenge in card.content  # the channel's card: German
+            await _press(fake, BOB, card, WORDS["de"].accept, "es-ES")
+            gid = int(button(card, _said("de", "Board")).split(":")[1])
+            await _answer(run, BOB, "move", {"game": str(gid), "move": "5"}, "es-ES")
+            clock.advance(days=1, seconds=1)
+            assert await run.manager.sweep() >= 1
+            dm = await fake.wait_message(
+                lambda m: m.channel_id == fake.dm_channel(BOB).id and "#" in m.content,
+                timeout=DEADLINE,
+            )
+            # Bob's own notice, delivered later: in the language his client last said.
+            assert "Ganas por tiempo" in dm.content, dm.content
