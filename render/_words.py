@@ -13,6 +13,7 @@ def N_(message: str) -> str:
     """Marks ``message`` for the catalogs; it is said when used (``gettext``)."""
     return message
 
+
 __all__ = ["SIDE_NAMES", "colour_name", "names", "result_text", "side_lists", "side_word"]
 
 

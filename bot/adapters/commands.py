@@ -636,7 +636,7 @@ async def execute(
     it when the player has several that would do and it is one of them."""
     words = line.split()
     if not words:
-        return Reply.refuse("Type a command, or help.")
+        return Reply.refuse(gettext("Type a command, or help."))
     word = command_word(line)
     if word not in COMMANDS:  # a move: the line as typed
         word, words = line, []

@@ -24,7 +24,18 @@ LOCALES = ROOT / "bot" / "locales"
 TEMPLATE = LOCALES / "hexhall.pot"
 #: The marking functions: lazy sentences (say/_p, say_n/_pn), sentences said at once (_s, _sn,
 #: gettext, ngettext) and plain marks (N_) whose strings are said where they are used.
-KEYWORDS = ("_p", "_pn:1,2", "say", "say_n:1,2", "_s", "_sn:1,2", "N_", "gettext", "ngettext:1,2")
+KEYWORDS = (
+    "_p",
+    "_pn:1,2",
+    "say",
+    "say_n:1,2",
+    "_s",
+    "_sn:1,2",
+    "_f",
+    "N_",
+    "gettext",
+    "ngettext:1,2",
+)
 
 
 def pybabel(*args: str) -> None:
