@@ -178,7 +178,7 @@ BUSY = _p("The database is busy, try again.")
 UNAVAILABLE = _p("The database is unavailable, try again.")
 #: The answer to a tap whose chat the platform's flood control holds back (what it changed is
 #: stored; a board it made follows through the outbox).
-FLOOD_WAIT = "Telegram holds my messages in this chat back for a moment: nothing is lost."
+FLOOD_WAIT = N_("Telegram holds my messages in this chat back for a moment: nothing is lost.")
 
 
 def row_unreadable(table: str, row_id: object) -> Text:

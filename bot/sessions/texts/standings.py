@@ -9,6 +9,7 @@ from datetime import timedelta
 from bot.core import i18n
 from bot.messages import Code, Mention, Strong, Text
 from bot.sessions.texts.base import (
+    N_,
     _games,
     _p,
     _pn,
@@ -37,7 +38,7 @@ def too_many_bot_games(limit: int) -> Text:
 
 
 #: In place of a rating that is damaged in storage (on a challenge card or a board).
-DAMAGED_RATING = "(damaged)"
+DAMAGED_RATING = N_("(damaged)")
 
 
 def rating_unreadable(game_id: int, title: str) -> Text:
