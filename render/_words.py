@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from bot.core.i18n import fill, gettext
+from bot.core.i18n import fill, gettext, ngettext, number
 from engines.base import pictured
 
 
@@ -14,7 +14,18 @@ def N_(message: str) -> str:
     return message
 
 
-__all__ = ["SIDE_NAMES", "colour_name", "names", "result_text", "side_lists", "side_word"]
+__all__ = [
+    "SIDE_NAMES",
+    "colour_name",
+    "last_move_words",
+    "move_number_words",
+    "moves_played_words",
+    "names",
+    "result_text",
+    "side_lists",
+    "side_word",
+    "to_move_words",
+]
 
 
 def names(board: Any, cells: Iterable[int]) -> str:
@@ -95,3 +106,26 @@ def result_text(outcome: Any, sides: Sequence[str]) -> str:
     words = gettext(_WIN_WORDS.get(reason, N_("{winner} wins ({reason})")))
     said = {"winner": side_word(sides[winner]), "loser": side_word(sides[1 - winner])}
     return fill(words, said | {"reason": reason})
+
+
+# -- the status band's words (render/_pipeline.py) --------------------------------------------
+
+
+def to_move_words(side: str) -> str:
+    """``Red to move``, in the language in use."""
+    return fill(gettext("{side} to move"), {"side": side_word(side)})
+
+
+def move_number_words(move: int) -> str:
+    """``move 12`` (the move to make), in the language in use."""
+    return fill(gettext("move {number}"), {"number": number(move)})
+
+
+def moves_played_words(count: int) -> str:
+    """``40 moves`` (how long a finished game was), in the language in use."""
+    return fill(ngettext("{count} move", "{count} moves", count), {"count": number(count)})
+
+
+def last_move_words(move: str) -> str:
+    """``last: e5``, in the language in use."""
+    return fill(gettext("last: {move}"), {"move": move})

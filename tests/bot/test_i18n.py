@@ -342,3 +342,29 @@ def test_a_plain_install_ships_the_compiled_catalogs(tmp_path: Path) -> None:
     )  # fmt: skip
     where, words = said.stdout.decode().splitlines()
     assert where == str(site / "bot" / "locales") and words == "挑戦を受ける"
+
+
+#: The picture's status band in each language: whose turn (Red, after Blue chose the centre
+#: sub-board), the move, the last move.
+BAND = {
+    "es": ("Mueve Rojo", "jugada 2", "última: 5"),
+    "ja": ("赤 の番", "2手目", "最後：5"),
+    "de": ("Rot am Zug", "Zug 2", "zuletzt: 5"),
+    "fr": ("Au tour de Rouge", "coup 2", "dernier : 5"),
+    "pt_BR": ("Vez de Vermelho", "lance 2", "último: 5"),
+}
+
+
+@pytest.mark.parametrize("code", list(BAND))
+def test_the_board_picture_carries_the_languages_words(code: str) -> None:
+    import engines
+    from render import board_texts
+
+    position = engines.new("maphex").play("5")
+    assert position.seat_sides[position.to_move] == "Red"
+    with i18n.use(code):
+        _, marks = board_texts(position)
+    drawn = " | ".join(m.text for m in marks)
+    for words in BAND[code]:
+        assert words in drawn, drawn
+    assert " to move" not in drawn and "last:" not in drawn
