@@ -34,9 +34,9 @@ import enum
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from bot.limits import MAX_ID, MAX_PAGE, MAX_PLY, ascii_number
 from bot.outcomes import MoveOutcome, Refused, Started
@@ -54,15 +54,20 @@ __all__ = [
     "Mention",
     "Need",
     "NeedKind",
+    "Phrase",
     "Reply",
     "ReplyKind",
     "Segment",
+    "Speaker",
     "Strong",
     "Text",
     "TurnRefusal",
     "User",
     "parse_action",
+    "say",
+    "say_n",
     "sections",
+    "speak_with",
 ]
 
 #: Longest action id in bytes (Telegram's callback_data limit).
@@ -232,7 +237,7 @@ class Code:
         return self.text
 
 
-#: One piece of a :class:`Text`.
+#: One piece of a :class:`Text` as rendered.
 Segment = str | Mention | Strong | Code
 
 _SEGMENT_TAGS: dict[str, type[Mention] | type[Strong] | type[Code]] = {
@@ -243,18 +248,185 @@ _SEGMENT_TAGS: dict[str, type[Mention] | type[Strong] | type[Code]] = {
 
 
 @dataclass(frozen=True)
-class Text:
-    """Words with mentions and emphasis kept as segments (see the module docstring)."""
+class Phrase:
+    """A sentence not yet put into words: its English ``msgid`` (the catalog key, with
+    ``{name}`` placeholders), the ``plural`` msgid and ``count`` when its form depends on a
+    number, and the values of its placeholders.  It is said in the language in use when
+    rendered (:mod:`bot.core.i18n`), so a notice stored today reads in its recipient's language
+    at delivery.
 
-    segments: tuple[Segment, ...] = ()
+    >>> from bot.core import i18n  # (loading it makes phrases speak every language)
+    >>> p = Text.of(Phrase("Really resign #{game_id}?", args=(("game_id", 3),)))
+    >>> str(p)
+    'Really resign #3?'
+    >>> with i18n.use("de"):
+    ...     str(p)
+    'Wirklich Partie #3 aufgeben?'
+    """
+
+    msgid: str
+    args: tuple[tuple[str, str | int | float | Text], ...] = ()
+    plural: str | None = None
+    count: int | None = None
+
+    def expand(self) -> list[Segment]:
+        """The sentence in the language in use, as plain segments."""
+        speaker = _SPEAKER[0]
+        if self.plural is not None and self.count is not None:
+            template = speaker.ngettext(self.msgid, self.plural, self.count)
+        else:
+            template = speaker.gettext(self.msgid)
+        values = dict(self.args)
+        out: list[Segment] = []
+        start = 0
+        for match in _PLACEHOLDER.finditer(template):
+            out.append(_unescaped(template[start : match.start()]))
+            start = match.end()
+            name = match.group(1)
+            if name not in values:
+                out.append(match.group(0))
+                continue
+            value = values[name]
+            if isinstance(value, Text):
+                out.extend(value.segments)
+            elif isinstance(value, str):
+                out.append(value)
+            else:
+                out.append(speaker.number(value))
+        out.append(_unescaped(template[start:]))
+        return out
+
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
+
+
+def _unescaped(plain: str) -> str:
+    return plain.replace("{{", "{").replace("}}", "}")
+
+
+class Speaker(Protocol):
+    """How sentences are said: the language in use's words and numbers (set by
+    :mod:`bot.core.i18n` when it is loaded, with :func:`speak_with`; English until then)."""
+
+    def gettext(self, message: str) -> str: ...
+    def ngettext(self, singular: str, plural: str, count: int) -> str: ...
+    def number(self, value: float) -> str: ...
+
+
+class _English:
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return singular if count == 1 else plural
+
+    def number(self, value: float) -> str:
+        return f"{value:g}"
+
+
+_SPEAKER: list[Speaker] = [_English()]
+
+
+def speak_with(speaker: Speaker) -> None:
+    """Say every :class:`Phrase` with ``speaker`` from now on (:mod:`bot.core.i18n`)."""
+    _SPEAKER[0] = speaker
+
+
+#: One piece of a :class:`Text` as kept: a segment, or a sentence said when rendered.
+Part = str | Mention | Strong | Code | Phrase
+
+
+def _arg(value: object) -> str | int | float | Text:
+    if isinstance(value, Text | str | int | float):
+        return value
+    if isinstance(value, Mention | Strong | Code | Phrase):
+        return Text.of(value)
+    return str(value)
+
+
+def say(msgid: str, /, **args: object) -> Text:
+    """A text of one sentence said in the language in use when rendered: ``msgid`` is the
+    English with ``{name}`` placeholders for ``args`` (players, spans, texts, numbers)."""
+    return Text((Phrase(msgid, tuple((k, _arg(v)) for k, v in args.items())),))
+
+
+def say_n(singular: str, plural: str, count: float, /, **args: object) -> Text:
+    """Like :func:`say`, with the form for ``count`` (``count`` is also a placeholder; a
+    fraction takes the form of a number other than one)."""
+    values = {"count": count, **args}
+    items = tuple((k, _arg(v)) for k, v in values.items())
+    form = int(count) if float(count).is_integer() else 2
+    return Text((Phrase(singular, items, plural, form),))
+
+
+def _json_part(part: Part) -> Any:
+    if isinstance(part, Mention):
+        return ["m", part.platform, part.user_id, part.name]
+    if isinstance(part, Strong):
+        return ["b", part.text]
+    if isinstance(part, Code):
+        return ["c", part.text]
+    if isinstance(part, Phrase):
+        args = [
+            [k, [_json_part(p) for p in v.parts] if isinstance(v, Text) else v]
+            for k, v in part.args
+        ]
+        return ["p", part.msgid, part.plural, part.count, args]
+    return part
+
+
+def _read_part(part: Any) -> Part:
+    if isinstance(part, str):
+        return part
+    tag, *fields = part
+    if tag == "p":
+        msgid, plural, count, args = fields
+        values: list[tuple[str, str | int | float | Text]] = []
+        for name, value in args:
+            if isinstance(value, list):
+                value = Text(tuple(_read_part(p) for p in value))
+            elif not isinstance(value, str | int | float) or not isinstance(name, str):
+                raise TypeError("a phrase's values are strings, numbers or texts")
+            values.append((name, value))
+        if not isinstance(msgid, str) or not isinstance(plural, str | None | int):
+            raise TypeError("a phrase's msgid is a string")
+        if not isinstance(count, int | None) or isinstance(plural, int):
+            raise TypeError("a phrase's count is a number")
+        return Phrase(msgid, tuple(values), plural, count)
+    kind = _SEGMENT_TAGS[tag]
+    if not all(isinstance(f, str) for f in fields):
+        raise TypeError("segment fields are strings")
+    return kind(*fields)
+
+
+def _joined(pieces: Iterable[Segment]) -> tuple[Segment, ...]:
+    out: list[Segment] = []
+    for piece in pieces:
+        if piece == "":
+            continue
+        if isinstance(piece, str) and out and isinstance(out[-1], str):
+            out[-1] += piece
+        else:
+            out.append(piece)
+    return tuple(out)
+
+
+@dataclass(frozen=True, eq=False)
+class Text:
+    """Words with mentions and emphasis kept as segments (see the module docstring).  Its
+    ``parts`` may hold :class:`Phrase` sentences, said in the language in use whenever the
+    text is read (:attr:`segments`, ``str``, :meth:`render`); two texts are equal when they
+    read the same."""
+
+    parts: tuple[Part, ...] = ()
 
     @classmethod
-    def of(cls, *parts: Segment | Text) -> Text:
+    def of(cls, *parts: Part | Text) -> Text:
         """A text from pieces; nested texts are flattened, empty strings dropped and plain
         pieces next to each other joined (so equal texts have equal segments)."""
-        out: list[Segment] = []
+        out: list[Part] = []
         for part in parts:
-            for piece in part.segments if isinstance(part, Text) else (part,):
+            for piece in part.parts if isinstance(part, Text) else (part,):
                 if piece == "":
                     continue
                 if isinstance(piece, str) and out and isinstance(out[-1], str):
@@ -262,6 +434,24 @@ class Text:
                 else:
                     out.append(piece)
         return cls(tuple(out))
+
+    @property
+    def segments(self) -> tuple[Segment, ...]:
+        """The text's segments in the language in use (its sentences said)."""
+        if not any(isinstance(p, Phrase) for p in self.parts):
+            return self.parts  # type: ignore[return-value]
+        pieces: list[Segment] = []
+        for part in self.parts:
+            pieces.extend(part.expand() if isinstance(part, Phrase) else (part,))
+        return _joined(pieces)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Text):
+            return NotImplemented
+        return self.parts == other.parts or self.segments == other.segments
+
+    def __hash__(self) -> int:
+        return hash(self.segments)
 
     def __str__(self) -> str:
         return "".join(str(s) for s in self.segments)
@@ -272,12 +462,32 @@ class Text:
     def __bool__(self) -> bool:
         return bool(str(self))
 
-    def first_paragraph(self) -> Text:
-        """The text up to its first blank line (all of it when it has none).
+    def replaced(self, key: str, value: str) -> Text:
+        """The text with ``key`` replaced by ``value`` in its plain pieces, its spans and its
+        sentences' values (a sentence stays unsaid)."""
 
-        >>> str(Text.of("Ada joined.", "\\n\\nTournament 1").first_paragraph())
-        'Ada joined.'
-        """
+        def fill(part: Part) -> Part:
+            if isinstance(part, str):
+                return part.replace(key, value)
+            if isinstance(part, Strong):
+                return Strong(part.text.replace(key, value))
+            if isinstance(part, Code):
+                return Code(part.text.replace(key, value))
+            if isinstance(part, Phrase):
+                args = tuple(
+                    (k, v.replaced(key, value) if isinstance(v, Text) else fill_value(v))
+                    for k, v in part.args
+                )
+                return replace(part, args=args)
+            return part
+
+        def fill_value(v: str | int | float) -> str | int | float:
+            return v.replace(key, value) if isinstance(v, str) else v
+
+        return Text(tuple(fill(p) for p in self.parts))
+
+    def first_paragraph(self) -> Text:
+        """The text up to its first blank line (all of it when it has none)."""
         out: list[Segment] = []
         for segment in self.segments:
             if isinstance(segment, str) and "\n\n" in segment:
@@ -314,35 +524,18 @@ class Text:
         return "".join(out)
 
     def to_json(self) -> str:
-        """A JSON form for storage (:meth:`from_json` reads it back)."""
-        parts: list[Any] = []
-        for s in self.segments:
-            if isinstance(s, Mention):
-                parts.append(["m", s.platform, s.user_id, s.name])
-            elif isinstance(s, Strong):
-                parts.append(["b", s.text])
-            elif isinstance(s, Code):
-                parts.append(["c", s.text])
-            else:
-                parts.append(s)
-        return json.dumps(parts, ensure_ascii=False)
+        """A JSON form for storage (:meth:`from_json` reads it back); sentences are kept
+        unsaid (their msgid and values), so they are said in the reader's language."""
+        return json.dumps([_json_part(p) for p in self.parts], ensure_ascii=False)
 
     @classmethod
     def from_json(cls, data: str) -> Text:
         """The text stored by :meth:`to_json`; ``ValueError`` if it is not one."""
         try:
             raw = json.loads(data)
-            segments: list[Segment] = []
-            for part in raw:
-                if isinstance(part, str):
-                    segments.append(part)
-                    continue
-                tag, *fields = part
-                kind = _SEGMENT_TAGS[tag]
-                if not all(isinstance(f, str) for f in fields):
-                    raise TypeError("segment fields are strings")
-                segments.append(kind(*fields))
-            return cls(tuple(segments))
+            if not isinstance(raw, list):
+                raise TypeError("a stored text is a list")
+            return cls(tuple(_read_part(p) for p in raw))
         except (TypeError, KeyError, ValueError) as exc:
             raise ValueError(f"not a stored text: {exc}") from None
 
@@ -701,8 +894,9 @@ class Reply:
         """A one-line refusal (``refusal``: its code, when it says who may not move now;
         ``refused``: the typed outcome, by default that code's)."""
         body = text if isinstance(text, Text) else Text.of(text)
-        # One line: runs of white space (new lines too) become one space.
-        flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.segments]
+        # One line: runs of white space (new lines too) become one space (sentences stay
+        # unsaid: each is one line in every catalog).
+        flat = [re.sub(r"\s+", " ", p) if isinstance(p, str) else p for p in body.parts]
         if flat and isinstance(flat[0], str):
             flat[0] = flat[0].lstrip()
         if flat and isinstance(flat[-1], str):

@@ -34,7 +34,13 @@ from render._fonts import font
 from render._frames import forget, indexed_picture
 from render._png import encode_png
 from render._texts import TextMark, collect, suspended
-from render._words import result_text
+from render._words import (
+    last_move_words,
+    move_number_words,
+    moves_played_words,
+    result_text,
+    to_move_words,
+)
 from render.theme import RGB, Theme
 
 __all__ = [
@@ -175,13 +181,13 @@ def _draw_band(
         colour = side_of_seat(position, seat)
         disc(theme, sides[colour], round(14 * scale)).paste(image, (x0 + 14 * scale, top))
         x = x0 + 38 * scale
-        head = f"{names[seat]} to move"
+        head = to_move_words(names[seat])
         text_sprite(head, big, theme.text, bold=True).paste(image, (x, top))
         x += text_width(head, big, bold=True)
         if scene.clock:
             # The clock is the mover's: next to their name, in the text colour.
             text_sprite(f"  ·  {scene.clock}", small, theme.text).paste(image, (x, top))
-        second.append(f"move {position.ply + 1}")
+        second.append(move_number_words(position.ply + 1))
         ink = theme.muted
     else:
         winner = outcome.winner
@@ -194,9 +200,9 @@ def _draw_band(
         image.fill(theme.accent, (0, round(h) - 4, theme.width, round(h)))
         head = "★ " + result_text(outcome, names)
         text_sprite(head, big, ink, bold=True).paste(image, (x0, top))
-        second.append(f"{position.ply} moves")
+        second.append(moves_played_words(position.ply))
     if position.last_move is not None:
-        second.append(f"last: {position.last_move}")
+        second.append(last_move_words(position.last_move))
     detail = art.detail(position) if outcome is None else ""
     if detail:
         second.append(detail)

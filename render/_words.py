@@ -4,16 +4,34 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from bot.core.i18n import fill, gettext, ngettext, number
 from engines.base import Outcome, Position, pictured
 from engines.geometry import Board
 
-__all__ = ["colour_name", "names", "result_text", "side_lists"]
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs; it is said when used (``gettext``)."""
+    return message
+
+
+__all__ = [
+    "SIDE_NAMES",
+    "colour_name",
+    "last_move_words",
+    "move_number_words",
+    "moves_played_words",
+    "names",
+    "result_text",
+    "side_lists",
+    "side_word",
+    "to_move_words",
+]
 
 
 def names(board: Board, cells: Iterable[int]) -> str:
     """Cell names separated by spaces, or ``"none"``."""
     listed = [board.name(c) for c in cells]
-    return " ".join(listed) if listed else "none"
+    return " ".join(listed) if listed else gettext("none")
 
 
 def colour_name(position: Position, colour: int) -> str:
@@ -21,9 +39,18 @@ def colour_name(position: Position, colour: int) -> str:
     colours = getattr(position, "colours", None)
     sides = position.seat_sides
     if colours is None:
-        return str(sides[colour])
+        return side_word(str(sides[colour]))
     seat = 0 if colours[0] == colour else 1
-    return str(sides[seat])
+    return side_word(str(sides[seat]))
+
+
+#: The sides' names the games use (``engines.*.SIDES``), for the catalogs.
+SIDE_NAMES = (N_("Red"), N_("Blue"), N_("Light"), N_("Dark"), N_("White"), N_("Black"))
+
+
+def side_word(side: str) -> str:
+    """A side's name in the language in use (``Red`` is ``Rojo`` in Spanish)."""
+    return gettext(side)
 
 
 def side_lists(position: Position, board: Board, values: Sequence[int]) -> str:
@@ -39,21 +66,21 @@ def side_lists(position: Position, board: Board, values: Sequence[int]) -> str:
 #: How each reason reads after the winner's side ("Red wins by connection"); ``{loser}`` is
 #: the other side.  Reasons the engines give, and those the bot decides (resignation, time).
 _WIN_WORDS: dict[str, str] = {
-    "connection": "by connection",
-    "resignation": "by resignation",
-    "time": "on time",
-    "home row": "on the home row",
-    "last piece captured": "by capturing the last piece",
-    "no legal move": "({loser} has no legal move)",
-    "no legal turn": "({loser} has no legal turn)",
-    "one group": "with all stacks in one group",
-    "two 6-high stacks": "with two 6-high stacks",
-    "relocation impossible": "({loser} could not relocate)",
+    "connection": N_("{winner} wins by connection"),
+    "resignation": N_("{winner} wins by resignation"),
+    "time": N_("{winner} wins on time"),
+    "home row": N_("{winner} wins on the home row"),
+    "last piece captured": N_("{winner} wins by capturing the last piece"),
+    "no legal move": N_("{winner} wins ({loser} has no legal move)"),
+    "no legal turn": N_("{winner} wins ({loser} has no legal turn)"),
+    "one group": N_("{winner} wins with all stacks in one group"),
+    "two 6-high stacks": N_("{winner} wins with two 6-high stacks"),
+    "relocation impossible": N_("{winner} wins ({loser} could not relocate)"),
 }
 #: Results without a winner.
 _NO_WINNER_WORDS: dict[str, str] = {
-    "agreement": "Drawn by agreement",
-    "aborted": "Aborted: no move was made",
+    "agreement": N_("Drawn by agreement"),
+    "aborted": N_("Aborted: no move was made"),
 }
 
 
@@ -71,9 +98,35 @@ def result_text(outcome: Outcome, sides: Sequence[str]) -> str:
     """
     reason = pictured(outcome.termination)
     if reason == "aborted":
-        return _NO_WINNER_WORDS[reason]
+        return gettext(_NO_WINNER_WORDS[reason])
     winner = outcome.winner
     if winner is None:
-        return _NO_WINNER_WORDS.get(reason, f"Draw ({reason})")
-    words = _WIN_WORDS.get(reason, f"({reason})")
-    return f"{sides[winner]} wins {words.format(loser=sides[1 - winner])}"
+        if reason in _NO_WINNER_WORDS:
+            return gettext(_NO_WINNER_WORDS[reason])
+        return fill(gettext("Draw ({reason})"), {"reason": reason})
+    words = gettext(_WIN_WORDS.get(reason, N_("{winner} wins ({reason})")))
+    said = {"winner": side_word(sides[winner]), "loser": side_word(sides[1 - winner])}
+    return fill(words, said | {"reason": reason})
+
+
+# -- the status band's words (render/_pipeline.py) --------------------------------------------
+
+
+def to_move_words(side: str) -> str:
+    """``Red to move``, in the language in use."""
+    return fill(gettext("{side} to move"), {"side": side_word(side)})
+
+
+def move_number_words(move: int) -> str:
+    """``move 12`` (the move to make), in the language in use."""
+    return fill(gettext("move {number}"), {"number": number(move)})
+
+
+def moves_played_words(count: int) -> str:
+    """``40 moves`` (how long a finished game was), in the language in use."""
+    return fill(ngettext("{count} move", "{count} moves", count), {"count": number(count)})
+
+
+def last_move_words(move: str) -> str:
+    """``last: e5``, in the language in use."""
+    return fill(gettext("last: {move}"), {"move": move})

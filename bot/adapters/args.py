@@ -34,7 +34,7 @@ DAYS = ("none", "1", "3", "7", "14")
 #: The bot's levels.
 LEVELS = ("easy", "normal", "hard")
 #: The settings a player may change.
-SETTINGS = ("dm", "reminders", "quiet", "digest")
+SETTINGS = ("dm", "reminders", "quiet", "digest", "language", "chat-language")
 #: The scopes of ``leaderboard``: this server or group, or everyone on the bot.
 SCOPES = ("here", "all")
 

@@ -66,6 +66,7 @@ from bot.adapters.typed import (
 )
 from bot.adapters.typed_premove import PREMOVE_USAGE, premove_words
 from bot.adapters.typed_tournament import TOURNAMENT_ACTIONS, TOURNAMENT_USAGE, tournament_words
+from bot.core.i18n import N_, gettext
 from bot.messages import Chat, NeedKind, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -214,18 +215,18 @@ async def _tournament(m: SessionManager, user: User, chat: Chat, a: Args) -> Rep
 
 
 async def _help(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
-    return Reply(Text.of(HELP))
+    return Reply(Text.of(help_text()))  # in the language in use (issue 43)
 
 
 # -- the registry --------------------------------------------------------------------------
 
 _GAME_ID = Param(
-    "game", Kind.GAME_ID, "The game (start typing: your games are listed)", field="game_id"
+    "game", Kind.GAME_ID, N_("The game (start typing: your games are listed)"), field="game_id"
 )
 _CHALLENGE_ID = Param(
-    "challenge", Kind.CHALLENGE_ID, "The challenge's number", field="challenge_id"
+    "challenge", Kind.CHALLENGE_ID, N_("The challenge's number"), field="challenge_id"
 )
-_GAMES = Param("game", Kind.GAME, "Which game", required=True, choices=tuple(engines.GAMES))
+_GAMES = Param("game", Kind.GAME, N_("Which game"), required=True, choices=tuple(engines.GAMES))
 
 
 def _private(args: Args) -> bool:
@@ -235,27 +236,29 @@ def _private(args: Args) -> bool:
 REGISTRY: tuple[Command, ...] = (
     Command(
         "challenge",
-        "Challenge someone (or anyone here) to a game",
+        N_("Challenge someone (or anyone here) to a game"),
         CHALLENGE_USAGE,
         (
             _GAMES,
             Param(
                 "opponent",
                 Kind.PLAYER,
-                "Whom to challenge (empty: anyone here may accept)",
+                N_("Whom to challenge (empty: anyone here may accept)"),
                 field="player",
             ),
-            Param("first", Kind.FIRST, "Who moves first", choices=FIRST, default="random"),
-            Param("days", Kind.DAYS, "Days per move", choices=DAYS, default="3"),
-            Param("size", Kind.SIZE, "Board size (games that have sizes)", field="options"),
-            Param("pie", Kind.FLAG, "Pie rule (inpHeXion)", field="options"),
+            Param("first", Kind.FIRST, N_("Who moves first"), choices=FIRST, default="random"),
+            Param("days", Kind.DAYS, N_("Days per move"), choices=DAYS, default="3"),
+            Param("size", Kind.SIZE, N_("Board size (games that have sizes)"), field="options"),
+            Param("pie", Kind.FLAG, N_("Pie rule (inpHeXion)"), field="options"),
             Param(
-                "rated", Kind.FLAG, "Whether the game counts for ratings (rated unless you say no)"
+                "rated",
+                Kind.FLAG,
+                N_("Whether the game counts for ratings (rated unless you say no)"),
             ),
             Param(
                 "level",
                 Kind.LEVEL,
-                "Play the bot itself at this level (or pick the bot as the opponent)",
+                N_("Play the bot itself at this level (or pick the bot as the opponent)"),
                 choices=LEVELS,
             ),
         ),
@@ -268,7 +271,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "accept",
-        "Accept a challenge",
+        N_("Accept a challenge"),
         "accept [challenge]",
         (_CHALLENGE_ID,),
         lambda m, u, c, a: m.accept(u, c, a.challenge_id),
@@ -277,7 +280,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "decline",
-        "Decline a challenge",
+        N_("Decline a challenge"),
         "decline [challenge]",
         (_CHALLENGE_ID,),
         lambda m, u, c, a: m.decline(u, c, a.challenge_id),
@@ -286,7 +289,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "cancel",
-        "Withdraw your challenge",
+        N_("Withdraw your challenge"),
         "cancel [challenge]",
         (_CHALLENGE_ID,),
         lambda m, u, c, a: m.cancel(u, c, a.challenge_id),
@@ -295,22 +298,27 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "move",
-        "Play a move (or preview it first)",
+        N_("Play a move (or preview it first)"),
         "move [#game] <move>",
         (
             # The move first: Discord lists required options before optional ones, and the
             # game is optional (empty: your one game in this chat).
             Param(
-                "move", Kind.MOVE, "Your move (start typing: legal moves are listed)", required=True
+                "move",
+                Kind.MOVE,
+                N_("Your move (start typing: legal moves are listed)"),
+                required=True,
             ),
             Param(
                 "game",
                 Kind.GAME_ID,
-                "The game (empty: your one game here; your turns come first)",
+                N_("The game (empty: your one game here; your turns come first)"),
                 field="game_id",
             ),
             Param(
-                "preview", Kind.FLAG, "Show the board after the move, privately, before playing it"
+                "preview",
+                Kind.FLAG,
+                N_("Show the board after the move, privately, before playing it"),
             ),
         ),
         _move,
@@ -319,7 +327,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "board",
-        "Show a game's board",
+        N_("Show a game's board"),
         "board [#game]",
         (_GAME_ID,),
         lambda m, u, c, a: m.board(u, c, a.game_id),
@@ -327,7 +335,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "history",
-        "The moves of a game so far",
+        N_("The moves of a game so far"),
         "history [#game]",
         (_GAME_ID,),
         lambda m, u, c, a: m.history(u, c, a.game_id),
@@ -335,7 +343,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "review",
-        "The moves that changed a game most, and what to consider instead",
+        N_("The moves that changed a game most, and what to consider instead"),
         "review [#game]",
         (_GAME_ID,),
         lambda m, u, c, a: m.review(u, c, a.game_id),
@@ -343,7 +351,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "rematch",
-        "Ask for a rematch of a finished game",
+        N_("Ask for a rematch of a finished game"),
         "rematch [#game]",
         (_GAME_ID,),
         lambda m, u, c, a: m.rematch(u, c, a.game_id),
@@ -351,7 +359,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "export",
-        "The record of a game as a file",
+        N_("The record of a game as a file"),
         "export [#game]",
         (_GAME_ID,),
         lambda m, u, c, a: m.export(u, c, a.game_id),
@@ -360,7 +368,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "resign",
-        "Resign a game (asks first)",
+        N_("Resign a game (asks first)"),
         "resign [#game] [!]",
         (_GAME_ID,),
         _resign,
@@ -369,14 +377,14 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "draw",
-        "Offer a draw, or answer your opponent's offer",
+        N_("Offer a draw, or answer your opponent's offer"),
         "draw [#game] [accept|decline]",
         (
             _GAME_ID,
             Param(
                 "answer",
                 Kind.ANSWER,
-                "What to do",
+                N_("What to do"),
                 choices=("offer", "accept", "decline"),
                 default="offer",
             ),
@@ -386,14 +394,14 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "takeback",
-        "Ask to take back your last move, or answer",
+        N_("Ask to take back your last move, or answer"),
         "takeback [#game] [accept|decline]",
         (
             _GAME_ID,
             Param(
                 "answer",
                 Kind.ANSWER,
-                "What to do",
+                N_("What to do"),
                 choices=("ask", "accept", "decline"),
                 default="ask",
             ),
@@ -404,16 +412,16 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "games",
-        "Your games (active ones first)",
+        N_("Your games (active ones first)"),
         "games [page]",
-        (Param("page", Kind.NUMBER, "Page of finished games", low=1, high=100_000, default=1),),
+        (Param("page", Kind.NUMBER, N_("Page of finished games"), low=1, high=100_000, default=1),),
         lambda m, u, c, a: m.games(u, a.page),
         games_words,
         private=_private,
     ),
     Command(
         "rules",
-        "The rules of a game",
+        N_("The rules of a game"),
         "rules <game>",
         (_GAMES,),
         lambda m, u, c, a: m.rules(a.game or ""),
@@ -422,29 +430,40 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "settings",
-        "Your notification settings (or change one)",
-        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off "
-        "| digest 08:00 +01:00|off]",
+        N_("Your notification settings (or change one)"),
+        "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off"
+        " | digest 08:00 +01:00|off | language <code>|auto | chat-language <code>|auto]",
         (
-            Param("setting", Kind.CHOICE, "What to change (empty: show them)", choices=SETTINGS),
+            Param(
+                "setting", Kind.CHOICE, N_("What to change (empty: show them)"), choices=SETTINGS
+            ),
             Param(
                 "value",
                 Kind.TEXT,
-                "on / off, quiet hours such as 22:00-07:00 +01:00, a digest time as 08:00 +01:00",
+                N_(
+                    "on / off, quiet hours such as 22:00-07:00 +01:00, a digest time as"
+                    " 08:00 +01:00, or a language code or auto"
+                ),
                 default="",
             ),
         ),
-        lambda m, u, c, a: m.settings(u, a.setting, a.value),
+        lambda m, u, c, a: m.settings(u, a.setting, a.value, c),
         settings_words,
         private=_private,
     ),
     Command(
         "away",
-        "Go on vacation: your clocks stop",
+        N_("Go on vacation: your clocks stop"),
         "away <days>",
         (
             Param(
-                "days", Kind.NUMBER, "How many days", required=True, low=1, high=14, field="count"
+                "days",
+                Kind.NUMBER,
+                N_("How many days"),
+                required=True,
+                low=1,
+                high=14,
+                field="count",
             ),
         ),
         _away,
@@ -453,7 +472,7 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "back",
-        "End your vacation early",
+        N_("End your vacation early"),
         "back",
         (),
         lambda m, u, c, a: m.back(u),
@@ -462,14 +481,14 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "leaderboard",
-        "The top rated players of a game",
+        N_("The top rated players of a game"),
         "leaderboard <game> [all]",
         (
-            Param("game", Kind.POOL, "Which game (and size)", required=True),
+            Param("game", Kind.POOL, N_("Which game (and size)"), required=True),
             Param(
                 "scope",
                 Kind.CHOICE,
-                "This server, or everyone",
+                N_("This server, or everyone"),
                 choices=SCOPES,
                 default="here",
                 field="everywhere",
@@ -480,23 +499,23 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "stats",
-        "A player's ratings, results and rating chart",
+        N_("A player's ratings, results and rating chart"),
         "stats [player]",
-        (Param("player", Kind.PLAYER, "Whose (empty: yours)"),),
+        (Param("player", Kind.PLAYER, N_("Whose (empty: yours)")),),
         lambda m, u, c, a: m.stats(u, c, a.player),
         stats_words,
         chat_usage="stats [@player]",
     ),
     Command(
         "browse",
-        "Step through a game's positions",
+        N_("Step through a game's positions"),
         "browse [#game] [moves]",
         (
             _GAME_ID,
             Param(
                 "moves",
                 Kind.NUMBER,
-                "The position after this many moves (empty: the latest)",
+                N_("The position after this many moves (empty: the latest)"),
                 low=0,
                 high=100_000,
                 field="ply",
@@ -510,38 +529,42 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "tournament",
-        "A round-robin here: open one, join, leave, start, or its standings",
+        N_("A round-robin here: open one, join, leave, start, or its standings"),
         "tournament [id]",
         (
             Param(
                 "action",
                 Kind.CHOICE,
-                "What to do (empty: the standings)",
+                N_("What to do (empty: the standings)"),
                 choices=TOURNAMENT_ACTIONS,
                 default="standings",
             ),
-            Param("game", Kind.GAME, "Which game (to open one)", choices=tuple(engines.GAMES)),
+            Param("game", Kind.GAME, N_("Which game (to open one)"), choices=tuple(engines.GAMES)),
             Param(
                 "id",
                 Kind.NUMBER,
-                "Which tournament (empty: the one here)",
+                N_("Which tournament (empty: the one here)"),
                 low=1,
                 high=1_000_000_000,
                 field="tournament_id",
             ),
-            Param("days", Kind.DAYS, "Days per move (1, 3, 7 or 14)", choices=DAYS, default="3"),
-            Param("rounds", Kind.NUMBER, "Play each pairing twice, seats swapped", low=1, high=2),
-            Param("rated", Kind.FLAG, "Whether its games count for ratings (rated unless no)"),
+            Param(
+                "days", Kind.DAYS, N_("Days per move (1, 3, 7 or 14)"), choices=DAYS, default="3"
+            ),
+            Param(
+                "rounds", Kind.NUMBER, N_("Play each pairing twice, seats swapped"), low=1, high=2
+            ),
+            Param("rated", Kind.FLAG, N_("Whether its games count for ratings (rated unless no)")),
             Param(
                 "max",
                 Kind.NUMBER,
-                "The most players (above 10: groups by rating)",
+                N_("The most players (above 10: groups by rating)"),
                 low=3,
                 high=MOST_PLAYERS,
                 field="max_players",
             ),
-            Param("size", Kind.SIZE, "Board size (games that have sizes)", field="options"),
-            Param("pie", Kind.FLAG, "Pie rule (inpHeXion)", field="options"),
+            Param("size", Kind.SIZE, N_("Board size (games that have sizes)"), field="options"),
+            Param("pie", Kind.FLAG, N_("Pie rule (inpHeXion)"), field="options"),
         ),
         _tournament,
         tournament_words,
@@ -549,20 +572,20 @@ REGISTRY: tuple[Command, ...] = (
     ),
     Command(
         "tournaments",
-        "This chat's tournaments",
+        N_("This chat's tournaments"),
         "tournaments",
         (),
         lambda m, u, c, a: m.tournament_list(u, c),
         nothing,
     ),
-    Command("help", "How to play here", "help", (), _help, nothing, frozenset({Surface.TYPED})),
+    Command("help", N_("How to play here"), "help", (), _help, nothing, frozenset({Surface.TYPED})),
     Command(
         "premove",
-        "Prepare replies to your opponent's moves (only you see them)",
+        N_("Prepare replies to your opponent's moves (only you see them)"),
         PREMOVE_USAGE,
         (
             _GAME_ID,
-            Param("line", Kind.MOVE, "c3 => c5; d4 => d5 (empty: list; clear)", field="value"),
+            Param("line", Kind.MOVE, N_("c3 => c5; d4 => d5 (empty: list; clear)"), field="value"),
         ),
         lambda m, u, c, a: m.premove(u, c, a.game_id, a.value),
         premove_words,
@@ -583,14 +606,20 @@ COMMANDS: tuple[str, ...] = tuple(c.name for c in REGISTRY if Surface.TYPED in c
 def help_text(registry: Sequence[Command] = REGISTRY) -> str:
     """The typed commands' help: one line each (a game id like ``#42`` is needed only with
     several games in a chat)."""
-    lines = ["Commands (a game id like #42 is needed only when you have several games here):"]
+    lines = [
+        gettext("Commands (a game id like #42 is needed only when you have several games here):")
+    ]
     for command in registry:
         if Surface.TYPED in command.surfaces:
-            lines.append(f"{command.usage}  ({command.summary[:1].lower()}{command.summary[1:]})")
+            summary = gettext(command.summary)
+            lines.append(f"{command.usage}  ({summary[:1].lower()}{summary[1:]})")
             if command.more:
                 lines.append(f"  {command.more}")
     lines.append(
-        "(resigning, and a move that would lose, are done only when confirmed: end the line with !)"
+        gettext(
+            "(resigning, and a move that would lose, are done only when confirmed: end the line "
+            "with !)"
+        )
     )
     return "\n".join(lines)
 
@@ -623,7 +652,7 @@ async def execute(
     it when the player has several that would do and it is one of them."""
     words = line.split()
     if not words:
-        return Reply.refuse("Type a command, or help.")
+        return Reply.refuse(gettext("Type a command, or help."))
     word = command_word(line)
     if word not in COMMANDS:  # a move: the line as typed
         word, words = line, []

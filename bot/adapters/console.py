@@ -18,6 +18,8 @@ from typing import TextIO
 
 from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
+from bot.core import i18n
+from bot.core.i18n import gettext
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
@@ -126,7 +128,10 @@ class Console:
             await self._save(reply.image, "hexhall-picture", "png", "picture", "the picture")
         for action in reply.actions:
             typed = typed_action(action)
-            self.say(f"  [{action.label}] {action.id}" + (f"  (or type {typed})" if typed else ""))
+            self.say(
+                f"  [{gettext(action.label)}] {action.id}"
+                + (f"  (or type {typed})" if typed else "")
+            )
 
     async def _follow(self, game_id: int) -> None:
         # At one keyboard the next player is whoever is to move in the game just played, but
@@ -180,13 +185,16 @@ class Console:
             return True
         if words[0].lower() == "help":
             self.say("as <name>   switch the local player;   quit   leave")
-        if Action("", line.strip()).kind is not None:  # a button id typed in, e.g. acc:3
-            reply = await self.manager.press(self.user, CHAT, line.strip())
-        else:
-            reply = await execute(
-                self.manager, self.user, CHAT, line, console_user, self.current_game
-            )
-        await self.show(reply)
+        # Issue 43: the local player's language (``settings language <code>``) says it all.
+        said = await self.manager.speakers(self.user, CHAT)
+        with i18n.use(said.player):
+            if Action("", line.strip()).kind is not None:  # a button id typed, e.g. acc:3
+                reply = await self.manager.press(self.user, CHAT, line.strip())
+            else:
+                reply = await execute(
+                    self.manager, self.user, CHAT, line, console_user, self.current_game
+                )
+            await self.show(reply)
         return True
 
     async def run(self) -> int:

@@ -18,6 +18,7 @@ from typing import Any
 
 import engines
 from bot.adapters.args import Args, Typed
+from bot.core.i18n import fill, gettext
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, NAME_LIMIT, ascii_number
 from bot.messages import Action, ActionKind, NeedKind, Reply, User
 from bot.sessions import texts
@@ -92,7 +93,7 @@ def answered(name: str, request: str) -> Typed:
         number, extra = split_id(words)
         answers = ("accept", "decline", "yes", "no")
         if len(extra) > 1 or (extra and extra[0].lower() not in answers):
-            return Reply.refuse(f"Usage: {name} [#game] [accept|decline]")
+            return Reply.refuse(_f("Usage: {name} [#game] [accept|decline]", name=name))
         answer = extra[0].lower() if extra else request
         answer = {"yes": "accept", "no": "decline"}.get(answer, answer)
         return Args(game_id=number, answer=answer)
@@ -108,7 +109,7 @@ def move_words(words: list[str], _: Callable[[str], User | None]) -> Args | Repl
         return Reply.refuse(wrong)
     game_id, move = split_id(words, digits=False)
     if not move:
-        return Reply.refuse("Which move? move [#game] <move>, e.g. move e5.")
+        return Reply.refuse(gettext("Which move? move [#game] <move>, e.g. move e5."))
     return bare_move(" ".join(move), game_id)
 
 
@@ -128,7 +129,7 @@ def resign_words(words: list[str], _: Callable[[str], User | None]) -> Args | Re
     tail = " ".join(words).rstrip()
     number, extra = split_id(tail.removesuffix("!").split())
     if extra:
-        return Reply.refuse("Usage: resign [#game] [!], e.g. resign #12.")
+        return Reply.refuse(gettext("Usage: resign [#game] [!], e.g. resign #12."))
     return Args(game_id=number, confirm=tail.endswith("!"))
 
 
@@ -145,14 +146,16 @@ def games_words(words: list[str], _: Callable[[str], User | None]) -> Args | Rep
 def rules_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
     """``rules <game>``."""
     if not words:
-        return Reply.refuse(f"Which game? rules <game> ({', '.join(engines.GAMES)}).")
+        return Reply.refuse(
+            _f("Which game? rules <game> ({games}).", games=", ".join(engines.GAMES))
+        )
     return Args(game=words[0])
 
 
 def stats_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
     """``stats [player]``: the player looked up by ``named``."""
     if len(words) > 1:
-        return Reply.refuse("Usage: stats [player]")
+        return Reply.refuse(gettext("Usage: stats [player]"))
     player = named(words[0]) if words else None
     if words and player is None:
         return Reply.refuse(texts.not_met(words[0].removeprefix("@")))
@@ -162,7 +165,7 @@ def stats_words(words: list[str], named: Callable[[str], User | None]) -> Args |
 def away_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
     """``away <days>``."""
     if len(words) != 1:
-        return Reply.refuse("Usage: away <days>, e.g. away 5.")
+        return Reply.refuse(gettext("Usage: away <days>, e.g. away 5."))
     return Args(count=words[0])
 
 
@@ -183,7 +186,9 @@ def leaderboard_words(words: list[str], _: Callable[[str], User | None]) -> Args
     everywhere = bool(words) and words[-1].lower() in ("all", "everywhere")
     game = words[:-1] if everywhere else words
     if not game or len(game) > 2:
-        return Reply.refuse("Usage: leaderboard <game> [all], e.g. leaderboard maphex 16 all.")
+        return Reply.refuse(
+            gettext("Usage: leaderboard <game> [all], e.g. leaderboard maphex 16 all.")
+        )
     return Args(game=" ".join(game), everywhere=everywhere)
 
 
@@ -198,7 +203,7 @@ def challenge_words(words: list[str], named: Callable[[str], User | None]) -> Ar
     by ``named`` (an ``@username`` it cannot find is invited by name), ``first=``,
     ``days=``, ``rated=``, ``level=`` (against the bot) and the game's own options."""
     if len(words) < 2:
-        return Reply.refuse(f"Usage: {CHALLENGE_USAGE}")
+        return Reply.refuse(_f("Usage: {usage}", usage=CHALLENGE_USAGE))
     who, game, settings = words[0], words[1], words[2:]
     if len(who) > MAX_NAME or not who.isprintable():
         # Such a player could never type "as <name>" to accept.
@@ -234,7 +239,7 @@ def challenge_words(words: list[str], named: Callable[[str], User | None]) -> Ar
         else:
             options[name] = value
     if against_bot and rated is not None and rated.lower() != "no":
-        return Reply.refuse("Games against the bot are never rated: leave out rated=.")
+        return Reply.refuse(gettext("Games against the bot are never rated: leave out rated=."))
     return Args(
         game=game,
         player=opponent,
@@ -264,12 +269,14 @@ def typed_hint(reply: Reply, word: str) -> str | None:
     if need.kind is NeedKind.CHALLENGE:
         # Challenges are numbered without "#", which marks games.
         if not need.candidates:
-            return f"Give a challenge number, e.g. {word} 8."
-        return f"Put its number first, e.g. {word} {need.candidates[0]}."
+            return _f("Give a challenge number, e.g. {word} 8.", word=word)
+        return _f(
+            "Put its number first, e.g. {word} {number}.", word=word, number=str(need.candidates[0])
+        )
     if not need.candidates:
-        return "Give a game id, e.g. #42."
+        return gettext("Give a game id, e.g. #42.")
     example = f"{word} #{need.candidates[0]}" + (" e5" if word == "move" else "")
-    return f"Put its id first, e.g. {example}."
+    return _f("Put its id first, e.g. {example}.", example=example)
 
 
 def typed_action(action: Action) -> str | None:
@@ -286,6 +293,11 @@ def typed_action(action: Action) -> str | None:
     if action.kind is ActionKind.RESIGN_CONFIRMED:
         return f"resign #{action.subject} !"
     return None
+
+
+def _f(message: str, **values: str) -> str:
+    """``message`` in the language in use, its ``{name}`` placeholders filled."""
+    return fill(gettext(message), values)
 
 
 def command_word(line: str) -> str:
@@ -314,5 +326,9 @@ def unknown(word: str, known: Sequence[str] = ()) -> str:
     bare = word.removeprefix("/").partition("@")[0].lower()
     close = difflib.get_close_matches(bare, list(known), n=1, cutoff=0.6)
     if close:
-        return f"Unknown command {shown(word)!r}; did you mean {slash}{close[0]}? help lists them."
-    return f"Unknown command {shown(word)!r}; help lists them."
+        return _f(
+            "Unknown command {word}; did you mean {command}? help lists them.",
+            word=repr(shown(word)),
+            command=f"{slash}{close[0]}",
+        )
+    return _f("Unknown command {word}; help lists them.", word=repr(shown(word)))

@@ -40,8 +40,10 @@ from datetime import datetime, timedelta
 from typing import Protocol
 
 from bot import metrics
+from bot.core import i18n
 from bot.core.notification import Notification
 from bot.delivery.bell import Bell
+from bot.delivery.speaking import language_of
 from bot.storage.errors import StoreError
 from bot.workers import worker_name
 
@@ -392,7 +394,9 @@ class Outbox:
             await self.store.give_up(note.id, self.owner, self.clock.now(), "no direct messages")
             return 0
         try:
-            await sender.send(note)
+            # Said in its reader's language now (issue 43: stored unsaid).
+            with i18n.use(await language_of(self.store, note)):
+                await sender.send(note)
         except DirectRefused as exc:
             if note.direct and note.recipient.player_id is not None:
                 await self.store.direct_refused(note.recipient.player_id, self.clock.now())

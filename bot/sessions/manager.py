@@ -34,6 +34,7 @@ from bot.sessions import (
     buttons,
     challenges,
     clocks,
+    languages,
     leases,
     loading,
     moves,
@@ -418,6 +419,11 @@ class SessionManager:
         )
 
     settings = forward(guard(players.settings))
+    # Whose language a message is said in (issue 43): the asker's and the chat's, a notice's
+    # recipient's, a chat's posts'.
+    speakers = forward(languages.speakers)
+    recipient_language = forward(languages.recipient)
+    chat_language = forward(languages.chat)
 
     away = forward(guard(clocks.away))
 

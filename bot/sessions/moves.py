@@ -159,7 +159,7 @@ async def _try_move(
         after = position.play(text)
     except IllegalMove as exc:
         refused = Refused(exc.code, exc.arguments)
-        raise Refusal(texts.illegal(gid, texts.illegal_move(exc)), refused=refused) from None
+        raise Refusal(texts.illegal(gid, texts.illegal_said(exc)), refused=refused) from None
     outcome = after.outcome
     if not confirm and outcome is not None and outcome.winner not in (None, seat):
         move = after.last_move or text

@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
-from bot.messages import Reply, User
-from bot.sessions import digest, loading, policy, texts
+from bot.messages import Chat, Reply, User
+from bot.sessions import digest, languages, loading, policy, texts
 from bot.sessions.context import Context, Refusal
 
 __all__ = ["settings"]
 
 
-async def settings(ctx: Context, user: User, name: str | None = None, value: str = "") -> Reply:
+async def settings(
+    ctx: Context, user: User, name: str | None = None, value: str = "", chat: Chat | None = None
+) -> Reply:
     """Show your notification settings, or change one: ``dm on|off``, ``reminders
-    on|off``, ``quiet 22:00-07:00 +01:00`` or ``quiet off``."""
+    on|off``, ``quiet 22:00-07:00 +01:00`` or ``quiet off``; ``language <code>|auto`` and
+    ``chat-language <code>|auto`` (in ``chat``) are :func:`bot.sessions.languages.change`'s."""
+    if name is not None and name.lower() in languages.NAMES:
+        here = chat or Chat(user.platform, user.user_id, direct=True)
+        return await languages.change(ctx, user, here, name.lower(), value)
     me = await loading.player(ctx, user)
     current = policy.settings_of(me)
     if name is None:

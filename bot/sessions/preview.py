@@ -70,7 +70,7 @@ async def preview(
     try:
         after = position.play(text)
     except IllegalMove as exc:
-        raise Refusal(texts.illegal(gid, texts.illegal_move(exc))) from None
+        raise Refusal(texts.illegal(gid, texts.illegal_said(exc))) from None
     move = after.last_move or text.strip()
     try:
         actions = (play_action(gid, row.ply, move), cancel_action(gid))

@@ -18,6 +18,7 @@ import asyncio
 import logging
 from datetime import datetime
 
+from bot.core.i18n import gettext
 from bot.core.status import GameResult
 from bot.messages import Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import (
@@ -161,7 +162,7 @@ async def _ratings(
             shown_rating = (await ctx.store.rating(player.id, pool, where)).format()
         except BadRow as exc:  # shown as damaged; the card or board itself still answers
             log.error("%s; shown as damaged", exc)
-            shown_rating = texts.DAMAGED_RATING
+            shown_rating = gettext(texts.DAMAGED_RATING)
         found.append((presentation.mention(player), shown_rating))
     return tuple(found)
 

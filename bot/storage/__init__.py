@@ -20,6 +20,7 @@ from bot.storage.postgres import PostgresStore, is_postgres_url, redact_url
 from bot.storage.posts import Post, PostKind
 from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
 from bot.storage.sql import SqlStore
+from bot.storage.sql_languages import LanguageKind
 from bot.storage.sqlite import SqliteStore
 from bot.storage.standings import Community, RatedEnd, RatingsMoved, RebuildSummary, Standing
 
@@ -29,6 +30,7 @@ __all__ = [
     "Community",
     "First",
     "GameRow",
+    "LanguageKind",
     "MoveRow",
     "NewGame",
     "PlayerRow",

@@ -69,6 +69,7 @@ TABLES: tuple[Table, ...] = (
     Table("workers", ("id",)),
     Table("premoves", ("id",), identity=True),
     Table("digests", ("player_id",)),
+    Table("languages", ("platform", "kind", "key")),
 )
 
 _SQLITE_COLUMNS = "SELECT name FROM pragma_table_info(?) ORDER BY cid"

@@ -26,6 +26,7 @@ from __future__ import annotations
 from bot.storage.sql_challenges import SqlChallenges
 from bot.storage.sql_digests import SqlDigests
 from bot.storage.sql_games import SqlGames
+from bot.storage.sql_languages import SqlLanguages
 from bot.storage.sql_leases import SqlLeases
 from bot.storage.sql_outbox import SqlOutbox
 from bot.storage.sql_players import SqlPlayers
@@ -50,6 +51,7 @@ class SqlStore(
     SqlWeb,
     SqlPremoves,
     SqlDigests,
+    SqlLanguages,
 ):
     """The store's methods over SQL, one part per concern; a concrete store provides
     :meth:`~bot.storage.sql_base.SqlBase._lend` (and opening, closing and

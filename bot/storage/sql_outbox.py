@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core.notification import Kind, Notification
-from bot.messages import Action, Code, Segment, Strong, Text
+from bot.messages import Action, Text
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import Backlog
@@ -37,16 +37,8 @@ log = logging.getLogger(__name__)
 
 
 def _fill_text(text: Text, key: str, value: str) -> Text:
-    def fill(segment: Segment) -> Segment:
-        if isinstance(segment, str):
-            return segment.replace(key, value)
-        if isinstance(segment, Strong):
-            return Strong(segment.text.replace(key, value))
-        if isinstance(segment, Code):
-            return Code(segment.text.replace(key, value))
-        return segment
-
-    return Text(tuple(fill(s) for s in text.segments))
+    # (a notice's sentences stay unsaid: the id goes into their values, issue 43)
+    return text.replaced(key, value)
 
 
 def filled(

@@ -58,7 +58,7 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     "games": [("page", 4, False, [])],
     "rules": [("game", 3, True, ["isopath", "pathagon", "fixation", "maphex", "inphexion"])],
     "settings": [
-        ("setting", 3, False, ["dm", "reminders", "quiet", "digest"]),
+        ("setting", 3, False, ["dm", "reminders", "quiet", "digest", "language", "chat-language"]),
         ("value", 3, False, []),
     ],
     "away": [("days", 4, True, [])],

@@ -449,6 +449,9 @@ class FakeGuild:
     #: Permission bits the bot has here beyond everyone's (e.g. the thread permissions, see
     #: :meth:`FakeDiscord.grant_threads`); they reach the bot as ``app_permissions``.
     bot_extra: int = 0
+    #: The server's preferred locale (a Community server's setting; ``en-US`` otherwise),
+    #: sent with every interaction in it as ``guild_locale``.
+    locale: str = "en-US"
 
     def bot_permissions(self) -> int:
         """The bot's permissions in the guild's channels."""
@@ -1080,6 +1083,7 @@ def _check_command(command: object, index: int, form: _FormErrors) -> None:
         if not _valid_command_name(name):
             form.add([*path, "name"], "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
         form.length([*path, "description"], command.get("description"), 1, 100)
+        _check_localized(command, path, form)
         _check_options(command.get("options") or [], [*path, "options"], form, depth=0)
     elif kind in (2, 3):
         form.length([*path, "name"], name, 1, 32)
@@ -1101,6 +1105,53 @@ def _check_command(command: object, index: int, form: _FormErrors) -> None:
         form.add([*path, "integration_types"], "BASE_TYPE_CHOICES", "Must be one of {0, 1}.")
 
 
+#: The locales Discord knows (Discord's Locales reference: ``es-ES``, ``es-419``, ``ja`` ...):
+#: a localization under any other key is refused.
+DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale)
+
+
+def _check_localizations(
+    value: object,
+    path: list[str | int],
+    form: _FormErrors,
+    check: Callable[[list[str | int], object], None],
+) -> None:
+    """A localization dictionary: keys are Discord locales, each value follows the same
+    restrictions as the field it localizes (``check``)."""
+    if value is None:
+        return
+    if not isinstance(value, dict):
+        form.add(path, "DICT_TYPE_CONVERT", "Only dictionaries may be used in a DictType")
+        return
+    for locale, said in value.items():
+        if locale not in DISCORD_LOCALES:
+            form.add(
+                [*path, locale],
+                "BASE_TYPE_CHOICES",
+                f"Value must be one of {sorted(DISCORD_LOCALES)}.",
+            )
+            continue
+        check([*path, locale], said)
+
+
+def _check_localized(field: dict[str, Any], path: list[str | int], form: _FormErrors) -> None:
+    """A command's or option's ``name_localizations`` and ``description_localizations``."""
+
+    def name_rule(at: list[str | int], said: object) -> None:
+        if not _valid_command_name(said):
+            form.add(at, "APPLICATION_COMMAND_INVALID_NAME", "Name is invalid")
+
+    _check_localizations(
+        field.get("name_localizations"), [*path, "name_localizations"], form, name_rule
+    )
+    _check_localizations(
+        field.get("description_localizations"),
+        [*path, "description_localizations"],
+        form,
+        lambda at, said: form.length(at, said, 1, 100),
+    )
+
+
 def _check_options(
     options: object, path: list[str | int], form: _FormErrors, *, depth: int
 ) -> None:
@@ -1115,6 +1166,7 @@ def _check_options(
         kind = option.get("type")
         _check_option_name(option.get("name"), names, opath, form)
         form.length([*opath, "description"], option.get("description"), 1, 100)
+        _check_localized(option, opath, form)
         if kind in (OptionKind.SUB_COMMAND, OptionKind.SUB_COMMAND_GROUP):
             _check_subcommand(option, kind, opath, form, depth=depth)
             continue
@@ -1182,6 +1234,12 @@ def _check_option_values(
         form.count([*opath, "choices"], choices, 25)
         for k, choice in enumerate(choices):
             form.length([*opath, "choices", k, "name"], choice.get("name"), 1, 100)
+            _check_localizations(
+                choice.get("name_localizations"),
+                [*opath, "choices", k, "name_localizations"],
+                form,
+                lambda path, value: form.length(path, value, 1, 100),
+            )
             if isinstance(choice.get("value"), str):
                 form.length([*opath, "choices", k, "value"], choice["value"], 1, 100)
     if option.get("autocomplete") and kind not in _CHOOSABLE:
@@ -1744,6 +1802,7 @@ class FakeDiscord(FakeServer):
         custom_id: str,
         *,
         values: Sequence[str] | None = None,
+        locale: str = "en-US",
     ) -> InteractionRecord:
         """``user`` presses the button (or picks ``values`` in the select) ``custom_id`` of a
         message the bot sent. The interaction carries the full message, so discord.py finds the
@@ -1775,7 +1834,14 @@ class FakeDiscord(FakeServer):
             raise ImpossibleInteraction(f"user {u.id} is not a member of guild {guild.id}")
         context = self._context(channel)
         record = self._new_interaction(
-            InteractionKind.MESSAGE_COMPONENT, u, channel, guild, context, data, owners=None
+            InteractionKind.MESSAGE_COMPONENT,
+            u,
+            channel,
+            guild,
+            context,
+            data,
+            owners=None,
+            locale=locale,
         )
         record.message = stored
         record.payload["message"] = stored.payload()
@@ -2111,8 +2177,8 @@ class FakeDiscord(FakeServer):
         }
         if guild is not None:
             payload["guild_id"] = str(guild.id)
-            payload["guild"] = {"id": str(guild.id), "locale": "en-US", "features": []}
-            payload["guild_locale"] = "en-US"
+            payload["guild"] = {"id": str(guild.id), "locale": guild.locale, "features": []}
+            payload["guild_locale"] = guild.locale
             payload["member"] = guild.members[user.id].payload(with_permissions=True)
         else:
             payload["user"] = user.payload()

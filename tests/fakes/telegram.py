@@ -655,6 +655,10 @@ class FakeTelegram(FakeServer):
         self._files: dict[str, _StoredFile] = {}
         self._file_counter = itertools.count(1)
         self._commands: dict[tuple[str, str], list[dict[str, str]]] = {}
+        #: The bot's description per language code ("" for everyone else), setMyDescription.
+        self.descriptions: dict[str, str] = {}
+        #: The administrators of each group (user ids), as getChatMember reports them.
+        self._admins: dict[int, set[int]] = {}
         self._queries: dict[str, bool] = {}  # callback query id -> answered
         self._query_counter = itertools.count(4_000_000_000_000_000_001)
         self._failures: dict[str, deque[_Failure]] = {}
@@ -706,6 +710,9 @@ class FakeTelegram(FakeServer):
             "getMyCommands": self._get_my_commands,
             "deleteMyCommands": self._delete_my_commands,
             "getFile": self._get_file,
+            "setMyDescription": self._set_my_description,
+            "getMyDescription": self._get_my_description,
+            "getChatMember": self._get_chat_member,
         }
         # Telegram matches method names case-insensitively.
         self._by_lower = {name.lower(): name for name in self._handlers}
@@ -1002,6 +1009,10 @@ class FakeTelegram(FakeServer):
     def file_bytes(self, file_id: str) -> bytes:
         """The bytes behind a file id the fake handed out."""
         return self._files[file_id].data
+
+    def make_admin(self, group: ChatRef, user: telegram.User) -> None:
+        """``user`` becomes an administrator of ``group`` (getChatMember says so)."""
+        self._admins.setdefault(self._chat_id(group), set()).add(user.id)
 
     def commands(
         self, *, scope: dict[str, Any] | None = None, language_code: str = ""
@@ -1915,7 +1926,47 @@ class FakeTelegram(FakeServer):
             raise _bad("wrong parameter action in request")
         return True
 
+    @staticmethod
+    def _language_code(p: _Params) -> str:
+        # Bot API: "A two-letter ISO 639-1 language code" (or empty: everyone else).
+        code = p.text("language_code") or ""
+        if code and not re.fullmatch(r"[a-z]{2}", code):
+            raise _bad("invalid language code specified")
+        return code
+
+    async def _set_my_description(self, p: _Params) -> Any:
+        code = self._language_code(p)
+        description = p.text("description") or ""
+        if len(description) > 512:  # Bot API: "0-512 characters"
+            raise _bad("description is too long")
+        if description:
+            self.descriptions[code] = description
+        else:  # "Pass an empty string to remove the dedicated description"
+            self.descriptions.pop(code, None)
+        return True
+
+    async def _get_my_description(self, p: _Params) -> Any:
+        return {"description": self.descriptions.get(self._language_code(p), "")}
+
+    async def _get_chat_member(self, p: _Params) -> Any:
+        state = self._target_chat(p)
+        raw = p.text("user_id") or ""
+        user = self._users.get(int(raw)) if raw.isdigit() else None
+        if user is None:
+            raise _bad("user not found")
+        status = "administrator" if user.id in self._admins.get(state.id, set()) else "member"
+        if status == "administrator":
+            return {
+                "status": status, "user": user.to_dict(), "can_be_edited": False,
+                "is_anonymous": False, "can_manage_chat": True, "can_delete_messages": True,
+                "can_manage_video_chats": True, "can_restrict_members": True,
+                "can_promote_members": False, "can_change_info": True, "can_invite_users": True,
+                "can_post_stories": False, "can_edit_stories": False, "can_delete_stories": False,
+            }  # fmt: skip
+        return {"status": status, "user": user.to_dict()}
+
     async def _set_my_commands(self, p: _Params) -> Any:
+        self._language_code(p)
         commands = p.json("commands")
         if not isinstance(commands, list) or len(commands) > 100:
             raise _bad("can't parse commands JSON object")

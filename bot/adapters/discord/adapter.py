@@ -50,6 +50,7 @@ from bot.adapters.discord.format import (
     mentions_only,
     user_of,
 )
+from bot.adapters.discord.languages import speakers_of
 from bot.adapters.discord.launching import ENTRY_POINT, ActivityLaunches
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
@@ -61,7 +62,9 @@ from bot.adapters.discord.threads import (
     parent_of,
     thread_name_of,
 )
+from bot.adapters.discord.translator import CatalogTranslator
 from bot.adapters.redact import hide
+from bot.core import i18n
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, User
 from bot.sessions import texts
@@ -219,6 +222,8 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
         from the one Discord holds (see :mod:`bot.adapters.discord.sync`)."""
         if not self.sync_commands:
             return
+        # Issue 43: the descriptions in every language that ships.
+        await self.tree.set_translator(CatalogTranslator())
         if self.guild_id is not None:
             # Commands of one guild answer there at once (global ones too, from the tree).
             self.tree.copy_global_to(guild=discord.Object(self.guild_id))
@@ -336,7 +341,11 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
         :meth:`_compose`)."""
         user = user_of(interaction.user)
         chat = chat_here(interaction)
-        task = asyncio.ensure_future(call(user, chat))
+        # Issue 43: the call says what everyone reads (pictures, buttons) in the channel's
+        # language; its answer is rendered in the asker's when it is theirs alone.
+        said = await speakers_of(self.manager, interaction)
+        with i18n.use(said.chat):
+            task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);
         # the clamp keeps a skewed clock from deferring everything or nothing.
@@ -350,7 +359,9 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
                 await interaction.response.defer(ephemeral=mode is Mode.PRIVATE, thinking=True)
             deferred = True
         reply = await task
-        await self._show(interaction, reply, mode, deferred, file_name, pressed, board)
+        private = not reply.ok or mode is Mode.PRIVATE or reply.private
+        with i18n.use(said.player if private else said.chat):
+            await self._show(interaction, reply, mode, deferred, file_name, pressed, board)
         self._wake()
 
     async def _show(

@@ -11,6 +11,7 @@ from typing import Any
 import discord
 
 from bot.adapters.discord.picker import PickerClient
+from bot.core.i18n import gettext
 from bot.messages import ACTION_PREFIX, Action, ActionKind
 
 __all__ = ["ActionButton", "action_view"]
@@ -50,7 +51,9 @@ class ActionButton(
             else discord.ButtonStyle.secondary
         )
         super().__init__(
-            discord.ui.Button(label=action.label[:80] or "?", custom_id=action.id, style=style)
+            discord.ui.Button(
+                label=gettext(action.label)[:80] or "?", custom_id=action.id, style=style
+            )
         )
         self.action = action
 

@@ -308,15 +308,17 @@ def _slash(host: Host, command: Command) -> app_commands.Command[Any, ..., None]
     # the attribute at runtime, but typeshed's FunctionType does not declare it.
     callback.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
     callback.__qualname__ = callback.__name__ = f"slash_{command.slash}"
+    # Described and given their choices on the callback, before the command is made: the
+    # command then takes every description as a translatable string (issue 43's Translator).
+    described = {p.name: p.description[:100] for p in params}
+    if described:
+        callback = app_commands.describe(**described)(callback)
+    chosen = {p.name: c for p in params if (c := _choices(p)) is not None}
+    if chosen:
+        callback = app_commands.choices(**chosen)(callback)
     cmd: app_commands.Command[Any, ..., None] = app_commands.Command(
         name=command.slash, description=command.summary[:100], callback=callback
     )
-    described = {p.name: p.description[:100] for p in params}
-    if described:
-        cmd = app_commands.describe(**described)(cmd)
-    chosen = {p.name: c for p in params if (c := _choices(p)) is not None}
-    if chosen:
-        cmd = app_commands.choices(**chosen)(cmd)
     return cmd
 
 

@@ -16,6 +16,7 @@ from datetime import datetime
 
 import discord
 
+from bot.core.i18n import gettext
 from bot.messages import MESSAGE_LIMITS, Chat, Code, GameFacts, Mention, Strong, Text, User
 
 __all__ = [
@@ -109,25 +110,27 @@ def board_embed(facts: GameFacts, ratings: Text, *, image: bool) -> discord.Embe
     ``image``."""
     embed = discord.Embed(title=f"#{facts.game_id} {facts.title}")
     embed.add_field(
-        name="Players",
-        value=plain(Text.join(facts.players, " vs "), _FIELD_LIMIT),
+        name=gettext("Players"),
+        value=plain(Text.join(facts.players, gettext(" vs ")), _FIELD_LIMIT),
         inline=False,
     )
-    embed.add_field(name="Moves played", value=str(facts.ply))
+    embed.add_field(name=gettext("Moves played"), value=str(facts.ply))
     if facts.last_move:
-        embed.add_field(name="Last move", value=f"`{facts.last_move}`")
+        embed.add_field(name=gettext("Last move"), value=f"`{facts.last_move}`")
     if facts.to_move_side is not None:
-        embed.add_field(name="To move", value=markdown(facts.to_move_side)[:_FIELD_LIMIT])
+        embed.add_field(name=gettext("To move"), value=markdown(facts.to_move_side)[:_FIELD_LIMIT])
     if facts.deadline is not None:
         embed.add_field(
-            name="Deadline",
+            name=gettext("Deadline"),
             value=f"{discord.utils.format_dt(facts.deadline, 'f')} ({timestamp(facts.deadline)})",
         )
     if facts.result is not None:
-        embed.add_field(name="Result", value=plain(facts.result, _FIELD_LIMIT), inline=False)
+        embed.add_field(
+            name=gettext("Result"), value=plain(facts.result, _FIELD_LIMIT), inline=False
+        )
     shown = plain(ratings, _FIELD_LIMIT).strip()
     if shown:
-        embed.add_field(name="Ratings", value=shown, inline=False)
+        embed.add_field(name=gettext("Ratings"), value=shown, inline=False)
     if image:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed

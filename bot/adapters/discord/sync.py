@@ -42,10 +42,17 @@ ENTRY_POINT = 4
 _SERVER_FIELDS = frozenset({"id", "application_id", "guild_id", "version"})
 
 
-def payload(tree: app_commands.CommandTree[Any], *, guild: bool) -> list[dict[str, Any]]:
-    """The command list the bot would upload: its global commands, without the global-only
-    fields when it goes to one guild."""
-    commands = [command.to_dict(tree) for command in tree.get_commands()]
+async def payload(tree: app_commands.CommandTree[Any], *, guild: bool) -> list[dict[str, Any]]:
+    """The command list the bot would upload: its global commands (with their localizations
+    when the tree has a translator), without the global-only fields when it goes to one
+    guild."""
+    translator = tree.translator
+    commands = [
+        await command.get_translated_payload(tree, translator)
+        if translator is not None
+        else command.to_dict(tree)
+        for command in tree.get_commands()
+    ]
     if guild:
         commands = [{k: v for k, v in c.items() if k not in GLOBAL_ONLY} for c in commands]
     return commands
@@ -91,7 +98,7 @@ async def sync_if_changed(
     if application_id is None:
         raise app_commands.MissingApplicationID
     http = client.http
-    wanted = payload(tree, guild=guild_id is not None)
+    wanted = await payload(tree, guild=guild_id is not None)
     if guild_id is None:
         held = await http.get_global_commands(application_id)
         # The Activity's Entry Point command (Discord makes "Launch" when Activities are

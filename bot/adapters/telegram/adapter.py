@@ -46,7 +46,7 @@ from telegram.ext import (
 from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
-from bot.adapters.telegram import offers, removal, topics, watch
+from bot.adapters.telegram import languages, offers, removal, topics, watch
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
@@ -159,6 +159,9 @@ class TelegramAdapter(ButtonHandlers):
         self.commands = {command.slash: command for command in offered}
         self.menu = menu_of(registry)
         self.help = help_of(registry)
+        self.registry = registry
+        # Before every update's handlers: whose language its answers are said in (issue 43).
+        app.add_handler(TypeHandler(Update, self._speak), group=-1)
         app.add_handler(CommandHandler(("start", "help"), self.on_start))
         app.add_handler(CommandHandler("challenge", self.on_challenge))
         app.add_handler(CommandHandler("stats", self.on_stats))
@@ -226,6 +229,7 @@ class TelegramAdapter(ButtonHandlers):
             await app.bot.set_my_commands([BotCommand(n, d) for n, d in self.menu])
         except TelegramError as exc:  # the menu is a convenience: play on without it
             log.warning("could not register the command menu: %s", type(exc).__name__)
+        await languages.register(app.bot, self.registry)
         await app.start()
 
     async def start(self, *, poll_timeout: int = 30) -> None:
@@ -254,6 +258,9 @@ class TelegramAdapter(ButtonHandlers):
             await stop.wait()
         finally:
             await self.stop()
+
+    async def _speak(self, update: Update, context: Context) -> None:
+        await languages.speak(self.manager, self.application.bot, update)
 
     async def _wake_outbox(self, update: Update, context: Context) -> None:
         if self.outbox is not None:
@@ -413,10 +420,14 @@ class TelegramAdapter(ButtonHandlers):
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
-                message.chat_id, f"{reply.text}\n\n{self.help}", thread=topics.topic_of(message)
+                message.chat_id,
+                f"{reply.text}\n\n{help_of(self.registry)}",
+                thread=topics.topic_of(message),
             )
             return
-        await self._send_text(message.chat_id, self.help, thread=topics.topic_of(message))
+        await self._send_text(
+            message.chat_id, help_of(self.registry), thread=topics.topic_of(message)
+        )
 
     async def on_challenge(self, update: Update, context: Context) -> None:
         """``/challenge <game> [@username|bot] [option=value ...]`` (or as a reply to the

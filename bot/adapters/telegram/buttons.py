@@ -28,6 +28,7 @@ from bot.adapters.telegram.identity import chat_of, tg_user
 from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import game_choice
 from bot.adapters.telegram.taps import Taps
+from bot.core.i18n import gettext
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -221,7 +222,7 @@ class ButtonHandlers:
         picker = await watch.is_picker(self.manager, gid, query.message)
         if picker is not None:
             if not await watch.may_close(self.manager, user, gid):
-                await query.answer(texts.NOT_YOUR_PICKER, show_alert=True)
+                await query.answer(gettext(texts.NOT_YOUR_PICKER), show_alert=True)
                 return
             await watch.close_pickers(self.application.bot, self.manager, gid)
             await query.answer()

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Update
 
+from bot.core.i18n import gettext
 from bot.messages import Action, Mention, Text
 
 __all__ = [
@@ -100,7 +101,9 @@ def keyboard(
     """An inline keyboard of ``rows`` of actions (their ids as callback data), plus ``extra``
     buttons in a last row; ``None`` when there is no button at all."""
     built = [
-        [InlineKeyboardButton(a.label, callback_data=a.id) for a in row] for row in rows if row
+        [InlineKeyboardButton(gettext(a.label), callback_data=a.id) for a in row]
+        for row in rows
+        if row
     ]
     more = list(extra)
     if more:

@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import engines
 from bot.adapters.commands import REGISTRY, Command, Surface, menu
+from bot.core.i18n import fill, gettext
 
-__all__ = ["COMMANDS", "HELP", "help_of", "menu_of"]
+__all__ = ["COMMANDS", "HELP", "description", "help_of", "menu_of"]
 
 
 def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
@@ -17,28 +18,38 @@ def menu_of(registry: Sequence[Command]) -> tuple[tuple[str, str], ...]:
     and help, then the registry's commands offered on Telegram."""
     offered = menu(Surface.TELEGRAM, registry)
     return (
-        ("start", "Start the bot (and get your turns privately)"),
-        ("help", "How to play here"),
-        *((c.slash, f"{c.summary}: /{c.slash}{_arguments(c)}"[:256]) for c in offered),
+        ("start", gettext("Start the bot (and get your turns privately)")),
+        ("help", gettext("How to play here")),
+        *((c.slash, f"{gettext(c.summary)}: /{c.slash}{_arguments(c)}"[:256]) for c in offered),
     )
+
+
+def description() -> str:
+    """What the bot's profile says before anyone starts it (``setMyDescription``)."""
+    return gettext("Play hex games by correspondence with your friends.")
 
 
 def help_of(registry: Sequence[Command]) -> str:
     """What ``/help`` says: how to play here, and each command offered on Telegram."""
     lines = [
-        "Play hex games by correspondence with your friends.",
+        description(),
         "",
-        "Challenge with /challenge <game> [@username|bot] (or reply to someone's message with "
-        "/challenge <game>; with nobody named anyone can accept; games are rated unless "
-        "rated=no). Tap Accept on the challenge card to start the game.",
-        "To move: tap Move under the board and choose the parts of your move, or reply to the "
-        "board with your move, or /move [#game] <move> (in a private chat with me, just type "
-        "the move).",
+        gettext(
+            "Challenge with /challenge <game> [@username|bot] (or reply to someone's message "
+            "with /challenge <game>; with nobody named anyone can accept; games are rated "
+            "unless rated=no). Tap Accept on the challenge card to start the game."
+        ),
+        gettext(
+            "To move: tap Move under the board and choose the parts of your move, or reply to "
+            "the board with your move, or /move [#game] <move> (in a private chat with me, "
+            "just type the move)."
+        ),
         "",
     ]
-    lines += [f"/{c.slash}{_arguments(c)}  {c.summary}" for c in menu(Surface.TELEGRAM, registry)]
+    offered = menu(Surface.TELEGRAM, registry)
+    lines += [f"/{c.slash}{_arguments(c)}  {gettext(c.summary)}" for c in offered]
     games = ", ".join(f"{spec.title} ({name})" for name, spec in engines.GAMES.items())
-    lines += ["", f"The games: {games}."]
+    lines += ["", fill(gettext("The games: {games}."), {"games": games})]
     return "\n".join(lines)
 
 

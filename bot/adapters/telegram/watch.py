@@ -30,6 +30,7 @@ from bot import metrics
 from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
 from bot.adapters.telegram.topics import topic_of
+from bot.core.i18n import gettext
 from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
@@ -75,6 +76,7 @@ LOOKS = frozenset(
 def alert_text(body: str, hint: str = texts.WATCH_PRIVATELY) -> str:
     """``body`` and ``hint`` as one alert within :data:`ALERT_LIMIT` (``body`` cut with an
     ellipsis when both do not fit)."""
+    hint = gettext(hint)
     room = ALERT_LIMIT - len(hint) - 2
     if len(body) > room:
         body = body[: room - 1].rstrip() + "…"
@@ -160,7 +162,7 @@ async def look_privately(
         await query.answer(alert_text(reply.text), show_alert=True)
         await refused(manager, user)
         return
-    await query.answer(texts.SENT_PRIVATELY)
+    await query.answer(gettext(texts.SENT_PRIVATELY))
 
 
 def picker_markup(step: Picker) -> InlineKeyboardMarkup | None:

@@ -138,7 +138,15 @@ from bot.sessions.texts.hardening import (
     same_challenge_pending,
     your_turn_due,
 )
-from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move
+from bot.sessions.texts.illegal import ILLEGAL_MOVES, illegal_move, illegal_said
+from bot.sessions.texts.labels import LABELS, label
+from bot.sessions.texts.languages import (
+    chat_language_is,
+    chat_language_needs_admin,
+    chat_language_private,
+    language_is,
+    not_a_language,
+)
 from bot.sessions.texts.looking import (
     HELP,
     bad_page,
@@ -687,4 +695,16 @@ __all__ += [
     "web_not_your_game",
     "web_start_move",
     "web_takeback_asked",
+]
+
+# Languages (issue 43), kept apart as above.
+__all__ += [
+    "LABELS",
+    "chat_language_is",
+    "chat_language_needs_admin",
+    "chat_language_private",
+    "illegal_said",
+    "label",
+    "language_is",
+    "not_a_language",
 ]

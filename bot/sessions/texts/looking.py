@@ -6,7 +6,12 @@ from __future__ import annotations
 
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Code, Mention, Segment, Strong, Text
-from bot.sessions.texts.base import _plural, _t
+from bot.sessions.texts.base import (
+    _ending,
+    _moves,
+    _p,
+    _t,
+)
 
 # -- looking --------------------------------------------------------------------------------
 
@@ -16,28 +21,42 @@ def board_head(
 ) -> Text:
     """The line above a board after ``plies`` moves: the move to make, or once the game is
     over how many moves it took (as the picture's description says it)."""
-    when = f"after {_plural(plies, 'move')}" if over else f"move {plies + 1}"
-    return _t(f"#{game_id} {title}: ", seats[0], " vs ", seats[1], f", {when}. ", tail)
+    when = _p("after {moves}", moves=_moves(plies)) if over else _p("move {n}", n=plies + 1)
+    return _p(
+        "#{game_id} {title}: {seats_0} vs {seats_1}, {when}. {tail}",
+        game_id=game_id,
+        title=title,
+        seats_0=seats[0],
+        seats_1=seats[1],
+        when=when,
+        tail=tail,
+    )
 
 
 def to_move_line(who: Text) -> Text:
     """Whose turn it is, as a sentence."""
-    return _t(who, " to move.")
+    return _p("{who} to move.", who=who)
 
 
 def game_line(game_id: int, title: str, other: Mention, state: Text) -> Text:
     """One game in a player's list."""
-    return _t(f"#{game_id} {title} vs ", other, ": ", state)
+    return _p(
+        "#{game_id} {title} vs {other}: {state}",
+        game_id=game_id,
+        title=title,
+        other=other,
+        state=state,
+    )
 
 
 def your_turn_state(move_number: int) -> Text:
     """A listed game waiting on the player."""
-    return _t(f"your turn (move {move_number})")
+    return _p("your turn (move {move_number})", move_number=move_number)
 
 
 def their_turn_state(other: Mention, move_number: int) -> Text:
     """A listed game waiting on the opponent."""
-    return _t(other, f" to move (move {move_number})")
+    return _p("{other} to move (move {move_number})", other=other, move_number=move_number)
 
 
 def finished_state(
@@ -45,38 +64,41 @@ def finished_state(
 ) -> Text:
     """How a listed finished game ended, for the player."""
     if status == GameStatus.CORRUPT:
-        return _t("damaged, set aside")
+        return _p("damaged, set aside")
     if result == GameResult.DRAW:
-        return _t(f"draw ({reason})")
+        return _p("draw ({reason})", reason=_ending(reason))
     if result == GameResult.NONE:
-        return _t(f"aborted ({reason})")
-    return _t(f"{'won' if won else 'lost'} ({reason})")
+        return _p("aborted ({reason})", reason=_ending(reason))
+    return _p("{value} ({reason})", value=_p("won") if won else _p("lost"), reason=_ending(reason))
 
 
 def bad_page() -> Text:
     """A page of the game list that is not a whole number from 1."""
-    return _t("A page of your games is a whole number from 1, e.g. 2.")
+    return _p("A page of your games is a whole number from 1, e.g. 2.")
 
 
 def no_such_page(page: int, pages: int) -> Text:
     """A page of the game list past the last one."""
-    return _t(f"There is no page {page} of your games (there are {pages}).")
+    return _p("There is no page {page} of your games (there are {pages}).", page=page, pages=pages)
 
 
 def page_of(page: int, pages: int) -> Text:
     """The last line of a page of the game list (how to ask for the next one)."""
-    more = f" Next: games {page + 1}." if page < pages else ""
-    return _t(f"Page {page} of {pages}.{more}")
+    if page < pages:
+        return _p(
+            "Page {page} of {pages}. Next: games {next}.", page=page, pages=pages, next=page + 1
+        )
+    return _p("Page {page} of {pages}.", page=page, pages=pages)
 
 
 def no_games_yet() -> Text:
     """An empty game list."""
-    return _t("You have no games yet: challenge someone!")
+    return _p("You have no games yet: challenge someone!")
 
 
 def rules_missing(title: str) -> Text:
     """A rules file that cannot be read."""
-    return _t(f"The rules of {title} are not available.")
+    return _p("The rules of {title} are not available.", title=title)
 
 
 def rules(markdown: str) -> Text:
@@ -127,10 +149,10 @@ def _inline(line: str) -> Text:
 
 
 #: What players can do, without saying how (each adapter lists its own commands or buttons).
-HELP = Text.of(
+HELP = _p(
     "What you can do here: challenge a player (or anyone here) to a game; accept, decline or "
     "cancel a challenge; move; look at a game's board, its moves or its plain-text record; "
-    "resign; offer or answer a draw; ask for or answer a takeback; ask for a rematch; go away "
-    "on vacation (your clocks stop) and come back; change your notification settings; list "
-    "your games; read the rules of a game."
+    "resign; offer or answer a draw; ask for or answer a takeback; ask for a rematch; go away on "
+    "vacation (your clocks stop) and come back; change your notification settings; list your "
+    "games; read the rules of a game."
 )

@@ -7,28 +7,34 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.messages import Code, Mention, Segment, Text
-from bot.sessions.texts.base import _t
+from bot.messages import Code, Mention, Text
+from bot.sessions.texts.base import (
+    N_,
+    _p,
+    _s,
+)
 
 #: The label of a live board's button that opens the move picker.
-MOVE_LABEL = "Move"
+MOVE_LABEL = N_("Move")
 #: The longest thread name Discord takes (1 to 100 characters).
 _THREAD_NAME_LIMIT = 100
 
 
 def preview_label(move: str) -> str:
     """The picker's button that shows the board after ``move`` before it is played."""
-    return f"Preview {move}"[:80]
+    return _s("Preview {move}", move=move)[:80]
 
 
 def choose_part(first: str, last: str) -> str:
     """The placeholder of a picker menu offering the parts ``first`` to ``last``."""
-    return f"Choose: {first} … {last}" if first != last else f"Choose: {first}"
+    if first != last:
+        return _s("Choose: {first} … {last}", first=first, last=last)
+    return _s("Choose: {first}", first=first)
 
 
 def picker_closed() -> Text:
     """The picker after Cancel: nothing was played."""
-    return _t("Move picker closed: nothing was played.")
+    return _p("Move picker closed: nothing was played.")
 
 
 def thread_name(game_id: int, title: str, first: str, second: str) -> str:
@@ -44,42 +50,37 @@ def thread_name(game_id: int, title: str, first: str, second: str) -> str:
 
 def game_in_thread(game_id: int) -> Text:
     """A challenge card's last words once its game went into a thread of its own."""
-    return _t("Game ", Code(f"#{game_id}"), " is played in its thread below.")
+    return _p("Game {game_id} is played in its thread below.", game_id=Code(f"#{game_id}"))
 
 
 def thread_result(name: str, result: Text) -> Text:
     """What the channel is told when a game played in its own thread ends."""
-    return _t(name, ": ", result)
+    return _p("{name}: {result}", name=name, result=result)
 
 
 def unreachable(players: Sequence[Mention]) -> Text:
     """Said once in a chat where the bot cannot post by itself (only answer), when notices
     about its games reached some players neither there nor privately."""
-    names: list[Segment] = []
-    for i, player in enumerate(players):
-        names += [", "] if i else []
-        names.append(player)
-    return _t(
-        "I could not tell ",
-        *names,
-        " about their games here: I cannot post in this chat, "
-        "and my direct messages were refused. Allow direct messages from me to get turn "
-        "notices, reminders and results.",
+    return _p(
+        "I could not tell {players} about their games here: I cannot post in this chat, and my "
+        "direct messages were refused. Allow direct messages from me to get turn notices, "
+        "reminders and results.",
+        players=Text.join(players, ", "),
     )
 
 
 def user_install_card() -> Text:
     """Added to a challenge card where the bot is not a member (a DM or group DM between
     friends, a server without the bot): what the friends need to play there."""
-    return _t(
-        "I am not a member of this chat: anyone here can press my buttons (Accept, Move), "
-        "without installing me; typing my commands needs the app on your own account. Turn "
-        "notices, reminders and results come as direct messages from me: allow them."
+    return _p(
+        "I am not a member of this chat: anyone here can press my buttons (Accept, Move), without "
+        "installing me; typing my commands needs the app on your own account. Turn notices, "
+        "reminders and results come as direct messages from me: allow them."
     )
 
 
 #: Iso-Path's picker: the choice of no tile this turn (a lone piece move that wins).
-NO_TILE_LABEL = "No tile: just move"
+NO_TILE_LABEL = N_("No tile: just move")
 
 
 def capture_label(cell: str) -> str:
@@ -88,29 +89,44 @@ def capture_label(cell: str) -> str:
 
 
 def _turn_head(game_id: int, number: int, step: int) -> str:
-    return f"#{game_id}, move {number}, step {step} of 2"
+    return _s(
+        "#{game_id}, move {number}, step {step} of 2", game_id=game_id, number=number, step=step
+    )
 
 
 def take_tile(game_id: int, number: int, can_capture: bool) -> str:
     """Iso-Path's picker, step 1: the tile to take (or a capture in place of the build)."""
-    also = " (or capture instead, below the board)" if can_capture else ""
-    return f"{_turn_head(game_id, number, 1)}, the build: tap the tile to take{also}."
+    head = _turn_head(game_id, number, 1)
+    if can_capture:
+        return _s(
+            "{head}, the build: tap the tile to take (or capture instead, below the board).",
+            head=head,
+        )
+    return _s("{head}, the build: tap the tile to take.", head=head)
 
 
 def put_tile(game_id: int, number: int, cell: str) -> str:
     """Iso-Path's picker, step 1: where the tile taken from ``cell`` goes."""
-    return f"{_turn_head(game_id, number, 1)}, the build: tap where the tile from {cell} goes."
+    head = _turn_head(game_id, number, 1)
+    return _s("{head}, the build: tap where the tile from {cell} goes.", head=head, cell=cell)
 
 
 def move_piece(game_id: int, number: int, done: str, can_capture: bool) -> str:
     """Iso-Path's picker, step 2 after ``done`` (the build in words): the piece to move."""
-    also = " or an opponent's piece to capture (✕)" if can_capture else ""
-    return f"{_turn_head(game_id, number, 2)} ({done}): tap the piece to move{also}."
+    head = _turn_head(game_id, number, 2)
+    if can_capture:
+        return _s(
+            "{head} ({done}): tap the piece to move or an opponent's piece to capture (✕).",
+            head=head,
+            done=done,
+        )
+    return _s("{head} ({done}): tap the piece to move.", head=head, done=done)
 
 
 def step_piece(game_id: int, number: int, done: str, cell: str) -> str:
     """Iso-Path's picker, step 2 after ``done``: where the piece on ``cell`` goes."""
-    return f"{_turn_head(game_id, number, 2)} ({done}): tap where {cell} goes."
+    head = _turn_head(game_id, number, 2)
+    return _s("{head} ({done}): tap where {cell} goes.", head=head, done=done, cell=cell)
 
 
 def cell_mark(piece: int) -> str:

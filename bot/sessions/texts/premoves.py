@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.messages import Code, Mention, Segment, Text
-from bot.sessions.texts.base import _plural, _t
+from bot.sessions.texts.base import _pn, _t
 
 
 def _line(moves: Sequence[str]) -> Text:
@@ -43,7 +43,12 @@ def premove_listing(game_id: int, lines: Sequence[Sequence[str]]) -> Text:
 
 def premove_cleared(game_id: int, count: int) -> Text:
     """The owner dropped their lines."""
-    return _t(f"Dropped {_plural(count, 'prepared line')} in #{game_id}.")
+    return _pn(
+        "Dropped {count} prepared line in #{game}.",
+        "Dropped {count} prepared lines in #{game}.",
+        count,
+        game=game_id,
+    )
 
 
 def premove_not_now(game_id: int) -> Text:
@@ -133,7 +138,11 @@ def premove_stopped_note(game_id: int, title: str, reply: str, reason: str) -> T
 
 def digest_head(count: int) -> Text:
     """The first line of a daily digest."""
-    return _t(f"Your daily digest: it is your turn in {_plural(count, 'game')}.")
+    return _pn(
+        "Your daily digest: it is your turn in {count} game.",
+        "Your daily digest: it is your turn in {count} games.",
+        count,
+    )
 
 
 def digest_line(game_id: int, title: str, opponent: Mention, left: str, where: str) -> Text:

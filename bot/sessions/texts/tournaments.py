@@ -7,20 +7,35 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from bot.messages import Mention, Segment, Strong, Text
-from bot.sessions.texts.base import _plural, _t, _when
+from bot.messages import Mention, Strong, Text
+from bot.sessions.texts.base import _games, _p, _players, _pn, _s, _side, _sn, _when
+
+
+def _cap(name: str) -> str:
+    return name[:1].upper() + name[1:]
 
 
 def tournament_name(tournament_id: int, title: str) -> str:
     """How a tournament is named: ``tournament 5 (Maphex 9×9)``."""
-    return f"tournament {tournament_id} ({title})"
+    return _s("tournament {tournament_id} ({title})", tournament_id=tournament_id, title=title)
 
 
 def tournament_terms(days: float | None, rounds: int, rated: bool, most: int) -> str:
     """A tournament's terms on one line."""
-    clock = "no clock" if days is None else f"{_plural(days, 'day')} per move"
-    legs = "each pairing twice, seats swapped" if rounds == 2 else "each pairing once"
-    return f"{clock}, {legs}, {'rated' if rated else 'casual'}, at most {most} players"
+    clock = (
+        _s("no clock")
+        if days is None
+        else _sn("{count} day per move", "{count} days per move", days)
+    )
+    legs = _s("each pairing twice, seats swapped") if rounds == 2 else _s("each pairing once")
+    kind = _s("rated") if rated else _s("casual")
+    return _s(
+        "{clock}, {legs}, {kind}, at most {most} players",
+        clock=clock,
+        legs=legs,
+        kind=kind,
+        most=most,
+    )
 
 
 def tournament_card(
@@ -32,158 +47,218 @@ def tournament_card(
     least: int,
 ) -> Text:
     """The sign-up card: the terms, who has joined, when it starts."""
-    parts: list[Segment | Text] = [
-        Strong(f"Tournament {tournament_id}: {title}"),
-        f" round-robin, every game at once ({terms}).\n",
-        f"Joined ({len(players)}): ",
-    ]
-    for index, player in enumerate(players):
-        parts += [", " if index else "", player]
-    parts.append(
-        f".\nIt starts when full, or at {_when(starts_by)} with at least {least} players "
-        "(else it is cancelled); its creator may start it sooner."
+    joined = Text.join(players, ", ")
+    head = Strong(
+        _s("Tournament {tournament_id}: {title}", tournament_id=tournament_id, title=title)
     )
-    return _t(*parts)
+    return _p(
+        "{head} round-robin, every game at once ({terms}).\nJoined ({count}): {joined}.\n"
+        "It starts when full, or at {when} with at least {least} players (else it is "
+        "cancelled); its creator may start it sooner.",
+        head=head,
+        terms=terms,
+        count=len(players),
+        joined=joined,
+        when=_when(starts_by),
+        least=least,
+    )
 
 
 def tournament_joined(player: Mention, name: str, count: int, most: int) -> Text:
     """Someone signed up."""
-    return _t(player, f" joined {name}: {count} of at most {most} players.")
+    return _p(
+        "{player} joined {name}: {count} of at most {most} players.",
+        player=player,
+        name=name,
+        count=count,
+        most=most,
+    )
 
 
 def tournament_left_open(player: Mention, name: str, count: int) -> Text:
     """Someone left before the start."""
-    return _t(player, f" left {name}: {_plural(count, 'player')} now.")
+    return _p(
+        "{player} left {name}: {count} now.",
+        player=player,
+        name=name,
+        count=_players(count),
+    )
 
 
 def tournament_already_in(name: str) -> Text:
     """Joining twice."""
-    return _t(f"You are already in {name}.")
+    return _p("You are already in {name}.", name=name)
 
 
 def tournament_full(name: str) -> Text:
     """Joining a full tournament."""
-    return _t(f"{name[:1].upper()}{name[1:]} is full.")
+    return _p("{name} is full.", name=_cap(name))
 
 
 def tournament_not_open(name: str) -> Text:
     """Joining or starting one that is no longer open for sign-up."""
-    return _t(f"{name[:1].upper()}{name[1:]} is no longer open for sign-up.")
+    return _p("{name} is no longer open for sign-up.", name=_cap(name))
 
 
 def tournament_not_in(name: str) -> Text:
     """Leaving one you are not in."""
-    return _t(f"You are not in {name}.")
+    return _p("You are not in {name}.", name=name)
 
 
 def tournament_over(name: str) -> Text:
     """Leaving one that has ended."""
-    return _t(f"{name[:1].upper()}{name[1:]} is over.")
+    return _p("{name} is over.", name=_cap(name))
 
 
 def tournament_only_creator(name: str, creator: Mention, what: str) -> Text:
     """Only the creator may start or cancel."""
-    return _t("Only ", creator, f", who opened {name}, may {what} it.")
+    if what == "start":
+        return _p("Only {creator}, who opened {name}, may start it.", creator=creator, name=name)
+    return _p("Only {creator}, who opened {name}, may cancel it.", creator=creator, name=name)
 
 
 def tournament_too_few(name: str, count: int, least: int) -> Text:
     """Starting with too few players."""
-    return _t(f"{name[:1].upper()}{name[1:]} needs at least {least} players ({count} so far).")
+    return _p(
+        "{name} needs at least {least} players ({count} so far).",
+        name=_cap(name),
+        least=least,
+        count=count,
+    )
 
 
 def no_tournament(tournament_id: int) -> Text:
     """No tournament by that id in this chat."""
-    return _t(f"There is no tournament {tournament_id} in this chat.")
+    return _p("There is no tournament {tournament_id} in this chat.", tournament_id=tournament_id)
 
 
 def no_tournament_here() -> Text:
     """No tournament to act on in this chat."""
-    return _t("There is no tournament here: open one with tournament new <game>.")
+    return _p("There is no tournament here: open one with tournament new <game>.")
 
 
 def which_tournament(ids: Sequence[int]) -> Text:
     """Several would do."""
     listed = ", ".join(str(i) for i in ids[:10])
-    return _t(f"Which tournament? Several are here: {listed}.")
+    return _p("Which tournament? Several are here: {listed}.", listed=listed)
 
 
 def tournament_needs_clock() -> Text:
     """``tournament new`` without a clock, or another one."""
-    return _t("A tournament needs a clock: days=1, 3, 7 or 14.")
+    return _p("A tournament needs a clock: days=1, 3, 7 or 14.")
 
 
 def bad_tournament_rounds() -> Text:
     """``rounds=`` other than 1 or 2."""
-    return _t("rounds=1 or rounds=2.")
+    return _p("rounds=1 or rounds=2.")
 
 
 def bad_tournament_max(least: int, most: int) -> Text:
     """``max=`` out of range."""
-    return _t(f"max= takes {least} to {most} players.")
+    return _p("max= takes {least} to {most} players.", least=least, most=most)
 
 
 def tournament_started(name: str, games: int, groups: int, players: Sequence[Mention]) -> Text:
     """The chat is told a tournament started."""
-    parts: list[Segment | Text] = [Strong(f"{name[:1].upper()}{name[1:]} has started"), ": "]
-    for index, player in enumerate(players):
-        parts += [", " if index else "", player]
-    split = f" in {groups} groups by rating" if groups > 1 else ""
-    parts.append(f" play {_plural(games, 'game')} at once{split}. Good luck!")
-    return _t(*parts)
+    head = Strong(_s("{name} has started", name=_cap(name)))
+    if groups > 1:
+        return _p(
+            "{head}: {players} play {games} at once in {groups} groups by rating. Good luck!",
+            head=head,
+            players=Text.join(players, ", "),
+            games=_games(games),
+            groups=groups,
+        )
+    return _p(
+        "{head}: {players} play {games} at once. Good luck!",
+        head=head,
+        players=Text.join(players, ", "),
+        games=_games(games),
+    )
 
 
 def tournament_cancelled(name: str, count: int, least: int, players: Sequence[Mention]) -> Text:
     """Sign-up ended with too few players (or the creator cancelled)."""
-    parts: list[Segment | Text] = [f"{name[:1].upper()}{name[1:]} is cancelled"]
     if count < least:
-        parts.append(f": {_plural(count, 'player')} signed up, it needs {least}")
-    parts.append(". ")
-    for index, player in enumerate(players):
-        parts += [", " if index else "", player]
-    if players:
-        parts.append(": no games were started.")
-    return _t(*parts)
+        head = _p(
+            "{name} is cancelled: {count} signed up, it needs {least}.",
+            name=_cap(name),
+            count=_players(count),
+            least=least,
+        )
+    else:
+        head = _p("{name} is cancelled.", name=_cap(name))
+    if not players:
+        return head
+    return _p(
+        "{head} {players}: no games were started.", head=head, players=Text.join(players, ", ")
+    )
 
 
 def tournament_cancelled_reply(name: str) -> Text:
     """The creator cancelled."""
-    return _t(f"{name[:1].upper()}{name[1:]} is cancelled.")
+    return _p("{name} is cancelled.", name=_cap(name))
 
 
 def tournament_withdrawn(player: Mention, name: str, why: str, ended: int) -> Text:
     """A player was withdrawn (left, or three losses on time)."""
-    reason = "left" if why == "left" else "lost three games on time"
-    games = ""
-    if ended == 1:
-        games = "; 1 unfinished game ends as a loss"
-    elif ended:
-        games = f"; {ended} unfinished games end as losses"
-    return _t(player, f" {reason} and is withdrawn from {name}{games}.")
+    if why == "left":
+        head = _p("{player} left and is withdrawn from {name}", player=player, name=name)
+    else:
+        head = _p(
+            "{player} lost three games on time and is withdrawn from {name}",
+            player=player,
+            name=name,
+        )
+    if not ended:
+        return head + "."
+    return _pn(
+        "{head}; {count} unfinished game ends as a loss.",
+        "{head}; {count} unfinished games end as losses.",
+        ended,
+        head=head,
+    )
 
 
 def tournament_first_turn(name: str, game_id: int | str, title: str, side_name: str) -> Text:
     """A tournament game started and you move first."""
-    return _t(f"{name[:1].upper()}{name[1:]}: your turn in #{game_id} {title} ({side_name}).")
+    return _p(
+        "{name}: your turn in #{game_id} {title} ({side_name}).",
+        name=_cap(name),
+        game_id=game_id,
+        title=title,
+        side_name=_side(side_name),
+    )
 
 
 def tournament_first_board(name: str, game_id: int | str) -> Text:
     """Above a tournament game's first board in the chat (the caption names who moves)."""
-    return _t(f"{name[:1].upper()}{name[1:]}: game #{game_id} begins.")
+    return _p(
+        "{name}: game #{game_id} begins.",
+        name=_cap(name),
+        game_id=game_id,
+    )
 
 
 def standings_head(name: str, done: int, total: int) -> Text:
     """The head of the standings."""
-    return _t(Strong(f"Standings of {name}"), f" ({done} of {_plural(total, 'game')} played)")
+    standings = Strong(_s("Standings of {name}", name=name))
+    return _p(
+        "{name} ({done} of {total} played)",
+        name=standings,
+        done=done,
+        total=_games(total),
+    )
 
 
 def standings_update(creator: Mention) -> Text:
     """The head of the daily standings update in the chat."""
-    return _t("The day's standings (tournament opened by ", creator, "):")
+    return _p("The day's standings (tournament opened by {creator}):", creator=creator)
 
 
 def standings_group(index: int) -> str:
     """A group's heading."""
-    return f"Group {chr(ord('A') + index)}"
+    return _s("Group {letter}", letter=chr(ord("A") + index))
 
 
 def standings_line(
@@ -198,36 +273,62 @@ def standings_line(
 ) -> Text:
     """One line of the text version of the standings (a plain name: a daily table pings
     nobody)."""
-    out = f" {points} (won {wins}, drawn {draws}, lost {losses}; SB {tie_break})"
-    return _t(f"{place}. ", player, out, " withdrawn" if withdrawn else "")
+    line = _p(
+        "{place}. {player} {points} (won {wins}, drawn {draws}, lost {losses}; SB {tie_break})",
+        place=place,
+        player=player,
+        points=points,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        tie_break=tie_break,
+    )
+    return _p("{line} withdrawn", line=line) if withdrawn else line
 
 
 def standings_alt(name: str, lines: int) -> str:
     """What the standings picture shows, for screen readers (the text says it in full)."""
-    return f"Standings table of {name}: {_plural(lines, 'player')}, best first."
+    return _sn(
+        "Standings table of {name}: {count} player, best first.",
+        "Standings table of {name}: {count} players, best first.",
+        lines,
+        name=name,
+    )
 
 
 def tournament_result(name: str, winners: Sequence[Mention], points: str) -> Text:
     """The final result naming the winner (several: a shared first place)."""
-    parts: list[Segment | Text] = [Strong(f"{name[:1].upper()}{name[1:]} is over"), ": "]
-    for index, player in enumerate(winners):
-        last = index == len(winners) - 1
-        parts += [(" and " if last else ", ") if index else "", player]
-    verb = "win" if len(winners) > 1 else "wins"
-    parts.append(f" {verb} with {points} point{'' if points == '1' else 's'}.")
-    return _t(*parts)
+    head = Strong(_s("{name} is over", name=_cap(name)))
+    one = points == "1"  # "1 point"; "1.5 points", "2 points"
+    if len(winners) == 1:
+        if one:
+            return _p("{head}: {winner} wins with {points} point.", head=head, winner=winners[0],
+                      points=points)  # fmt: skip
+        return _p("{head}: {winner} wins with {points} points.", head=head, winner=winners[0],
+                  points=points)  # fmt: skip
+    together = _p("{some} and {last}", some=Text.join(winners[:-1], ", "), last=winners[-1])
+    if one:
+        return _p("{head}: {winners} win with {points} point.", head=head, winners=together,
+                  points=points)  # fmt: skip
+    return _p("{head}: {winners} win with {points} points.", head=head, winners=together,
+              points=points)  # fmt: skip
 
 
 def tournament_list_line(name: str, status: str, players: int) -> Text:
     """A tournament in the list of a chat's tournaments."""
-    return _t(f"{name[:1].upper()}{name[1:]}: {status}, {_plural(players, 'player')}.")
+    return _p(
+        "{name}: {status}, {players}.",
+        name=_cap(name),
+        status=status,
+        players=_players(players),
+    )
 
 
 def no_tournaments() -> Text:
     """Nothing to list."""
-    return _t("No tournaments here yet: open one with tournament new <game>.")
+    return _p("No tournaments here yet: open one with tournament new <game>.")
 
 
 def stats_tournaments(played: int, won: int) -> Text:
     """A player's tournaments in ``stats``."""
-    return _t(f"\nTournaments: {played} played, {won} won.")
+    return _p("\nTournaments: {played} played, {won} won.", played=played, won=won)

@@ -13,7 +13,10 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 from __future__ import annotations
 
 from bot.messages import Text, TurnRefusal
-from bot.sessions.texts.base import is_over, not_playing
+from bot.sessions.texts.base import (
+    is_over,
+    not_playing,
+)
 from bot.sessions.texts.play import not_your_turn, position_changed, time_ran_out
 
 

@@ -5,74 +5,79 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 from __future__ import annotations
 
 from bot.messages import Text
-from bot.sessions.texts.base import _t
+from bot.sessions.texts.base import (
+    N_,
+    _p,
+)
 
 #: The label of the button that opens a game's page.
-OPEN_BOARD = "Open board"
+OPEN_BOARD = N_("Open board")
 
 
 def web_no_game() -> Text:
     """A page address that names no game."""
-    return _t("There is no game at this address.")
+    return _p("There is no game at this address.")
 
 
 def web_sign_in() -> Text:
     """A move sent without credentials."""
-    return _t("Open the board from the chat to play: this page only watches.")
+    return _p("Open the board from the chat to play: this page only watches.")
 
 
 def web_too_fast() -> Text:
     """Too many moves sent from one player or one address."""
-    return _t("Too many moves at once: wait a few seconds and try again.")
+    return _p("Too many moves at once: wait a few seconds and try again.")
 
 
 def web_bad_move_request() -> Text:
     """A move request that is not ``{"move": "<notation>", "ply": <number>}``."""
-    return _t('A move is sent as {"move": "<notation>", "ply": <ply before the move>}.')
+    return _p('A move is sent as {{"move": "<notation>", "ply": <ply before the move>}}.')
 
 
 def web_play_failed() -> Text:
     """On the game's page: Play's request failed (no answer, or the server's error)."""
-    return _t("Your move was not sent: the board did not answer. It is kept: tap Play again.")
+    return _p("Your move was not sent: the board did not answer. It is kept: tap Play again.")
 
 
 def web_review_too_fast() -> Text:
     """Too many reviews asked for from one address (each holds a worker for seconds)."""
-    return _t("Too many reviews asked for at once: wait a minute and try again.")
+    return _p("Too many reviews asked for at once: wait a minute and try again.")
 
 
 def web_review_hint() -> Text:
     """Under a review on the game's page: what a row does."""
-    return _t("Tap a move to see the position it was played in, with the better move marked.")
+    return _p("Tap a move to see the position it was played in, with the better move marked.")
 
 
 def web_link(game_id: int, link: str) -> Text:
     """The private answer to "Open board" for a player: their own link."""
-    return _t(
-        f"Your board for #{game_id} (it lets you move for an hour: keep it to yourself):\n{link}"
+    return _p(
+        "Your board for #{game_id} (it lets you move for an hour: keep it to yourself):\n{link}",
+        game_id=game_id,
+        link=link,
     )
 
 
 def web_watch_link(game_id: int, link: str) -> Text:
     """The answer to "Open board" for someone who does not play in the game."""
-    return _t(f"Watch #{game_id} here:\n{link}")
+    return _p("Watch #{game_id} here:\n{link}", game_id=game_id, link=link)
 
 
 def web_off() -> Text:
     """ "Open board" while the web board is off."""
-    return _t("The web board is off on this bot.")
+    return _p("The web board is off on this bot.")
 
 
 def board_page(link: str) -> Text:
     """The line the console prints under a board: its page."""
-    return _t(f"On the web: {link}")
+    return _p("On the web: {link}", link=link)
 
 
 def web_too_many_pages() -> Text:
     """A live page refused: its address (or everyone together) holds the most allowed."""
-    return _t("Too many live pages are open from here: close some, then reload this one.")
+    return _p("Too many live pages are open from here: close some, then reload this one.")
 
 
 def web_downloads_too_fast() -> Text:
     """Too many new pictures or animations asked for from one address."""
-    return _t("Too many downloads at once: wait a few seconds and try again.")
+    return _p("Too many downloads at once: wait a few seconds and try again.")

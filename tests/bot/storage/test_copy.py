@@ -148,6 +148,8 @@ async def _build(path: Path) -> Source:
         assert (await m.settings(BOB, "quiet", "22:00-07:00 +01:00")).ok
         assert (await m.settings(CAROL, "dm", "off")).ok
         assert (await m.settings(DAVE, "reminders", "off")).ok
+        # A language chosen (issue 43, migration 15): a row of its own.
+        assert (await m.settings(DAVE, "language", "ja")).ok
         assert (await m.away(CAROL, 3)).ok
         record = (await m.export(ALICE, ROOM, finished["maphex"])).text
         imported = await m.import_record(CAROL, Chat("test", "other"), record, DAVE)

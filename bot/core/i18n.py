@@ -1,0 +1,250 @@
+"""Which language a sentence is said in, and its words in that language (GNU gettext catalogs
+read through Babel).
+
+English is the source: every sentence a player sees is written in English in
+:mod:`bot.sessions.texts` (and the picture words in :mod:`render`), marked for extraction, and
+translated in ``bot/locales/<code>/LC_MESSAGES/hexhall.po`` (compiled to ``.mo`` next to it; see
+the README's *Languages*).  The language in use is a :class:`~contextvars.ContextVar`, so two
+handlers running at once (one for a Japanese player, one for a Spanish one) never see each
+other's: :func:`use` sets it for a block, :func:`current` reads it.
+
+Sentences are kept unrendered (:class:`bot.messages.Phrase`) until a surface renders them, so
+the language is the one in use *when a message is rendered*: the player's for a private answer,
+the chat's for a post everyone reads, the recipient's for a notice delivered later.
+
+>>> with use("es"):
+...     gettext("Really resign #{game_id}?")
+'¿Seguro que abandonas la partida #{game_id}?'
+>>> gettext("Really resign #{game_id}?")
+'Really resign #{game_id}?'
+>>> supported("pt-br"), supported("es-419"), supported("ko"), supported("ja")
+('pt_BR', 'es', None, 'ja')
+>>> with use(PSEUDO):
+...     gettext("Really resign #{game_id}?")
+'⟦Really resign #{game_id}?⟧'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from datetime import timedelta
+from functools import cache
+from pathlib import Path
+from typing import Literal
+
+from babel import Locale
+from babel.dates import format_timedelta
+from babel.numbers import format_decimal
+
+from bot.messages import speak_with
+
+__all__ = [
+    "DOMAIN",
+    "LANGUAGES",
+    "LOCALES_DIR",
+    "N_",
+    "PSEUDO",
+    "SOURCE",
+    "adopt",
+    "current",
+    "duration",
+    "fill",
+    "gettext",
+    "language_name",
+    "ngettext",
+    "number",
+    "supported",
+    "use",
+]
+
+#: The catalogs' domain (``hexhall.po`` / ``hexhall.mo``).
+DOMAIN = "hexhall"
+#: Where the catalogs live: ``<code>/LC_MESSAGES/hexhall.po`` and its compiled ``.mo``.
+LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
+#: The language every sentence is written in.
+SOURCE = "en"
+#: The languages that ship, source first (catalog codes: Babel's, ``pt_BR`` with an underscore).
+LANGUAGES: tuple[str, ...] = ("en", "es", "ja", "de", "fr", "pt_BR")
+#: A pseudo-locale for checks: every translated string comes out wrapped in ``⟦ ⟧``, so any
+#: text that reaches a player unwrapped escaped the catalogs.
+PSEUDO = "qps"
+
+_current: ContextVar[str] = ContextVar("hexhall_language", default=SOURCE)
+
+#: Platform codes that do not reduce to a catalog by their first part.
+_ALIASES: Mapping[str, str] = {"pt": "pt_BR", "pt-br": "pt_BR", "pt-pt": "pt_BR"}
+
+_PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
+
+
+def supported(code: str | None) -> str | None:
+    """The catalog for a platform's language code (Telegram's IETF ``language_code`` such as
+    ``pt-br``, Discord's locale such as ``es-ES``), or ``None`` when none of ours fits."""
+    if not code:
+        return None
+    key = code.strip().replace("_", "-").lower()
+    if key == PSEUDO:
+        return PSEUDO
+    if key in _ALIASES:
+        return _ALIASES[key]
+    base = key.split("-", 1)[0]
+    if base in _ALIASES:
+        return _ALIASES[base]
+    return base if base in LANGUAGES else None
+
+
+def current() -> str:
+    """The language in use here (a catalog code)."""
+    return _current.get()
+
+
+def adopt(code: str | None) -> str:
+    """Say everything in ``code`` from here to the end of the current task (a platform's
+    handler of one update: each runs in a task of its own); the catalog code in use."""
+    chosen = supported(code) or SOURCE
+    _current.set(chosen)
+    return chosen
+
+
+@contextmanager
+def use(code: str | None) -> Iterator[str]:
+    """Say everything in ``code`` (a catalog code or a platform's; unknown: English) for the
+    block; yields the catalog code in use."""
+    chosen = supported(code) or SOURCE
+    token = _current.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _current.reset(token)
+
+
+class _Pseudo(_gettext.NullTranslations):
+    """The pseudo-locale: the English wrapped, so unwrapped text shows what escaped."""
+
+    def gettext(self, message: str) -> str:
+        return f"⟦{message}⟧"
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return f"⟦{msgid1 if n == 1 else msgid2}⟧"
+
+
+@cache
+def _catalog(code: str) -> _gettext.NullTranslations:
+    if code == PSEUDO:
+        return _Pseudo()
+    if code == SOURCE:
+        return _gettext.NullTranslations()
+    return _gettext.translation(DOMAIN, LOCALES_DIR, languages=[code], fallback=True)
+
+
+def N_(message: str) -> str:
+    """Marks ``message`` for the catalogs where it is written (a command's description, a
+    name in a table); it is said where it is used, with :func:`gettext`."""
+    return message
+
+
+def gettext(message: str) -> str:
+    """``message`` in the language in use (itself where the catalog lacks it)."""
+    return _catalog(current()).gettext(message)
+
+
+def ngettext(singular: str, plural: str, count: int) -> str:
+    """The form of ``singular`` / ``plural`` for ``count`` in the language in use."""
+    return _catalog(current()).ngettext(singular, plural, count)
+
+
+def number(value: float) -> str:
+    """A number in the language in use (``1.5`` is ``1,5`` in Spanish); whole numbers, which
+    are ids and counts, stay plain digits."""
+    if isinstance(value, int) or float(value).is_integer():
+        return str(int(value))
+    return format_decimal(value, locale=_babel_locale())
+
+
+def duration(value: timedelta, *, fine: bool = False) -> str:
+    """A span of time in the language's own words (``2 days``, ``2 días``, ``2 日``); ``fine``
+    gives the language's short units, two of them where the larger is days or hours
+    (``2 days 4 hr``, ``2 Tg. 4 Std.``).
+
+    >>> duration(timedelta(days=2, hours=4, minutes=3), fine=True)
+    '2 days 4 hr'
+    >>> with use("ja"):
+    ...     duration(timedelta(hours=3, minutes=20), fine=True)
+    '3 時間 20 分'
+    """
+    seconds = int(max(0.0, value.total_seconds()))
+    locale = _babel_locale()
+    form: Literal["short", "long"] = "short" if fine else "long"
+
+    def said(part: timedelta) -> str:
+        return format_timedelta(part, threshold=1.0, format=form, locale=locale)
+
+    if not fine:
+        return said(timedelta(seconds=seconds))
+    days, rest = divmod(seconds, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    if days:
+        first = said(timedelta(days=days))
+        return f"{first} {said(timedelta(hours=hours))}" if hours else first
+    if hours:
+        first = said(timedelta(hours=hours))
+        return f"{first} {said(timedelta(minutes=minutes))}" if minutes else first
+    return said(timedelta(minutes=max(minutes, 1)))
+
+
+def language_name(code: str) -> str:
+    """A language's own name for itself (``Español``, ``日本語``)."""
+    chosen = supported(code) or SOURCE
+    if chosen == PSEUDO:
+        return "pseudo"
+    name = Locale.parse(chosen).get_display_name(chosen) or chosen
+    return name[:1].upper() + name[1:]
+
+
+def _babel_locale() -> str:
+    code = current()
+    return SOURCE if code == PSEUDO else code
+
+
+def fill(template: str, values: Mapping[str, str]) -> str:
+    """``template`` with each ``{name}`` replaced by its value (a name without one is left as
+    it is, so a translator's slip never crashes a reply).
+
+    >>> fill("{who} played {move}.", {"who": "Ada", "move": "e5"})
+    'Ada played e5.'
+    """
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+class _InUse:
+    """What :mod:`bot.messages` says its phrases with: the language in use."""
+
+    def gettext(self, message: str) -> str:
+        return gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        return ngettext(singular, plural, count)
+
+    def number(self, value: float) -> str:
+        return number(value)
+
+
+speak_with(_InUse())
+
+
+def split(template: str) -> Iterator[tuple[str, str | None]]:
+    """``template`` as (plain text, placeholder name or ``None``) pieces, in order.
+
+    >>> list(split("{a} to {b}."))
+    [('', 'a'), (' to ', 'b'), ('.', None)]
+    """
+    start = 0
+    for match in _PLACEHOLDER.finditer(template):
+        yield template[start : match.start()], match.group(1)
+        start = match.end()
+    yield template[start:], None
