@@ -410,6 +410,10 @@ class TelegramAdapter(ButtonHandlers):
         self._remember(user)
         # The user opened the bot: direct messages Telegram refused before may reach them now.
         await watch.reachable(self.manager, tg_user(user))
+        picking = watch.started_picker(list(context.args or []))
+        if picking is not None and message.chat.type == ChatType.PRIVATE:
+            await self._start_picker(message, tg_user(user), picking)
+            return
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
@@ -417,6 +421,16 @@ class TelegramAdapter(ButtonHandlers):
             )
             return
         await self._send_text(message.chat_id, self.help, thread=topics.topic_of(message))
+
+    async def _start_picker(self, message: Message, user: User, game_id: int) -> None:
+        """``/start pk<game>`` (the link a Move tap in a group answered with): the game's
+        move picker here, in our private chat; a refusal (not their turn any more) in one
+        line."""
+        step = await self.manager.pick(user, chat_of(message), f"pk:{game_id}")
+        if isinstance(step, Reply):
+            await self._send_text(message.chat_id, step.text)
+            return
+        await watch.private_picker(self.manager, self.application.bot, message.chat_id, step)
 
     async def on_challenge(self, update: Update, context: Context) -> None:
         """``/challenge <game> [@username|bot] [option=value ...]`` (or as a reply to the

@@ -118,18 +118,14 @@ class ButtonHandlers:
             await self.questions.ask(query, user, reply)
             return
         if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
-            await self.send(chat_id, reply, thread=thread)
             await query.answer()
+            await self.send(chat_id, reply, thread=thread)
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             await self._retire_if_over(query)
             return
-        if kind is not None and kind.confirms and not reply.private:
-            # The question was answered: it goes, and what it did is shown in the game's chat.
-            await query.answer()
-            await self.questions.answered(query, user)
-            await self._in_game_chat(reply, dedupe=kind.plays)
+        if await self._to_game_chat(query, user, reply, kind):
             return
         if reply.private:
             # Already applied (a double tap, a stale preview's Play it): the presser alone is
@@ -161,6 +157,30 @@ class ButtonHandlers:
             )  # fmt: skip
             return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
+
+    async def _to_game_chat(
+        self, query: CallbackQuery, user: User, reply: Reply, kind: ActionKind | None
+    ) -> bool:
+        """What an answered question (resign, a losing move) or a move played from the
+        picker in our private chat did goes to the game's chat (a group's, or this one in a
+        private game), the tap answered first; ``False`` for any other press."""
+        assert query.message is not None
+        if kind is not None and kind.confirms and not reply.private:
+            # The question was answered: it goes, and what it did is shown in the game's chat.
+            await query.answer()
+            await self.questions.answered(query, user)
+            await self._in_game_chat(reply, dedupe=kind.plays)
+            return True
+        chat_id = query.message.chat.id
+        if not (kind is not None and kind.plays and chat_id > 0 and reply.game_id is not None):
+            return False
+        if reply.private:  # already applied (a double tap): told on the button below
+            return False
+        # The picker goes with the game's older boards when the board is posted.
+        here = await self.manager.game_chat(reply.game_id) == str(chat_id)
+        await query.answer(None if here else texts.PLAYED_BOARD_THERE)
+        await self._in_game_chat(reply, dedupe=True)
+        return True
 
     async def _retire_if_over(self, query: CallbackQuery) -> None:
         """A board's Move, Resign or Offer draw was refused: if its game is over, that board
@@ -233,8 +253,8 @@ class ButtonHandlers:
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
-        await self._edit_markup(query, board_markup(reply))
         await query.answer()
+        await self._edit_markup(query, board_markup(reply))
 
     async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None

@@ -22,7 +22,7 @@ import asyncio
 import contextlib
 import logging
 
-from telegram import Bot, CallbackQuery, Message, ReplyParameters
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
@@ -62,7 +62,9 @@ class Questions:
 
     async def ask(self, query: CallbackQuery, user: User, reply: Reply) -> None:
         """Ask ``reply`` (a question, :func:`asks`) of the presser of ``query`` and answer the
-        press; nothing already posted changes."""
+        press; nothing already posted changes.  The press is answered before anything is
+        posted in the group (the group's pacing may hold that back): a private question
+        first, then the answer; else the answer, then the question in the group."""
         message = query.message
         assert isinstance(message, Message) and reply.game_id is not None
         gid = reply.game_id
@@ -70,20 +72,20 @@ class Questions:
         bot, name = query.get_bot(), user.name
         async with self._lock:
             asked = self._open.get((gid, player))
-            if asked is not None:  # a double tap: the question is out already
+            if asked is not None:  # a double tap: the question is out already (or going)
                 await query.answer(asked[2][:ALERT_LIMIT])
                 return
-            close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
-            markup = keyboard([list(reply.actions), [close]])
-            sent: Message | None = None
-            private = message.chat.id == query.from_user.id  # pressed in our private chat
-            if private or not direct_refused(self.manager, query.from_user.id):
-                try:
-                    sent = await send_text(bot, query.from_user.id, reply.body, markup)
-                except Forbidden:  # never opened the bot, or blocked it: remembered
-                    await refused(self.manager, user)
+            # Taken now, so a second press while this one is being asked asks nothing.
+            self._open[(gid, player)] = (0, 0, texts.asked_privately(name))
+        close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
+        markup = keyboard([list(reply.actions), [close]])
+        try:
+            sent = await self._privately(query, user, reply, markup)
             said = texts.asked_privately(name)
             if sent is None:
+                said = texts.asked_here(name)
+                self._open[(gid, player)] = (0, 0, said)
+                await query.answer(said[:ALERT_LIMIT])
                 sent = await bot.send_message(
                     message.chat.id, html_text(texts.question_for(name, reply.body)),
                     parse_mode=ParseMode.HTML, reply_markup=markup,
@@ -92,12 +94,31 @@ class Questions:
                     ),
                     message_thread_id=topic_of(message),
                 )  # fmt: skip
-                said = texts.asked_here(name)
-            self._open[(gid, player)] = (sent.chat.id, sent.message_id, said)
-        await query.answer(said[:ALERT_LIMIT])
+            else:
+                await query.answer(said[:ALERT_LIMIT])
+        except BaseException:
+            self._open.pop((gid, player), None)
+            raise
+        self._open[(gid, player)] = (sent.chat.id, sent.message_id, said)
         task = asyncio.create_task(self._lapse(bot, gid, player, sent.chat.id, sent.message_id))
         self._tidying.add(task)
         task.add_done_callback(self._tidying.discard)
+
+    async def _privately(
+        self, query: CallbackQuery, user: User, reply: Reply, markup: InlineKeyboardMarkup | None
+    ) -> Message | None:
+        """The question in the presser's private chat (``None`` when Telegram refuses it:
+        they never opened the bot, or blocked it; remembered)."""
+        message = query.message
+        assert isinstance(message, Message)
+        private = message.chat.id == query.from_user.id  # pressed in our private chat
+        if not private and direct_refused(self.manager, query.from_user.id):
+            return None
+        try:
+            return await send_text(query.get_bot(), query.from_user.id, reply.body, markup)
+        except Forbidden:  # never opened the bot, or blocked it: remembered
+            await refused(self.manager, user)
+            return None
 
     async def _lapse(self, bot: Bot, gid: int, player: int, chat_id: int, message_id: int) -> None:
         """Take the question away once it has lapsed (unless answered before)."""

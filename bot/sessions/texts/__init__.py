@@ -589,3 +589,12 @@ __all__ += [
     "not_your_question",
     "question_for",
 ]
+
+# Issue 45: the move picker in the presser's private chat.
+from bot.sessions.texts.private_picks import (  # noqa: E402
+    PICKER_SENT_PRIVATELY,
+    PICKER_START,
+    PLAYED_BOARD_THERE,
+)
+
+__all__ += ["PICKER_SENT_PRIVATELY", "PICKER_START", "PLAYED_BOARD_THERE"]
