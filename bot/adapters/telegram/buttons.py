@@ -113,6 +113,7 @@ class ButtonHandlers:
         if kind is ActionKind.QUESTION_CLOSE:
             await self.questions.put_away(query, user)
             return
+        chat = await self._where_played(chat, query.data)
         reply = await self.manager.press(user, chat, query.data)
         if asks(reply):  # for the presser alone: no shared message changes
             await self.questions.ask(query, user, reply)
@@ -157,6 +158,21 @@ class ButtonHandlers:
             )  # fmt: skip
             return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
+
+    async def _where_played(self, chat: Chat, data: str) -> Chat:
+        """The chat a press is made in: for a move pressed in our private chat, its game's
+        (a group's game played from the picker there is played as if typed in the group, so
+        the board answering it is the one the group gets, and no notice repeats it);
+        ``chat`` for anything else, a private game or an unknown one."""
+        action = Action("", data)
+        if action.kind is None or not action.kind.plays or chat.chat_id.startswith("-"):
+            return chat
+        game_id = action.subject
+        where = None if game_id is None else await self.manager.game_chat(game_id)
+        if where is None or where == chat.chat_id:
+            return chat
+        group, thread = topics.place(where)
+        return topics.chat(group, thread)
 
     async def _to_game_chat(
         self, query: CallbackQuery, user: User, reply: Reply, kind: ActionKind | None
