@@ -66,7 +66,7 @@ from bot.adapters.telegram.format import (
 from bot.adapters.telegram.identity import chat_of, tg_chat, tg_user
 from bot.adapters.telegram.menu import COMMANDS, help_of, menu_of
 from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
-from bot.adapters.telegram.questions import Questions
+from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice_markup,
@@ -533,6 +533,10 @@ class TelegramAdapter(ButtonHandlers):
                 message_thread_id=topics.topic_of(message),
             )  # fmt: skip
             return
+        if asks(reply) and message.chat.type != ChatType.PRIVATE:
+            # A question (a typed /resign) is its asker's alone: privately, never for all.
+            await self.questions.ask_typed(message, tg_user(user), reply)
+            return
         await offers.after_typed(self.application.bot, self.manager, command.name, reply)
         if command.name == "move":
             self._note_move(message, reply)
@@ -598,6 +602,9 @@ class TelegramAdapter(ButtonHandlers):
             game_id,
         )
         self._note_move(message, reply)
+        if asks(reply) and not private:  # a move that loses: asked of its player alone
+            await self.questions.ask_typed(message, tg_user(user), reply)
+            return
         await self.send(
             message.chat_id,
             reply,

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
@@ -66,26 +67,55 @@ class Questions:
         posted in the group (the group's pacing may hold that back): a private question
         first, then the answer; else the answer, then the question in the group."""
         message = query.message
-        assert isinstance(message, Message) and reply.game_id is not None
+        assert isinstance(message, Message)
+
+        async def answer(said: str) -> None:
+            await query.answer(said[:ALERT_LIMIT])
+
+        await self._pose(message, query.from_user.id, user, reply, answer)
+
+    async def ask_typed(self, message: Message, user: User, reply: Reply) -> None:
+        """Ask ``reply`` (a question) of the person who typed ``message`` in a group (a typed
+        ``/resign``): privately when the bot may write to them, else under their message,
+        for them alone to answer (see the module docstring)."""
+        assert message.from_user is not None
+
+        async def nothing(said: str) -> None:
+            return None
+
+        await self._pose(message, message.from_user.id, user, reply, nothing)
+
+    async def _pose(
+        self,
+        message: Message,
+        person: int,
+        user: User,
+        reply: Reply,
+        answer: Callable[[str], Awaitable[None]],
+    ) -> None:
+        """Ask ``reply`` of ``person`` (the Telegram user ``user``), who asked with
+        ``message``; ``answer`` tells them where (a callback answer), before anything is
+        posted in the group."""
+        assert reply.game_id is not None
         gid = reply.game_id
         player = (await self.manager.player(user)).id
-        bot, name = query.get_bot(), user.name
+        bot, name = message.get_bot(), user.name
         async with self._lock:
             asked = self._open.get((gid, player))
             if asked is not None:  # a double tap: the question is out already (or going)
-                await query.answer(asked[2][:ALERT_LIMIT])
+                await answer(asked[2])
                 return
             # Taken now, so a second press while this one is being asked asks nothing.
             self._open[(gid, player)] = (0, 0, texts.asked_privately(name))
         close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
         markup = keyboard([list(reply.actions), [close]])
         try:
-            sent = await self._privately(query, user, reply, markup)
+            sent = await self._privately(message, person, user, reply, markup)
             said = texts.asked_privately(name)
             if sent is None:
                 said = texts.asked_here(name)
                 self._open[(gid, player)] = (0, 0, said)
-                await query.answer(said[:ALERT_LIMIT])
+                await answer(said)
                 sent = await bot.send_message(
                     message.chat.id, html_text(texts.question_for(name, reply.body)),
                     parse_mode=ParseMode.HTML, reply_markup=markup,
@@ -95,7 +125,7 @@ class Questions:
                     message_thread_id=topic_of(message),
                 )  # fmt: skip
             else:
-                await query.answer(said[:ALERT_LIMIT])
+                await answer(said)
         except BaseException:
             self._open.pop((gid, player), None)
             raise
@@ -105,17 +135,20 @@ class Questions:
         task.add_done_callback(self._tidying.discard)
 
     async def _privately(
-        self, query: CallbackQuery, user: User, reply: Reply, markup: InlineKeyboardMarkup | None
+        self,
+        message: Message,
+        person: int,
+        user: User,
+        reply: Reply,
+        markup: InlineKeyboardMarkup | None,
     ) -> Message | None:
-        """The question in the presser's private chat (``None`` when Telegram refuses it:
+        """The question in ``person``'s private chat (``None`` when Telegram refuses it:
         they never opened the bot, or blocked it; remembered)."""
-        message = query.message
-        assert isinstance(message, Message)
-        private = message.chat.id == query.from_user.id  # pressed in our private chat
-        if not private and direct_refused(self.manager, query.from_user.id):
+        private = message.chat.id == person  # asked in our private chat
+        if not private and direct_refused(self.manager, person):
             return None
         try:
-            return await send_text(query.get_bot(), query.from_user.id, reply.body, markup)
+            return await send_text(message.get_bot(), person, reply.body, markup)
         except Forbidden:  # never opened the bot, or blocked it: remembered
             await refused(self.manager, user)
             return None
