@@ -227,6 +227,10 @@ class SessionManager:
         """Record that this process handled an update it claimed."""
         await leases.finish_update(self._ctx, platform, update_id)
 
+    # Issue 45: a double tap has one effect across processes (bot.sessions.leases).
+    claim_tap = forward(leases.claim_tap)
+    end_tap = forward(leases.end_tap)
+
     against_bot = forward(checked(_not_against_bot)(loading.against_bot))
 
     seated = forward(checked(_not_seated)(loading.seated))

@@ -331,6 +331,8 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
         while fake.last_message_id(supergroup) < offer.message_id - 2:
             await fake.send_text(alice, supergroup, "brb")
         before = fake.last_message_id(supergroup)
+        # (Alice blocked the bot meanwhile: her question, hers alone, comes in the group.)
+        fake.block(alice)
         await fake.send_text(alice, supergroup, f"/resign #{second}")
         asked = await _next(fake, supergroup, before, lambda m: bool(_labels(fake, m)))
         assert asked.message_id == offer.message_id

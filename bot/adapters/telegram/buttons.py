@@ -23,11 +23,11 @@ from telegram.ext import Application, ContextTypes
 from bot.adapters.commands import run_words
 from bot.adapters.telegram import offers, topics, watch
 from bot.adapters.telegram.boards import board_markup, drop_buttons, send_photo
-from bot.adapters.telegram.format import CAPTION_LIMIT, html_text, keyboard, rows_of
+from bot.adapters.telegram.format import CAPTION_LIMIT, PLATFORM, html_text, keyboard, rows_of
 from bot.adapters.telegram.identity import chat_of, tg_user
 from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import game_choice
-from bot.adapters.telegram.taps import Taps
+from bot.adapters.telegram.taps import REPEAT_WINDOW, Taps
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -87,8 +87,17 @@ class ButtonHandlers:
         if not self.taps.begin(tap, now=loop.time()):
             await query.answer()
             return
+        # The same tap may reach another process (a webhook behind a load balancer): the
+        # store's claim, which every process shares, says which one handles it.
+        name = ":".join(map(str, tap))
         try:
-            await self._on_button(query)
+            if not await self.manager.claim_tap(PLATFORM, name, query.id):
+                await query.answer()
+                return
+            try:
+                await self._on_button(query)
+            finally:
+                await self.manager.end_tap(PLATFORM, name, query.id, REPEAT_WINDOW)
         finally:
             self.taps.end(tap, now=loop.time())
 
