@@ -183,7 +183,8 @@ class TelegramTapper:
         query = await fake.press(user, message, data)
         answer = await fake.wait_for_answer(query, timeout=PATIENCE)
         self.figures.answers.append(_answered_at(fake, query) - pressed)
-        if answer.url and "?start=" in answer.url:  # the client opens the bot's chat
+        if answer.url and "?start=" in answer.url:  # the client opens the bot's chat: Start
+            await fake.start_private(user, send_start=False)
             await fake.send_text(user, fake.private(user), "/start " + answer.url.split("=", 1)[1])
         return answer
 

@@ -100,19 +100,20 @@ def _tap_lease(platform: str, tap: str) -> str:
     return f"{platform} tap {tap}"
 
 
-async def claim_tap(ctx: Context, platform: str, tap: str, owner: str) -> bool:
+async def claim_tap(ctx: Context, platform: str, tap: str, owner: str, window: float) -> bool:
     """Claim a tap (``tap`` names who pressed which button on which message) for ``owner``
     (that press's own id) while it is handled, in every process on this database: ``False``
-    when the same tap pressed again (another ``owner``) is being handled, or was a moment
-    ago (:func:`end_tap`): a double tap has one effect, whichever processes get its two
-    presses (issue 45).  Pruned with every ended lease by the clock sweep."""
-    now = datetime.now(UTC)
-    return await ctx.store.claim_lease(_tap_lease(platform, tap), owner, now, TAP_LEASE)
+    when the same tap pressed again (another ``owner``) is being handled, or was handled less
+    than ``window`` seconds ago (:func:`end_tap`): a double tap has one effect, whichever
+    processes get its two presses (issue 45).  Pruned with every ended lease by the clock
+    sweep."""
+    now, name = datetime.now(UTC), _tap_lease(platform, tap)
+    grace = timedelta(seconds=window)
+    return await ctx.store.claim_lease(name, owner, now, TAP_LEASE, grace=grace)
 
 
-async def end_tap(ctx: Context, platform: str, tap: str, owner: str, window: float) -> None:
-    """The tap ``owner`` claimed has been handled: the same tap again within ``window``
-    seconds is still a repeat."""
+async def end_tap(ctx: Context, platform: str, tap: str, owner: str) -> None:
+    """The tap ``owner`` claimed has been handled (now: the window of :func:`claim_tap`
+    runs from here)."""
     now = datetime.now(UTC)
-    name = _tap_lease(platform, tap)
-    await ctx.store.claim_lease(name, owner, now, timedelta(seconds=window))
+    await ctx.store.claim_lease(_tap_lease(platform, tap), owner, now, timedelta(0))

@@ -54,6 +54,7 @@ from bot.sessions import (
 from bot.sessions import (
     preview as previews,
 )
+from bot.sessions import questions as asking
 from bot.sessions import (
     rematch as rematches,
 )
@@ -519,6 +520,8 @@ class SessionManager:
     tournament_join = forward(guard(tournaments.join))
 
     tournament_leave = forward(guard(tournaments.leave))
+    #: "Really leave?" for the leaver alone (issue 45), its yes button leaving.
+    tournament_leave_question = forward(guard(asking.leave_question))
 
     tournament_start = forward(guard(tournaments.start))
 

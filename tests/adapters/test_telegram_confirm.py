@@ -96,3 +96,38 @@ async def test_a_typed_resign_by_someone_the_bot_cannot_write_to(tmp_path: Path)
             assert alert and said == str(texts.not_your_question("Alice"))
         assert await _status(bot, gid) is GameStatus.ACTIVE
         assert _floods(fake) == []
+
+
+async def test_leave_on_a_sign_up_card_is_asked_privately(tmp_path: Path) -> None:
+    """The card's Leave asks the presser alone, in our private chat (the card is unchanged,
+    nothing is posted for all); their yes there takes them off the list, the card edited."""
+    async with (
+        FakeTelegram(limits=TelegramLimits()) as fake,
+        running(tmp_path / "t.db", fake=fake, rate_limiter=ChatPacer()) as bot,
+    ):
+        ada, bo = fake.user(35, "Ada", "ada"), fake.user(36, "Bo", "bo")
+        await fake.start_private(bo, send_start=False)
+        group = fake.group(-350, "Hex club")
+        card = await bot.say(ada, group, "/tournament new pathagon days=1")
+        _, said, alert = await bot.press(bo, card, bot.button(card, "Join"))
+        assert not alert, said
+        await fake.wait_until(
+            lambda: "Bo joined" in (fake.message(group, card.message_id).text or "")
+        )
+        shown = fake.message(group, card.message_id).text
+        before, dm = fake.last_message_id(group), fake.private(bo)
+        mark = fake.last_message_id(dm)
+        _, said, alert = await bot.press(bo, card, bot.button(card, "Leave"))
+        assert (said, alert) == (texts.asked_privately("Bo"), False)
+        question = await bot.next_message(dm, mark)
+        assert "Really leave" in (question.text or "")
+        assert bot.labels(question) == [texts.YES_LEAVE, texts.NOT_NOW]
+        assert fake.sent_after(group, before) == []
+        assert fake.message(group, card.message_id).text == shown  # nothing changed yet
+        _, said, alert = await bot.press(bo, question, bot.button(question, texts.YES_LEAVE))
+        assert not alert, said
+        await fake.wait_until(
+            lambda: "Bo left" in (fake.message(group, card.message_id).text or ""),
+            timeout=DEADLINE,
+        )
+        assert _floods(fake) == []

@@ -523,9 +523,15 @@ class TelegramAdapter(ButtonHandlers):
         chat = chat_of(message)
         words = list(context.args or [])
         by_name = {command.name: command}
-        reply = await run_words(
-            self.manager, tg_user(user), chat, command.name, words, _no_one, commands=by_name
-        )
+        if command.name == "tournament" and _leaving(words) and message.chat_id < 0:
+            # Leaving is asked of the leaver alone first (issue 45), never for all to see.
+            number = words[1].lstrip("#") if len(words) > 1 else ""
+            tid = int(number) if number.isdigit() and len(number) < 12 else None
+            reply = await self.manager.tournament_leave_question(tg_user(user), chat, tid)
+        else:
+            reply = await run_words(
+                self.manager, tg_user(user), chat, command.name, words, _no_one, commands=by_name
+            )
         if reply.kind is ReplyKind.RECORD and reply.ok:
             name = f"hexhall-{reply.game_id or 'game'}.txt"
             await self.application.bot.send_document(
@@ -666,6 +672,11 @@ class TelegramAdapter(ButtonHandlers):
                 )  # fmt: skip
         except TelegramError as exc:
             log.warning("update %s: could not say so: %s", update_id, type(exc).__name__)
+
+
+def _leaving(words: list[str]) -> bool:
+    """Whether ``/tournament`` words ask to leave one (``leave [id]``)."""
+    return bool(words) and words[0].lower() == "leave"
 
 
 def _no_one(name: str) -> User:

@@ -27,7 +27,7 @@ from bot.adapters.telegram.format import CAPTION_LIMIT, PLATFORM, html_text, key
 from bot.adapters.telegram.identity import chat_of, tg_user
 from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import game_choice
-from bot.adapters.telegram.taps import REPEAT_WINDOW, Taps
+from bot.adapters.telegram.taps import Taps
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -91,13 +91,13 @@ class ButtonHandlers:
         # store's claim, which every process shares, says which one handles it.
         name = ":".join(map(str, tap))
         try:
-            if not await self.manager.claim_tap(PLATFORM, name, query.id):
+            if not await self.manager.claim_tap(PLATFORM, name, query.id, self.taps.window):
                 await query.answer()
                 return
             try:
                 await self._on_button(query)
             finally:
-                await self.manager.end_tap(PLATFORM, name, query.id, REPEAT_WINDOW)
+                await self.manager.end_tap(PLATFORM, name, query.id)
         finally:
             self.taps.end(tap, now=loop.time())
 
@@ -348,6 +348,33 @@ class ButtonHandlers:
             if "not modified" not in str(exc):
                 raise
 
+    async def _leave(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """Leave on a tournament's sign-up card: "Really leave?", asked of the presser alone
+        (issue 45); nothing changes until they say yes."""
+        assert query.data is not None
+        tid = Action("", query.data).subject
+        reply = await self.manager.tournament_leave_question(user, chat, tid)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await self.questions.ask(query, user, reply)
+
+    async def _leave_confirmed(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """Yes to leaving a tournament: the presser leaves (theirs alone to say, while it
+        lasts); the question goes, and the tournament's chat is told (its card edited to the
+        new list, or the withdrawal said)."""
+        assert query.data is not None
+        reply = await self.manager.press(user, chat, query.data)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await query.answer()
+        await self.questions.answered(query, user)
+        tid = Action("", query.data).subject
+        card = None if tid is None else await offers.card_place(self.manager, tid)
+        if card is not None:
+            await self.send(card[0], reply, thread=card[1])
+
     _buttons: ClassVar[
         dict[ActionKind, Callable[[ButtonHandlers, CallbackQuery, User, Chat], Awaitable[None]]]
     ] = {
@@ -359,6 +386,8 @@ class ButtonHandlers:
         ActionKind.OFFER_DRAW: _offer_draw,
         ActionKind.BROWSE: _browse,
         ActionKind.BROWSE_OPEN: _browse,
+        ActionKind.TOURNAMENT_LEAVE: _leave,
+        ActionKind.TOURNAMENT_LEAVE_CONFIRMED: _leave_confirmed,
     }
 
 

@@ -48,7 +48,12 @@ OPEN_QUESTIONS = 1000
 def asks(reply: Reply) -> bool:
     """Whether ``reply`` is a question for the person who asked (one of its buttons says yes
     to something only they may confirm)."""
-    return any(a.kind is not None and a.kind.confirms for a in reply.actions)
+    kinds = {a.kind for a in reply.actions}
+    return _LEAVING in kinds or any(k is not None and k.confirms for k in kinds)
+
+
+# Yes to leaving a tournament (a question asked of one player, about no game).
+_LEAVING = ActionKind.TOURNAMENT_LEAVE_CONFIRMED
 
 
 class Questions:
@@ -96,8 +101,9 @@ class Questions:
         """Ask ``reply`` of ``person`` (the Telegram user ``user``), who asked with
         ``message``; ``answer`` tells them where (a callback answer), before anything is
         posted in the group."""
-        assert reply.game_id is not None
-        gid = reply.game_id
+        # A question about a game is known by the game; one about a tournament (leaving it)
+        # by 0: a player has one such question open at a time.
+        gid = 0 if reply.game_id is None else reply.game_id
         player = (await self.manager.player(user)).id
         bot, name = message.get_bot(), user.name
         async with self._lock:
@@ -175,7 +181,8 @@ class Questions:
         data = query.data or ""
         if not isinstance(message, Message):
             return
-        gid = Action("", data).subject
+        action = Action("", data)
+        gid = None if action.kind is ActionKind.TOURNAMENT_LEAVE_CONFIRMED else action.subject
         player = (await self.manager.player(user)).id
         await self._take_away(
             query.get_bot(), gid or 0, player, message.chat.id, message.message_id

@@ -595,6 +595,14 @@ from bot.sessions.texts.private_picks import (  # noqa: E402
     PICKER_SENT_PRIVATELY,
     PICKER_START,
     PLAYED_BOARD_THERE,
+    YES_LEAVE,
+    really_leave,
 )
 
-__all__ += ["PICKER_SENT_PRIVATELY", "PICKER_START", "PLAYED_BOARD_THERE"]
+__all__ += [
+    "PICKER_SENT_PRIVATELY",
+    "PICKER_START",
+    "PLAYED_BOARD_THERE",
+    "YES_LEAVE",
+    "really_leave",
+]
