@@ -7,13 +7,20 @@ adapter's rate limiter (per-chat pacing, :mod:`bot.adapters.telegram.pacing`), o
 discord.py client, the session manager on a SQLite file, and the outbox delivering
 notifications through the platform's sender.  Alice (who opened the bot privately on
 Telegram; open DMs on Discord) challenges Bob (who never started the bot on Telegram; closed
-DMs on Discord) to Pathagon in a group, Bob accepts, and they alternate moves,
-each as soon as the previous board is there and at least ``--interval`` seconds after the
-previous move.  Printed, per move: new messages in the group, edits of messages there, direct
-messages delivered and refused, and the time from the move reaching the bot to its board
-reaching the chat (p50/p99/max).  Also the messages and edits accepting the challenge made.
+DMs on Discord) to Pathagon in a group, Bob accepts, and they alternate moves, each as soon
+as the previous board is there and at least ``--interval`` seconds after the previous move
+(0: back to back), either typed (``/move``) or made by taps (issue 45: Move, then the
+picker's buttons, wherever the bot shows the picker; on Telegram a deep link the tap's
+answer opens is followed as a client does: Start in the bot's chat).
 
-    .venv/bin/python benchmarks/chat_load.py [--moves 12] [--interval 4] [--platform both]
+Printed, per move: new messages, edits and deletes in the game's chat, direct messages
+delivered, 429s; the tap answers' delay (Telegram: from the press to the fake receiving
+``answerCallbackQuery``; Discord: from the interaction to its first response) p50/p99; the
+time from the move reaching the bot (typed) or the tap that played it to its board reaching
+the chat, p50/p99; and the messages and edits accepting the challenge made.
+
+    .venv/bin/python benchmarks/chat_load.py [--moves 12] [--interval 4 --interval 0]
+        [--platform both] [--mode both]
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""Questions for one person on Telegram ("Really resign?", a move that would lose): asked of
-the presser alone, never by changing a message others see.
+"""Questions for one person on Telegram ("Really resign?", a move that would lose, "Really
+leave the tournament?"): asked of the presser (or of whoever typed ``/resign``, a losing
+move, ``/tournament leave`` in a group) alone, never by changing a message others see.
 
 A question goes to the presser's private chat with the bot when Telegram lets the bot write
 there; otherwise (they never opened the bot: 403) it is posted in the group as a message of
@@ -14,6 +15,8 @@ A question is short-lived: its yes button lapses after
 deletes the message then, or as soon as it is answered or put away.  Asking again while a
 question of the same player about the same game is open (a double tap) posts nothing new.
 The answer's result (the final board, the board after the move) goes to the game's own chat.
+A tap is answered before anything is posted in the group (issue 45): the group's pacing may
+hold a post back, never the answer.
 """
 
 from __future__ import annotations
