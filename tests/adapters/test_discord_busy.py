@@ -1,4 +1,5 @@
-"""A busy server on Discord (issue 45): two games, each in its own thread, played by taps
+"""A busy server on Discord (issue 45): two games (or a tournament's three), each in its own
+thread, played by taps
 alone (Move, the ephemeral picker's menus, Play it) at full speed, through the real
 discord.py against the fake enforcing Discord's rate limits (5 messages per 5 s per channel,
 50 requests a second: 429 past them) with the outbox delivering as in production.
@@ -16,7 +17,17 @@ import random
 from pathlib import Path
 
 import engines
-from tests.adapters.discord_kit import ALICE, BOB, CAROL, CHANNEL, DEADLINE, GUILD, Run, running
+from tests.adapters.discord_kit import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DEADLINE,
+    GUILD,
+    Run,
+    labels,
+    running,
+)
 from tests.adapters.test_discord_picker import pick
 from tests.fakes.discord_fake import DiscordLimits, FakeDiscord, StoredMessage, point_discord_py_at
 
@@ -55,6 +66,58 @@ def _public(fake: FakeDiscord, channel: int) -> list[StoredMessage]:
     return [m for m in fake.messages_in(channel) if not m.ephemeral]
 
 
+async def _check(
+    fake: FakeDiscord, threads: list[int], played: list[int], before: dict[int, int],
+    edits: dict[int, int], first: int,
+) -> None:  # fmt: skip
+    """One board per move in each thread and at most one public edit; every interaction
+    since ``first`` answered in time; no 429."""
+    for thread, moves in zip(threads, played, strict=True):
+        assert moves > 0
+        assert len(_public(fake, thread)) - before[thread] == moves
+        assert sum(m.edits for m in _public(fake, thread)) - edits[thread] <= moves
+    late = [r.id for k, r in fake.interactions.items() if k > first and r.response is None]
+    assert late == []
+    assert 429 not in [(c.response or {}).get("status") for c in fake.calls]
+
+
+async def test_a_tournament_s_games_played_by_taps_at_full_speed(tmp_path: Path) -> None:
+    """A three-player tournament: its three games at once, each in its own thread, played by
+    taps side by side (each player in two of them) under Discord's rate limits."""
+    async with FakeDiscord(limits=DiscordLimits()) as fake:
+        guild = fake.guild(GUILD, "Hexhall")
+        fake.channel(guild, CHANNEL, "games")
+        for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
+            fake.member(guild, uid, name)
+        fake.grant_threads(GUILD)
+        with point_discord_py_at(fake):
+            async with running(fake, tmp_path / "hexhall.db", outbox=True) as run:
+                card = await run.answer(
+                    ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
+                )
+                for player in (BOB, CAROL):
+                    await run.click(player, card, "Join")
+                await run.answer(ALICE, "tournament", {"action": "start"})
+                games = [g.game_id for g in await run.manager.store.tournament_games(1)]
+                await fake.wait_until(lambda: len(fake.threads_in(CHANNEL)) == 3, timeout=DEADLINE)
+
+                def board_in(thread: int) -> list[StoredMessage]:
+                    return [m for m in _public(fake, thread) if "Move" in labels(m)]
+
+                threads = [t.id for t in fake.threads_in(CHANNEL)]
+                await fake.wait_until(lambda: all(board_in(t) for t in threads), timeout=DEADLINE)
+                by_game = {int(t.name.split()[0][1:]): t.id for t in fake.threads_in(CHANNEL)}
+                assert sorted(by_game) == sorted(games)
+                order = [by_game[g] for g in games]
+                first = max(fake.interactions)
+                before = {t: len(_public(fake, t)) for t in order}
+                edits = {t: sum(m.edits for m in _public(fake, t)) for t in order}
+                played = await asyncio.gather(
+                    *(_play(run, board_in(by_game[g])[-1], g, g) for g in games)
+                )
+                await _check(fake, order, list(played), before, edits, first)
+
+
 async def test_two_threads_playing_by_taps_at_full_speed(tmp_path: Path) -> None:
     async with FakeDiscord(limits=DiscordLimits()) as fake:
         guild = fake.guild(GUILD, "Hexhall")
@@ -72,15 +135,4 @@ async def test_two_threads_playing_by_taps_at_full_speed(tmp_path: Path) -> None
                 played = await asyncio.gather(
                     *(_play(run, b, gid, gid) for gid, b in enumerate(boards, start=1))
                 )
-                for thread, moves in zip(threads, played, strict=True):
-                    assert moves > 0
-                    # One board per move, and at most one edit of a public message.
-                    assert len(_public(fake, thread)) - before[thread] == moves
-                    assert sum(m.edits for m in _public(fake, thread)) - edits[thread] <= moves
-                # Every interaction answered in time (none missed Discord's 3 s).
-                late = [
-                    r.id for k, r in fake.interactions.items() if k > first and r.response is None
-                ]
-                assert late == []
-                statuses = [(c.response or {}).get("status") for c in fake.calls]
-                assert 429 not in statuses
+                await _check(fake, threads, list(played), before, edits, first)
