@@ -139,6 +139,9 @@ class ActionKind(enum.StrEnum):
     WEB_BOARD = "wb"
     #: ``qx:<game>:<player>`` put away a question asked of that player (nothing changes)
     QUESTION_CLOSE = "qx"
+    #: ``tly:<tournament>:<player>:<until>`` leave a tournament, confirmed: only by the player
+    #: whose question it is, until the Unix time ``until`` (issue 45)
+    TOURNAMENT_LEAVE_CONFIRMED = "tly"
 
     @property
     def fields(self) -> int:
@@ -187,6 +190,7 @@ _FIELDS: dict[ActionKind, int] = {
     ActionKind.MOVE_ANYWAY: 3,
     ActionKind.PICK_STEP: 4,
     ActionKind.BROWSE: 2,
+    ActionKind.TOURNAMENT_LEAVE_CONFIRMED: 3,
 }
 _NUMBERS: dict[ActionKind, tuple[int, ...]] = {
     ActionKind.RESIGN_CONFIRMED: (MAX_ID, MAX_ID, MAX_ID),
@@ -194,6 +198,7 @@ _NUMBERS: dict[ActionKind, tuple[int, ...]] = {
     ActionKind.MOVE: (MAX_ID, MAX_PLY),
     ActionKind.MOVE_ANYWAY: (MAX_ID, MAX_PLY),
     ActionKind.PICK_STEP: (MAX_ID, MAX_PLY, MAX_PAGE),
+    ActionKind.TOURNAMENT_LEAVE_CONFIRMED: (MAX_ID, MAX_ID, MAX_ID),
 }
 
 #: How many fields each action kind's id takes after its code (from :class:`ActionKind`).

@@ -118,6 +118,13 @@ async def _leave(ctx: Context, user: User, chat: Chat, number: int, _: list[str]
     return await tournaments.leave(ctx, user, chat, number)
 
 
+async def _leave_confirmed(
+    ctx: Context, user: User, chat: Chat, number: int, rest: list[str]
+) -> Reply:
+    # Yes to a question asked of one player (issue 45): theirs alone, while it lasts.
+    return await questions.leave_confirmed(ctx, user, number, rest[0], rest[1])
+
+
 #: Every action kind the manager resolves and what pressing it does.
 HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.ACCEPT: _accept,
@@ -138,6 +145,7 @@ HANDLERS: dict[ActionKind, Handler] = {
     ActionKind.BROWSE_OPEN: _browse_open,
     ActionKind.TOURNAMENT_JOIN: _join,
     ActionKind.TOURNAMENT_LEAVE: _leave,
+    ActionKind.TOURNAMENT_LEAVE_CONFIRMED: _leave_confirmed,
     ActionKind.WEB_BOARD: _web_board,
 }
 

@@ -23,7 +23,16 @@ from datetime import UTC, datetime, timedelta
 
 from bot.sessions.context import Context
 
-__all__ = ["Claim", "claim", "claim_update", "finish_update", "release"]
+__all__ = [
+    "TAP_LEASE",
+    "Claim",
+    "claim",
+    "claim_tap",
+    "claim_update",
+    "end_tap",
+    "finish_update",
+    "release",
+]
 
 
 async def claim(ctx: Context, name: str, lease: timedelta) -> bool:
@@ -80,3 +89,31 @@ async def finish_update(ctx: Context, platform: str, update_id: int) -> None:
     name = _update_lease(platform, update_id)
     now = datetime.now(UTC)
     await ctx.store.claim_lease(name, _HANDLED, now, UPDATE_MEMORY, replacing=ctx.worker)
+
+
+#: How long a tap may be handled before the same tap again counts as a new one (its process
+#: died meanwhile).
+TAP_LEASE = timedelta(seconds=30)
+
+
+def _tap_lease(platform: str, tap: str) -> str:
+    return f"{platform} tap {tap}"
+
+
+async def claim_tap(ctx: Context, platform: str, tap: str, owner: str, window: float) -> bool:
+    """Claim a tap (``tap`` names who pressed which button on which message) for ``owner``
+    (that press's own id) while it is handled, in every process on this database: ``False``
+    when the same tap pressed again (another ``owner``) is being handled, or was handled less
+    than ``window`` seconds ago (:func:`end_tap`): a double tap has one effect, whichever
+    processes get its two presses (issue 45).  Pruned with every ended lease by the clock
+    sweep."""
+    now, name = datetime.now(UTC), _tap_lease(platform, tap)
+    grace = timedelta(seconds=window)
+    return await ctx.store.claim_lease(name, owner, now, TAP_LEASE, grace=grace)
+
+
+async def end_tap(ctx: Context, platform: str, tap: str, owner: str) -> None:
+    """The tap ``owner`` claimed has been handled (now: the window of :func:`claim_tap`
+    runs from here)."""
+    now = datetime.now(UTC)
+    await ctx.store.claim_lease(_tap_lease(platform, tap), owner, now, timedelta(0))

@@ -62,6 +62,7 @@ from bot.sessions import (
 from bot.sessions import (
     preview as previews,
 )
+from bot.sessions import questions as asking
 from bot.sessions import (
     rematch as rematches,
 )
@@ -237,6 +238,10 @@ class SessionManager:
     async def finish_update(self, platform: str, update_id: int) -> None:
         """Record that this process handled an update it claimed."""
         await leases.finish_update(self._ctx, platform, update_id)
+
+    # Issue 45: a double tap has one effect across processes (bot.sessions.leases).
+    claim_tap = forward(leases.claim_tap)
+    end_tap = forward(leases.end_tap)
 
     against_bot = forward(checked(_not_against_bot)(loading.against_bot))
 
@@ -548,6 +553,8 @@ class SessionManager:
     tournament_join = forward(guard(tournaments.join))
 
     tournament_leave = forward(guard(tournaments.leave))
+    #: "Really leave?" for the leaver alone (issue 45), its yes button leaving.
+    tournament_leave_question = forward(guard(asking.leave_question))
 
     tournament_start = forward(guard(tournaments.start))
 

@@ -13,11 +13,19 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from bot.messages import Action, ActionKind, User
-from bot.sessions import loading, texts
+from bot.messages import Action, ActionKind, Chat, Reply, User
+from bot.sessions import loading, texts, tournaments
 from bot.sessions.context import Context, Refusal
+from bot.storage.tournament_rows import TournamentStatus
 
-__all__ = ["QUESTION_TTL", "check_answer", "resign_button"]
+__all__ = [
+    "QUESTION_TTL",
+    "check_answer",
+    "leave_button",
+    "leave_confirmed",
+    "leave_question",
+    "resign_button",
+]
 
 #: How long a question may be answered (the presser answers at once, or asks again).
 QUESTION_TTL = timedelta(minutes=10)
@@ -41,3 +49,41 @@ async def check_answer(ctx: Context, user: User, player_field: str, until_field:
         raise Refusal(texts.not_your_question(owner.name if owner is not None else None))
     if ctx.now().timestamp() > int(until_field):
         raise Refusal(texts.QUESTION_LAPSED)
+
+
+def leave_button(tournament_id: int, player_id: int, now: datetime) -> Action:
+    """The "Yes, leave" button of player ``player_id``'s question about leaving tournament
+    ``tournament_id``, asked at ``now``."""
+    until = int((now + QUESTION_TTL).timestamp())
+    return Action.make(
+        texts.YES_LEAVE, ActionKind.TOURNAMENT_LEAVE_CONFIRMED, tournament_id, player_id, until
+    )
+
+
+async def leave_question(
+    ctx: Context, user: User, chat: Chat, tournament_id: int | None = None
+) -> Reply:
+    """ "Really leave?" for ``user`` about a tournament of ``chat`` they are in (issue 45:
+    leaving is confirmed by the leaver alone; once it runs, their unfinished games are lost),
+    with the button that leaves (:func:`leave_confirmed`)."""
+    me = await loading.player(ctx, user)
+    t = await tournaments._pick(ctx, chat, tournament_id, tournaments._LIVE)
+    name = tournaments._name(t)
+    mine = [e for e in await ctx.store.entrants(t.id) if e.player_id == me.id]
+    if not mine or mine[0].withdrawn_at is not None:
+        raise Refusal(texts.tournament_not_in(name))
+    running = t.status is TournamentStatus.RUNNING
+    return Reply(texts.really_leave(name, running), actions=(leave_button(t.id, me.id, ctx.now()),))
+
+
+async def leave_confirmed(
+    ctx: Context, user: User, tournament_id: int, player_field: str, until_field: str
+) -> Reply:
+    """Yes to :func:`leave_question`, pressed wherever it was asked (the leaver's private
+    chat, most often): theirs alone to answer while it lasts; they leave the tournament in
+    its own chat."""
+    await check_answer(ctx, user, player_field, until_field)
+    t = await ctx.store.get_tournament(tournament_id)
+    if t is None:
+        raise Refusal(texts.no_tournament(tournament_id))
+    return await tournaments.leave(ctx, user, Chat(t.platform, t.chat_id), t.id)

@@ -40,13 +40,15 @@ class SqlLeases(SqlBase):
         lease: timedelta,
         *,
         replacing: str | None = None,
+        grace: timedelta = timedelta(0),
     ) -> bool:
         """Take (or renew) the lease on the chore ``name`` for ``owner`` for ``lease`` by the
         database's clock; ``False`` if another owner holds it until later (unless that owner
-        is ``replacing``, known to be gone).  Several processes on one database use it to do a
+        is ``replacing``, known to be gone), or ended less than ``grace`` ago (a tap just
+        handled: issue 45).  Several processes on one database use it to do a
         chore (the clock sweep) once between them.  (``now``, the caller's clock, is not
         used: kept for the callers that pass it.)"""
-        until, at = self.db_time(lease), self.db_time()
+        until, at = self.db_time(lease), self.db_time(-grace)
         row = await self._write(
             lambda c: c.fetchrow(
                 f"INSERT INTO leases (name, owner, until) VALUES (?, ?, {until}) "

@@ -18,6 +18,7 @@ from telegram.ext import AIORateLimiter, BaseRateLimiter
 from bot.adapters.commands import REGISTRY, Command
 from bot.adapters.telegram import TelegramAdapter
 from bot.adapters.telegram.adapter import tg_chat, tg_user
+from bot.adapters.telegram.format import PLATFORM
 from bot.adapters.telegram.sender import TelegramSender
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
@@ -25,7 +26,7 @@ from bot.messages import Chat, User
 from bot.sessions.context import CHALLENGE_TTL
 from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import Thinker
-from bot.storage import SqliteStore
+from bot.storage import PostKind, SqliteStore
 from tests.fakes.telegram import FakeTelegram
 
 #: The bot's messages may take a while under load (board pictures, a recap): wait this long.
@@ -80,19 +81,72 @@ class Bot:
         return query, answer.text, answer.show_alert
 
     async def open_picker(self, user: telegram.User, board: telegram.Message) -> telegram.Message:
-        """``user`` presses Move on ``board``; the picker message the bot opens under it (a
-        reply to the board: other messages, a notice, may come meanwhile)."""
-        before = self.fake.last_message_id(board.chat)
-        _, text, alert = await self.press(user, board, self.button(board, "Move"))
+        """``user`` presses Move on ``board``; the picker message the bot opens: in a group's
+        game in ``user``'s private chat with the bot (following the deep link the tap's
+        answer opens, as a client does, when the bot could not write to them), in a private
+        game under the board (a reply to it: other messages, a notice, may come meanwhile)."""
+        fake = self.fake
+        private = fake.private(user)
+        before = fake.last_message_id(board.chat)
+        before_private = fake.last_message_id(private)
+        query, text, alert = await self.press(user, board, self.button(board, "Move"))
         assert not alert, text
+        answer = next(a for a in fake.callback_answers if a.query_id == query)
+        if answer.url is not None:
+            assert "?start=" in answer.url, answer.url
+            await fake.start_private(user, send_start=False)
+            await fake.send_text(user, private, "/start " + answer.url.split("?start=", 1)[1])
+        if board.chat.id < 0:
+            return await fake.wait_for_message(
+                private,
+                lambda m: m.message_id > before_private and _is_picker(fake, m),
+                timeout=DEADLINE,
+            )
 
         def under_board(m: telegram.Message) -> bool:
             replied = m.reply_to_message
             return replied is not None and replied.message_id == board.message_id
 
-        return await self.fake.wait_for_message(
+        return await fake.wait_for_message(
             board.chat, lambda m: m.message_id > before and under_board(m), timeout=DEADLINE
         )
+
+    async def step(
+        self, user: telegram.User, picker: telegram.Message, label: str
+    ) -> tuple[str | None, bool]:
+        """``user`` presses ``label`` on a picker; the answer's text and alert flag, once
+        what the press changes is shown (the tap is answered first: the picker's edit, a
+        preview or a board follow): the picker edited or gone, or a new message in its
+        chat."""
+        fake = self.fake
+        chat, mid = picker.chat, picker.message_id
+        shown = (fake.message(chat, mid).text, fake.keyboard(picker))
+        after = fake.last_message_id(chat)
+        _, text, alert = await self.press(user, picker, self.button(picker, label))
+        if alert:
+            return text, alert
+
+        def changed() -> bool:
+            if mid not in {m.message_id for m in fake.sent(chat)}:
+                return True
+            now = (fake.message(chat, mid).text, fake.keyboard(picker))
+            return now != shown or bool(fake.sent_after(chat, after))
+
+        await fake.wait_until(changed, timeout=DEADLINE)
+        return text, alert
+
+    async def remembered_picker(self, game_id: int, message: telegram.Message) -> None:
+        """Wait until ``message`` (a picker, a preview) is the game's live picker in the store
+        (the bot remembers it right after sending it)."""
+        key = (str(message.chat.id), str(message.message_id))
+
+        async def live() -> bool:
+            posts = await self.manager.posts_for(
+                PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True
+            )
+            return key in {(p.chat_id, p.message_id) for p in posts}
+
+        await self.eventually(live)
 
     def button(self, message: telegram.Message, label: str) -> str:
         """The callback data of the button called ``label`` on a bot message as it is now."""
@@ -150,6 +204,12 @@ class Bot:
     def labels(self, message: telegram.Message) -> list[str]:
         """The labels of a bot message's buttons as it is now."""
         return [b.text for row in self.fake.keyboard(message) for b in row]
+
+
+def _is_picker(fake: FakeTelegram, message: telegram.Message) -> bool:
+    """Whether a bot message is a move picker (its buttons are picker steps, moves, Cancel)."""
+    data = [b.callback_data for row in fake.keyboard(message) for b in row]
+    return any(isinstance(d, str) and d.split(":", 1)[0] in ("pp", "mv", "pc") for d in data)
 
 
 @contextlib.asynccontextmanager

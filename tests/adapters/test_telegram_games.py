@@ -66,28 +66,44 @@ async def test_a_whole_game_with_the_move_picker_alone(tmp_path: Path) -> None:
             board = await _latest_board(bot, group)
             picker = await bot.open_picker(mover, board)
             before = fake.last_message_id(group)
+            asked_after = fake.last_message_id(picker.chat)
             prefix = ""
             for part in split_parts(move):
                 prefix += part
-                shown = fake.message(group, picker.message_id).text or ""
+                shown = fake.message(picker.chat, picker.message_id).text or ""
                 so_far = shown.split(": ", 1)[-1].split(" so far")[0] if " so far" in shown else ""
                 if so_far.startswith(readable(prefix)) and prefix != move:
                     continue  # the only choice: the picker took it
                 label = part_label(part)
                 if label not in bot.labels(picker) and "▶" in bot.labels(picker):
-                    await bot.press(mover, picker, bot.button(picker, "▶"))  # a later page
-                _, text, alert = await bot.press(mover, picker, bot.button(picker, label))
+                    await bot.step(mover, picker, "▶")  # a later page
+                if prefix == move:
+                    _, text, alert = await bot.press(mover, picker, bot.button(picker, label))
+                else:
+                    text, alert = await bot.step(mover, picker, label)
                 assert not alert, text
                 if prefix != move:  # the step says the move so far as the buttons did
                     assert text is not None and readable(prefix) in text
             # The last part played the move (no "Play" tap); the picker is gone.
-            answer = await bot.next_message(group, before)
+            found: list[telegram.Message] = []
+
+            def answered(
+                p: telegram.Message = picker,
+                a: int = asked_after,
+                b: int = before,
+                f: list[telegram.Message] = found,
+            ) -> bool:
+                asked = [m for m in fake.sent_after(p.chat, a) if "Careful" in (m.text or "")]
+                f[:] = asked or fake.sent_after(group, b)[:1]
+                return bool(f)
+
+            await fake.wait_until(answered)
+            answer = found[0]
             if answer.text and "Careful" in answer.text:  # a move that loses: asked of its player
-                before = fake.last_message_id(group)
                 await bot.press(mover, answer, bot.button(answer, "Play it anyway"))
                 answer = await bot.next_message(group, before)
             assert answer.text is not None and f"played {move}" in answer.text
-            await fake.wait_until(lambda p=picker: p.message_id not in _ids(fake, group))
+            await fake.wait_until(lambda p=picker: p.message_id not in _ids(fake, p.chat))
         assert await bot.manager.player_to_move(game_id) is None
 
 
@@ -101,21 +117,20 @@ async def test_picker_pages_back_and_cancel(tmp_path: Path) -> None:
         mover = await bot.to_move(game_id, alice, bob)
         board = await _latest_board(bot, group)
         picker = await bot.open_picker(mover, board)
-        # The board keeps its own buttons; the picker is a message of its own under it.
+        # The board keeps its own buttons; the picker is in the mover's private chat.
         assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))
-        assert picker.reply_to_message is not None
-        assert picker.reply_to_message.message_id == board.message_id
+        assert picker.chat.id == mover.id
         moves = engines.new("fixation").legal_moves()
         first = moves[0].split("-")[0]
-        await bot.press(mover, picker, bot.button(picker, first))
+        await bot.step(mover, picker, first)
         ends = {f"→ {m.split('-')[1]}" for m in moves if m.startswith(first + "-")}
         assert ends <= set(bot.labels(picker))  # directions as cells, not "-a4"
         assert not any(label.startswith("-") for label in bot.labels(picker))
-        await bot.press(mover, picker, bot.button(picker, "Back"))
+        await bot.step(mover, picker, "Back")
         assert first in bot.labels(picker)
-        _, _, alert = await bot.press(mover, picker, bot.button(picker, "Cancel"))
+        _, alert = await bot.step(mover, picker, "Cancel")
         assert not alert
-        await bot.fake.wait_until(lambda: picker.message_id not in _ids(bot.fake, group))
+        await bot.fake.wait_until(lambda: picker.message_id not in _ids(bot.fake, picker.chat))
         assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))
 
 
@@ -127,7 +142,7 @@ async def test_picker_pages(tmp_path: Path) -> None:
         cells = engines.new("pathagon").legal_moves()
         first_page = [label for label in bot.labels(picker) if label in cells]
         assert 0 < len(first_page) < len(cells) and "▶" in bot.labels(picker)
-        _, text, _ = await bot.press(mover, picker, bot.button(picker, "▶"))
+        text, _ = await bot.step(mover, picker, "▶")
         second_page = [label for label in bot.labels(picker) if label in cells]
         assert sorted(first_page + second_page) == sorted(cells)
         assert text is not None and "page 2" in text

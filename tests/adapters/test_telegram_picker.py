@@ -100,21 +100,24 @@ async def _enter(bot: Bot, mover: telegram.User, group: telegram.Chat, move: str
     taps = 1
     preview: telegram.Message | None = None
     for _ in range(6):
-        shown = fake.sent_after(group, picker.message_id - 1)
+        shown = fake.sent_after(picker.chat, picker.message_id - 1)
         preview = next((m for m in shown if "Play it" in bot.labels(m)), None)
         if preview is not None:
             break
-        picker = fake.message(group, picker.message_id)
+        picker = fake.message(picker.chat, picker.message_id)
         _check_limits(bot, picker)
         text = picker.text or ""
         assert "step 1 of 2" in text or "step 2 of 2" in text, text
         label = _label_for(text, move)
-        _, answer, alert = await bot.press(mover, picker, bot.button(picker, label))
+        answer, alert = await bot.step(mover, picker, label)
         assert not alert, answer
         taps += 1
     assert preview is not None, f"no preview for {move}"
-    # The picker made way for the preview: one message under the board, not two.
-    assert picker.message_id not in {m.message_id for m in fake.sent(group)}
+    # The picker made way for the preview: one message, not two (in the private chat).
+    await fake.wait_until(
+        lambda: picker.message_id not in {m.message_id for m in fake.sent(picker.chat)}
+    )
+    await bot.remembered_picker(bot.game_id(board), preview)
     play = bot.button(preview, "Play it")
     notation = play.split(":", 3)[3]
     assert {"Play it", "Cancel"} == set(bot.labels(preview))
@@ -123,7 +126,7 @@ async def _enter(bot: Bot, mover: telegram.User, group: telegram.Chat, move: str
     answer = await bot.next_message(group, before)
     assert answer.text is not None and f"played {notation}" in answer.text, answer.text
     await fake.wait_until(
-        lambda: preview.message_id not in {m.message_id for m in fake.sent(group)}
+        lambda: preview.message_id not in {m.message_id for m in fake.sent(preview.chat)}
     )
     assert taps <= 5
     return notation
@@ -155,7 +158,7 @@ async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:
     preview's Cancel takes it away and nothing is played; nobody else can use the picker."""
     async with running(tmp_path / "t.db", pictures=False) as bot:
         fake = bot.fake
-        alice, bob, group, game_id = await _start(bot, 4)
+        alice, _bob, group, game_id = await _start(bot, 4)
         board = fake.sent(group)[-1]
         picker = await bot.open_picker(alice, board)
         rows = fake.keyboard(picker)
@@ -163,9 +166,8 @@ async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:
         assert [len(r) for r in rows] == [4, 5, 6, 7, 6, 5, 4, 1]
         assert [b.text for b in rows[0]] == ["○"] * 4 and [b.text for b in rows[6]] == ["●"] * 4
         assert [b.text for b in rows[1]] == ["b1", "b2", "b3", "b4", "b5"]
-        _, text, alert = await bot.press(bob, picker, bot.button(picker, "b1"))
-        assert alert and text is not None and "not your turn" in text
-        await bot.press(alice, picker, bot.button(picker, "b1"))
+        assert picker.chat.id == alice.id  # in her private chat: nobody else sees it
+        await bot.step(alice, picker, "b1")
         labels = bot.labels(picker)
         assert "(b1)" in labels and {"b2", "b3", "b4", "b5"} <= set(labels)
         assert "c3" not in labels and "Back" in labels
@@ -176,24 +178,23 @@ async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:
         _, text, alert = await bot.press(alice, picker, dead.callback_data)
         assert not alert and text is not None and "where the tile from b1 goes" in text
         assert len(fake.calls_to("editMessageText")) == edits  # nothing to change: no edit
-        await bot.press(alice, picker, bot.button(picker, "(b1)"))
+        await bot.step(alice, picker, "(b1)")
         assert "c3" in bot.labels(picker)
-        await bot.press(alice, picker, bot.button(picker, "b1"))
-        await bot.press(alice, picker, bot.button(picker, "b2"))
-        text = fake.message(group, picker.message_id).text or ""
+        await bot.step(alice, picker, "b1")
+        await bot.step(alice, picker, "b2")
+        text = fake.message(picker.chat, picker.message_id).text or ""
         assert "step 2 of 2 (b1 → b2)" in text and {"a1", "a2"} <= set(bot.labels(picker))
-        await bot.press(alice, picker, bot.button(picker, "Back"))
+        await bot.step(alice, picker, "Back")
         assert "(b1)" in bot.labels(picker)
-        await bot.press(alice, picker, bot.button(picker, "b2"))
-        before = fake.last_message_id(group)
-        await bot.press(alice, picker, bot.button(picker, "a2"))
-        preview = await bot.next_message(group, before)
+        await bot.step(alice, picker, "b2")
+        before = fake.last_message_id(picker.chat)
+        await bot.step(alice, picker, "a2")
+        preview = await bot.next_message(picker.chat, before)
         assert "Play it" in bot.labels(preview)
-        _, text, alert = await bot.press(bob, preview, bot.button(preview, "Cancel"))
-        assert alert
+        await bot.remembered_picker(game_id, preview)
         await bot.press(alice, preview, bot.button(preview, "Cancel"))
         await fake.wait_until(
-            lambda: preview.message_id not in {m.message_id for m in fake.sent(group)}
+            lambda: preview.message_id not in {m.message_id for m in fake.sent(preview.chat)}
         )
         facts = await bot.manager.board_facts(game_id)
         assert facts is not None and facts.moves == 0
@@ -244,19 +245,20 @@ async def test_the_preview_is_the_board_picture_after_the_turn(tmp_path: Path) -
         alice, _bob, group, game_id = await _start(bot, 4)
         board = fake.sent(group)[-1]
         picker = await bot.open_picker(alice, board)
-        await bot.press(alice, picker, bot.button(picker, "b1"))
-        await bot.press(alice, picker, bot.button(picker, "b2"))
-        before = fake.last_message_id(group)
-        await bot.press(alice, picker, bot.button(picker, "a1"))
-        preview = await bot.next_message(group, before)
+        await bot.step(alice, picker, "b1")
+        await bot.step(alice, picker, "b2")
+        before = fake.last_message_id(picker.chat)
+        await bot.step(alice, picker, "a1")
+        preview = await bot.next_message(picker.chat, before)
         assert preview.photo and preview.caption is not None and "b1>b2 a1-b2" in preview.caption
         assert set(bot.labels(preview)) == {"Play it", "Cancel"}
+        await bot.remembered_picker(game_id, preview)
         before = fake.last_message_id(group)
         await bot.press(alice, preview, bot.button(preview, "Play it"))
         played = await bot.next_message(group, before)
         assert played.photo and "Move" in bot.labels(played)
         await fake.wait_until(
-            lambda: preview.message_id not in {m.message_id for m in fake.sent(group)}
+            lambda: preview.message_id not in {m.message_id for m in fake.sent(preview.chat)}
         )
         facts = await bot.manager.board_facts(game_id)
         assert facts is not None and facts.moves == 1

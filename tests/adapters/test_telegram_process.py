@@ -166,8 +166,14 @@ async def test_sigkill_between_and_during_moves(tmp_path: Path) -> None:
         assert stored == list(moves[:MOVES])
         before = fake.last_message_id(group)
         loser = people[bot.to_move()]
+        dm = fake.private(loser)
+        asked_after = fake.last_message_id(dm)
         await fake.send_text(loser, group, "/resign")
-        asked = await _answer(fake, group, before)
+        asked = await fake.wait_for_message(  # asked of the loser alone, privately
+            dm,
+            lambda m: m.message_id > asked_after and "Really" in (m.text or ""),
+            timeout=DEADLINE,
+        )
         yes = next(b.callback_data for row in fake.keyboard(asked) for b in row)
         assert isinstance(yes, str) and yes.startswith("rsy:"), yes
         before = fake.last_message_id(group)

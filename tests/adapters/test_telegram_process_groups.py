@@ -190,15 +190,24 @@ async def test_a_game_in_a_topic_with_spectators_and_talk(tmp_path: Path) -> Non
             before = fake.last_message_id(forum)
             if ply == 1:  # a reply that reads like a move, from the player to move
                 await fake.send_text(mover, forum, move, reply_to=board)
-            elif ply == 2:  # the picker, opened by the mover; a spectator cannot close it
-                await _press(fake, mover, board, "Move")
-                picker = await _next(fake, forum, before, lambda m: "Cancel" in _labels(fake, m))
-                text, alert = await _press(fake, dave, picker, "Cancel")
+            elif ply == 2:  # the picker, opened by the mover privately; a spectator's Move
+                dm = fake.private(mover)  # is refused on the button
+                text, alert = await _press(fake, dave, board, "Move")
                 assert alert and text, text
-                assert "Cancel" in _labels(fake, picker)
+                mark = fake.last_message_id(dm)
+                query = await fake.press(mover, board, _button(fake, board, "Move"))
+                answer = await fake.wait_for_answer(query, timeout=DEADLINE * 2)
+                if answer.url is not None:  # never opened the bot: the link opens our chat
+                    await fake.start_private(mover, send_start=False)
+                    await fake.send_text(mover, dm, "/start " + answer.url.split("=", 1)[1])
+                picker = await _next(fake, dm, mark, lambda m: "Cancel" in _labels(fake, m))
+                assert fake.last_message_id(forum) == before  # nothing in the group
                 text, alert = await _press(fake, mover, picker, "Cancel")
                 assert not alert, text
-                await fake.wait_until(lambda p=picker: _labels(fake, p) == [], timeout=DEADLINE)
+                await fake.wait_until(
+                    lambda p=picker, c=dm: p.message_id not in {m.message_id for m in fake.sent(c)},
+                    timeout=DEADLINE,
+                )
                 assert "Move" in _labels(fake, board)  # the board kept its own buttons
                 await fake.send_text(mover, forum, f"/move {move}", topic=topic)
             else:
@@ -322,6 +331,8 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
         while fake.last_message_id(supergroup) < offer.message_id - 2:
             await fake.send_text(alice, supergroup, "brb")
         before = fake.last_message_id(supergroup)
+        # (Alice blocked the bot meanwhile: her question, hers alone, comes in the group.)
+        fake.block(alice)
         await fake.send_text(alice, supergroup, f"/resign #{second}")
         asked = await _next(fake, supergroup, before, lambda m: bool(_labels(fake, m)))
         assert asked.message_id == offer.message_id

@@ -12,6 +12,7 @@ that is no topic, and gives every message in a topic ``message_thread_id`` and
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import telegram
 
@@ -46,23 +47,33 @@ async def test_a_game_in_a_topic_from_challenge_to_result_stays_in_it(tmp_path: 
         for number, move in enumerate(finishing_moves("inphexion")):
             mover = await bot.to_move(game_id, alice, bob)
             before = fake.last_message_id(forum)
-            if number % 3 == 2:  # now and then with the picker, which opens in the topic too
+            asked_after = fake.last_message_id(fake.private(mover))
+            if number % 3 == 2:  # now and then with the picker (privately: the board in the topic)
                 latest = [m for m in fake.sent(forum) if "Move" in bot.labels(m)][-1]
                 picker = await bot.open_picker(mover, latest)
-                assert picker.message_thread_id == topic and picker.is_topic_message
+                assert picker.chat.id == mover.id
                 before = fake.last_message_id(forum)
+                asked_after = fake.last_message_id(picker.chat)
                 if move in bot.labels(picker):
                     await bot.press(mover, picker, bot.button(picker, move))
                 else:  # on another page: closed, and typed instead
-                    await bot.press(mover, picker, bot.button(picker, "Cancel"))
+                    await bot.step(mover, picker, "Cancel")
                     await fake.send_text(mover, forum, f"/move {move}!", topic=topic)
             else:
                 await fake.send_text(mover, forum, f"/move {move}!", topic=topic)
-            answer = await fake.wait_for_message(  # the new board (notices may come first)
-                forum,
-                lambda m, b=before: m.message_id > b and (bool(m.photo) or _careful(m)),
-                timeout=DEADLINE,
-            )
+            found: list[telegram.Message] = []
+
+            def answered(
+                b: int = before, a: int = asked_after, who: Any = mover, f: list[Any] = found
+            ) -> bool:
+                asked = [m for m in fake.sent_after(fake.private(who), a) if _careful(m)]
+                boards = [m for m in fake.sent_after(forum, b) if m.photo or _careful(m)]
+                f[:] = (asked or boards)[:1]
+                return bool(f)
+
+            # The new board (notices may come first), or the question, privately.
+            await fake.wait_until(answered, timeout=DEADLINE)
+            answer = found[0]
             if _careful(answer):  # a move that loses, chosen with the picker: confirmed
                 before = fake.last_message_id(forum)
                 await bot.press(mover, answer, bot.button(answer, "Play it anyway"))

@@ -90,21 +90,23 @@ async def test_a_spectator_who_never_opened_the_bot_gets_an_alert(tmp_path: Path
 
 
 async def test_only_the_player_to_move_uses_or_cancels_the_picker(tmp_path: Path) -> None:
+    """The picker of a group's game is its player's alone, in our private chat: the group
+    sees nothing of it; anyone else's Move is refused on the button."""
     async with running(tmp_path / "t.db", pictures=False) as bot:
         fake = bot.fake
         alice, bob, group, board = await _game(bot, "pathagon")
+        in_group = _ids(bot, group)
         picker = await bot.open_picker(alice, board)
+        assert picker.chat.id == alice.id and _ids(bot, group) == in_group
         assert "Move" in bot.labels(board)  # the board kept its buttons
         carol = fake.user(73, "Carol", "carol")
         for someone in (bob, carol):
-            _, text, alert = await bot.press(someone, picker, bot.button(picker, "Cancel"))
+            _, text, alert = await bot.press(someone, board, bot.button(board, "Move"))
             assert alert and text
-            _, text, alert = await bot.press(someone, picker, bot.button(picker, "▶"))
-            assert alert and text
-        assert picker.message_id in _ids(bot, group)  # still open for Alice
+        assert _ids(bot, group) == in_group
         _, _, alert = await bot.press(alice, picker, bot.button(picker, "Cancel"))
         assert not alert
-        await fake.wait_until(lambda: picker.message_id not in _ids(bot, group))
+        await fake.wait_until(lambda: picker.message_id not in _ids(bot, picker.chat))
 
 
 async def test_a_maphex_cell_is_one_tap_after_move(tmp_path: Path) -> None:
@@ -133,13 +135,14 @@ async def test_iso_path_labels_are_cells(tmp_path: Path) -> None:
         alice, _bob, group, board = await _game(bot, "isopath")
         picker = await bot.open_picker(alice, board)
         move = engines.new("isopath").legal_moves()[0]  # b1>b2 a1-b2
-        await bot.press(alice, picker, bot.button(picker, "b1"))
+        await bot.step(alice, picker, "b1")
         labels = bot.labels(picker)
         assert "b2" in labels and not any(label[:1] in (">", "-") for label in labels)
-        await bot.press(alice, picker, bot.button(picker, "b2"))
-        before = bot.fake.last_message_id(group)
+        await bot.step(alice, picker, "b2")
+        before = bot.fake.last_message_id(picker.chat)
         await bot.press(alice, picker, bot.button(picker, "a1"))  # its step is forced: b2
-        preview = await bot.next_message(group, before)
+        preview = await bot.next_message(picker.chat, before)
+        await bot.remembered_picker(bot.game_id(board), preview)
         before = bot.fake.last_message_id(group)
         await bot.press(alice, preview, bot.button(preview, "Play it"))
         answer = await bot.next_message(group, before)

@@ -111,7 +111,10 @@ async def test_every_button_of_the_table_reaches_its_command(tmp_path: Path) -> 
         alice = await m.store.player(ALICE.platform, ALICE.user_id, ALICE.name, m.clock.now())
         until = str(int(m.clock.now().timestamp()) + 600)
         # A confirmed resignation names whose question it is and until when (issue 45).
-        fields = {ActionKind.RESIGN_CONFIRMED: [str(alice.id), until]}
+        fields = {
+            ActionKind.RESIGN_CONFIRMED: [str(alice.id), until],
+            ActionKind.TOURNAMENT_LEAVE_CONFIRMED: [str(alice.id), until],
+        }
         for kind in HANDLERS:
             extra = fields.get(kind, ["0", "e5", "?"])[: ACTION_FIELDS[kind] - 1]
             action_id = ":".join([kind, "77", *extra])

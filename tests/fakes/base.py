@@ -69,6 +69,8 @@ class Call:
     data: dict[str, Any]
     files: dict[str, bytes] = field(default_factory=dict)
     response: Any = None
+    #: When the fake received it (``time.monotonic``): the order and spacing of requests.
+    at: float = field(default_factory=time.monotonic)
 
 
 class FakeServer:

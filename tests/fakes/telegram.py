@@ -1901,6 +1901,15 @@ class FakeTelegram(FakeServer):
         del state.messages[message["message_id"]]
         return True
 
+    def _start_link(self, url: str) -> bool:
+        """Whether ``url`` may answer a callback query: with no game registered (none is,
+        here) only "links like t.me/your_bot?start=XXXX that open your bot with a parameter"
+        (core.telegram.org/bots/api#answercallbackquery); a start parameter is 1-64 of
+        ``A-Za-z0-9_-`` (core.telegram.org/bots/features#deep-linking)."""
+        name = re.escape(self.bot_user.username or "")
+        link = rf"(https?://)?(t|telegram)\.me/{name}\?start=[A-Za-z0-9_-]{{1,64}}"
+        return re.fullmatch(link, url, flags=re.IGNORECASE) is not None
+
     async def _answer_callback_query(self, p: _Params) -> Any:
         query_id = p.text("callback_query_id") or ""
         if self._queries.get(query_id, True):
@@ -1908,6 +1917,9 @@ class FakeTelegram(FakeServer):
         text = p.text("text")
         if text is not None and len(text) > CALLBACK_ANSWER_LIMIT:
             raise _bad("MESSAGE_TOO_LONG")
+        url = p.text("url")
+        if url and not self._start_link(url):
+            raise _bad("URL_INVALID")
         self._queries[query_id] = True
         self.callback_answers.append(
             CallbackAnswer(

@@ -761,3 +761,30 @@ async def test_my_chat_member_only_to_a_bot_that_asks_for_it(
     await bot.get_updates(timeout=0, allowed_updates=["message"])
     await fake.remove_bot(hall, alice)
     assert await bot.get_updates(timeout=0, allowed_updates=["message"]) == ()
+
+
+async def test_a_callback_answer_opens_only_a_start_link_to_this_bot(
+    fake: FakeTelegram, alice: telegram.User
+) -> None:
+    """answerCallbackQuery's ``url``: without a registered game, only "links like
+    t.me/your_bot?start=XXXX that open your bot with a parameter" (Bot API); anything else is
+    refused (URL_INVALID) and the query stays unanswered."""
+    app = fake.application_builder().build()
+    async with app:
+        sent = await app.bot.send_message(alice.id, "board", reply_markup=RESIGN)
+        for url in (
+            "https://example.com/",
+            "https://t.me/other_bot?start=pk12",
+            "https://t.me/hexhall_bot?start=pk 12",
+            "https://t.me/hexhall_bot?start=" + "x" * 65,
+        ):
+            query = await fake.press(alice, sent, "resign")
+            with pytest.raises(telegram.error.BadRequest, match=r"(?i)url_invalid"):
+                await app.bot.answer_callback_query(query, url=url)
+            assert query not in {a.query_id for a in fake.callback_answers}
+        query = await fake.press(alice, sent, "resign")
+        assert await app.bot.answer_callback_query(
+            query, text="Press Start", url="https://t.me/hexhall_bot?start=pk12"
+        )
+        answer = await fake.wait_for_answer(query)
+        assert answer.url == "https://t.me/hexhall_bot?start=pk12"

@@ -67,7 +67,7 @@ from bot.adapters.telegram.format import (
 from bot.adapters.telegram.identity import chat_of, tg_chat, tg_user
 from bot.adapters.telegram.menu import COMMANDS, help_of, menu_of
 from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
-from bot.adapters.telegram.questions import Questions
+from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import (
     RefusedMoves,
     game_choice_markup,
@@ -417,6 +417,10 @@ class TelegramAdapter(ButtonHandlers):
         self._remember(user)
         # The user opened the bot: direct messages Telegram refused before may reach them now.
         await watch.reachable(self.manager, tg_user(user))
+        picking = watch.started_picker(list(context.args or []))
+        if picking is not None and message.chat.type == ChatType.PRIVATE:
+            await self._start_picker(message, tg_user(user), picking)
+            return
         if context.args == [_DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
@@ -428,6 +432,16 @@ class TelegramAdapter(ButtonHandlers):
         await self._send_text(
             message.chat_id, help_of(self.registry), thread=topics.topic_of(message)
         )
+
+    async def _start_picker(self, message: Message, user: User, game_id: int) -> None:
+        """``/start pk<game>`` (the link a Move tap in a group answered with): the game's
+        move picker here, in our private chat; a refusal (not their turn any more) in one
+        line."""
+        step = await self.manager.pick(user, chat_of(message), f"pk:{game_id}")
+        if isinstance(step, Reply):
+            await self._send_text(message.chat_id, step.text)
+            return
+        await watch.private_picker(self.manager, self.application.bot, message.chat_id, step)
 
     async def on_challenge(self, update: Update, context: Context) -> None:
         """``/challenge <game> [@username|bot] [option=value ...]`` (or as a reply to the
@@ -520,15 +534,25 @@ class TelegramAdapter(ButtonHandlers):
         chat = chat_of(message)
         words = list(context.args or [])
         by_name = {command.name: command}
-        reply = await run_words(
-            self.manager, tg_user(user), chat, command.name, words, _no_one, commands=by_name
-        )
+        if command.name == "tournament" and _leaving(words) and message.chat_id < 0:
+            # Leaving is asked of the leaver alone first (issue 45), never for all to see.
+            number = words[1].lstrip("#") if len(words) > 1 else ""
+            tid = int(number) if number.isdigit() and len(number) < 12 else None
+            reply = await self.manager.tournament_leave_question(tg_user(user), chat, tid)
+        else:
+            reply = await run_words(
+                self.manager, tg_user(user), chat, command.name, words, _no_one, commands=by_name
+            )
         if reply.kind is ReplyKind.RECORD and reply.ok:
             name = f"hexhall-{reply.game_id or 'game'}.txt"
             await self.application.bot.send_document(
                 message.chat_id, reply.text.encode(), filename=name,
                 message_thread_id=topics.topic_of(message),
             )  # fmt: skip
+            return
+        if asks(reply) and message.chat.type != ChatType.PRIVATE:
+            # A question (a typed /resign) is its asker's alone: privately, never for all.
+            await self.questions.ask_typed(message, tg_user(user), reply)
             return
         await offers.after_typed(self.application.bot, self.manager, command.name, reply)
         if command.name == "move":
@@ -595,6 +619,9 @@ class TelegramAdapter(ButtonHandlers):
             game_id,
         )
         self._note_move(message, reply)
+        if asks(reply) and not private:  # a move that loses: asked of its player alone
+            await self.questions.ask_typed(message, tg_user(user), reply)
+            return
         await self.send(
             message.chat_id,
             reply,
@@ -656,6 +683,11 @@ class TelegramAdapter(ButtonHandlers):
                 )  # fmt: skip
         except TelegramError as exc:
             log.warning("update %s: could not say so: %s", update_id, type(exc).__name__)
+
+
+def _leaving(words: list[str]) -> bool:
+    """Whether ``/tournament`` words ask to leave one (``leave [id]``)."""
+    return bool(words) and words[0].lower() == "leave"
 
 
 def _no_one(name: str) -> User:

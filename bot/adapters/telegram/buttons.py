@@ -23,7 +23,7 @@ from telegram.ext import Application, ContextTypes
 from bot.adapters.commands import run_words
 from bot.adapters.telegram import offers, topics, watch
 from bot.adapters.telegram.boards import board_markup, drop_buttons, send_photo
-from bot.adapters.telegram.format import CAPTION_LIMIT, html_text, keyboard, rows_of
+from bot.adapters.telegram.format import CAPTION_LIMIT, PLATFORM, html_text, keyboard, rows_of
 from bot.adapters.telegram.identity import chat_of, tg_user
 from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import game_choice
@@ -88,8 +88,17 @@ class ButtonHandlers:
         if not self.taps.begin(tap, now=loop.time()):
             await query.answer()
             return
+        # The same tap may reach another process (a webhook behind a load balancer): the
+        # store's claim, which every process shares, says which one handles it.
+        name = ":".join(map(str, tap))
         try:
-            await self._on_button(query)
+            if not await self.manager.claim_tap(PLATFORM, name, query.id, self.taps.window):
+                await query.answer()
+                return
+            try:
+                await self._on_button(query)
+            finally:
+                await self.manager.end_tap(PLATFORM, name, query.id)
         finally:
             self.taps.end(tap, now=loop.time())
 
@@ -114,23 +123,20 @@ class ButtonHandlers:
         if kind is ActionKind.QUESTION_CLOSE:
             await self.questions.put_away(query, user)
             return
+        chat = await self._where_played(chat, query.data)
         reply = await self.manager.press(user, chat, query.data)
         if asks(reply):  # for the presser alone: no shared message changes
             await self.questions.ask(query, user, reply)
             return
         if not reply.ok and reply.actions:  # a warning that offers a way on, as buttons
-            await self.send(chat_id, reply, thread=thread)
             await query.answer()
+            await self.send(chat_id, reply, thread=thread)
             return
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             await self._retire_if_over(query)
             return
-        if kind is not None and kind.confirms and not reply.private:
-            # The question was answered: it goes, and what it did is shown in the game's chat.
-            await query.answer()
-            await self.questions.answered(query, user)
-            await self._in_game_chat(reply, dedupe=kind.plays)
+        if await self._to_game_chat(query, user, reply, kind):
             return
         if reply.private:
             # Already applied (a double tap, a stale preview's Play it): the presser alone is
@@ -162,6 +168,45 @@ class ButtonHandlers:
             )  # fmt: skip
             return
         await self.send(chat_id, reply, dedupe=kind is not None and kind.plays, thread=thread)
+
+    async def _where_played(self, chat: Chat, data: str) -> Chat:
+        """The chat a press is made in: for a move pressed in our private chat, its game's
+        (a group's game played from the picker there is played as if typed in the group, so
+        the board answering it is the one the group gets, and no notice repeats it);
+        ``chat`` for anything else, a private game or an unknown one."""
+        action = Action("", data)
+        if action.kind is None or not action.kind.plays or chat.chat_id.startswith("-"):
+            return chat
+        game_id = action.subject
+        where = None if game_id is None else await self.manager.game_chat(game_id)
+        if where is None or where == chat.chat_id:
+            return chat
+        group, thread = topics.place(where)
+        return topics.chat(group, thread)
+
+    async def _to_game_chat(
+        self, query: CallbackQuery, user: User, reply: Reply, kind: ActionKind | None
+    ) -> bool:
+        """What an answered question (resign, a losing move) or a move played from the
+        picker in our private chat did goes to the game's chat (a group's, or this one in a
+        private game), the tap answered first; ``False`` for any other press."""
+        assert query.message is not None
+        if kind is not None and kind.confirms and not reply.private:
+            # The question was answered: it goes, and what it did is shown in the game's chat.
+            await query.answer()
+            await self.questions.answered(query, user)
+            await self._in_game_chat(reply, dedupe=kind.plays)
+            return True
+        chat_id = query.message.chat.id
+        if not (kind is not None and kind.plays and chat_id > 0 and reply.game_id is not None):
+            return False
+        if reply.private:  # already applied (a double tap): told on the button below
+            return False
+        # The picker goes with the game's older boards when the board is posted.
+        here = await self.manager.game_chat(reply.game_id) == str(chat_id)
+        await query.answer(None if here else texts.PLAYED_BOARD_THERE)
+        await self._in_game_chat(reply, dedupe=True)
+        return True
 
     async def _retire_if_over(self, query: CallbackQuery) -> None:
         """A board's Move, Resign or Offer draw was refused: if its game is over, that board
@@ -234,8 +279,8 @@ class ButtonHandlers:
         if not reply.ok:
             await query.answer(reply.text[:200], show_alert=True)
             return
-        await self._edit_markup(query, board_markup(reply))
         await query.answer()
+        await self._edit_markup(query, board_markup(reply))
 
     async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
@@ -304,6 +349,33 @@ class ButtonHandlers:
             if "not modified" not in str(exc):
                 raise
 
+    async def _leave(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """Leave on a tournament's sign-up card: "Really leave?", asked of the presser alone
+        (issue 45); nothing changes until they say yes."""
+        assert query.data is not None
+        tid = Action("", query.data).subject
+        reply = await self.manager.tournament_leave_question(user, chat, tid)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await self.questions.ask(query, user, reply)
+
+    async def _leave_confirmed(self, query: CallbackQuery, user: User, chat: Chat) -> None:
+        """Yes to leaving a tournament: the presser leaves (theirs alone to say, while it
+        lasts); the question goes, and the tournament's chat is told (its card edited to the
+        new list, or the withdrawal said)."""
+        assert query.data is not None
+        reply = await self.manager.press(user, chat, query.data)
+        if not reply.ok:
+            await query.answer(reply.text[:200], show_alert=True)
+            return
+        await query.answer()
+        await self.questions.answered(query, user)
+        tid = Action("", query.data).subject
+        card = None if tid is None else await offers.card_place(self.manager, tid)
+        if card is not None:
+            await self.send(card[0], reply, thread=card[1])
+
     _buttons: ClassVar[
         dict[ActionKind, Callable[[ButtonHandlers, CallbackQuery, User, Chat], Awaitable[None]]]
     ] = {
@@ -315,6 +387,8 @@ class ButtonHandlers:
         ActionKind.OFFER_DRAW: _offer_draw,
         ActionKind.BROWSE: _browse,
         ActionKind.BROWSE_OPEN: _browse,
+        ActionKind.TOURNAMENT_LEAVE: _leave,
+        ActionKind.TOURNAMENT_LEAVE_CONFIRMED: _leave_confirmed,
     }
 
 

@@ -32,6 +32,7 @@ __all__ = [
     "OFFER_KINDS",
     "after_typed",
     "answers_offer",
+    "card_place",
     "close_cards",
     "close_offers",
     "remember_copy",
@@ -178,3 +179,13 @@ def answers_offer(data: str) -> int | None:
     """The game whose offer a button answers (``None`` for another button)."""
     action = Action("", data)
     return action.subject if action.kind in ANSWERS else None
+
+
+async def card_place(
+    manager: SessionManager | None, tournament_id: int
+) -> tuple[int, int | None] | None:
+    """Where a tournament's last sign-up card is (its chat and forum topic), if one is known."""
+    if manager is None:
+        return None
+    cards = await manager.posts_for(PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD)
+    return place(cards[-1].chat_id) if cards else None

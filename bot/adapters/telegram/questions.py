@@ -1,5 +1,6 @@
-"""Questions for one person on Telegram ("Really resign?", a move that would lose): asked of
-the presser alone, never by changing a message others see.
+"""Questions for one person on Telegram ("Really resign?", a move that would lose, "Really
+leave the tournament?"): asked of the presser (or of whoever typed ``/resign``, a losing
+move, ``/tournament leave`` in a group) alone, never by changing a message others see.
 
 A question goes to the presser's private chat with the bot when Telegram lets the bot write
 there; otherwise (they never opened the bot: 403) it is posted in the group as a message of
@@ -14,6 +15,8 @@ A question is short-lived: its yes button lapses after
 deletes the message then, or as soon as it is answered or put away.  Asking again while a
 question of the same player about the same game is open (a double tap) posts nothing new.
 The answer's result (the final board, the board after the move) goes to the game's own chat.
+A tap is answered before anything is posted in the group (issue 45): the group's pacing may
+hold a post back, never the answer.
 """
 
 from __future__ import annotations
@@ -21,8 +24,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 
-from telegram import Bot, CallbackQuery, Message, ReplyParameters
+from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
@@ -47,7 +51,12 @@ OPEN_QUESTIONS = 1000
 def asks(reply: Reply) -> bool:
     """Whether ``reply`` is a question for the person who asked (one of its buttons says yes
     to something only they may confirm)."""
-    return any(a.kind is not None and a.kind.confirms for a in reply.actions)
+    kinds = {a.kind for a in reply.actions}
+    return _LEAVING in kinds or any(k is not None and k.confirms for k in kinds)
+
+
+# Yes to leaving a tournament (a question asked of one player, about no game).
+_LEAVING = ActionKind.TOURNAMENT_LEAVE_CONFIRMED
 
 
 class Questions:
@@ -62,28 +71,60 @@ class Questions:
 
     async def ask(self, query: CallbackQuery, user: User, reply: Reply) -> None:
         """Ask ``reply`` (a question, :func:`asks`) of the presser of ``query`` and answer the
-        press; nothing already posted changes."""
+        press; nothing already posted changes.  The press is answered before anything is
+        posted in the group (the group's pacing may hold that back): a private question
+        first, then the answer; else the answer, then the question in the group."""
         message = query.message
-        assert isinstance(message, Message) and reply.game_id is not None
-        gid = reply.game_id
+        assert isinstance(message, Message)
+
+        async def answer(said: str) -> None:
+            await query.answer(said[:ALERT_LIMIT])
+
+        await self._pose(message, query.from_user.id, user, reply, answer)
+
+    async def ask_typed(self, message: Message, user: User, reply: Reply) -> None:
+        """Ask ``reply`` (a question) of the person who typed ``message`` in a group (a typed
+        ``/resign``): privately when the bot may write to them, else under their message,
+        for them alone to answer (see the module docstring)."""
+        assert message.from_user is not None
+
+        async def nothing(said: str) -> None:
+            return None
+
+        await self._pose(message, message.from_user.id, user, reply, nothing)
+
+    async def _pose(
+        self,
+        message: Message,
+        person: int,
+        user: User,
+        reply: Reply,
+        answer: Callable[[str], Awaitable[None]],
+    ) -> None:
+        """Ask ``reply`` of ``person`` (the Telegram user ``user``), who asked with
+        ``message``; ``answer`` tells them where (a callback answer), before anything is
+        posted in the group."""
+        # A question about a game is known by the game; one about a tournament (leaving it)
+        # by 0: a player has one such question open at a time.
+        gid = 0 if reply.game_id is None else reply.game_id
         player = (await self.manager.player(user)).id
-        bot, name = query.get_bot(), user.name
+        bot, name = message.get_bot(), user.name
         async with self._lock:
             asked = self._open.get((gid, player))
-            if asked is not None:  # a double tap: the question is out already
-                await query.answer(asked[2][:ALERT_LIMIT])
+            if asked is not None:  # a double tap: the question is out already (or going)
+                await answer(asked[2])
                 return
-            close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
-            markup = keyboard([list(reply.actions), [close]])
-            sent: Message | None = None
-            private = message.chat.id == query.from_user.id  # pressed in our private chat
-            if private or not direct_refused(self.manager, query.from_user.id):
-                try:
-                    sent = await send_text(bot, query.from_user.id, reply.body, markup)
-                except Forbidden:  # never opened the bot, or blocked it: remembered
-                    await refused(self.manager, user)
+            # Taken now, so a second press while this one is being asked asks nothing.
+            self._open[(gid, player)] = (0, 0, texts.asked_privately(name))
+        close = Action.make(texts.NOT_NOW, ActionKind.QUESTION_CLOSE, gid, player)
+        markup = keyboard([list(reply.actions), [close]])
+        try:
+            sent = await self._privately(message, person, user, reply, markup)
             said = texts.asked_privately(name)
             if sent is None:
+                said = texts.asked_here(name)
+                self._open[(gid, player)] = (0, 0, said)
+                await answer(said)
                 sent = await bot.send_message(
                     message.chat.id, html_text(texts.question_for(name, reply.body)),
                     parse_mode=ParseMode.HTML, reply_markup=markup,
@@ -92,12 +133,34 @@ class Questions:
                     ),
                     message_thread_id=topic_of(message),
                 )  # fmt: skip
-                said = texts.asked_here(name)
-            self._open[(gid, player)] = (sent.chat.id, sent.message_id, said)
-        await query.answer(said[:ALERT_LIMIT])
+            else:
+                await answer(said)
+        except BaseException:
+            self._open.pop((gid, player), None)
+            raise
+        self._open[(gid, player)] = (sent.chat.id, sent.message_id, said)
         task = asyncio.create_task(self._lapse(bot, gid, player, sent.chat.id, sent.message_id))
         self._tidying.add(task)
         task.add_done_callback(self._tidying.discard)
+
+    async def _privately(
+        self,
+        message: Message,
+        person: int,
+        user: User,
+        reply: Reply,
+        markup: InlineKeyboardMarkup | None,
+    ) -> Message | None:
+        """The question in ``person``'s private chat (``None`` when Telegram refuses it:
+        they never opened the bot, or blocked it; remembered)."""
+        private = message.chat.id == person  # asked in our private chat
+        if not private and direct_refused(self.manager, person):
+            return None
+        try:
+            return await send_text(message.get_bot(), person, reply.body, markup)
+        except Forbidden:  # never opened the bot, or blocked it: remembered
+            await refused(self.manager, user)
+            return None
 
     async def _lapse(self, bot: Bot, gid: int, player: int, chat_id: int, message_id: int) -> None:
         """Take the question away once it has lapsed (unless answered before)."""
@@ -121,7 +184,8 @@ class Questions:
         data = query.data or ""
         if not isinstance(message, Message):
             return
-        gid = Action("", data).subject
+        action = Action("", data)
+        gid = None if action.kind is ActionKind.TOURNAMENT_LEAVE_CONFIRMED else action.subject
         player = (await self.manager.player(user)).id
         await self._take_away(
             query.get_bot(), gid or 0, player, message.chat.id, message.message_id

@@ -40,6 +40,11 @@ class Taps:
         # tap -> when it was handled (None: being handled now)
         self._seen: Lru[Tap, float | None] = Lru(REMEMBERED_TAPS, keep=lambda v: v is None)
 
+    @property
+    def window(self) -> float:
+        """How long after a tap was handled the same tap again is a repeat (seconds)."""
+        return self._window
+
     def begin(self, tap: Tap, *, now: float) -> bool:
         """Whether ``tap`` is a new one, to handle (then :meth:`end` it); ``False`` for a
         repeat."""
@@ -48,6 +53,10 @@ class Taps:
             return False
         self._seen[tap] = None
         return True
+
+    def busy(self) -> bool:
+        """Whether a tap is being handled now."""
+        return any(v is None for v in self._seen.values())
 
     def end(self, tap: Tap, *, now: float) -> None:
         """``tap`` has been handled at ``now``."""

@@ -6,12 +6,21 @@ our private chat, or, when Telegram refuses that (they never opened the bot: 403
 alert on the button.  ``answerCallbackQuery`` shows ``text`` (0-200 characters) "as an alert"
 with ``show_alert`` (core.telegram.org/bots/api#answercallbackquery).
 
-*The move picker* opens as its own message under the board (a reply to it), so the board keeps
-its buttons; each step edits that message, and only the player to move can use or cancel it.
-It is remembered in the store (:attr:`~bot.storage.PostKind.PICKER`) and deleted once a new
-board of its game is posted (the move played: the store retires it with the older boards, in
-the same statement) or it is cancelled.  A bot may delete its own
-messages in groups if they are less than 48 hours old
+*The move picker* of a game played in a group opens in the presser's private chat with the
+bot (issue 45): the group sees what a typed move makes it see, the board alone (one message,
+no edit), and never several players' pickers at once; Telegram's 20 messages a minute per
+group go to boards.  The tap is answered first: "in our private chat" once the picker is
+there (a private chat is paced on its own, never behind the group), or, when the bot may not
+write to the presser yet (they never opened it: 403), with a link that opens our chat with
+the start parameter ``pk<game>`` (``answerCallbackQuery``'s ``url``: "you may use links like
+t.me/your_bot?start=XXXX that open your bot with a parameter", core.telegram.org/bots/api#
+answercallbackquery); their Start sends ``/start pk<game>`` and the picker comes (one live
+picker a game: asking again shows nothing new).  Each step edits the picker; the move it
+plays posts the board in the game's chat.  In a private game the picker opens under the board
+in the same chat, as before.  A picker is remembered in the store
+(:attr:`~bot.storage.PostKind.PICKER`) and deleted once a new board of its game is posted
+(the store retires it with the older boards, in the same statement) or it is cancelled.  A
+bot may delete its own messages if they are less than 48 hours old
 (core.telegram.org/bots/api#deletemessage); an older one loses its buttons instead.
 """
 
@@ -19,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import weakref
 from dataclasses import replace
 
@@ -50,9 +60,12 @@ __all__ = [
     "may_close",
     "open_picker",
     "picker_markup",
+    "private_picker",
     "reachable",
     "refused",
     "spectating",
+    "start_link",
+    "started_picker",
 ]
 
 #: What a callback answer may say (characters).
@@ -200,8 +213,68 @@ async def open_picker(
     if step.move is not None:
         await _preview(manager, query, step.game_id, step.move, user, chat)
         return
-    await _show_step(manager, query, step)
+    message = query.message
+    assert isinstance(message, Message)
+    if message.chat.id < 0 and await is_picker(manager, step.game_id, message) is None:
+        await _open_privately(manager, query, step, user)
+        return
+    # Answered first: the step's edit (or a picker in a private game) follows.
     await query.answer(step.text[:ALERT_LIMIT])
+    await _show_step(manager, query, step)
+
+
+#: The start parameter of a deep link that opens a game's move picker (``pk<game>``).
+START_PICKER = re.compile(r"pk([0-9]{1,12})")
+
+
+def start_link(bot: Bot, game_id: int) -> str:
+    """The link that opens our private chat with ``/start pk<game>`` when followed (a start
+    parameter is up to 64 characters of ``A-Za-z0-9_-``, core.telegram.org/bots/features#
+    deep-linking)."""
+    return f"https://t.me/{bot.username}?start=pk{game_id}"
+
+
+def started_picker(args: list[str]) -> int | None:
+    """The game whose picker a ``/start`` asks for (``/start pk12``), if it asks for one."""
+    found = START_PICKER.fullmatch(args[0]) if len(args) == 1 else None
+    return None if found is None else int(found.group(1))
+
+
+async def _open_privately(
+    manager: SessionManager, query: CallbackQuery, step: Picker, user: User
+) -> None:
+    """Move pressed in a group: the picker goes to the presser's private chat, and the tap
+    is answered as soon as it is there (or at once with our chat's link, see the module
+    docstring); nothing is posted in the group."""
+    bot, person = query.get_bot(), query.from_user.id
+    if not direct_refused(manager, person):
+        try:
+            await private_picker(manager, bot, person, step)
+        except Forbidden:  # never opened the bot, or blocked it: remembered
+            await refused(manager, user)
+        else:
+            await query.answer(texts.PICKER_SENT_PRIVATELY)
+            return
+    await query.answer(texts.PICKER_START, url=start_link(bot, step.game_id))
+
+
+async def private_picker(manager: SessionManager, bot: Bot, person: int, step: Picker) -> None:
+    """``step`` as the game's picker in the private chat with ``person``: sent (any other
+    picker of the game closed first) unless one is open there already (a second Move tap,
+    or Start after the picker came)."""
+    gid = step.game_id
+    async with _picker_lock(manager, gid):
+        live = await manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
+        if any(post.chat_id == str(person) for post in live):
+            return
+        await close_pickers(bot, manager, gid)
+        sent = await bot.send_message(
+            person, html_text(step.text), parse_mode=ParseMode.HTML,
+            reply_markup=picker_markup(step),
+        )  # fmt: skip
+        await manager.remember_post(
+            PLATFORM, str(person), str(sent.message_id), PostKind.PICKER, game_id=gid
+        )
 
 
 async def _preview(
@@ -215,6 +288,7 @@ async def _preview(
         return
     message = query.message
     assert isinstance(message, Message)
+    await query.answer()  # first: the preview follows
     bot, thread = query.get_bot(), topic_of(message)
     markup = keyboard([list(reply.actions)])
     if reply.image is not None:
@@ -225,12 +299,11 @@ async def _preview(
     await manager.remember_post(
         PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=gid
     )
-    await query.answer()
 
 
 async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker) -> None:
     """``step`` in the picker message pressed (unless it shows it already), else in a new
-    picker message under the board pressed."""
+    picker message under the board pressed (a private game's)."""
     message = query.message
     assert isinstance(message, Message)
     bot = query.get_bot()

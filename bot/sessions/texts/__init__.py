@@ -708,3 +708,20 @@ __all__ += [
     "language_is",
     "not_a_language",
 ]
+
+# Issue 45: the move picker in the presser's private chat.
+from bot.sessions.texts.private_picks import (  # noqa: E402
+    PICKER_SENT_PRIVATELY,
+    PICKER_START,
+    PLAYED_BOARD_THERE,
+    YES_LEAVE,
+    really_leave,
+)
+
+__all__ += [
+    "PICKER_SENT_PRIVATELY",
+    "PICKER_START",
+    "PLAYED_BOARD_THERE",
+    "YES_LEAVE",
+    "really_leave",
+]
