@@ -53,6 +53,25 @@
       }
     },
   };
+  // The browser's lasting storage (the board turned or not), where it is allowed: a frame of
+  // another site (Telegram's web client, Discord) may be refused it, and reading it throws.
+  const lasting = {
+    get(key) {
+      try {
+        return localStorage.getItem(key);
+      } catch (e) {
+        return key in memory ? memory[key] : null;
+      }
+    },
+    set(key, value) {
+      memory[key] = value;
+      try {
+        localStorage.setItem(key, value);
+      } catch (e) {
+        // kept in this page's memory only
+      }
+    },
+  };
   function initData() {
     const app = telegram();
     if (app && app.initData) return app.initData;
@@ -198,7 +217,7 @@
   // -- the board: drawn once from the view, turned, sized so every cell is a tap target --------
   function isFlipped() {
     if (flipped !== null) return flipped;
-    const kept = localStorage.getItem("hexhall-flip:" + slug);
+    const kept = lasting.get("hexhall-flip:" + slug);
     if (kept !== null) return kept === "1";
     return state.you === 1;
   }
@@ -314,7 +333,7 @@
     $("board").after(tools);
     flip.addEventListener("click", () => {
       flipped = !isFlipped();
-      localStorage.setItem("hexhall-flip:" + slug, flipped ? "1" : "0");
+      lasting.set("hexhall-flip:" + slug, flipped ? "1" : "0");
       build();
       paint();
     });
