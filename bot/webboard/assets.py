@@ -21,6 +21,8 @@ _KINDS = {
     "board.css": "text/css",
     # Telegram's Mini App protocol (web events), loaded before board.js, which calls it.
     "host.js": "text/javascript",
+    # The board's size, one rule for the page's placeholder and board.js (which calls it).
+    "boardbox.js": "text/javascript",
     # The plan mode: conditional moves prepared on the web board.
     "plan.js": "text/javascript",
     # The Discord Activity's page (bot.webboard.activity): its script and the Embedded App SDK.

@@ -5,6 +5,7 @@ the board in words, the move list, the result, the downloads), every name escape
 
 from __future__ import annotations
 
+import math
 from html import escape
 
 import engines
@@ -48,13 +49,27 @@ def _title(view: GameView) -> str:
 
 
 def _board_box(game: str, options: dict[str, object]) -> str:
-    """The board's place, kept before the script draws it: an empty drawing of the board's
-    own proportions (the script's ``viewBox``: the cells' box and a quarter cell around),
-    so nothing below it moves when the board arrives."""
+    """The board's place, kept before the script draws it: an empty drawing of the board's own
+    box (the ``viewBox`` board.js draws in, from the same :func:`~bot.webboard.view.geometry`)
+    with its cells' spacing, sized at once by ``boardbox.js`` (not deferred: before anything
+    under it is laid out) by the rule board.js sizes the board by, and the board's tools under
+    it, so nothing on the page moves when the board arrives."""
     g = view.geometry(game, options)
-    pad = g["r"] * 0.25
-    box = f"{-pad:g} {-pad:g} {g['w'] + 2 * pad:g} {g['h'] + 2 * pad:g}"
-    return f'<div id="board" class="board"><svg viewBox="{box}" aria-hidden="true"></svg></div>'
+    box = " ".join(f"{v:g}" for v in g["box"])
+    cell = (2 if g["kind"] == "square" else math.sqrt(3)) * g["r"]
+    labels = texts.BOARD_LABELS
+    return (
+        '<div id="board" class="board">'
+        + f'<svg viewBox="{box}" data-cell="{cell:.3f}" aria-hidden="true"></svg></div>'
+        + f'<script src="{assets.url("boardbox.js")}"></script>'
+        + '<div id="board-tools" class="board-tools">'
+        + f'<button type="button" id="flip" aria-pressed="false" disabled>{escape(labels["flip"])}'
+        + "</button>"
+        + f'<button type="button" id="zoom-out" aria-label="{escape(labels["zoom_out"])}" disabled>'
+        + "−</button>"
+        + f'<button type="button" id="zoom-in" aria-label="{escape(labels["zoom_in"])}" disabled>'
+        + "+</button></div>"
+    )
 
 
 def game_title(game: str) -> str:
@@ -156,6 +171,9 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         # Plan mode (issue 46): a signed-in player's conditional moves, by its own script.
         + '<section id="plan" class="plan" hidden><ol id="plan-lines"></ol></section>\n'
         + f'<script src="{assets.url("plan.js")}" defer></script>\n'
+        # Resign, draw, takeback and the typed move (board.js fills it for a player) at the end:
+        # a player's page grows there, under what a phone shows at first, not above it.
+        + '<div id="game-actions" class="game-actions"></div>\n'
         + "</main>\n</body>\n</html>\n"
     )
 
@@ -177,6 +195,7 @@ def activity_page(client_id: str, *, mock: bool = False) -> str:
     data = {
         "activity": "1",
         "client-id": client_id,
+        "board-box-js": assets.url("boardbox.js"),
         "board-js": assets.url("board.js"),
         "outside": str(texts.activity_not_in_discord()),
         "refused": str(texts.activity_refused()),

@@ -26,8 +26,12 @@ from urllib.parse import urlencode
 import pytest
 from playwright.async_api import Browser, BrowserContext, Frame, Page, Route, expect
 
+from bot.sessions import texts
 from tests.bot.session_kit import eventually
 from tests.web.kit import ADA, BO, PHONE, TG_GROUP, Site, init_data, new_game
+
+#: The move builder's prompt before any choice (what Back returns to).
+START = str(texts.web_start_move())
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -187,7 +191,7 @@ async def test_in_telegrams_web_client(browser: Browser, web: Site) -> None:
     # BackButton steps back: the part is taken back, the MainButton hidden.
     mark = len(await events())
     await page.evaluate("window.tell('back_button_pressed', null)")
-    await expect(frame.locator("#prompt")).to_have_text("tap where your move starts.")
+    await expect(frame.locator("#prompt")).to_have_text(START)
     await wait("web_app_setup_main_button", lambda d: not d["is_visible"], mark)
     await wait("web_app_setup_back_button", lambda d: not d["is_visible"], mark)
     await wait("web_app_setup_closing_behavior", lambda d: not d["need_confirmation"], mark)
@@ -268,7 +272,7 @@ async def test_in_telegrams_phone_app(browser: Browser, web: Site) -> None:
     mark = len(posted)
     await page.evaluate(receive, ["back_button_pressed", None])
     await wait("web_app_setup_main_button", lambda d: not d["is_visible"], mark)
-    await expect(page.locator("#prompt")).to_have_text("tap where your move starts.")
+    await expect(page.locator("#prompt")).to_have_text(START)
     await page.locator('[data-cell="e5"]').tap()
     await wait("web_app_setup_main_button", lambda d: d["is_visible"] and "e5" in d["text"])
     await page.evaluate(receive, ["main_button_pressed", None])

@@ -12,6 +12,7 @@
   const launch = new URLSearchParams(location.search);
   const clientId = body.dataset.clientId;
   const boardJs = body.dataset.boardJs;
+  const boardBoxJs = body.dataset.boardBoxJs;
 
   function say(text) {
     $("status").textContent = text || "";
@@ -88,9 +89,14 @@
       history.replaceState(null, "", location.pathname + location.search + "#t=" + game.token);
     }
     storageOrMemory();
-    const script = document.createElement("script");
-    script.src = BASE + boardJs;
-    document.head.appendChild(script);
+    // The board's size rule (it sizes the board's kept place at once), then board.js, which
+    // uses it: run in this order (a parsed page's scripts do not run when taken in).
+    for (const src of [boardBoxJs, boardJs]) {
+      const script = document.createElement("script");
+      script.src = BASE + src;
+      script.async = false;
+      document.head.appendChild(script);
+    }
   }
 
   async function start() {

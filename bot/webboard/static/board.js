@@ -11,8 +11,6 @@
   const $ = (id) => document.getElementById(id);
   const SVG = "http://www.w3.org/2000/svg";
   const TILE_FILLS = { "-1": "#b4a58a", "0": "#e3d6bb", "1": "#fffaf0" };
-  // The smallest tap target on the board, in CSS pixels (the 44, rounding aside).
-  const MIN_TAP = 44.5;
   const ZOOMS = [1, 1.5, 2, 3];
   // Telegram's Mini App side (host.js): MainButton, BackButton, haptics ... (no-ops outside).
   const NOOP = () => {};
@@ -50,6 +48,25 @@
         return true;
       } catch (e) {
         return false; // kept in memory only
+      }
+    },
+  };
+  // The browser's lasting storage (the board turned or not), where it is allowed: a frame of
+  // another site (Telegram's web client, Discord) may be refused it, and reading it throws.
+  const lasting = {
+    get(key) {
+      try {
+        return localStorage.getItem(key);
+      } catch (e) {
+        return key in memory ? memory[key] : null;
+      }
+    },
+    set(key, value) {
+      memory[key] = value;
+      try {
+        localStorage.setItem(key, value);
+      } catch (e) {
+        // kept in this page's memory only
       }
     },
   };
@@ -198,7 +215,7 @@
   // -- the board: drawn once from the view, turned, sized so every cell is a tap target --------
   function isFlipped() {
     if (flipped !== null) return flipped;
-    const kept = localStorage.getItem("hexhall-flip:" + slug);
+    const kept = lasting.get("hexhall-flip:" + slug);
     if (kept !== null) return kept === "1";
     return state.you === 1;
   }
@@ -279,22 +296,15 @@
     size();
   }
 
-  // The drawing's scale: the whole board in the box when its cells are big enough to tap,
-  // else bigger (the box pans); Zoom makes it bigger still.
+  // The drawing's scale: the rule of the page's placeholder (boardbox.js), so the board is
+  // drawn where its place was kept.
   function size() {
     const svg = $("board").querySelector("svg");
     if (!svg || !state) return;
     const g = state.board;
     const [, , bw, bh] = g.box;
-    const box = $("board");
-    const width = box.clientWidth || window.innerWidth;
-    const height = Math.max(200, window.innerHeight - (window.innerWidth > window.innerHeight ? 8 : 110));
     const cell = (g.kind === "square" ? 2 : Math.sqrt(3)) * g.r;
-    const fit = Math.min(width / bw, height / bh);
-    const scale = Math.max(fit * ZOOMS[zoom], MIN_TAP / cell);
-    svg.setAttribute("width", (bw * scale).toFixed(0));
-    svg.setAttribute("height", (bh * scale).toFixed(0));
-    box.classList.toggle("pans", bw * scale > width + 1);
+    const scale = window.HexhallBoardBox.size($("board"), svg, bw, bh, cell, ZOOMS[zoom]);
     // Coordinates of at least 13 CSS px, whatever the scale.
     const font = Math.max(g.r * 0.5, 13 / scale);
     svg.style.setProperty("--coord", font.toFixed(1) + "px");
@@ -303,26 +313,33 @@
     $("zoom-in").disabled = zoom === ZOOMS.length - 1;
   }
 
+  // Turn board and Zoom, under the board: the page has them in place already (disabled until
+  // the board is drawn), so nothing moves when they come to life.
+  let toolsWired = false;
   function boardTools() {
-    if ($("board-tools")) return;
-    const labels = state.labels;
-    const tools = html("div", { id: "board-tools", class: "board-tools" });
-    const flip = html("button", { type: "button", id: "flip", "aria-pressed": "false" }, labels.flip);
-    const out = html("button", { type: "button", id: "zoom-out", "aria-label": labels.zoom_out }, "−");
-    const into = html("button", { type: "button", id: "zoom-in", "aria-label": labels.zoom_in }, "+");
-    tools.append(flip, out, into);
-    $("board").after(tools);
-    flip.addEventListener("click", () => {
+    if (toolsWired) return;
+    toolsWired = true;
+    if (!$("board-tools")) {
+      const labels = state.labels;
+      const tools = html("div", { id: "board-tools", class: "board-tools" });
+      const flip = html("button", { type: "button", id: "flip", "aria-pressed": "false" }, labels.flip);
+      const out = html("button", { type: "button", id: "zoom-out", "aria-label": labels.zoom_out }, "−");
+      const into = html("button", { type: "button", id: "zoom-in", "aria-label": labels.zoom_in }, "+");
+      tools.append(flip, out, into);
+      $("board").after(tools);
+    }
+    $("flip").disabled = false;
+    $("flip").addEventListener("click", () => {
       flipped = !isFlipped();
-      localStorage.setItem("hexhall-flip:" + slug, flipped ? "1" : "0");
+      lasting.set("hexhall-flip:" + slug, flipped ? "1" : "0");
       build();
       paint();
     });
-    out.addEventListener("click", () => {
+    $("zoom-out").addEventListener("click", () => {
       zoom = Math.max(0, zoom - 1);
       size();
     });
-    into.addEventListener("click", () => {
+    $("zoom-in").addEventListener("click", () => {
       zoom = Math.min(ZOOMS.length - 1, zoom + 1);
       size();
     });
@@ -547,6 +564,7 @@
     cellChoices = {};
     regionChoices = {};
     $("choices").replaceChildren();
+    if ($("typed")) $("typed").hidden = !playing;
     if (playing) {
       typedBox();
       let answer;
@@ -681,7 +699,8 @@
     }
   }
 
-  // A move typed in the game's notation (the server reads it as the chat does).
+  // A move typed in the game's notation (the server reads it as the chat does), for the
+  // player to move only (shown and hidden with the move builder).
   function typedBox() {
     if ($("typed")) return;
     const form = html("form", { id: "typed", class: "typed" });
@@ -697,7 +716,9 @@
       const text = input.value.trim();
       if (text) play(false, text);
     });
-    $("play").appendChild(form);
+    // With the page's actions, under what the game shows: the board's own controls stay one
+    // short row, so the page grows little when a player's turn comes (no layout shift).
+    $("game-actions").before(form);
   }
 
   // -- resign, draw, takeback: asked of the server, which decides as the chat does -----------
