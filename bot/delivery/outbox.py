@@ -125,10 +125,12 @@ class OutboxStore(Protocol):
         *,
         direct: bool | None = None,
         counted: bool | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when`` (``direct=False``:
-        in the game's chat from now on; ``counted=False``: no failed attempt counted);
-        ``False`` if ``owner`` no longer held the claim."""
+        in the game's chat from now on; ``counted=False``: no failed attempt counted;
+        ``now``: the clock ``when`` was reckoned by, moved onto the database's); ``False``
+        if ``owner`` no longer held the claim."""
         ...
 
     async def direct_refused(self, player_id: int, now: datetime) -> None:
@@ -185,7 +187,14 @@ class BoardStore(Protocol):
         ...
 
     async def retry_later(
-        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+        self,
+        note_id: int,
+        owner: str,
+        when: datetime,
+        error: str,
+        *,
+        direct: bool | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``."""
         ...
@@ -226,7 +235,8 @@ async def answering(
     except BaseException as exc:
         for note_id in claimed:
             why = f"the answer failed: {type(exc).__name__}"
-            await store.retry_later(note_id, owner, clock.now(), why, direct=False)
+            at = clock.now()
+            await store.retry_later(note_id, owner, at, why, direct=False, now=at)
         raise
     for note_id in claimed:
         await store.mark_sent(note_id, owner, clock.now())
@@ -399,9 +409,10 @@ class Outbox:
             if note.direct and note.chat is not None:
                 # Once: from now on it is a chat message, and a chat refusal gives up.
                 log.info("direct message %d refused (%s): sending it in the chat", note.id, exc)
+                at = self.clock.now()
                 await self.store.retry_later(
-                    note.id, self.owner, self.clock.now(), f"direct message refused: {exc}",
-                    direct=False,
+                    note.id, self.owner, at, f"direct message refused: {exc}",
+                    direct=False, now=at,
                 )  # fmt: skip
                 self._redirected.add(note.id)
                 return 0
@@ -409,18 +420,22 @@ class Outbox:
         except DeliveryRefused as exc:
             await self._give_up(note, f"refused: {exc}")
         except Throttled as exc:
-            later = self.clock.now() + timedelta(seconds=exc.seconds)
+            at = self.clock.now()
+            later = at + timedelta(seconds=exc.seconds)
             log.info("notification %d: its chat is paced (%s); again at %s", note.id, exc, later)
-            await self.store.retry_later(note.id, self.owner, later, str(exc), counted=False)
+            await self.store.retry_later(
+                note.id, self.owner, later, str(exc), counted=False, now=at
+            )
         except Exception as exc:  # the sender's transient failures, whatever their type
             attempts = note.attempts + 1
             error = f"{type(exc).__name__}: {exc}"
             if attempts >= self.max_attempts:
                 await self._give_up(note, f"{attempts} attempts failed, last: {error}")
             else:
-                later = self.clock.now() + self.backoff * 2 ** (attempts - 1)
+                at = self.clock.now()
+                later = at + self.backoff * 2 ** (attempts - 1)
                 log.info("notification %d not delivered (%s); again at %s", note.id, error, later)
-                await self.store.retry_later(note.id, self.owner, later, error)
+                await self.store.retry_later(note.id, self.owner, later, error, now=at)
         else:
             sent_at = self.clock.now()
             if not await self.store.mark_sent(note.id, self.owner, sent_at):

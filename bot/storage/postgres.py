@@ -115,9 +115,21 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+def postgres_time(ahead: timedelta = timedelta(0)) -> str:
+    """PostgreSQL's expression for the server's clock (``now()``: the transaction's start)
+    ``ahead`` of now, as the stored text of a time."""
+    seconds = ahead.total_seconds()
+    return (
+        f"to_char((now() + interval '{seconds:.6f} seconds') AT TIME ZONE 'UTC', "
+        """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+    )
+
+
 class _Connection:
     """The :class:`~bot.storage.dbapi.Conn` of the PostgreSQL store: each statement awaited on
     the asyncpg connection the store took from its pool for this call."""
+
+    now_sql = postgres_time()
 
     def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record]) -> None:
         self._conn = conn
@@ -156,11 +168,7 @@ class PostgresStore(SqlStore):
     def db_time(self, ahead: timedelta = timedelta(0)) -> str:
         """The database server's clock (``now()``: the transaction's start) ``ahead`` of now,
         as the stored text of a time (see :meth:`SqlBase.db_time`)."""
-        seconds = ahead.total_seconds()
-        return (
-            f"to_char((now() + interval '{seconds:.6f} seconds') AT TIME ZONE 'UTC', "
-            """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
-        )
+        return postgres_time(ahead)
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool

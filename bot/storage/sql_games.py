@@ -17,7 +17,7 @@ from bot.ratings import Origin
 from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import GameRow, MoveRow, NewGame
-from bot.storage.sql_base import SqlBase
+from bot.storage.sql_base import SqlBase, db_clock, skew
 from bot.storage.sql_outbox import cancel_obsolete_notes, filled, insert_notes
 from bot.storage.sql_rows import (
     GAME_COLUMNS,
@@ -36,7 +36,7 @@ from bot.storage.sql_standings import write_rated_end
 from bot.storage.standings import RatedEnd
 from engines.levels import Level
 
-__all__ = ["SqlGames", "insert_game"]
+__all__ = ["SqlGames", "deadline_on_db_clock", "insert_game"]
 
 log = logging.getLogger(__name__)
 
@@ -221,17 +221,22 @@ class SqlGames(SqlBase):
         now: datetime,
         notes: Sequence[Notification],
         also: Callable[[Conn, Row], Awaitable[None]] | None = None,
+        *,
+        timed: bool = False,
     ) -> GameRow | None:
         """Every change of a stored game in one transaction: ``update`` (an ``UPDATE games
         ... WHERE`` with its version check, to which ``RETURNING`` is added), then ``also``
         (the moves row, rating changes), then what the change makes obsolete is cancelled and
         ``notes`` are added.  ``None`` (nothing written) if the check failed: the game changed
-        meanwhile."""
+        meanwhile.  ``timed``: the change set a deadline reckoned from ``now``, which is moved
+        onto the database's clock (:func:`deadline_on_db_clock`)."""
 
         async def change(conn: Conn) -> Row | None:
             row: Row | None = await conn.fetchrow(f"{update}RETURNING {GAME_COLUMNS}", values)
             if row is None:
                 return None
+            if timed:
+                row = await deadline_on_db_clock(conn, row, now)
             if also is not None:
                 await also(conn, row)
             await cancel_obsolete_notes(conn, game_id, now)
@@ -322,6 +327,7 @@ class SqlGames(SqlBase):
             now,
             notes,
             play,
+            timed=deadline_at is not None and finish is None,
         )
 
     async def finish_game(
@@ -395,6 +401,7 @@ class SqlGames(SqlBase):
             game.id,
             now,
             notes,
+            timed=isinstance(columns.get("deadline_at"), datetime),
         )
 
     async def mark_corrupt(self, game_id: int, reason: str) -> None:
@@ -447,6 +454,7 @@ class SqlGames(SqlBase):
             now,
             notes,
             undo,
+            timed=deadline_at is not None,
         )
 
     async def import_game(
@@ -491,7 +499,7 @@ class SqlGames(SqlBase):
                     ),
                 )
             )
-            return row
+            return await deadline_on_db_clock(conn, row, now) if not over else row
 
         return read_game(await self._write(store))
 
@@ -592,4 +600,25 @@ async def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
             ),
         )
     )
-    return row
+    return await deadline_on_db_clock(conn, row, now)
+
+
+async def deadline_on_db_clock(conn: Conn, row: Row, now: datetime) -> Row:
+    """A game's stored row whose deadline was just set from ``now`` (the writing process's
+    clock), with that deadline and its alarm moved onto the database's clock (read on
+    ``conn``, see :func:`~bot.storage.sql_base.skew`), so the sweep of any process, whatever
+    its own clock, calls time when the time per move has really run out."""
+    if row["deadline_at"] is None:
+        return row
+    gap = skew(now, await db_clock(conn))
+    if not gap:
+        return row
+    game = read_game(row)
+    if game.deadline_at is None:
+        return row
+    due = game.deadline_at + gap
+    moved = await conn.fetchrow(
+        f"UPDATE games SET deadline_at = ?, alarm_at = ? WHERE id = ? RETURNING {GAME_COLUMNS}",
+        (to_ts(due), alarm_text(due, game.time_per_move, was_reminded(game)), game.id),
+    )
+    return one(moved)

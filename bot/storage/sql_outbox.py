@@ -18,7 +18,7 @@ from bot.messages import Action, Code, Segment, Strong, Text
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import Backlog
-from bot.storage.sql_base import SqlBase
+from bot.storage.sql_base import SqlBase, db_clock, skew
 from bot.storage.sql_rows import NOTE_RETURNING, read_notification
 
 __all__ = [
@@ -28,6 +28,7 @@ __all__ = [
     "cancel_obsolete_notes",
     "filled",
     "insert_notes",
+    "on_db_clock",
 ]
 
 log = logging.getLogger(__name__)
@@ -99,12 +100,37 @@ def _note_values(note: Notification) -> tuple[Any, ...]:
     )
 
 
+async def on_db_clock(conn: Conn, notes: Iterable[Notification]) -> list[Notification]:
+    """``notes`` with their times moved onto the database's clock (read on ``conn``): a note
+    raised at ``created_at`` by its process's clock, due ``deliver_after``, is stored as
+    raised at the database's now and due as long after that (see
+    :func:`~bot.storage.sql_base.skew`).  So another process, whatever its own clock, finds a
+    board due when its answer's grace has really passed, no earlier and no later.  A note
+    without ``created_at`` is stored as it is."""
+    notes = list(notes)
+    if not any(n.created_at is not None for n in notes):
+        return notes
+    db_now = await db_clock(conn)
+    moved = []
+    for note in notes:
+        if note.created_at is not None:
+            gap = skew(note.created_at, db_now)
+            if gap:
+                note = replace(
+                    note,
+                    created_at=note.created_at + gap,
+                    deliver_after=note.deliver_after + gap,
+                )
+        moved.append(note)
+    return moved
+
+
 async def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
-    """Add ``notes`` to the outbox inside the caller's transaction; one whose ``dedupe`` key is
-    already stored is not added."""
+    """Add ``notes`` to the outbox inside the caller's transaction, timed by the database's
+    clock (:func:`on_db_clock`); one whose ``dedupe`` key is already stored is not added."""
     # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
     # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
-    rows = [_note_values(n) for n in notes]
+    rows = [_note_values(n) for n in await on_db_clock(conn, notes)]
     if rows:
         await conn.executemany(_INSERT_NOTE, rows)
 
@@ -189,10 +215,11 @@ class SqlOutbox(SqlBase):
         its lease has ended, so two workers never hold the same one (PostgreSQL adds ``FOR
         UPDATE SKIP LOCKED`` to the inner select so they do not wait on each other either).
         """
-        # Leases by the database's clock (processes' clocks may disagree); due when both this
-        # process's clock and the database's say so (a process running ahead must not take a
-        # board its answer is about to post).
-        stamp, at, until = to_ts(now), self.db_time(), self.db_time(lease)
+        # Leases by the database's clock (processes' clocks may disagree), and due by it too:
+        # notes are stored on it (:func:`on_db_clock`).  A clock far off it (a test's fake
+        # clock) judges what is due by itself, with the database's clock as a bound.
+        stamp = to_ts(await self.clock_now(now))
+        at, until = self.db_time(), self.db_time(lease)
         free = f"done_at IS NULL AND (lease_until IS NULL OR lease_until <= {at})"
 
         # A picked row whose game has made it obsolete is dropped in the same statement that
@@ -273,23 +300,26 @@ class SqlOutbox(SqlBase):
         *,
         direct: bool | None = None,
         counted: bool | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``, counting a failed
         attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
         a refused direct message, which does not count as an attempt; ``counted=False``: a
         wait the platform asked for, no attempt either); ``False`` if ``owner`` no longer held
-        the claim."""
+        the claim.  ``now``: the caller's clock when it chose ``when``, which is then moved
+        onto the database's clock (as :func:`on_db_clock` does)."""
         if counted is None:
             counted = direct is None
 
         async def retry(conn: Conn) -> bool:
+            at = when if now is None else when + skew(now, await db_clock(conn))
             changed = await conn.execute(
                 "UPDATE notifications SET attempts = attempts + ?, deliver_after = ?, "
                 "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
                 "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
                 (
                     int(counted),
-                    to_ts(when),
+                    to_ts(at),
                     error[:500],
                     None if direct is None else int(direct),
                     note_id,
@@ -356,7 +386,9 @@ class SqlOutbox(SqlBase):
 
     async def outbox_backlog(self, now: datetime) -> list[Backlog]:
         """Per platform: how many notifications are due and undelivered at ``now``, and how
-        many seconds the oldest of them has waited (for the metrics)."""
+        many seconds the oldest of them has waited (for the metrics), by the database's
+        clock (see :meth:`~bot.storage.sql_base.SqlBase.clock_now`)."""
+        now = await self.clock_now(now)
         rows = await self._rows(
             "SELECT platform, COUNT(*) AS due, MIN(deliver_after) AS oldest FROM notifications "
             "WHERE done_at IS NULL AND deliver_after <= ? GROUP BY platform ORDER BY platform",

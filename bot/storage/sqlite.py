@@ -31,6 +31,7 @@ from bot.storage.dbapi import Conn, Row
 from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
+from bot.storage.sql_base import sqlite_time
 
 __all__ = ["SqliteStore"]
 
@@ -51,6 +52,8 @@ class _Connection:
     """The :class:`~bot.storage.dbapi.Conn` of the SQLite store: statements on an aiosqlite
     connection, one cursor reused for those that return no rows (one trip to aiosqlite's
     thread each)."""
+
+    now_sql = sqlite_time()
 
     def __init__(self, db: aiosqlite.Connection, cursor: aiosqlite.Cursor) -> None:
         self._db = db
