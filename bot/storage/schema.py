@@ -698,6 +698,14 @@ CREATE TABLE workers (
 );
 """
 
+# 14 -> 15 (issue 48): the active games with a deadline but no alarm (a row damaged by hand or
+# by a tool), indexed (normally empty), so each clock sweep finds them and works their alarm
+# out again from their deadline instead of never timing them out.
+_ALARMS_MISSING = """
+CREATE INDEX games_alarm_missing ON games (id)
+    WHERE status = 'active' AND alarm_at IS NULL AND deadline_at IS NOT NULL;
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -709,6 +717,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_COMMUNITY_RATINGS_SQLITE, _COMMUNITY_RATINGS_POSTGRES),
     Migration(_STANDINGS_POSTS, _STANDINGS_POSTS),
     Migration(_WORKERS, _WORKERS),
+    Migration(_ALARMS_MISSING, _ALARMS_MISSING),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

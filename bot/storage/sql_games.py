@@ -517,6 +517,12 @@ class SqlGames(SqlBase):
             "AND (alarm_at <= ? OR alarm_at > ?) ORDER BY alarm_at, id",
             (to_ts(horizon), to_ts(horizon + ALARM_REACH)),
         )
+        # A game with a deadline and no alarm at all (a row written by hand or a tool) would
+        # never be looked at: found through its own (normally empty) index, worked out again.
+        missing = await self._rows(
+            f"SELECT {GAME_COLUMNS}, alarm_at FROM games WHERE status = 'active' "
+            "AND alarm_at IS NULL AND deadline_at IS NOT NULL ORDER BY id"
+        )
         due = to_ts(horizon)
         # '' marks the games of a database from before alarms (schema 8): their alarm is
         # worked out here, once.
@@ -528,6 +534,11 @@ class SqlGames(SqlBase):
                     Reader("games", row).time("alarm_at")
                 except BadRow as exc:
                     log.error("%s; worked out again from its deadline", exc)
+        for row in missing:
+            log.error(
+                "games #%s: its alarm is missing; worked out again from its deadline", row["id"]
+            )
+        again += missing
         kept = [r for r, worked_out in zip(rows, redo, strict=True) if not worked_out]
         games = await self._games(kept, keep_bad=False)
         unset = await self._games(again, keep_bad=False)
