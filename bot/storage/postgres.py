@@ -45,6 +45,7 @@ import asyncpg
 
 from bot.storage.dbapi import Conn, Row
 from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
+from bot.storage.full import FullAlarm
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
 
@@ -174,6 +175,7 @@ class PostgresStore(SqlStore):
         self._pool = pool
         #: The database, with its password hidden.
         self.path = redact_url(url)
+        self._alarm = FullAlarm(self.path)
 
     @classmethod
     async def open(
@@ -272,10 +274,17 @@ class PostgresStore(SqlStore):
             raise StoreBusy() from None
         except asyncpg.PostgresError as exc:
             # The first line only: PostgreSQL's DETAIL repeats the row, players' text and all.
+            if getattr(exc, "sqlstate", None) == DISK_FULL:
+                raise self._alarm.full(_first_line(exc)) from exc
             raise StoreUnavailable(f"the database refused the change: {_first_line(exc)}") from exc
         except (OSError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database cannot be reached: {exc}") from None
 
+
+#: PostgreSQL's SQLSTATE for "disk_full" (class 53, insufficient resources): the server could
+#: not extend a file for want of space.  The class's other codes (out of memory, too many
+#: connections, a configuration limit) pass, and are told as the database unavailable.
+DISK_FULL = "53100"
 
 # The advisory lock key that makes migrations one process at a time (any fixed number).
 _MIGRATION_LOCK = 728190019
