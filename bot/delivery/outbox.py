@@ -23,6 +23,12 @@ The sender says what went wrong by what it raises:
   outbox goes on with other chats.
 - anything else: a transient failure (network): tried again later.
 
+What "once" means across a crash: on a platform with no key to recognise a resend
+(Telegram: see :func:`at_most_once`), a direct notice is marked as being sent before it is
+handed over, so a worker killed while sending leaves it given up, never sent twice (the game's
+chat shows the same on its board); anything else is at least once there (a worker killed
+between the platform's answer and recording it sends it again after its claim is taken over).
+
 Obsolete notifications (a "your turn" for a ply already played, a reminder for a game that
 ended) are dropped by the store when they are claimed, so a sender never sees them.
 """
@@ -54,6 +60,7 @@ __all__ = [
     "Sender",
     "Throttled",
     "answering",
+    "at_most_once",
 ]
 
 log = logging.getLogger(__name__)
@@ -104,6 +111,11 @@ class OutboxStore(Protocol):
     ) -> list[Notification]:
         """Claim up to ``limit`` due notifications of ``platform`` for the worker ``owner``
         until ``now + lease``, oldest first (obsolete and unreadable ones are dropped)."""
+        ...
+
+    async def mark_sending(self, note_id: int, owner: str) -> bool:
+        """Record that ``owner`` hands a claimed notification to a platform that must get it
+        at most once; ``False`` if ``owner`` no longer held the claim."""
         ...
 
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
@@ -401,6 +413,11 @@ class Outbox:
             # platform refused one: the game's board in its chat already said it.
             await self.store.give_up(note.id, self.owner, self.clock.now(), "no direct messages")
             return 0
+        # No key lets the platform tell a resend (Telegram): marked first, so a worker killed
+        # while sending leaves it given up, never sent twice.
+        once = note.direct and at_most_once(sender)
+        if once and not await self.store.mark_sending(note.id, self.owner):
+            return 0
         try:
             await sender.send(note)
         except DirectRefused as exc:
@@ -456,6 +473,14 @@ class Outbox:
             why,
         )
         await self.store.give_up(note.id, self.owner, self.clock.now(), why)
+
+
+def at_most_once(sender: Sender) -> bool:
+    """Whether ``sender``'s platform has no key to recognise a message sent again (Telegram;
+    Discord has its nonce): then its direct notices (a "your turn" by direct message, which
+    the game's chat already shows on its board) are sent at most once across a crash, rather
+    than at least once.  A sender says so with ``at_most_once = True``."""
+    return bool(getattr(sender, "at_most_once", False))
 
 
 def _lane(note: Notification) -> str:

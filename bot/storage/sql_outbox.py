@@ -24,6 +24,8 @@ from bot.storage.sql_rows import NOTE_RETURNING, read_notification
 __all__ = [
     "DROP_NOTE",
     "OBSOLETE_NOTE",
+    "SENDING",
+    "UNSURE",
     "SqlOutbox",
     "cancel_obsolete_notes",
     "filled",
@@ -32,6 +34,13 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+
+#: The outcome of an undelivered notification while a worker hands it to a platform that may
+#: deliver it at most once (:meth:`SqlOutbox.mark_sending`).
+SENDING = "sending"
+#: Why such a notification was given up: its worker stopped while sending it.
+UNSURE = "its sender stopped while sending it: not sent again (at most once)"
 
 
 # -- writing notifications ----------------------------------------------------------------------
@@ -185,7 +194,7 @@ class SqlOutbox(SqlBase):
         out)."""
         rows = await self._rows(
             f"SELECT {NOTE_RETURNING} FROM notifications WHERE player_id = ? "
-            "AND (outcome IS NULL OR outcome = 'sent') ORDER BY id",
+            f"AND (outcome IS NULL OR outcome IN ('sent', '{SENDING}')) ORDER BY id",
             (player_id,),
         )
         return [read_notification(r) for r in rows]
@@ -231,8 +240,8 @@ class SqlOutbox(SqlBase):
         )
         take = (
             "WITH picked AS (SELECT id FROM notifications WHERE platform = ? "
-            f"AND done_at IS NULL AND deliver_after <= ? AND deliver_after <= {at} "
-            f"AND (lease_until IS NULL OR lease_until <= {at}) "
+            f"AND done_at IS NULL AND outcome IS NULL AND deliver_after <= ? "
+            f"AND deliver_after <= {at} AND (lease_until IS NULL OR lease_until <= {at}) "
             f"ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
             f"UPDATE notifications SET done_at = CASE WHEN {stale} THEN ? ELSE done_at END, "
             f"outcome = CASE WHEN {stale} THEN 'obsolete' ELSE outcome END, "
@@ -248,6 +257,16 @@ class SqlOutbox(SqlBase):
             # PostgreSQL may run a locking subquery again per row and take more than ``limit``.
             # Obsolete rows among them are dropped; while a full pick had some, pick again,
             # so fewer than ``limit`` rows claimed means none is left due.
+            # A notice sent at most once whose sender stopped while sending it (its claim
+            # ended or was freed with the notice still marked as being sent) is not sent
+            # again: it may have gone out.
+            await conn.execute(
+                f"UPDATE notifications SET done_at = ?, outcome = 'failed', last_error = "
+                f"'{UNSURE}', lease_owner = NULL, lease_until = NULL WHERE platform = ? "
+                f"AND done_at IS NULL AND outcome = '{SENDING}' "
+                f"AND (lease_until IS NULL OR lease_until <= {at})",
+                (stamp, platform),
+            )
             taken: list[Row] = []
             want = limit
             while want > 0:
@@ -277,6 +296,21 @@ class SqlOutbox(SqlBase):
                 "lease_owner = NULL, lease_until = NULL "
                 "WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
                 (to_ts(now), outcome, None if error is None else error[:500], note_id, owner),
+            )
+        )
+        return changed == 1
+
+    async def mark_sending(self, note_id: int, owner: str) -> bool:
+        """Record, before a notification that must go at most once is handed to its platform,
+        that the worker ``owner`` is sending it: should the worker stop before
+        :meth:`mark_sent` (killed), the next claim gives it up instead of sending it again
+        (see :meth:`claim_due`).  ``False`` if ``owner`` no longer holds the claim (then it
+        must not be sent)."""
+        changed = await self._write(
+            lambda c: c.execute(
+                f"UPDATE notifications SET outcome = '{SENDING}' WHERE id = ? "
+                "AND lease_owner = ? AND done_at IS NULL AND outcome IS NULL",
+                (note_id, owner),
             )
         )
         return changed == 1
@@ -316,7 +350,8 @@ class SqlOutbox(SqlBase):
             changed = await conn.execute(
                 "UPDATE notifications SET attempts = attempts + ?, deliver_after = ?, "
                 "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
-                "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
+                "lease_until = NULL, outcome = NULL "
+                "WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
                 (
                     int(counted),
                     to_ts(at),

@@ -82,6 +82,10 @@ class TelegramSender:
     ``recaps`` draws recap GIFs (no recaps without it); ``manager`` knows the bot's posts
     (expired challenges' cards) and moves a migrated group's games (neither without it)."""
 
+    #: Telegram has no key that recognises a message sent again: direct notices go at most
+    #: once across a crash (see :func:`bot.delivery.outbox.at_most_once`).
+    at_most_once = True
+
     def __init__(
         self, bot: Bot, recaps: Recaps | None = None, manager: SessionManager | None = None
     ) -> None:
