@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 
 from bot.storage.dbapi import Conn, Row, from_ts
 
-__all__ = ["MAX_SKEW", "SqlBase", "db_clock", "skew", "sqlite_time"]
+__all__ = ["MAX_SKEW", "MIN_SKEW", "SqlBase", "db_clock", "skew", "sqlite_time"]
 
 T = TypeVar("T")
 
@@ -25,18 +25,26 @@ T = TypeVar("T")
 MAX_SKEW = timedelta(hours=1)
 
 
+#: A difference smaller than this is the time the process took since it read its clock (a
+#: transaction, a bot's move): not a clock that is off, and nothing to move (a row written
+#: again for it would cost every move a statement).
+MIN_SKEW = timedelta(seconds=1)
+
+
 def skew(now: datetime, db_now: datetime) -> timedelta:
     """What moves a time of a process whose clock reads ``now`` onto the database's clock,
-    which reads ``db_now``: their difference, unless it is beyond :data:`MAX_SKEW` (then
-    nothing: see there).
+    which reads ``db_now``: their difference, unless it is under :data:`MIN_SKEW` or beyond
+    :data:`MAX_SKEW` (then nothing: see there).
 
     >>> from datetime import UTC
     >>> t = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
     >>> skew(t, t + timedelta(seconds=150)), skew(t, t + timedelta(days=300))
     (datetime.timedelta(seconds=150), datetime.timedelta(0))
+    >>> skew(t, t + timedelta(milliseconds=40))
+    datetime.timedelta(0)
     """
     gap = db_now - now
-    return gap if abs(gap) <= MAX_SKEW else timedelta(0)
+    return gap if MIN_SKEW <= abs(gap) <= MAX_SKEW else timedelta(0)
 
 
 def sqlite_time(ahead: timedelta = timedelta(0)) -> str:
