@@ -6,7 +6,8 @@ about ten minutes on a quiet machine); ``--moves 3000 --at 1000,3000`` for a qui
 ``--root DIR`` runs the ``hexhall`` of another source tree (a ``git archive`` of an older
 commit, to compare); ``--manager`` measures the manager alone (below); ``--platform
 telegram`` measures a Telegram process against the fake Bot API instead of the console
-(:mod:`benchmarks.memory_telegram`, ``--lanes`` groups at once).
+(:mod:`benchmarks.memory_telegram`, ``--lanes`` groups at once), ``--platform discord`` a
+Discord process against the fake Discord (:mod:`benchmarks.memory_discord`).
 
 **The process** (default): a real ``hexhall run`` (``python -m bot run``, the console adapter,
 pictures on: a board PNG written after every move) on a fresh SQLite file, driven through a
@@ -294,11 +295,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=48)
     parser.add_argument(
         "--platform",
-        choices=("console", "telegram"),
+        choices=("console", "telegram", "discord"),
         default="console",
-        help="the process measured: the console, or Telegram against its fake",
+        help="the process measured: the console, or Telegram or Discord against its fake",
     )
-    parser.add_argument("--lanes", type=int, default=100, help="groups at once (Telegram)")
+    parser.add_argument(
+        "--lanes", type=int, default=100, help="groups (Telegram) or channels (Discord) at once"
+    )
     parser.add_argument("--manager", action="store_true", help="the session manager alone")
     parser.add_argument("--games", type=int, default=10_000, help="with --manager")
     parser.add_argument("--plies", type=int, default=16, help="with --manager")
@@ -310,6 +313,12 @@ def main() -> None:
 
             kept = {m for m in marks if m <= args.moves}
             asyncio.run(telegram_run(args.moves, kept, args.longest, args.seed, args.lanes))
+            return
+        if args.platform == "discord":
+            from benchmarks.memory_discord import discord_run
+
+            kept = {m for m in marks if m <= args.moves}
+            asyncio.run(discord_run(args.moves, kept, args.longest, args.seed, args.lanes))
             return
         console_run(
             args.root.resolve(),

@@ -27,7 +27,7 @@ import engines
 from tests.adapters.process_kit import DEADLINE, BotProcess, bot_env
 from tests.fakes.telegram import FakeTelegram
 
-__all__ = ["telegram_run"]
+__all__ = ["GAMES", "Count", "rss_mib", "telegram_run"]
 
 #: The games played in turn (default options), as the console run plays them.
 GAMES = ("maphex", "inphexion", "pathagon", "isopath", "fixation")
@@ -47,7 +47,8 @@ class Count:
     games: int = 0
 
 
-def _rss_mib(pid: int) -> float:
+def rss_mib(pid: int) -> float:
+    """The resident set size of process ``pid`` in MiB."""
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
@@ -141,7 +142,7 @@ async def _lane(
                 took = time.perf_counter() - count.started
                 print(
                     f"after {count.played:>6} moves ({count.games} games): "
-                    f"{_rss_mib(count.pid):.1f} MiB resident "
+                    f"{rss_mib(count.pid):.1f} MiB resident "
                     f"({took / count.played * 1000:.1f} ms a move across the lanes)",
                     flush=True,
                 )
@@ -170,7 +171,7 @@ async def telegram_run(moves: int, marks: set[int], longest: int, seed: int, lan
                     fake.wait_until(lambda: bool(fake.calls_to("getUpdates")), timeout=DEADLINE)
                 )
                 print(f"hexhall run (Telegram against the fake, pictures on), pid {bot.pid}")
-                print(f"started: {_rss_mib(bot.pid):.1f} MiB resident", flush=True)
+                print(f"started: {rss_mib(bot.pid):.1f} MiB resident", flush=True)
                 count = Count(moves, marks, bot.pid)
                 await bot.racing(
                     asyncio.gather(*(_lane(fake, n, count, rng, longest) for n in range(lanes)))
