@@ -33,9 +33,10 @@ class StoreBusy(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot take the request now: the disk is full, the server cannot be
-    reached or refused the statement.  Nothing was changed; ``detail`` says what happened
-    (for the log, never for players: they are told to try again)."""
+    """The database cannot take the request now: the server cannot be reached or refused the
+    statement (a full storage is :class:`StoreFull`, a kind of it).  Nothing was changed;
+    ``detail`` says what happened (for the log, never for players: they are told to try
+    again)."""
 
     def __init__(self, detail: str) -> None:
         self.detail = detail
