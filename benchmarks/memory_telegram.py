@@ -45,6 +45,8 @@ class Count:
     started: float = field(default_factory=time.perf_counter)
     played: int = 0
     games: int = 0
+    #: answers refused for coming too late (Discord's 3 s)
+    late: int = 0
 
 
 def rss_mib(pid: int) -> float:

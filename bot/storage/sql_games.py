@@ -17,7 +17,8 @@ from bot.ratings import Origin
 from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import GameRow, MoveRow, NewGame
-from bot.storage.sql_base import SqlBase, db_clock, skew
+from bot.storage.sql_base import SqlBase
+from bot.storage.sql_clock import deadline_on_db_clock
 from bot.storage.sql_outbox import cancel_obsolete_notes, filled, insert_notes
 from bot.storage.sql_rows import (
     GAME_COLUMNS,
@@ -36,7 +37,7 @@ from bot.storage.sql_standings import write_rated_end
 from bot.storage.standings import RatedEnd
 from engines.levels import Level
 
-__all__ = ["SqlGames", "deadline_on_db_clock", "insert_game"]
+__all__ = ["SqlGames", "insert_game"]
 
 log = logging.getLogger(__name__)
 
@@ -612,24 +613,3 @@ async def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
         )
     )
     return await deadline_on_db_clock(conn, row, now)
-
-
-async def deadline_on_db_clock(conn: Conn, row: Row, now: datetime) -> Row:
-    """A game's stored row whose deadline was just set from ``now`` (the writing process's
-    clock), with that deadline and its alarm moved onto the database's clock (read on
-    ``conn``, see :func:`~bot.storage.sql_base.skew`), so the sweep of any process, whatever
-    its own clock, calls time when the time per move has really run out."""
-    if row["deadline_at"] is None:
-        return row
-    gap = skew(now, await db_clock(conn))
-    if not gap:
-        return row
-    game = read_game(row)
-    if game.deadline_at is None:
-        return row
-    due = game.deadline_at + gap
-    moved = await conn.fetchrow(
-        f"UPDATE games SET deadline_at = ?, alarm_at = ? WHERE id = ? RETURNING {GAME_COLUMNS}",
-        (to_ts(due), alarm_text(due, game.time_per_move, was_reminded(game)), game.id),
-    )
-    return one(moved)

@@ -19,6 +19,7 @@ from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import Backlog
 from bot.storage.sql_base import SqlBase, db_clock, skew
+from bot.storage.sql_clock import on_db_clock
 from bot.storage.sql_rows import NOTE_RETURNING, read_notification
 
 __all__ = [
@@ -30,7 +31,6 @@ __all__ = [
     "cancel_obsolete_notes",
     "filled",
     "insert_notes",
-    "on_db_clock",
 ]
 
 log = logging.getLogger(__name__)
@@ -109,34 +109,10 @@ def _note_values(note: Notification) -> tuple[Any, ...]:
     )
 
 
-async def on_db_clock(conn: Conn, notes: Iterable[Notification]) -> list[Notification]:
-    """``notes`` with their times moved onto the database's clock (read on ``conn``): a note
-    raised at ``created_at`` by its process's clock, due ``deliver_after``, is stored as
-    raised at the database's now and due as long after that (see
-    :func:`~bot.storage.sql_base.skew`).  So another process, whatever its own clock, finds a
-    board due when its answer's grace has really passed, no earlier and no later.  A note
-    without ``created_at`` is stored as it is."""
-    notes = list(notes)
-    if not any(n.created_at is not None for n in notes):
-        return notes
-    db_now = await db_clock(conn)
-    moved = []
-    for note in notes:
-        if note.created_at is not None:
-            gap = skew(note.created_at, db_now)
-            if gap:
-                note = replace(
-                    note,
-                    created_at=note.created_at + gap,
-                    deliver_after=note.deliver_after + gap,
-                )
-        moved.append(note)
-    return moved
-
-
 async def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
     """Add ``notes`` to the outbox inside the caller's transaction, timed by the database's
-    clock (:func:`on_db_clock`); one whose ``dedupe`` key is already stored is not added."""
+    clock (:func:`~bot.storage.sql_clock.on_db_clock`); one whose ``dedupe`` key is already
+    stored is not added."""
     # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
     # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
     rows = [_note_values(n) for n in await on_db_clock(conn, notes)]
@@ -225,7 +201,7 @@ class SqlOutbox(SqlBase):
         UPDATE SKIP LOCKED`` to the inner select so they do not wait on each other either).
         """
         # Leases by the database's clock (processes' clocks may disagree), and due by it too:
-        # notes are stored on it (:func:`on_db_clock`).  A clock far off it (a test's fake
+        # notes are stored on it (sql_clock.on_db_clock).  A clock far off it (a test's fake
         # clock) judges what is due by itself, with the database's clock as a bound.
         stamp = to_ts(await self.clock_now(now))
         at, until = self.db_time(), self.db_time(lease)
@@ -341,7 +317,7 @@ class SqlOutbox(SqlBase):
         a refused direct message, which does not count as an attempt; ``counted=False``: a
         wait the platform asked for, no attempt either); ``False`` if ``owner`` no longer held
         the claim.  ``now``: the caller's clock when it chose ``when``, which is then moved
-        onto the database's clock (as :func:`on_db_clock` does)."""
+        onto the database's clock (as :func:`~bot.storage.sql_clock.on_db_clock` does)."""
         if counted is None:
             counted = direct is None
 
