@@ -52,46 +52,51 @@ async def _lane(
     fake: FakeDiscord, lane: int, count: Count, rng: random.Random, longest: int
 ) -> None:
     """Games in channel number ``lane``, one after another, until ``count`` has its moves."""
-    channel, one, two = 50_000 + lane, 60_000 + 2 * lane, 60_001 + 2 * lane
     while count.played < count.moves:
         count.games += 1
-        name = GAMES[count.games % len(GAMES)]
-        card = await _answer(fake, one, channel, "challenge", {"game": name, "opponent": two})
-        click = await fake.click(two, card, button(card, "Accept"))
-        await fake.response(click, timeout=ANSWER_WAIT)
-        # The card, edited in place, is the game's first board.
-        await fake.wait_until(lambda c=card: "Board" in labels(c), timeout=ANSWER_WAIT)
-        board, gid = card, button(card, "Board").split(":")[1]
-        position, made = engines.new(name), 0
-        while position.outcome is None and made < longest and count.played < count.moves:
-            move = rng.choice(position.legal_moves())
-            try:
-                answered = await _answer(
-                    fake, _to_move(board), channel, "move", {"game": gid, "move": move}
-                )
-            except ResponseRefused:  # answered after Discord's 3 s: a new game instead
-                count.late += 1
-                position = engines.new(name)
-                break
-            if answered.ephemeral:  # a losing move: the bot asks first; the game ends here
-                break
-            board, position, made = answered, position.play(move), made + 1
-            count.played += 1
-            if count.played in count.marks:
-                took = time.perf_counter() - count.started
-                print(
-                    f"after {count.played:>6} moves ({count.games} games): "
-                    f"{rss_mib(count.pid):.1f} MiB resident "
-                    f"({took / count.played * 1000:.1f} ms a move across the lanes, "
-                    f"{count.late} answers past Discord's 3 s)",
-                    flush=True,
-                )
-        if position.outcome is None and position.ply:
-            loser = _to_move(board)
-            asked = await _answer(fake, loser, channel, "resign", {"game": gid})
-            if "Yes, resign" in labels(asked):
-                done = await fake.click(loser, asked, button(asked, "Yes, resign"))
-                await fake.response(done, timeout=ANSWER_WAIT)
+        try:
+            await _game(fake, lane, count, rng, longest)
+        except ResponseRefused:  # answered after Discord's 3 s: a new game instead
+            count.late += 1
+
+
+async def _game(
+    fake: FakeDiscord, lane: int, count: Count, rng: random.Random, longest: int
+) -> None:
+    """One game in channel number ``lane``."""
+    channel, one, two = 50_000 + lane, 60_000 + 2 * lane, 60_001 + 2 * lane
+    name = GAMES[count.games % len(GAMES)]
+    card = await _answer(fake, one, channel, "challenge", {"game": name, "opponent": two})
+    click = await fake.click(two, card, button(card, "Accept"))
+    await fake.response(click, timeout=ANSWER_WAIT)
+    # The card, edited in place, is the game's first board.
+    await fake.wait_until(lambda: "Board" in labels(card), timeout=ANSWER_WAIT)
+    board, gid = card, button(card, "Board").split(":")[1]
+    position, made = engines.new(name), 0
+    while position.outcome is None and made < longest and count.played < count.moves:
+        move = rng.choice(position.legal_moves())
+        answered = await _answer(
+            fake, _to_move(board), channel, "move", {"game": gid, "move": move}
+        )
+        if answered.ephemeral:  # a losing move: the bot asks first; the game ends here
+            break
+        board, position, made = answered, position.play(move), made + 1
+        count.played += 1
+        if count.played in count.marks:
+            took = time.perf_counter() - count.started
+            print(
+                f"after {count.played:>6} moves ({count.games} games): "
+                f"{rss_mib(count.pid):.1f} MiB resident "
+                f"({took / count.played * 1000:.1f} ms a move across the lanes, "
+                f"{count.late} answers past Discord's 3 s)",
+                flush=True,
+            )
+    if position.outcome is None:
+        loser = _to_move(board)
+        asked = await _answer(fake, loser, channel, "resign", {"game": gid})
+        if "Yes, resign" in labels(asked):
+            done = await fake.click(loser, asked, button(asked, "Yes, resign"))
+            await fake.response(done, timeout=ANSWER_WAIT)
 
 
 async def discord_run(moves: int, marks: set[int], longest: int, seed: int, lanes: int) -> None:
