@@ -52,21 +52,43 @@ async def _lane(
     fake: FakeDiscord, lane: int, count: Count, rng: random.Random, longest: int
 ) -> None:
     """Games in channel number ``lane``, one after another, until ``count`` has its moves."""
+    round_ = 0
     while count.played < count.moves:
         count.games += 1
+        pair = _pair(lane, round_)
+        round_ += 1
         try:
-            await _game(fake, lane, count, rng, longest)
+            await _game(fake, 50_000 + lane, pair, count, rng, longest)
         except ResponseRefused:  # answered after Discord's 3 s: a new game instead
             count.late += 1
 
 
+#: Pairs of members in each channel: each game between a new pair (one pair's games could
+#: meet a limit of the bot's, on challenges or games at once, that this run is not about).
+PAIRS = 40
+
+
+def _pair(lane: int, round_: int) -> tuple[int, int]:
+    first = 60_000 + lane * 2 * PAIRS + 2 * (round_ % PAIRS)
+    return first, first + 1
+
+
 async def _game(
-    fake: FakeDiscord, lane: int, count: Count, rng: random.Random, longest: int
+    fake: FakeDiscord,
+    channel: int,
+    pair: tuple[int, int],
+    count: Count,
+    rng: random.Random,
+    longest: int,
 ) -> None:
-    """One game in channel number ``lane``."""
-    channel, one, two = 50_000 + lane, 60_000 + 2 * lane, 60_001 + 2 * lane
+    """One game in ``channel`` between the members ``pair``."""
+    one, two = pair
     name = GAMES[count.games % len(GAMES)]
     card = await _answer(fake, one, channel, "challenge", {"game": name, "opponent": two})
+    if "Accept" not in labels(card):
+        print(f"challenge refused in channel {channel}: {card.content[:200]!r}", flush=True)
+        count.late += 1
+        return
     click = await fake.click(two, card, button(card, "Accept"))
     await fake.response(click, timeout=ANSWER_WAIT)
     # The card, edited in place, is the game's first board.
@@ -88,7 +110,7 @@ async def _game(
                 f"after {count.played:>6} moves ({count.games} games): "
                 f"{rss_mib(count.pid):.1f} MiB resident "
                 f"({took / count.played * 1000:.1f} ms a move across the lanes, "
-                f"{count.late} answers past Discord's 3 s)",
+                f"{count.late} games cut short)",
                 flush=True,
             )
     if position.outcome is None:
@@ -108,8 +130,9 @@ async def discord_run(moves: int, marks: set[int], longest: int, seed: int, lane
             guild = fake.guild(GUILD, "Hexhall")
             for lane in range(lanes):
                 fake.channel(guild, 50_000 + lane, f"games{lane}")
-                fake.member(guild, 60_000 + 2 * lane, f"one{lane}")
-                fake.member(guild, 60_001 + 2 * lane, f"two{lane}")
+                for round_ in range(PAIRS):
+                    for member in _pair(lane, round_):
+                        fake.member(guild, member, f"m{member}")
             env = bot_env(
                 HEXHALL_DB=str(Path(folder) / "hexhall.db"),
                 DISCORD_TOKEN=fake.token,
