@@ -4,7 +4,10 @@ manager alone under 10 000 active games.
 Run: ``nice -n 15 .venv/bin/python benchmarks/memory.py`` (the console process, 10 000 moves:
 about ten minutes on a quiet machine); ``--moves 3000 --at 1000,3000`` for a quick run;
 ``--root DIR`` runs the ``hexhall`` of another source tree (a ``git archive`` of an older
-commit, to compare); ``--manager`` measures the manager alone (below).
+commit, to compare); ``--manager`` measures the manager alone (below); ``--platform
+telegram`` measures a Telegram process against the fake Bot API instead of the console
+(:mod:`benchmarks.memory_telegram`, ``--lanes`` groups at once), ``--platform discord`` a
+Discord process against the fake Discord (:mod:`benchmarks.memory_discord`).
 
 **The process** (default): a real ``hexhall run`` (``python -m bot run``, the console adapter,
 pictures on: a board PNG written after every move) on a fresh SQLite file, driven through a
@@ -46,7 +49,12 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+_ROOT = Path(__file__).resolve().parent.parent
+# This script's folder first on the path would make "telegram" benchmarks/telegram.py.
+sys.path[:] = [
+    str(_ROOT),
+    *(p for p in sys.path if Path(p or ".").resolve() != _ROOT / "benchmarks"),
+]
 
 import engines
 from bot.messages import Chat, User
@@ -285,12 +293,33 @@ def main() -> None:
         "--longest", type=int, default=100, help="moves of a game before a player resigns"
     )
     parser.add_argument("--seed", type=int, default=48)
+    parser.add_argument(
+        "--platform",
+        choices=("console", "telegram", "discord"),
+        default="console",
+        help="the process measured: the console, or Telegram or Discord against its fake",
+    )
+    parser.add_argument(
+        "--lanes", type=int, default=100, help="groups (Telegram) or channels (Discord) at once"
+    )
     parser.add_argument("--manager", action="store_true", help="the session manager alone")
     parser.add_argument("--games", type=int, default=10_000, help="with --manager")
     parser.add_argument("--plies", type=int, default=16, help="with --manager")
     args = parser.parse_args()
     if not args.manager:
         marks = {int(word) for word in args.at.split(",") if word.strip()} | {args.moves}
+        if args.platform == "telegram":
+            from benchmarks.memory_telegram import telegram_run
+
+            kept = {m for m in marks if m <= args.moves}
+            asyncio.run(telegram_run(args.moves, kept, args.longest, args.seed, args.lanes))
+            return
+        if args.platform == "discord":
+            from benchmarks.memory_discord import discord_run
+
+            kept = {m for m in marks if m <= args.moves}
+            asyncio.run(discord_run(args.moves, kept, args.longest, args.seed, args.lanes))
+            return
         console_run(
             args.root.resolve(),
             args.moves,

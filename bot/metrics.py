@@ -8,6 +8,9 @@ Each figure is recorded at the one place where it happens:
 - :data:`DELIVERY_LAG`: a notification sent by the outbox (:mod:`bot.delivery.outbox`), how
   long after it fell due.
 - :data:`SWEEP_SECONDS`: one clock sweep (:func:`bot.sessions.clocks.run_clocks`).
+- :data:`STORAGE_FULL`: a request the database refused because its storage is full (disk,
+  quota): :meth:`bot.storage.full.FullAlarm.full`, where a store meets it.  Any increase is
+  worth an alert: it lasts until someone frees space.
 - :data:`OUTBOX_DEPTH` and :data:`OUTBOX_LAG`: read from the database when the metrics are
   scraped (:func:`set_backlog`, called by :mod:`bot.web`).  They describe the whole
   database, so every process on one database reports the same figures: aggregate them with
@@ -29,6 +32,7 @@ from collections.abc import Iterable
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.process_collector import ProcessCollector
 
+from bot.storage.full import when_full
 from bot.storage.rows import Backlog
 
 __all__ = [
@@ -38,11 +42,13 @@ __all__ = [
     "OUTBOX_LAG",
     "REGISTRY",
     "REPLIES",
+    "STORAGE_FULL",
     "SWEEP_SECONDS",
     "delivered",
     "moved",
     "replied",
     "set_backlog",
+    "storage_full",
 ]
 
 #: The one registry every Hexhall metric is in (what ``GET /metrics`` shows).
@@ -91,6 +97,12 @@ SWEEP_SECONDS = Histogram(
     buckets=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60),
     registry=REGISTRY,
 )
+STORAGE_FULL = Counter(
+    "hexhall_storage_full",
+    "Requests the database refused because its storage is full (disk full, quota): players "
+    "are told the bot's storage is full; it lasts until space is freed.",
+    registry=REGISTRY,
+)
 
 # The platforms whose backlog gauges were ever set: a platform whose backlog emptied shows 0
 # (a series that vanishes would read as "no data", not "nothing waiting").
@@ -105,6 +117,15 @@ def moved(game: str) -> None:
 def replied(platform: str) -> None:
     """Count one answer handed to ``platform``."""
     REPLIES.labels(platform).inc()
+
+
+def storage_full() -> None:
+    """Count one request refused because the database's storage is full (called by every
+    store: see :func:`bot.storage.full.when_full`)."""
+    STORAGE_FULL.inc()
+
+
+when_full(storage_full)
 
 
 def delivered(platform: str, lag: float) -> None:

@@ -26,7 +26,7 @@ from bot.delivery.recap import Recaps
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import StoreError
+from bot.storage import StoreError, StoreFull
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
 
@@ -212,6 +212,10 @@ class Console:
                 return BAD_INPUT_EXIT
             try:
                 going_on = await self.handle(line)
+            except StoreFull:
+                # Said to the operator by the store (a metric and a log line).
+                self.say(f"! {texts.STORAGE_FULL}")
+                going_on = True
             except StoreError as exc:
                 # Whatever was not guarded already (a delivery, a follow-up read): the player
                 # is told and the console goes on; nothing was changed.

@@ -23,6 +23,12 @@ The sender says what went wrong by what it raises:
   outbox goes on with other chats.
 - anything else: a transient failure (network): tried again later.
 
+What "once" means across a crash: on a platform with no key to recognise a resend
+(Telegram: see :func:`at_most_once`), a direct notice is marked as being sent before it is
+handed over, so a worker killed while sending leaves it given up, never sent twice (the game's
+chat shows the same on its board); anything else is at least once there (a worker killed
+between the platform's answer and recording it sends it again after its claim is taken over).
+
 Obsolete notifications (a "your turn" for a ply already played, a reminder for a game that
 ended) are dropped by the store when they are claimed, so a sender never sees them.
 """
@@ -56,6 +62,7 @@ __all__ = [
     "Sender",
     "Throttled",
     "answering",
+    "at_most_once",
 ]
 
 log = logging.getLogger(__name__)
@@ -108,6 +115,11 @@ class OutboxStore(Protocol):
         until ``now + lease``, oldest first (obsolete and unreadable ones are dropped)."""
         ...
 
+    async def mark_sending(self, note_id: int, owner: str) -> bool:
+        """Record that ``owner`` hands a claimed notification to a platform that must get it
+        at most once; ``False`` if ``owner`` no longer held the claim."""
+        ...
+
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
         """Record a claimed notification as delivered; ``False`` if ``owner`` no longer held
         the claim."""
@@ -127,10 +139,12 @@ class OutboxStore(Protocol):
         *,
         direct: bool | None = None,
         counted: bool | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when`` (``direct=False``:
-        in the game's chat from now on; ``counted=False``: no failed attempt counted);
-        ``False`` if ``owner`` no longer held the claim."""
+        in the game's chat from now on; ``counted=False``: no failed attempt counted;
+        ``now``: the clock ``when`` was reckoned by, moved onto the database's); ``False``
+        if ``owner`` no longer held the claim."""
         ...
 
     async def direct_refused(self, player_id: int, now: datetime) -> None:
@@ -187,7 +201,14 @@ class BoardStore(Protocol):
         ...
 
     async def retry_later(
-        self, note_id: int, owner: str, when: datetime, error: str, *, direct: bool | None = None
+        self,
+        note_id: int,
+        owner: str,
+        when: datetime,
+        error: str,
+        *,
+        direct: bool | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``."""
         ...
@@ -228,7 +249,8 @@ async def answering(
     except BaseException as exc:
         for note_id in claimed:
             why = f"the answer failed: {type(exc).__name__}"
-            await store.retry_later(note_id, owner, clock.now(), why, direct=False)
+            at = clock.now()
+            await store.retry_later(note_id, owner, at, why, direct=False, now=at)
         raise
     for note_id in claimed:
         await store.mark_sent(note_id, owner, clock.now())
@@ -393,6 +415,11 @@ class Outbox:
             # platform refused one: the game's board in its chat already said it.
             await self.store.give_up(note.id, self.owner, self.clock.now(), "no direct messages")
             return 0
+        # No key lets the platform tell a resend (Telegram): marked first, so a worker killed
+        # while sending leaves it given up, never sent twice.
+        once = note.direct and at_most_once(sender)
+        if once and not await self.store.mark_sending(note.id, self.owner):
+            return 0
         try:
             # Said in its reader's language now (issue 43: stored unsaid).
             with i18n.use(await language_of(self.store, note)):
@@ -403,9 +430,10 @@ class Outbox:
             if note.direct and note.chat is not None:
                 # Once: from now on it is a chat message, and a chat refusal gives up.
                 log.info("direct message %d refused (%s): sending it in the chat", note.id, exc)
+                at = self.clock.now()
                 await self.store.retry_later(
-                    note.id, self.owner, self.clock.now(), f"direct message refused: {exc}",
-                    direct=False,
+                    note.id, self.owner, at, f"direct message refused: {exc}",
+                    direct=False, now=at,
                 )  # fmt: skip
                 self._redirected.add(note.id)
                 return 0
@@ -413,18 +441,22 @@ class Outbox:
         except DeliveryRefused as exc:
             await self._give_up(note, f"refused: {exc}")
         except Throttled as exc:
-            later = self.clock.now() + timedelta(seconds=exc.seconds)
+            at = self.clock.now()
+            later = at + timedelta(seconds=exc.seconds)
             log.info("notification %d: its chat is paced (%s); again at %s", note.id, exc, later)
-            await self.store.retry_later(note.id, self.owner, later, str(exc), counted=False)
+            await self.store.retry_later(
+                note.id, self.owner, later, str(exc), counted=False, now=at
+            )
         except Exception as exc:  # the sender's transient failures, whatever their type
             attempts = note.attempts + 1
             error = f"{type(exc).__name__}: {exc}"
             if attempts >= self.max_attempts:
                 await self._give_up(note, f"{attempts} attempts failed, last: {error}")
             else:
-                later = self.clock.now() + self.backoff * 2 ** (attempts - 1)
+                at = self.clock.now()
+                later = at + self.backoff * 2 ** (attempts - 1)
                 log.info("notification %d not delivered (%s); again at %s", note.id, error, later)
-                await self.store.retry_later(note.id, self.owner, later, error)
+                await self.store.retry_later(note.id, self.owner, later, error, now=at)
         else:
             sent_at = self.clock.now()
             if not await self.store.mark_sent(note.id, self.owner, sent_at):
@@ -445,6 +477,14 @@ class Outbox:
             why,
         )
         await self.store.give_up(note.id, self.owner, self.clock.now(), why)
+
+
+def at_most_once(sender: Sender) -> bool:
+    """Whether ``sender``'s platform has no key to recognise a message sent again (Telegram;
+    Discord has its nonce): then its direct notices (a "your turn" by direct message, which
+    the game's chat already shows on its board) are sent at most once across a crash, rather
+    than at least once.  A sender says so with ``at_most_once = True``."""
+    return bool(getattr(sender, "at_most_once", False))
 
 
 def _lane(note: Notification) -> str:

@@ -106,8 +106,13 @@ async def sweep(ctx: Context) -> int:
     calls), never sent in a burst.  Deadlines still ahead are left for a later call: they
     live in the store, so nothing needs re-arming in memory.  Returns how many pieces of
     work were done.  Tests call this directly after moving the injected clock.
+
+    Time is judged by the database's clock (deadlines are stored on it: see
+    :meth:`~bot.storage.sql_base.SqlBase.clock_now`), so a process whose clock is a few
+    minutes off calls time neither early nor late; a test's fake clock, far from it, judges
+    by itself.
     """
-    now = ctx.now()
+    now = await ctx.store.clock_now(ctx.now())
     work: list[tuple[datetime, tuple[str, int]]] = []
     for row in await ctx.store.clock_games(now):
         due = row.deadline_at

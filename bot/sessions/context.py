@@ -38,7 +38,15 @@ from bot.sessions import clock as clk
 from bot.sessions import texts, validate
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.thinker import Thinker
-from bot.storage import BadRow, GameRow, PlayerRow, SqlStore, StoreBusy, StoreError
+from bot.storage import (
+    BadRow,
+    GameRow,
+    PlayerRow,
+    SqlStore,
+    StoreBusy,
+    StoreError,
+    StoreFull,
+)
 from bot.workers import worker_name
 from engines import Position
 from engines.base import shown
@@ -186,6 +194,10 @@ async def _guarded(
         # The store has set a damaged game or challenge aside; other rows are not.
         log.error("a stored row cannot be read: %s", exc)
         return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
+    except StoreFull:
+        # Said once to the operator by the store (a metric and a log line); the player is
+        # told it is the storage, which stays full until someone frees space.
+        return Reply.refuse(texts.STORAGE_FULL)
     except StoreError as exc:
         # A full disk, an unreachable server, a refused statement: nothing was changed,
         # the player is answered and the process goes on serving (one line, no trace).

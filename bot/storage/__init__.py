@@ -15,7 +15,7 @@ returned in its place (a game that cannot be read is set aside and returned with
 
 from pathlib import Path
 
-from bot.storage.errors import BadRow, StoreBusy, StoreError, StoreUnavailable
+from bot.storage.errors import BadRow, StoreBusy, StoreError, StoreFull, StoreUnavailable
 from bot.storage.postgres import PostgresStore, is_postgres_url, redact_url
 from bot.storage.posts import Post, PostKind
 from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
@@ -45,6 +45,7 @@ __all__ = [
     "Standing",
     "StoreBusy",
     "StoreError",
+    "StoreFull",
     "StoreUnavailable",
     "open_store",
     "redact_url",

@@ -49,6 +49,10 @@ class Conn(Protocol):
     """A connection lent by the store for one call: each statement is awaited on the
     database's own async driver."""
 
+    #: An SQL expression for the database's clock now, as the stored text of a time (what
+    #: :meth:`~bot.storage.sql_base.SqlBase.db_time` gives for no offset).
+    now_sql: str
+
     async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> int:
         """Run one statement (``?`` placeholders) with ``parameters``; how many rows it
         changed."""

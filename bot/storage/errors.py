@@ -2,8 +2,12 @@
 
 >>> str(StoreBusy())
 'the database is busy, try again'
->>> str(StoreUnavailable("database or disk is full"))
-'the database is unavailable: database or disk is full'
+>>> str(StoreUnavailable("the server cannot be reached"))
+'the database is unavailable: the server cannot be reached'
+>>> str(StoreFull("database or disk is full"))
+"the database's storage is full: database or disk is full"
+>>> isinstance(StoreFull("quota"), StoreUnavailable)
+True
 >>> error = BadRow("games", 7, "deadline_at", "not a time: 'soon'")
 >>> str(error)
 "games #7: column deadline_at cannot be read (not a time: 'soon')"
@@ -13,7 +17,7 @@
 
 from __future__ import annotations
 
-__all__ = ["BadRow", "StoreBusy", "StoreError", "StoreUnavailable"]
+__all__ = ["BadRow", "StoreBusy", "StoreError", "StoreFull", "StoreUnavailable"]
 
 
 class StoreError(Exception):
@@ -29,13 +33,25 @@ class StoreBusy(StoreError):
 
 
 class StoreUnavailable(StoreError):
-    """The database cannot take the request now: the disk is full, the server cannot be
-    reached or refused the statement.  Nothing was changed; ``detail`` says what happened
-    (for the log, never for players: they are told to try again)."""
+    """The database cannot take the request now: the server cannot be reached or refused the
+    statement (a full storage is :class:`StoreFull`, a kind of it).  Nothing was changed;
+    ``detail`` says what happened (for the log, never for players: they are told to try
+    again)."""
 
     def __init__(self, detail: str) -> None:
         self.detail = detail
         super().__init__(f"the database is unavailable: {detail}")
+
+
+class StoreFull(StoreUnavailable):
+    """The database's storage is full: SQLite's ``SQLITE_FULL`` (the disk, a quota, or
+    ``max_page_count``), PostgreSQL's ``disk_full`` (SQLSTATE 53100).  Nothing was changed.
+    Unlike a server that cannot be reached, it lasts until someone frees space: players are
+    told so (not "try again"), and the operator is alerted (:mod:`bot.storage.full`)."""
+
+    def __init__(self, detail: str) -> None:
+        self.detail = detail
+        StoreError.__init__(self, f"the database's storage is full: {detail}")
 
 
 class BadRow(StoreError, ValueError):

@@ -45,6 +45,7 @@ import asyncpg
 
 from bot.storage.dbapi import Conn, Row
 from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
+from bot.storage.full import FullAlarm
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
 
@@ -115,9 +116,21 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
+def postgres_time(ahead: timedelta = timedelta(0)) -> str:
+    """PostgreSQL's expression for the server's clock (``now()``: the transaction's start)
+    ``ahead`` of now, as the stored text of a time."""
+    seconds = ahead.total_seconds()
+    return (
+        f"to_char((now() + interval '{seconds:.6f} seconds') AT TIME ZONE 'UTC', "
+        """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
+    )
+
+
 class _Connection:
     """The :class:`~bot.storage.dbapi.Conn` of the PostgreSQL store: each statement awaited on
     the asyncpg connection the store took from its pool for this call."""
+
+    now_sql = postgres_time()
 
     def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record]) -> None:
         self._conn = conn
@@ -156,16 +169,13 @@ class PostgresStore(SqlStore):
     def db_time(self, ahead: timedelta = timedelta(0)) -> str:
         """The database server's clock (``now()``: the transaction's start) ``ahead`` of now,
         as the stored text of a time (see :meth:`SqlBase.db_time`)."""
-        seconds = ahead.total_seconds()
-        return (
-            f"to_char((now() + interval '{seconds:.6f} seconds') AT TIME ZONE 'UTC', "
-            """'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')"""
-        )
+        return postgres_time(ahead)
 
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         #: The database, with its password hidden.
         self.path = redact_url(url)
+        self._alarm = FullAlarm(self.path)
 
     @classmethod
     async def open(
@@ -264,10 +274,17 @@ class PostgresStore(SqlStore):
             raise StoreBusy() from None
         except asyncpg.PostgresError as exc:
             # The first line only: PostgreSQL's DETAIL repeats the row, players' text and all.
+            if getattr(exc, "sqlstate", None) == DISK_FULL:
+                raise self._alarm.full(_first_line(exc)) from exc
             raise StoreUnavailable(f"the database refused the change: {_first_line(exc)}") from exc
         except (OSError, asyncpg.InterfaceError) as exc:
             raise StoreUnavailable(f"the database cannot be reached: {exc}") from None
 
+
+#: PostgreSQL's SQLSTATE for "disk_full" (class 53, insufficient resources): the server could
+#: not extend a file for want of space.  The class's other codes (out of memory, too many
+#: connections, a configuration limit) pass, and are told as the database unavailable.
+DISK_FULL = "53100"
 
 # The advisory lock key that makes migrations one process at a time (any fixed number).
 _MIGRATION_LOCK = 728190019

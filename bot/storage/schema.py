@@ -740,6 +740,13 @@ CREATE TABLE languages (
     PRIMARY KEY (platform, kind, key)
 );
 """
+# 16 -> 17 (issue 48): the active games with a deadline but no alarm (a row damaged by hand or
+# by a tool), indexed (normally empty), so each clock sweep finds them and works their alarm
+# out again from their deadline instead of never timing them out.
+_ALARMS_MISSING = """
+CREATE INDEX games_alarm_missing ON games (id)
+    WHERE status = 'active' AND alarm_at IS NULL AND deadline_at IS NOT NULL;
+"""
 
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
@@ -754,6 +761,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_WORKERS, _WORKERS),
     Migration(_PREMOVES_SQLITE, _PREMOVES_POSTGRES),
     Migration(_LANGUAGES, _LANGUAGES),
+    Migration(_ALARMS_MISSING, _ALARMS_MISSING),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

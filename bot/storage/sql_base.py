@@ -14,9 +14,52 @@ from typing import Any, TypeVar
 
 from bot.storage.dbapi import Conn, Row, from_ts
 
-__all__ = ["SqlBase"]
+__all__ = ["MAX_SKEW", "MIN_SKEW", "SqlBase", "db_clock", "skew", "sqlite_time"]
 
 T = TypeVar("T")
+
+#: How far a process's clock may be from the database's and still be taken for a wall clock
+#: that is off (a host whose clock drifts): its times are then moved onto the database's
+#: clock.  A clock further off is not a wall clock at all (a test's fake clock, a host whose
+#: clock is broken): its times are stored as it gives them, as before.
+MAX_SKEW = timedelta(hours=1)
+
+
+#: A difference smaller than this is the time the process took since it read its clock (a
+#: transaction, a bot's move): not a clock that is off, and nothing to move (a row written
+#: again for it would cost every move a statement).
+MIN_SKEW = timedelta(seconds=1)
+
+
+def skew(now: datetime, db_now: datetime) -> timedelta:
+    """What moves a time of a process whose clock reads ``now`` onto the database's clock,
+    which reads ``db_now``: their difference, unless it is under :data:`MIN_SKEW` or beyond
+    :data:`MAX_SKEW` (then nothing: see there).
+
+    >>> from datetime import UTC
+    >>> t = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+    >>> skew(t, t + timedelta(seconds=150)), skew(t, t + timedelta(days=300))
+    (datetime.timedelta(seconds=150), datetime.timedelta(0))
+    >>> skew(t, t + timedelta(milliseconds=40))
+    datetime.timedelta(0)
+    """
+    gap = db_now - now
+    return gap if MIN_SKEW <= abs(gap) <= MAX_SKEW else timedelta(0)
+
+
+def sqlite_time(ahead: timedelta = timedelta(0)) -> str:
+    """SQLite's expression for its clock ``ahead`` of now as the stored text of a time (see
+    :meth:`SqlBase.db_time`)."""
+    seconds = ahead.total_seconds()
+    return f"(strftime('%Y-%m-%dT%H:%M:%f', 'now', '{seconds:+.6f} seconds') || '000Z')"
+
+
+async def db_clock(conn: Conn) -> datetime:
+    """The database's clock now, read in SQL on ``conn`` (in a PostgreSQL transaction:
+    ``now()``, its start, the time every other statement of it uses)."""
+    row = await conn.fetchrow(f"SELECT {conn.now_sql} AS now")
+    assert row is not None
+    return from_ts(row["now"])
 
 
 class SqlBase:
@@ -51,14 +94,20 @@ class SqlBase:
         processes whose clocks disagree still agree on who holds what.  SQLite's
         ``strftime(..., 'now', '<N> seconds')`` (millisecond precision, padded to the stored
         microseconds); PostgreSQL overrides it with ``now()``."""
-        seconds = ahead.total_seconds()
-        return f"(strftime('%Y-%m-%dT%H:%M:%f', 'now', '{seconds:+.6f} seconds') || '000Z')"
+        return sqlite_time(ahead)
 
     async def db_now(self) -> datetime:
         """The database's clock now (see :meth:`db_time`)."""
         row = await self._row(f"SELECT {self.db_time()} AS now")
         assert row is not None
         return from_ts(row["now"])
+
+    async def clock_now(self, now: datetime) -> datetime:
+        """The time to judge what is due by, for a process whose clock reads ``now``: the
+        database's clock, unless ``now`` is further from it than :data:`MAX_SKEW` (a test's
+        fake clock: then ``now`` itself).  Processes whose clocks disagree by a few minutes
+        thus agree on when a board, a retry, a reminder or a deadline falls due."""
+        return now + skew(now, await self.db_now())
 
     def _lend(self) -> AbstractAsyncContextManager[Conn]:
         """A connection for one call, to this call alone until the context ends; the

@@ -19,6 +19,7 @@ from bot.storage.errors import BadRow
 from bot.storage.premove_rows import drop_stale_premoves
 from bot.storage.rows import GameRow, MoveRow, NewGame
 from bot.storage.sql_base import SqlBase
+from bot.storage.sql_clock import deadline_on_db_clock
 from bot.storage.sql_outbox import cancel_obsolete_notes, filled, insert_notes
 from bot.storage.sql_rows import (
     GAME_COLUMNS,
@@ -222,17 +223,22 @@ class SqlGames(SqlBase):
         now: datetime,
         notes: Sequence[Notification],
         also: Callable[[Conn, Row], Awaitable[None]] | None = None,
+        *,
+        timed: bool = False,
     ) -> GameRow | None:
         """Every change of a stored game in one transaction: ``update`` (an ``UPDATE games
         ... WHERE`` with its version check, to which ``RETURNING`` is added), then ``also``
         (the moves row, rating changes), then what the change makes obsolete is cancelled and
         ``notes`` are added.  ``None`` (nothing written) if the check failed: the game changed
-        meanwhile."""
+        meanwhile.  ``timed``: the change set a deadline reckoned from ``now``, which is moved
+        onto the database's clock (:func:`deadline_on_db_clock`)."""
 
         async def change(conn: Conn) -> Row | None:
             row: Row | None = await conn.fetchrow(f"{update}RETURNING {GAME_COLUMNS}", values)
             if row is None:
                 return None
+            if timed:
+                row = await deadline_on_db_clock(conn, row, now)
             if also is not None:
                 await also(conn, row)
             await drop_stale_premoves(conn, row)
@@ -342,6 +348,7 @@ class SqlGames(SqlBase):
             "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' " + alone,
             values,
             play,
+            timed=deadline_at is not None and finish is None,
         )
 
     async def finish_game(
@@ -415,6 +422,7 @@ class SqlGames(SqlBase):
             game.id,
             now,
             notes,
+            timed=isinstance(columns.get("deadline_at"), datetime),
         )
 
     async def mark_corrupt(self, game_id: int, reason: str) -> None:
@@ -467,6 +475,7 @@ class SqlGames(SqlBase):
             now,
             notes,
             undo,
+            timed=deadline_at is not None,
         )
 
     async def import_game(
@@ -511,7 +520,7 @@ class SqlGames(SqlBase):
                     ),
                 )
             )
-            return row
+            return await deadline_on_db_clock(conn, row, now) if not over else row
 
         return read_game(await self._write(store))
 
@@ -529,6 +538,12 @@ class SqlGames(SqlBase):
             "AND (alarm_at <= ? OR alarm_at > ?) ORDER BY alarm_at, id",
             (to_ts(horizon), to_ts(horizon + ALARM_REACH)),
         )
+        # A game with a deadline and no alarm at all (a row written by hand or a tool) would
+        # never be looked at: found through its own (normally empty) index, worked out again.
+        missing = await self._rows(
+            f"SELECT {GAME_COLUMNS}, alarm_at FROM games WHERE status = 'active' "
+            "AND alarm_at IS NULL AND deadline_at IS NOT NULL ORDER BY id"
+        )
         due = to_ts(horizon)
         # '' marks the games of a database from before alarms (schema 8): their alarm is
         # worked out here, once.
@@ -540,6 +555,11 @@ class SqlGames(SqlBase):
                     Reader("games", row).time("alarm_at")
                 except BadRow as exc:
                     log.error("%s; worked out again from its deadline", exc)
+        for row in missing:
+            log.error(
+                "games #%s: its alarm is missing; worked out again from its deadline", row["id"]
+            )
+        again += missing
         kept = [r for r, worked_out in zip(rows, redo, strict=True) if not worked_out]
         games = await self._games(kept, keep_bad=False)
         unset = await self._games(again, keep_bad=False)
@@ -612,4 +632,4 @@ async def insert_game(conn: Conn, new: NewGame, now: datetime) -> Row:
             ),
         )
     )
-    return row
+    return await deadline_on_db_clock(conn, row, now)

@@ -18,12 +18,15 @@ from bot.messages import Action, Text
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import Backlog
-from bot.storage.sql_base import SqlBase
+from bot.storage.sql_base import SqlBase, db_clock, skew
+from bot.storage.sql_clock import on_db_clock
 from bot.storage.sql_rows import NOTE_RETURNING, read_notification
 
 __all__ = [
     "DROP_NOTE",
     "OBSOLETE_NOTE",
+    "SENDING",
+    "UNSURE",
     "SqlOutbox",
     "cancel_obsolete_notes",
     "filled",
@@ -31,6 +34,13 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+
+
+#: The outcome of an undelivered notification while a worker hands it to a platform that may
+#: deliver it at most once (:meth:`SqlOutbox.mark_sending`).
+SENDING = "sending"
+#: Why such a notification was given up: its worker stopped while sending it.
+UNSURE = "its sender stopped while sending it: not sent again (at most once)"
 
 
 # -- writing notifications ----------------------------------------------------------------------
@@ -92,11 +102,12 @@ def _note_values(note: Notification) -> tuple[Any, ...]:
 
 
 async def insert_notes(conn: Conn, notes: Iterable[Notification]) -> None:
-    """Add ``notes`` to the outbox inside the caller's transaction; one whose ``dedupe`` key is
-    already stored is not added."""
+    """Add ``notes`` to the outbox inside the caller's transaction, timed by the database's
+    clock (:func:`~bot.storage.sql_clock.on_db_clock`); one whose ``dedupe`` key is already
+    stored is not added."""
     # ON CONFLICT on the dedupe key only: a NOT NULL or foreign-key violation still fails the
     # whole transaction (INSERT OR IGNORE would silently drop the row and commit the rest).
-    rows = [_note_values(n) for n in notes]
+    rows = [_note_values(n) for n in await on_db_clock(conn, notes)]
     if rows:
         await conn.executemany(_INSERT_NOTE, rows)
 
@@ -151,7 +162,7 @@ class SqlOutbox(SqlBase):
         out)."""
         rows = await self._rows(
             f"SELECT {NOTE_RETURNING} FROM notifications WHERE player_id = ? "
-            "AND (outcome IS NULL OR outcome = 'sent') ORDER BY id",
+            f"AND (outcome IS NULL OR outcome IN ('sent', '{SENDING}')) ORDER BY id",
             (player_id,),
         )
         return [read_notification(r) for r in rows]
@@ -181,10 +192,11 @@ class SqlOutbox(SqlBase):
         its lease has ended, so two workers never hold the same one (PostgreSQL adds ``FOR
         UPDATE SKIP LOCKED`` to the inner select so they do not wait on each other either).
         """
-        # Leases by the database's clock (processes' clocks may disagree); due when both this
-        # process's clock and the database's say so (a process running ahead must not take a
-        # board its answer is about to post).
-        stamp, at, until = to_ts(now), self.db_time(), self.db_time(lease)
+        # Leases by the database's clock (processes' clocks may disagree), and due by it too:
+        # notes are stored on it (sql_clock.on_db_clock).  A clock far off it (a test's fake
+        # clock) judges what is due by itself, with the database's clock as a bound.
+        stamp = to_ts(await self.clock_now(now))
+        at, until = self.db_time(), self.db_time(lease)
         free = f"done_at IS NULL AND (lease_until IS NULL OR lease_until <= {at})"
 
         # A picked row whose game has made it obsolete is dropped in the same statement that
@@ -196,8 +208,8 @@ class SqlOutbox(SqlBase):
         )
         take = (
             "WITH picked AS (SELECT id FROM notifications WHERE platform = ? "
-            f"AND done_at IS NULL AND deliver_after <= ? AND deliver_after <= {at} "
-            f"AND (lease_until IS NULL OR lease_until <= {at}) "
+            f"AND done_at IS NULL AND outcome IS NULL AND deliver_after <= ? "
+            f"AND deliver_after <= {at} AND (lease_until IS NULL OR lease_until <= {at}) "
             f"ORDER BY deliver_after, id LIMIT ?{self.SKIP_LOCKED}) "
             f"UPDATE notifications SET done_at = CASE WHEN {stale} THEN ? ELSE done_at END, "
             f"outcome = CASE WHEN {stale} THEN 'obsolete' ELSE outcome END, "
@@ -213,6 +225,16 @@ class SqlOutbox(SqlBase):
             # PostgreSQL may run a locking subquery again per row and take more than ``limit``.
             # Obsolete rows among them are dropped; while a full pick had some, pick again,
             # so fewer than ``limit`` rows claimed means none is left due.
+            # A notice sent at most once whose sender stopped while sending it (its claim
+            # ended or was freed with the notice still marked as being sent) is not sent
+            # again: it may have gone out.
+            await conn.execute(
+                f"UPDATE notifications SET done_at = ?, outcome = 'failed', last_error = "
+                f"'{UNSURE}', lease_owner = NULL, lease_until = NULL WHERE platform = ? "
+                f"AND done_at IS NULL AND outcome = '{SENDING}' "
+                f"AND (lease_until IS NULL OR lease_until <= {at})",
+                (stamp, platform),
+            )
             taken: list[Row] = []
             want = limit
             while want > 0:
@@ -246,6 +268,21 @@ class SqlOutbox(SqlBase):
         )
         return changed == 1
 
+    async def mark_sending(self, note_id: int, owner: str) -> bool:
+        """Record, before a notification that must go at most once is handed to its platform,
+        that the worker ``owner`` is sending it: should the worker stop before
+        :meth:`mark_sent` (killed), the next claim gives it up instead of sending it again
+        (see :meth:`claim_due`).  ``False`` if ``owner`` no longer holds the claim (then it
+        must not be sent)."""
+        changed = await self._write(
+            lambda c: c.execute(
+                f"UPDATE notifications SET outcome = '{SENDING}' WHERE id = ? "
+                "AND lease_owner = ? AND done_at IS NULL AND outcome IS NULL",
+                (note_id, owner),
+            )
+        )
+        return changed == 1
+
     async def mark_sent(self, note_id: int, owner: str, now: datetime) -> bool:
         """Record that the worker ``owner`` delivered a notification it claimed; ``False`` if
         it no longer held the claim (its lease ended and another worker took it)."""
@@ -265,23 +302,27 @@ class SqlOutbox(SqlBase):
         *,
         direct: bool | None = None,
         counted: bool | None = None,
+        now: datetime | None = None,
     ) -> bool:
         """Release a claimed notification to be tried again at ``when``, counting a failed
         attempt (``direct=False``: deliver it in the game's chat from now on, the fallback for
         a refused direct message, which does not count as an attempt; ``counted=False``: a
         wait the platform asked for, no attempt either); ``False`` if ``owner`` no longer held
-        the claim."""
+        the claim.  ``now``: the caller's clock when it chose ``when``, which is then moved
+        onto the database's clock (as :func:`~bot.storage.sql_clock.on_db_clock` does)."""
         if counted is None:
             counted = direct is None
 
         async def retry(conn: Conn) -> bool:
+            at = when if now is None else when + skew(now, await db_clock(conn))
             changed = await conn.execute(
                 "UPDATE notifications SET attempts = attempts + ?, deliver_after = ?, "
                 "last_error = ?, direct = COALESCE(?, direct), lease_owner = NULL, "
-                "lease_until = NULL WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
+                "lease_until = NULL, outcome = NULL "
+                "WHERE id = ? AND lease_owner = ? AND done_at IS NULL",
                 (
                     int(counted),
-                    to_ts(when),
+                    to_ts(at),
                     error[:500],
                     None if direct is None else int(direct),
                     note_id,
@@ -348,7 +389,9 @@ class SqlOutbox(SqlBase):
 
     async def outbox_backlog(self, now: datetime) -> list[Backlog]:
         """Per platform: how many notifications are due and undelivered at ``now``, and how
-        many seconds the oldest of them has waited (for the metrics)."""
+        many seconds the oldest of them has waited (for the metrics), by the database's
+        clock (see :meth:`~bot.storage.sql_base.SqlBase.clock_now`)."""
+        now = await self.clock_now(now)
         rows = await self._rows(
             "SELECT platform, COUNT(*) AS due, MIN(deliver_after) AS oldest FROM notifications "
             "WHERE done_at IS NULL AND deliver_after <= ? GROUP BY platform ORDER BY platform",

@@ -29,8 +29,10 @@ import aiosqlite
 
 from bot.storage.dbapi import Conn, Row
 from bot.storage.errors import StoreBusy, StoreError, StoreUnavailable
+from bot.storage.full import FullAlarm
 from bot.storage.schema import MIGRATIONS, SCHEMA_VERSION
 from bot.storage.sql import SqlStore
+from bot.storage.sql_base import sqlite_time
 
 __all__ = ["SqliteStore"]
 
@@ -47,10 +49,21 @@ def _is_busy(exc: sqlite3.Error) -> bool:
     return "locked" in str(exc) or "busy" in str(exc)
 
 
+def _is_full(exc: sqlite3.Error) -> bool:
+    """Whether SQLite refused for want of space: ``SQLITE_FULL`` ("database or disk is full":
+    the disk, a quota, or ``max_page_count``)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    if code is not None:
+        return bool(code & 0xFF == sqlite3.SQLITE_FULL)
+    return "database or disk is full" in str(exc)
+
+
 class _Connection:
     """The :class:`~bot.storage.dbapi.Conn` of the SQLite store: statements on an aiosqlite
     connection, one cursor reused for those that return no rows (one trip to aiosqlite's
     thread each)."""
+
+    now_sql = sqlite_time()
 
     def __init__(self, db: aiosqlite.Connection, cursor: aiosqlite.Cursor) -> None:
         self._db = db
@@ -147,6 +160,7 @@ class SqliteStore(SqlStore):
         # One call at a time on the one connection, from its first statement to its last.
         self._lock = asyncio.Lock()
         self.path = path
+        self._alarm = FullAlarm(path)
 
     @classmethod
     async def open(cls, path: str | Path, *, busy_timeout: float = BUSY_TIMEOUT) -> SqliteStore:
@@ -200,6 +214,8 @@ class SqliteStore(SqlStore):
             except sqlite3.Error as exc:
                 if _is_busy(exc):
                     raise StoreBusy() from None
+                if _is_full(exc):
+                    raise self._alarm.full(str(exc)) from exc
                 # A full disk, an I/O error, a refused statement: nothing was changed (the
                 # transaction rolled back), and the process goes on serving.
                 raise StoreUnavailable(f"the database refused the change: {exc}") from exc

@@ -84,6 +84,10 @@ class TelegramSender:
     ``web_app`` is the web board's Mini App short name: the boards it posts (the bot's moves,
     tournament games) carry the same Mini App link as the adapter's answers."""
 
+    #: Telegram has no key that recognises a message sent again: direct notices go at most
+    #: once across a crash (see :func:`bot.delivery.outbox.at_most_once`).
+    at_most_once = True
+
     def __init__(
         self,
         bot: Bot,

@@ -176,6 +176,11 @@ def cannot_be_read(game_id: int, reason: str) -> Text:
 BUSY = _p("The database is busy, try again.")
 #: The answer when the database cannot take a request (a full disk, an unreachable server).
 UNAVAILABLE = _p("The database is unavailable, try again.")
+#: The answer when the database's storage is full (a full disk, a quota): it lasts until
+#: whoever runs the bot frees space, so "try again" would mislead.
+STORAGE_FULL = _p(
+    "The bot's storage is full: nothing was changed. Please tell whoever runs the bot."
+)
 #: The answer to a tap whose chat the platform's flood control holds back (what it changed is
 #: stored; a board it made follows through the outbox).
 FLOOD_WAIT = N_("Telegram holds my messages in this chat back for a moment: nothing is lost.")
