@@ -281,7 +281,8 @@ class SqlGames(SqlBase):
         sql, values, play = self.move_statement(
             game, move, seat, snapshot, to_move, now, finish, deadline_at, rating, alone_in
         )
-        return await self._change_game(sql, values, game.id, now, notes, play)
+        timed = deadline_at is not None and finish is None
+        return await self._change_game(sql, values, game.id, now, notes, play, timed=timed)
 
     @staticmethod
     def move_statement(
@@ -348,7 +349,6 @@ class SqlGames(SqlBase):
             "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' " + alone,
             values,
             play,
-            timed=deadline_at is not None and finish is None,
         )
 
     async def finish_game(

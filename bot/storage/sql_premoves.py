@@ -27,6 +27,7 @@ from bot.storage.errors import BadRow
 from bot.storage.premove_rows import drop_stale_premoves
 from bot.storage.rows import GameRow
 from bot.storage.sql_base import SqlBase
+from bot.storage.sql_clock import deadline_on_db_clock
 from bot.storage.sql_games import SqlGames
 from bot.storage.sql_outbox import cancel_obsolete_notes, insert_notes
 from bot.storage.sql_rows import GAME_COLUMNS, read_game
@@ -194,6 +195,8 @@ class SqlPremoves(SqlBase):
             row = await conn.fetchrow(f"{sql}RETURNING {GAME_COLUMNS}", values)
             if row is None:  # the row was changed in this transaction: cannot be stale
                 raise LookupError(f"game {game.id}: the prepared reply found no game to update")
+            if reply.deadline_at is not None and reply.finish is None:
+                row = await deadline_on_db_clock(conn, row, now)  # as apply_move's "timed"
             await also(conn, row)
             await drop_stale_premoves(conn, row)
             if kept and row["status"] == "active":
