@@ -225,6 +225,7 @@ from bot.sessions.texts.premoves import (
     digest_bad,
     digest_head,
     digest_is,
+    digest_left,
     digest_line,
     digest_off,
     digest_set,
@@ -638,6 +639,7 @@ __all__ += [
     "digest_bad",
     "digest_head",
     "digest_is",
+    "digest_left",
     "digest_line",
     "digest_off",
     "digest_set",
@@ -673,6 +675,7 @@ __all__ += [
 # The web board page's words (issue 44), kept apart as above.
 from bot.sessions.texts.board import (  # noqa: E402
     BOARD_LABELS,
+    board_labels,
     web_bad_action_request,
     web_choose_region,
     web_draw_offered,
@@ -686,6 +689,7 @@ from bot.sessions.texts.board import (  # noqa: E402
 
 __all__ += [
     "BOARD_LABELS",
+    "board_labels",
     "web_bad_action_request",
     "web_choose_region",
     "web_draw_offered",
