@@ -28,6 +28,7 @@ from __future__ import annotations
 from bot.sessions.texts.activity import (
     activity_bad_request,
     activity_code_refused,
+    activity_game_label,
     activity_games,
     activity_no_games,
     activity_not_in_discord,
@@ -662,6 +663,7 @@ __all__ += [
 __all__ += [
     "activity_bad_request",
     "activity_code_refused",
+    "activity_game_label",
     "activity_games",
     "activity_no_games",
     "activity_not_in_discord",

@@ -57,3 +57,10 @@ def activity_no_games() -> Text:
 def activity_games() -> Text:
     """Above the list of the player's games, to switch boards."""
     return _p("Your games:")
+
+
+def activity_game_label(game_id: int, title: str, first: str, second: str) -> Text:
+    """A game someone watches, in the Activity's list of games (``#12 Maphex: Ada v Bo``)."""
+    return _p(
+        "#{game} {title}: {first} v {second}", game=game_id, title=title, first=first, second=second
+    )
