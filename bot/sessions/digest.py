@@ -163,10 +163,8 @@ async def _digest_notes(ctx: Context, row: DigestRow, day: str) -> Sequence[Noti
     actions: list[Action] = []
     for game in mine:
         opponent = await loading.player_by_id(ctx, game.seats[1 - (game.to_move or 0)])
-        left = (
-            "no clock"
-            if game.deadline_at is None
-            else texts.time_left((game.deadline_at - now).total_seconds())
+        left = texts.digest_left(
+            None if game.deadline_at is None else (game.deadline_at - now).total_seconds()
         )
         page = "" if ctx.pages is None else f" {await ctx.pages.link(game.id)}"
         text += texts.digest_line(

@@ -91,7 +91,7 @@ def check_line(game_id: int, position: Position, moves: list[str]) -> tuple[str,
             position = position.play(text)
         except IllegalMove as exc:
             raise Refusal(
-                texts.premove_illegal(game_id, step, text, texts.illegal_move(exc))
+                texts.premove_illegal(game_id, step, text, texts.illegal_said(exc))
             ) from None
         played = position.last_move or text
         canonical.append(played)
@@ -210,7 +210,7 @@ async def follow_up(
     try:
         reply = after.play(match.moves[1])
     except IllegalMove as exc:  # checked when set: only a change of the rules gets here
-        said = texts.premove_stopped_note(row.id, title, match.moves[1], texts.illegal_move(exc))
+        said = texts.premove_stopped_note(row.id, title, match.moves[1], texts.illegal_said(exc))
         return FollowUp(owner, seat, notes=_told(ctx, owner, row, said))
     outcome = reply.outcome
     if outcome is not None and outcome.winner not in (None, seat):

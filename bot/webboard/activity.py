@@ -273,10 +273,10 @@ class _Activity:
         if view is None:
             return None
         title = page.game_title(view.row.game)
-        names = f"{view.players[0].name} v {view.players[1].name}"
+        first, second = view.players[0].name, view.players[1].name
         return {
             "id": game_id,
-            "label": f"#{game_id} {title}: {names}",
+            "label": str(texts.activity_game_label(game_id, title, first, second)),
             "path": urlsplit(await self.board.link(game_id)).path,
             "token": None,
             "here": False,

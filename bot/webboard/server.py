@@ -327,7 +327,7 @@ class WebBoard:
             "offer_text": actions.offer_text(
                 row.draw_offer_by, row.takeback_by, position.seat_sides
             ),
-            "labels": texts.BOARD_LABELS,
+            "labels": texts.board_labels(),
         }
         self._views.put(key, state)
         return dict(state)

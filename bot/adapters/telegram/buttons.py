@@ -204,7 +204,7 @@ class ButtonHandlers:
             return False
         # The picker goes with the game's older boards when the board is posted.
         here = await self.manager.game_chat(reply.game_id) == str(chat_id)
-        await query.answer(None if here else texts.PLAYED_BOARD_THERE)
+        await query.answer(None if here else gettext(texts.PLAYED_BOARD_THERE))
         await self._in_game_chat(reply, dedupe=True)
         return True
 

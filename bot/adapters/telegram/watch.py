@@ -253,9 +253,9 @@ async def _open_privately(
         except Forbidden:  # never opened the bot, or blocked it: remembered
             await refused(manager, user)
         else:
-            await query.answer(texts.PICKER_SENT_PRIVATELY)
+            await query.answer(gettext(texts.PICKER_SENT_PRIVATELY))
             return
-    await query.answer(texts.PICKER_START, url=start_link(bot, step.game_id))
+    await query.answer(gettext(texts.PICKER_START), url=start_link(bot, step.game_id))
 
 
 async def private_picker(manager: SessionManager, bot: Bot, person: int, step: Picker) -> None:

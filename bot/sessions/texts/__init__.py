@@ -28,6 +28,7 @@ from __future__ import annotations
 from bot.sessions.texts.activity import (
     activity_bad_request,
     activity_code_refused,
+    activity_game_label,
     activity_games,
     activity_no_games,
     activity_not_in_discord,
@@ -226,6 +227,7 @@ from bot.sessions.texts.premoves import (
     digest_bad,
     digest_head,
     digest_is,
+    digest_left,
     digest_line,
     digest_off,
     digest_set,
@@ -640,6 +642,7 @@ __all__ += [
     "digest_bad",
     "digest_head",
     "digest_is",
+    "digest_left",
     "digest_line",
     "digest_off",
     "digest_set",
@@ -662,6 +665,7 @@ __all__ += [
 __all__ += [
     "activity_bad_request",
     "activity_code_refused",
+    "activity_game_label",
     "activity_games",
     "activity_no_games",
     "activity_not_in_discord",
@@ -675,6 +679,7 @@ __all__ += [
 # The web board page's words (issue 44), kept apart as above.
 from bot.sessions.texts.board import (  # noqa: E402
     BOARD_LABELS,
+    board_labels,
     web_bad_action_request,
     web_choose_region,
     web_draw_offered,
@@ -688,6 +693,7 @@ from bot.sessions.texts.board import (  # noqa: E402
 
 __all__ += [
     "BOARD_LABELS",
+    "board_labels",
     "web_bad_action_request",
     "web_choose_region",
     "web_draw_offered",

@@ -6,70 +6,77 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 from __future__ import annotations
 
 from bot.messages import Text
-from bot.sessions.texts.base import _t
+from bot.sessions.texts.base import N_, _p, _s, _side
 from bot.sessions.texts.questions import NOT_NOW, YES_RESIGN
 
 #: The labels of the page's controls, by the key the page's script knows them by.
 BOARD_LABELS: dict[str, str] = {
-    "flip": "Turn board",
-    "zoom_in": "Zoom in",
-    "zoom_out": "Zoom out",
-    "typed": "Type a move",
-    "typed_send": "Play typed",
-    "resign": "Resign",
-    "draw": "Offer a draw",
-    "draw_accept": "Accept the draw",
-    "draw_decline": "Decline the draw",
-    "takeback": "Ask to take back",
-    "takeback_accept": "Allow the takeback",
-    "takeback_decline": "Refuse the takeback",
-    "next_turn": "Next game where it is your turn",
+    "flip": N_("Turn board"),
+    "zoom_in": N_("Zoom in"),
+    "zoom_out": N_("Zoom out"),
+    "typed": N_("Type a move"),
+    "typed_send": N_("Play typed"),
+    "resign": N_("Resign"),
+    "draw": N_("Offer a draw"),
+    "draw_accept": N_("Accept the draw"),
+    "draw_decline": N_("Decline the draw"),
+    "takeback": N_("Ask to take back"),
+    "takeback_accept": N_("Allow the takeback"),
+    "takeback_decline": N_("Refuse the takeback"),
+    "next_turn": N_("Next game where it is your turn"),
     "resign_sure": YES_RESIGN,
     "cancel": NOT_NOW,
-    "anyway": "Play it anyway",
+    "anyway": N_("Play it anyway"),
 }
+
+
+def board_labels() -> dict[str, str]:
+    """:data:`BOARD_LABELS` said in the language in use (what the page's script shows)."""
+    return {key: _s(label) for key, label in BOARD_LABELS.items()}
 
 
 def web_start_move() -> Text:
     """The page's move builder before any choice."""
-    return _t("Tap where your move starts.")
+    return _p("Tap where your move starts.")
 
 
 def web_choose_region() -> Text:
     """The page's move builder when the move is a region of the board (Maphex's opening)."""
-    return _t("Tap the sub-board where the first disc must go.")
+    return _p("Tap the sub-board where the first disc must go.")
 
 
 def web_next_part(so_far: str) -> Text:
     """The page's move builder after ``so_far``: more to choose."""
-    return _t(f"{so_far}: choose the next part.")
+    return _p("{so_far}: choose the next part.", so_far=so_far)
 
 
 def web_move_ready(move: str, more: bool) -> Text:
     """The page's move builder with a whole move ``move`` (``more``: it may also go on)."""
-    return _t(f"{move}: play it, or choose more." if more else f"{move}: play it.")
+    if more:
+        return _p("{move}: play it, or choose more.", move=move)
+    return _p("{move}: play it.", move=move)
 
 
 def web_draw_offered(side: str) -> Text:
     """The page, while ``side`` offers a draw."""
-    return _t(f"{side} offers a draw.")
+    return _p("{side} offers a draw.", side=_side(side))
 
 
 def web_takeback_asked(side: str) -> Text:
     """The page, while ``side`` asks to take their last move back."""
-    return _t(f"{side} asks to take their last move back.")
+    return _p("{side} asks to take their last move back.", side=_side(side))
 
 
 def web_not_your_game() -> Text:
     """A page action (resign, draw, takeback) from someone who does not play in the game."""
-    return _t("Only the game's players can do that.")
+    return _p("Only the game's players can do that.")
 
 
 def web_no_such_start(prefix: str) -> Text:
     """The page's move builder asked about a prefix no legal move starts with."""
-    return _t(f"No legal move starts with {prefix}.")
+    return _p("No legal move starts with {prefix}.", prefix=prefix)
 
 
 def web_bad_action_request() -> Text:
     """A page action that is not ``{"action": "resign"|"draw"|"takeback", ...}``."""
-    return _t('An action is sent as {"action": "resign", "draw" or "takeback", "answer": ...}.')
+    return _p('An action is sent as {{"action": "resign", "draw" or "takeback", "answer": ...}}.')

@@ -6,20 +6,20 @@ Part of :mod:`bot.sessions.texts` (which holds every sentence; import it from th
 from __future__ import annotations
 
 from bot.messages import Text
-from bot.sessions.texts.base import _t
+from bot.sessions.texts.base import N_, _p
 
 #: The answer on Move when the picker went to the presser's private chat.
-PICKER_SENT_PRIVATELY = "Your move picker is in our private chat."
+PICKER_SENT_PRIVATELY = N_("Your move picker is in our private chat.")
 #: The answer on Move when the bot cannot write to the presser yet (it opens our chat).
-PICKER_START = "Press Start in our private chat: your move picker comes there."
+PICKER_START = N_("Press Start in our private chat: your move picker comes there.")
 #: The answer on a picker's move played from the private chat (the board goes to the game).
-PLAYED_BOARD_THERE = "Played: the board is in the game's chat."
+PLAYED_BOARD_THERE = N_("Played: the board is in the game's chat.")
 #: The button that leaves a tournament, on the question before leaving.
-YES_LEAVE = "Yes, leave"
+YES_LEAVE = N_("Yes, leave")
 
 
 def really_leave(name: str, running: bool) -> Text:
     """The question before leaving tournament ``name`` (asked of the leaver alone)."""
     if running:
-        return _t(f"Really leave {name}? Your unfinished games there end as losses.")
-    return _t(f"Really leave {name}?")
+        return _p("Really leave {name}? Your unfinished games there end as losses.", name=name)
+    return _p("Really leave {name}?", name=name)

@@ -63,8 +63,9 @@ async def test_a_two_move_line_plays_itself_with_one_board_each_time(store_url: 
         assert [mv.move for mv in await m.store.moves(gid)] == ["a1", "b1", "c1"]
         new = [b for b in await boards(m, gid) if b not in before]
         assert [b[0] for b in new] == [3], new  # one board: after both moves
-        assert '" played ", ["c", "b1"], "; "' in new[0][1]  # the stored text, as JSON
-        assert '" replied ", ["c", "c1"], " (prepared)."' in new[0][1]
+        # The stored text, as JSON: the sentence's message id and its arguments (issue 43).
+        assert "{mover} played {move}; {owner} replied {reply} (prepared)." in new[0][1]
+        assert '["move", [["c", "b1"]]]' in new[0][1] and '["reply", [["c", "c1"]]]' in new[0][1]
         # The rest of the line waits for Bob's next move; it is still Alice's alone.
         listed = await typed(m, ALICE, f"premove #{gid}", DM)
         assert "1. if b2, then c2" in listed.text
