@@ -49,10 +49,6 @@ STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {
         "the sentence of every illegal-move code, keyed by each game's code enum (texts live "
         "in one place, for translation)",
     ),
-    "bot/webboard/static/board.js": (
-        frozenset({"isopath", "fixation"}),
-        "the page draws tile and stack heights by game name (the web board's part of issue 42)",
-    ),
 }
 
 _PATTERN = re.compile("|".join(sorted(GAMES, key=len, reverse=True)), re.IGNORECASE)

@@ -29,6 +29,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "shared values",
         (
             "bot.core",
+            "bot.actions",
             "bot.messages",
             "bot.outcomes",
             "bot.limits",

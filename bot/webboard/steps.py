@@ -27,8 +27,8 @@ from bot.sessions import building, texts
 from bot.sessions.context import Refusal
 from bot.sessions.picker import next_parts, part_label, readable, split_parts
 from bot.webboard import view
-from engines import Position
-from engines.isopath import IsopathPosition
+import engines
+from engines import PickerMode, Position
 
 __all__ = ["step"]
 
@@ -43,8 +43,8 @@ def step(position: Position, prefix: str, game_id: int) -> dict[str, Any]:
     ``selection`` (the prefix with any choice the rules force made) and ``back`` (the
     prefix one real choice back; ``None`` at the start).
     ``ValueError`` for a prefix no legal move starts with."""
-    if isinstance(position, IsopathPosition):
-        answer = _isopath(position, prefix, game_id)
+    if engines.GAMES[position.game].picker is PickerMode.BOARD:
+        answer = _board(building.board_position(position), prefix, game_id)
     else:
         answer = _parts(position, prefix)
     move = answer["move"]
@@ -88,7 +88,8 @@ def _parts(position: Position, prefix: str) -> dict[str, Any]:
     }
 
 
-def _isopath(position: IsopathPosition, prefix: str, game_id: int) -> dict[str, Any]:
+def _board(position: building.BoardPosition, prefix: str, game_id: int) -> dict[str, Any]:
+    """The step of a game whose picker is a board of cells (the chat's own picker screens)."""
     try:
         shown = building.screen(position, prefix)
     except Refusal as refusal:
