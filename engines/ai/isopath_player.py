@@ -156,4 +156,19 @@ class IsopathKnowledge(Knowledge):
 
 
 #: The computer player of Hexagonal Iso-Path.
-PLAYER = Player(IsopathKnowledge(), isopath_plan.HARD)
+def isopath_progress(position: Position) -> tuple[int, int, int, int]:
+    """Iso-Path's progress mark: each side's pieces and the rows they have still to go
+    (White's to the last row, Black's to row ``a``), so a capture or a step to a new row count
+    makes progress, and tile moves and a piece stepping back and forth do not."""
+    assert isinstance(position, IsopathPosition)
+    last = 2 * (position.size - 1)
+    rows = [ord(name[0]) - ord("a") for name in position.board.names]
+    count, to_go = [0, 0], [0, 0]
+    for cell, side in enumerate(position.pieces):
+        if side in (0, 1):
+            count[side] += 1
+            to_go[side] += last - rows[cell] if side == 0 else rows[cell]
+    return count[0], count[1], to_go[0], to_go[1]
+
+
+PLAYER = Player(IsopathKnowledge(), isopath_plan.HARD, isopath_progress)

@@ -102,6 +102,13 @@ from bot.sessions.texts.correspondence import (
     welcome_back,
     your_turn_note,
 )
+from bot.sessions.texts.draws import (
+    bot_accepts_draw,
+    bot_offers_draw,
+    bot_offers_draw_no_progress,
+    claim_in,
+    draw_claimed,
+)
 from bot.sessions.texts.hardening import (
     STEP_LABELS,
     STEP_THROUGH,
@@ -588,4 +595,13 @@ __all__ += [
     "asked_privately",
     "not_your_question",
     "question_for",
+]
+
+# Draws the bot knows (issue 49), kept apart as above.
+__all__ += [
+    "bot_accepts_draw",
+    "bot_offers_draw",
+    "bot_offers_draw_no_progress",
+    "claim_in",
+    "draw_claimed",
 ]
