@@ -28,7 +28,7 @@ def test_a_repeated_shuffle_makes_the_side_ahead_choose_progress() -> None:
     start = WON["isopath"].split(",")[:11]
     positions = list(engines.replay("isopath", [*start, *(SHUFFLE * 3), SHUFFLE[0]]))
     *history, p = positions
-    assert p.to_move == 0 and quiet_plies(positions) >= 8
+    assert isinstance(p, IsopathPosition) and p.to_move == 0 and quiet_plies(positions) >= 8
     # Without the game's history White plays its shuffle turn again, which takes back its own
     # last tile move and step (both charged: UNDO)...
     assert iso.search(p, nodes=2000).move == SHUFFLE[1]
