@@ -6,8 +6,9 @@ Pure: no I/O.  Two questions the bot asks about a game against it (issue 49):
   the game is held for both: each of its last :data:`HELD_TURNS` assessments (the positions
   where it was to move, the current one included) gives seat 0 a chance within
   :data:`HELD_MARGIN` of one half.  An assessment (:func:`assess`) is a short search of
-  :data:`ASSESS_NODES` evaluations by the game's own player (its alpha-beta plan or Iso-Path's
-  own search; the static evaluation plus one ply for a game searched by the tree search).
+  :data:`ASSESS_NODES` evaluations by the game's own player (its own ``assess`` hook when it
+  has one, else its alpha-beta plan; the static evaluation plus one ply for a game searched
+  by the tree search).
   A game shorter than that many turns of the bot is never held: the opening is not a draw.
 - **No progress** (:func:`quiet_plies`): a ply makes progress when it reaches a *mark*
   (:attr:`engines.ai.hooks.Player.progress`: the game's measure of material and advance)
@@ -16,18 +17,17 @@ Pure: no I/O.  Two questions the bot asks about a game against it (issue 49):
   progress the bot offers a draw; after :data:`CLAIM_AFTER` the player may claim one.
 
 >>> import engines
->>> p = engines.new("isopath")
->>> quiet_plies([p, p.play(p.legal_moves()[0])])
-1
+>>> start = engines.new(next(iter(engines.GAMES)))
+>>> quiet_plies([start]), held([start], 0)
+(0, False)
 """
 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
-from engines.ai import alphabeta, isopath_search
+from engines.ai import alphabeta
 from engines.ai.hooks import knowledge_of, player_of
-from engines.ai.knowledge import squash
 from engines.base import Position
 
 __all__ = [
@@ -48,9 +48,6 @@ HELD_MARGIN = 0.10
 HELD_TURNS = 6
 #: Evaluations of one assessment search.
 ASSESS_NODES = 600
-#: Iso-Path's search scores in points (a path of cost one is 1 000, a sure win 50 000):
-#: its chance is ``squash(score / ISOPATH_SCALE)``, so 0.40..0.60 is about ±400 points.
-ISOPATH_SCALE = 1000.0
 #: Plies without progress after which the bot offers a draw.
 OFFER_AFTER = 100
 #: Plies without progress after which the player may claim a draw.
@@ -61,23 +58,20 @@ def assess(
     position: Position, history: Sequence[Position] = (), nodes: int = ASSESS_NODES
 ) -> float:
     """Seat 0's chance of winning from ``position`` by a short search of ``nodes``
-    evaluations (``history``: the game's earlier positions, for Iso-Path's search); a
+    evaluations (``history``: the game's earlier positions, for a player that uses them); a
     finished game's result (1, 0 or one half for a draw)."""
     outcome = position.outcome
     if outcome is not None:
         return 0.5 if outcome.winner is None else 1.0 - outcome.winner
     player = player_of(position.game)
+    if player.assess is not None:
+        return player.assess(position, history, nodes)
     plan = player.plan
-    if plan is not None and plan.own_search is not None:
-        found = isopath_search.search(position, nodes=nodes, history=history, max_depth=4)
-        mover = squash(max(-50.0, min(50.0, found.score / ISOPATH_SCALE)))
-    else:
-        if plan is None:
-            plan = alphabeta.Plan(knowledge_of(position).evaluate, max_depth=1)
-        moves = plan.candidates(position) if plan.candidates and plan.root_candidates else None
-        best = alphabeta.search(position, moves or position.legal_moves(), plan, nodes=nodes)
-        mover = best.value
-    return mover if position.to_move == 0 else 1.0 - mover
+    if plan is None:
+        plan = alphabeta.Plan(knowledge_of(position).evaluate, max_depth=1)
+    moves = plan.candidates(position) if plan.candidates and plan.root_candidates else None
+    best = alphabeta.search(position, moves or position.legal_moves(), plan, nodes=nodes)
+    return best.value if position.to_move == 0 else 1.0 - best.value
 
 
 def held(

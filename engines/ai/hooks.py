@@ -12,7 +12,7 @@ knows a game by name, so a new game registers its player from its own modules.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import engines
@@ -34,6 +34,9 @@ class Player:
     knowledge: Knowledge
     plan: Plan | None = None
     progress: Callable[[Position], Hashable] | None = None
+    #: the game's own draw assessment ``(position, history, nodes)`` to seat 0's chance
+    #: (``None``: :func:`engines.ai.draws.assess` searches by the alpha-beta plan)
+    assess: Callable[[Position, Sequence[Position], int], float] | None = None
 
 
 #: The player of a game whose record names none: the rules-only tree search.

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from engines.ai import isopath_plan
+from engines.ai import isopath_plan, isopath_search
 from engines.ai.hooks import Player
 from engines.ai.knowledge import EMPTY, Knowledge, squash
 from engines.base import Position
@@ -171,4 +171,17 @@ def isopath_progress(position: Position) -> tuple[int, int, int, int]:
     return count[0], count[1], to_go[0], to_go[1]
 
 
-PLAYER = Player(IsopathKnowledge(), isopath_plan.HARD, isopath_progress)
+#: The search's scores are in points (a path of cost one is 1 000, a sure win 50 000): the
+#: draw assessment's chance is ``squash(score / ASSESS_SCALE)``, so 0.40..0.60 is about ±400.
+ASSESS_SCALE = 1000.0
+
+
+def isopath_assess(position: Position, history: Sequence[Position], nodes: int) -> float:
+    """Seat 0's chance by the game's own search of ``nodes`` evaluations (at most four plies,
+    with the game's earlier positions: a way back to one of them is a draw)."""
+    found = isopath_search.search(position, nodes=nodes, history=history, max_depth=4)
+    mover = squash(max(-50.0, min(50.0, found.score / ASSESS_SCALE)))
+    return mover if position.to_move == 0 else 1.0 - mover
+
+
+PLAYER = Player(IsopathKnowledge(), isopath_plan.HARD, isopath_progress, assess=isopath_assess)
