@@ -1,7 +1,8 @@
 """Computer player strength and speed: win rates and time per move for every game.
 
 Run: ``.venv/bin/python benchmarks/ai.py`` (``--games 10 --only maphex,pathagon --workers 2``
-for a reduced run; ``--help`` for every flag).
+for a reduced run; ``--help`` for every flag).  ``--draws`` prints the bot's draws on replayed
+held positions instead (:mod:`benchmarks.ai_draws`, issue 49).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a greedy
 player (takes a win when it has one, avoids a move that lets the opponent win at once,
@@ -385,7 +386,15 @@ def main() -> None:
     parser.add_argument(
         "--table-every", type=int, default=0, help="also print the table every N finished games"
     )
+    parser.add_argument(
+        "--draws", action="store_true", help="the bot's draws on replayed held positions"
+    )
     ns = parser.parse_args()
+    if ns.draws:
+        import ai_draws  # the script beside this one
+
+        ai_draws.main([])
+        return
     wanted = {w for w in ns.only.split(",") if w}
     matchups = [m for m in ns.matchups.split(",") if m]
     # Game by game number across every match-up, so that a run stopped early (or read

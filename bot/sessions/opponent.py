@@ -23,8 +23,16 @@ The bot's move:
 - :func:`resume`, part of the sweep, finds the games where the bot is to move (say, after the
   process died while it thought) and wakes them.
 
-Takebacks are granted at once (the player's last move and the bot's reply go); a draw offered
-to the bot is declined; a rematch starts the next game at once.
+Takebacks are granted at once (the player's last move and the bot's reply go); a rematch starts
+the next game at once.
+
+Draws (issue 49, :mod:`engines.ai.draws`): the bot accepts a draw offer when its evaluation
+says the game is held for both (each of its last six assessments gives seat 0 a chance between
+0.40 and 0.60), and declines it otherwise; after 150 plies without progress the player's
+``draw`` is a claim, granted whatever the evaluation.  After its own move the bot offers a draw
+when the game has just become held, or has gone 100 plies without progress (the player answers
+with ``draw accept`` or ``draw decline``, or the offer lapses with their move).  The
+assessments run in the worker processes, a search of at most the level's own budget each.
 """
 
 from __future__ import annotations
@@ -33,23 +41,36 @@ import asyncio
 import contextlib
 import functools
 import logging
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import replace
 from datetime import timedelta
 
 import engines
-from bot.core.notification import BOT_USER_ID
+from bot.core.notification import BOT_USER_ID, Kind
 from bot.core.status import GameStatus
-from bot.messages import Chat, Reply, Text, User
+from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.ratings import Origin
-from bot.sessions import challenges, leases, loading, moves, policy, presentation, texts
+from bot.sessions import (
+    challenges,
+    endings,
+    finish,
+    leases,
+    loading,
+    moves,
+    policy,
+    presentation,
+    texts,
+)
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE, Context, Refusal
 from bot.storage import GameRow, NewGame, PlayerRow, StoreError
 from engines import IllegalMove, Position
+from engines.ai.draws import CLAIM_AFTER, OFFER_AFTER
 from engines.base import shown
 from engines.levels import Level
 
 __all__ = [
     "after_move",
+    "answer_draw",
     "bot_user",
     "close",
     "decline_draw",
@@ -286,7 +307,9 @@ async def _search_and_play(ctx: Context, game_id: int) -> None:
                 return
             assert row.bot_seat is not None
             bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
-            await moves.commit(ctx, loaded.row, after, bot, row.bot_seat)
+            stored = await moves.commit(ctx, loaded.row, after, bot, row.bot_seat)
+        if stored is not None and after.outcome is None:
+            await _maybe_offer_draw(ctx, stored, after, [*played, move], level)
         # Stored, or another process stored a move first: either way look again.
     log.warning("the bot's move in #%d: the game kept changing; the sweep tries again", game_id)
 
@@ -356,13 +379,85 @@ async def takeback(
     return await presentation.as_board(ctx, shown, current, before, live=True)
 
 
-async def decline_draw(ctx: Context, row: GameRow) -> Reply:
-    """The bot's answer to a draw offer: it plays on."""
+async def _maybe_offer_draw(
+    ctx: Context, row: GameRow, position: Position, played: list[str], level: Level
+) -> None:
+    """After the bot's move (stored as ``row``, ``position``, after ``played``): offer the
+    player a draw if :func:`engines.ai.draws.should_offer` says so.  The assessment runs
+    outside the game's lock; the offer is stored only if the game is still as it was."""
+    assert row.bot_seat is not None
+    player = row.seats[1 - row.bot_seat]
+    try:
+        offer, quiet = await ctx.thinker.draw_offered(
+            row.game, row.options, played, level, row.bot_seat, player
+        )
+    except BrokenProcessPool:
+        return  # no offer this turn; the game goes on
+    if not offer:
+        return
+    async with ctx.lock(row.id):
+        try:
+            current = (await loading.load(ctx, row.id)).row
+        except Refusal:
+            return  # the game was set aside
+        if current.version != row.version or current.draw_offer_by is not None:
+            return  # the player moved meanwhile (or took back): no offer for a past position
+        bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
+        opponent = await loading.player_by_id(ctx, player)
+        said = (
+            texts.bot_offers_draw_no_progress(presentation.mention(bot), row.id, quiet)
+            if quiet >= OFFER_AFTER
+            else texts.bot_offers_draw(presentation.mention(bot), row.id)
+        )
+        answers = (
+            Action.make("Accept draw", ActionKind.DRAW_ACCEPT, row.id),
+            Action.make("Decline draw", ActionKind.DRAW_DECLINE, row.id),
+        )
+        now = ctx.now()
+        notes = policy.note_for_chat(
+            ctx, opponent, Kind.DRAW_OFFERED, said, now, game_id=row.id, actions=answers
+        )
+        updated = await ctx.store.update_game(row, now, notes, draw_offer_by=row.bot_seat)
+        if updated is not None:
+            loading.store_row(ctx, updated, position)
+
+
+async def answer_draw(ctx: Context, row: GameRow) -> Reply:
+    """The bot's answer to the player's draw offer (called with the game's lock held): a claim
+    granted after :data:`~engines.ai.draws.CLAIM_AFTER` plies without progress; else accepted
+    when the game is held for both by the bot's evaluation (:func:`engines.ai.draws.held`),
+    declined when it is not (the game as it was)."""
     assert row.bot_seat is not None
     bot = await loading.player_by_id(ctx, row.seats[row.bot_seat])
-    return Reply(
-        texts.bot_declines_draw(presentation.mention(bot), row.id), ok=False, game_id=row.id
+    me = await loading.player_by_id(ctx, row.seats[1 - row.bot_seat])
+    played = [m.move for m in await ctx.store.moves(row.id)]
+    level = row.bot_level or Level.NORMAL
+    try:
+        held, quiet = await ctx.thinker.draw_view(
+            row.game, row.options, played, level, row.bot_seat, me.id
+        )
+    except BrokenProcessPool:
+        held, quiet = False, 0
+    if quiet >= CLAIM_AFTER:
+        text = texts.draw_claimed(presentation.mention(me), row.id, quiet)
+    elif held:
+        text = texts.bot_accepts_draw(presentation.mention(bot), row.id)
+    else:
+        declined = texts.bot_declines_draw(presentation.mention(bot), row.id)
+        if quiet >= OFFER_AFTER:
+            declined = Text.of(declined, texts.claim_in(row.id, CLAIM_AFTER - quiet))
+        return Reply(declined, ok=False, game_id=row.id)
+    position = (await loading.load(ctx, row.id)).position
+    now = ctx.now()
+    ended = await finish.finish(
+        ctx, row, position, finish.AGREEMENT, None, [(bot, text)], now, by=me
     )
+    updated = loading.store_row(ctx, ended, position)
+    return await endings.game_over_reply(ctx, updated, position, text)
+
+
+#: The name :mod:`bot.sessions.requests` calls (from when the bot declined every offer).
+decline_draw = answer_draw
 
 
 async def rematch(ctx: Context, user: User, me: PlayerRow, row: GameRow, seat: int) -> Reply:

@@ -18,7 +18,8 @@ from typing import Any, TypeVar
 
 import engines
 from bot.workers import cpu_count, process_pool
-from engines.ai import BUDGETS, Budget, Level, choose_move, wants_history
+from engines.ai import BUDGETS, NODES_PER_ITERATION, Budget, Level, choose_move, wants_history
+from engines.ai.draws import ASSESS_NODES, held, quiet_plies, should_offer
 from engines.ai.review import review
 
 _T = TypeVar("_T")
@@ -29,6 +30,8 @@ __all__ = [
     "Reviewed",
     "Search",
     "Thinker",
+    "draw_offered",
+    "draw_view",
     "review_moves",
     "search_move",
 ]
@@ -70,6 +73,26 @@ def review_moves(
     ``nodes`` evaluations per position, run in a worker process), as plain tuples."""
     found = review(game, moves, options=options, nodes=nodes, count=count)
     return [(m.ply, m.mover, m.played, m.better, m.before, m.after) for m in found]
+
+
+def draw_view(
+    game: str, options: Mapping[str, Any], moves: Sequence[str], seat: int, nodes: int
+) -> tuple[bool, int]:
+    """Whether the game after ``moves`` is held for both by ``seat``'s evaluation
+    (:func:`engines.ai.draws.held`, assessments of ``nodes`` evaluations) and the plies it has
+    gone without progress (:func:`engines.ai.draws.quiet_plies`); run in a worker process."""
+    positions = list(engines.replay(game, moves, **options))
+    return held(positions, seat, nodes=nodes), quiet_plies(positions)
+
+
+def draw_offered(
+    game: str, options: Mapping[str, Any], moves: Sequence[str], seat: int, nodes: int
+) -> tuple[bool, int]:
+    """Whether ``seat``, which made the last of ``moves``, offers a draw now
+    (:func:`engines.ai.draws.should_offer`), and the plies the game has gone without progress;
+    run in a worker process."""
+    positions = list(engines.replay(game, moves, **options))
+    return should_offer(positions, seat, nodes), quiet_plies(positions)
 
 
 def _ready() -> None:
@@ -160,6 +183,40 @@ class Thinker:
                 self._pool = None
                 pool.shutdown(wait=False, cancel_futures=True)
             raise
+
+    def assess_nodes(self, level: Level) -> int:
+        """Evaluations of one draw assessment at ``level``: :data:`ASSESS_NODES`, or the
+        level's own search budget when that is smaller (an assessment never costs more than
+        a move)."""
+        return min(ASSESS_NODES, self.budgets[level].iterations * NODES_PER_ITERATION)
+
+    async def draw_view(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        moves: Sequence[str],
+        level: Level,
+        seat: int,
+        owner: Hashable = None,
+    ) -> tuple[bool, int]:
+        """:func:`draw_view` in a worker process, in turn with the searches by ``owner``."""
+        nodes = self.assess_nodes(level)
+        async with self._queue.turn(owner):
+            return await self._in_pool(draw_view, game, dict(options), list(moves), seat, nodes)
+
+    async def draw_offered(
+        self,
+        game: str,
+        options: Mapping[str, Any],
+        moves: Sequence[str],
+        level: Level,
+        seat: int,
+        owner: Hashable = None,
+    ) -> tuple[bool, int]:
+        """:func:`draw_offered` in a worker process, in turn with the searches by ``owner``."""
+        nodes = self.assess_nodes(level)
+        async with self._queue.turn(owner):
+            return await self._in_pool(draw_offered, game, dict(options), list(moves), seat, nodes)
 
     async def review(
         self,

@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import engines
 from bot.sessions import building, texts
 from bot.sessions.context import Refusal
 from bot.sessions.picker import next_parts, part_label, readable, split_parts
 from bot.webboard import view
-import engines
 from engines import PickerMode, Position
 
 __all__ = ["step"]

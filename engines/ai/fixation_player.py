@@ -92,4 +92,16 @@ class FixationKnowledge(Knowledge):
 
 
 #: The computer player of Lines of Fixation.
-PLAYER = Player(FixationKnowledge(), Plan(FixationKnowledge().evaluate))
+def fixation_progress(position: Position) -> tuple[int, int]:
+    """Lines of Fixation's progress mark: each side's disks, so a capture makes progress and
+    a move that only spreads or merges stacks does not (the rules forbid a board coming
+    round again, but not a long game without captures)."""
+    assert isinstance(position, FixationPosition)
+    disks = [0, 0]
+    for stack in position.stacks:
+        for disk in stack:
+            disks[disk] += 1
+    return disks[0], disks[1]
+
+
+PLAYER = Player(FixationKnowledge(), Plan(FixationKnowledge().evaluate), fixation_progress)

@@ -12,6 +12,7 @@ knows a game by name, so a new game registers its player from its own modules.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 
 import engines
@@ -25,10 +26,17 @@ __all__ = ["Player", "knowledge_of", "plan_of", "player_of"]
 @dataclass(frozen=True)
 class Player:
     """A game's computer player: what the tree search knows of it, and its alpha-beta plan
-    (``None``: the tree search plays it at every level)."""
+    (``None``: the tree search plays it at every level), and its ``progress`` mark: the
+    game's measure of material and advance, a ply making progress when it reaches a mark not
+    seen before in the game (``None``: every ply makes progress, see
+    :mod:`engines.ai.draws`)."""
 
     knowledge: Knowledge
     plan: Plan | None = None
+    progress: Callable[[Position], Hashable] | None = None
+    #: the game's own draw assessment ``(position, history, nodes)`` to seat 0's chance
+    #: (``None``: :func:`engines.ai.draws.assess` searches by the alpha-beta plan)
+    assess: Callable[[Position, Sequence[Position], int], float] | None = None
 
 
 #: The player of a game whose record names none: the rules-only tree search.

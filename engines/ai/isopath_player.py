@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
-from engines.ai import isopath_plan
+from engines.ai import isopath_plan, isopath_search
 from engines.ai.hooks import Player
 from engines.ai.knowledge import EMPTY, Knowledge, squash
 from engines.base import Position
@@ -156,4 +156,32 @@ class IsopathKnowledge(Knowledge):
 
 
 #: The computer player of Hexagonal Iso-Path.
-PLAYER = Player(IsopathKnowledge(), isopath_plan.HARD)
+def isopath_progress(position: Position) -> tuple[int, int, int, int]:
+    """Iso-Path's progress mark: each side's pieces and the rows they have still to go
+    (White's to the last row, Black's to row ``a``), so a capture or a step to a new row count
+    makes progress, and tile moves and a piece stepping back and forth do not."""
+    assert isinstance(position, IsopathPosition)
+    last = 2 * (position.size - 1)
+    rows = [ord(name[0]) - ord("a") for name in position.board.names]
+    count, to_go = [0, 0], [0, 0]
+    for cell, side in enumerate(position.pieces):
+        if side in (0, 1):
+            count[side] += 1
+            to_go[side] += last - rows[cell] if side == 0 else rows[cell]
+    return count[0], count[1], to_go[0], to_go[1]
+
+
+#: The search's scores are in points (a path of cost one is 1 000, a sure win 50 000): the
+#: draw assessment's chance is ``squash(score / ASSESS_SCALE)``, so 0.40..0.60 is about ±400.
+ASSESS_SCALE = 1000.0
+
+
+def isopath_assess(position: Position, history: Sequence[Position], nodes: int) -> float:
+    """Seat 0's chance by the game's own search of ``nodes`` evaluations (at most four plies,
+    with the game's earlier positions: a way back to one of them is a draw)."""
+    found = isopath_search.search(position, nodes=nodes, history=history, max_depth=4)
+    mover = squash(max(-50.0, min(50.0, found.score / ASSESS_SCALE)))
+    return mover if position.to_move == 0 else 1.0 - mover
+
+
+PLAYER = Player(IsopathKnowledge(), isopath_plan.HARD, isopath_progress, assess=isopath_assess)

@@ -37,8 +37,11 @@ the draw.  The pieces go round too while the tiles do not (each tile threat answ
 tile somewhere else): a turn that leaves both sides' pieces as the mover's turns left them
 :data:`WORN` times before costs :data:`ROUND` (:func:`_worn`), so the side ahead stops
 stepping one piece back and forth and brings its pieces somewhere new, though not at the
-price of a piece.  Without a history a position still carries its last turn: the side ahead
-does not take back the opponent's last tile move (:func:`_undoing`).
+price of a piece; a turn taking back the mover's own last tile move or step costs :data:`UNDO`
+(:func:`_own_undoing`).  Both charges fall on the side ahead only (its best turn at one look
+above :data:`AHEAD`): the side behind may hold the game by a shuffle.  Without a history a
+position still carries its last turn: the side ahead does not take back the opponent's last
+tile move (:func:`_undoing`).
 
 >>> import engines
 >>> p = engines.new("isopath")
@@ -100,6 +103,12 @@ WORN = 3
 #: What such a turn costs: less than a piece.  Scoring it as a draw instead (from two times
 #: on) lost that game at ply 117, which the search without either held to the 600-ply cap.
 ROUND = 100.0
+#: What a root turn that takes back the mover's own last tile move or step costs.
+UNDO = 100.0
+#: The mover counts as ahead when its best root turn at one look (before any charge) scores
+#: above this; only the side ahead pays :data:`ROUND` and :data:`UNDO` (issue 49: charged to
+#: a side behind, they pushed it off a shuffle that held the game).
+AHEAD = 0.0
 
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
@@ -585,7 +594,8 @@ class _Search:
         # repetition rule), so it scores as a draw.  (Not the positions on the line being
         # searched: a kept score would then depend on the way there.)
         self.seen = seen
-        # The placements the mover's turns have worn out (:func:`_worn`).
+        # The placements the mover's turns have worn out (:func:`_worn`); emptied when the
+        # mover is not ahead at the root (see :func:`search`).
         self.worn = worn
 
     def static(self, key: Key) -> float:
@@ -718,6 +728,20 @@ def _undoing(position: IsopathPosition, roots: list[Turn]) -> set[Turn]:
     return {t for t in roots if back in t}
 
 
+def _own_undoing(history: list[Position], roots: list[Turn]) -> set[Turn]:
+    """The root turns that take back the mover's own last tile move or step (its last turn
+    made the last of ``history``): going back and forth, the side ahead pays :data:`UNDO`."""
+    if not history or not isinstance(history[-1], IsopathPosition):
+        return set()
+    own = history[-1]
+    back = set()
+    if own.last_tile is not None:
+        back.add((">", own.last_tile[1], own.last_tile[0]))
+    if own.last_step is not None:
+        back.add(("-", own.last_step[1], own.last_step[0]))
+    return {t for t in roots if back.intersection(t)}
+
+
 def _worn(history: list[Position], mover: int) -> set[Placement]:
     """The placements of both sides' pieces that ``mover``'s turns have left :data:`WORN`
     times or more in ``history`` (the positions with the other side to move).
@@ -764,7 +788,7 @@ def search(
     worn = _worn(earlier, mover)
     state = _Search(lay, h, p, nodes, deadline, seen, worn)
     undoing = _undoing(position, roots)
-    scored = []
+    looks = []
     for i, t in enumerate(roots):
         u = _apply(h, p, t)
         if _won(lay, p, t, mover):
@@ -772,8 +796,19 @@ def search(
             return Found(_text(lay, t), WIN, 1, state.nodes)
         state.nodes += 1
         again = (tuple(h), tuple(p), 1 - mover) in seen
-        v = 0.0 if again else -_score(lay, h, p, 1 - mover) - state.round(mover)
+        v = 0.0 if again else -_score(lay, h, p, 1 - mover)
+        looks.append((v, 0.0 if again else state.round(mover), i, t))
         _undo(h, p, t, u)
+    # Only the side ahead (its best turn at one look, before any charge, above AHEAD) pays for
+    # going round or back: the side behind may hold the game by a shuffle.
+    ahead = max(v for v, _, _, _ in looks) > AHEAD
+    if not ahead:
+        state.worn = set()
+    own_back = _own_undoing(earlier, roots) if ahead else set()
+    scored = []
+    for v, cost, i, t in looks:
+        if ahead:
+            v -= cost + (UNDO if t in own_back else 0.0)
         if t in undoing and v > 0:
             v = 0.0
         scored.append((-v, i, t))
@@ -802,6 +837,8 @@ def search(
                     _undo(h, p, t, u)
                 if t in undoing and score > 0:
                     score = 0.0  # a step back towards the position before: a draw at best
+                if t in own_back:
+                    score -= UNDO
                 results.append((score, i, t))
                 if score > alpha:
                     alpha = score

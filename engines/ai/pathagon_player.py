@@ -141,4 +141,16 @@ def _through_around(mine: Potential, cell: int, position: PathagonPosition) -> i
 
 
 #: The computer player of Pathagon.
-PLAYER = Player(PathagonKnowledge(), Plan(pathagon_evaluate, pathagon_candidates, width=None))
+def pathagon_progress(position: Position) -> tuple[int, int, int, int]:
+    """Pathagon's progress mark: the pieces each side has on the board and in hand, so a
+    piece placed or trapped makes progress and a piece moved does not."""
+    assert isinstance(position, PathagonPosition)
+    cells = position.cells
+    return cells.count(0), cells.count(1), position.in_hand[0], position.in_hand[1]
+
+
+PLAYER = Player(
+    PathagonKnowledge(),
+    Plan(pathagon_evaluate, pathagon_candidates, width=None),
+    pathagon_progress,
+)

@@ -327,9 +327,17 @@ def test_the_side_ahead_does_not_leave_the_pieces_where_it_left_them_worn_times(
 
 
 def _one_look(p: IsopathPosition, move: str, worn: IsopathPosition) -> float:
-    """``move``'s value at one look when the pieces as ``worn`` has them are worn."""
+    """``move``'s value at one look when the pieces as ``worn`` has them are worn (a charge
+    only for the side ahead: its best turn at one look scores above :data:`iso.AHEAD`)."""
     after = p.play(move)
-    return -iso.evaluate(after) - iso.ROUND * (after.pieces == worn.pieces)
+    ahead = max(-iso.evaluate(p.play(m)) for m in _candidates(p)) > iso.AHEAD
+    return -iso.evaluate(after) - iso.ROUND * (ahead and after.pieces == worn.pieces)
+
+
+def _candidates(p: IsopathPosition) -> list[str]:
+    lay = iso._layout(p)
+    texts = {_text(p, t) for t in iso._turns(lay, list(p.heights), list(p.pieces), p.to_move)}
+    return sorted(texts & set(p.legal_moves()))
 
 
 def test_going_round_costs_less_than_a_piece_at_one_look() -> None:

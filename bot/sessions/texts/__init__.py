@@ -116,6 +116,13 @@ from bot.sessions.texts.correspondence import (
     welcome_back,
     your_turn_note,
 )
+from bot.sessions.texts.draws import (
+    bot_accepts_draw,
+    bot_offers_draw,
+    bot_offers_draw_no_progress,
+    claim_in,
+    draw_claimed,
+)
 from bot.sessions.texts.hardening import (
     STEP_LABELS,
     STEP_THROUGH,
@@ -732,4 +739,13 @@ __all__ += [
     "PLAYED_BOARD_THERE",
     "YES_LEAVE",
     "really_leave",
+]
+
+# Draws the bot knows (issue 49), kept apart as above.
+__all__ += [
+    "bot_accepts_draw",
+    "bot_offers_draw",
+    "bot_offers_draw_no_progress",
+    "claim_in",
+    "draw_claimed",
 ]
