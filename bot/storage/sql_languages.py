@@ -5,7 +5,7 @@ everyone there reads (``settings chat-language``), one row each in ``languages``
 from __future__ import annotations
 
 import enum
-import time
+from time import monotonic
 
 from bot.storage.sql_base import SqlBase
 
@@ -46,7 +46,7 @@ class _Kept:
 
     def get(self, keys: list[_Key]) -> dict[_Key, str | None] | None:
         """Every one of ``keys`` still fresh, or ``None`` (then all are read again)."""
-        now, found = time.monotonic(), {}
+        now, found = monotonic(), {}
         for key in keys:
             kept = self.codes.get(key)
             if kept is None or kept[1] <= now:
@@ -59,7 +59,7 @@ class _Kept:
             return  # a write came while this was read: what was read may be older than it
         if len(self.codes) > 10_000:
             self.codes.clear()  # bounded: the few people active now are read again
-        until = time.monotonic() + LANGUAGE_TTL
+        until = monotonic() + LANGUAGE_TTL
         self.codes.update((key, (code, until)) for key, code in found.items())
 
     def wrote(self, key: _Key) -> None:
