@@ -7,12 +7,15 @@ one cached the game's row.  On SQLite and on PostgreSQL."""
 from __future__ import annotations
 
 import random
+import sqlite3
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import open_store
+from bot.storage.schema import MIGRATIONS
 from tests.bot.session_kit import ALICE, BOB, ROOM, session
 from tests.bot.sessions.test_premoves import DM, pathagon, typed
 from tests.bot.storage.raw import raw
@@ -83,3 +86,25 @@ async def test_a_line_prepared_in_another_process_is_played(store_url: str) -> N
         assert await _count(here, gid) == (0, 0)
         row = await here.store.get_game(gid)
         assert row is not None and row.ply == 3
+
+
+async def test_the_migration_counts_the_lines_already_kept(tmp_path: Path) -> None:
+    """A database from before schema 18 keeping lines: they are counted when it migrates (on
+    SQLite; PostgreSQL runs the same two statements)."""
+    path = str(tmp_path / "old.db")
+    async with session(path, FakeClock()) as m:
+        gid = await pathagon(m)
+        assert (await typed(m, ALICE, f"premove #{gid} b1 => c1", DM)).ok
+        assert (await typed(m, ALICE, f"premove #{gid} b2 => c2", DM)).ok
+    with sqlite3.connect(path) as old:  # back to schema 17: the column was not there
+        old.executescript(
+            "ALTER TABLE games DROP COLUMN premove_lines; "
+            f"PRAGMA user_version = {len(MIGRATIONS) - 1};"
+        )
+    store = await open_store(path)
+    try:
+        assert store.migrated == (len(MIGRATIONS),)
+        row = await store.get_game(gid)
+        assert row is not None and row.premove_lines == 2
+    finally:
+        await store.close()
