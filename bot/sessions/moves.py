@@ -258,7 +258,7 @@ async def commit(
             seat,
             first.snapshot,
             first.to_move,
-            ctx.now(),
+            first.planned_at or ctx.now(),  # the now its deadline was reckoned from
             notes,
             first.finish,
             first.deadline_at,
@@ -306,7 +306,7 @@ async def _with_reply(
         replace(n, text=said or both + " " + n.text) if n.kind == Kind.BOARD else n for n in notes
     ]
     return await ctx.store.apply_with_reply(
-        row, first, planned, owner.id, follow.kept, ctx.now(), notes, alone_in
+        row, first, planned, owner.id, follow.kept, planned.planned_at or ctx.now(), notes, alone_in
     )
 
 
@@ -386,7 +386,7 @@ async def _planned(
             policy.board_note(ctx, told, row, after.ply, moved, now, answered_there=answered_there)
         )
     to_move = None if after.outcome is not None else after.to_move
-    planned = PlannedMove(move, seat, after.to_dict(), to_move, ending, deadline, rated)
+    planned = PlannedMove(move, seat, after.to_dict(), to_move, ending, deadline, rated, now)
     return planned, await digest.fold(ctx, notes)
 
 

@@ -117,6 +117,7 @@ async def premove(
             raise Refusal(texts.not_playing(gid, "prepare moves in"))
         if words.lower() == "clear":
             dropped = await ctx.store.clear_premoves(gid, me.id)
+            ctx.positions.pop(gid, None)  # its row counts the game's lines (a move checks it)
             return _private(texts.premove_cleared(gid, dropped), gid)
         mine = await ctx.store.premoves_of(gid, me.id)
         if not words:
@@ -133,7 +134,9 @@ async def premove(
         if len(mine) >= MOST_LINES or len(moves) > MOST_MOVES:
             raise Refusal(texts.premove_too_many(gid, MOST_LINES, MOST_MOVES))
         line = check_line(gid, position, moves)
-        if not await ctx.store.add_premove_lines(gid, me.id, row.ply, [line], ctx.now()):
+        added = await ctx.store.add_premove_lines(gid, me.id, row.ply, [line], ctx.now())
+        ctx.positions.pop(gid, None)  # its row counts the game's lines (a move checks it)
+        if not added:
             raise Refusal(texts.changed_meanwhile(gid))
         return _private(texts.premove_set(gid, len(mine) + 1, line), gid)
 
@@ -191,8 +194,9 @@ async def follow_up(
 ) -> FollowUp | None:
     """What ``mover``'s move, which made ``after`` from ``row``, brings from the prepared
     lines of the player to move next (see :class:`FollowUp`); ``None`` when they have none
-    (or the move ended the game, which ends its lines too)."""
-    if after.outcome is not None:
+    (or the move ended the game, which ends its lines too).  A game that keeps no lines, as
+    its stored row counts them (``GameRow.premove_lines``), costs no read."""
+    if after.outcome is not None or not row.premove_lines:
         return None
     seat = after.to_move
     owner_id = row.seats[seat]

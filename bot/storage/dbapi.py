@@ -53,6 +53,19 @@ class Conn(Protocol):
     #: :meth:`~bot.storage.sql_base.SqlBase.db_time` gives for no offset).
     now_sql: str
 
+    #: The database's clock as first read in the write transaction open on this connection
+    #: (:func:`~bot.storage.sql_base.db_clock`, or a statement's ``RETURNING`` of
+    #: :attr:`now_sql`), kept for the rest of it; ``None`` outside a write transaction, or
+    #: before the clock is read in it.  One read per transaction (issue 48's times cost no
+    #: statement of their own on a move): PostgreSQL's ``now()`` is the transaction's start
+    #: anyway, SQLite's differs by the milliseconds between statements.
+    tx_clock: datetime | None
+
+    def keep_clock(self, when: datetime) -> None:
+        """Keep ``when``, the database's clock just read, as :attr:`tx_clock` if a write
+        transaction is open (else nothing: each read outside one reads the clock again)."""
+        ...
+
     async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> int:
         """Run one statement (``?`` placeholders) with ``parameters``; how many rows it
         changed."""

@@ -37,7 +37,7 @@ import logging
 import re
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -133,6 +133,8 @@ class _Connection:
     now_sql = postgres_time()
 
     def __init__(self, conn: asyncpg.pool.PoolConnectionProxy[asyncpg.Record]) -> None:
+        self.tx_clock: datetime | None = None
+        self._writing = False
         self._conn = conn
 
     async def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> int:
@@ -148,6 +150,10 @@ class _Connection:
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         await self._conn.executemany(translate(sql), list(parameters))
 
+    def keep_clock(self, when: datetime) -> None:
+        if self._writing:
+            self.tx_clock = when
+
     @asynccontextmanager
     async def transaction(self, *, readonly: bool = False) -> AsyncIterator[None]:
         # A write is READ COMMITTED (the version checks in the UPDATEs settle races); a read
@@ -156,8 +162,12 @@ class _Connection:
             async with self._conn.transaction(isolation="repeatable_read", readonly=True):
                 yield
         else:
-            async with self._conn.transaction():
-                yield
+            self.tx_clock, self._writing = None, True
+            try:
+                async with self._conn.transaction():
+                    yield
+            finally:
+                self.tx_clock, self._writing = None, False
 
 
 class PostgresStore(SqlStore):

@@ -115,6 +115,10 @@ class GameRow:
     bot_seat: int | None = None
     #: the bot's level in a game against it
     bot_level: Level | None = None
+    #: how many conditional-move lines the game keeps (issue 46): none, and a move neither
+    #: reads nor drops any.  Left out of the row's printed form (logs, views built from it):
+    #: that a player prepared lines is theirs alone to know.
+    premove_lines: int = field(default=0, repr=False)
 
     @property
     def seats(self) -> tuple[int, int]:

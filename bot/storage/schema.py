@@ -748,6 +748,14 @@ CREATE INDEX games_alarm_missing ON games (id)
     WHERE status = 'active' AND alarm_at IS NULL AND deadline_at IS NOT NULL;
 """
 
+# 17 -> 18: how many conditional-move lines each game keeps (issue 46's ``premoves`` rows,
+# maintained by every write of them: bot.storage.sql_premoves, bot.storage.premove_rows), so
+# a move in a game without any reads and deletes none (the statement budget of a move).
+_PREMOVE_COUNT = """
+ALTER TABLE games ADD COLUMN premove_lines INTEGER NOT NULL DEFAULT 0;
+UPDATE games SET premove_lines = (SELECT count(*) FROM premoves WHERE premoves.game_id = games.id);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -762,6 +770,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_PREMOVES_SQLITE, _PREMOVES_POSTGRES),
     Migration(_LANGUAGES, _LANGUAGES),
     Migration(_ALARMS_MISSING, _ALARMS_MISSING),
+    Migration(_PREMOVE_COUNT, _PREMOVE_COUNT),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -56,10 +56,15 @@ def sqlite_time(ahead: timedelta = timedelta(0)) -> str:
 
 async def db_clock(conn: Conn) -> datetime:
     """The database's clock now, read in SQL on ``conn`` (in a PostgreSQL transaction:
-    ``now()``, its start, the time every other statement of it uses)."""
+    ``now()``, its start, the time every other statement of it uses); in a write transaction,
+    read once and kept for the rest of it (:attr:`~bot.storage.dbapi.Conn.tx_clock`)."""
+    if conn.tx_clock is not None:
+        return conn.tx_clock
     row = await conn.fetchrow(f"SELECT {conn.now_sql} AS now")
     assert row is not None
-    return from_ts(row["now"])
+    when = from_ts(row["now"])
+    conn.keep_clock(when)
+    return when
 
 
 class SqlBase:

@@ -8,16 +8,29 @@ to post, nor holds back the fallback for a lost answer, nor moves a deadline; se
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
+from typing import Any
 
 from bot.core.notification import Notification
-from bot.storage.dbapi import Conn, Row, one, to_ts
+from bot.storage.dbapi import Conn, Row, from_ts, one, to_ts
 from bot.storage.sql_base import db_clock, skew
 from bot.storage.sql_rows import GAME_COLUMNS, alarm_text, read_game, was_reminded
 
-__all__ = ["deadline_on_db_clock", "on_db_clock"]
+__all__ = ["changed_game", "deadline_on_db_clock", "on_db_clock"]
+
+
+async def changed_game(conn: Conn, update: str, values: Sequence[Any]) -> Row | None:
+    """Run a game's ``update`` (an ``UPDATE games ... WHERE`` to which ``RETURNING`` is
+    added): its row as changed, or ``None`` if none was.  The same statement reads the
+    database's clock, kept for the rest of the transaction (:attr:`~bot.storage.dbapi.Conn.
+    tx_clock`), so the deadline and the notes of the change are moved onto it without a
+    statement of their own."""
+    row = await conn.fetchrow(f"{update}RETURNING {GAME_COLUMNS}, {conn.now_sql} AS db_now", values)
+    if row is not None:
+        conn.keep_clock(from_ts(row["db_now"]))
+    return row
 
 
 async def on_db_clock(conn: Conn, notes: Iterable[Notification]) -> list[Notification]:

@@ -19,7 +19,7 @@ from bot.storage.errors import BadRow
 from bot.storage.premove_rows import drop_stale_premoves
 from bot.storage.rows import GameRow, MoveRow, NewGame
 from bot.storage.sql_base import SqlBase
-from bot.storage.sql_clock import deadline_on_db_clock
+from bot.storage.sql_clock import changed_game, deadline_on_db_clock
 from bot.storage.sql_outbox import cancel_obsolete_notes, filled, insert_notes
 from bot.storage.sql_rows import (
     GAME_COLUMNS,
@@ -234,7 +234,7 @@ class SqlGames(SqlBase):
         onto the database's clock (:func:`deadline_on_db_clock`)."""
 
         async def change(conn: Conn) -> Row | None:
-            row: Row | None = await conn.fetchrow(f"{update}RETURNING {GAME_COLUMNS}", values)
+            row = await changed_game(conn, update, values)
             if row is None:
                 return None
             if timed:
@@ -320,6 +320,7 @@ class SqlGames(SqlBase):
             game.id,
             game.ply,
             game.version,
+            game.premove_lines,
         )
         alone = ""
         if alone_in is not None:
@@ -346,7 +347,11 @@ class SqlGames(SqlBase):
             "updated_at = ?, deadline_at = ?, alarm_at = ?, reminder_sent_for_ply = NULL, "
             "draw_offer_by = CASE WHEN draw_offer_by = ? THEN draw_offer_by END, "
             "takeback_by = NULL "
-            "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' " + alone,
+            # The lines it keeps as ``game`` counted them: the move's prepared reply was looked
+            # for (bot.sessions.premoves.follow_up) only if it keeps some, so a row that missed
+            # lines added since (another process's cache) is judged again, fresh.
+            "WHERE id = ? AND ply = ? AND version = ? AND status = 'active' "
+            "AND premove_lines = ? " + alone,
             values,
             play,
         )

@@ -24,10 +24,10 @@ from bot.core.notification import Notification
 from bot.core.status import GameResult
 from bot.storage.dbapi import Conn, Row, to_ts
 from bot.storage.errors import BadRow
-from bot.storage.premove_rows import drop_stale_premoves
+from bot.storage.premove_rows import drop_stale_premoves, recount_premoves
 from bot.storage.rows import GameRow
 from bot.storage.sql_base import SqlBase
-from bot.storage.sql_clock import deadline_on_db_clock
+from bot.storage.sql_clock import changed_game, deadline_on_db_clock
 from bot.storage.sql_games import SqlGames
 from bot.storage.sql_outbox import cancel_obsolete_notes, insert_notes
 from bot.storage.sql_rows import GAME_COLUMNS, read_game
@@ -64,6 +64,9 @@ class PlannedMove:
     finish: tuple[int | None, GameResult, Termination] | None = None
     deadline_at: datetime | None = None
     rating: RatedEnd | None = None
+    #: the writing process's now that ``deadline_at`` was reckoned from (what the store is
+    #: given as the change's now, so the deadline moves onto the database's clock exactly)
+    planned_at: datetime | None = None
 
 
 def _read_line(row: Row) -> PremoveLine:
@@ -120,9 +123,11 @@ class SqlPremoves(SqlBase):
         is still active at ``ply`` (else nothing is written: ``False``)."""
 
         async def add(conn: Conn) -> bool:
+            # Counted on the game's row (premove_rows), which also holds back a move racing it.
             game = await conn.fetchrow(
-                "SELECT id FROM games WHERE id = ? AND ply = ? AND status = 'active'",
-                (game_id, ply),
+                "UPDATE games SET premove_lines = premove_lines + ? "
+                "WHERE id = ? AND ply = ? AND status = 'active' RETURNING id",
+                (len(lines), game_id, ply),
             )
             if game is None:
                 return False
@@ -155,11 +160,16 @@ class SqlPremoves(SqlBase):
 
     async def clear_premoves(self, game_id: int, player_id: int) -> int:
         """Drop ``player_id``'s lines for the game; how many."""
-        return await self._write(
-            lambda c: c.execute(
+
+        async def clear(conn: Conn) -> int:
+            dropped = await conn.execute(
                 "DELETE FROM premoves WHERE game_id = ? AND player_id = ?", (game_id, player_id)
             )
-        )
+            if dropped:
+                await recount_premoves(conn, game_id)
+            return dropped
+
+        return await self._write(clear)
 
     async def apply_with_reply(
         self,
@@ -184,7 +194,7 @@ class SqlPremoves(SqlBase):
                 game, first.move, first.seat, first.snapshot, first.to_move, now,
                 first.finish, first.deadline_at, first.rating, alone_in,
             )  # fmt: skip
-            row = await conn.fetchrow(f"{sql}RETURNING {GAME_COLUMNS}", values)
+            row = await changed_game(conn, sql, values)
             if row is None:
                 return None
             await also(conn, row)
@@ -201,6 +211,7 @@ class SqlPremoves(SqlBase):
             await drop_stale_premoves(conn, row)
             if kept and row["status"] == "active":
                 await _insert_lines(conn, game.id, owner_id, int(row["ply"]), kept, 0, now)
+                await recount_premoves(conn, game.id)
             await cancel_obsolete_notes(conn, game.id, now)
             await insert_notes(conn, notes)
             return row

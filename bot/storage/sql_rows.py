@@ -170,7 +170,7 @@ GAME_COLUMNS = (
     "id, game, options, seat0, seat1, platform, chat_id, status, ply, version, to_move, "
     "snapshot, winner, result, reason, created_at, updated_at, finished_at, time_per_move, "
     "deadline_at, reminder_sent_for_ply, draw_offer_by, takeback_by, rematch_of, challenge_id, "
-    "corrupt_reason, rated, origin, community, bot_seat, bot_level"
+    "corrupt_reason, rated, origin, community, bot_seat, bot_level, premove_lines"
 )
 CHALLENGE_COLUMNS = (
     "id, challenger, target, platform, chat_id, game, options, first, time_per_move, status, "
@@ -271,6 +271,7 @@ def read_game(row: Row, reader: Reader | None = None) -> GameRow:
         community=r.opt_text("community"),
         bot_seat=r.seat("bot_seat"),
         bot_level=_level(r),
+        premove_lines=r.integer("premove_lines"),
     )
 
 

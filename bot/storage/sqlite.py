@@ -22,6 +22,7 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager, suppress
+from datetime import datetime
 from pathlib import Path
 from typing import Any, cast
 
@@ -66,6 +67,8 @@ class _Connection:
     now_sql = sqlite_time()
 
     def __init__(self, db: aiosqlite.Connection, cursor: aiosqlite.Cursor) -> None:
+        self.tx_clock: datetime | None = None
+        self._writing = False
         self._db = db
         self._cursor = cursor
 
@@ -83,16 +86,23 @@ class _Connection:
     async def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> None:
         await self._cursor.executemany(sql, parameters)
 
+    def keep_clock(self, when: datetime) -> None:
+        if self._writing:
+            self.tx_clock = when
+
     @asynccontextmanager
     async def transaction(self, *, readonly: bool = False) -> AsyncIterator[None]:
         # A deferred BEGIN reads one snapshot (WAL); IMMEDIATE takes the write lock at once.
         await self._cursor.execute("BEGIN" if readonly else "BEGIN IMMEDIATE")
+        self.tx_clock, self._writing = None, not readonly
         try:
             yield
             await self._cursor.execute("COMMIT")
         except BaseException:
             await self._rollback()
             raise
+        finally:
+            self.tx_clock, self._writing = None, False
 
     async def _rollback(self) -> None:
         # SQLite may have rolled back itself (a full disk, an I/O error): then nothing is open.

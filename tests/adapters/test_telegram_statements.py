@@ -20,6 +20,9 @@ from tests.adapters.telegram_kit import running
 
 #: The most statements a move and its board may cost (issue 23: 15 before for a move and its
 #: separate turn notice, 8 after; issue 24: the board is the notice, claimed and marked).
+#: Issues 43, 46 and 48 cost none: the reader's language is kept in-process a while
+#: (bot.storage.sql_languages), a game without prepared lines neither reads nor drops any
+#: (``games.premove_lines``), and the database's clock is read in the game's UPDATE itself.
 MOST = 8
 
 _TRANSACTION = ("BEGIN", "COMMIT", "END", "ROLLBACK")
