@@ -43,6 +43,17 @@ async def test_plan_a_line_by_tapping_cells(browser: Browser, web: Site) -> None
     await expect(page.locator("#plan-prompt")).to_contain_text("b1 => c1")
     await expect(c1).to_have_class("cell taken last")
     await expect(b1).to_have_class("cell")  # Bo's b1 taken off: flanked by a1 and c1
+    # Back takes the reply off (c1 lit again), Clear the whole line (b1 lit again).
+    await page.locator("#plan-back").tap()
+    await expect(page.locator("#plan-prompt")).to_contain_text("b1: tap your reply")
+    await expect(c1).to_have_class("cell can")
+    await page.locator("#plan-clear").tap()
+    await expect(page.locator("#plan-prompt")).to_have_text("Tap their move on the board.")
+    await expect(b1).to_have_class("cell can")
+    await b1.tap()
+    await expect(page.locator("#plan-prompt")).to_contain_text("b1: tap your reply")
+    await c1.tap()
+    await expect(page.locator("#plan-prompt")).to_contain_text("b1 => c1")
     await page.locator("#plan-save").tap()
     await expect(page.locator("#plan-status")).to_contain_text("Line 1 prepared")
     await expect(page.locator("#plan-lines li")).to_have_text(["b1 => c1"])

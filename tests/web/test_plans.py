@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 import pytest
@@ -90,3 +91,27 @@ async def test_plan_steps_are_computed_along_the_line(web: Site) -> None:
     status, refused = await _call("GET", f"{step}?line=a1", headers=ada)
     assert status == 409 and "move 1 of the line" in refused["text"]
     assert (await _call("GET", step))[0] == 401
+
+
+async def test_plan_steps_build_iso_path_whole_turns(web: Site) -> None:
+    """Iso-Path's two-part turn is one whole move of a line: built tap by tap from the cells
+    the chat's own picker lights (take a tile, put it, move a piece), then the next step is
+    the reply's, in the position after it."""
+    gid = await new_game(web.manager, "isopath", ADA, BO, TG_GROUP, ["b1>b2 a1-b2"])
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    step = f"{web.url}/api/games/{slug}/premoves/next"
+    ada = {"Authorization": "tma " + init_data(ADA, web.clock)}
+    prefix, reply = "", {}
+    for _ in range(8):  # a turn is a few taps
+        status, reply = await _call("GET", f"{step}?prefix={quote(prefix)}", headers=ada)
+        assert status == 200 and reply["line"] == [], reply
+        if reply["complete"]:
+            break
+        cells = [c for c in reply["choices"] if c["c"] is not None]
+        assert cells and all(c["r"] is None for c in cells), reply
+        prefix = cells[0]["next"]
+    assert reply["complete"] and reply["after"] is not None, reply
+    theirs = reply["move"]
+    status, after = await _call("GET", f"{step}?line={quote(theirs)}", headers=ada)
+    assert status == 200 and after["line"] == [theirs] and "your reply" in after["prompt"]
+    assert after["frame"] == reply["after"] and after["choices"]

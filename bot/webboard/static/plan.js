@@ -38,6 +38,7 @@
   let prefix = ""; // the move being tapped
   let step = null;
   let asked = 0; // the latest step asked for (an older answer is dropped)
+  let pending = false; // a step asked for, not yet answered
 
   function button(id, label, action, parent) {
     const b = document.createElement("button");
@@ -73,7 +74,8 @@
   }
 
   function choose(next) {
-    if (!planning) return;
+    // A tap while the step is being asked for is of a board about to change: not taken.
+    if (!planning || pending) return;
     prefix = next;
     refresh();
   }
@@ -83,6 +85,7 @@
     const mine = ++asked;
     const query = `?line=${encodeURIComponent(typed())}&prefix=${encodeURIComponent(prefix)}`;
     let reply;
+    pending = true;
     try {
       const answer = await fetch(base + "/next" + query, { headers, cache: "no-store" });
       reply = await answer.json().catch(() => ({ ok: false, text: answer.statusText }));
@@ -90,6 +93,7 @@
       reply = { ok: false, text: String(e) };
     }
     if (mine !== asked || !planning) return;
+    pending = false;
     if (!reply.ok) {
       say(reply.text);
       if (prefix) {
