@@ -2,14 +2,17 @@
 game, read and prepared through the same session calls as the chat's ``premove``.
 
 - ``GET /api/games/<slug>/premoves``: ``{"ok": true, "lines": [[theirs, yours, ...], ...],
-  "text": ...}``, the asker's own lines only (a spectator, or the opponent, gets theirs: none).
+  "text": ..., "labels": ...}``, the asker's own lines only (a spectator, or the opponent,
+  gets theirs: none), and plan mode's labels.
 - ``POST /api/games/<slug>/premoves`` with ``{"line": "c3 => c5; d4 => d5"}`` prepares a line
   (checked as in the chat: refused with the rule it breaks, ``409``), ``{"clear": true}``
   drops them.
 - ``GET /api/games/<slug>/premoves/next?line=<moves so far>&prefix=<part typed>``: the board's
-  tap-by-tap step (as ``/next`` gives it for a move) in the position the line so far leads
-  to: ``{"parts", "complete", "after", "frame"}``, ``frame`` that position's cells; ``409``
-  when the line so far is illegal (the rule), for a signed-in player of the game only.
+  tap-by-tap step in the position the line so far leads to, in ``/next``'s own format
+  (:func:`~bot.webboard.steps.step`: ``choices``, ``complete``, ``move``, ``after``,
+  ``selection`` ...) with ``line`` (the moves so far), ``frame`` (that position's cells) and
+  plan mode's ``prompt``; ``409`` when the line so far is illegal (the rule), ``400`` for a
+  prefix no legal move starts with, for a signed-in player of the game only.
 
 Answers are for the asker alone: nothing here reaches the game's page, its events or the chat.
 """
@@ -26,10 +29,9 @@ from bot.messages import Chat, User
 from bot.sessions import texts
 from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
-from bot.sessions.picker import next_parts
 from bot.sessions.premoves import ARROW, PAIRS, check_line
 from bot.sessions.webview import GameView
-from bot.webboard import auth, view
+from bot.webboard import auth, steps, view
 
 __all__ = ["add_routes"]
 
@@ -55,6 +57,13 @@ Player = Callable[[auth.Identity | None], Awaitable[Named | None]]
 
 def _json(data: dict[str, Any], status: int = 200) -> web.Response:
     return web.json_response(data, status=status, dumps=lambda d: json.dumps(d, ensure_ascii=False))
+
+
+def _shown(moves: list[str]) -> str:
+    """A line's moves as the chat writes it: ``c3 => c5; d4``."""
+    return "".join(
+        ("" if i == 0 else f" {ARROW} " if i % 2 else f"{PAIRS} ") + m for i, m in enumerate(moves)
+    )
 
 
 def _so_far(text: str) -> list[str]:
@@ -110,7 +119,14 @@ def add_routes(
         gid, _, user = found
         listed = await manager.premove_lines(user, gid)
         text = texts.premove_listing(gid, listed)
-        return _json({"ok": True, "lines": [list(line) for line in listed], "text": str(text)})
+        return _json(
+            {
+                "ok": True,
+                "lines": [list(line) for line in listed],
+                "text": str(text),
+                "labels": texts.plan_labels(),
+            }
+        )
 
     async def prepare(request: web.Request) -> web.Response:
         found = await asker(request)
@@ -137,10 +153,12 @@ def add_routes(
         position = g.position
         for move in played:
             position = position.play(move)
-        parts = next_parts(position, prefix)
-        after = view.frame(position.play(prefix)) if parts.complete else None
-        answer = {"parts": list(parts.parts), "complete": parts.complete, "after": after}
-        return _json({"ok": True, "line": list(played), "frame": view.frame(position), **answer})
+        try:
+            answer = steps.step(position, prefix, gid)
+        except ValueError:
+            return _json({"ok": False, "text": str(texts.web_no_such_start(prefix))}, 400)
+        answer["prompt"] = str(texts.plan_prompt(_shown(list(played)), len(played) % 2 == 0))
+        return _json({**answer, "ok": True, "line": list(played), "frame": view.frame(position)})
 
     router.add_get(f"/api/games/{slug}/premoves", lines)
     router.add_get(f"/api/games/{slug}/premoves/next", step)

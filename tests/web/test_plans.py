@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 from typing import Any
+from urllib.parse import quote
 
 import aiohttp
 import pytest
@@ -72,17 +73,45 @@ async def test_plan_steps_are_computed_along_the_line(web: Site) -> None:
     slug = (await web.board.link(gid)).rsplit("/", 1)[1]
     step = f"{web.url}/api/games/{slug}/premoves/next"
     ada = {"Authorization": "tma " + init_data(ADA, web.clock)}
-    # The opponent's first move: every empty cell but a1.
+    # The opponent's first move: every empty cell but a1, as /next's cells to tap.
     status, first = await _call("GET", step, headers=ada)
-    assert status == 200 and first["line"] == [] and "a1" not in first["parts"]
-    assert "b1" in first["parts"] and not first["complete"]
+    cells = {c["c"] for c in first["choices"]}
+    assert status == 200 and first["line"] == [] and "a1" not in cells
+    assert "b1" in cells and not first["complete"] and "their move" in first["prompt"]
     # After "b1 =>", b1 is taken too; a whole move typed gives the board after it.
     status, reply = await _call("GET", f"{step}?line=b1&prefix=", headers=ada)
-    assert status == 200 and reply["line"] == ["b1"] and "b1" not in reply["parts"]
+    assert status == 200 and reply["line"] == ["b1"]
+    assert "b1" not in {c["c"] for c in reply["choices"]} and "your reply" in reply["prompt"]
     status, done = await _call("GET", f"{step}?line=B1&prefix=c1", headers=ada)
-    assert status == 200 and done["complete"] and done["after"] is not None
-    assert done["line"] == ["b1"] and done["frame"] != first["frame"]
+    assert status == 200 and done["complete"] and done["move"] == "c1"
+    assert done["line"] == ["b1"] and done["frame"] != first["frame"] and done["after"]
+    status, refused = await _call("GET", f"{step}?line=b1&prefix=b1", headers=ada)
+    assert status == 400 and "No legal move starts with b1" in refused["text"]
     # An illegal line so far: the rule; a spectator: nothing.
     status, refused = await _call("GET", f"{step}?line=a1", headers=ada)
     assert status == 409 and "move 1 of the line" in refused["text"]
     assert (await _call("GET", step))[0] == 401
+
+
+async def test_plan_steps_build_iso_path_whole_turns(web: Site) -> None:
+    """Iso-Path's two-part turn is one whole move of a line: built tap by tap from the cells
+    the chat's own picker lights (take a tile, put it, move a piece), then the next step is
+    the reply's, in the position after it."""
+    gid = await new_game(web.manager, "isopath", ADA, BO, TG_GROUP, ["b1>b2 a1-b2"])
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    step = f"{web.url}/api/games/{slug}/premoves/next"
+    ada = {"Authorization": "tma " + init_data(ADA, web.clock)}
+    prefix, reply = "", {}
+    for _ in range(8):  # a turn is a few taps
+        status, reply = await _call("GET", f"{step}?prefix={quote(prefix)}", headers=ada)
+        assert status == 200 and reply["line"] == [], reply
+        if reply["complete"]:
+            break
+        cells = [c for c in reply["choices"] if c["c"] is not None]
+        assert cells and all(c["r"] is None for c in cells), reply
+        prefix = cells[0]["next"]
+    assert reply["complete"] and reply["after"] is not None, reply
+    theirs = reply["move"]
+    status, after = await _call("GET", f"{step}?line={quote(theirs)}", headers=ada)
+    assert status == 200 and after["line"] == [theirs] and "your reply" in after["prompt"]
+    assert after["frame"] == reply["after"] and after["choices"]

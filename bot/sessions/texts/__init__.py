@@ -686,7 +686,10 @@ __all__ += [
 # The web board page's words (issue 44), kept apart as above.
 from bot.sessions.texts.board import (  # noqa: E402
     BOARD_LABELS,
+    PLAN_LABELS,
     board_labels,
+    plan_labels,
+    plan_prompt,
     web_bad_action_request,
     web_choose_region,
     web_draw_offered,
@@ -700,7 +703,10 @@ from bot.sessions.texts.board import (  # noqa: E402
 
 __all__ += [
     "BOARD_LABELS",
+    "PLAN_LABELS",
     "board_labels",
+    "plan_labels",
+    "plan_prompt",
     "web_bad_action_request",
     "web_choose_region",
     "web_draw_offered",

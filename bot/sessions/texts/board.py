@@ -80,3 +80,32 @@ def web_no_such_start(prefix: str) -> Text:
 def web_bad_action_request() -> Text:
     """A page action that is not ``{"action": "resign"|"draw"|"takeback", ...}``."""
     return _p('An action is sent as {{"action": "resign", "draw" or "takeback", "answer": ...}}.')
+
+
+#: The labels of the page's plan mode (issue 46), by the key ``plan.js`` knows them by.
+PLAN_LABELS: dict[str, str] = {
+    "heading": N_("Plan replies (only you see them)"),
+    "start": N_("Plan replies on the board"),
+    "leave": N_("Show the game"),
+    "banner": N_("Planning — only you see this"),
+    "add": N_("Add to the line"),
+    "back": N_("Back"),
+    "clear": N_("Clear"),
+    "save": N_("Save line"),
+    "drop": N_("Drop my lines"),
+}
+
+
+def plan_labels() -> dict[str, str]:
+    """:data:`PLAN_LABELS` said in the language in use (what the plan script shows)."""
+    return {key: _s(label) for key, label in PLAN_LABELS.items()}
+
+
+def plan_prompt(line: str, theirs: bool) -> Text:
+    """Plan mode's prompt after the moves ``line`` (empty: none yet): tap the opponent's
+    move (``theirs``) or the player's reply."""
+    if not line:
+        return _p("Tap their move on the board.")
+    if theirs:
+        return _p("{line}: tap their next move on the board.", line=line)
+    return _p("{line}: tap your reply on the board.", line=line)

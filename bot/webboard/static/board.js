@@ -158,6 +158,19 @@
   let zoom = 0; // index into ZOOMS
   let asked = fragmentPly();
   let asking = false; // "Really resign?" asked, not yet answered
+  // Plan mode (plan.js): another position and its choices drawn on this board, taps sent to
+  // plan.js (draw), until the real game is shown again (real).  Nothing of it leaves the page.
+  let planned = null; // { frame, choices, onTap, chosen, marked } while planning
+  window.HexhallBoard = {
+    draw(frame, choices, onTap, chosen, marked) {
+      planned = { frame, choices, onTap, chosen: chosen || [], marked: marked || null, back: null };
+      if (state) refresh();
+    },
+    real() {
+      planned = null;
+      if (state) refresh();
+    },
+  };
 
   function fragmentPly() {
     const ply = fragment().get("ply");
@@ -346,6 +359,7 @@
   }
 
   function frameShown() {
+    if (planned) return planned.frame;
     // A whole move built: its position, the opponent's last move still marked.
     if (step && step.complete && step.after && shown === state.ply) {
       return { ...step.after, last: state.frames[shown].last };
@@ -356,8 +370,9 @@
   function paint() {
     const frame = frameShown();
     const g = state.board;
-    const chosen = new Set(step && shown === state.ply ? step.chosen : []);
-    const holding = step && shown === state.ply ? step.marked : null;
+    const building = planned || (step && shown === state.ply ? step : null);
+    const chosen = new Set(building ? building.chosen : []);
+    const holding = building ? building.marked : null;
     const win = new Set(frame.win || []);
     const review = marked && shown === marked.ply ? marked : null;
     g.cells.forEach((c, i) => {
@@ -559,10 +574,14 @@
 
   // -- the move builder: the server's choices after the prefix, tapped on the board ----------
   async function refresh() {
-    const playing = state.can_move && shown === state.ply;
+    const playing = !planned && state.can_move && shown === state.ply;
     $("play").hidden = !playing;
     cellChoices = {};
     regionChoices = {};
+    for (const choice of planned ? planned.choices : []) {
+      if (choice.c !== null && !(choice.c in cellChoices)) cellChoices[choice.c] = choice.next;
+      else if (choice.r !== null) regionChoices[choice.r] = choice.next;
+    }
     $("choices").replaceChildren();
     if ($("typed")) $("typed").hidden = !playing;
     if (playing) {
@@ -634,6 +653,7 @@
   }
 
   function choose(next) {
+    if (planned) return planned.onTap(next);
     if (busy) return;
     host.haptic("tap");
     prefix = next;
@@ -645,7 +665,8 @@
     const region = cells[name] ? cells[name].dataset.region : undefined;
     if (region !== undefined && region in regionChoices) return choose(regionChoices[region]);
     // Tapping what is chosen takes that choice back.
-    if (step && (step.marked === name || step.chosen.includes(name)) && step.back !== null) choose(step.back);
+    const building = planned || step;
+    if (building && (building.marked === name || building.chosen.includes(name)) && building.back !== null) choose(building.back);
   }
 
   // The move sent: the server's answer, or null when none came (no connection, its error).
