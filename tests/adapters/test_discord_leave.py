@@ -138,9 +138,11 @@ async def test_a_typed_leave_asks_privately_and_yes_withdraws_once(tmp_path: Pat
         assert f"<@{CAROL}> left" in withdrawn[0].content
         assert withdrawn[0].pinged_users == frozenset()  # no ping for the one who left
         assert labels(question) == []
-        if second is not None and second.original is not None:
-            # The press that came second was refused, privately.
-            assert second.original.ephemeral and "not in" in second.original.content
+        # Every press but the one that left was refused, privately.
+        presses = [first] if second is None else [first, second]
+        refused = [p.original for p in presses if p.original is not question]
+        assert len(refused) == len(presses) - 1
+        assert all(m is not None and m.ephemeral and "not in" in m.content for m in refused)
 
 
 async def test_a_lapsed_yes_is_refused_privately(tmp_path: Path) -> None:
@@ -174,3 +176,25 @@ async def test_leave_when_not_in_is_a_private_line(tmp_path: Path) -> None:
         said = await fake.original(press, timeout=DEADLINE)
         assert said.ephemeral and "not in" in said.content and labels(said) == []
         assert card.edits == edits
+
+
+async def test_yes_posts_a_new_card_when_the_old_one_is_gone(tmp_path: Path) -> None:
+    """The card was deleted (by a moderator): the yes posts the new list as a card of its
+    own, pinging nobody, and remembers it, so the next join edits that one."""
+    async with fake_discord() as fake, running(fake, tmp_path / "t.db") as run:
+        card = await _open_with_three(run)
+        card.deleted = True  # as Discord's DELETE of the message leaves it
+        question = await run.answer(BOB, "tournament", {"action": "leave"})
+        await run.click(BOB, question, "Yes, leave")
+
+        def cards() -> list[StoredMessage]:
+            return [m for m in _public(fake) if not m.deleted and "Join" in labels(m)]
+
+        await fake.wait_until(lambda: len(cards()) == 1, timeout=DEADLINE)
+        (new,) = cards()
+        assert f"<@{BOB}> left" in new.content and "2 players now" in new.content
+        assert new.pinged_users == frozenset()
+        joined = await run.answer(BOB, "tournament", {"action": "join"})
+        assert f"<@{BOB}> joined" in joined.content and labels(joined) == []
+        await fake.wait_until(lambda: "3 of" in new.content, timeout=DEADLINE)
+        assert cards() == [new]

@@ -476,14 +476,21 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
                 if sent is not None:
                     await self._remember(interaction, out, sent.id)
                 if sent is not None and signing_up is not None:
-                    await self.manager.remember_post(
-                        PLATFORM, str(interaction.channel_id or 0), str(sent.id),
-                        PostKind.CARD, tournament_id=signing_up,
-                    )  # fmt: skip
+                    await self._remember_card(interaction, sent.id, signing_up)
         more = markdown(texts.rest_attached())
         await self.followups.sections(interaction, out.rest, more, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
         await self._say_unreachable(interaction)
+
+    async def _remember_card(
+        self, interaction: discord.Interaction, message_id: int, tournament_id: int
+    ) -> None:
+        """Remember ``message_id`` (sent here) as tournament ``tournament_id``'s sign-up card,
+        so a later join or leave edits it."""
+        await self.manager.remember_post(
+            PLATFORM, str(interaction.channel_id or 0), str(message_id),
+            PostKind.CARD, tournament_id=tournament_id,
+        )  # fmt: skip
 
     async def _update_sign_up(
         self, interaction: discord.Interaction, reply: Reply, tournament_id: int

@@ -23,13 +23,12 @@ import discord
 
 from bot.adapters.discord.buttons import action_view
 from bot.adapters.discord.followups import Followups
-from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only, user_of
+from bot.adapters.discord.format import TEXT_LIMIT, markdown, mentions_only, user_of
 from bot.adapters.discord.languages import speakers_of
 from bot.adapters.discord.threads import chat_here
 from bot.core import i18n
 from bot.messages import Action, ActionKind, Reply
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 
 __all__ = ["TournamentLeaving"]
 
@@ -56,6 +55,10 @@ class TournamentLeaving:
         ) -> bool: ...
 
         def _wake(self) -> None: ...
+
+        async def _remember_card(
+            self, interaction: discord.Interaction, message_id: int, tournament_id: int
+        ) -> None: ...
 
     async def _leave_confirmed(self, interaction: discord.Interaction, action_id: str) -> None:
         """Yes to "Really leave?" (pressed on the asker's ephemeral question)."""
@@ -100,7 +103,4 @@ class TournamentLeaving:
             fields["view"] = view
         sent = await self.followups.send(interaction, **fields, wait=True)
         if sent is not None and card is not None and tournament_id is not None:
-            await self.manager.remember_post(
-                PLATFORM, str(interaction.channel_id or 0), str(sent.id),
-                PostKind.CARD, tournament_id=tournament_id,
-            )  # fmt: skip
+            await self._remember_card(interaction, sent.id, tournament_id)
