@@ -4,11 +4,14 @@ and a typed ``/tournament action:leave`` answer the presser alone with "Really l
 while it lasts, and which has one effect.
 
 Discord facts relied on: an ephemeral message (flag 64) is shown "only to the user that
-performed the interaction" (interaction response flags), so nobody else can press its button
-(the fake refuses such a press with :class:`ImpossibleInteraction`); a component interaction
-may be answered by updating the message it came from (response type 7, UPDATE_MESSAGE, which
-on an ephemeral dialog clears its buttons), and a followup without the ephemeral flag is a
-public message in the channel."""
+performed the interaction" (InteractionResponseFlags.EPHEMERAL,
+https://www.mintlify.com/discord/discord-interactions-js/api/interaction-response-flags), so
+nobody else can press its button (the fake refuses such a press with
+:class:`ImpossibleInteraction`); a component's interaction may be answered with callback type
+7, UPDATE_MESSAGE: "for components, edit the message the component was attached to"
+(https://pub.dev/documentation/discord_interactions/latest/discord_interactions/InteractionCallbackType.html),
+which here clears the question's button; a followup without the ephemeral flag is a public
+message in the channel (as the preview's Play it already relies on)."""
 
 from __future__ import annotations
 
