@@ -181,16 +181,24 @@ async def test_a_typed_join_edits_the_card_and_a_withdrawal_is_said_once(tmp_pat
             assert cards == [card]
         started = await run.answer(ALICE, "tournament", {"action": "start"})
         assert "3 games at once" in started.content
-        left = await run.answer(CAROL, "tournament", {"action": "leave"})
-        assert "left and is withdrawn" in left.content
+        # Asked privately first (issue 45), then said once in the channel.
+        question = await run.answer(CAROL, "tournament", {"action": "leave"})
+        assert question.ephemeral and labels(question) == ["Yes, leave"]
+        await run.click(CAROL, question, "Yes, leave")
+        await fake.wait_until(
+            lambda: any("left and is withdrawn" in m.content for m in fake.messages_in(CHANNEL)),
+            timeout=DEADLINE,
+        )
         store = run.manager.store
         loop = asyncio.get_running_loop()
         deadline = loop.time() + DEADLINE
         while await store.due_notifications("discord", run.manager.clock.now()):
             assert loop.time() < deadline, "the outbox did not drain"
             await asyncio.sleep(0.05)
-        withdrawn = [m for m in fake.messages_in(CHANNEL) if "withdrawn" in m.content]
-        assert len(withdrawn) == 1
+        # Public messages only: Carol's own (ephemeral) question now says it to her too.
+        public = [m for m in fake.messages_in(CHANNEL) if not m.ephemeral]
+        withdrawn = [m for m in public if "withdrawn" in m.content]
+        assert len(withdrawn) == 1 and withdrawn[0].pinged_users == frozenset()
 
 
 async def test_tournament_games_get_threads_like_any_game(tmp_path: Path) -> None:

@@ -52,6 +52,7 @@ from bot.adapters.discord.format import (
 )
 from bot.adapters.discord.languages import speakers_of
 from bot.adapters.discord.launching import ENTRY_POINT, ActivityLaunches
+from bot.adapters.discord.leaving import TournamentLeaving
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
@@ -166,7 +167,7 @@ def _is_board(reply: Reply) -> bool:
     )
 
 
-class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
+class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, TournamentLeaving):
     """The Hexhall bot on Discord over one :class:`SessionManager` (see the module docstring).
 
     ``guild_id`` syncs the commands to that one server (development) instead of globally;
@@ -475,14 +476,21 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
                 if sent is not None:
                     await self._remember(interaction, out, sent.id)
                 if sent is not None and signing_up is not None:
-                    await self.manager.remember_post(
-                        PLATFORM, str(interaction.channel_id or 0), str(sent.id),
-                        PostKind.CARD, tournament_id=signing_up,
-                    )  # fmt: skip
+                    await self._remember_card(interaction, sent.id, signing_up)
         more = markdown(texts.rest_attached())
         await self.followups.sections(interaction, out.rest, more, allowed_mentions=mentions_only())
         await self._tell_channel(interaction, reply, pressed)
         await self._say_unreachable(interaction)
+
+    async def _remember_card(
+        self, interaction: discord.Interaction, message_id: int, tournament_id: int
+    ) -> None:
+        """Remember ``message_id`` (sent here) as tournament ``tournament_id``'s sign-up card,
+        so a later join or leave edits it."""
+        await self.manager.remember_post(
+            PLATFORM, str(interaction.channel_id or 0), str(message_id),
+            PostKind.CARD, tournament_id=tournament_id,
+        )  # fmt: skip
 
     async def _update_sign_up(
         self, interaction: discord.Interaction, reply: Reply, tournament_id: int
@@ -622,9 +630,23 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
         async def call(user: User, chat: Chat) -> Reply:
             return await command.run(manager, user, chat, args)
 
+        if command.name == "tournament" and args.action == "leave":
+            # Leaving is asked of the leaver alone first (issue 45), never for all to see.
+            await self._ask_leave(interaction, args.tournament_id)
+            return
         mode = Mode.PRIVATE if command.private(args) else Mode.PUBLIC
         name = f"hexhall-{args.game_id or 'game'}.txt" if command.record else None
         await self._run(interaction, call, mode, file_name=name, board=command.board_card)
+
+    async def _ask_leave(self, interaction: discord.Interaction, tournament_id: int | None) -> None:
+        """ "Really leave?" about a tournament here, privately to the presser (a card's Leave
+        or a typed leave; see :mod:`~bot.adapters.discord.leaving`): nothing public changes."""
+        manager = self.manager
+
+        async def ask(user: User, chat: Chat) -> Reply:
+            return await manager.tournament_leave_question(user, chat, tournament_id)
+
+        await self._run(interaction, ask, Mode.PRIVATE, board=False)
 
     async def on_press(self, interaction: discord.Interaction, action_id: str) -> None:
         """A button: one manager call, shown where that button's answer belongs."""
@@ -647,6 +669,12 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches):
             and self.open_in_activity
             and await self.launch(interaction, action)
         ):
+            return
+        if kind is ActionKind.TOURNAMENT_LEAVE:
+            await self._ask_leave(interaction, action.subject)
+            return
+        if kind is ActionKind.TOURNAMENT_LEAVE_CONFIRMED:
+            await self._leave_confirmed(interaction, action_id)
             return
         if kind is ActionKind.OFFER_DRAW:
             game = action.subject
