@@ -353,6 +353,7 @@ from bot.sessions.texts.web import (
     web_review_hint,
     web_review_too_fast,
     web_sign_in,
+    web_sign_in_refused,
     web_too_fast,
     web_too_many_pages,
     web_watch_link,
@@ -545,6 +546,7 @@ __all__ = [
     "web_review_hint",
     "web_review_too_fast",
     "web_sign_in",
+    "web_sign_in_refused",
     "web_too_fast",
     "web_too_many_pages",
     "web_watch_link",
@@ -687,6 +689,7 @@ __all__ += [
 from bot.sessions.texts.board import (  # noqa: E402
     BOARD_LABELS,
     board_labels,
+    side_word,
     web_bad_action_request,
     web_choose_region,
     web_draw_offered,
@@ -701,6 +704,7 @@ from bot.sessions.texts.board import (  # noqa: E402
 __all__ += [
     "BOARD_LABELS",
     "board_labels",
+    "side_word",
     "web_bad_action_request",
     "web_choose_region",
     "web_draw_offered",

@@ -9,6 +9,7 @@
   const $ = (id) => document.getElementById(id);
   const slug = document.body.dataset.slug;
   const panel = $("plan");
+  const words = panel ? panel.dataset : {}; // its words, written by the server (data-plan-*)
   if (!slug || !panel) return;
 
   function credentials() {
@@ -68,8 +69,8 @@
       say(step.text);
       return;
     }
-    const whose = line.length % 2 ? "your reply" : "their move";
-    $("plan-prompt").textContent = `${typed() || "New line"}: tap ${whose}${prefix ? " (" + prefix + ")" : ""}.`;
+    const whose = line.length % 2 ? words.planPromptReply : words.planPromptTheirs;
+    $("plan-prompt").textContent = whose.replace("{line}", (typed() || words.planNew) + (prefix ? " (" + prefix + ")" : ""));
     const choices = $("plan-choices");
     choices.replaceChildren();
     for (const part of step.parts) {
@@ -101,7 +102,7 @@
   async function start() {
     if (!(await lines())) return; // not signed in as a player here: no plan mode
     const heading = document.createElement("h2");
-    heading.textContent = "Plan replies (only you see them)";
+    heading.textContent = words.planHeading;
     const prompt = document.createElement("p");
     prompt.id = "plan-prompt";
     const choices = document.createElement("div");
@@ -109,19 +110,19 @@
     choices.className = "choices";
     const controls = document.createElement("div");
     controls.className = "controls";
-    button("Add move", () => {
+    button(words.planAdd, () => {
       if (!step || !step.complete) return;
       line.push(prefix);
       prefix = "";
       refresh();
     }, controls).id = "plan-add";
-    button("Back", () => {
+    button(words.back, () => {
       if (prefix) prefix = "";
       else line.pop();
       refresh();
     }, controls);
-    button("Save line", () => save({ line: typed() }), controls).id = "plan-save";
-    button("Drop my lines", () => save({ clear: true }), controls);
+    button(words.planSave, () => save({ line: typed() }), controls).id = "plan-save";
+    button(words.planDrop, () => save({ clear: true }), controls);
     const status = document.createElement("p");
     status.id = "plan-status";
     status.setAttribute("role", "status");
