@@ -283,21 +283,8 @@ class WebBoard:
         """The stored player the asker is (``None``: a spectator, or someone never seen)."""
         if who is None:
             return None
-        await self._speak_to(who)
+        await speaking.speak_to(self.manager, who)
         return await self.manager.store.find_player(who.platform, who.user_id)
-
-    async def _speak_to(self, who: auth.Identity) -> None:
-        """Says the rest of this request's answer in ``who``'s language: their ``settings
-        language``, else what their platform says now (Telegram's ``language_code``), else the
-        one stored for them; the browser's (already in use) when none is known."""
-        if who.language is not None:
-            user = User(who.platform, who.user_id, who.name)
-            here = Chat(who.platform, who.user_id, direct=True)
-            chosen = (await self.manager.speakers(user, here, who.language)).player
-        else:
-            chosen = await self.manager.recipient_language(who.platform, who.user_id)
-        if chosen != i18n.SOURCE or who.language is not None:
-            i18n.adopt(chosen)
 
     def _may_move(
         self, player: PlayerRow | None, g: GameView, ply: int | None = None

@@ -21,8 +21,11 @@ from collections.abc import Awaitable, Callable
 from aiohttp import web
 
 from bot.core import i18n
+from bot.messages import Chat, User
+from bot.sessions.manager import SessionManager
+from bot.webboard.auth import Identity
 
-__all__ = ["accepted", "middleware"]
+__all__ = ["accepted", "middleware", "speak_to"]
 
 #: The longest ``Accept-Language`` read (a longer one is cut there).
 _MAX = 512
@@ -55,3 +58,19 @@ async def middleware(
     ours); a handler that finds the asker signed in adopts theirs within it."""
     with i18n.use(accepted(request.headers.get("Accept-Language"))):
         return await handler(request)
+
+
+async def speak_to(manager: SessionManager, who: Identity) -> str:
+    """Says the rest of this request's answer in ``who``'s language: their ``settings
+    language``, else what their platform says now (Telegram's ``language_code``, Discord's
+    ``locale``), else the one stored for them; the browser's (already in use) when none is
+    known.  The catalog code in use after."""
+    if who.language is not None:
+        user = User(who.platform, who.user_id, who.name)
+        here = Chat(who.platform, who.user_id, direct=True)
+        chosen = (await manager.speakers(user, here, who.language)).player
+    else:
+        chosen = await manager.recipient_language(who.platform, who.user_id)
+    if chosen != i18n.SOURCE or i18n.supported(who.language) is not None:
+        return i18n.adopt(chosen)
+    return i18n.current()
