@@ -41,7 +41,7 @@ from aiohttp import web
 from bot.messages import User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.webboard import page, proxies
+from bot.webboard import page, proxies, speaking
 from bot.webboard.auth import Identity
 from bot.webboard.limits import Buckets
 
@@ -139,7 +139,9 @@ class DiscordOAuth:
         user_id, name = user.get("id"), user.get("global_name") or user.get("username")
         if not isinstance(user_id, str) or not user_id.isdigit():
             raise SignInUnavailable("no user id in /users/@me")
-        return token, Identity("discord", user_id, str(name or user_id)[:100])
+        said = user.get("locale")  # the user's chosen language (scope identify)
+        language = said if isinstance(said, str) and len(said) <= 35 else None
+        return token, Identity("discord", user_id, str(name or user_id)[:100], language)
 
     @staticmethod
     async def _read(answer: aiohttp.ClientResponse, what: str) -> dict[str, Any]:
@@ -224,6 +226,7 @@ class _Activity:
         except SignInUnavailable as exc:
             log.warning("the Activity's sign-in failed: %s", exc)
             return _refusal(texts.activity_unavailable(), 502)
+        await speaking.speak_to(self.board.manager, who)  # the list in the player's words
         games = await self._games(who, channel)
         answer = {
             "ok": True,

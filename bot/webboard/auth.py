@@ -30,10 +30,12 @@ import hashlib
 import hmac
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
+
+from bot.sessions import texts
 
 __all__ = [
     "INIT_DATA_MAX_AGE",
@@ -66,6 +68,8 @@ class Identity:
     platform: str
     user_id: str
     name: str
+    #: the language the platform says they use now (Telegram's ``user.language_code``)
+    language: str | None = field(default=None, compare=False)
 
 
 def _telegram_key(bot_token: str) -> bytes:
@@ -82,31 +86,33 @@ def check_init_data(
     """The Telegram user a Mini App's ``initData`` was signed for (see the module docstring);
     :class:`AuthError` when it is not signed with ``bot_token``, too old, or has no user."""
     if not bot_token:
-        raise AuthError("Telegram sign-in is not set up on this bot.")
+        raise AuthError(texts.web_sign_in_refused("not_set_up"))
     if len(init_data) > _MAX_LEN:
-        raise AuthError("The Telegram sign-in data is too long.")
+        raise AuthError(texts.web_sign_in_refused("too_long"))
     try:
         pairs = parse_qsl(init_data, keep_blank_values=True, strict_parsing=True)
     except ValueError:
-        raise AuthError("The Telegram sign-in data cannot be read.") from None
+        raise AuthError(texts.web_sign_in_refused("unreadable")) from None
     fields = dict(pairs)
     if len(fields) != len(pairs):
-        raise AuthError("The Telegram sign-in data repeats a field.")
+        raise AuthError(texts.web_sign_in_refused("repeats"))
     expected = hmac.new(_telegram_key(bot_token), _check_string(fields), hashlib.sha256)
     if not hmac.compare_digest(expected.hexdigest(), fields.get("hash", "")):
-        raise AuthError("The Telegram sign-in data is not signed by this bot.")
+        raise AuthError(texts.web_sign_in_refused("not_signed"))
     try:
         signed_at = datetime.fromtimestamp(int(fields.get("auth_date", "")), now.tzinfo)
         user = json.loads(fields.get("user", ""))
         user_id = int(user["id"])
     except (ValueError, TypeError, KeyError, OverflowError, OSError):
-        raise AuthError("The Telegram sign-in data names no user.") from None
+        raise AuthError(texts.web_sign_in_refused("no_user")) from None
     if now - signed_at > max_age:
-        raise AuthError("The Telegram sign-in is too old: open the board from the chat again.")
+        raise AuthError(texts.web_sign_in_refused("too_old"))
     name = " ".join(
         str(user.get(part) or "") for part in ("first_name", "last_name") if user.get(part)
     )
-    return Identity("telegram", str(user_id), name or str(user_id))
+    said = user.get("language_code")
+    language = said if isinstance(said, str) and len(said) <= 35 else None
+    return Identity("telegram", str(user_id), name or str(user_id), language)
 
 
 def sign_init_data(user: Mapping[str, Any], bot_token: str, signed_at: datetime) -> str:
@@ -155,22 +161,22 @@ def check_link(key: bytes, token: str, game_id: int, now: datetime) -> Identity:
     """Who ``token`` speaks for in game ``game_id``; :class:`AuthError` when it is forged,
     for another game, or expired."""
     if len(token) > _MAX_LEN or token.count(".") != 1:
-        raise AuthError("That board link is not one of mine.")
+        raise AuthError(texts.web_sign_in_refused("not_mine"))
     body_text, mac_text = token.split(".")
     try:
         body, mac = _unb64(body_text), _unb64(mac_text)
     except ValueError:
-        raise AuthError("That board link is not one of mine.") from None
+        raise AuthError(texts.web_sign_in_refused("not_mine")) from None
     if not hmac.compare_digest(hmac.new(key, body, hashlib.sha256).digest(), mac):
-        raise AuthError("That board link is not one of mine.")
+        raise AuthError(texts.web_sign_in_refused("not_mine"))
     try:
         fields = json.loads(body)
         game, expires = int(fields["g"]), int(fields["e"])
         who = Identity(str(fields["p"]), str(fields["u"]), str(fields["n"]))
     except (ValueError, TypeError, KeyError):
-        raise AuthError("That board link is not one of mine.") from None
+        raise AuthError(texts.web_sign_in_refused("not_mine")) from None
     if game != game_id:
-        raise AuthError("That board link is for another game.")
+        raise AuthError(texts.web_sign_in_refused("other_game"))
     if now.timestamp() >= expires:
-        raise AuthError("That board link has expired: ask the chat for a new one.")
+        raise AuthError(texts.web_sign_in_refused("expired"))
     return who

@@ -5,11 +5,13 @@ the board in words, the move list, the result, the downloads), every name escape
 
 from __future__ import annotations
 
+import functools
 import math
 from html import escape
 
 import engines
 import render
+from bot.core import i18n
 from bot.sessions import texts
 from bot.sessions.reviews import reviewable
 from bot.sessions.webview import GameView
@@ -19,7 +21,7 @@ from engines.base import Position
 __all__ = ["activity_page", "app_page", "game_page"]
 
 _HEAD = """<!doctype html>
-<html lang="en">
+<html lang="{lang}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
@@ -32,8 +34,46 @@ _HEAD = """<!doctype html>
 """
 
 
+def _lang() -> str:
+    """The page's ``lang``: the language in use, as HTML writes it (``pt-BR``)."""
+    return i18n.current().replace("_", "-")
+
+
+def _labels() -> dict[str, str]:
+    """The page's words in the language in use (:func:`~bot.sessions.texts.board_labels`)."""
+    return _labels_in(i18n.current())
+
+
+@functools.cache
+def _labels_in(code: str) -> dict[str, str]:
+    with i18n.use(code):
+        return texts.board_labels()
+
+
+def _said(key: str) -> str:
+    """An element's text from its label ``key``, marked so board.js can say it again in the
+    signed-in player's language: `` data-label="key">words`` (the tag's ``>`` included)."""
+    return f' data-label="{key}">{escape(_labels()[key])}'
+
+
+def _aria(key: str) -> str:
+    """An element's ``aria-label`` from its label ``key``, marked as :func:`_said` marks."""
+    return f' aria-label="{escape(_labels()[key])}" data-label-aria="{key}"'
+
+
+def _plan_words() -> str:
+    """plan.js's words, as data attributes of the plan's section (``data-plan_add`` ...)."""
+    words = _labels()
+    return "".join(
+        f' data-{key.replace("_", "-")}="{escape(value)}"'
+        for key, value in words.items()
+        if key.startswith("plan_") or key == "back"
+    )
+
+
 def _head(title: str, meta: str) -> str:
     return _HEAD.format(
+        lang=_lang(),
         title=escape(title),
         meta=meta,
         css=assets.url("board.css"),
@@ -57,17 +97,16 @@ def _board_box(game: str, options: dict[str, object]) -> str:
     g = view.geometry(game, options)
     box = " ".join(f"{v:g}" for v in g["box"])
     cell = (2 if g["kind"] == "square" else math.sqrt(3)) * g["r"]
-    labels = texts.BOARD_LABELS
     return (
         '<div id="board" class="board">'
         + f'<svg viewBox="{box}" data-cell="{cell:.3f}" aria-hidden="true"></svg></div>'
         + f'<script src="{assets.url("boardbox.js")}"></script>'
         + '<div id="board-tools" class="board-tools">'
-        + f'<button type="button" id="flip" aria-pressed="false" disabled>{escape(labels["flip"])}'
+        + f'<button type="button" id="flip" aria-pressed="false" disabled{_said("flip")}'
         + "</button>"
-        + f'<button type="button" id="zoom-out" aria-label="{escape(labels["zoom_out"])}" disabled>'
+        + f'<button type="button" id="zoom-out"{_aria("zoom_out")} disabled>'
         + "−</button>"
-        + f'<button type="button" id="zoom-in" aria-label="{escape(labels["zoom_in"])}" disabled>'
+        + f'<button type="button" id="zoom-in"{_aria("zoom_in")} disabled>'
         + "+</button></div>"
     )
 
@@ -83,7 +122,7 @@ def _moves(moves: tuple[str, ...]) -> str:
         f'<li><button type="button" data-ply="{i + 1}">{escape(m)}</button></li>'
         for i, m in enumerate(moves)
     )
-    return f'<ol id="moves" class="moves" aria-label="Moves">{items}</ol>'
+    return f'<ol id="moves" class="moves"{_aria("moves")}>{items}</ol>'
 
 
 def _sides(view: GameView, position: Position) -> str:
@@ -92,27 +131,26 @@ def _sides(view: GameView, position: Position) -> str:
         side = position.seat_sides[seat]
         rows.append(
             f'<li data-seat="{seat}"><span class="swatch" data-side="{escape(side)}"></span>'
-            f"{escape(player.name)} ({escape(side)})</li>"
+            f"{escape(player.name)} ({escape(texts.side_word(side))})</li>"
         )
     return f'<ul id="players" class="players">{"".join(rows)}</ul>'
-
-
-_REVIEW_HEAD = "".join(
-    f'<th scope="col">{label}</th>' for label in ("Move", "Player", "Played", "Better", "Cost")
-)
 
 
 def _review(view: GameView) -> str:
     """The review's control and table (filled by the script), there only while
     :func:`~bot.sessions.reviews.reviewable` allows a review (the script follows it)."""
     hidden = "" if reviewable(view.row) else " hidden"
+    head = "".join(
+        f'<th scope="col"{_said(key)}</th>'
+        for key in ("review_move", "review_player", "review_played", "review_better", "review_cost")
+    )
     return (
         f'\n<section id="review" class="review" aria-labelledby="review-title"{hidden}>'
-        + '<h2 id="review-title">Review</h2>'
-        + '<button type="button" id="review-ask">Review</button>'
+        + f'<h2 id="review-title"{_said("review")}</h2>'
+        + f'<button type="button" id="review-ask"{_said("review")}</button>'
         + '<p id="review-text" class="review-text" aria-live="polite"></p>'
         + '<table id="review-moves" class="review-moves" hidden>'
-        + f"<thead><tr>{_REVIEW_HEAD}</tr></thead><tbody></tbody></table>"
+        + f"<thead><tr>{head}</tr></thead><tbody></tbody></table>"
         + '<p id="review-hint" class="review-hint"></p>'
         + '<p id="review-at" class="review-at" aria-live="polite"></p>'
         + "</section>"
@@ -149,27 +187,28 @@ def game_page(view: GameView, slug: str, public_url: str) -> str:
         + '\n<div id="play" class="play" hidden>'
         + '<p id="prompt" class="prompt" aria-live="polite"></p>'
         + '<div id="choices" class="choices"></div>'
-        + '<div class="controls"><button type="button" id="back">Back</button>'
-        + '<button type="button" id="clear">Clear</button>'
-        + '<button type="button" id="send" class="send" disabled>Play</button></div>'
+        + f'<div class="controls"><button type="button" id="back"{_said("back")}</button>'
+        + f'<button type="button" id="clear"{_said("clear")}</button>'
+        + f'<button type="button" id="send" class="send" disabled{_said("send")}</button></div>'
         + "</div>"
         + '\n<p id="status" class="status" role="status" aria-live="assertive"'
         + f' data-failed="{escape(str(texts.web_play_failed()))}"></p>'
-        + '\n<nav class="steps" aria-label="Step through the game">'
-        + '<button type="button" id="first" aria-label="First position">«</button>'
-        + '<button type="button" id="prev" aria-label="Previous move">◀</button>'
+        + f'\n<nav class="steps"{_aria("steps")}>'
+        + f'<button type="button" id="first"{_aria("first")}>«</button>'
+        + f'<button type="button" id="prev"{_aria("prev")}>◀</button>'
         + '<span id="at" class="at"></span>'
-        + '<button type="button" id="next" aria-label="Next move">▶</button>'
-        + '<button type="button" id="last" aria-label="Latest position">»</button></nav>\n'
+        + f'<button type="button" id="next"{_aria("next")}>▶</button>'
+        + f'<button type="button" id="last"{_aria("last")}>»</button></nav>\n'
         + result
         + _review(view)
-        + f'\n<h2>Board in words</h2>\n<p id="words" class="words">{escape(words)}</p>\n'
-        + "<h2>Moves</h2>\n"
+        + f'\n<h2{_said("words")}</h2>\n<p id="words" class="words">{escape(words)}</p>\n'
+        + f"<h2{_said('moves')}</h2>\n"
         + _moves(view.moves)
-        + f'\n<p class="downloads"><a href="/g/{escape(slug)}/game.gif" download>GIF</a> '
-        + f'<a href="/g/{escape(slug)}/record.txt" download>Record</a></p>\n'
+        + f'\n<p class="downloads"><a href="/g/{escape(slug)}/game.gif" download{_said("gif")}</a> '
+        + f'<a href="/g/{escape(slug)}/record.txt" download{_said("record")}</a></p>\n'
         # Plan mode (issue 46): a signed-in player's conditional moves, by its own script.
-        + '<section id="plan" class="plan" hidden><ol id="plan-lines"></ol></section>\n'
+        + f'<section id="plan" class="plan"{_plan_words()} hidden>'
+        + '<ol id="plan-lines"></ol></section>\n'
         + f'<script src="{assets.url("plan.js")}" defer></script>\n'
         # Resign, draw, takeback and the typed move (board.js fills it for a player) at the end:
         # a player's page grows there, under what a phone shows at first, not above it.
@@ -183,8 +222,9 @@ def app_page() -> str:
     (``startapp=g_<slug>``)."""
     return (
         _head("Hexhall", "")
-        + '<body data-app="1"><main><h1>Hexhall</h1>'
-        + '<p id="status" role="status">Opening the board…</p></main></body></html>\n'
+        + f'<body data-app="1" data-no-game="{escape(_labels()["no_game_link"])}">'
+        + "<main><h1>Hexhall</h1>"
+        + f'<p id="status" role="status">{escape(_labels()["opening"])}</p></main></body></html>\n'
     )
 
 
@@ -206,6 +246,7 @@ def activity_page(client_id: str, *, mock: bool = False) -> str:
     attributes = "".join(f' data-{k}="{escape(v)}"' for k, v in data.items())
     return (
         _HEAD.format(
+            lang=_lang(),
             title="Hexhall",
             meta="",
             css=assets.url("board.css"),

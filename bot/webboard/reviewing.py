@@ -68,7 +68,7 @@ def answer(g: GameView, found: list[Reviewed]) -> dict[str, Any]:
                 "number": ply + 1,
                 "seat": seat,
                 "player": name,
-                "side": side,
+                "side": texts.side_word(side),
                 "played": played,
                 "better": better,
                 "before": round(100 * before),
@@ -99,8 +99,9 @@ class Reviews:
 
     def __init__(self, manager: SessionManager, kept: int = KEPT) -> None:
         self.manager = manager
-        self._done: Lru[Key, dict[str, Any]] = Lru(kept)
-        self._running: dict[Key, asyncio.Task[dict[str, Any]]] = {}
+        # The moves found, kept unsaid: each asker reads them in their own language.
+        self._done: Lru[Key, list[Reviewed]] = Lru(kept)
+        self._running: dict[Key, asyncio.Task[list[Reviewed]]] = {}
         #: How many reviews were asked for in this process, and how many of them were started
         #: (computed, not read back or joined to one being made).
         self.asked = 0
@@ -119,7 +120,7 @@ class Reviews:
         key = (g.row.id, g.moves)
         kept = self._done.get(key)
         if kept is not None:
-            return kept
+            return answer(g, kept)
         task = self._running.get(key)
         if task is None:
             task = asyncio.create_task(self._make(key, g, owner))
@@ -127,15 +128,14 @@ class Reviews:
             self.started += 1
             task.add_done_callback(lambda done: self._finished(key, done))
         # The page may go away: the computation goes on for the next one.
-        return await asyncio.shield(task)
+        return answer(g, await asyncio.shield(task))
 
-    async def _make(self, key: Key, g: GameView, owner: Hashable) -> dict[str, Any]:
-        found = await self.manager.costliest(g.row, g.moves, owner)
-        made = answer(g, found)
-        self._done[key] = made
-        return made
+    async def _make(self, key: Key, g: GameView, owner: Hashable) -> list[Reviewed]:
+        found = list(await self.manager.costliest(g.row, g.moves, owner))
+        self._done[key] = found
+        return found
 
-    def _finished(self, key: Key, task: asyncio.Task[dict[str, Any]]) -> None:
+    def _finished(self, key: Key, task: asyncio.Task[list[Reviewed]]) -> None:
         if self._running.get(key) is task:
             del self._running[key]
         if not task.cancelled() and task.exception() is not None:

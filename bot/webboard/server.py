@@ -32,6 +32,7 @@ rest of :data:`SECURITY_HEADERS`, and no version banner.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -43,6 +44,7 @@ from typing import Any
 from aiohttp import web
 
 import render
+from bot.core import i18n
 from bot.core.status import GameStatus
 from bot.messages import Chat, TurnRefusal, User
 from bot.outcomes import NeedsConfirm
@@ -51,7 +53,7 @@ from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
 from bot.sessions.webview import GameView
 from bot.storage import BadRow, PlayerRow
-from bot.webboard import actions, assets, auth, page, plans, proxies, steps, view
+from bot.webboard import actions, assets, auth, page, plans, proxies, speaking, steps, view
 from bot.webboard.activity import ActivityConfig
 from bot.webboard.activity import add_routes as add_activity
 from bot.webboard.files import Lru, Renderings
@@ -254,13 +256,14 @@ class WebBoard:
             row = None
         if gid is None or row is None:
             raise _missing(request)
-        key = (gid, row.version)
+        # A view is said in a language (its result): kept per language.
+        key = (gid, row.version, i18n.current())
         cached = self._views.get_or_none(key)
         if cached is None:
             cached = await self.manager.web_view(gid)
             if cached is None:
                 raise _missing(request)
-            self._views.put((gid, cached.row.version), cached)
+            self._views.put((gid, cached.row.version, i18n.current()), cached)
         return gid, cached
 
     def _who(self, request: web.Request, game_id: int) -> auth.Identity | None:
@@ -273,13 +276,14 @@ class WebBoard:
         if header.startswith("Bearer "):
             return auth.check_link(self._link_key, header[7:], game_id, now)
         if header:
-            raise auth.AuthError("Unknown sign-in: open the board from the chat again.")
+            raise auth.AuthError(texts.web_sign_in_refused("unknown"))
         return None
 
     async def _player(self, who: auth.Identity | None) -> PlayerRow | None:
         """The stored player the asker is (``None``: a spectator, or someone never seen)."""
         if who is None:
             return None
+        await speaking.speak_to(self.manager, who)
         return await self.manager.store.find_player(who.platform, who.user_id)
 
     def _may_move(
@@ -291,7 +295,7 @@ class WebBoard:
         return turns.may_move(g.row, g.position, pid, self.manager.now(), ply)
 
     def _state(self, g: GameView, slug: str) -> dict[str, Any]:
-        key = ("state", g.row.id, g.row.version)
+        key = ("state", g.row.id, g.row.version, i18n.current())
         cached = self._views.get_or_none(key)
         if cached is not None:
             return dict(cached)
@@ -310,7 +314,7 @@ class WebBoard:
             "players": [
                 {
                     "name": p.name,
-                    "side": position.seat_sides[seat],
+                    "side": texts.side_word(position.seat_sides[seat]),
                     "colour": view.PALETTE.get(position.seat_sides[seat], "#888"),
                 }
                 for seat, p in enumerate(g.players)
@@ -328,6 +332,7 @@ class WebBoard:
                 row.draw_offer_by, row.takeback_by, position.seat_sides
             ),
             "labels": texts.board_labels(),
+            "lang": i18n.current().replace("_", "-"),
         }
         self._views.put(key, state)
         return dict(state)
@@ -394,14 +399,18 @@ class WebBoard:
 
     async def _api_game(self, request: web.Request) -> web.Response:
         gid, g = await self._game(request)
-        state = self._state(g, request.match_info["slug"])
         who: auth.Identity | None = None
+        browser = i18n.current()
         try:
             who = self._who(request, gid)
             player = await self._player(who)
-            state["auth"] = None
+            told = None
         except auth.AuthError as exc:
-            player, state["auth"] = None, str(exc)
+            player, told = None, str(exc)
+        if i18n.current() != browser:  # the player's language: the view said in it
+            gid, g = await self._game(request)
+        state = self._state(g, request.match_info["slug"])
+        state["auth"] = told
         decided = self._may_move(player, g)
         state["you"] = decided.seat
         state["can_move"] = isinstance(decided, turns.MayMove)
@@ -428,7 +437,10 @@ class WebBoard:
             return _refusal(texts.web_too_fast(), 429)
         gid, g = await self._game(request)
         prefix = request.query.get("prefix", "")[:_MAX_PREFIX]
-        key = ("next", gid, g.row.version, prefix)
+        # A player's prompts in their words; a spectator's in the browser's.
+        with contextlib.suppress(auth.AuthError):
+            await self._player(self._who(request, gid))
+        key = ("next", gid, g.row.version, prefix, i18n.current())
         answer = self._files.get_or_none(key)
         if answer is None:
             try:
@@ -600,7 +612,9 @@ class WebBoard:
 
     def app(self) -> web.Application:
         """The routes (see the module docstring)."""
-        application = web.Application(middlewares=[_compress], client_max_size=_MAX_BODY * 4)
+        application = web.Application(
+            middlewares=[_compress, speaking.middleware], client_max_size=_MAX_BODY * 4
+        )
         application.on_response_prepare.append(_headers)
         slug = "{slug:[A-Za-z0-9_-]{1,64}}"
         application.router.add_get(f"/g/{slug}", self._page)

@@ -42,6 +42,8 @@ class OAuthUser:
     id: int
     username: str
     global_name: str | None = None
+    #: the user's chosen language (Discord sends it with the ``identify`` scope)
+    locale: str = "en-US"
 
 
 class FakeDiscordOAuth(FakeServer):
@@ -123,6 +125,7 @@ class FakeDiscordOAuth(FakeServer):
                 "id": str(user.id),
                 "username": user.username,
                 "global_name": user.global_name,
+                "locale": user.locale,
                 "discriminator": "0",
                 "avatar": None,
             }

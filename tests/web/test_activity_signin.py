@@ -18,11 +18,12 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bot.core import i18n
 from bot.messages import Chat, User
 from bot.sessions import texts
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import open_store
+from bot.storage import LanguageKind, open_store
 from bot.webboard import WebBoard, serve_web
 from bot.webboard.activity import ActivityConfig
 from tests.fakes.discord_oauth import FakeDiscordOAuth, OAuthUser
@@ -104,6 +105,20 @@ async def test_no_games_is_said(tmp_path: Path) -> None:
         status, body = await _sign_in(url, {"code": oauth.issue(OAuthUser(5, "new"))})
         assert status == 200 and body["games"] == []
         assert body["text"] == str(texts.activity_no_games())
+
+
+async def test_the_answer_is_in_the_players_discord_language(tmp_path: Path) -> None:
+    """Discord's ``locale`` (the user's chosen language) says the list; a stored ``settings
+    language`` wins over it."""
+    async with FakeDiscordOAuth() as oauth, board(tmp_path / "a.db", oauth) as (manager, url):
+        code = oauth.issue(OAuthUser(5, "new", locale="ja"))
+        status, body = await _sign_in(url, {"code": code})
+        with i18n.use("ja"):
+            assert status == 200 and body["text"] == str(texts.activity_no_games())
+        await manager.store.set_language("discord", LanguageKind.CHOSEN, "5", "de")
+        status, body = await _sign_in(url, {"code": oauth.issue(OAuthUser(5, "new", locale="ja"))})
+        with i18n.use("de"):
+            assert status == 200 and body["text"] == str(texts.activity_no_games())
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from __future__ import annotations
 from bot.messages import Text
 from bot.sessions.texts.base import N_, _p, _s, _side
 from bot.sessions.texts.questions import NOT_NOW, YES_RESIGN
+from bot.sessions.texts.web import web_play_failed
 
 #: The labels of the page's controls, by the key the page's script knows them by.
 BOARD_LABELS: dict[str, str] = {
@@ -27,12 +28,68 @@ BOARD_LABELS: dict[str, str] = {
     "resign_sure": YES_RESIGN,
     "cancel": NOT_NOW,
     "anyway": N_("Play it anyway"),
+    # The page's own words (page.py writes them; board.js says them again in the signed-in
+    # player's language, found by their ``data-label`` / ``data-label-aria`` keys).
+    "back": N_("Back"),
+    "clear": N_("Clear"),
+    "send": N_("Play"),
+    "steps": N_("Step through the game"),
+    "first": N_("First position"),
+    "prev": N_("Previous move"),
+    "next": N_("Next move"),
+    "last": N_("Latest position"),
+    "review": N_("Review"),
+    "review_move": N_("Move"),
+    "review_player": N_("Player"),
+    "review_played": N_("Played"),
+    "review_better": N_("Better"),
+    "review_cost": N_("Cost"),
+    "words": N_("Board in words"),
+    "moves": N_("Moves"),
+    "gif": N_("Animation (GIF)"),
+    "record": N_("Record"),
+    # board.js's sentences ({name} parts filled in by the script).
+    "no_game_link": N_("This link names no game."),
+    "opening": N_("Opening the board…"),
+    "reviewing": N_("Reviewing the game…"),
+    "your_turn": N_("Your turn ({side})."),
+    "to_move": N_("{name} ({side}) to move."),
+    "time_up": N_("Time is up."),
+    "left_days": N_("{days} d {hours} h left."),
+    "left_hours": N_("{hours} h {minutes} min left."),
+    "watching": N_("{count} watching"),
+    "reconnecting": N_("reconnecting…"),
+    "board_named": N_("{title} board"),
+    "colour": N_("colour {number}"),
+    "no_tile": N_("no tile"),
+    "one_tile": N_("one tile"),
+    "two_tiles": N_("two tiles"),
+    "stack": N_("stack of {count}"),
+    "can_choose": N_("can be chosen"),
+    "win_path": N_("winning path"),
+    "better_move": N_("the better move"),
+    "played_move": N_("the move played"),
+    # plan.js's words (page.py writes them on the plan's section).
+    "plan_heading": N_("Plan replies (only you see them)"),
+    "plan_add": N_("Add move"),
+    "plan_save": N_("Save line"),
+    "plan_drop": N_("Drop my lines"),
+    "plan_new": N_("New line"),
+    "plan_prompt_reply": N_("{line}: tap your reply."),
+    "plan_prompt_theirs": N_("{line}: tap their move."),
 }
 
 
 def board_labels() -> dict[str, str]:
     """:data:`BOARD_LABELS` said in the language in use (what the page's script shows)."""
-    return {key: _s(label) for key, label in BOARD_LABELS.items()}
+    said = {key: _s(label) for key, label in BOARD_LABELS.items()}
+    said["failed"] = str(web_play_failed())
+    return said
+
+
+def side_word(name: str) -> str:
+    """A side's name (``Red``) said in the language in use, for the page."""
+    return str(_side(name))
 
 
 def web_start_move() -> Text:

@@ -8,6 +8,7 @@ from bot.messages import Text
 from bot.sessions.texts.base import (
     N_,
     _p,
+    _s,
 )
 
 #: The label of the button that opens a game's page.
@@ -81,3 +82,25 @@ def web_too_many_pages() -> Text:
 def web_downloads_too_fast() -> Text:
     """Too many new pictures or animations asked for from one address."""
     return _p("Too many downloads at once: wait a few seconds and try again.")
+
+
+#: Why a web board sign-in proves nothing (:mod:`bot.webboard.auth`), by its reason.
+SIGN_IN_REFUSALS: dict[str, str] = {
+    "not_set_up": N_("Telegram sign-in is not set up on this bot."),
+    "too_long": N_("The Telegram sign-in data is too long."),
+    "unreadable": N_("The Telegram sign-in data cannot be read."),
+    "repeats": N_("The Telegram sign-in data repeats a field."),
+    "not_signed": N_("The Telegram sign-in data is not signed by this bot."),
+    "no_user": N_("The Telegram sign-in data names no user."),
+    "too_old": N_("The Telegram sign-in is too old: open the board from the chat again."),
+    "not_mine": N_("That board link is not one of mine."),
+    "other_game": N_("That board link is for another game."),
+    "expired": N_("That board link has expired: ask the chat for a new one."),
+    "unknown": N_("Unknown sign-in: open the board from the chat again."),
+}
+
+
+def web_sign_in_refused(reason: str) -> str:
+    """The page's line for a sign-in refused for ``reason`` (a key of
+    :data:`SIGN_IN_REFUSALS`), said in the language in use."""
+    return _s(SIGN_IN_REFUSALS[reason])

@@ -122,6 +122,26 @@
     $("status").textContent = text || "";
   }
 
+  // A label of the page's (the server's words, in the asker's language), its {names} filled.
+  function word(key, values) {
+    const text = (state && state.labels[key]) || "";
+    return text.replace(/\{(\w+)\}/g, (all, name) => (values && name in values ? String(values[name]) : all));
+  }
+
+  // The page's own words said again in the signed-in player's language (the HTML came in the
+  // browser's): each element marked with its label's key, and the page's lang.
+  function relabel() {
+    document.documentElement.lang = state.lang;
+    for (const n of document.querySelectorAll("[data-label]")) n.textContent = word(n.dataset.label);
+    for (const n of document.querySelectorAll("[data-label-aria]")) n.setAttribute("aria-label", word(n.dataset.labelAria));
+    // plan.js reads its words from its section's data-* (planHeading: the label plan_heading).
+    const plan = $("plan");
+    for (const key of plan ? Object.keys(plan.dataset) : []) {
+      const label = key.replace(/[A-Z]/g, (c) => "_" + c.toLowerCase());
+      if (label in state.labels) plan.dataset[key] = state.labels[label];
+    }
+  }
+
   // -- the Mini App's entry: open the game the link named (startapp=g_<slug>) --------------
   if (document.body.dataset.app) {
     const app = telegram();
@@ -131,7 +151,7 @@
     if (/^g_[A-Za-z0-9_-]{1,64}$/.test(start)) {
       location.replace("/g/" + start.slice(2) + location.hash);
     } else {
-      say("This link names no game.");
+      say(document.body.dataset.noGame);
       host.ready();
     }
     return;
@@ -196,6 +216,7 @@
     const first = !state;
     const before = state ? state.ply : null;
     state = fresh;
+    if (first) relabel();
     if (first) {
       if (asked !== null) {
         shown = Math.min(asked, state.ply);
@@ -260,7 +281,7 @@
     const svg = el("svg", {
       viewBox: `${bx} ${by} ${bw} ${bh}`,
       role: "group",
-      "aria-label": state.title + " board",
+      "aria-label": word("board_named", { title: state.title }),
     });
     const side = Math.round(Math.sqrt(g.regions.length)) || 1;
     // Each colour's goal edges (or home rows): a rim of its colour behind those cells.
@@ -418,12 +439,12 @@
   function cellWords(c, piece, height, group, region) {
     let words = c.n;
     if (region !== null) words += ", " + state.board.regions[region].label;
-    if (state.board.heights === "tiles") words += ", " + ["no tile", "one tile", "two tiles"][height + 1];
-    if (piece >= 0) words += ", " + sideOf(piece) + (state.board.heights === "stacks" && height > 1 ? ` stack of ${height}` : "");
-    if (group.classList.contains("can") || group.classList.contains("pick")) words += ", can be chosen";
-    if (group.classList.contains("win")) words += ", winning path";
-    if (group.classList.contains("better")) words += ", the better move";
-    if (group.classList.contains("played")) words += ", the move played";
+    if (state.board.heights === "tiles") words += ", " + word(["no_tile", "one_tile", "two_tiles"][height + 1]);
+    if (piece >= 0) words += ", " + sideOf(piece) + (state.board.heights === "stacks" && height > 1 ? " " + word("stack", { count: height }) : "");
+    if (group.classList.contains("can") || group.classList.contains("pick")) words += ", " + word("can_choose");
+    if (group.classList.contains("win")) words += ", " + word("win_path");
+    if (group.classList.contains("better")) words += ", " + word("better_move");
+    if (group.classList.contains("played")) words += ", " + word("played_move");
     return words;
   }
 
@@ -457,7 +478,7 @@
     if (reviewing) return;
     reviewing = true;
     $("review-ask").disabled = true;
-    $("review-text").textContent = "Reviewing the game…";
+    $("review-text").textContent = word("reviewing");
     try {
       const answer = await fetch(`/api/games/${slug}/review`, { headers, cache: "no-store" });
       const reply = await answer.json().catch(() => ({ ok: false, text: answer.statusText }));
@@ -520,7 +541,7 @@
   function sideOf(colour) {
     const start = state.colours[colour];
     const player = state.players.find((p) => p.colour === start);
-    return player ? player.side : "colour " + colour;
+    return player ? player.side : word("colour", { number: colour });
   }
 
   function header() {
@@ -539,7 +560,7 @@
     if (state.over) turn = state.result;
     else if (state.to_move !== null) {
       const p = state.players[state.to_move];
-      turn = state.can_move ? `Your turn (${p.side}).` : `${p.name} (${p.side}) to move.`;
+      turn = state.can_move ? word("your_turn", { side: p.side }) : word("to_move", { name: p.name, side: p.side });
       if (state.deadline) turn += " " + left(new Date(state.deadline));
     }
     $("turn").textContent = turn;
@@ -549,10 +570,10 @@
 
   function left(deadline) {
     const ms = deadline - Date.now();
-    if (ms <= 0) return "Time is up.";
+    if (ms <= 0) return word("time_up");
     const h = Math.floor(ms / 3600000);
     const d = Math.floor(h / 24);
-    return d >= 1 ? `${d} d ${h % 24} h left.` : `${h} h ${Math.floor(ms / 60000) % 60} min left.`;
+    return d >= 1 ? word("left_days", { days: d, hours: h % 24 }) : word("left_hours", { hours: h, minutes: Math.floor(ms / 60000) % 60 });
   }
 
   function moveList() {
@@ -588,7 +609,7 @@
       typedBox();
       let answer;
       try {
-        answer = await fetch(`/api/games/${slug}/next?prefix=${encodeURIComponent(prefix)}`, { cache: "no-store" });
+        answer = await fetch(`/api/games/${slug}/next?prefix=${encodeURIComponent(prefix)}`, { headers, cache: "no-store" });
       } catch (e) {
         say(String(e));
         paint();
@@ -693,7 +714,7 @@
       const reply = await send(move, confirm);
       if (!reply) {
         // Said, the move kept as built, Play usable again.
-        say($("status").dataset.failed);
+        say(state.labels.failed || $("status").dataset.failed);
         host.haptic("error");
         return;
       }
@@ -909,12 +930,12 @@
     // The first event is the game as it is now: what changed while the stream was down too.
     events.onmessage = (e) => {
       const change = JSON.parse(e.data);
-      $("watchers").textContent = `${change.spectators} watching`;
+      $("watchers").textContent = word("watching", { count: change.spectators });
       if (!state || change.stamp !== String(state.version)) load();
     };
     events.onerror = () => {
       events.close();
-      $("watchers").textContent = "reconnecting…";
+      $("watchers").textContent = word("reconnecting");
       $("watchers").classList.add("reconnecting");
       setTimeout(listen, retry * (0.75 + Math.random() / 4));
       retry = Math.min(retry * 1.5, RETRY_MAX);
