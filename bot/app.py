@@ -23,9 +23,11 @@ import engines
 from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
+from bot.core import i18n
 from bot.core.status import GameStatus
 from bot.heap import keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
+from bot.sessions import rulebook
 from bot.sessions.clock import Clock, FileClock
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
@@ -504,12 +506,13 @@ def games_text() -> str:
     return "\n".join(lines)
 
 
-def rules_text(game: str) -> str:
-    """The rules of ``game`` as shipped inside the package."""
+def rules_text(game: str, language: str | None = None) -> str:
+    """The rules of ``game`` as shipped inside the package, in ``language`` (a language code;
+    English when it has no page or is ``None``)."""
     name = game.strip().lower()
     if name not in engines.GAMES:
         raise AppError(f"unknown game {game!r} (games: {', '.join(engines.GAMES)})")
-    try:
-        return (RULES_DIR / f"{name}.md").read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
-        raise AppError(f"the rules of {engines.GAMES[name].title} are not available", 3) from None
+    text = rulebook.page(RULES_DIR, name, language or i18n.SOURCE)
+    if text is None:
+        raise AppError(f"the rules of {engines.GAMES[name].title} are not available", 3)
+    return text.strip()

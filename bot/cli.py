@@ -61,6 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("games", help="list the games and their options")
     rules = sub.add_parser("rules", help="show the rules of a game")
     rules.add_argument("game")
+    rules.add_argument(
+        "--language", default=None, help="a language code (es, ja, de, fr, pt_BR; default en)"
+    )
     imp = sub.add_parser("import", help="store a game record (from export) as a console game")
     imp.add_argument("file", help="the record file (plain text)")
     ratings = sub.add_parser("ratings", help="rating tools: rebuild")
@@ -162,7 +165,7 @@ def main(argv: list[str] | None = None) -> int:
             print(app.games_text())
             return 0
         if args.command == "rules":
-            print(app.rules_text(args.game))
+            print(app.rules_text(args.game, args.language))
             return 0
         _parser().print_help()
         return USAGE_EXIT

@@ -70,6 +70,7 @@ __all__ = [
     "Text",
     "TurnRefusal",
     "User",
+    "Versions",
     "parse_action",
     "say",
     "say_n",
@@ -186,6 +187,7 @@ class Speaker(Protocol):
     def gettext(self, message: str) -> str: ...
     def ngettext(self, singular: str, plural: str, count: int) -> str: ...
     def number(self, value: float) -> str: ...
+    def language(self) -> str: ...
 
 
 class _English:
@@ -198,6 +200,9 @@ class _English:
     def number(self, value: float) -> str:
         return f"{value:g}"
 
+    def language(self) -> str:
+        return "en"
+
 
 _SPEAKER: list[Speaker] = [_English()]
 
@@ -207,8 +212,34 @@ def speak_with(speaker: Speaker) -> None:
     _SPEAKER[0] = speaker
 
 
+@dataclass(frozen=True)
+class Versions:
+    """Words written whole in each language rather than sentence by sentence (a rules page):
+    ``(language, text)`` pairs, the source's first.  Read in the language in use when rendered,
+    the source's when that language has no version.
+
+    >>> from bot.core import i18n
+    >>> v = Text.of(Versions((("en", Text.of("Rules")), ("es", Text.of("Reglas")))))
+    >>> with i18n.use("es"):
+    ...     str(v)
+    'Reglas'
+    >>> with i18n.use("de"):
+    ...     str(v)
+    'Rules'
+    >>> with i18n.use("es"):
+    ...     str(Text.from_json(v.to_json()).replaced("R", "r"))
+    'reglas'
+    """
+
+    texts: tuple[tuple[str, Text], ...]
+
+    def expand(self) -> tuple[Segment, ...]:
+        """The version in the language in use (the first when it has none), as segments."""
+        return dict(self.texts).get(_SPEAKER[0].language(), self.texts[0][1]).segments
+
+
 #: One piece of a :class:`Text` as kept: a segment, or a sentence said when rendered.
-Part = str | Mention | Strong | Code | Phrase
+Part = str | Mention | Strong | Code | Phrase | Versions
 
 
 def _arg(value: object) -> str | int | float | Text:
@@ -247,6 +278,8 @@ def _json_part(part: Part) -> Any:
             for k, v in part.args
         ]
         return ["p", part.msgid, part.plural, part.count, args]
+    if isinstance(part, Versions):
+        return ["v", [[code, [_json_part(p) for p in t.parts]] for code, t in part.texts]]
     return part
 
 
@@ -254,6 +287,9 @@ def _read_part(part: Any) -> Part:
     if isinstance(part, str):
         return part
     tag, *fields = part
+    if tag == "v":
+        kept = fields[0]
+        return Versions(tuple((str(c), Text(tuple(_read_part(p) for p in t))) for c, t in kept))
     if tag == "p":
         msgid, plural, count, args = fields
         values: list[tuple[str, str | int | float | Text]] = []
@@ -313,11 +349,11 @@ class Text:
     @property
     def segments(self) -> tuple[Segment, ...]:
         """The text's segments in the language in use (its sentences said)."""
-        if not any(isinstance(p, Phrase) for p in self.parts):
+        if not any(isinstance(p, Phrase | Versions) for p in self.parts):
             return self.parts  # type: ignore[return-value]
         pieces: list[Segment] = []
         for part in self.parts:
-            pieces.extend(part.expand() if isinstance(part, Phrase) else (part,))
+            pieces.extend(part.expand() if isinstance(part, Phrase | Versions) else (part,))
         return _joined(pieces)
 
     def __eq__(self, other: object) -> bool:
@@ -354,6 +390,8 @@ class Text:
                     for k, v in part.args
                 )
                 return replace(part, args=args)
+            if isinstance(part, Versions):
+                return Versions(tuple((c, t.replaced(key, value)) for c, t in part.texts))
             return part
 
         def fill_value(v: str | int | float) -> str | int | float:

@@ -233,6 +233,9 @@ class _InUse:
     def number(self, value: float) -> str:
         return number(value)
 
+    def language(self) -> str:
+        return current()
+
 
 speak_with(_InUse())
 

@@ -8,8 +8,8 @@ from datetime import UTC, datetime
 
 import engines
 from bot.core.status import GameStatus
-from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User
-from bot.sessions import loading, presentation, standings, texts
+from bot.messages import Action, ActionKind, Chat, Mention, Reply, Text, User, Versions
+from bot.sessions import loading, presentation, rulebook, standings, texts
 from bot.sessions.context import Context, Refusal
 from bot.storage import GameRow, PlayerRow
 from engines.base import shown
@@ -149,16 +149,16 @@ async def _challenge_lines(ctx: Context, me: PlayerRow) -> list[Text]:
 
 
 async def rules(ctx: Context, game: str) -> Reply:
-    """The rules of ``game``, as shipped inside the package (``bot/sessions/rules/``)."""
+    """The rules of ``game``, as shipped inside the package (``bot/sessions/rules/``), read in
+    the language in use when the answer is rendered (English where that one has no page)."""
     name = game.strip().lower() if isinstance(game, str) else ""
     if name not in engines.GAMES:
         raise Refusal(texts.no_such_game_name(shown(str(game)), list(engines.GAMES)))
-    path = ctx.rules_dir / f"{name}.md"
-    try:
-        text = await asyncio.to_thread(path.read_text, encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        raise Refusal(texts.rules_missing(engines.GAMES[name].title)) from None
-    return Reply(texts.rules(text))
+    found = await asyncio.to_thread(rulebook.pages, ctx.rules_dir, name)
+    if not found:
+        raise Refusal(texts.rules_missing(engines.GAMES[name].title))
+    versions = tuple((code, texts.rules(text)) for code, text in found.items())
+    return Reply(Text.of(Versions(versions)))
 
 
 async def help(ctx: Context) -> Reply:

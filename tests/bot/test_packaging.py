@@ -16,10 +16,16 @@ ROOT = Path(__file__).resolve().parents[2]
 MARKER = "(this copy was installed by test_packaging)"
 
 
+def _pages(folder: Path) -> dict[str, str]:
+    # Every rules page under ``folder``: the English ones and each language's (``es/maphex.md``).
+    return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in folder.rglob("*.md")}
+
+
 def test_the_rules_shipped_in_the_package_are_the_ones_in_docs() -> None:
-    shipped = {p.name: p.read_text(encoding="utf-8") for p in RULES_DIR.iterdir()}
-    docs = {p.name: p.read_text(encoding="utf-8") for p in (ROOT / "docs" / "rules").iterdir()}
-    assert sorted(shipped) == sorted(f"{game}.md" for game in engines.GAMES)
+    shipped = _pages(Path(str(RULES_DIR)))
+    docs = _pages(ROOT / "docs" / "rules")
+    assert sorted(p for p in shipped if "/" not in p) == sorted(f"{g}.md" for g in engines.GAMES)
+    assert "es/maphex.md" in shipped and "pt_BR/maphex.md" in shipped
     assert shipped == docs
 
 
@@ -36,6 +42,8 @@ def test_a_non_editable_install_shows_the_rules_from_the_installed_package(
         shutil.copy2(ROOT / name, source / name)
     rules = source / "bot" / "sessions" / "rules" / "maphex.md"
     rules.write_text(rules.read_text(encoding="utf-8") + f"\n{MARKER}\n", encoding="utf-8")
+    spanish = rules.parent / "es" / "maphex.md"  # a translation ships too (issue 43)
+    spanish.write_text(spanish.read_text(encoding="utf-8") + f"\n{MARKER}\n", encoding="utf-8")
     site = tmp_path / "site"
     # The dependencies are already in this test's environment: install only the project,
     # offline, with the setuptools at hand.
@@ -56,6 +64,13 @@ def test_a_non_editable_install_shows_the_rules_from_the_installed_package(
     assert done.returncode == 0, done.stderr
     out = done.stdout.decode()
     assert out.startswith("# Maphex") and out.rstrip().endswith(MARKER)
+    read = subprocess.run(
+        [str(site / "bin" / "hexhall"), "rules", "maphex", "--language", "es"],
+        capture_output=True, cwd=elsewhere, env=env, timeout=120, check=False,
+    )  # fmt: skip
+    assert read.returncode == 0, read.stderr
+    said = read.stdout.decode()
+    assert "Un juego de Néstor Romeral Andrés." in said and said.rstrip().endswith(MARKER)
     where = subprocess.run(
         [sys.executable, "-c", "import bot.sessions.context as c; print(c.RULES_DIR)"],
         capture_output=True, cwd=elsewhere, env=env, timeout=120, check=True,

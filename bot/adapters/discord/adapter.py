@@ -47,6 +47,7 @@ from bot.adapters.discord.format import (
     TEXT_LIMIT,
     board_embed,
     markdown,
+    markdown_sections,
     mentions_only,
     user_of,
 )
@@ -278,7 +279,7 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
     ) -> Outgoing:
         """``reply`` as Discord message fields; ``board=False`` shows a game's picture without
         the board card (a past position of the position browser)."""
-        sections = [markdown(s) for s in reply.sections(TEXT_LIMIT)]
+        sections = markdown_sections(reply.body)
         first, rest = sections[0], sections[1:]
         fields: dict[str, Any] = {"allowed_mentions": mentions_only()}
         if reply.ok and reply.challenge_id is not None and reply.game_id is None:

@@ -17,7 +17,17 @@ from datetime import datetime
 import discord
 
 from bot.core.i18n import gettext
-from bot.messages import MESSAGE_LIMITS, Chat, Code, GameFacts, Mention, Strong, Text, User
+from bot.messages import (
+    MESSAGE_LIMITS,
+    Chat,
+    Code,
+    GameFacts,
+    Mention,
+    Strong,
+    Text,
+    User,
+    sections,
+)
 
 __all__ = [
     "ALT_LIMIT",
@@ -28,6 +38,7 @@ __all__ = [
     "board_embed",
     "chat_of",
     "markdown",
+    "markdown_sections",
     "mentions_only",
     "plain",
     "timestamp",
@@ -71,6 +82,22 @@ def markdown(text: Text) -> str:
         else:
             out.append(_escape(segment))
     return "".join(out)
+
+
+def markdown_sections(text: Text, limit: int = TEXT_LIMIT) -> list[str]:
+    """``text`` as Discord markdown in messages of at most ``limit`` characters *as sent*: the
+    marks and escapes count too, so a text cut at ``limit`` plain characters whose markdown is
+    longer is cut again, finer (a rules page with many ``**`` spans and escaped characters).
+
+    >>> [len(s) for s in markdown_sections(Text.of("a_b " * 300), 1000)]
+    [911, 589]
+    """
+    size = limit
+    while True:
+        out = [markdown(s) for s in sections(text, size)]
+        if size <= 1 or all(len(s) <= limit for s in out):
+            return out
+        size = max(1, size * 9 // 10)
 
 
 def plain(text: Text, limit: int) -> str:
