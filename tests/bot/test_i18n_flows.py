@@ -61,6 +61,11 @@ _SAMPLES: dict[str, list[Any]] = {
     "Sequence[str]": [["c3", "c5", "d4", "d5"]],
     "Sequence[Sequence[str]]": [[], [["c3", "c5"]]],
 }
+#: Arguments that name a key of a table (a side, a refusal's reason), by function and name.
+_KEYS: dict[tuple[str, str], list[Any]] = {
+    ("side_word", "name"): ["Red", "Light"],
+    ("web_sign_in_refused", "reason"): ["expired", "unknown"],
+}
 
 
 def _calls(module: ModuleType) -> Iterator[tuple[str, Callable[[], Any]]]:
@@ -71,7 +76,7 @@ def _calls(module: ModuleType) -> Iterator[tuple[str, Callable[[], Any]]]:
         params = list(inspect.signature(function).parameters.values())
         choices: list[list[Any]] = [[]]
         for p in params:
-            samples = _SAMPLES[str(p.annotation)]  # a new kind of argument: add a sample
+            samples = _KEYS.get((name, p.name)) or _SAMPLES[str(p.annotation)]  # else add one
             choices = [[*c, s] for c in choices for s in samples]
         for args in choices:
             yield name, functools.partial(function, *args)
