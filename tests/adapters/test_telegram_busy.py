@@ -5,11 +5,11 @@ second per chat, 20 messages and edits per group within the window: the fake ans
 past them).
 
 Telegram's windows are scaled down together, the pacer told the same: one new message per chat
-per :data:`CHAT_PERIOD` seconds and 20 per group per :data:`WINDOW` seconds (a quarter of
-Telegram's second and of its 20 s test window), so the 40 moves run in seconds while still
+per :data:`CHAT_PERIOD` seconds and 20 per group per :data:`WINDOW` seconds (Telegram's: 1 s
+and 60 s), both at the same pace so both bind, and the 40 moves run in seconds while still
 holding the group at its limits: boards wait, taps must not.  Checked: every tap is answered,
-each before what it changes reaches the group
-(a move's answer before its board), whatever the group's pacing holds back; each move costs
+each before what it changes reaches the group (a move's answer before its board), whatever
+the group's pacing holds back; each move costs
 the group one new message and no edit or delete (the picker lives in the presser's private
 chat, the Start link bringing it to a player who never opened the bot); no 429 at all.
 Speed is measured in ``benchmarks/chat_load.py``, never asserted here.
