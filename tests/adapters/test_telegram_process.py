@@ -29,9 +29,12 @@ from tests.fakes.telegram import FakeTelegram, _ApiError, _Params
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "inphexion"
+#: The bot's pacer's windows scaled by this (``HEXHALL_TELEGRAM_PACE``): one message per chat
+#: every quarter second, 20 per group every 15 s; a fake that enforces limits is told the same.
+PACE = 0.25
 #: Moves played (across both kills) before the player to move resigns: the bot paces its
-#: messages to a chat at Telegram's one a second (its rate limiter), so a longer game would
-#: mostly wait.  Moves are played before, between and after the two kills.
+#: messages to a chat (its rate limiter), so a longer game would mostly wait.  Moves are played
+#: before, between and after the two kills.
 MOVES = 8
 #: The ply after which the bot is killed between two moves, and the ply it is killed handling.
 KILL_BETWEEN, KILL_DURING = 3, 6
@@ -46,6 +49,7 @@ class Hexhall(BotProcess):
             TELEGRAM_TOKEN=fake.token,
             TELEGRAM_API_URL=fake.base_url,
             TELEGRAM_FILE_URL=fake.base_file_url,
+            HEXHALL_TELEGRAM_PACE=str(PACE),
         )
         super().__init__(env, log)
         self.fake, self.db = fake, db
