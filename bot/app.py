@@ -286,6 +286,7 @@ async def _telegram(config: Settings, manager: SessionManager, stop: asyncio.Eve
             host=listen.host,
             port=listen.port,
             web_app=config.telegram_web_app,
+            pace=config.telegram_pace,
         )
     except TelegramUnavailable as exc:
         raise AppError(str(exc), UNAVAILABLE_EXIT) from None

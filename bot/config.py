@@ -223,6 +223,9 @@ class Settings:
     #: now (:class:`bot.sessions.clock.FileClock`, which a test rewrites to move time for a
     #: running ``hexhall run``); empty: the real clock.
     clock_file: str = ""
+    #: ``HEXHALL_TELEGRAM_PACE``, for tests only: the Telegram pacer's windows (one message a
+    #: second per chat, 20 a minute per group) scaled by this factor, in (0, 1]; 1: Telegram's.
+    telegram_pace: float = 1.0
     #: The Discord Activity (:mod:`bot.webboard.activity`): ``HEXHALL_DISCORD_ACTIVITY=1`` makes
     #: "Open board" launch the board inside Discord (interaction callback ``LAUNCH_ACTIVITY``)
     #: instead of answering with a link; the app's OAuth2 client id and secret sign players in
@@ -352,6 +355,25 @@ def _trusted_proxies(value: str) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6
     return tuple(networks)
 
 
+def _pace(value: str) -> float:
+    """``HEXHALL_TELEGRAM_PACE`` (tests only): a factor in (0, 1] for the Telegram pacer's
+    windows; empty: 1 (Telegram's own limits).
+
+    >>> _pace(""), _pace(" 0.25 ")
+    (1.0, 0.25)
+    """
+    text = value.strip()
+    if not text:
+        return 1.0
+    try:
+        factor = float(text)
+    except ValueError:
+        factor = 0.0
+    if not 0.0 < factor <= 1.0:
+        raise ConfigError(f"HEXHALL_TELEGRAM_PACE must be a number in (0, 1], not {text[:20]!r}")
+    return factor
+
+
 def _activity(env: MutableMapping[str, str], web_addr: Address | None) -> bool:
     """``HEXHALL_DISCORD_ACTIVITY``: ``1`` (or ``true``/``yes``) turns the Discord Activity on;
     it needs the web board and the app's OAuth2 client id and secret."""
@@ -467,6 +489,7 @@ def settings(environ: MutableMapping[str, str] | None = None) -> Settings:
         telegram_web_app=_web_app(env.get("TELEGRAM_WEB_APP", "")),
         web_trusted_proxies=_trusted_proxies(env.get("HEXHALL_TRUSTED_PROXIES", "")),
         clock_file=env.get("HEXHALL_CLOCK_FILE", "").strip(),
+        telegram_pace=_pace(env.get("HEXHALL_TELEGRAM_PACE", "")),
         discord_activity=_activity(env, web_addr),
         discord_client_id=env.get("DISCORD_CLIENT_ID", "").strip(),
         discord_client_secret=Secret(env.get("DISCORD_CLIENT_SECRET", "").strip()),

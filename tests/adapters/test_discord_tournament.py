@@ -16,6 +16,9 @@ import asyncio
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
+from bot.sessions import policy
 from bot.storage import PlayerRow, PostKind
 from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.discord_kit import (
@@ -32,6 +35,16 @@ from tests.adapters.discord_kit import (
     running,
 )
 from tests.fakes.discord_fake import FakeChannel, ResponseKind, StoredMessage
+
+#: The answer's grace in these tests: the boards of a tournament started by command are still
+#: held until the answer is out (milliseconds), without waiting the real 10 s.
+GRACE = timedelta(seconds=1)
+
+
+@pytest.fixture(autouse=True)
+def short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boards' grace scaled down (the order it keeps is the same)."""
+    monkeypatch.setattr(policy, "ANSWER_GRACE", GRACE)
 
 
 async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) -> None:

@@ -4,10 +4,12 @@ adapter's rate limiter against the fake enforcing Telegram's flood limits (one m
 second per chat, 20 messages and edits per group within the window: the fake answers 429
 past them).
 
-The group's window is scaled down (20 per :data:`WINDOW` seconds, the pacer told the same) so
-the 40 moves run in under a minute while still holding the group at its limit: boards wait,
-taps must not.  Checked: every tap is answered, each before what it changes reaches the group
-(a move's answer before its board), whatever the group's pacing holds back; each move costs
+Telegram's windows are scaled down together, the pacer told the same: one new message per chat
+per :data:`CHAT_PERIOD` seconds and 20 per group per :data:`WINDOW` seconds (Telegram's: 1 s
+and 60 s), both at the same pace so both bind, and the 40 moves run in seconds while still
+holding the group at its limits: boards wait, taps must not.  Checked: every tap is answered,
+each before what it changes reaches the group (a move's answer before its board), whatever
+the group's pacing holds back; each move costs
 the group one new message and no edit or delete (the picker lives in the presser's private
 chat, the Start link bringing it to a player who never opened the bot); no 429 at all.
 Speed is measured in ``benchmarks/chat_load.py``, never asserted here.
@@ -29,8 +31,11 @@ from tests.adapters.telegram_kit import DEADLINE, Bot, running
 from tests.fakes.base import Call
 from tests.fakes.telegram import FakeTelegram, TelegramLimits
 
-#: The group's window in this test (seconds; Telegram's is 60).
-WINDOW = 20.0
+#: The per-chat window in this test (seconds; Telegram's is 1).
+CHAT_PERIOD = 0.25
+#: The group's window in this test (seconds; Telegram's is 60), at the same pace as the
+#: per-chat limit (20 a window, one per :data:`CHAT_PERIOD`): both limits bind.
+WINDOW = 20 * CHAT_PERIOD
 #: Moves per game.
 MOVES = 20
 SENDS = frozenset({"sendMessage", "sendPhoto", "sendAnimation", "sendDocument"})
@@ -141,8 +146,8 @@ def _in(call: Call, chat: telegram.Chat, methods: frozenset[str]) -> bool:
 
 
 async def test_two_topics_playing_by_taps_at_full_speed(tmp_path: Path) -> None:
-    limits = TelegramLimits(group_period=WINDOW)
-    pacer = ChatPacer(group_period=WINDOW)
+    limits = TelegramLimits(chat_period=CHAT_PERIOD, group_period=WINDOW)
+    pacer = ChatPacer(chat_period=CHAT_PERIOD, group_period=WINDOW)
     async with (
         FakeTelegram(limits=limits) as fake,
         running(tmp_path / "t.db", fake=fake, rate_limiter=pacer, deliver=True) as bot,

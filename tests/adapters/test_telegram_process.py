@@ -29,10 +29,15 @@ from tests.fakes.telegram import FakeTelegram, _ApiError, _Params
 
 ROOT = Path(__file__).resolve().parents[2]
 GAME = "inphexion"
+#: The bot's pacer's windows scaled by this (``HEXHALL_TELEGRAM_PACE``): one message per chat
+#: every quarter second, 20 per group every 15 s; a fake that enforces limits is told the same.
+PACE = 0.25
 #: Moves played (across both kills) before the player to move resigns: the bot paces its
-#: messages to a group at Telegram's 20 a minute (the library's rate limiter), so a longer
-#: game would mostly wait.
-MOVES = 16
+#: messages to a chat (its rate limiter), so a longer game would mostly wait.  Moves are played
+#: before, between and after the two kills.
+MOVES = 8
+#: The ply after which the bot is killed between two moves, and the ply it is killed handling.
+KILL_BETWEEN, KILL_DURING = 3, 6
 
 
 class Hexhall(BotProcess):
@@ -44,6 +49,7 @@ class Hexhall(BotProcess):
             TELEGRAM_TOKEN=fake.token,
             TELEGRAM_API_URL=fake.base_url,
             TELEGRAM_FILE_URL=fake.base_file_url,
+            HEXHALL_TELEGRAM_PACE=str(PACE),
         )
         super().__init__(env, log)
         self.fake, self.db = fake, db
@@ -136,7 +142,7 @@ async def test_sigkill_between_and_during_moves(tmp_path: Path) -> None:
             before = fake.last_message_id(group)
             update = await fake.send_text(mover, group, f"/move {move}!")
             assert update is not None
-            if ply == 12 and not killed_during:
+            if ply == KILL_DURING and not killed_during:
                 # Killed while handling the move: the update was handed out, no answer yet.
                 await fake.wait_delivered(update, timeout=DEADLINE)
                 await bot.kill()
@@ -154,7 +160,7 @@ async def test_sigkill_between_and_during_moves(tmp_path: Path) -> None:
                 answer.caption or answer.text
             )
             ply += 1
-            if ply == 6 and not killed_between:
+            if ply == KILL_BETWEEN and not killed_between:
                 # Killed between two moves, once the move and its notices went out.
                 await bot.settled()
                 await bot.kill()
@@ -198,7 +204,7 @@ async def test_sigkill_between_and_during_moves(tmp_path: Path) -> None:
         twice = [t for t, n in collections.Counter(texts).items() if n > 1]
         assert not twice, twice
         assert len(fake.calls_to("sendAnimation")) == 1
-        print(f"killed while handling ply 12: the move was {outcome}")
+        print(f"killed while handling ply {KILL_DURING}: the move was {outcome}")
     assert fake.token not in bot.log.read_text(encoding="utf-8", errors="replace")
 
 

@@ -25,7 +25,7 @@ import telegram
 
 import engines
 from tests.adapters.telegram_kit import DEADLINE
-from tests.adapters.test_telegram_process import Hexhall
+from tests.adapters.test_telegram_process import PACE, Hexhall
 from tests.bot.session_kit import finishing_moves
 from tests.fakes.telegram import FakeTelegram, TelegramLimits
 
@@ -36,8 +36,10 @@ _SENDS = ("sendMessage", "sendPhoto", "sendAnimation", "sendDocument")
 
 @contextlib.asynccontextmanager
 async def limited_hexhall(tmp_path: Path) -> AsyncIterator[Hexhall]:
-    """``hexhall run`` against a fake that refuses (429) what Telegram's limits refuse."""
-    async with FakeTelegram(limits=TelegramLimits()) as fake:
+    """``hexhall run`` against a fake that refuses (429) what Telegram's limits refuse, both
+    the fake's windows and the bot's pacer's scaled by :data:`PACE` (the same counts)."""
+    limits = TelegramLimits(chat_period=PACE, group_period=60.0 * PACE)
+    async with FakeTelegram(limits=limits) as fake:
         bot = Hexhall(fake, tmp_path / "hexhall.db", tmp_path / "bot.log")
         try:
             yield bot

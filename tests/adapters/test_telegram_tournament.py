@@ -14,10 +14,11 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
 import telegram
 
 from bot.adapters.telegram.taps import Taps
-from bot.sessions import texts
+from bot.sessions import policy, texts
 from bot.storage import PostKind
 from bot.storage.dbapi import Conn, to_ts
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
@@ -42,8 +43,21 @@ async def _answer(
     return found[0]
 
 
+#: The answer's grace in these tests: the boards of a tournament started by command are still
+#: held until the answer is out (milliseconds), without waiting the real 10 s.
+GRACE = timedelta(seconds=1)
+#: How often the outbox looks for due notes when nothing wakes it (the kit's default is 1 s).
+POLL = 0.1
+
+
+@pytest.fixture(autouse=True)
+def short_grace(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The boards' grace scaled down (the order it keeps is the same)."""
+    monkeypatch.setattr(policy, "ANSWER_GRACE", GRACE)
+
+
 async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
-    async with running(tmp_path / "t.db", deliver=True) as bot:
+    async with running(tmp_path / "t.db", deliver=True, poll=POLL) as bot:
         fake = bot.fake
         ada, bo, cy = (
             fake.user(31, "Ada", "ada"),
@@ -175,7 +189,7 @@ async def test_standings_whose_message_is_gone_are_posted_anew(tmp_path: Path) -
     """The standings message remembered no longer exists (deleted in the group: Telegram
     answers the edit with "message to edit not found"): the day's standings are posted as a
     new message, which the next update edits."""
-    async with running(tmp_path / "t.db", deliver=True) as bot:
+    async with running(tmp_path / "t.db", deliver=True, poll=POLL) as bot:
         fake = bot.fake
         ada, bo, cy = (
             fake.user(41, "Ada", "ada"),
@@ -250,7 +264,7 @@ async def test_typed_join_and_leave_keep_one_card_and_a_withdrawal_is_said_once(
     the new list and is answered with that one line, never with a second card whose count
     differs from the first's; leaving a running tournament is said once (the answer), not a
     second time by the outbox."""
-    async with running(tmp_path / "t.db", deliver=True) as bot:
+    async with running(tmp_path / "t.db", deliver=True, poll=POLL) as bot:
         fake = bot.fake
         ada, bo, cy = (
             fake.user(51, "Ada", "ada"),

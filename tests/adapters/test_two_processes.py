@@ -57,6 +57,9 @@ COLUMN_C = tuple(f"c{i // 2 + 1}" if i % 2 == 0 else f"g{i // 2 + 1}" for i in r
 ROW_4 = tuple(f"{'abcdefg'[i // 2]}{1 if i % 2 == 0 else 4}" for i in range(14))
 #: Plies played in every game before the kill, and before process 0 is back.
 KILL_AT, BACK_AT = 5, 8
+#: The bots' Telegram pacer's windows scaled by this (``HEXHALL_TELEGRAM_PACE``, tests only):
+#: one message a chat every quarter second, so the group's boards do not wait a second each.
+PACE = 0.25
 
 
 class Process(BotProcess):
@@ -307,6 +310,7 @@ async def two_processes(postgres_url: str, tmp_path: Path) -> AsyncIterator[list
             TELEGRAM_FILE_URL=tg.base_file_url,
             TELEGRAM_WEBHOOK_URL=PUBLIC_URL,
             TELEGRAM_WEBHOOK_SECRET=SECRET,
+            HEXHALL_TELEGRAM_PACE=str(PACE),
         )
         processes = [
             Process(
@@ -438,8 +442,7 @@ async def test_two_processes_play_on_through_a_sigkill(postgres_url: str, tmp_pa
 
             await tg.wait_until(lambda: tg.pending_updates() == [], timeout=DEADLINE)
             await db.settled()
-            assert await first.stop() == 0
-            assert await second.stop() == 0
+            assert await asyncio.gather(first.stop(), second.stop()) == [0, 0]
 
             # ---- the games: every move once and in order, the engine's result.
             for played, moves in ((on_tg, COLUMN_D), (in_a, COLUMN_C), (in_b, ROW_4)):

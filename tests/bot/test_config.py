@@ -63,3 +63,12 @@ def test_values_keep_what_quotes_hold_and_do_not_override_the_environment(
     environ = {"D": "from-env"}
     assert load_env(env_file, environ) == ["A", "B", "C", "E"]
     assert environ == {"A": "x # y", "B": "plain", "C": "two\nlines", "D": "from-env", "E": "$HOME"}
+
+
+def test_the_telegram_pace_is_telegrams_unless_a_test_scales_it() -> None:
+    """``HEXHALL_TELEGRAM_PACE`` (tests only) scales the pacer's windows by a factor in (0, 1]."""
+    assert settings({}).telegram_pace == 1.0
+    assert settings({"HEXHALL_TELEGRAM_PACE": "0.25"}).telegram_pace == 0.25
+    for bad in ("0", "-1", "2", "fast", "nan"):
+        with pytest.raises(ConfigError, match="HEXHALL_TELEGRAM_PACE must be a number in"):
+            settings({"HEXHALL_TELEGRAM_PACE": bad})

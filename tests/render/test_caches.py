@@ -9,6 +9,7 @@ never timings: speed is measured in ``benchmarks/render.py``.
 
 from __future__ import annotations
 
+import functools
 import io
 import zlib
 from concurrent.futures import ThreadPoolExecutor
@@ -38,10 +39,12 @@ OPTIONS: dict[str, tuple[dict[str, Any], ...]] = {
 NAMES = ("Ada", "Grace")
 
 
+@functools.cache
 def _cases() -> list[tuple[Position, Theme | None, dict[str, Any]]]:
     """Positions of every game and size: the start, a mid-game ply with names and a clock, one
     in the small theme with a result the bot decided, and the end; games interleaved so each
-    picture follows a picture of another board."""
+    picture follows a picture of another board.  Played once for the module (the games are
+    the same every time: seeded), read and never changed by the tests."""
     per_game: list[list[tuple[Position, Theme | None, dict[str, Any]]]] = []
     for game, option_sets in OPTIONS.items():
         for options in option_sets:

@@ -18,6 +18,7 @@ from bot.adapters.telegram.adapter import (
     TelegramUnavailable,
 )
 from bot.adapters.telegram.format import PLATFORM
+from bot.adapters.telegram.pacing import ChatPacer
 from bot.adapters.telegram.sender import TelegramSender
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
@@ -38,14 +39,21 @@ async def serve(
     host: str = "0.0.0.0",
     port: int = 8443,
     web_app: str = "",
+    pace: float = 1.0,
 ) -> None:
     """Run the adapter and its outbox worker on ``manager`` until ``stop`` is set (a token or
     connection that fails for good raises :class:`TelegramUnavailable`).  With
     ``webhook_url`` Telegram pushes updates to ``host``:``port`` with ``webhook_secret``
     (several processes behind one load balancer); without, this process polls.  ``web_app``
-    is the web board's Mini App short name, for its links in groups."""
+    is the web board's Mini App short name, for its links in groups.  ``pace`` scales the
+    pacer's windows (tests only: 1 keeps Telegram's limits)."""
     hide(token, webhook_secret)
-    adapter = TelegramAdapter.build(manager, token, api_url=api_url, file_url=file_url)
+    pacer = ChatPacer()
+    pacer.chat_period *= pace
+    pacer.group_period *= pace
+    adapter = TelegramAdapter.build(
+        manager, token, api_url=api_url, file_url=file_url, rate_limiter=pacer
+    )
     adapter.web_app = web_app
     outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
     adapter.outbox = outbox  # woken after every update: notices go out at once
