@@ -16,11 +16,11 @@ constant-time (:func:`hmac.compare_digest`).
 >>> now = datetime(2026, 1, 5, tzinfo=UTC)
 >>> data = sign_init_data({"id": 7, "first_name": "Ada"}, "123:abc", now)
 >>> check_init_data(data, "123:abc", now)
-Identity(platform='telegram', user_id='7', name='Ada')
+Identity(platform='telegram', user_id='7', name='Ada', language=None)
 >>> key = link_key("secret")
 >>> token = sign_link(key, 3, Identity("discord", "42", "Bo"), now + LINK_TTL)
 >>> check_link(key, token, 3, now)
-Identity(platform='discord', user_id='42', name='Bo')
+Identity(platform='discord', user_id='42', name='Bo', language=None)
 """
 
 from __future__ import annotations
