@@ -24,7 +24,7 @@ from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core.status import GameStatus
-from bot.heap import keep_large_blocks_mapped
+from bot.heap import give_back_every, keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
 from bot.sessions.clock import Clock, FileClock
 from bot.sessions.context import RULES_DIR
@@ -161,12 +161,14 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         # What the clocks cause between commands (reminders, timeouts) is delivered too.
         outbox = asyncio.create_task(console.outbox.run(PLATFORM, console, stop=stop))
+        heap = asyncio.create_task(give_back_every(stop))  # free heap pages go back now and then
         try:
             return await console.run()
         finally:
             stop.set()
             await clocks
             await outbox
+            await heap
 
 
 async def serve_chat(config: Settings) -> int:
@@ -182,6 +184,8 @@ async def serve_chat(config: Settings) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
+        # Free heap pages (the pictures' worker threads' arenas) go back now and then.
+        heap = asyncio.create_task(give_back_every(stop))
         adapters = []
         if config.telegram_token:
             adapters.append(asyncio.create_task(_telegram(config, manager, stop)))
@@ -193,6 +197,7 @@ async def serve_chat(config: Settings) -> int:
         finally:
             stop.set()
             await clocks
+            await heap
         for result in results:
             if isinstance(result, BaseException):
                 raise result
