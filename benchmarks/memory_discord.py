@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import engines
-from benchmarks.memory_telegram import GAMES, Count, rss_mib
+from benchmarks.memory_telegram import GAMES, Count, rss_mib, trace_env
 from tests.adapters.discord_kit import button, labels
 from tests.adapters.process_kit import DEADLINE, BotProcess, bot_env
 from tests.fakes.discord_fake import FakeDiscord, ResponseRefused, StoredMessage
@@ -32,7 +32,7 @@ __all__ = ["discord_run"]
 
 GUILD = 9_000
 #: Longest wait for one answer (a guard against a hung bot, not a measure).
-ANSWER_WAIT = 120.0
+ANSWER_WAIT = 240.0
 
 
 async def _answer(
@@ -113,6 +113,7 @@ async def _game(
                 f"{count.late} games cut short)",
                 flush=True,
             )
+            count.snapshot()
     if position.outcome is None:
         loser = _to_move(board)
         asked = await _answer(fake, loser, channel, "resign", {"game": gid})
@@ -138,6 +139,7 @@ async def discord_run(moves: int, marks: set[int], longest: int, seed: int, lane
                 DISCORD_TOKEN=fake.token,
                 DISCORD_API_URL=fake.api_base,
                 DISCORD_GATEWAY_URL=str(fake.gateway_url),
+                **trace_env(),
             )
             bot = BotProcess(env, Path(folder) / "bot.log")
             await bot.launch()

@@ -15,7 +15,9 @@ the resident memory of the bot process (``VmRSS``) is printed.
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -27,12 +29,29 @@ import engines
 from tests.adapters.process_kit import DEADLINE, BotProcess, bot_env
 from tests.fakes.telegram import FakeTelegram
 
-__all__ = ["GAMES", "Count", "rss_mib", "telegram_run"]
+__all__ = ["GAMES", "Count", "rss_mib", "telegram_run", "trace_env"]
+
+#: A folder named here (``HEXHALL_BENCH_TRACE=DIR``) makes the bot process trace its Python
+#: allocations and write a snapshot there at every mark (:mod:`benchmarks.memtrace`).
+TRACE = os.environ.get("HEXHALL_BENCH_TRACE")
+
+
+def trace_env() -> dict[str, str]:
+    """The bot's extra environment for tracing (none unless ``HEXHALL_BENCH_TRACE`` is set)."""
+    if not TRACE:
+        return {}
+    Path(TRACE).mkdir(parents=True, exist_ok=True)
+    here = Path(__file__).resolve()
+    return {
+        "PYTHONPATH": f"{here.parent / 'memtrace'}{os.pathsep}{here.parent.parent}",
+        "HEXHALL_TRACEMALLOC": str(Path(TRACE).resolve()),
+    }
+
 
 #: The games played in turn (default options), as the console run plays them.
 GAMES = ("maphex", "inphexion", "pathagon", "isopath", "fixation")
 #: Longest wait for one answer (a guard against a hung bot, not a measure).
-ANSWER_WAIT = 60.0
+ANSWER_WAIT = 240.0
 
 
 @dataclass
@@ -47,6 +66,11 @@ class Count:
     games: int = 0
     #: answers refused for coming too late (Discord's 3 s)
     late: int = 0
+
+    def snapshot(self) -> None:
+        """With tracing on, ask the bot process for a snapshot of its allocations."""
+        if TRACE:
+            os.kill(self.pid, signal.SIGUSR1)
 
 
 def rss_mib(pid: int) -> float:
@@ -148,6 +172,7 @@ async def _lane(
                     f"({took / count.played * 1000:.1f} ms a move across the lanes)",
                     flush=True,
                 )
+                count.snapshot()
         if position.outcome is None:
             before = fake.last_message_id(group)
             await fake.send_text(people[0], group, "/resign !")  # either player may resign
@@ -165,6 +190,7 @@ async def telegram_run(moves: int, marks: set[int], longest: int, seed: int, lan
                 TELEGRAM_TOKEN=fake.token,
                 TELEGRAM_API_URL=fake.base_url,
                 TELEGRAM_FILE_URL=fake.base_file_url,
+                **trace_env(),
             )
             bot = BotProcess(env, Path(folder) / "bot.log")
             await bot.launch()

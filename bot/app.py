@@ -25,7 +25,7 @@ from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core import i18n
 from bot.core.status import GameStatus
-from bot.heap import keep_large_blocks_mapped
+from bot.heap import give_back_every, keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
 from bot.sessions import rulebook
 from bot.sessions.clock import Clock, FileClock
@@ -163,12 +163,14 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
         # What the clocks cause between commands (reminders, timeouts) is delivered too.
         outbox = asyncio.create_task(console.outbox.run(PLATFORM, console, stop=stop))
+        heap = asyncio.create_task(give_back_every(stop))  # free heap pages go back now and then
         try:
             return await console.run()
         finally:
             stop.set()
             await clocks
             await outbox
+            await heap
 
 
 async def serve_chat(config: Settings) -> int:
@@ -184,6 +186,8 @@ async def serve_chat(config: Settings) -> int:
         for sig in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(sig, stop.set)
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
+        # Free heap pages (the pictures' worker threads' arenas) go back now and then.
+        heap = asyncio.create_task(give_back_every(stop))
         adapters = []
         if config.telegram_token:
             adapters.append(asyncio.create_task(_telegram(config, manager, stop)))
@@ -195,6 +199,7 @@ async def serve_chat(config: Settings) -> int:
         finally:
             stop.set()
             await clocks
+            await heap
         for result in results:
             if isinstance(result, BaseException):
                 raise result

@@ -10,15 +10,32 @@ from its top: with one small object living above them, a ``hexhall run`` console
 :func:`keep_large_blocks_mapped` fixes the threshold (which also turns the dynamic rise off),
 so every large buffer is unmapped when Pillow frees it.  ``MALLOC_ARENA_MAX`` has no effect on
 this; an operator's own ``MALLOC_MMAP_THRESHOLD_`` is left as set.
+
+A chat process draws its pictures in worker threads (``asyncio.to_thread``), and glibc gives
+each thread an arena of its own, whose freed pages it keeps; the main heap keeps the freed
+pages below its top as well.  :func:`give_back` (glibc's ``malloc_trim``) hands the free pages
+of every arena back to the system; :func:`give_back_every` does so periodically while the
+bot runs (a Telegram process measured 158 MiB after 3 000 moves without it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import ctypes
 import os
 import sys
 
-__all__ = ["MMAP_THRESHOLD", "keep_large_blocks_mapped"]
+__all__ = [
+    "GIVE_BACK_EVERY",
+    "MMAP_THRESHOLD",
+    "give_back",
+    "give_back_every",
+    "keep_large_blocks_mapped",
+]
+
+#: Seconds between two hand-backs of free heap pages while the bot runs.
+GIVE_BACK_EVERY = 20.0
 
 #: Blocks at least this big are mapped on their own and unmapped when freed (glibc's own
 #: starting value, kept from rising).
@@ -40,3 +57,25 @@ def keep_large_blocks_mapped() -> bool:
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
     return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+
+
+def give_back() -> bool:
+    """Hand the free pages of every malloc arena back to the system (glibc's ``malloc_trim``);
+    whether glibc released any (``False`` off glibc)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc
+        return False
+    trim.argtypes = (ctypes.c_size_t,)
+    trim.restype = ctypes.c_int
+    return bool(trim(0))
+
+
+async def give_back_every(stop: asyncio.Event, every: float = GIVE_BACK_EVERY) -> None:
+    """:func:`give_back` every ``every`` seconds until ``stop`` is set."""
+    while not stop.is_set():
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(stop.wait(), every)
+        give_back()

@@ -1,16 +1,17 @@
 """Times one process writes for another to compare, moved onto the database's clock in the
-transaction that writes them (issue 48): a notification's due time (:func:`on_db_clock`) and
-a game's deadline and alarm (:func:`deadline_on_db_clock`).  A process whose clock is a few
-minutes off the database's thus neither lets another process post a board its answer is about
-to post, nor holds back the fallback for a lost answer, nor moves a deadline; see
-:func:`~bot.storage.sql_base.skew` for which differences count.
+transaction that writes them (issue 48): a notification's due time (:func:`on_db_clock`), a
+game's deadline and alarm (:func:`deadline_on_db_clock`), and any other time a writer works
+out from its own clock (a tournament's start-by time, a vacation: :func:`clock_gap`).  A
+process whose clock is a few minutes off the database's thus neither lets another process post
+a board its answer is about to post, nor holds back the fallback for a lost answer, nor moves
+a deadline; see :func:`~bot.storage.sql_base.skew` for which differences count.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from bot.core.notification import Notification
@@ -18,7 +19,7 @@ from bot.storage.dbapi import Conn, Row, from_ts, one, to_ts
 from bot.storage.sql_base import db_clock, skew
 from bot.storage.sql_rows import GAME_COLUMNS, alarm_text, read_game, was_reminded
 
-__all__ = ["changed_game", "deadline_on_db_clock", "on_db_clock"]
+__all__ = ["changed_game", "clock_gap", "deadline_on_db_clock", "on_db_clock"]
 
 
 async def changed_game(conn: Conn, update: str, values: Sequence[Any]) -> Row | None:
@@ -31,6 +32,13 @@ async def changed_game(conn: Conn, update: str, values: Sequence[Any]) -> Row | 
     if row is not None:
         conn.keep_clock(from_ts(row["db_now"]))
     return row
+
+
+async def clock_gap(conn: Conn, now: datetime) -> timedelta:
+    """What moves the times a process worked out from its clock, which reads ``now``, onto
+    the database's clock (read on ``conn``; see :func:`~bot.storage.sql_base.skew`): add it
+    to each of them before they are written."""
+    return skew(now, await db_clock(conn))
 
 
 async def on_db_clock(conn: Conn, notes: Iterable[Notification]) -> list[Notification]:

@@ -14,6 +14,7 @@ from bot.storage.dbapi import Conn, one, to_ts
 from bot.storage.errors import BadRow, StoreError
 from bot.storage.rows import GameRow, PlayerRow
 from bot.storage.sql_base import SqlBase
+from bot.storage.sql_clock import clock_gap
 from bot.storage.sql_outbox import insert_notes
 from bot.storage.sql_rows import (
     PLAYER_COLUMNS,
@@ -144,20 +145,25 @@ class SqlPlayers(SqlBase):
         notes.  ``False`` (nothing changed) if one of the games changed meanwhile."""
 
         async def away(conn: Conn) -> None:
+            # Every time on the database's clock, which every process's sweep reads (issue 48).
+            gap = await clock_gap(conn, now)
+            at = now + gap
+            end = None if until is None else until + gap
             await conn.execute(
                 "UPDATE away_spans SET end_at = ? WHERE player_id = ? AND start_at <= ? "
                 "AND end_at > ?",
-                (to_ts(now), player_id, to_ts(now), to_ts(now)),
+                (to_ts(at), player_id, to_ts(at), to_ts(at)),
             )
-            if until is not None:
+            if end is not None:
                 await conn.execute(
                     "INSERT INTO away_spans (player_id, start_at, end_at) VALUES (?, ?, ?)",
-                    (player_id, to_ts(now), to_ts(until)),
+                    (player_id, to_ts(at), to_ts(end)),
                 )
             await conn.execute(
-                "UPDATE players SET away_until = ? WHERE id = ?", (opt_ts(until), player_id)
+                "UPDATE players SET away_until = ? WHERE id = ?", (opt_ts(end), player_id)
             )
-            for game, deadline in deadlines:
+            for game, moved in deadlines:
+                deadline = moved + gap
                 changed = await conn.execute(
                     "UPDATE games SET deadline_at = ?, alarm_at = ?, version = version + 1, "
                     "updated_at = ? "
@@ -165,7 +171,7 @@ class SqlPlayers(SqlBase):
                     (
                         to_ts(deadline),
                         alarm_text(deadline, game.time_per_move, was_reminded(game)),
-                        to_ts(now),
+                        to_ts(at),
                         game.id,
                         game.version,
                     ),

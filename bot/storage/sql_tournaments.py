@@ -21,6 +21,7 @@ from bot.storage.dbapi import Conn, Row, one, to_ts
 from bot.storage.errors import BadRow
 from bot.storage.rows import GameRow
 from bot.storage.sql_base import SqlBase
+from bot.storage.sql_clock import clock_gap
 from bot.storage.sql_games import insert_game
 from bot.storage.sql_outbox import filled, insert_notes
 from bot.storage.sql_rows import GAME_COLUMNS, Reader, dumps, opt_ts, read_game
@@ -129,6 +130,9 @@ class SqlTournaments(SqlBase):
         """Open a tournament for sign-up; its creator is its first player."""
 
         async def create(conn: Conn) -> Row:
+            # Both times on the database's clock, which every process's sweep reads (issue 48).
+            gap = await clock_gap(conn, now)
+            created, due = now + gap, starts_by + gap
             row = one(
                 await conn.fetchrow(
                     "INSERT INTO tournaments (platform, chat_id, community, creator, game, "
@@ -146,15 +150,15 @@ class SqlTournaments(SqlBase):
                         new.rounds,
                         int(new.rated),
                         new.max_players,
-                        to_ts(now),
-                        to_ts(starts_by),
+                        to_ts(created),
+                        to_ts(due),
                     ),
                 )
             )
             await conn.execute(
                 "INSERT INTO tournament_players (tournament_id, player_id, joined_at) "
                 "VALUES (?, ?, ?)",
-                (row["id"], new.creator, to_ts(now)),
+                (row["id"], new.creator, to_ts(created)),
             )
             return row
 

@@ -94,6 +94,9 @@ DEFER_AFTER = 1.5
 INTENTS = discord.Intents.none()
 #: How long an interaction's token may edit its messages (Discord: 15 minutes).
 TOKEN_LIFETIME = 14 * 60.0
+#: Most interaction tokens kept for editing their messages (the oldest go first; a message
+#: whose token is gone is edited through its channel, as after 15 minutes).
+KEPT_TOKENS = 2_000
 #: Platform words of the one answer to an unexpected error.
 ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 #: Game options offered by /challenge (each game takes the ones it has; the manager checks).
@@ -205,7 +208,9 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
         # Which interaction sent each recent public message, while its token may still edit
         # it (the only way into a private channel the bot is not in); which message is which
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
-        self._tokens: dict[int, tuple[discord.Interaction, float]] = {}
+        # Only the interaction's followup webhook is kept (its token), not the interaction
+        # with its payload, member and message (issue 48: a process that stays small).
+        self._tokens: dict[int, tuple[discord.Webhook, float]] = {}
         # Channels that refused the bot, players no notice reached (bot.adapters.discord.reach).
         self.reach = Reach()
         # Followups each interaction sent (a user install's allow 5: followups.py).
@@ -567,10 +572,10 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
         channel = str(interaction.channel_id or 0)
         now = self._token_time()
         self._tokens.pop(message_id, None)
-        self._tokens[message_id] = (interaction, now)
-        while self._tokens:  # oldest first: drop the tokens that expired
+        self._tokens[message_id] = (interaction.followup, now)
+        while self._tokens:  # oldest first: drop the tokens that expired, and the surplus
             oldest = next(iter(self._tokens))
-            if now - self._tokens[oldest][1] < TOKEN_LIFETIME:
+            if now - self._tokens[oldest][1] < TOKEN_LIFETIME and len(self._tokens) <= KEPT_TOKENS:
                 break
             del self._tokens[oldest]
         manager = self.manager
@@ -602,7 +607,7 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
         fresh = self._tokens.get(message_id)
         if fresh is not None and self._token_time() - fresh[1] < TOKEN_LIFETIME:
             try:
-                await fresh[0].followup.edit_message(message_id, **fields)
+                await fresh[0].edit_message(message_id, **fields)
                 return True
             except discord.HTTPException as exc:
                 log.info("could not edit message %s by its interaction: %s", message_id, exc)
