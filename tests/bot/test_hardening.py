@@ -24,7 +24,7 @@ from bot.adapters.commands import COMMAND, COMMANDS, execute, split_id
 from bot.adapters.console import console_user
 from bot.core.settings import parse_quiet_hours, parse_utc_offset
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, MAX_PLY, NAME_LIMIT
-from bot.messages import ACTION_FIELDS, Chat, Reply, User, parse_action
+from bot.messages import ACTION_FIELDS, ActionKind, Chat, Reply, User, parse_action
 from bot.sessions.clock import FakeClock, parse_time_control
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
@@ -96,9 +96,9 @@ def test_a_parsed_action_id_holds_only_ascii_numbers_in_range(kind: str, fields:
     parsed = parse_action(action_id)
     if parsed is None:
         return
-    numbers = {"mv": 2, "mvy": 2, "pp": 3, "rsy": 3, "qx": 2}.get(kind, 1)
-    highs = (MAX_ID, MAX_PLY, MAX_PAGE)
-    for field, high in zip(parsed[1][:numbers], highs, strict=False):
+    highs = ActionKind(kind).numbers  # each numeric field's range, as the kind declares it
+    assert highs and set(highs) <= {MAX_ID, MAX_PLY, MAX_PAGE}
+    for field, high in zip(parsed[1], highs, strict=False):
         assert field.isascii() and field.isdigit()
         assert 0 <= int(field) <= high
 
