@@ -200,9 +200,7 @@ class Thinker:
         owner: Hashable = None,
     ) -> tuple[bool, int]:
         """:func:`draw_view` in a worker process, in turn with the searches by ``owner``."""
-        nodes = self.assess_nodes(level)
-        async with self._queue.turn(owner):
-            return await self._in_pool(draw_view, game, dict(options), list(moves), seat, nodes)
+        return await self._assessed(draw_view, game, options, moves, level, seat, owner)
 
     async def draw_offered(
         self,
@@ -214,9 +212,23 @@ class Thinker:
         owner: Hashable = None,
     ) -> tuple[bool, int]:
         """:func:`draw_offered` in a worker process, in turn with the searches by ``owner``."""
+        return await self._assessed(draw_offered, game, options, moves, level, seat, owner)
+
+    async def _assessed(
+        self,
+        assess: Callable[[str, dict[str, Any], list[str], int, int], tuple[bool, int]],
+        game: str,
+        options: Mapping[str, Any],
+        moves: Sequence[str],
+        level: Level,
+        seat: int,
+        owner: Hashable,
+    ) -> tuple[bool, int]:
+        """``assess`` (a draw assessment) in a worker process at ``level``'s budget for one,
+        in turn with the searches by ``owner``."""
         nodes = self.assess_nodes(level)
         async with self._queue.turn(owner):
-            return await self._in_pool(draw_offered, game, dict(options), list(moves), seat, nodes)
+            return await self._in_pool(assess, game, dict(options), list(moves), seat, nodes)
 
     async def review(
         self,
