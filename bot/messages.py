@@ -36,7 +36,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from datetime import datetime
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
 from bot.actions import (
     ACTION_FIELDS,
@@ -350,7 +350,7 @@ class Text:
     def segments(self) -> tuple[Segment, ...]:
         """The text's segments in the language in use (its sentences said)."""
         if not any(isinstance(p, Phrase | Versions) for p in self.parts):
-            return self.parts  # type: ignore[return-value]
+            return cast(tuple[Segment, ...], self.parts)  # no sentence: all segments
         pieces: list[Segment] = []
         for part in self.parts:
             pieces.extend(part.expand() if isinstance(part, Phrase | Versions) else (part,))

@@ -40,7 +40,8 @@ __all__ = [
     "result_text",
 ]
 
-# Each game's picture registers itself from its own module (render/<game>.py).
+# Each game's picture registers itself from its own module (render/<game>.py): these imports
+# are for that side effect only, hence the noqa.
 from render import fixation, inphexion, isopath, maphex, pathagon  # noqa: F401
 
 

@@ -42,7 +42,10 @@ async def _accepted(run: Run, one: int, two: int) -> StoredMessage:
     card = await run.answer(one, "challenge", {"game": "pathagon", "opponent": two, "first": "me"})
     await run.click(two, card, "Accept")
     fake = run.fake
-    threads = lambda: {t.id for t in fake.threads_in(CHANNEL)}  # noqa: E731
+
+    def threads() -> set[int]:
+        return {t.id for t in fake.threads_in(CHANNEL)}
+
     await fake.wait_until(lambda: card.id in threads(), timeout=DEADLINE)
     await fake.wait_until(lambda: bool(fake.messages_in(card.id)), timeout=DEADLINE)
     return fake.messages_in(card.id)[0]

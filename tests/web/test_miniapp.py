@@ -212,7 +212,10 @@ async def test_in_telegrams_web_client(browser: Browser, web: Site) -> None:
     await page.evaluate("window.tell('main_button_pressed', null)")
     await expect(frame.locator("#moves li")).to_have_count(1)
     assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
-    success = lambda d: d.get("notification_type") == "success"  # noqa: E731
+
+    def success(d: dict[str, Any]) -> bool:
+        return d.get("notification_type") == "success"
+
     await wait("web_app_trigger_haptic_feedback", success, mark)
     await wait("web_app_setup_main_button", lambda d: not d["is_visible"], mark)
 

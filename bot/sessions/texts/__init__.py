@@ -60,6 +60,23 @@ from bot.sessions.texts.base import (
     side,
     which_game,
 )
+from bot.sessions.texts.board import (
+    BOARD_LABELS,
+    PLAN_LABELS,
+    board_labels,
+    plan_labels,
+    plan_prompt,
+    side_word,
+    web_bad_action_request,
+    web_choose_region,
+    web_draw_offered,
+    web_move_ready,
+    web_next_part,
+    web_no_such_start,
+    web_not_your_game,
+    web_start_move,
+    web_takeback_asked,
+)
 from bot.sessions.texts.cards import game_begun, rest_attached
 from bot.sessions.texts.correspondence import (
     aborted_note,
@@ -251,6 +268,13 @@ from bot.sessions.texts.premoves import (
     premove_set,
     premove_stopped_note,
     premove_too_many,
+)
+from bot.sessions.texts.private_picks import (
+    PICKER_SENT_PRIVATELY,
+    PICKER_START,
+    PLAYED_BOARD_THERE,
+    YES_LEAVE,
+    really_leave,
 )
 from bot.sessions.texts.questions import (
     NOT_NOW,
@@ -686,24 +710,6 @@ __all__ += [
 ]
 
 # The web board page's words (issue 44), kept apart as above.
-from bot.sessions.texts.board import (  # noqa: E402
-    BOARD_LABELS,
-    PLAN_LABELS,
-    board_labels,
-    plan_labels,
-    plan_prompt,
-    side_word,
-    web_bad_action_request,
-    web_choose_region,
-    web_draw_offered,
-    web_move_ready,
-    web_next_part,
-    web_no_such_start,
-    web_not_your_game,
-    web_start_move,
-    web_takeback_asked,
-)
-
 __all__ += [
     "BOARD_LABELS",
     "PLAN_LABELS",
@@ -735,14 +741,6 @@ __all__ += [
 ]
 
 # Issue 45: the move picker in the presser's private chat.
-from bot.sessions.texts.private_picks import (  # noqa: E402
-    PICKER_SENT_PRIVATELY,
-    PICKER_START,
-    PLAYED_BOARD_THERE,
-    YES_LEAVE,
-    really_leave,
-)
-
 __all__ += [
     "PICKER_SENT_PRIVATELY",
     "PICKER_START",

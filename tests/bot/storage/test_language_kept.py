@@ -58,9 +58,9 @@ async def test_a_read_kept_costs_no_statement(store_url: str) -> None:
 
         async def counted(*args: object) -> object:
             calls.append(args)
-            return await original(*args)  # type: ignore[arg-type]
+            return await original(*args)
 
-        store._rows = counted  # type: ignore[method-assign]
+        store._rows = counted
         assert await store.languages("t", ((LanguageKind.SEEN, "8"),)) == first
         assert calls == []
         # A key not read before is read (with the others asked for, in one statement).
