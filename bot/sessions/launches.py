@@ -18,9 +18,9 @@ True
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from datetime import datetime, timedelta
 
+from bot.core.lru import Lru
 from bot.messages import User
 
 __all__ = ["KEEP", "Launches"]
@@ -33,16 +33,11 @@ class Launches:
     """The latest launch of each person (at most ``size`` people, the oldest forgotten first)."""
 
     def __init__(self, size: int = 10_000) -> None:
-        self.size = size
-        self._last: OrderedDict[tuple[str, str], tuple[int, datetime]] = OrderedDict()
+        self._last: Lru[tuple[str, str], tuple[int, datetime]] = Lru(size)
 
     def remember(self, user: User, game_id: int, now: datetime) -> None:
         """``user`` opened game ``game_id`` in the Activity at ``now``."""
-        key = (user.platform, user.user_id)
-        self._last.pop(key, None)
-        self._last[key] = (game_id, now)
-        while len(self._last) > self.size:
-            self._last.popitem(last=False)
+        self._last[(user.platform, user.user_id)] = (game_id, now)
 
     def last(self, user: User, now: datetime) -> int | None:
         """The game ``user`` last opened, if they did within :data:`KEEP` of ``now``."""
