@@ -67,8 +67,8 @@ async def leave_question(
     leaving is confirmed by the leaver alone; once it runs, their unfinished games are lost),
     with the button that leaves (:func:`leave_confirmed`)."""
     me = await loading.player(ctx, user)
-    t = await tournaments._pick(ctx, chat, tournament_id, tournaments._LIVE)
-    name = tournaments._name(t)
+    t = await tournaments.pick(ctx, chat, tournament_id, tournaments.LIVE)
+    name = tournaments.display_name(t)
     mine = [e for e in await ctx.store.entrants(t.id) if e.player_id == me.id]
     if not mine or mine[0].withdrawn_at is not None:
         raise Refusal(texts.tournament_not_in(name))

@@ -66,15 +66,18 @@ from render.standings import StandingsRow, standings_png
 __all__ = [
     "DAYS",
     "DEFAULT_MAX",
+    "LIVE",
     "MOST_PLAYERS",
     "SIGN_UP",
     "STANDINGS_EVERY",
     "Progress",
     "cancel",
+    "display_name",
     "join",
     "leave",
     "listing",
     "new",
+    "pick",
     "progress",
     "show",
     "start",
@@ -107,7 +110,8 @@ def _title(t: TournamentRow) -> str:
         return game.title if game else t.game
 
 
-def _name(t: TournamentRow) -> str:
+def display_name(t: TournamentRow) -> str:
+    """The tournament's name as players read it."""
     return texts.tournament_name(t.id, _title(t))
 
 
@@ -186,7 +190,7 @@ async def _card(ctx: Context, t: TournamentRow, head: Text | None = None) -> Rep
     return Reply(text, actions=actions if t.status is TournamentStatus.OPEN else ())
 
 
-async def _pick(
+async def pick(
     ctx: Context, chat: Chat, tournament_id: int | None, statuses: Sequence[TournamentStatus]
 ) -> TournamentRow:
     """The tournament named, or the only one of ``statuses`` in this chat."""
@@ -209,24 +213,25 @@ async def _pick(
 
 
 _OPEN = (TournamentStatus.OPEN,)
-_LIVE = (TournamentStatus.OPEN, TournamentStatus.RUNNING)
+#: The statuses of a tournament still going on (open for sign-up or running).
+LIVE = (TournamentStatus.OPEN, TournamentStatus.RUNNING)
 
 
 async def join(ctx: Context, user: User, chat: Chat, tournament_id: int | None = None) -> Reply:
     """Sign up for a tournament open here (the only one when no id is given); a tournament
     that becomes full starts at once."""
     me = await loading.player(ctx, user)
-    t = await _pick(ctx, chat, tournament_id, _OPEN)
+    t = await pick(ctx, chat, tournament_id, _OPEN)
     now = ctx.now()
     joined = await ctx.store.join_tournament(t.id, me.id, now)
     if joined is Joined.ALREADY:
-        raise Refusal(texts.tournament_already_in(_name(t)))
+        raise Refusal(texts.tournament_already_in(display_name(t)))
     if joined is Joined.FULL:
-        raise Refusal(texts.tournament_full(_name(t)))
+        raise Refusal(texts.tournament_full(display_name(t)))
     if joined is Joined.CLOSED:
-        raise Refusal(texts.tournament_not_open(_name(t)))
+        raise Refusal(texts.tournament_not_open(display_name(t)))
     count = len(await ctx.store.entrants(t.id))
-    head = texts.tournament_joined(presentation.mention(me), _name(t), count, t.max_players)
+    head = texts.tournament_joined(presentation.mention(me), display_name(t), count, t.max_players)
     if count >= t.max_players:
         started = await _start(ctx, t, now, answered=True)
         if started is not None:
@@ -238,39 +243,39 @@ async def leave(ctx: Context, user: User, chat: Chat, tournament_id: int | None 
     """Leave a tournament: before it starts, off the list; once it runs, you are withdrawn
     (your unfinished games end as losses, your finished ones stand)."""
     me = await loading.player(ctx, user)
-    t = await _pick(ctx, chat, tournament_id, _LIVE)
+    t = await pick(ctx, chat, tournament_id, LIVE)
     if t.status is TournamentStatus.OPEN:
         if not await ctx.store.leave_open_tournament(t.id, me.id):
-            raise Refusal(texts.tournament_not_in(_name(t)))
+            raise Refusal(texts.tournament_not_in(display_name(t)))
         count = len(await ctx.store.entrants(t.id))
         return await _card(
-            ctx, t, texts.tournament_left_open(presentation.mention(me), _name(t), count)
+            ctx, t, texts.tournament_left_open(presentation.mention(me), display_name(t), count)
         )
     if t.status is not TournamentStatus.RUNNING:
-        raise Refusal(texts.tournament_over(_name(t)))
+        raise Refusal(texts.tournament_over(display_name(t)))
     mine = [e for e in await ctx.store.entrants(t.id) if e.player_id == me.id]
     if not mine or mine[0].withdrawn_at is not None:
-        raise Refusal(texts.tournament_not_in(_name(t)))
+        raise Refusal(texts.tournament_not_in(display_name(t)))
     # The answer in the chat is the notice: the outbox does not post it a second time.
     said = await _withdraw(ctx, t, me.id, _LEFT, ctx.now(), answered=True)
     if said is None:
-        raise Refusal(texts.tournament_not_in(_name(t)))
+        raise Refusal(texts.tournament_not_in(display_name(t)))
     return Reply(said)
 
 
 async def start(ctx: Context, user: User, chat: Chat, tournament_id: int | None = None) -> Reply:
     """Start a tournament now (its creator, once at least three players have joined)."""
     me = await loading.player(ctx, user)
-    t = await _pick(ctx, chat, tournament_id, _OPEN)
+    t = await pick(ctx, chat, tournament_id, _OPEN)
     if t.creator != me.id:
         creator = presentation.mention(await loading.player_by_id(ctx, t.creator))
-        raise Refusal(texts.tournament_only_creator(_name(t), creator, "start"))
+        raise Refusal(texts.tournament_only_creator(display_name(t), creator, "start"))
     count = len(await ctx.store.entrants(t.id))
     if count < MIN_PLAYERS:
-        raise Refusal(texts.tournament_too_few(_name(t), count, MIN_PLAYERS))
+        raise Refusal(texts.tournament_too_few(display_name(t), count, MIN_PLAYERS))
     started = await _start(ctx, t, ctx.now(), answered=True)
     if started is None:
-        raise Refusal(texts.tournament_not_open(_name(t)))
+        raise Refusal(texts.tournament_not_open(display_name(t)))
     return Reply(started)
 
 
@@ -278,13 +283,13 @@ async def cancel(ctx: Context, user: User, chat: Chat, tournament_id: int | None
     """Cancel a tournament still open for sign-up (its creator); everyone signed up is
     told."""
     me = await loading.player(ctx, user)
-    t = await _pick(ctx, chat, tournament_id, _OPEN)
+    t = await pick(ctx, chat, tournament_id, _OPEN)
     if t.creator != me.id:
         creator = presentation.mention(await loading.player_by_id(ctx, t.creator))
-        raise Refusal(texts.tournament_only_creator(_name(t), creator, "cancel"))
+        raise Refusal(texts.tournament_only_creator(display_name(t), creator, "cancel"))
     if not await _cancel(ctx, t, ctx.now()):
-        raise Refusal(texts.tournament_not_open(_name(t)))
-    return Reply(texts.tournament_cancelled_reply(_name(t)))
+        raise Refusal(texts.tournament_not_open(display_name(t)))
+    return Reply(texts.tournament_cancelled_reply(display_name(t)))
 
 
 # -- start and cancel -----------------------------------------------------------------------
@@ -310,12 +315,12 @@ async def _game(
     position = engines.new(t.game, **t.options)
     seats = (await loading.player_by_id(ctx, seat0), await loading.player_by_id(ctx, seat1))
     mover = seats[position.to_move]
-    shown = texts.tournament_first_board(_name(t), "{game}")
+    shown = texts.tournament_first_board(display_name(t), "{game}")
     board = policy.first_board_note(
         ctx, mover, Chat(t.platform, t.chat_id), shown, now, grace=grace
     )
     said = texts.tournament_first_turn(
-        _name(t), "{game}", _title(t), position.seat_sides[position.to_move]
+        display_name(t), "{game}", _title(t), position.seat_sides[position.to_move]
     )
     private = policy.private_notes(
         ctx,
@@ -364,7 +369,7 @@ async def _start(
         await _game(ctx, t, p.first, p.second, now, p.group, p.leg, grace=answered)
         for p in made.pairings
     ]
-    name = _name(t)
+    name = display_name(t)
     players = await _mentions(ctx, [e.player_id for e in entrants])
     said = texts.tournament_started(name, len(games), len(made.groups), players)
     notes = []
@@ -382,7 +387,7 @@ async def _cancel(ctx: Context, t: TournamentRow, now: datetime) -> bool:
     entrants = await ctx.store.entrants(t.id)
     players = [await loading.player_by_id(ctx, e.player_id) for e in entrants]
     said = texts.tournament_cancelled(
-        _name(t), len(players), MIN_PLAYERS, [presentation.mention(p) for p in players]
+        display_name(t), len(players), MIN_PLAYERS, [presentation.mention(p) for p in players]
     )
     notes = [
         policy.note(
@@ -517,7 +522,9 @@ async def _withdraw(
     state = await progress(ctx, t)
     theirs = [r for r in state.active if player_id in (r.seat0, r.seat1)]
     player = await loading.player_by_id(ctx, player_id)
-    said = texts.tournament_withdrawn(presentation.mention(player), _name(t), why, len(theirs))
+    said = texts.tournament_withdrawn(
+        presentation.mention(player), display_name(t), why, len(theirs)
+    )
     dedupe = f"tournament:{t.id}:withdrawn:{player_id}"
     notes = [] if answered else [_chat_note(ctx, player, t, said, now, dedupe)]
     if not await ctx.store.withdraw(t.id, player_id, why, now, notes):
@@ -627,7 +634,11 @@ async def _finish(ctx: Context, state: Progress, now: datetime) -> bool:
         best = [s for s in group if s.place == 1]
         first = first or await loading.player_by_id(ctx, best[0].player)
         winners = await _mentions(ctx, [s.player for s in best])
-        name = _name(t) if len(tables) == 1 else f"{_name(t)}, {texts.standings_group(index)}"
+        name = (
+            display_name(t)
+            if len(tables) == 1
+            else f"{display_name(t)}, {texts.standings_group(index)}"
+        )
         lines.append(texts.tournament_result(name, winners, half_points(best[0].points)))
     text = Text.join([*lines, await _standings_text(ctx, state)], "\n\n")
     # Addressed to a winner, whom the text names (no one else is singled out).
@@ -643,7 +654,7 @@ async def _finish(ctx: Context, state: Progress, now: datetime) -> bool:
 
 async def _standings_text(ctx: Context, state: Progress) -> Text:
     t = state.tournament
-    parts: list[Text] = [texts.standings_head(_name(t), state.settled, state.pairings)]
+    parts: list[Text] = [texts.standings_head(display_name(t), state.settled, state.pairings)]
     tables = state.tables()
     for index, group in enumerate(tables):
         if len(tables) > 1:
@@ -707,7 +718,7 @@ async def show(ctx: Context, user: User, chat: Chat, tournament_id: int | None =
             raise Refusal(texts.no_tournament_here())
         t = shown[0]
     else:
-        t = await _pick(ctx, chat, tournament_id, tuple(TournamentStatus))
+        t = await pick(ctx, chat, tournament_id, tuple(TournamentStatus))
     if t.status in (TournamentStatus.OPEN, TournamentStatus.CANCELLED):
         return await _card(ctx, t)
     state = await progress(ctx, t)
@@ -715,7 +726,7 @@ async def show(ctx: Context, user: User, chat: Chat, tournament_id: int | None =
     if not ctx.pictures:
         return Reply(text)
     png = await _picture(ctx, state)
-    alt = texts.standings_alt(_name(t), len(state.entrants))
+    alt = texts.standings_alt(display_name(t), len(state.entrants))
     return Reply(text, image=png, alt=alt, kind=ReplyKind.CHART)
 
 
@@ -730,5 +741,5 @@ async def listing(ctx: Context, user: User, chat: Chat) -> Reply:
     lines = []
     for t in sorted(shown, key=lambda t: t.id):
         count = len(await ctx.store.entrants(t.id))
-        lines.append(texts.tournament_list_line(_name(t), str(t.status), count))
+        lines.append(texts.tournament_list_line(display_name(t), str(t.status), count))
     return Reply(Text.join(lines, "\n"))
