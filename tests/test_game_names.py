@@ -30,7 +30,7 @@ GAMES = frozenset({"maphex", "pathagon", "fixation", "inphexion", "isopath", *en
 
 #: Files that still name a game outside its own modules: file -> the games named, and why.
 STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {
-    "bot/adapters/commands.py": (
+    "bot/adapters/registry.py": (
         frozenset({"inphexion"}),
         "the pie option's description names inpHeXion: command options should come from the "
         "engine's option list (the commands' part of issue 42)",
