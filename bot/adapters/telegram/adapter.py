@@ -8,14 +8,14 @@ of any handler are answered and logged in one place (:meth:`TelegramAdapter.on_e
 the update id and never the token.
 
 The inline buttons' handling is :mod:`~bot.adapters.telegram.buttons` (a part of the adapter
-class); the command menu and ``/help`` text, :mod:`~bot.adapters.telegram.menu`; Telegram's
+class); showing a reply in a chat, :mod:`~bot.adapters.telegram.posting` (another part of
+it); the command menu and ``/help`` text, :mod:`~bot.adapters.telegram.menu`; Telegram's
 users and chats as the manager's, :mod:`~bot.adapters.telegram.identity`.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import traceback
 from collections.abc import Sequence
@@ -23,14 +23,12 @@ from typing import Any
 
 from telegram import (
     BotCommand,
-    InlineKeyboardButton,
-    InlineKeyboardMarkup,
     Message,
     Update,
 )
 from telegram import User as TgUser
-from telegram.constants import ChatType, ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter, TelegramError
+from telegram.constants import ChatType
+from telegram.error import ChatMigrated, Forbidden, RetryAfter, TelegramError
 from telegram.ext import (
     Application,
     ApplicationBuilder,
@@ -43,30 +41,18 @@ from telegram.ext import (
     filters,
 )
 
-from bot import metrics
 from bot.adapters.commands import REGISTRY, Command, Surface, menu, run_words, split_id
 from bot.adapters.redact import REDACTOR, TokenRedactor, hide
 from bot.adapters.telegram import languages, offers, removal, topics, watch
-from bot.adapters.telegram.boards import (
-    board_lock,
-    board_markup,
-    drop_buttons,
-    mini_app,
-    send_board,
-    send_photo,
-    send_text,
-)
 from bot.adapters.telegram.buttons import ButtonHandlers
 from bot.adapters.telegram.format import (
     ALLOWED_UPDATES,
     PLATFORM,
-    html_text,
-    keyboard,
-    rows_of,
 )
 from bot.adapters.telegram.identity import chat_of, tg_chat, tg_user
 from bot.adapters.telegram.menu import COMMANDS, help_of, menu_of
 from bot.adapters.telegram.pacing import ChatPacer, answer_flood, retry_seconds
+from bot.adapters.telegram.posting import DM_START, Posting
 from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import (
     RefusedMoves,
@@ -78,9 +64,8 @@ from bot.adapters.telegram.taps import Taps
 from bot.adapters.typed import command_word, unknown
 from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
-from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, User
+from bot.messages import Action, Reply, ReplyKind, User
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 from bot.workers import worker_name
 
 __all__ = [
@@ -113,7 +98,6 @@ _ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 _WHICH_GAME = "Which game? Tap one, or /challenge <game> [@username]."
 _MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the boards there)."
 _REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
-_DM_START = "dm"
 _BOT_WORD = "bot"
 
 
@@ -121,7 +105,7 @@ class TelegramUnavailable(RuntimeError):
     """The bot cannot connect to Telegram (a wrong token, the Bot API unreachable)."""
 
 
-class TelegramAdapter(ButtonHandlers):
+class TelegramAdapter(Posting, ButtonHandlers):
     """The handlers of one bot on one :class:`SessionManager` (see the module docstring).
 
     Build it with :meth:`build`; :attr:`application` is the python-telegram-bot application
@@ -266,145 +250,11 @@ class TelegramAdapter(ButtonHandlers):
         if self.outbox is not None:
             self.outbox.wake()
 
-    # ------------------------------------------------------------------ sending
+    # ------------------------------------------------------------------ people
 
     def _remember(self, user: TgUser | None) -> None:
         if user is not None and user.username and not user.is_bot:
             self._known[user.username.lower()] = tg_user(user)
-
-    async def _send_text(
-        self,
-        chat_id: int,
-        text: Text | str,
-        markup: InlineKeyboardMarkup | None = None,
-        *,
-        thread: int | None = None,
-    ) -> Message:
-        return await send_text(self.application.bot, chat_id, text, markup, thread=thread)
-
-    def _card_markup(self, reply: Reply, chat_id: int) -> InlineKeyboardMarkup | None:
-        actions = list(reply.actions)
-        cid = reply.challenge_id
-        cancel = cid is not None and Action.make("Cancel", ActionKind.CANCEL, cid)
-        if cancel and cancel not in actions:
-            actions.append(cancel)
-        extra = []
-        username = self.application.bot.username if self.application.bot else None
-        if chat_id < 0 and username:
-            extra.append(
-                InlineKeyboardButton(
-                    "Get your turns privately", url=f"https://t.me/{username}?start={_DM_START}"
-                )
-            )
-        return keyboard([actions], extra)
-
-    async def send(
-        self, chat_id: int, reply: Reply, *, dedupe: bool = False,
-        thread: int | None = None, asker: User | None = None,
-    ) -> Message | None:  # fmt: skip
-        """Show ``reply`` in ``chat_id``: a board as one photo with its caption and buttons
-        (text when pictures are off), a challenge card with its buttons, a picture that is no
-        board (a player's rating chart) as a photo with its caption, text otherwise.
-        A game's older boards keep their buttons (see :mod:`~bot.adapters.telegram.boards`).
-        ``dedupe`` skips a board identical to the game's latest one (a double press answered
-        again).  ``thread``: the forum topic it goes to (``None``: none).  A reply for the
-        asker alone (:attr:`~bot.messages.Reply.private`) asked by the user ``asker``
-        elsewhere than our private chat goes to them privately (:meth:`_privately`)."""
-        if reply.private and asker is not None and asker.user_id != str(chat_id):
-            bot = self.application.bot
-            await watch.answer_privately(self.manager, bot, chat_id, asker, reply, thread)
-            return None
-        metrics.replied(PLATFORM)
-        cid = reply.challenge_id
-        bot = self.application.bot
-        if reply.kind is ReplyKind.CHART and reply.image is not None:
-            markup = keyboard(rows_of(reply.actions))
-            return await send_photo(bot, chat_id, reply, markup, thread=thread)
-        signing_up = reply.subject_of(ActionKind.TOURNAMENT_JOIN)
-        if signing_up is not None:
-            return await self._sign_up(chat_id, reply, signing_up, thread)
-        live = reply.kind is ReplyKind.LIVE_BOARD
-        if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
-            # The game is over: its picker is done with and nothing is offered any more (a
-            # live board retires the game's picker when it is remembered: boards.send_board).
-            await watch.close_pickers(bot, self.manager, reply.game_id)
-            await offers.close_offers(bot, self.manager, reply.game_id)
-            await self._retire_boards(reply.game_id)
-        if reply.game_id is None or (reply.image is None and not live):
-            is_card = reply.kind is ReplyKind.CARD
-            markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
-            sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
-            await offers.remember_offer(self.manager, sent, reply)
-            if is_card:
-                await self.manager.remember_post(
-                    PLATFORM, str(chat_id), str(sent.message_id), PostKind.CARD, challenge_id=cid
-                )
-            return sent
-        gid = reply.game_id
-        caption = reply.text
-        async with board_lock(self.manager, gid):
-            if dedupe and self._captions.get(gid) == caption:
-                return None
-            # The move's committed board is this answer: claimed, so no outbox posts it too.
-            owner = self.outbox.owner if self.outbox is not None else self._owner
-            # (A live board, or the final one: any board shown as the game's latest; the
-            # game's chat is the topic's when it is in one.)
-            async with self.manager.answering(owner, gid, topics.key(chat_id, thread)):
-                message = await send_board(
-                    bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
-                )
-            self._captions[gid] = caption
-        if live:
-            await offers.close_lapsed_offers(bot, self.manager, gid)
-        if reply.animation is not None:  # (recaps come through the outbox; kept for others)
-            await bot.send_animation(
-                chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
-            )
-        return message
-
-    async def _sign_up(
-        self, chat_id: int, reply: Reply, tournament_id: int, thread: int | None
-    ) -> Message:
-        """A tournament's sign-up card: posted (and remembered) the first time; afterwards a
-        typed ``join`` or ``leave`` edits the chat's card to the new list (its count right)
-        and is answered with its first line alone, never with a second card."""
-        bot, where = self.application.bot, topics.key(chat_id, thread)
-        markup = keyboard(rows_of(reply.actions))
-        cards = await self.manager.posts_for(
-            PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD
-        )
-        known = [p for p in cards if p.chat_id == where]
-        if known:
-            try:
-                await bot.edit_message_text(
-                    html_text(reply.body), chat_id, int(known[-1].message_id),
-                    parse_mode=ParseMode.HTML, reply_markup=markup,
-                )  # fmt: skip
-            except BadRequest as exc:
-                if "not modified" not in str(exc):  # the card is gone: a new one below
-                    known = []
-        if known:
-            return await self._send_text(chat_id, reply.body.first_paragraph(), thread=thread)
-        sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
-        await self.manager.remember_post(
-            PLATFORM, where, str(sent.message_id), PostKind.CARD, tournament_id=tournament_id
-        )
-        return sent
-
-    def _mini_app(self) -> str:
-        """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
-        return mini_app(self.application.bot, self.web_app)
-
-    async def _retire_boards(self, game_id: int) -> None:
-        """The game is over: its board that still has live buttons loses them (one edit)."""
-        live = await self.manager.posts_for(
-            PLATFORM, game_id=game_id, kind=PostKind.BOARD, live=True
-        )
-        for post in live:
-            with contextlib.suppress(Forbidden, ChatMigrated):  # removed, or moved: nothing
-                await drop_buttons(self.application.bot, int(post.chat_id), int(post.message_id))
-        if live:
-            await self.manager.retire_posts(live)
 
     # ------------------------------------------------------------------ commands
 
@@ -421,7 +271,7 @@ class TelegramAdapter(ButtonHandlers):
         if picking is not None and message.chat.type == ChatType.PRIVATE:
             await self._start_picker(message, tg_user(user), picking)
             return
-        if context.args == [_DM_START]:
+        if context.args == [DM_START]:
             reply = await self.manager.settings(tg_user(user), "dm", "on")
             await self._send_text(
                 message.chat_id,
