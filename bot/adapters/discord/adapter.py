@@ -17,14 +17,15 @@ buttons, and an expired challenge's cards are edited by the outbox's sender
 
 What answering a challenge's card does (a game thread, a card accepted privately, the other
 copies closed) is :mod:`~bot.adapters.discord.accepting`; the move picker's presses,
-:mod:`~bot.adapters.discord.picking`; both are parts of :class:`DiscordBot`.
+:mod:`~bot.adapters.discord.picking`; a reply's message fields,
+:mod:`~bot.adapters.discord.composing`; what the channel is told beside an answer,
+:mod:`~bot.adapters.discord.telling`: all are parts of :class:`DiscordBot`.
 """
 
 from __future__ import annotations
 
 import asyncio
 import enum
-import io
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
@@ -38,16 +39,12 @@ from bot.adapters.commands import COMMAND, REGISTRY, Command
 from bot.adapters.discord.accepting import ChallengeCards
 from bot.adapters.discord.buttons import ActionButton, action_view
 from bot.adapters.discord.commands import OUTDATED, add_commands
+from bot.adapters.discord.composing import Composing
 from bot.adapters.discord.followups import Followups
 from bot.adapters.discord.format import (
-    ALT_LIMIT,
-    BOARD_FILE,
-    CHART_FILE,
     PLATFORM,
     TEXT_LIMIT,
-    board_embed,
     markdown,
-    markdown_sections,
     mentions_only,
     user_of,
 )
@@ -59,16 +56,13 @@ from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
 from bot.adapters.discord.reach import MISSING_ACCESS, Reach
 from bot.adapters.discord.sync import sync_if_changed
-from bot.adapters.discord.threads import (
-    chat_here,
-    parent_of,
-    thread_name_of,
-)
+from bot.adapters.discord.telling import ChannelTelling, foreign
+from bot.adapters.discord.threads import chat_here
 from bot.adapters.discord.translator import CatalogTranslator
 from bot.adapters.redact import hide
 from bot.core import i18n
 from bot.delivery.outbox import Outbox
-from bot.messages import Action, ActionKind, Chat, Reply, ReplyKind, User
+from bot.messages import Action, ActionKind, Chat, Reply, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
@@ -103,14 +97,6 @@ ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
 GAME_OPTIONS: tuple[str, ...] = tuple(
     p.name for p in COMMAND["challenge"].params if p.target == "options"
 )
-#: Presses and commands that can end a game (its thread's channel is then told the result).
-_ENDING = {
-    ActionKind.MOVE,
-    ActionKind.MOVE_ANYWAY,
-    ActionKind.RESIGN_CONFIRMED,
-    ActionKind.DRAW_ACCEPT,
-}
-_ENDING_COMMANDS = {"move", "resign", "draw"}
 #: Presses answered privately (a board, a move list, the question before resigning, a step
 #: through a game opened from a public message).
 # "Open board" answers with the presser's own link to the game's page: privately.
@@ -137,14 +123,6 @@ class Mode(enum.Enum):
     SETTLE = "settle"
 
 
-def _foreign(interaction: discord.Interaction) -> bool:
-    """Whether the bot is not a member where ``interaction`` happened (a DM or group DM
-    between users, a server without the bot): only the user install answers there."""
-    if interaction.context.private_channel:
-        return True
-    return interaction.guild_id is not None and not interaction.is_guild_integration()
-
-
 class _Tree(app_commands.CommandTree["DiscordBot"]):
     async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
         """The app's Entry Point command, when its handler is ``APP_HANDLER`` (Discord sends
@@ -161,17 +139,15 @@ class _Tree(app_commands.CommandTree["DiscordBot"]):
         await self.client.report(interaction, error)
 
 
-def _is_board(reply: Reply) -> bool:
-    """Whether a reply shows a game's board as the game's latest: its live board, a board
-    picture, or the end of the game (with Rematch)."""
-    if reply.kind is ReplyKind.LIVE_BOARD:
-        return True
-    return reply.kind is ReplyKind.BOARD and (
-        reply.image is not None or reply.offers(ActionKind.REMATCH)
-    )
-
-
-class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, TournamentLeaving):
+class DiscordBot(
+    discord.Client,
+    Composing,
+    ChannelTelling,
+    ChallengeCards,
+    MovePicker,
+    ActivityLaunches,
+    TournamentLeaving,
+):
     """The Hexhall bot on Discord over one :class:`SessionManager` (see the module docstring).
 
     ``guild_id`` syncs the commands to that one server (development) instead of globally;
@@ -274,65 +250,6 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
         if self.outbox is not None:
             self.outbox.wake()
 
-    async def message_fields(self, reply: Reply, caller: User) -> dict[str, Any]:
-        """The fields of the first message showing ``reply`` (a board with its card, for the
-        outbox's sender posting a move's committed board)."""
-        return (await self._compose(reply, caller)).fields
-
-    async def _compose(
-        self, reply: Reply, caller: User, *, file_name: str | None = None, board: bool = True
-    ) -> Outgoing:
-        """``reply`` as Discord message fields; ``board=False`` shows a game's picture without
-        the board card (a past position of the position browser)."""
-        sections = markdown_sections(reply.body)
-        first, rest = sections[0], sections[1:]
-        fields: dict[str, Any] = {"allowed_mentions": mentions_only()}
-        if reply.ok and reply.challenge_id is not None and reply.game_id is None:
-            # A challenge card pings whom it challenges (never the challenger, never roles).
-            named = [m for m in reply.body.mentions() if m.user_id != caller.user_id]
-            fields["allowed_mentions"] = mentions_only(*named)
-        actions = reply.actions
-        live = reply.ok and reply.kind is ReplyKind.LIVE_BOARD
-        if live and reply.game_id is not None:
-            # Move opens the picker, privately, for whoever presses it (the player to move).
-            move = Action.make(texts.MOVE_LABEL, ActionKind.PICK, reply.game_id)
-            draw = Action.make("Offer draw", ActionKind.OFFER_DRAW, reply.game_id)
-            actions = (move, *actions, draw)
-        if reply.ok and reply.page is not None and reply.game_id is not None:
-            # The game's web page: each presser gets their own link, privately.
-            actions = (*actions, Action.make(texts.OPEN_BOARD, ActionKind.WEB_BOARD, reply.game_id))
-        if file_name is not None and reply.ok:
-            # The text itself is the file (an exported record).
-            fields["file"] = discord.File(io.BytesIO(reply.text.encode()), filename=file_name)
-            first, rest = "", []
-        elif board and reply.ok and reply.facts is not None and (reply.image or live):
-            # A board: the picture (with the board in words as alt text) and its card.
-            facts = reply.facts
-            if reply.image is not None:
-                alt = reply.alt[:ALT_LIMIT] if reply.alt else None
-                fields["file"] = discord.File(
-                    io.BytesIO(reply.image), filename=BOARD_FILE, description=alt
-                )
-            ratings = await self.manager.board_ratings(facts.game_id)
-            # The picture stays a plain attachment, which Discord shows at the message's full
-            # width; inside the embed it would be cut to the embed's width (issue 25: about
-            # 400 px, legend and cell labels unreadable). The facts stay in the embed.
-            fields["embed"] = board_embed(facts, ratings, image=False)
-            fields["allowed_mentions"] = mentions_only(facts.to_move)
-        elif reply.ok and reply.image is not None:
-            # Another picture (a past position, a rating chart), described by its alt text.
-            alt = reply.alt[:ALT_LIMIT] if reply.alt else None
-            name = BOARD_FILE if reply.game_id is not None else CHART_FILE
-            fields["file"] = discord.File(io.BytesIO(reply.image), filename=name, description=alt)
-        if first:
-            fields["content"] = first
-        view = action_view(actions)
-        if view is not None:
-            fields["view"] = view
-        shown = reply.game_id if board and reply.ok and _is_board(reply) else None
-        card = reply.challenge_id if reply.ok and reply.kind is ReplyKind.CARD else None
-        return Outgoing(fields, rest, shown, card)
-
     async def _run(
         self,
         interaction: discord.Interaction,
@@ -385,7 +302,7 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
         caller = user_of(interaction.user)
         out = await self._compose(reply, caller, file_name=file_name, board=board)
         fields = out.fields
-        if out.card is not None and mode is Mode.PUBLIC and _foreign(interaction):
+        if out.card is not None and mode is Mode.PUBLIC and foreign(interaction):
             # A new challenge where only the user install works: say what the friends need.
             line = markdown(texts.user_install_card())
             fields["content"] = f"{fields.get('content', '')}\n{line}".strip()[:TEXT_LIMIT]
@@ -523,44 +440,6 @@ class DiscordBot(discord.Client, ChallengeCards, MovePicker, ActivityLaunches, T
         except (discord.NotFound, discord.Forbidden):
             return False
         return True
-
-    async def _say_unreachable(self, interaction: discord.Interaction) -> None:
-        """Where the bot cannot post by itself (only answer interactions), name once the
-        players whom notices reached neither there nor privately (see
-        :mod:`bot.adapters.discord.reach`)."""
-        channel = interaction.channel_id
-        if channel is not None and _foreign(interaction):
-            # Known now: no refused request to learn it (a DM between users for good).
-            self.reach.refused(channel, for_good=bool(interaction.context.private_channel))
-        missed = self.reach.take_unreachable(channel) if channel is not None else []
-        if missed and channel is not None:
-            line = markdown(texts.unreachable(missed))[:TEXT_LIMIT]
-            if self.followups.left(interaction) == 0:
-                for mention in missed:  # no followup left: said at the next interaction
-                    self.reach.unreachable(channel, mention)
-            else:
-                await self.followups.send(interaction, line, allowed_mentions=mentions_only())
-
-    async def _tell_channel(
-        self, interaction: discord.Interaction, reply: Reply, pressed: ActionKind | None
-    ) -> None:
-        """A game played in its own thread just ended there: its channel is told the result
-        (one line, pinging nobody)."""
-        parent = parent_of(interaction)
-        facts = reply.facts
-        command = interaction.command.name if interaction.command is not None else None
-        ending = pressed in _ENDING or command in _ENDING_COMMANDS
-        if parent is None or not ending or not reply.ok or facts is None:
-            return
-        if facts.result is None or not reply.offers(ActionKind.REMATCH):
-            return
-        line = texts.thread_result(thread_name_of(facts), facts.result)
-        try:
-            await self.get_partial_messageable(parent).send(
-                markdown(line)[:TEXT_LIMIT], allowed_mentions=mentions_only()
-            )
-        except discord.HTTPException as exc:
-            log.info("could not tell channel %s the result of #%s: %s", parent, facts.game_id, exc)
 
     async def _remember(
         self, interaction: discord.Interaction, out: Outgoing, message_id: int
