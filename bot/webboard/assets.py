@@ -17,7 +17,7 @@ from importlib import resources
 __all__ = ["ASSETS", "BOARD_PARTS", "FOREVER", "Asset", "url"]
 
 #: board.js's parts by concern, loaded before it in this order (each defines a global it uses).
-BOARD_PARTS = ("session.js", "drawing.js", "panel.js", "review.js")
+BOARD_PARTS = ("session.js", "drawing.js", "panel.js", "review.js", "actions.js")
 _KINDS = {
     "board.js": "text/javascript",
     **dict.fromkeys(BOARD_PARTS, "text/javascript"),

@@ -5,6 +5,8 @@ game (issue 42: everything game-specific is data in the view)."""
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import pytest
 
@@ -123,3 +125,9 @@ def test_what_each_game_shows_besides_pieces() -> None:
         goals[g] == {-1, 0, 1} for g in goals if g != "fixation"
     )
     assert [g for g in SCRIPTED if view.geometry(g, {})["regions"]] == ["maphex"]
+
+
+def test_the_view_reads_no_games_own_attributes() -> None:
+    """The JSON comes from the typed board view alone: no probing of a position's attributes."""
+    source = Path(view.__file__).read_text(encoding="utf-8")
+    assert not re.search(r"\b(getattr|hasattr)\(", source)

@@ -5,8 +5,8 @@
 // board, buttons) or takes it typed, then plays it; resign, draw and takeback go through the
 // server, which decides as the chat does.  Its parts, loaded before it: session.js (the
 // sign-in), drawing.js (the board's drawing), panel.js (the words around the board, the live
-// stream) and review.js (the game's review).  No inline script: the page's
-// Content-Security-Policy forbids it.
+// stream), review.js (the game's review) and actions.js (resign, draw, takeback).  No inline
+// script: the page's Content-Security-Policy forbids it.
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
@@ -72,17 +72,18 @@
   let cells = {}; // notation -> <g>
   let cellChoices = {}; // notation -> the prefix tapping it makes
   let regionChoices = {}; // region -> the prefix tapping one of its cells makes
-  let busy = false;
+  const lock = { busy: false }; // a move or an action on its way
   let mine = false; // the next new position is this page's own move (not animated)
   let flipped = null; // the board turned half round (null: as the player's seat says)
   let zoom = 0; // index into ZOOMS
   let asked = fragmentPly();
-  let asking = false; // "Really resign?" asked, not yet answered
   // Plan mode (plan.js): another position and its choices drawn on this board, taps sent to
   // plan.js (draw), until the real game is shown again (real).  Nothing of it leaves the page.
   let planned = null; // { frame, choices, onTap, chosen, marked } while planning
   // The review's moves (review.js), whose cells the board marks.
   const reviews = window.HexhallReview({ slug, headers, word, show, paint });
+  // Resign, draw and takeback (actions.js).
+  const actions = window.HexhallActions({ slug, headers, state: () => state, say, load, lock });
   window.HexhallBoard = {
     draw(frame, choices, onTap, chosen, marked) {
       planned = { frame, choices, onTap, chosen: chosen || [], marked: marked || null, back: null };
@@ -138,7 +139,7 @@
     if (state.auth) say(state.auth);
     panel.header(state, word);
     panel.moveList(state);
-    gameActions();
+    actions.show();
     $("review").hidden = !state.reviewable;
     if (state.ply < reviews.reviewed()) reviews.clear(); // a takeback: the review named moves now gone
     await refresh();
@@ -344,7 +345,7 @@
 
   function choose(next) {
     if (planned) return planned.onTap(next);
-    if (busy) return;
+    if (lock.busy) return;
     host.haptic("tap");
     prefix = next;
     refresh();
@@ -375,8 +376,8 @@
 
   async function play(confirm, typed) {
     const move = typed !== undefined ? typed : step && step.complete ? step.move : null;
-    if (busy || !move) return;
-    busy = true;
+    if (lock.busy || !move) return;
+    lock.busy = true;
     $("send").disabled = true;
     host.busy(true);
     try {
@@ -404,7 +405,7 @@
     } catch (e) {
       say(String(e));
     } finally {
-      busy = false;
+      lock.busy = false;
       host.busy(false);
       if (step) $("send").disabled = !step.complete;
     }
@@ -430,80 +431,6 @@
     // With the page's actions, under what the game shows: the board's own controls stay one
     // short row, so the page grows little when a player's turn comes (no layout shift).
     $("game-actions").before(form);
-  }
-
-  // -- resign, draw, takeback: asked of the server, which decides as the chat does -----------
-  function gameActions() {
-    let box = $("game-actions");
-    if (!box) {
-      box = html("div", { id: "game-actions", class: "game-actions" });
-      $("status").before(box);
-    }
-    const labels = state.labels;
-    const buttons = [];
-    const offer = html("p", { id: "offer", class: "offer" }, state.offer_text || "");
-    if (state.you !== null && state.you !== undefined && !state.over) {
-      const other = 1 - state.you;
-      if (state.offers.draw === other) {
-        buttons.push(action("draw-accept", labels.draw_accept, "draw", "accept"));
-        buttons.push(action("draw-decline", labels.draw_decline, "draw", "decline"));
-      } else {
-        buttons.push(action("draw", labels.draw, "draw", "offer"));
-      }
-      if (state.offers.takeback === other) {
-        buttons.push(action("takeback-accept", labels.takeback_accept, "takeback", "accept"));
-        buttons.push(action("takeback-decline", labels.takeback_decline, "takeback", "decline"));
-      } else {
-        buttons.push(action("takeback", labels.takeback, "takeback", "ask"));
-      }
-      if (asking) {
-        // "Really resign?" stays asked, whatever else changes, until it is answered.
-        const cancel = html("button", { type: "button", id: "act-cancel" }, labels.cancel);
-        cancel.addEventListener("click", () => {
-          asking = false;
-          say("");
-          gameActions();
-        });
-        buttons.splice(0, buttons.length, action("resign-sure", labels.resign_sure, "resign", "", true), cancel);
-      } else {
-        buttons.push(action("resign", labels.resign, "resign", ""));
-      }
-    } else {
-      asking = false;
-    }
-    const row = html("div", { class: "controls" });
-    row.append(...buttons);
-    const next = state.next_turn
-      ? [html("a", { id: "next-turn", class: "next-turn", href: state.next_turn }, labels.next_turn)]
-      : [];
-    box.replaceChildren(offer, row, ...next);
-  }
-
-  function action(id, label, what, answer, confirm) {
-    const b = html("button", { type: "button", id: "act-" + id }, label);
-    b.addEventListener("click", () => act(what, answer, !!confirm));
-    return b;
-  }
-
-  async function act(what, answer, confirm) {
-    if (busy) return;
-    busy = true;
-    try {
-      const reply = await fetch(`/api/games/${slug}/actions`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ action: what, answer, confirm }),
-      }).then((r) => r.json().catch(() => ({ ok: false, text: r.statusText })));
-      say(reply.text);
-      // "Really resign?": the second tap resigns.
-      asking = !!reply.ask;
-      gameActions();
-      if (!reply.ask) await load();
-    } catch (e) {
-      say(String(e));
-    } finally {
-      busy = false;
-    }
   }
 
   // -- stepping through: #ply=N in the address, each step a history entry -------------------
