@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from engines.base import (
+    BoardShape,
     BoardView,
     Game,
     IllegalMove,
@@ -30,6 +31,7 @@ from engines.base import (
 
 __all__ = [
     "GAMES",
+    "BoardShape",
     "BoardView",
     "Game",
     "IllegalMove",

@@ -22,8 +22,11 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeAlias
 
+from engines.board_view import BoardShape, BoardView, HeightKind, Region
+
 __all__ = [
     "Argument",
+    "BoardShape",
     "BoardView",
     "Game",
     "HeightKind",
@@ -35,6 +38,7 @@ __all__ = [
     "PickerMode",
     "Position",
     "RatingPool",
+    "Region",
     "Termination",
     "explain_with",
     "load_turn",
@@ -450,31 +454,6 @@ def normalize_move(move: object) -> str:
     return text
 
 
-class HeightKind(enum.Enum):
-    """What a :class:`BoardView`'s heights count."""
-
-    #: no heights: one piece per cell at most
-    NONE = "none"
-    #: tiles under the cell: -1 the bare board, 0 one tile, 1 two tiles (Iso-Path's kind)
-    TILES = "tiles"
-    #: pieces stacked on the cell (a stack's height)
-    STACKS = "stacks"
-
-
-@dataclass(frozen=True)
-class BoardView:
-    """What is on every cell, read the same way for every game: a surface draws a position
-    from it without knowing the game (the web page's board).
-
-    ``pieces[cell]`` is the colour (0 or 1) of the piece, or of a stack's top piece, on the
-    cell (-1: none); ``heights[cell]`` what :attr:`height_kind` counts, ``None`` for none.
-    """
-
-    pieces: tuple[int, ...]
-    heights: tuple[int, ...] | None = None
-    height_kind: HeightKind = HeightKind.NONE
-
-
 class Position(abc.ABC):
     """An immutable game position.  Subclasses are frozen dataclasses.
 
@@ -509,13 +488,10 @@ class Position(abc.ABC):
         """The side each seat plays now (a pie rule may swap them)."""
         return self.sides
 
+    @abc.abstractmethod
     def board_view(self) -> BoardView:
-        """What is on every cell (:class:`BoardView`); by default the ``cells`` a game of
-        one piece per cell keeps (a game of stacks or tiles says its own)."""
-        cells = getattr(self, "cells", None)
-        if not isinstance(cells, tuple):
-            raise NotImplementedError(f"{type(self).__name__} has no board view")
-        return BoardView(cells)
+        """What is on every cell and the board it is on (:class:`BoardView`): what a surface
+        draws a position from without knowing the game (the web page, the pictures)."""
 
     def completions(self, prefix: str, limit: int = 25) -> list[str]:
         """Legal moves that start with the partly typed ``prefix``, for autocompletion.

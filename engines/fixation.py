@@ -31,6 +31,7 @@ from typing import Any, ClassVar
 
 from engines.base import (
     Argument,
+    BoardShape,
     BoardView,
     Game,
     HeightKind,
@@ -43,6 +44,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
+from engines.board_view import named_cells
 from engines.connection import is_one_group
 from engines.geometry import Hexagon
 
@@ -65,6 +67,8 @@ SIDES = ("Light", "Dark")
 MAX_HEIGHT = 6
 
 BOARD = Hexagon(5)
+#: The board drawn: stacks, whose heights count.
+_SHAPE = BoardShape(BOARD, height_kind=HeightKind.STACKS)
 
 
 class IllegalMoveCode(enum.StrEnum):
@@ -209,7 +213,8 @@ class FixationPosition(Position):
     def board_view(self) -> BoardView:
         """Each stack's top piece and height."""
         tops = tuple(s[-1] if s else -1 for s in self.stacks)
-        return BoardView(tops, tuple(len(s) for s in self.stacks), HeightKind.STACKS)
+        heights, last = tuple(map(len, self.stacks)), named_cells(BOARD, self.last_move)
+        return BoardView(_SHAPE, tops, heights, last, self.winning_cells)
 
     def owner(self, cell: int) -> int:
         """Who controls the stack on ``cell``: 0 Light, 1 Dark, -1 empty (rule 4)."""

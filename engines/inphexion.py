@@ -33,6 +33,8 @@ from itertools import permutations
 from typing import Any, ClassVar
 
 from engines.base import (
+    BoardShape,
+    BoardView,
     Game,
     IllegalMove,
     Option,
@@ -44,6 +46,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
+from engines.board_view import named_cells
 from engines.connection import chain_connects, connects, edge_touches, shortest_link
 from engines.geometry import Rhombus
 
@@ -123,6 +126,8 @@ class _Layout:
         self.neighbours = b.neighbours
         #: ``edges[colour]``: White top/bottom, Black left/right
         self.edges = ((b.top, b.bottom), (b.left, b.right))
+        #: The board drawn: each colour's goal edges.
+        self.shape = BoardShape(b, goals=tuple(one | other for one, other in self.edges))
         names = b.names
         #: ``step[a][b]``: the text ``"a-b"`` for neighbours a, b
         self.step: tuple[dict[int, str], ...] = tuple(
@@ -187,6 +192,12 @@ class InphexionPosition(Position):
     def board(self) -> Rhombus:
         """The board geometry."""
         return self._layout.board
+
+    def board_view(self) -> BoardView:
+        """The discs, the last move's cells and a winning path."""
+        last = named_cells(self.board, self.last_move)
+        shape = self._layout.shape
+        return BoardView(shape, self.cells, last=last, winning=self.winning_cells)
 
     @property
     def edges(self) -> tuple[tuple[frozenset[int], frozenset[int]], ...]:

@@ -30,6 +30,7 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from engines.base import (
+    BoardShape,
     BoardView,
     Game,
     HeightKind,
@@ -45,6 +46,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
+from engines.board_view import named_cells
 from engines.geometry import Hexagon
 
 __all__ = ["GAME", "IllegalMoveCode", "IsopathPosition", "load", "new", "setup"]
@@ -140,6 +142,8 @@ class _Layout:
             adj[b].add(a)
         self.adj: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(a)) for a in adj)
         self.home_rows = (frozenset(rows[0]), frozenset(rows[-1]))
+        #: The board drawn: home rows, tiles, and the teleports a winning path may cross.
+        self.shape = BoardShape(board, self.home_rows, (), frozenset(), self.adj, HeightKind.TILES)
         self.names = board.names
         self.numbered = size == 4
         heights = [0] * len(board)
@@ -568,8 +572,9 @@ class IsopathPosition(Position):
         return self._layout.board
 
     def board_view(self) -> BoardView:
-        """The pieces, and the tiles under every space."""
-        return BoardView(self.pieces, self.heights, HeightKind.TILES)
+        """The pieces, the tiles under every space, the last turn's spaces, what won."""
+        last, won = named_cells(self.board, self.last_move), self.winning_cells
+        return BoardView(self._layout.shape, self.pieces, self.heights, last, won)
 
     @property
     def home_rows(self) -> tuple[frozenset[int], frozenset[int]]:

@@ -21,18 +21,22 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from engines.base import (
+    BoardShape,
+    BoardView,
     Game,
     IllegalMove,
     Option,
     Outcome,
     Position,
     RatingPool,
+    Region,
     Termination,
     load_turn,
     normalize_move,
     shown,
     turn_dict,
 )
+from engines.board_view import named_cells
 from engines.connection import chain_connects, shortest_link
 from engines.geometry import Rhombus
 
@@ -81,6 +85,17 @@ class _Layout:
         )
         self.autocells = frozenset(c for c in range(n * n) if self.subboard[c] == self.sends[c])
         self.edges = ((self.board.top, self.board.bottom), (self.board.left, self.board.right))
+        #: The board drawn: the goal edges, the sub-boards (named by their number) and the
+        #: autocells (drawn with a dot).
+        self.shape = BoardShape(
+            self.board,
+            goals=tuple(a | b for a, b in self.edges),
+            regions=tuple(
+                Region(str(s + 1), self.subboard_name(s), cells)
+                for s, cells in enumerate(self.members)
+            ),
+            marked=self.autocells,
+        )
 
     def subboard_name(self, sub: int) -> str:
         if self.block == 3:
@@ -120,6 +135,13 @@ class MaphexPosition(Position):
     def board(self) -> Rhombus:
         """The board geometry."""
         return self._layout.board
+
+    def board_view(self) -> BoardView:
+        """The discs, the last disc, a winning path and the sub-board to play in."""
+        zone = None if self.free or self.outcome is not None else self.target
+        last = named_cells(self.board, self.last_move)
+        shape = self._layout.shape
+        return BoardView(shape, self.cells, last=last, winning=self.winning_cells, zone=zone)
 
     @property
     def block(self) -> int:

@@ -22,6 +22,8 @@ from functools import cached_property
 from typing import Any, ClassVar
 
 from engines.base import (
+    BoardShape,
+    BoardView,
     Game,
     IllegalMove,
     Outcome,
@@ -32,6 +34,7 @@ from engines.base import (
     shown,
     turn_dict,
 )
+from engines.board_view import named_cells
 from engines.connection import chain_connects, shortest_link
 from engines.geometry import Square
 
@@ -78,6 +81,8 @@ _EDGES: tuple[tuple[frozenset[int], frozenset[int]], ...] = (
     (_BOARD.bottom, _BOARD.top),
     (_BOARD.left, _BOARD.right),
 )
+#: The board drawn for every position: each side's goal lines.
+_SHAPE = BoardShape(_BOARD, goals=tuple(a | b for a, b in _EDGES))
 #: ``_TRAP_LINES[cell]``: for each direction with two squares beyond ``cell``, the pair
 #: (square next to ``cell``, square after it) — the enemy piece and the closing piece of a trap.
 _TRAP_LINES: tuple[tuple[tuple[int, int], ...], ...] = tuple(
@@ -179,6 +184,11 @@ class PathagonPosition(Position):
     def board(self) -> Square:
         """The board geometry (7×7, ``a1`` bottom-left)."""
         return _BOARD
+
+    def board_view(self) -> BoardView:
+        """The pieces, the last move's squares and a winning path."""
+        last = named_cells(_BOARD, self.last_move)
+        return BoardView(_SHAPE, self.cells, last=last, winning=self.winning_cells)
 
     @property
     def size(self) -> int:

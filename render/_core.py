@@ -20,7 +20,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from engines.base import Outcome, Position
+from engines.base import BoardView, Outcome, Position
 from engines.geometry import Board, Hexagon, Rhombus, Square
 from render._budget import budgeted
 from render._canvas import Canvas
@@ -765,26 +765,22 @@ def draw_win(
     image: Canvas,
     theme: Theme,
     lay: Layout,
-    cells: Iterable[int],
-    neighbours: Sequence[Sequence[int]],
+    view: BoardView,
     radius: float,
     *,
     rings: bool = True,
     links: bool = True,
 ) -> None:
-    """Mark what won: every winning cell ringed (``radius``: its piece) and each two
-    neighbouring winning cells linked by a bar, so the chain reads as a path."""
-    chosen = frozenset(cells)
+    """Mark what won (the board view's winning cells, as the web page marks them): every
+    winning cell ringed (``radius``: its piece) and each two touching winning cells linked by
+    a bar (:meth:`~engines.BoardView.winning_links`), so the chain reads as a path."""
     centres = lay.centres
     if links:
-        for a in sorted(chosen):
-            (ax, ay) = centres[a]
-            for b in neighbours[a]:
-                if b > a and b in chosen:
-                    bx, by = centres[b]
-                    win_link(theme, round(bx - ax), round(by - ay), radius).paste(image, (ax, ay))
+        for a, b in view.winning_links():
+            (ax, ay), (bx, by) = centres[a], centres[b]
+            win_link(theme, round(bx - ax), round(by - ay), radius).paste(image, (ax, ay))
     if rings:
-        for cell in chosen:
+        for cell in view.winning:
             win_ring(theme, radius).paste(image, centres[cell])
 
 

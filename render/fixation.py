@@ -157,9 +157,10 @@ class FixationArt(Art[FixationPosition]):
         if path:
             cell_outline(theme, lay.radius, "hex").paste(image, centres[path[-1]])
         # Links under the stacks and an inner outline: what won, without hiding heights.
-        won = position.winning_cells
+        view = position.board_view()
+        won = view.winning
         if won:
-            draw_win(image, theme, lay, won, position.board.neighbours, rx * 0.5, rings=False)
+            draw_win(image, theme, lay, view, rx * 0.5, rings=False)
             ring = cell_outline(theme, lay.radius, "hex", theme.win, lay.radius * 0.13)
             for cell in won:
                 ring.paste(image, centres[cell])

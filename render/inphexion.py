@@ -76,7 +76,7 @@ class InphexionArt(Art[InphexionPosition]):
         for cell, value in enumerate(position.cells):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
-        draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
+        draw_win(image, theme, lay, position.board_view(), r)
         for a, _ in position.relocations:
             origin_ring(theme, r * 0.5).paste(image, centres[a])
         placed = position.last_placed

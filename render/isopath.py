@@ -174,7 +174,7 @@ class IsopathArt(Art[IsopathPosition]):
             if pieces_at[src] < 0:
                 self._name(image, theme, lay, position, src)
         # Outside the last-move ring: the piece that won usually just moved.
-        draw_win(image, theme, lay, position.winning_cells, position.adjacent, r * 1.4)
+        draw_win(image, theme, lay, position.board_view(), r * 1.4)
         # After the last move's marks, so neither hides them: a threatened piece that just
         # moved gets its crosshair outside the last-move ring.
         moved = None if step is None else step[1]

@@ -117,7 +117,7 @@ class MaphexArt(Art[MaphexPosition]):
         for cell, value in enumerate(position.cells):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
-        draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
+        draw_win(image, theme, lay, position.board_view(), r)
         last = position.last_cell
         if last is not None:
             last_ring(theme, r).paste(image, centres[last])

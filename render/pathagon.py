@@ -156,7 +156,7 @@ class PathagonArt(Art[PathagonPosition]):
         for cell, value in enumerate(position.cells):
             if value >= 0:
                 pieces[value].paste(image, centres[cell])
-        draw_win(image, theme, lay, position.winning_cells, position.board.neighbours, r)
+        draw_win(image, theme, lay, position.board_view(), r)
         for cell in position.trapped:
             cross(theme, r * 0.8).paste(image, centres[cell])
         for locked in position.locked:

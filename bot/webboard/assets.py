@@ -14,10 +14,13 @@ import hashlib
 from dataclasses import dataclass
 from importlib import resources
 
-__all__ = ["ASSETS", "FOREVER", "Asset", "url"]
+__all__ = ["ASSETS", "BOARD_PARTS", "FOREVER", "Asset", "url"]
 
+#: board.js's parts by concern, loaded before it in this order (each defines a global it uses).
+BOARD_PARTS = ("session.js", "drawing.js", "panel.js", "review.js", "actions.js")
 _KINDS = {
     "board.js": "text/javascript",
+    **dict.fromkeys(BOARD_PARTS, "text/javascript"),
     "board.css": "text/css",
     # Telegram's Mini App protocol (web events), loaded before board.js, which calls it.
     "host.js": "text/javascript",

@@ -29,7 +29,7 @@ _HEAD = """<!doctype html>
 <link rel="stylesheet" href="{css}">
 {meta}
 <script src="{host}" defer></script>
-<script src="{js}" defer></script>
+{parts}<script src="{js}" defer></script>
 </head>
 """
 
@@ -71,6 +71,13 @@ def _plan_words() -> str:
     )
 
 
+def _parts() -> str:
+    """The script tags of board.js's parts (:data:`~bot.webboard.assets.BOARD_PARTS`), run
+    before it in order (deferred, as it is; the Activity's page loads board.js later, after
+    them)."""
+    return "".join(f'<script src="{assets.url(n)}" defer></script>\n' for n in assets.BOARD_PARTS)
+
+
 def _head(title: str, meta: str) -> str:
     return _HEAD.format(
         lang=_lang(),
@@ -78,6 +85,7 @@ def _head(title: str, meta: str) -> str:
         meta=meta,
         css=assets.url("board.css"),
         host=assets.url("host.js"),
+        parts=_parts(),
         js=assets.url("board.js"),
     )
 
@@ -251,8 +259,9 @@ def activity_page(client_id: str, *, mock: bool = False) -> str:
             meta="",
             css=assets.url("board.css"),
             # host.js speaks only to Telegram (it stays quiet in Discord's frame); board.js,
-            # loaded later by activity.js, finds it as on every page.
+            # loaded later by activity.js, finds it and its parts as on every page.
             host=assets.url("host.js"),
+            parts=_parts(),
             js=assets.url("discord-sdk.js"),
         ).replace(
             "</head>",

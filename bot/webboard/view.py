@@ -7,9 +7,11 @@
   heights, the last move's cells, the winning path, the region to play in), one per ply for
   the step-through.
 
-The page draws both generically: the board's *labels* (coordinates), its *regions* (Maphex's
-sub-boards: a cell's ``s``, an opening choice named by a region's ``n``) and marked cells
-(``a``: Maphex's auto-cells) are data here, so the script names no game.
+Both are read from the game's typed board view (:class:`engines.BoardView`, filled by the
+game's own module), never from a game's own attributes; the page draws them generically: the
+board's *labels* (coordinates), its *regions* (Maphex's sub-boards: a cell's ``s``, an opening
+choice named by a region's ``n``), marked cells (``a``: Maphex's auto-cells) and how heights
+are shown (:data:`HEIGHTS`) are data here, so the script names no game.
 
 >>> import engines
 >>> g = geometry("pathagon", {})
@@ -27,16 +29,15 @@ from __future__ import annotations
 
 import functools
 import math
-import re
 from collections.abc import Mapping
 from typing import Any
 
 import engines
 import render
-from engines import Position
-from engines.geometry import Hexagon, Square
+from engines import BoardShape, Position
+from engines.board_view import CELL, HeightKind
 
-__all__ = ["CELL", "PALETTE", "colours", "frame", "geometry"]
+__all__ = ["CELL", "HEIGHTS", "PALETTE", "colours", "frame", "geometry"]
 
 #: The colour of each side's pieces on the page, by the side's name in the games' own words.
 PALETTE: dict[str, str] = {
@@ -49,8 +50,20 @@ PALETTE: dict[str, str] = {
 }
 # The page's board box the turn is chosen for: a phone's width, most of its height.
 _BOX = (390.0, 620.0)
-#: A cell's name inside a move's notation (``e5`` in ``d4-e5``).
-CELL = re.compile(r"[a-z][0-9]{1,2}")
+#: How the page shows each kind of heights (:class:`engines.board_view.HeightKind`):
+#: ``fills`` the ground's colour by height (tiles), ``from`` the least height written on a
+#: cell as a number (stacks), and the keys of the page's labels (``words``) that say a
+#: cell's height: ``ground`` by height, ``count`` a piece's height (its ``{count}``).
+HEIGHTS: dict[HeightKind, dict[str, Any] | None] = {
+    HeightKind.NONE: None,
+    HeightKind.TILES: {
+        "fills": {"-1": "#b4a58a", "0": "#e3d6bb", "1": "#fffaf0"},
+        "from": None,
+        "ground": {"-1": "no_tile", "0": "one_tile", "1": "two_tiles"},
+        "count": None,
+    },
+    HeightKind.STACKS: {"fills": None, "from": 2, "ground": None, "count": "stack"},
+}
 
 
 def colours(game: str, options: dict[str, Any]) -> list[str]:
@@ -67,11 +80,10 @@ def _rotated(points: list[tuple[float, float]], degrees: float) -> list[tuple[fl
 @functools.lru_cache(maxsize=64)
 def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]:
     position = engines.new(game, **dict(options))
-    # The engines' render-facing attributes (``board``, ``cells`` ...) are not on the ABC.
-    shown: Any = position
-    board = shown.board
+    shape = position.board_view().shape
+    board = shape.board
     centres = [(float(x), float(y)) for x, y in render.cell_centres(position)]
-    square = isinstance(board, Square)
+    square = board.kind == "square"
     neighbour = board.neighbours[0][0]
     spacing = math.dist(centres[0], centres[neighbour])
     radius = spacing / 2 if square else spacing / math.sqrt(3)
@@ -88,13 +100,9 @@ def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]
     _, turn, points = best
     x0 = min(p[0] for p in points) - radius
     y0 = min(p[1] for p in points) - radius
-    goals = _goals(shown, len(points))
-    cells: list[dict[str, Any]] = [
-        {"n": board.name(i), "x": round(x - x0, 1), "y": round(y - y0, 1), "e": goals[i]}
-        for i, (x, y) in enumerate(points)
-    ]
-    regions = _regions(shown, cells)
-    labels = _labels(cells, spacing, by_row=isinstance(board, Hexagon))
+    cells = [_cell(shape, i, x - x0, y - y0) for i, (x, y) in enumerate(points)]
+    regions = _regions(shape, cells)
+    labels = _labels(cells, spacing, by_row=board.kind == "hexagon")
     # The drawing's box: the cells with their rims, and the coordinates around them.
     rim, text = radius * 1.15, radius * 0.6
     xs = [c["x"] for c in cells]
@@ -114,34 +122,36 @@ def _geometry(game: str, options: tuple[tuple[str, Any], ...]) -> dict[str, Any]
         "cells": cells,
         "labels": labels,
         "regions": regions,
-        # How a frame's heights are shown: tiles under the cell (Iso-Path), or the height of
-        # the stack on it (Lines of Fixation).
-        "heights": "tiles"
-        if hasattr(shown, "heights")
-        else "stacks"
-        if hasattr(shown, "stacks")
-        else None,
+        "heights": HEIGHTS[shape.height_kind],
     }
 
 
-def _regions(position: Any, cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The board's regions (Maphex's sub-boards), each with ``n`` the move that chooses it
-    (``"5"``), its ``label`` in words and its centre; sets each cell's ``s`` (its region) and
-    ``a`` (1 for a cell drawn with a dot: an auto-cell).  None for the other games."""
-    subboard = getattr(position, "subboard", None)
-    if subboard is None:
-        return []
-    autocells: frozenset[int] = getattr(position, "autocells", frozenset())
+def _cell(shape: BoardShape, index: int, x: float, y: float) -> dict[str, Any]:
+    """One cell of the drawing: its notation ``n``, centre, ``e`` the colour whose goal it is
+    on; on a board of regions ``s`` its region, where cells are marked ``a`` (1: a dot)."""
+    cell: dict[str, Any] = {
+        "n": shape.board.name(index),
+        "x": round(x, 1),
+        "y": round(y, 1),
+        "e": shape.goal_of(index),
+    }
+    if shape.regions:
+        cell["s"] = shape.region_of(index)
+    if shape.marked:
+        cell["a"] = 1 if index in shape.marked else 0
+    return cell
+
+
+def _regions(shape: BoardShape, cells: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The board's regions (sub-boards), each with ``n`` the move that chooses it (``"5"``),
+    its ``label`` in words and its centre."""
     regions: list[dict[str, Any]] = []
-    for index, region in enumerate(subboard):
-        cells[index]["s"] = region
-        cells[index]["a"] = 1 if index in autocells else 0
-    for region in range(max(subboard) + 1):
-        members = [c for c in cells if c["s"] == region]
+    for region in shape.regions:
+        members = [cells[c] for c in region.cells]
         regions.append(
             {
-                "n": str(region + 1),
-                "label": position._layout.subboard_name(region),
+                "n": region.move,
+                "label": region.label,
                 "x": round(sum(c["x"] for c in members) / len(members), 1),
                 "y": round(sum(c["y"] for c in members) / len(members), 1),
             }
@@ -184,21 +194,6 @@ def _labels(cells: list[dict[str, Any]], spacing: float, *, by_row: bool) -> lis
     return labels
 
 
-def _goals(position: Any, count: int) -> list[int]:
-    """For each cell, the colour whose goal edge (connection games) or home row (Iso-Path)
-    it lies on, -1 for none (a corner on two edges takes the first colour's)."""
-    goals = [-1] * count
-    edges = getattr(position, "edges", None)
-    if edges is not None:
-        pairs = [frozenset().union(*pair) for pair in edges]
-    else:
-        pairs = list(getattr(position, "home_rows", ()))
-    for colour in reversed(range(len(pairs))):
-        for cell in pairs[colour]:
-            goals[cell] = colour
-    return goals
-
-
 def geometry(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     """Where the cells of a board of ``game`` with ``options`` are drawn (see the module
     docstring): ``kind`` (``hex`` or ``square``), ``r`` (a hexagon's circumradius or half a
@@ -208,38 +203,24 @@ def geometry(game: str, options: Mapping[str, Any]) -> dict[str, Any]:
     edge or home row it is on, -1 for none, and on a board of regions ``s`` its region and
     ``a`` 1 for an auto-cell), ``labels`` (the coordinates: text ``t`` at ``x``, ``y``),
     ``regions`` (``n`` the move that names one, ``label`` in words, its centre) and
-    ``heights`` (``tiles``, ``stacks`` or ``None``: what a frame's heights are)."""
+    ``heights`` (how a frame's heights are shown, :data:`HEIGHTS`; ``None``: no heights)."""
     return _geometry(game, tuple(sorted(options.items())))
 
 
 def frame(position: Position) -> dict[str, Any]:
-    """What is on every cell of ``position``: ``p`` the colour of the piece (or top disc) on
-    each cell (-1: none), ``h`` the tile height (Iso-Path) or stack height (Lines of
-    Fixation) of each cell or ``None``, ``last`` the cells the last move named, ``win`` the
-    winning path's cells and ``links`` its neighbouring pairs (as the pictures draw it),
-    ``zone`` the region the player to move must play in (Maphex; ``None``: anywhere)."""
-    shown = position.board_view()  # the game's own reading of its cells
-    heights = None if shown.heights is None else list(shown.heights)
-    last = CELL.findall(position.last_move or "")
-    game: Any = position  # the render-facing attributes are not on the ABC
-    win, links = _win(game)
-    zone = getattr(game, "target", None)
-    if zone is not None and (getattr(game, "free", False) or position.outcome is not None):
-        zone = None
-    pieces = list(shown.pieces)
-    return {"p": pieces, "h": heights, "last": last, "win": win, "links": links, "zone": zone}
-
-
-def _win(position: Any) -> tuple[list[str], list[list[str]]]:
-    """The winning cells of a finished game (the engines' ``winning_cells``) and each two of
-    them that are neighbours (Iso-Path's teleports count as neighbours, as in its picture)."""
-    cells = sorted(getattr(position, "winning_cells", ()) or ())
-    if not cells:
-        return [], []
-    board = position.board
-    near = getattr(position, "adjacent", None) or board.neighbours
-    chosen = set(cells)
-    links = [
-        [board.name(a), board.name(b)] for a in cells for b in near[a] if b > a and b in chosen
-    ]
-    return [board.name(c) for c in cells], links
+    """What is on every cell of ``position`` (its :meth:`~engines.Position.board_view`):
+    ``p`` the colour of the piece (or top disc) on each cell (-1: none), ``h`` each cell's
+    height (what the geometry's ``heights`` says) or ``None``, ``last`` the cells the last
+    move named, ``win`` the winning cells and ``links`` each two of them that touch (as the
+    pictures draw them), ``zone`` the region the player to move must play in (``None``:
+    anywhere)."""
+    shown = position.board_view()
+    name = shown.shape.board.name
+    return {
+        "p": list(shown.pieces),
+        "h": None if shown.heights is None else list(shown.heights),
+        "last": [name(c) for c in shown.last],
+        "win": [name(c) for c in sorted(shown.winning)],
+        "links": [[name(a), name(b)] for a, b in shown.winning_links()],
+        "zone": shown.zone,
+    }

@@ -16,8 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from bot.webboard import assets
+
 STATIC = Path(__file__).resolve().parents[2] / "bot" / "webboard" / "static"
-SCRIPTS = ("board.js", "plan.js", "activity.js", "host.js")
+SCRIPTS = ("board.js", "plan.js", "activity.js", "host.js", *assets.BOARD_PARTS)
 
 #: Literals with capitals or spaces that are code, not words a player reads.
 NOT_WORDS = frozenset(
