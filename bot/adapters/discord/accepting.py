@@ -18,8 +18,8 @@ from bot.adapters.discord.cards import closed_fields, copy_fields
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only, user_of
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit
 from bot.adapters.discord.threads import ARCHIVE_AFTER, can_thread, chat_here, thread_name_of
-from bot.core.status import ChallengeStatus
-from bot.messages import Action, ActionKind, GameFacts, Reply, User
+from bot.messages import ActionKind, GameFacts, Reply, User
+from bot.outcomes import ChallengeRefusal, Refused
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
@@ -27,10 +27,6 @@ from bot.storage import Post, PostKind
 __all__ = ["ChallengeCards"]
 
 log = logging.getLogger(__name__)
-
-#: A challenge's ends after which its card never shows anything else (not accepted: that
-#: card may have become the game's board).
-_CLOSED = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED)
 
 
 class ChallengeCards:
@@ -188,17 +184,14 @@ class ChallengeCards:
         expired): the press's own response edits that card to the answer, buttons gone, for
         everyone (a component's "update message" response edits the message it is on,
         whoever's).  ``False`` for any other refusal (not the presser's challenge; already
-        accepted), answered privately."""
-        custom_id = interaction.data.get("custom_id") if interaction.data else None
-        if pressed is None or not pressed.on_card or not isinstance(custom_id, str):
+        accepted), answered privately.  The refusal's typed outcome says which it is
+        (:class:`~bot.outcomes.ChallengeRefusal`), whatever its words."""
+        if pressed is None or not pressed.on_card:
             return False
-        challenge = Action("", custom_id).subject
-        if challenge is None:
-            return False
-        # Never an accepted one: its pressed card may be the game's board by now (a second
-        # press of Accept racing the first), which the board must stay.
-        closing = (texts.challenge_closed(challenge, status) for status in _CLOSED)
-        if reply.body not in (texts.challenge_expired(challenge), *closing):
+        refused = reply.outcome
+        # Never an accepted one (TAKEN): its pressed card may be the game's board by now (a
+        # second press of Accept racing the first), which the board must stay.
+        if not isinstance(refused, Refused) or refused.code is not ChallengeRefusal.CLOSED:
             return False
         closed = closed_fields(reply)
         if deferred:

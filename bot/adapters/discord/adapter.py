@@ -63,6 +63,7 @@ from bot.adapters.redact import hide
 from bot.core import i18n
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, User
+from bot.outcomes import SignUp
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
@@ -343,10 +344,9 @@ class DiscordBot(
             await self.followups.sections(interaction, out.rest, more, ephemeral=True)
             await self._say_unreachable(interaction)
             return
+        sign_up = reply.outcome if isinstance(reply.outcome, SignUp) else None
         signing_up = (
-            reply.subject_of(ActionKind.TOURNAMENT_JOIN)
-            if mode is Mode.PUBLIC and pressed is None
-            else None
+            sign_up.tournament_id if sign_up and mode is Mode.PUBLIC and pressed is None else None
         )
         if signing_up is not None and await self._update_sign_up(interaction, reply, signing_up):
             # The chat's card shows the new list: the answer is its first line, no 2nd card.
@@ -402,7 +402,7 @@ class DiscordBot(
                     await self._remember_card(interaction, sent.id, signing_up)
         more = markdown(texts.rest_attached())
         await self.followups.sections(interaction, out.rest, more, allowed_mentions=mentions_only())
-        await self._tell_channel(interaction, reply, pressed)
+        await self._tell_channel(interaction, reply)
         await self._say_unreachable(interaction)
 
     async def _remember_card(

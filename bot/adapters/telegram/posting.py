@@ -32,6 +32,7 @@ from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
 from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, User
+from bot.outcomes import SignUp
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 
@@ -103,9 +104,8 @@ class Posting:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             markup = keyboard(rows_of(reply.actions))
             return await send_photo(bot, chat_id, reply, markup, thread=thread)
-        signing_up = reply.subject_of(ActionKind.TOURNAMENT_JOIN)
-        if signing_up is not None:
-            return await self._sign_up(chat_id, reply, signing_up, thread)
+        if isinstance(reply.outcome, SignUp):
+            return await self._sign_up(chat_id, reply, reply.outcome.tournament_id, thread)
         live = reply.kind is ReplyKind.LIVE_BOARD
         if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
             # The game is over: its picker is done with and nothing is offered any more (a
