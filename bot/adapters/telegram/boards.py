@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import weakref
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
@@ -29,7 +28,7 @@ from bot.adapters.telegram.format import (
     keyboard,
     rows_of,
 )
-from bot.core.lru import Lru
+from bot.adapters.telegram.state import state_of
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, sections
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -46,26 +45,11 @@ __all__ = [
     "send_text",
 ]
 
-# One lock per game of each manager, shared by the adapter and the sender: a board is sent and
-# remembered under it, so the board remembered last is the newest message (the one that keeps
-# its buttons), even when the bot's move is delivered while the player's is being answered.
-# At most BOARD_LOCKS games' locks are kept (least recently used first out; a held one stays).
-_LOCKS: weakref.WeakKeyDictionary[SessionManager, Lru[int, asyncio.Lock]] = (
-    weakref.WeakKeyDictionary()
-)
-#: Games whose board lock this process keeps (issue 48: the process stays small).
-BOARD_LOCKS = 2000
-
 
 def board_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
-    """The lock under which a board of ``game_id`` is sent and remembered."""
-    locks = _LOCKS.get(manager)
-    if locks is None:
-        locks = _LOCKS[manager] = Lru(BOARD_LOCKS, keep=lambda lock: lock.locked())
-    lock = locks.get(game_id)
-    if lock is None:
-        lock = locks[game_id] = asyncio.Lock()
-    return lock
+    """The lock under which a board of ``game_id`` is sent and remembered (shared by the
+    adapter and the sender: :mod:`~bot.adapters.telegram.state`)."""
+    return state_of(manager).board_lock(game_id)
 
 
 def mini_app(bot: Bot, short_name: str) -> str:

@@ -13,7 +13,6 @@ where to answer.  When the question is answered, cancelled or expires, every rem
 from __future__ import annotations
 
 import contextlib
-from collections import OrderedDict
 from collections.abc import Sequence
 
 from telegram import Bot, Message
@@ -21,6 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, TelegramError
 
 from bot.adapters.telegram.format import PLATFORM, html_text
+from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
 from bot.messages import Action, ActionKind, Reply, Text
@@ -95,7 +95,7 @@ async def remember_copy(
         )
     elif note.game_id is not None and note.kind in OFFER_KINDS:
         await manager.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
-        _posted(note.game_id)
+        _posted(manager, note.game_id)
 
 
 async def remember_offer(manager: SessionManager, message: Message, reply: Reply) -> None:
@@ -106,31 +106,24 @@ async def remember_offer(manager: SessionManager, message: Message, reply: Reply
         PLATFORM, str(message.chat.id), str(message.message_id), PostKind.OFFER,
         game_id=reply.game_id,
     )  # fmt: skip
-    _posted(reply.game_id)
+    _posted(manager, reply.game_id)
 
 
-#: The games whose offer copies this process posted (the latest :data:`_POSTED_MOST`): only
-#: theirs are looked up after a move, so a move costs no read for offers.  A copy posted by
-#: another process, or before a restart, keeps its buttons, and a press is answered "no
-#: offer".
-_POSTED: OrderedDict[int, None] = OrderedDict()
-_POSTED_MOST = 10_000
-
-
-def _posted(game_id: int) -> None:
-    _POSTED[game_id] = None
-    _POSTED.move_to_end(game_id)
-    while len(_POSTED) > _POSTED_MOST:
-        _POSTED.popitem(last=False)
+def _posted(manager: SessionManager, game_id: int) -> None:
+    # Only the games whose offer copies this process posted are looked up after a move (so a
+    # move costs no read for offers).  A copy posted by another process, or before a
+    # restart, keeps its buttons, and a press is answered "no offer".
+    state_of(manager).offers_posted[game_id] = None
 
 
 async def close_lapsed_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
     """A draw offer stands until the other player moves, a takeback request until it is
     answered: once the game has neither (a move lapsed it), every copy of its offer loses
     the answer buttons, which could only be answered "no offer" now."""
-    if game_id not in _POSTED or await manager.offer_standing(game_id) is not False:
+    posted = state_of(manager).offers_posted
+    if game_id not in posted or await manager.offer_standing(game_id) is not False:
         return
-    del _POSTED[game_id]
+    posted.pop(game_id)
     await close_offers(bot, manager, game_id)
 
 
