@@ -34,6 +34,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
+from bot.adapters import afterpost
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
 from bot.adapters.discord.accepting import ChallengeCards
@@ -54,6 +55,7 @@ from bot.adapters.discord.leaving import TournamentLeaving
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
+from bot.adapters.discord.posts import DiscordPosts
 from bot.adapters.discord.reach import MISSING_ACCESS, Reach
 from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.discord.telling import ChannelTelling, foreign
@@ -66,7 +68,7 @@ from bot.messages import Action, ActionKind, Chat, Reply, User
 from bot.outcomes import SignUp
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import Post, PostKind
+from bot.storage import PostKind
 from bot.workers import worker_name
 
 __all__ = [
@@ -192,6 +194,8 @@ class DiscordBot(
         self.reach = Reach()
         # Followups each interaction sent (a user install's allow 5: followups.py).
         self.followups = Followups()
+        # What the flow after a post does to one of the bot's messages (afterpost.py).
+        self.posts = DiscordPosts(self)
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
         self.open_in_activity = False  # (bot.adapters.discord.launching)
@@ -463,18 +467,15 @@ class DiscordBot(
                 PLATFORM, channel, str(message_id), PostKind.CARD, challenge_id=out.card
             )
             return
-        older = await manager.remember_post(
-            PLATFORM, channel, str(message_id), PostKind.BOARD, game_id=out.board
-        )
-        for post in older:  # only the latest board of a game keeps live buttons
-            await self.edit_post(post, view=None)
+        if out.board is not None:  # only the latest board of a game keeps live buttons
+            await afterpost.board_posted(manager, self.posts, channel, str(message_id), out.board)
 
     def _token_time(self) -> float:
         """Seconds on the manager's clock, which times the interaction tokens' lifetime (the
         real clock in production; a test's clock moves the tokens' age with the games')."""
         return self.manager.now().timestamp()
 
-    async def edit_post(self, post: Post, **fields: Any) -> bool:
+    async def edit_post(self, post: afterpost.Place, **fields: Any) -> bool:
         """Edit one of the bot's remembered messages (``fields`` as for
         :meth:`discord.Message.edit`): through the interaction that sent it while its token
         lasts (it reaches private channels the bot is not in), else through the channel.

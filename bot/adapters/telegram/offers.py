@@ -12,18 +12,17 @@ where to answer.  When the question is answered, cancelled or expires, every rem
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Sequence
 
 from telegram import Bot, Message
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, TelegramError
 
-from bot.adapters.telegram.format import PLATFORM, html_text
+from bot.adapters import afterpost
+from bot.adapters.telegram.format import PLATFORM
+from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
-from bot.messages import Action, ActionKind, Reply, Text
+from bot.messages import Action, ActionKind, Reply
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
 
@@ -33,8 +32,6 @@ __all__ = [
     "after_typed",
     "answers_offer",
     "card_place",
-    "close_cards",
-    "close_offers",
     "remember_copy",
     "remember_offer",
     "shown_in",
@@ -116,56 +113,13 @@ def _posted(manager: SessionManager, game_id: int) -> None:
     state_of(manager).offers_posted[game_id] = None
 
 
-async def close_lapsed_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
-    """A draw offer stands until the other player moves, a takeback request until it is
-    answered: once the game has neither (a move lapsed it), every copy of its offer loses
-    the answer buttons, which could only be answered "no offer" now."""
-    posted = state_of(manager).offers_posted
-    if game_id not in posted or await manager.offer_standing(game_id) is not False:
-        return
-    posted.pop(game_id)
-    await close_offers(bot, manager, game_id)
-
-
-async def close_cards(
-    bot: Bot, manager: SessionManager, challenge_id: int, text: Text, pressed: Message | None
-) -> None:
-    """Every live card of a challenge (``pressed`` aside: its handler edits it) edited to
-    ``text`` without buttons, and all of them retired."""
-    cards = await manager.posts_for(
-        PLATFORM, challenge_id=challenge_id, kind=PostKind.CARD, live=True
-    )
-    skip = None if pressed is None else (str(pressed.chat.id), str(pressed.message_id))
-    for card in cards:
-        if (card.chat_id, card.message_id) == skip:
-            continue
-        # Deleted meanwhile, or in a chat the bot left: nothing left to change there.
-        with contextlib.suppress(BadRequest, TelegramError):
-            await bot.edit_message_text(
-                html_text(text), int(card.chat_id), int(card.message_id),
-                parse_mode=ParseMode.HTML,
-            )  # fmt: skip
-    if cards:
-        await manager.retire_posts(cards)
-
-
-async def close_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
-    """Every live copy of a game's offer loses its answer buttons."""
-    offers = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.OFFER, live=True)
-    for offer in offers:
-        with contextlib.suppress(TelegramError):
-            await bot.edit_message_reply_markup(int(offer.chat_id), int(offer.message_id))
-    if offers:
-        await manager.retire_posts(offers)
-
-
 async def after_typed(bot: Bot, manager: SessionManager, command: str, reply: Reply) -> None:
     """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (a reply
     that asks anew carries the answer buttons itself).  A challenge is answered on Telegram
-    by its buttons only (see :func:`close_cards`)."""
+    by its buttons only (see :func:`bot.adapters.afterpost.card_answered`)."""
     asks = any(action.kind in ANSWERS for action in reply.actions)
     if reply.ok and command in _OFFER_COMMANDS and reply.game_id is not None and not asks:
-        await close_offers(bot, manager, reply.game_id)
+        await afterpost.close_offers(manager, TelegramPosts(bot), reply.game_id)
 
 
 def answers_offer(data: str) -> int | None:

@@ -32,11 +32,13 @@ from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, Forbidden
 
 from bot import metrics
-from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
+from bot.adapters import afterpost
+from bot.adapters.telegram.boards import send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
+from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import topic_of
 from bot.core.i18n import gettext
@@ -51,7 +53,6 @@ __all__ = [
     "LOOKS",
     "alert_text",
     "answer_privately",
-    "close_pickers",
     "direct_refused",
     "is_picker",
     "look_privately",
@@ -250,7 +251,7 @@ async def private_picker(manager: SessionManager, bot: Bot, person: int, step: P
         live = await manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
         if any(post.chat_id == str(person) for post in live):
             return
-        await close_pickers(bot, manager, gid)
+        await afterpost.close_pickers(manager, TelegramPosts(bot), gid)
         sent = await bot.send_message(
             person, html_text(step.text), parse_mode=ParseMode.HTML,
             reply_markup=picker_markup(step),
@@ -278,7 +279,7 @@ async def _preview(
         sent = await send_photo(bot, message.chat.id, reply, markup, thread=thread)
     else:
         sent = await send_text(bot, message.chat.id, reply.body, markup, thread=thread)
-    await close_pickers(bot, manager, gid)
+    await afterpost.close_pickers(manager, TelegramPosts(bot), gid)
     await manager.remember_post(
         PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=gid
     )
@@ -302,7 +303,7 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
         return
     # One picker of a game at a time, however many Move taps (on any of its boards) race.
     async with state_of(manager).picker_lock(step.game_id):
-        await close_pickers(bot, manager, step.game_id)
+        await afterpost.close_pickers(manager, TelegramPosts(bot), step.game_id)
         sent = await bot.send_message(
             message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML,
             reply_markup=markup,
@@ -322,17 +323,6 @@ async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
     if mover is None:
         return await manager.seated(user, game_id)
     return (mover.platform, mover.user_id) == (user.platform, user.user_id)
-
-
-async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None:
-    """Delete the open pickers of ``game_id`` (an old one only loses its buttons)."""
-    posts = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True)
-    for post in posts:
-        # Removed from the chat, or it moved: nothing to tidy there.
-        with contextlib.suppress(Forbidden, ChatMigrated):
-            await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
-    if posts:
-        await manager.retire_posts(posts)
 
 
 async def answer_privately(
