@@ -15,7 +15,9 @@ The move path answers with one of :data:`MoveOutcome` (on :attr:`bot.messages.Re
 
 A new game answers with :class:`Started`; a tournament's open sign-up card (made, joined,
 left) with :class:`SignUp`; a question for the asker alone before something that cannot be
-undone (resigning, leaving a tournament) with :class:`Asks`; every reply that ends a game (a move, a
+undone (resigning, leaving a tournament) with :class:`Asks`; a draw offer or a takeback request
+made with :class:`Offered`, and one declined (or a takeback allowed) with :class:`Answered`;
+every reply that ends a game (a move, a
 resignation, an agreed draw, the bot's move) carries :class:`Ended`.  A challenge that can no
 longer be answered is refused with a :class:`ChallengeRefusal` code (its ``status`` among the
 arguments), so a surface knows a stale card without reading the sentence.
@@ -37,15 +39,18 @@ from engines.base import Argument
 
 __all__ = [
     "AlreadyPlayed",
+    "Answered",
     "Asks",
     "ChallengeRefusal",
     "Ended",
     "MoveOutcome",
     "Moved",
     "NeedsConfirm",
+    "Offered",
     "Outcome",
     "Question",
     "Refused",
+    "Request",
     "SignUp",
     "Started",
     "asks",
@@ -160,7 +165,33 @@ def asks(outcome: object) -> bool:
     return isinstance(outcome, Asks | NeedsConfirm)
 
 
+class Request(enum.Enum):
+    """What one player asks the other in a game (answered with buttons, or typed)."""
+
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
+@dataclass(frozen=True)
+class Offered:
+    """``request`` was made in game ``game_id``: the reply carries the buttons that answer it
+    (a copy of it is an offer to close once it is answered or lapses)."""
+
+    game_id: int
+    request: Request
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The standing ``request`` of game ``game_id`` was answered (``accepted``: a takeback
+    allowed; a draw accepted ends the game instead: :class:`Ended`)."""
+
+    game_id: int
+    request: Request
+    accepted: bool
+
+
 #: What a move answers.
 MoveOutcome: TypeAlias = Moved | Ended | NeedsConfirm | AlreadyPlayed | Refused
 #: What any session operation may answer, typed.
-Outcome: TypeAlias = MoveOutcome | Started | SignUp | Asks
+Outcome: TypeAlias = MoveOutcome | Started | SignUp | Asks | Offered | Answered

@@ -23,6 +23,7 @@ from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
 from bot.messages import Action, ActionKind, Reply
+from bot.outcomes import Answered, Ended, Offered
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
 
@@ -96,8 +97,9 @@ async def remember_copy(
 
 
 async def remember_offer(manager: SessionManager, message: Message, reply: Reply) -> None:
-    """Remember an answer to a player that shows an offer's answer buttons."""
-    if reply.game_id is None or not any(a.kind in ANSWERS for a in reply.actions):
+    """Remember an answer that made an offer (:class:`~bot.outcomes.Offered`: it shows the
+    offer's answer buttons)."""
+    if not isinstance(reply.outcome, Offered) or reply.game_id is None:
         return
     await manager.remember_post(
         PLATFORM, str(message.chat.id), str(message.message_id), PostKind.OFFER,
@@ -114,11 +116,12 @@ def _posted(manager: SessionManager, game_id: int) -> None:
 
 
 async def after_typed(bot: Bot, manager: SessionManager, command: str, reply: Reply) -> None:
-    """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (a reply
-    that asks anew carries the answer buttons itself).  A challenge is answered on Telegram
-    by its buttons only (see :func:`bot.adapters.afterpost.card_answered`)."""
-    asks = any(action.kind in ANSWERS for action in reply.actions)
-    if reply.ok and command in _OFFER_COMMANDS and reply.game_id is not None and not asks:
+    """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (its
+    outcome :class:`~bot.outcomes.Answered`, or :class:`~bot.outcomes.Ended` by a draw
+    agreed; an offer made anew carries the answer buttons itself).  A challenge is answered
+    on Telegram by its buttons only (see :func:`bot.adapters.afterpost.card_answered`)."""
+    answered = isinstance(reply.outcome, Answered | Ended)
+    if command in _OFFER_COMMANDS and answered and reply.game_id is not None:
         await afterpost.close_offers(manager, TelegramPosts(bot), reply.game_id)
 
 

@@ -15,13 +15,16 @@ from bot.core import i18n
 from bot.messages import TurnRefusal
 from bot.outcomes import (
     AlreadyPlayed,
+    Answered,
     Asks,
     ChallengeRefusal,
     Ended,
     Moved,
     NeedsConfirm,
+    Offered,
     Question,
     Refused,
+    Request,
     SignUp,
     Started,
     asks,
@@ -107,11 +110,19 @@ async def test_resigning_asks_first_then_ends(manager: SessionManager) -> None:
     assert resigned.outcome == Ended(gid, 0, Termination.RESIGNATION, 1), resigned.text
 
 
-async def test_an_agreed_draw_ends(manager: SessionManager) -> None:
+async def test_requests_are_offered_then_answered_or_ended(manager: SessionManager) -> None:
     gid = await _game(manager)
     offered = await manager.draw(ALICE, ROOM, gid, "offer")
-    assert offered.ok and not isinstance(offered.outcome, Ended)
-    agreed = await manager.draw(BOB, ROOM, gid, "accept")
+    assert offered.outcome == Offered(gid, Request.DRAW), offered.text
+    declined = await manager.draw(BOB, ROOM, gid, "decline")
+    assert declined.outcome == Answered(gid, Request.DRAW, accepted=False), declined.text
+    assert (await manager.move(ALICE, ROOM, "d1", gid, 0)).ok
+    asked = await manager.takeback(ALICE, ROOM, gid, "ask")
+    assert asked.outcome == Offered(gid, Request.TAKEBACK), asked.text
+    allowed = await manager.takeback(BOB, ROOM, gid, "accept")
+    assert allowed.outcome == Answered(gid, Request.TAKEBACK, accepted=True), allowed.text
+    assert (await manager.draw(BOB, ROOM, gid, "offer")).outcome == Offered(gid, Request.DRAW)
+    agreed = await manager.draw(ALICE, ROOM, gid, "accept")
     assert agreed.outcome == Ended(gid, 0, Termination.AGREEMENT, None), agreed.text
 
 
