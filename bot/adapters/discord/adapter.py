@@ -63,6 +63,7 @@ from bot.adapters.discord.threads import chat_here
 from bot.adapters.discord.translator import CatalogTranslator
 from bot.adapters.redact import hide
 from bot.core import i18n
+from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, User
 from bot.outcomes import SignUp
@@ -189,7 +190,8 @@ class DiscordBot(
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         # Only the interaction's followup webhook is kept (its token), not the interaction
         # with its payload, member and message (issue 48: a process that stays small).
-        self._tokens: dict[int, tuple[discord.Webhook, float]] = {}
+        # At most KEPT_TOKENS, the least recently used first out; an expired one is never used.
+        self._tokens: Lru[int, tuple[discord.Webhook, float]] = Lru(KEPT_TOKENS)
         # Channels that refused the bot, players no notice reached (bot.adapters.discord.reach).
         self.reach = Reach()
         # Followups each interaction sent (a user install's allow 5: followups.py).
@@ -454,13 +456,7 @@ class DiscordBot(
             return
         channel = str(interaction.channel_id or 0)
         now = self._token_time()
-        self._tokens.pop(message_id, None)
         self._tokens[message_id] = (interaction.followup, now)
-        while self._tokens:  # oldest first: drop the tokens that expired, and the surplus
-            oldest = next(iter(self._tokens))
-            if now - self._tokens[oldest][1] < TOKEN_LIFETIME and len(self._tokens) <= KEPT_TOKENS:
-                break
-            del self._tokens[oldest]
         manager = self.manager
         if out.card is not None:
             await manager.remember_post(
