@@ -695,10 +695,6 @@ class Reply:
         """The plain form of :attr:`body` (what the console prints)."""
         return str(self.body)
 
-    def offers(self, kind: ActionKind) -> bool:
-        """Whether one of the reply's buttons is of ``kind``."""
-        return any(action.kind is kind for action in self.actions)
-
     def sections(self, limit: int) -> tuple[Text, ...]:
         """The body in pieces that each fit a message of ``limit`` characters (see
         :func:`sections` and :data:`MESSAGE_LIMITS`)."""
