@@ -46,7 +46,7 @@ from bot.actions import (
     ActionKind,
     parse_action,
 )
-from bot.outcomes import MoveOutcome, Refused, Started
+from bot.outcomes import Outcome, Refused
 
 __all__ = [
     "ACTION_FIELDS",
@@ -688,21 +688,12 @@ class Reply:
     #: why the asker may not move now, when that is what the refusal says (its code)
     refusal: TurnRefusal | None = None
     #: what the operation did, typed (see :mod:`bot.outcomes`): the move path's answer
-    outcome: MoveOutcome | Started | None = None
+    outcome: Outcome | None = None
 
     @property
     def text(self) -> str:
         """The plain form of :attr:`body` (what the console prints)."""
         return str(self.body)
-
-    def offers(self, kind: ActionKind) -> bool:
-        """Whether one of the reply's buttons is of ``kind``."""
-        return any(action.kind is kind for action in self.actions)
-
-    def subject_of(self, kind: ActionKind) -> int | None:
-        """What the reply's first button of ``kind`` is about (its game, challenge or
-        tournament; ``None`` without one): e.g. the tournament of a sign-up card's Join."""
-        return next((a.subject for a in self.actions if a.kind is kind), None)
 
     def sections(self, limit: int) -> tuple[Text, ...]:
         """The body in pieces that each fit a message of ``limit`` characters (see

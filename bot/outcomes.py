@@ -13,7 +13,14 @@ The move path answers with one of :data:`MoveOutcome` (on :attr:`bot.messages.Re
   :class:`~bot.messages.TurnRefusal`, or an engine's illegal-move code) with its
   ``arguments``; its sentence is made where texts are made (``bot/sessions/texts``).
 
-A new game answers with :class:`Started`.
+A new game answers with :class:`Started`; a tournament's open sign-up card (made, joined,
+left) with :class:`SignUp`; a question for the asker alone before something that cannot be
+undone (resigning, leaving a tournament) with :class:`Asks`; a draw offer or a takeback request
+made with :class:`Offered`, and one declined (or a takeback allowed) with :class:`Answered`;
+every reply that ends a game (a move, a
+resignation, an agreed draw, the bot's move) carries :class:`Ended`.  A challenge that can no
+longer be answered is refused with a :class:`ChallengeRefusal` code (its ``status`` among the
+arguments), so a surface knows a stale card without reading the sentence.
 
 >>> Ended(3, 9, Termination.CONNECTION, 0).over, Moved(3, 2, "e5").over
 (True, False)
@@ -32,12 +39,21 @@ from engines.base import Argument
 
 __all__ = [
     "AlreadyPlayed",
+    "Answered",
+    "Asks",
+    "ChallengeRefusal",
     "Ended",
     "MoveOutcome",
     "Moved",
     "NeedsConfirm",
+    "Offered",
+    "Outcome",
+    "Question",
     "Refused",
+    "Request",
+    "SignUp",
     "Started",
+    "asks",
 ]
 
 
@@ -91,6 +107,16 @@ class AlreadyPlayed:
     move: str
 
 
+class ChallengeRefusal(enum.Enum):
+    """Why a challenge can no longer be answered (accepted, declined or cancelled): the code
+    of a :class:`Refused`, with the challenge's ``status`` among its arguments."""
+
+    #: declined, cancelled or expired: none of its cards shows anything but that any more
+    CLOSED = "closed"
+    #: accepted already (a card may be the game's board by now), or set aside as unreadable
+    TAKEN = "taken"
+
+
 @dataclass(frozen=True)
 class Refused:
     """Nothing changed, because of ``code`` (with ``arguments``, as the sentence names them)."""
@@ -106,5 +132,66 @@ class Started:
     game_id: int
 
 
+@dataclass(frozen=True)
+class SignUp:
+    """The reply is tournament ``tournament_id``'s sign-up card, open (its entrants as they
+    stand): a surface shows it as the chat's one card of that tournament."""
+
+    tournament_id: int
+
+
+class Question(enum.Enum):
+    """What a question asked of one player is about (see :class:`Asks`)."""
+
+    #: "Really resign?" about a game
+    RESIGN = "resign"
+    #: "Really leave?" about a tournament
+    LEAVE = "leave"
+
+
+@dataclass(frozen=True)
+class Asks:
+    """The reply asks its asker alone ``question`` about ``subject`` (a game, a tournament):
+    nothing changed until they say yes (with its button, which names them).  A move that
+    loses at once asks too (:class:`NeedsConfirm`): see :func:`asks`."""
+
+    question: Question
+    subject: int
+
+
+def asks(outcome: object) -> bool:
+    """Whether an answer with ``outcome`` is a question for its asker alone (a surface shows
+    it to them only, never on a shared message)."""
+    return isinstance(outcome, Asks | NeedsConfirm)
+
+
+class Request(enum.Enum):
+    """What one player asks the other in a game (answered with buttons, or typed)."""
+
+    DRAW = "draw"
+    TAKEBACK = "takeback"
+
+
+@dataclass(frozen=True)
+class Offered:
+    """``request`` was made in game ``game_id``: the reply carries the buttons that answer it
+    (a copy of it is an offer to close once it is answered or lapses)."""
+
+    game_id: int
+    request: Request
+
+
+@dataclass(frozen=True)
+class Answered:
+    """The standing ``request`` of game ``game_id`` was answered (``accepted``: a takeback
+    allowed; a draw accepted ends the game instead: :class:`Ended`)."""
+
+    game_id: int
+    request: Request
+    accepted: bool
+
+
 #: What a move answers.
 MoveOutcome: TypeAlias = Moved | Ended | NeedsConfirm | AlreadyPlayed | Refused
+#: What any session operation may answer, typed.
+Outcome: TypeAlias = MoveOutcome | Started | SignUp | Asks | Offered | Answered

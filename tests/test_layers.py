@@ -61,6 +61,8 @@ KNOWN_DEBT: frozenset[tuple[str, str]] = frozenset(
         # -- the surfaces read the store's post kinds and rows (storage.PostKind, Post) -----
         # the console: the store's error (StoreError)
         ("bot.adapters.console", "bot.storage"),
+        # the flow after a post, for every chat platform: the posts' kinds (PostKind)
+        ("bot.adapters.afterpost", "bot.storage"),
         # Discord: posts and their kinds (Post, PostKind)
         ("bot.adapters.discord.adapter", "bot.storage"),
         # (the challenge cards' answers, split out of the adapter with their use of the same)
@@ -69,7 +71,6 @@ KNOWN_DEBT: frozenset[tuple[str, str]] = frozenset(
         # Telegram: posts and their kinds (Post, PostKind), the store's error in the webhook
         # (the replies' posting, split out of the adapter with its use of the same)
         ("bot.adapters.telegram.posting", "bot.storage"),
-        ("bot.adapters.telegram.boards", "bot.storage"),
         ("bot.adapters.telegram.offers", "bot.storage"),
         ("bot.adapters.telegram.sender", "bot.storage"),
         ("bot.adapters.telegram.watch", "bot.storage"),

@@ -23,7 +23,8 @@ from bot.core.i18n import gettext
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
-from bot.messages import Action, ActionKind, Chat, Mention, Reply, User
+from bot.messages import Action, Chat, Mention, Reply, User
+from bot.outcomes import Asks
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import StoreError, StoreFull
@@ -109,7 +110,7 @@ class Console:
             # The game last shown is the one a line naming none goes to, when unclear.
             self.current_game = reply.game_id
             # A question ("Really resign?") is answered by whoever asked it.
-            if not reply.offers(ActionKind.RESIGN_CONFIRMED):
+            if not isinstance(reply.outcome, Asks):
                 await self._follow(reply.game_id)
         await self._deliver()
 

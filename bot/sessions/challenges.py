@@ -10,7 +10,7 @@ import engines
 from bot.core.notification import Kind
 from bot.core.status import ChallengeStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Need, NeedKind, Reply, ReplyKind, User
-from bot.outcomes import Started
+from bot.outcomes import ChallengeRefusal, Refused, Started
 from bot.sessions import digest, loading, policy, posts, presentation, standings, texts
 from bot.sessions.context import (
     DEFAULT_TIME_PER_MOVE,
@@ -212,11 +212,27 @@ async def _pick_challenge(
     return mine[0]
 
 
+#: The ends of a challenge after which its cards show nothing else (not an accepted one:
+#: its card may have become the game's board).
+_CLOSED = frozenset({ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED})
+
+
+def _closed(challenge_id: int, status: str, *, lapsed: bool = False) -> Refusal:
+    """The refusal of an answer to a challenge that is no longer pending (``status``; its
+    time up while still pending: ``lapsed``), with its typed outcome
+    (:class:`~bot.outcomes.ChallengeRefusal`)."""
+    code = ChallengeRefusal.CLOSED if status in _CLOSED else ChallengeRefusal.TAKEN
+    typed = Refused(code, {"challenge_id": challenge_id, "status": str(status)})
+    if lapsed:
+        return Refusal(texts.challenge_expired(challenge_id), refused=typed)
+    return Refusal(texts.challenge_closed(challenge_id, status), refused=typed)
+
+
 def _check_pending(ctx: Context, challenge: ChallengeRow) -> None:
     if challenge.status != ChallengeStatus.PENDING:
-        raise Refusal(texts.challenge_closed(challenge.id, challenge.status))
+        raise _closed(challenge.id, challenge.status)
     if challenge.expires_at <= ctx.now():
-        raise Refusal(texts.challenge_expired(challenge.id))
+        raise _closed(challenge.id, ChallengeStatus.EXPIRED, lapsed=True)
 
 
 def _accepted_here(challenge: ChallengeRow, me: PlayerRow, user: User, chat: Chat) -> None:
@@ -311,7 +327,7 @@ async def accept(ctx: Context, user: User, chat: Chat, challenge_id: int | None 
     if row is None:
         fresh = await ctx.store.get_challenge(challenge.id)
         status = "taken" if fresh is None else fresh.status
-        raise Refusal(texts.challenge_closed(challenge.id, status))
+        raise _closed(challenge.id, status)
     ctx.positions[row.id] = (row, position)
     text = texts.accepted(
         presentation.mention(me),

@@ -14,7 +14,7 @@ from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.delivery.notify import dedupe_key
 from bot.messages import Action, ActionKind, Chat, Reply, TurnRefusal, User
-from bot.outcomes import AlreadyPlayed, Ended, Moved, NeedsConfirm, Refused
+from bot.outcomes import AlreadyPlayed, Asks, Ended, Moved, NeedsConfirm, Question, Refused
 from bot.sessions import (
     clocks,
     digest,
@@ -496,6 +496,7 @@ async def resign(
                 texts.really_resign(gid),
                 actions=(questions.resign_button(gid, me.id, ctx.now()),),
                 game_id=gid,
+                outcome=Asks(Question.RESIGN, gid),
             )
         opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
         said = texts.resigned_note(presentation.mention(me), gid, presentation.title(row))

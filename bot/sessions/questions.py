@@ -14,6 +14,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from bot.messages import Action, ActionKind, Chat, Reply, User
+from bot.outcomes import Asks, Question
 from bot.sessions import loading, texts, tournaments
 from bot.sessions.context import Context, Refusal
 from bot.storage.tournament_rows import TournamentStatus
@@ -73,7 +74,11 @@ async def leave_question(
     if not mine or mine[0].withdrawn_at is not None:
         raise Refusal(texts.tournament_not_in(name))
     running = t.status is TournamentStatus.RUNNING
-    return Reply(texts.really_leave(name, running), actions=(leave_button(t.id, me.id, ctx.now()),))
+    return Reply(
+        texts.really_leave(name, running),
+        actions=(leave_button(t.id, me.id, ctx.now()),),
+        outcome=Asks(Question.LEAVE, t.id),
+    )
 
 
 async def leave_confirmed(

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
 from bot.core.notification import Kind
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
+from bot.outcomes import Answered, Offered, Request
 from bot.sessions import endings, finish, loading, policy, presentation, texts
 from bot.sessions import opponent as opponent_bot
 from bot.sessions.context import Context, Refusal
@@ -27,6 +29,7 @@ async def _open_request(
     reply_text: Text,
     answers: tuple[Action, Action],
     now: datetime,
+    request: Request,
 ) -> Reply:
     """Record that ``seat`` asks the opponent for something (a draw, a takeback): the
     request column is set and the opponent notified in one transaction, and the reply
@@ -37,16 +40,22 @@ async def _open_request(
         ctx, opponent, kind, note_text, now, game_id=row.id, actions=answers
     )
     loading.store_row(ctx, await ctx.store.update_game(row, now, notes, **{column: seat}), position)
-    return Reply(reply_text, actions=answers, game_id=row.id)
+    return Reply(reply_text, actions=answers, game_id=row.id, outcome=Offered(row.id, request))
 
 
 async def _close_request(
-    ctx: Context, row: GameRow, position: Position, column: str, reply_text: Text, now: datetime
+    ctx: Context,
+    row: GameRow,
+    position: Position,
+    column: str,
+    reply_text: Text,
+    now: datetime,
+    request: Request,
 ) -> Reply:
     """Clear a declined request (``column``) and say so."""
     updated = await ctx.store.update_game(row, now, (), **{column: None})
     loading.store_row(ctx, updated, position)
-    return Reply(reply_text, game_id=row.id)
+    return Reply(reply_text, game_id=row.id, outcome=Answered(row.id, request, accepted=False))
 
 
 async def draw(
@@ -84,6 +93,7 @@ async def draw(
                     Action.make("Decline draw", ActionKind.DRAW_DECLINE, gid),
                 ),
                 now,
+                Request.DRAW,
             )
         if offer is None:
             raise Refusal(texts.no_draw_offer(gid))
@@ -97,6 +107,7 @@ async def draw(
                 "draw_offer_by",
                 texts.draw_declined(presentation.mention(me), gid),
                 now,
+                Request.DRAW,
             )
         said = texts.draw_accepted_note(presentation.mention(me), gid, presentation.title(row))
         updated = loading.store_row(
@@ -150,6 +161,7 @@ async def takeback(
                     Action.make("Refuse takeback", ActionKind.TAKEBACK_DECLINE, gid),
                 ),
                 now,
+                Request.TAKEBACK,
             )
         if asked is None:
             raise Refusal(texts.no_takeback_request(gid))
@@ -163,6 +175,7 @@ async def takeback(
                 "takeback_by",
                 texts.takeback_refused(presentation.mention(me), gid),
                 now,
+                Request.TAKEBACK,
             )
         undone = await ctx.store.move_at(gid, row.ply - 1)
         before = await loading.replay(ctx, row, upto=row.ply - 1)
@@ -190,4 +203,5 @@ async def takeback(
             ),
             updated,
         )
-        return await presentation.as_board(ctx, reply, updated, before, live=True)
+        board = await presentation.as_board(ctx, reply, updated, before, live=True)
+        return replace(board, outcome=Answered(gid, Request.TAKEBACK, accepted=True))

@@ -27,6 +27,7 @@ from bot.core.ending import Termination
 from bot.core.notification import Kind, Notification
 from bot.core.status import GameResult, GameStatus
 from bot.messages import Action, ActionKind, Chat, Mention, Reply, ReplyKind, Text, User
+from bot.outcomes import SignUp
 from bot.ratings import pool_of
 from bot.sessions import (
     challenges,
@@ -187,7 +188,9 @@ async def _card(ctx: Context, t: TournamentRow, head: Text | None = None) -> Rep
         Action.make("Join", ActionKind.TOURNAMENT_JOIN, t.id),
         Action.make("Leave", ActionKind.TOURNAMENT_LEAVE, t.id),
     )
-    return Reply(text, actions=actions if t.status is TournamentStatus.OPEN else ())
+    if t.status is not TournamentStatus.OPEN:
+        return Reply(text)
+    return Reply(text, actions=actions, outcome=SignUp(t.id))
 
 
 async def pick(

@@ -12,8 +12,9 @@ True
 from __future__ import annotations
 
 import contextlib
-from collections import OrderedDict
 from collections.abc import Iterator
+
+from bot.core.lru import Lru
 
 __all__ = [
     "STREAMS_PER_ADDRESS",
@@ -33,16 +34,14 @@ class Buckets:
         self.rate = rate
         self.burst = burst
         self.keys = keys
-        self._tokens: OrderedDict[str, tuple[float, float]] = OrderedDict()
+        self._tokens: Lru[str, tuple[float, float]] = Lru(keys)
 
     def take(self, key: str, now: float) -> bool:
         """Take a token for ``key`` at time ``now`` (seconds, monotonic): whether it had one."""
-        tokens, then = self._tokens.pop(key, (float(self.burst), now))
+        tokens, then = self._tokens.get(key, (float(self.burst), now))
         tokens = min(float(self.burst), tokens + (now - then) * self.rate)
         allowed = tokens >= 1.0
         self._tokens[key] = (tokens - 1.0 if allowed else tokens, now)
-        while len(self._tokens) > self.keys:
-            self._tokens.popitem(last=False)
         return allowed
 
 

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.adapters import afterpost
 from bot.adapters.discord.cards import closed_fields, copy_fields
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only, user_of
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit
+from bot.adapters.discord.posts import DiscordPosts
 from bot.adapters.discord.threads import ARCHIVE_AFTER, can_thread, chat_here, thread_name_of
-from bot.core.status import ChallengeStatus
-from bot.messages import Action, ActionKind, GameFacts, Reply, User
+from bot.messages import ActionKind, GameFacts, Reply, User
+from bot.outcomes import ChallengeRefusal, Refused
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
@@ -28,16 +30,13 @@ __all__ = ["ChallengeCards"]
 
 log = logging.getLogger(__name__)
 
-#: A challenge's ends after which its card never shows anything else (not accepted: that
-#: card may have become the game's board).
-_CLOSED = (ChallengeStatus.DECLINED, ChallengeStatus.CANCELLED, ChallengeStatus.EXPIRED)
-
 
 class ChallengeCards:
     """The challenge cards' answers of a :class:`~bot.adapters.discord.adapter.DiscordBot`
     (see the module docstring)."""
 
     manager: SessionManager
+    posts: DiscordPosts
 
     if TYPE_CHECKING:  # supplied by the bot
 
@@ -49,7 +48,7 @@ class ChallengeCards:
             self, interaction: discord.Interaction, out: Outgoing, message_id: int
         ) -> None: ...
 
-        async def edit_post(self, post: Post, **fields: Any) -> bool: ...
+        async def edit_post(self, post: afterpost.Place, **fields: Any) -> bool: ...
 
     async def _accept_into_thread(
         self,
@@ -120,18 +119,13 @@ class ChallengeCards:
         """A challenge was answered on one of its cards (``pressed``, edited by the caller;
         ``board``: the copy that became the game's board): every other copy says the answer
         too (an expired challenge's are edited by the outbox's sender), and none of them is
-        a live card any more."""
+        a live card any more (:func:`bot.adapters.afterpost.card_answered`)."""
         if reply.challenge_id is None:
             return
-        cards = await self.manager.posts_for(
-            PLATFORM, challenge_id=reply.challenge_id, kind=PostKind.CARD
-        )
-        fields = copy_fields(reply)
-        done = {str(pressed.id) if pressed else "", board.message_id if board else ""}
-        for card in cards:
-            if card.message_id not in done:
-                await self.edit_post(card, **fields)
-        await self.manager.retire_posts(cards)
+        done = [] if pressed is None else [(str(pressed.channel.id), str(pressed.id))]
+        if board is not None:
+            done.append((board.chat_id, board.message_id))
+        await afterpost.card_answered(self.manager, self.posts, reply.challenge_id, reply, done)
 
     async def _accept_from_dm(
         self,
@@ -163,11 +157,9 @@ class ChallengeCards:
             # gist cibere/7e1356575780e716d2e3a23ea2bcf6da; JDA's deferEdit alike).
             await interaction.response.defer()
         if await self.edit_post(home, **as_board_edit(out.fields)):
-            older = await self.manager.remember_post(
-                PLATFORM, home.chat_id, home.message_id, PostKind.BOARD, game_id=game
+            await afterpost.board_posted(
+                self.manager, self.posts, home.chat_id, home.message_id, game
             )
-            for post in older:  # only the latest board of a game keeps live buttons
-                await self.edit_post(post, view=None)
             await interaction.edit_original_response(**copy_fields(reply))
             await self._close_cards(reply, message, board=home)
         else:
@@ -188,17 +180,14 @@ class ChallengeCards:
         expired): the press's own response edits that card to the answer, buttons gone, for
         everyone (a component's "update message" response edits the message it is on,
         whoever's).  ``False`` for any other refusal (not the presser's challenge; already
-        accepted), answered privately."""
-        custom_id = interaction.data.get("custom_id") if interaction.data else None
-        if pressed is None or not pressed.on_card or not isinstance(custom_id, str):
+        accepted), answered privately.  The refusal's typed outcome says which it is
+        (:class:`~bot.outcomes.ChallengeRefusal`), whatever its words."""
+        if pressed is None or not pressed.on_card:
             return False
-        challenge = Action("", custom_id).subject
-        if challenge is None:
-            return False
-        # Never an accepted one: its pressed card may be the game's board by now (a second
-        # press of Accept racing the first), which the board must stay.
-        closing = (texts.challenge_closed(challenge, status) for status in _CLOSED)
-        if reply.body not in (texts.challenge_expired(challenge), *closing):
+        refused = reply.outcome
+        # Never an accepted one (TAKEN): its pressed card may be the game's board by now (a
+        # second press of Accept racing the first), which the board must stay.
+        if not isinstance(refused, Refused) or refused.code is not ChallengeRefusal.CLOSED:
             return False
         closed = closed_fields(reply)
         if deferred:

@@ -34,6 +34,7 @@ import discord
 from discord import app_commands
 
 from bot import metrics
+from bot.adapters import afterpost
 from bot.adapters.args import Args
 from bot.adapters.commands import COMMAND, REGISTRY, Command
 from bot.adapters.discord.accepting import ChallengeCards
@@ -54,6 +55,7 @@ from bot.adapters.discord.leaving import TournamentLeaving
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit, as_edit
 from bot.adapters.discord.picker import PickMenu, PreviewButton
 from bot.adapters.discord.picking import MovePicker
+from bot.adapters.discord.posts import DiscordPosts
 from bot.adapters.discord.reach import MISSING_ACCESS, Reach
 from bot.adapters.discord.sync import sync_if_changed
 from bot.adapters.discord.telling import ChannelTelling, foreign
@@ -61,11 +63,13 @@ from bot.adapters.discord.threads import chat_here
 from bot.adapters.discord.translator import CatalogTranslator
 from bot.adapters.redact import hide
 from bot.core import i18n
+from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, User
+from bot.outcomes import SignUp
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import Post, PostKind
+from bot.storage import PostKind
 from bot.workers import worker_name
 
 __all__ = [
@@ -186,11 +190,14 @@ class DiscordBot(
         # game's board or which challenge's card lives in the store (bot.sessions.posts).
         # Only the interaction's followup webhook is kept (its token), not the interaction
         # with its payload, member and message (issue 48: a process that stays small).
-        self._tokens: dict[int, tuple[discord.Webhook, float]] = {}
+        # At most KEPT_TOKENS, the least recently used first out; an expired one is never used.
+        self._tokens: Lru[int, tuple[discord.Webhook, float]] = Lru(KEPT_TOKENS)
         # Channels that refused the bot, players no notice reached (bot.adapters.discord.reach).
         self.reach = Reach()
         # Followups each interaction sent (a user install's allow 5: followups.py).
         self.followups = Followups()
+        # What the flow after a post does to one of the bot's messages (afterpost.py).
+        self.posts = DiscordPosts(self)
         self.add_dynamic_items(ActionButton, PickMenu, PreviewButton)
         add_commands(self, self.tree, registry)
         self.open_in_activity = False  # (bot.adapters.discord.launching)
@@ -343,10 +350,9 @@ class DiscordBot(
             await self.followups.sections(interaction, out.rest, more, ephemeral=True)
             await self._say_unreachable(interaction)
             return
+        sign_up = reply.outcome if isinstance(reply.outcome, SignUp) else None
         signing_up = (
-            reply.subject_of(ActionKind.TOURNAMENT_JOIN)
-            if mode is Mode.PUBLIC and pressed is None
-            else None
+            sign_up.tournament_id if sign_up and mode is Mode.PUBLIC and pressed is None else None
         )
         if signing_up is not None and await self._update_sign_up(interaction, reply, signing_up):
             # The chat's card shows the new list: the answer is its first line, no 2nd card.
@@ -402,7 +408,7 @@ class DiscordBot(
                     await self._remember_card(interaction, sent.id, signing_up)
         more = markdown(texts.rest_attached())
         await self.followups.sections(interaction, out.rest, more, allowed_mentions=mentions_only())
-        await self._tell_channel(interaction, reply, pressed)
+        await self._tell_channel(interaction, reply)
         await self._say_unreachable(interaction)
 
     async def _remember_card(
@@ -450,31 +456,22 @@ class DiscordBot(
             return
         channel = str(interaction.channel_id or 0)
         now = self._token_time()
-        self._tokens.pop(message_id, None)
         self._tokens[message_id] = (interaction.followup, now)
-        while self._tokens:  # oldest first: drop the tokens that expired, and the surplus
-            oldest = next(iter(self._tokens))
-            if now - self._tokens[oldest][1] < TOKEN_LIFETIME and len(self._tokens) <= KEPT_TOKENS:
-                break
-            del self._tokens[oldest]
         manager = self.manager
         if out.card is not None:
             await manager.remember_post(
                 PLATFORM, channel, str(message_id), PostKind.CARD, challenge_id=out.card
             )
             return
-        older = await manager.remember_post(
-            PLATFORM, channel, str(message_id), PostKind.BOARD, game_id=out.board
-        )
-        for post in older:  # only the latest board of a game keeps live buttons
-            await self.edit_post(post, view=None)
+        if out.board is not None:  # only the latest board of a game keeps live buttons
+            await afterpost.board_posted(manager, self.posts, channel, str(message_id), out.board)
 
     def _token_time(self) -> float:
         """Seconds on the manager's clock, which times the interaction tokens' lifetime (the
         real clock in production; a test's clock moves the tokens' age with the games')."""
         return self.manager.now().timestamp()
 
-    async def edit_post(self, post: Post, **fields: Any) -> bool:
+    async def edit_post(self, post: afterpost.Place, **fields: Any) -> bool:
         """Edit one of the bot's remembered messages (``fields`` as for
         :meth:`discord.Message.edit`): through the interaction that sent it while its token
         lasts (it reaches private channels the bot is not in), else through the channel.

@@ -25,6 +25,7 @@ from bot.adapters.discord.format import (
 )
 from bot.adapters.discord.outgoing import Outgoing
 from bot.messages import Action, ActionKind, Reply, ReplyKind, User
+from bot.outcomes import Ended
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 
@@ -33,11 +34,11 @@ __all__ = ["Composing", "is_board"]
 
 def is_board(reply: Reply) -> bool:
     """Whether a reply shows a game's board as the game's latest: its live board, a board
-    picture, or the end of the game (with Rematch)."""
+    picture, or the end of the game (its outcome :class:`~bot.outcomes.Ended`)."""
     if reply.kind is ReplyKind.LIVE_BOARD:
         return True
     return reply.kind is ReplyKind.BOARD and (
-        reply.image is not None or reply.offers(ActionKind.REMATCH)
+        reply.image is not None or isinstance(reply.outcome, Ended)
     )
 
 

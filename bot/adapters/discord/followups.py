@@ -19,10 +19,11 @@ from __future__ import annotations
 
 import io
 import logging
-from collections import OrderedDict
 from typing import Any, Final
 
 import discord
+
+from bot.core.lru import Lru
 
 __all__ = ["LIMIT", "MORE_FILE", "USER_INSTALL_FOLLOWUPS", "Followups"]
 
@@ -41,7 +42,7 @@ class Followups:
 
     def __init__(self, *, limit: int = LIMIT) -> None:
         self.limit = limit
-        self._sent: OrderedDict[int, int] = OrderedDict()
+        self._sent: Lru[int, int] = Lru(limit)
 
     def left(self, interaction: discord.Interaction) -> int | None:
         """How many more followups ``interaction`` may send (``None``: no cap)."""
@@ -50,9 +51,7 @@ class Followups:
         return max(USER_INSTALL_FOLLOWUPS - self._sent.get(interaction.id, 0), 0)
 
     def _count(self, interaction: discord.Interaction) -> None:
-        self._sent[interaction.id] = self._sent.pop(interaction.id, 0) + 1
-        while len(self._sent) > self.limit:
-            self._sent.popitem(last=False)
+        self._sent[interaction.id] = self._sent.get(interaction.id, 0) + 1
 
     async def send(
         self, interaction: discord.Interaction, content: str | None = None, **fields: Any

@@ -27,7 +27,8 @@ from bot.adapters.discord.format import TEXT_LIMIT, markdown, mentions_only, use
 from bot.adapters.discord.languages import speakers_of
 from bot.adapters.discord.threads import chat_here
 from bot.core import i18n
-from bot.messages import Action, ActionKind, Reply
+from bot.messages import Action, Reply
+from bot.outcomes import SignUp
 from bot.sessions.manager import SessionManager
 
 __all__ = ["TournamentLeaving"]
@@ -91,7 +92,7 @@ class TournamentLeaving:
     ) -> None:
         """The channel told once that the presser left: its sign-up card edited to the new
         list, else one new public message (pinging nobody; a card remembered as such)."""
-        card = reply.subject_of(ActionKind.TOURNAMENT_JOIN)
+        card = reply.outcome.tournament_id if isinstance(reply.outcome, SignUp) else None
         if card is not None and await self._update_sign_up(interaction, reply, card):
             return
         fields: dict[str, Any] = {

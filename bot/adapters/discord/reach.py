@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import math
 import time
-from collections import OrderedDict
 from typing import Final
 
+from bot.core.lru import Lru
 from bot.messages import Mention
 
 __all__ = ["FORGET_AFTER", "LIMIT", "MISSING_ACCESS", "Reach"]
@@ -41,17 +41,14 @@ class Reach:
     def __init__(self, *, forget_after: float = FORGET_AFTER, limit: int = LIMIT) -> None:
         self.forget_after = forget_after
         self.limit = limit
-        self._refused: OrderedDict[int, float] = OrderedDict()
-        self._unreachable: OrderedDict[int, list[Mention]] = OrderedDict()
+        self._refused: Lru[int, float] = Lru(limit)
+        self._unreachable: Lru[int, list[Mention]] = Lru(limit)
 
     def refused(self, channel_id: int, *, for_good: bool = False) -> None:
         """The bot may not post or edit in ``channel_id`` (it is not a member there);
         ``for_good``: a DM or group DM between users, which a bot can never join (remembered
         until the memory is full), else for :attr:`forget_after` (the bot may be added)."""
-        self._refused.pop(channel_id, None)
         self._refused[channel_id] = math.inf if for_good else time.monotonic() + self.forget_after
-        while len(self._refused) > self.limit:
-            self._refused.popitem(last=False)
 
     def out_of_reach(self, channel_id: int) -> bool:
         """Whether ``channel_id`` refused the bot recently (no request is tried there)."""
@@ -59,19 +56,19 @@ class Reach:
         if until is None:
             return False
         if time.monotonic() >= until:
-            del self._refused[channel_id]
+            self._refused.pop(channel_id)
             return False
         return True
 
     def unreachable(self, channel_id: int, mention: Mention) -> None:
         """A notice for ``mention`` about a game in ``channel_id`` could
         be delivered neither there nor by direct message."""
-        names = self._unreachable.setdefault(channel_id, [])
+        names = self._unreachable.get(channel_id)
+        if names is None:
+            names = self._unreachable[channel_id] = []
         if mention not in names:
             names.append(mention)
-        while len(self._unreachable) > self.limit:
-            self._unreachable.popitem(last=False)
 
     def take_unreachable(self, channel_id: int) -> list[Mention]:
         """The players not reached about ``channel_id``'s games since last asked (once)."""
-        return self._unreachable.pop(channel_id, [])
+        return self._unreachable.pop(channel_id) or []

@@ -67,6 +67,7 @@ from typing import Any
 
 import discord
 
+from bot.adapters import afterpost
 from bot.adapters.discord.adapter import DiscordBot, action_view
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only
 from bot.adapters.discord.threads import ARCHIVE_AFTER, thread_name_of
@@ -288,11 +289,10 @@ class DiscordSender:
                 self.client.reach.unreachable(int(chat.chat_id), note.recipient.mention())
                 raise DeliveryRefused(f"channel out of reach; direct message: {refused}") from None
             return
-        older = await manager.remember_post(
-            PLATFORM, str(channel_id), str(sent.id), PostKind.BOARD, game_id=note.game_id
+        # Only the latest board of a game keeps live buttons.
+        await afterpost.board_posted(
+            manager, self.client.posts, str(channel_id), str(sent.id), note.game_id
         )
-        for post in older:  # only the latest board of a game keeps live buttons
-            await self.client.edit_post(post, view=None)
 
     async def _into_thread(
         self, game_id: int, channel_id: int, reply: Reply, fields: dict[str, Any]

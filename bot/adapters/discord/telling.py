@@ -17,21 +17,13 @@ from bot.adapters.discord.followups import Followups
 from bot.adapters.discord.format import TEXT_LIMIT, markdown, mentions_only
 from bot.adapters.discord.reach import Reach
 from bot.adapters.discord.threads import parent_of, thread_name_of
-from bot.messages import ActionKind, Reply
+from bot.messages import Reply
+from bot.outcomes import Ended
 from bot.sessions import texts
 
-__all__ = ["ENDING", "ENDING_COMMANDS", "ChannelTelling", "foreign"]
+__all__ = ["ChannelTelling", "foreign"]
 
 log = logging.getLogger(__name__)
-
-#: Presses and commands that can end a game (its thread's channel is then told the result).
-ENDING = {
-    ActionKind.MOVE,
-    ActionKind.MOVE_ANYWAY,
-    ActionKind.RESIGN_CONFIRMED,
-    ActionKind.DRAW_ACCEPT,
-}
-ENDING_COMMANDS = {"move", "resign", "draw"}
 
 
 def foreign(interaction: discord.Interaction) -> bool:
@@ -76,18 +68,15 @@ class ChannelTelling:
             else:
                 await self.followups.send(interaction, line, allowed_mentions=mentions_only())
 
-    async def _tell_channel(
-        self, interaction: discord.Interaction, reply: Reply, pressed: ActionKind | None
-    ) -> None:
-        """A game played in its own thread just ended there: its channel is told the result
-        (one line, pinging nobody)."""
+    async def _tell_channel(self, interaction: discord.Interaction, reply: Reply) -> None:
+        """A game played in its own thread just ended there (the answer's outcome is
+        :class:`~bot.outcomes.Ended`): its channel is told the result (one line, pinging
+        nobody)."""
         parent = parent_of(interaction)
         facts = reply.facts
-        command = interaction.command.name if interaction.command is not None else None
-        ending = pressed in ENDING or command in ENDING_COMMANDS
-        if parent is None or not ending or not reply.ok or facts is None:
+        if parent is None or not reply.ok or facts is None or facts.result is None:
             return
-        if facts.result is None or not reply.offers(ActionKind.REMATCH):
+        if not isinstance(reply.outcome, Ended):
             return
         line = texts.thread_result(thread_name_of(facts), facts.result)
         try:

@@ -14,26 +14,23 @@ afterwards loses them then (issue 45).  Long texts are split at Telegram's limit
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import weakref
 
 from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, Message, WebAppInfo
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
 
+from bot.adapters import afterpost
 from bot.adapters.telegram.format import (
     CAPTION_LIMIT,
-    PLATFORM,
     TEXT_LIMIT,
     html_text,
     keyboard,
     rows_of,
 )
-from bot.core.lru import Lru
+from bot.adapters.telegram.retiring import TelegramPosts, delete_or_drop, drop_buttons
+from bot.adapters.telegram.state import state_of
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, sections
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 
 __all__ = [
     "board_lock",
@@ -46,26 +43,11 @@ __all__ = [
     "send_text",
 ]
 
-# One lock per game of each manager, shared by the adapter and the sender: a board is sent and
-# remembered under it, so the board remembered last is the newest message (the one that keeps
-# its buttons), even when the bot's move is delivered while the player's is being answered.
-# At most BOARD_LOCKS games' locks are kept (least recently used first out; a held one stays).
-_LOCKS: weakref.WeakKeyDictionary[SessionManager, Lru[int, asyncio.Lock]] = (
-    weakref.WeakKeyDictionary()
-)
-#: Games whose board lock this process keeps (issue 48: the process stays small).
-BOARD_LOCKS = 2000
-
 
 def board_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
-    """The lock under which a board of ``game_id`` is sent and remembered."""
-    locks = _LOCKS.get(manager)
-    if locks is None:
-        locks = _LOCKS[manager] = Lru(BOARD_LOCKS, keep=lambda lock: lock.locked())
-    lock = locks.get(game_id)
-    if lock is None:
-        lock = locks[game_id] = asyncio.Lock()
-    return lock
+    """The lock under which a board of ``game_id`` is sent and remembered (shared by the
+    adapter and the sender: :mod:`~bot.adapters.telegram.state`)."""
+    return state_of(manager).board_lock(game_id)
 
 
 def mini_app(bot: Bot, short_name: str) -> str:
@@ -161,22 +143,6 @@ async def send_photo(
     return message
 
 
-async def drop_buttons(bot: Bot, chat_id: int, message_id: int) -> None:
-    """Take a message's buttons away (nothing to do when it has none or is gone, or its
-    group became a supergroup: the old group takes no edits)."""
-    with contextlib.suppress(BadRequest, ChatMigrated):
-        await bot.edit_message_reply_markup(chat_id, message_id)
-
-
-async def delete_or_drop(bot: Bot, chat_id: int, message_id: int) -> None:
-    """Delete a message of the bot's (a move picker), or, when it is too old to delete (48
-    hours: core.telegram.org/bots/api#deletemessage), take its buttons away."""
-    try:
-        await bot.delete_message(chat_id, message_id)
-    except BadRequest:
-        await drop_buttons(bot, chat_id, message_id)
-
-
 async def send_board(
     bot: Bot,
     manager: SessionManager,
@@ -195,15 +161,8 @@ async def send_board(
         message = await send_text(bot, chat_id, reply.body, markup, thread=thread)
     else:
         message = await send_photo(bot, chat_id, reply, markup, thread=thread)
-    older = await manager.remember_post(
-        PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
-    )
-    ended = reply.kind is not ReplyKind.LIVE_BOARD
-    for post in older:
-        # Removed from that chat, or it moved: nothing to tidy there.
-        with contextlib.suppress(Forbidden, ChatMigrated):
-            if post.kind is PostKind.PICKER:  # a picker under an older board: done with
-                await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
-            elif ended and post.kind is PostKind.BOARD:  # the game is over: no Move, Resign
-                await drop_buttons(bot, int(post.chat_id), int(post.message_id))
+    await afterpost.board_posted(
+        manager, TelegramPosts(bot), str(chat_id), str(message.message_id), reply.game_id,
+        over=reply.kind is not ReplyKind.LIVE_BOARD,
+    )  # fmt: skip
     return message

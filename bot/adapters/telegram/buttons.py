@@ -20,6 +20,7 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest
 from telegram.ext import Application, ContextTypes
 
+from bot.adapters import afterpost
 from bot.adapters.commands import run_words
 from bot.adapters.telegram import offers, topics, watch
 from bot.adapters.telegram.boards import board_markup, drop_buttons, send_photo
@@ -27,6 +28,7 @@ from bot.adapters.telegram.format import CAPTION_LIMIT, PLATFORM, html_text, key
 from bot.adapters.telegram.identity import chat_of, tg_user
 from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import game_choice
+from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.taps import Taps
 from bot.core.i18n import gettext
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
@@ -149,11 +151,13 @@ class ButtonHandlers:
         message_id = message.message_id
         if kind is not None and kind.on_card and reply.challenge_id is not None:
             # Closed: every other copy of the card too; this one is edited just below.
-            pressed = message if isinstance(message, Message) else None
-            await offers.close_cards(bot, self.manager, reply.challenge_id, reply.body, pressed)
+            pressed = (str(message.chat.id), str(message.message_id))
+            await afterpost.card_answered(
+                self.manager, TelegramPosts(bot), reply.challenge_id, reply, (pressed,)
+            )
         answered = offers.answers_offer(query.data)
         if answered is not None:  # every copy of the offer loses its answer buttons
-            await offers.close_offers(bot, self.manager, answered)
+            await afterpost.close_offers(self.manager, TelegramPosts(bot), answered)
         if kind is ActionKind.ACCEPT:
             await drop_buttons(self.application.bot, chat_id, message_id)
         elif kind is not None and kind.on_card:
@@ -269,7 +273,7 @@ class ButtonHandlers:
             if not await watch.may_close(self.manager, user, gid):
                 await query.answer(gettext(texts.NOT_YOUR_PICKER), show_alert=True)
                 return
-            await watch.close_pickers(self.application.bot, self.manager, gid)
+            await afterpost.close_pickers(self.manager, TelegramPosts(self.application.bot), gid)
             await query.answer()
             return
         if not await self.manager.seated(user, gid):

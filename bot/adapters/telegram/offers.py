@@ -12,18 +12,18 @@ where to answer.  When the question is answered, cancelled or expires, every rem
 
 from __future__ import annotations
 
-import contextlib
-from collections import OrderedDict
 from collections.abc import Sequence
 
 from telegram import Bot, Message
-from telegram.constants import ParseMode
-from telegram.error import BadRequest, TelegramError
 
-from bot.adapters.telegram.format import PLATFORM, html_text
+from bot.adapters import afterpost
+from bot.adapters.telegram.format import PLATFORM
+from bot.adapters.telegram.retiring import TelegramPosts
+from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
-from bot.messages import Action, ActionKind, Reply, Text
+from bot.messages import Action, ActionKind, Reply
+from bot.outcomes import Answered, Ended, Offered
 from bot.sessions.manager import SessionManager
 from bot.storage import Post, PostKind
 
@@ -33,8 +33,6 @@ __all__ = [
     "after_typed",
     "answers_offer",
     "card_place",
-    "close_cards",
-    "close_offers",
     "remember_copy",
     "remember_offer",
     "shown_in",
@@ -95,84 +93,36 @@ async def remember_copy(
         )
     elif note.game_id is not None and note.kind in OFFER_KINDS:
         await manager.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
-        _posted(note.game_id)
+        _posted(manager, note.game_id)
 
 
 async def remember_offer(manager: SessionManager, message: Message, reply: Reply) -> None:
-    """Remember an answer to a player that shows an offer's answer buttons."""
-    if reply.game_id is None or not any(a.kind in ANSWERS for a in reply.actions):
+    """Remember an answer that made an offer (:class:`~bot.outcomes.Offered`: it shows the
+    offer's answer buttons)."""
+    if not isinstance(reply.outcome, Offered) or reply.game_id is None:
         return
     await manager.remember_post(
         PLATFORM, str(message.chat.id), str(message.message_id), PostKind.OFFER,
         game_id=reply.game_id,
     )  # fmt: skip
-    _posted(reply.game_id)
+    _posted(manager, reply.game_id)
 
 
-#: The games whose offer copies this process posted (the latest :data:`_POSTED_MOST`): only
-#: theirs are looked up after a move, so a move costs no read for offers.  A copy posted by
-#: another process, or before a restart, keeps its buttons, and a press is answered "no
-#: offer".
-_POSTED: OrderedDict[int, None] = OrderedDict()
-_POSTED_MOST = 10_000
-
-
-def _posted(game_id: int) -> None:
-    _POSTED[game_id] = None
-    _POSTED.move_to_end(game_id)
-    while len(_POSTED) > _POSTED_MOST:
-        _POSTED.popitem(last=False)
-
-
-async def close_lapsed_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
-    """A draw offer stands until the other player moves, a takeback request until it is
-    answered: once the game has neither (a move lapsed it), every copy of its offer loses
-    the answer buttons, which could only be answered "no offer" now."""
-    if game_id not in _POSTED or await manager.offer_standing(game_id) is not False:
-        return
-    del _POSTED[game_id]
-    await close_offers(bot, manager, game_id)
-
-
-async def close_cards(
-    bot: Bot, manager: SessionManager, challenge_id: int, text: Text, pressed: Message | None
-) -> None:
-    """Every live card of a challenge (``pressed`` aside: its handler edits it) edited to
-    ``text`` without buttons, and all of them retired."""
-    cards = await manager.posts_for(
-        PLATFORM, challenge_id=challenge_id, kind=PostKind.CARD, live=True
-    )
-    skip = None if pressed is None else (str(pressed.chat.id), str(pressed.message_id))
-    for card in cards:
-        if (card.chat_id, card.message_id) == skip:
-            continue
-        # Deleted meanwhile, or in a chat the bot left: nothing left to change there.
-        with contextlib.suppress(BadRequest, TelegramError):
-            await bot.edit_message_text(
-                html_text(text), int(card.chat_id), int(card.message_id),
-                parse_mode=ParseMode.HTML,
-            )  # fmt: skip
-    if cards:
-        await manager.retire_posts(cards)
-
-
-async def close_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
-    """Every live copy of a game's offer loses its answer buttons."""
-    offers = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.OFFER, live=True)
-    for offer in offers:
-        with contextlib.suppress(TelegramError):
-            await bot.edit_message_reply_markup(int(offer.chat_id), int(offer.message_id))
-    if offers:
-        await manager.retire_posts(offers)
+def _posted(manager: SessionManager, game_id: int) -> None:
+    # Only the games whose offer copies this process posted are looked up after a move (so a
+    # move costs no read for offers).  A copy posted by another process, or before a
+    # restart, keeps its buttons, and a press is answered "no offer".
+    state_of(manager).offers_posted[game_id] = None
 
 
 async def after_typed(bot: Bot, manager: SessionManager, command: str, reply: Reply) -> None:
-    """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (a reply
-    that asks anew carries the answer buttons itself).  A challenge is answered on Telegram
-    by its buttons only (see :func:`close_cards`)."""
-    asks = any(action.kind in ANSWERS for action in reply.actions)
-    if reply.ok and command in _OFFER_COMMANDS and reply.game_id is not None and not asks:
-        await close_offers(bot, manager, reply.game_id)
+    """Close the copies of a game's offer after ``/draw`` or ``/undo`` answered it (its
+    outcome :class:`~bot.outcomes.Answered`, or :class:`~bot.outcomes.Ended` by a draw
+    agreed; an offer made anew carries the answer buttons itself).  A challenge is answered
+    on Telegram by its buttons only (see :func:`bot.adapters.afterpost.card_answered`)."""
+    answered = isinstance(reply.outcome, Answered | Ended)
+    if command in _OFFER_COMMANDS and answered and reply.game_id is not None:
+        await afterpost.close_offers(manager, TelegramPosts(bot), reply.game_id)
 
 
 def answers_offer(data: str) -> int | None:

@@ -9,29 +9,31 @@ sets the state it reads (the application, the manager, the outbox, the boards' c
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest
 from telegram.ext import Application
 
 from bot import metrics
+from bot.adapters import afterpost
 from bot.adapters.telegram import offers, topics, watch
 from bot.adapters.telegram.boards import (
     board_lock,
     board_markup,
-    drop_buttons,
     mini_app,
     send_board,
     send_photo,
     send_text,
 )
 from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
+from bot.adapters.telegram.retiring import TelegramPosts
+from bot.adapters.telegram.state import state_of
 from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, User
+from bot.outcomes import SignUp
 from bot.sessions.manager import SessionManager
 from bot.storage import PostKind
 
@@ -103,16 +105,13 @@ class Posting:
         if reply.kind is ReplyKind.CHART and reply.image is not None:
             markup = keyboard(rows_of(reply.actions))
             return await send_photo(bot, chat_id, reply, markup, thread=thread)
-        signing_up = reply.subject_of(ActionKind.TOURNAMENT_JOIN)
-        if signing_up is not None:
-            return await self._sign_up(chat_id, reply, signing_up, thread)
+        if isinstance(reply.outcome, SignUp):
+            return await self._sign_up(chat_id, reply, reply.outcome.tournament_id, thread)
         live = reply.kind is ReplyKind.LIVE_BOARD
         if reply.ok and reply.game_id is not None and reply.kind is ReplyKind.BOARD:
             # The game is over: its picker is done with and nothing is offered any more (a
             # live board retires the game's picker when it is remembered: boards.send_board).
-            await watch.close_pickers(bot, self.manager, reply.game_id)
-            await offers.close_offers(bot, self.manager, reply.game_id)
-            await self._retire_boards(reply.game_id)
+            await afterpost.game_over(self.manager, TelegramPosts(bot), reply.game_id)
         if reply.game_id is None or (reply.image is None and not live):
             is_card = reply.kind is ReplyKind.CARD
             markup = self._card_markup(reply, chat_id) if is_card else board_markup(reply)
@@ -138,7 +137,8 @@ class Posting:
                 )
             self._captions[gid] = caption
         if live:
-            await offers.close_lapsed_offers(bot, self.manager, gid)
+            posted = state_of(self.manager).offers_posted
+            await afterpost.close_lapsed_offers(self.manager, TelegramPosts(bot), posted, gid)
         if reply.animation is not None:  # (recaps come through the outbox; kept for others)
             await bot.send_animation(
                 chat_id, reply.animation, filename=f"hexhall-{gid}.gif", message_thread_id=thread
@@ -177,14 +177,3 @@ class Posting:
     def _mini_app(self) -> str:
         """``<bot username>/<short name>`` of the web board's Mini App ("" when none)."""
         return mini_app(self.application.bot, self.web_app)
-
-    async def _retire_boards(self, game_id: int) -> None:
-        """The game is over: its board that still has live buttons loses them (one edit)."""
-        live = await self.manager.posts_for(
-            PLATFORM, game_id=game_id, kind=PostKind.BOARD, live=True
-        )
-        for post in live:
-            with contextlib.suppress(Forbidden, ChatMigrated):  # removed, or moved: nothing
-                await drop_buttons(self.application.bot, int(post.chat_id), int(post.message_id))
-        if live:
-            await self.manager.retire_posts(live)

@@ -36,6 +36,7 @@ from bot.adapters.telegram.topics import topic_of
 from bot.adapters.telegram.watch import ALERT_LIMIT, direct_refused, refused
 from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Reply, User
+from bot.outcomes import asks as question_asked
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.questions import QUESTION_TTL
@@ -49,14 +50,9 @@ OPEN_QUESTIONS = 1000
 
 
 def asks(reply: Reply) -> bool:
-    """Whether ``reply`` is a question for the person who asked (one of its buttons says yes
-    to something only they may confirm)."""
-    kinds = {a.kind for a in reply.actions}
-    return _LEAVING in kinds or any(k is not None and k.confirms for k in kinds)
-
-
-# Yes to leaving a tournament (a question asked of one player, about no game).
-_LEAVING = ActionKind.TOURNAMENT_LEAVE_CONFIRMED
+    """Whether ``reply`` is a question for the person who asked (its outcome says so:
+    :func:`bot.outcomes.asks`)."""
+    return question_asked(reply.outcome)
 
 
 class Questions:

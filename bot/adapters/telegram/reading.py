@@ -20,12 +20,11 @@ True
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, Message
 from telegram import User as TgUser
 
 import engines
+from bot.core.lru import Lru
 
 __all__ = [
     "GAME_CHOICE_PREFIX",
@@ -104,19 +103,16 @@ class RefusedMoves:
 
     def __init__(self, limit: int = REFUSED_KEPT) -> None:
         self._limit = limit
-        self._keys: OrderedDict[tuple[int, int], None] = OrderedDict()
+        self._keys: Lru[tuple[int, int], None] = Lru(limit)
 
     def add(self, key: tuple[int, int]) -> None:
         """Remember that the move of message ``key`` (chat id, message id) was refused."""
         self._keys[key] = None
-        self._keys.move_to_end(key)
-        while len(self._keys) > self._limit:
-            self._keys.popitem(last=False)
 
     def take(self, key: tuple[int, int]) -> bool:
         """Whether message ``key``'s move was refused (forgotten now: one retry per refusal,
         and a refused retry is remembered again)."""
         if key not in self._keys:
             return False
-        del self._keys[key]
+        self._keys.pop(key)
         return True

@@ -22,8 +22,6 @@ again from Telegram's first 403 there.
 from __future__ import annotations
 
 import contextlib
-import weakref
-from collections import OrderedDict
 
 from telegram import Bot, ChatMemberUpdated, Update
 from telegram.constants import ChatMemberStatus, ChatType, ParseMode
@@ -31,6 +29,7 @@ from telegram.error import BadRequest, Forbidden
 from telegram.ext import ChatMemberHandler, ContextTypes
 
 from bot.adapters.telegram.format import PLATFORM, html_text
+from bot.adapters.telegram.state import RemovedChats, state_of
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 
@@ -41,45 +40,10 @@ _GONE = frozenset({ChatMemberStatus.LEFT, ChatMemberStatus.BANNED})
 _BACK = frozenset({ChatMemberStatus.MEMBER, ChatMemberStatus.ADMINISTRATOR, ChatMemberStatus.OWNER})
 
 
-class RemovedChats:
-    """The groups this process knows removed the bot, each with whether its players were told
-    (at most ``limit``, oldest forgotten first: a forgotten one is learned again from
-    Telegram's next 403 there)."""
-
-    def __init__(self, limit: int = 10_000) -> None:
-        self.limit = limit
-        self._chats: OrderedDict[int, bool] = OrderedDict()
-
-    def add(self, chat_id: int, *, told: bool = False) -> bool:
-        """Remember that ``chat_id`` removed the bot (and, ``told``, that its players were
-        told); whether this is news (``told``: whether they had not been told yet)."""
-        before = self._chats.get(chat_id)
-        self._chats[chat_id] = bool(before) or told
-        self._chats.move_to_end(chat_id)
-        while len(self._chats) > self.limit:
-            self._chats.popitem(last=False)
-        return not before if told else before is None
-
-    def discard(self, chat_id: int) -> None:
-        """The bot is back in ``chat_id``."""
-        self._chats.pop(chat_id, None)
-
-    def removed(self, chat_id: int) -> bool:
-        """Whether ``chat_id`` is known to have removed the bot."""
-        return chat_id in self._chats
-
-
-# One set per session manager (one per process; each test's own), shared by the adapter and
-# the outbox's sender, which both hold the manager.
-_REMOVED: weakref.WeakKeyDictionary[SessionManager, RemovedChats] = weakref.WeakKeyDictionary()
-
-
 def removed_chats(manager: SessionManager) -> RemovedChats:
-    """The groups known to have removed the bot, for ``manager``'s process."""
-    known = _REMOVED.get(manager)
-    if known is None:
-        known = _REMOVED[manager] = RemovedChats()
-    return known
+    """The groups known to have removed the bot, for ``manager``'s process (shared by the
+    adapter and the outbox's sender: :mod:`~bot.adapters.telegram.state`)."""
+    return state_of(manager).removed
 
 
 async def on_member_update(manager: SessionManager, bot: Bot, change: ChatMemberUpdated) -> int:

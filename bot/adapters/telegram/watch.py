@@ -26,22 +26,22 @@ bot may delete its own messages if they are less than 48 hours old
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import re
-import weakref
 from dataclasses import replace
 
 from telegram import Bot, CallbackQuery, InlineKeyboardMarkup, Message, ReplyParameters
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden
+from telegram.error import BadRequest, Forbidden
 
 from bot import metrics
-from bot.adapters.telegram.boards import delete_or_drop, send_photo, send_text
+from bot.adapters import afterpost
+from bot.adapters.telegram.boards import send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
+from bot.adapters.telegram.retiring import TelegramPosts
+from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import topic_of
 from bot.core.i18n import gettext
-from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -53,7 +53,6 @@ __all__ = [
     "LOOKS",
     "alert_text",
     "answer_privately",
-    "close_pickers",
     "direct_refused",
     "is_picker",
     "look_privately",
@@ -70,10 +69,6 @@ __all__ = [
 
 #: What a callback answer may say (characters).
 ALERT_LIMIT = 200
-#: People whose refused direct messages this process remembers (least recently seen first out).
-REMEMBERED_REFUSALS = 10_000
-#: Games whose picker lock this process keeps (least recently used first out).
-PICKER_LOCKS = 2000
 #: The buttons that only look at a game (nothing changes).
 LOOKS = frozenset(
     {
@@ -107,34 +102,23 @@ async def spectating(manager: SessionManager, user: User, chat_id: int, data: st
     return action.subject
 
 
-# The people this process knows Telegram refuses direct messages to, per manager.
-_REFUSED: weakref.WeakKeyDictionary[SessionManager, Lru[int, bool]] = weakref.WeakKeyDictionary()
-
-
-def _refusals(manager: SessionManager) -> Lru[int, bool]:
-    known = _REFUSED.get(manager)
-    if known is None:
-        known = _REFUSED[manager] = Lru(REMEMBERED_REFUSALS)
-    return known
-
-
 def direct_refused(manager: SessionManager, user_id: int) -> bool:
     """Whether Telegram refused a direct message to ``user_id`` (they never opened the bot, or
     blocked it) and they have not opened it since: nothing is tried until they do."""
-    return _refusals(manager).get(user_id, False)
+    return state_of(manager).refused.get(user_id, False)
 
 
 async def refused(manager: SessionManager, user: User) -> None:
     """Telegram refused a direct message to ``user`` (a spectator, a presser): remembered like
     a player's refusal, in the store (``players.dm_refused_at``: the outbox stops trying too)
     and here, until they open the bot (:func:`reachable`)."""
-    _refusals(manager)[int(user.user_id)] = True
+    state_of(manager).refused[int(user.user_id)] = True
     await manager.direct_refused(user)
 
 
 async def reachable(manager: SessionManager, user: User) -> None:
     """``user`` opened a private chat with the bot: direct messages may reach them again."""
-    _refusals(manager).pop(int(user.user_id), None)
+    state_of(manager).refused.pop(int(user.user_id), None)
     await manager.direct_reachable(user)
 
 
@@ -263,11 +247,11 @@ async def private_picker(manager: SessionManager, bot: Bot, person: int, step: P
     picker of the game closed first) unless one is open there already (a second Move tap,
     or Start after the picker came)."""
     gid = step.game_id
-    async with _picker_lock(manager, gid):
+    async with state_of(manager).picker_lock(gid):
         live = await manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
         if any(post.chat_id == str(person) for post in live):
             return
-        await close_pickers(bot, manager, gid)
+        await afterpost.close_pickers(manager, TelegramPosts(bot), gid)
         sent = await bot.send_message(
             person, html_text(step.text), parse_mode=ParseMode.HTML,
             reply_markup=picker_markup(step),
@@ -295,7 +279,7 @@ async def _preview(
         sent = await send_photo(bot, message.chat.id, reply, markup, thread=thread)
     else:
         sent = await send_text(bot, message.chat.id, reply.body, markup, thread=thread)
-    await close_pickers(bot, manager, gid)
+    await afterpost.close_pickers(manager, TelegramPosts(bot), gid)
     await manager.remember_post(
         PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=gid
     )
@@ -318,8 +302,8 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
             )  # fmt: skip
         return
     # One picker of a game at a time, however many Move taps (on any of its boards) race.
-    async with _picker_lock(manager, step.game_id):
-        await close_pickers(bot, manager, step.game_id)
+    async with state_of(manager).picker_lock(step.game_id):
+        await afterpost.close_pickers(manager, TelegramPosts(bot), step.game_id)
         sent = await bot.send_message(
             message.chat.id, html_text(step.text), parse_mode=ParseMode.HTML,
             reply_markup=markup,
@@ -332,22 +316,6 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
         )  # fmt: skip
 
 
-# One lock per game of each manager, under which a game's picker is opened.
-_PICKER_LOCKS: weakref.WeakKeyDictionary[SessionManager, Lru[int, asyncio.Lock]] = (
-    weakref.WeakKeyDictionary()
-)
-
-
-def _picker_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
-    locks = _PICKER_LOCKS.get(manager)
-    if locks is None:
-        locks = _PICKER_LOCKS[manager] = Lru(PICKER_LOCKS, keep=lambda lock: lock.locked())
-    lock = locks.get(game_id)
-    if lock is None:
-        lock = locks[game_id] = asyncio.Lock()
-    return lock
-
-
 async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
     """Whether ``user`` may close ``game_id``'s picker: the player to move (or, when nobody
     is to move any more, a player of the game)."""
@@ -355,17 +323,6 @@ async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
     if mover is None:
         return await manager.seated(user, game_id)
     return (mover.platform, mover.user_id) == (user.platform, user.user_id)
-
-
-async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None:
-    """Delete the open pickers of ``game_id`` (an old one only loses its buttons)."""
-    posts = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True)
-    for post in posts:
-        # Removed from the chat, or it moved: nothing to tidy there.
-        with contextlib.suppress(Forbidden, ChatMigrated):
-            await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
-    if posts:
-        await manager.retire_posts(posts)
 
 
 async def answer_privately(

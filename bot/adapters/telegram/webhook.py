@@ -30,7 +30,6 @@ import asyncio
 import hmac
 import json
 import logging
-from collections import OrderedDict
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -41,6 +40,7 @@ from telegram.error import TelegramError
 from bot.adapters.redact import MASK, hide
 from bot.adapters.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter, TelegramUnavailable
 from bot.adapters.telegram.format import PLATFORM
+from bot.core.lru import Lru
 from bot.core.ratelog import RateLimited
 from bot.sessions.leases import Claim
 from bot.storage import StoreError
@@ -94,8 +94,7 @@ class TelegramWebhook:
         self._secret = secret.encode()
         # Requests without the secret are anyone's to send: logged at most once a minute.
         self._refusals = RateLimited(log, REFUSAL_LOG_EVERY)
-        self._recent: OrderedDict[int, None] = OrderedDict()
-        self._recent_size = max(recent, 1)
+        self._recent: Lru[int, None] = Lru(max(recent, 1))
         # Updates being handled now, by id: a duplicate waits for the first handling's outcome.
         self._handling: dict[int, asyncio.Future[bool]] = {}
         self._shutdown_timeout = shutdown_timeout
@@ -245,7 +244,5 @@ class TelegramWebhook:
             del self._handling[update_id]
             if handled:
                 self._recent[update_id] = None
-                while len(self._recent) > self._recent_size:
-                    self._recent.popitem(last=False)
             outcome.set_result(handled)
         return True

@@ -1,5 +1,7 @@
-"""The move path answers with a typed outcome (bot.outcomes) besides its words: a surface
-learns what happened from ``reply.outcome``, never from the text or the buttons."""
+"""Session operations answer with a typed outcome (bot.outcomes) besides their words: a
+surface learns what happened from ``reply.outcome``, never from the text or the buttons (the
+move path; every ending; a challenge that can no longer be answered; a tournament's sign-up
+card; a question for the asker alone)."""
 
 from __future__ import annotations
 
@@ -9,13 +11,29 @@ from pathlib import Path
 
 import pytest
 
+from bot.core import i18n
 from bot.messages import TurnRefusal
-from bot.outcomes import AlreadyPlayed, Ended, Moved, NeedsConfirm, Refused, Started
+from bot.outcomes import (
+    AlreadyPlayed,
+    Answered,
+    Asks,
+    ChallengeRefusal,
+    Ended,
+    Moved,
+    NeedsConfirm,
+    Offered,
+    Question,
+    Refused,
+    Request,
+    SignUp,
+    Started,
+    asks,
+)
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from engines import IllegalMoveCode, Termination, pathagon
-from tests.bot.session_kit import ALICE, BOB, ROOM
+from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM
 from tests.web.kit import losing_game
 
 #: Light joins its two edges with d7.
@@ -82,3 +100,77 @@ async def test_a_losing_move_needs_confirming(manager: SessionManager) -> None:
     assert (asked.outcome.game_id, asked.outcome.ply) == (gid, ply)
     played = await manager.move((ALICE, BOB)[ply % 2], ROOM, losing, gid, ply, confirm=True)
     assert played.ok and isinstance(played.outcome, Ended) and played.outcome.winner == 1 - ply % 2
+
+
+async def test_resigning_asks_first_then_ends(manager: SessionManager) -> None:
+    gid = await _game(manager)
+    question = await manager.resign(ALICE, ROOM, gid, confirm=False)
+    assert question.outcome == Asks(Question.RESIGN, gid) and asks(question.outcome)
+    resigned = await manager.resign(ALICE, ROOM, gid)
+    assert resigned.outcome == Ended(gid, 0, Termination.RESIGNATION, 1), resigned.text
+
+
+async def test_requests_are_offered_then_answered_or_ended(manager: SessionManager) -> None:
+    gid = await _game(manager)
+    offered = await manager.draw(ALICE, ROOM, gid, "offer")
+    assert offered.outcome == Offered(gid, Request.DRAW), offered.text
+    declined = await manager.draw(BOB, ROOM, gid, "decline")
+    assert declined.outcome == Answered(gid, Request.DRAW, accepted=False), declined.text
+    assert (await manager.move(ALICE, ROOM, "d1", gid, 0)).ok
+    asked = await manager.takeback(ALICE, ROOM, gid, "ask")
+    assert asked.outcome == Offered(gid, Request.TAKEBACK), asked.text
+    allowed = await manager.takeback(BOB, ROOM, gid, "accept")
+    assert allowed.outcome == Answered(gid, Request.TAKEBACK, accepted=True), allowed.text
+    assert (await manager.draw(BOB, ROOM, gid, "offer")).outcome == Offered(gid, Request.DRAW)
+    agreed = await manager.draw(ALICE, ROOM, gid, "accept")
+    assert agreed.outcome == Ended(gid, 0, Termination.AGREEMENT, None), agreed.text
+
+
+async def _refused_challenge(manager: SessionManager, reply_of: str) -> tuple[int, Refused]:
+    made = await manager.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
+    cid = made.challenge_id
+    assert cid is not None
+    if reply_of == "declined":
+        assert (await manager.decline(BOB, ROOM, cid)).ok
+    elif reply_of == "cancelled":
+        assert (await manager.cancel(ALICE, ROOM, cid)).ok
+    elif reply_of == "accepted":
+        assert (await manager.accept(BOB, ROOM, cid)).ok
+    else:
+        clock = manager.clock
+        assert isinstance(clock, FakeClock)
+        clock.advance(hours=25)
+    late = await manager.accept(BOB, ROOM, cid)
+    assert not late.ok and isinstance(late.outcome, Refused), late.text
+    return cid, late.outcome
+
+
+@pytest.mark.parametrize("end", ["declined", "cancelled", "expired"])
+async def test_a_challenge_answered_for_good_is_refused_as_closed(
+    manager: SessionManager, end: str
+) -> None:
+    cid, refused = await _refused_challenge(manager, end)
+    assert refused.code is ChallengeRefusal.CLOSED
+    assert refused.arguments == {"challenge_id": cid, "status": end}
+
+
+async def test_a_challenge_accepted_already_is_refused_as_taken(manager: SessionManager) -> None:
+    cid, refused = await _refused_challenge(manager, "accepted")
+    assert refused.code is ChallengeRefusal.TAKEN
+    assert refused.arguments == {"challenge_id": cid, "status": "accepted"}
+
+
+async def test_a_tournament_card_is_a_sign_up_until_it_starts(manager: SessionManager) -> None:
+    opened = await manager.tournament_new(ALICE, ROOM, "pathagon", {}, 1.0, 1, True, 10)
+    assert isinstance(opened.outcome, SignUp), opened.text
+    tid = opened.outcome.tournament_id
+    for outcome in (
+        (await manager.tournament_join(BOB, ROOM, tid)).outcome,
+        (await manager.tournament_join(CAROL, ROOM, tid)).outcome,
+        (await manager.tournament_leave(CAROL, ROOM, tid)).outcome,
+    ):
+        assert outcome == SignUp(tid)
+    leaving = await manager.tournament_leave_question(BOB, ROOM, tid)
+    assert leaving.outcome == Asks(Question.LEAVE, tid) and asks(leaving.outcome)
+    with i18n.use("ja"):  # the outcome is the same whatever language the words are in
+        assert (await manager.tournament_standings(ALICE, ROOM, tid)).outcome == SignUp(tid)
