@@ -95,9 +95,7 @@ async def test_a_tournament_s_games_played_by_taps_at_full_speed(tmp_path: Path)
         fake.grant_threads(GUILD)
         with point_discord_py_at(fake):
             async with running(fake, tmp_path / "hexhall.db", outbox=True) as run:
-                card = await run.answer(
-                    ALICE, "tournament new", {"game": "pathagon", "days": "1"}
-                )
+                card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
                 for player in (BOB, CAROL):
                     await run.click(player, card, "Join")
                 await run.answer(ALICE, "tournament start", {})

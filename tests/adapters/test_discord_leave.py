@@ -171,9 +171,7 @@ async def test_a_lapsed_yes_is_refused_privately(tmp_path: Path) -> None:
 
 async def test_leave_when_not_in_is_a_private_line(tmp_path: Path) -> None:
     async with fake_discord() as fake, running(fake, tmp_path / "t.db") as run:
-        card = await run.answer(
-            ALICE, "tournament new", {"game": "pathagon", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
         edits = card.edits
         press = await run.click(BOB, card, "Leave")
         said = await fake.original(press, timeout=DEADLINE)

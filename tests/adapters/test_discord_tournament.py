@@ -52,9 +52,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         fake_discord() as fake,
         running(fake, tmp_path / "t.db", pictures=True, outbox=True) as run,
     ):
-        card = await run.answer(
-            ALICE, "tournament new", {"game": "pathagon", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
         assert "Tournament 1: Pathagon" in card.content, card.content
         assert labels(card) == ["Join", "Leave"]
         for player in (BOB, CAROL):
@@ -181,9 +179,7 @@ async def test_a_typed_join_edits_the_card_and_a_withdrawal_is_said_once(tmp_pat
         fake_discord() as fake,
         running(fake, tmp_path / "t.db", outbox=True) as run,
     ):
-        card = await run.answer(
-            ALICE, "tournament new", {"game": "pathagon", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
         for player, said in ((BOB, "2 of"), (CAROL, "3 of")):
             answer = await run.answer(player, "tournament join", {})
             assert f"<@{player}> joined" in answer.content and said in answer.content
@@ -224,9 +220,7 @@ async def test_tournament_games_get_threads_like_any_game(tmp_path: Path) -> Non
         running(fake, tmp_path / "t.db", outbox=True) as run,
     ):
         fake.grant_threads(GUILD)
-        card = await run.answer(
-            ALICE, "tournament new", {"game": "maphex", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "maphex", "days": "1"})
         for player in (BOB, CAROL):
             await run.click(player, card, "Join")
         started = await run.answer(ALICE, "tournament start", {})
