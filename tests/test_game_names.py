@@ -30,15 +30,6 @@ GAMES = frozenset({"maphex", "pathagon", "fixation", "inphexion", "isopath", *en
 
 #: Files that still name a game outside its own modules: file -> the games named, and why.
 STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {
-    "bot/adapters/registry.py": (
-        frozenset({"inphexion"}),
-        "the pie option's description names inpHeXion: command options should come from the "
-        "engine's option list (the commands' part of issue 42)",
-    ),
-    "bot/adapters/typed.py": (
-        frozenset({"maphex"}),
-        "the leaderboard usage sentence's example (a sentence outside bot/sessions/texts/)",
-    ),
     "bot/sessions/building.py": (
         frozenset({"isopath"}),
         "Iso-Path's board picker (PickerMode.BOARD) lives in the sessions, not in a module of "

@@ -23,14 +23,22 @@ import re
 import sys
 import types
 from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import aiohttp
+import discord
 import pytest
+from discord import app_commands
 
 import engines
 import render
+from bot.adapters.commands import execute
 from bot.adapters.console import Console
+from bot.adapters.discord.commands import add_commands
+from bot.adapters.discord.sync import payload
+from bot.adapters.discord.translator import CatalogTranslator
 from bot.ratings import Pool, pool_of, pools_of_game
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
@@ -38,6 +46,7 @@ from bot.storage import SqliteStore
 from engines.ai import choose_move
 from engines.ai.hooks import knowledge_of
 from render import _pipeline
+from tests.bot.session_kit import ALICE, ROOM
 from tests.web.kit import ADA, BO, TG_GROUP, init_data, new_game, site
 
 TOY = "toyhex"
@@ -174,3 +183,46 @@ async def test_the_toy_is_played_through_the_web_api(toy: engines.Game, tmp_path
                 assert answer.status == 200 and (await answer.read())[:8] == b"\x89PNG\r\n\x1a\n"
         row = await web.manager.store.get_game(gid)
         assert row is not None and row.game == TOY and row.ply == 2
+
+
+class _Host:
+    """What the slash commands need of a bot, for building them (none is run here)."""
+
+    manager: SessionManager
+    user = None
+
+    async def run_command(self, interaction: Any, command: Any, args: Any) -> None:
+        raise AssertionError("no command is run here")
+
+
+async def test_the_toy_s_options_are_offered_as_commands(
+    toy: engines.Game, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """Its options come from its record: the typed ``name=value`` reaches the game, and
+    Discord's commands (``/challenge``, ``/tournament new``) offer each, with its values."""
+    stones = engines.Option("stones", ("few", "many"), "few", "how many stones")
+    monkeypatch.setitem(engines.GAMES, TOY, replace(toy, options=(*toy.options, stones)))
+    client = discord.Client(intents=discord.Intents.none())
+    tree: app_commands.CommandTree[discord.Client] = app_commands.CommandTree(client)
+    await tree.set_translator(CatalogTranslator())
+    add_commands(_Host(), tree)
+    uploaded = {c["name"]: c for c in await payload(tree, guild=False)}
+    new = next(o for o in uploaded["tournament"]["options"] if o["name"] == "new")
+    for command in (uploaded["challenge"], new):
+        options = {o["name"]: o for o in command["options"]}
+        assert TOY in [c["value"] for c in options["game"]["choices"]]
+        assert [c["value"] for c in options["stones"]["choices"]] == ["few", "many"]
+        assert options["stones"]["description"] == "Option of Toyhex (empty: the game's default)"
+        assert "Toyhex" in options["size"]["description"]
+        localized = options["stones"]["description_localizations"]["ja"]
+        assert localized.startswith("Toyhexの")
+    await client.close()
+    # Typed, the option reaches the game, which says which values it takes.
+    store = await SqliteStore.open(tmp_path / "h.db")
+    try:
+        manager = SessionManager(store, FakeClock())
+        line = f"challenge bot {TOY} stones=lots"
+        said = await execute(manager, ALICE, ROOM, line, lambda _: None)
+    finally:
+        await store.close()
+    assert not said.ok and "stones" in said.text and "few" in said.text

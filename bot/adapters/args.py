@@ -1,15 +1,20 @@
-"""The values the commands share (see :mod:`bot.adapters.commands`): where a command is
-offered, the kinds of parameter, a parameter, and a command's parameters as typed values
-(:class:`Args`), which each platform parses at its edge."""
+"""What the commands share (see :mod:`bot.adapters.commands`): where a command is offered, the
+words some parameters take, and each command's arguments as a small typed value, which each
+platform fills at its edge (the typed line's words, Discord's options) and the command's
+manager call reads.
+
+>>> MoveArgs("e5", game_id=3).confirm is None
+True
+"""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
-from bot.messages import Reply, User
+from bot.messages import User
 from bot.sessions.clock import DEFAULT_TIME_CONTROL
 
 __all__ = [
@@ -20,10 +25,26 @@ __all__ = [
     "LEVELS",
     "SCOPES",
     "SETTINGS",
-    "Args",
-    "Kind",
-    "Param",
+    "AnswerArgs",
+    "AwayArgs",
+    "BrowseArgs",
+    "ChallengeArgs",
+    "ChallengeRef",
+    "GameArgs",
+    "GameRef",
+    "LeaderboardArgs",
+    "MoveArgs",
+    "Named",
+    "NoArgs",
+    "PageArgs",
+    "Picked",
+    "PremoveArgs",
+    "ResignArgs",
+    "SettingsArgs",
+    "StatsArgs",
     "Surface",
+    "TournamentNew",
+    "TournamentRef",
     "Typed",
 ]
 
@@ -55,73 +76,42 @@ EVERYWHERE = frozenset(Surface)
 #: Offered on the chat platforms' menus and typed, not as a typed console word only.
 CHATS = frozenset({Surface.TELEGRAM, Surface.DISCORD})
 
-
-class Kind(enum.Enum):
-    """The kind of value a parameter takes (each platform shows and parses it its way)."""
-
-    #: one of the five games, by name
-    GAME = "game"
-    #: a rating pool (a game and its size), by key
-    POOL = "pool"
-    #: a game's number (``#42`` typed; chosen from your games on Discord)
-    GAME_ID = "game id"
-    #: a challenge's number
-    CHALLENGE_ID = "challenge id"
-    #: a move in a game's notation
-    MOVE = "move"
-    #: a person on the platform
-    PLAYER = "player"
-    #: who moves first: me, them or random
-    FIRST = "first"
-    #: days per move: none, 1, 3, 7 or 14
-    DAYS = "days"
-    #: the bot's level
-    LEVEL = "level"
-    #: a board size
-    SIZE = "size"
-    #: yes or no
-    FLAG = "flag"
-    #: an answer to a request (accept, decline; or the request itself)
-    ANSWER = "answer"
-    #: a whole number
-    NUMBER = "number"
-    #: one word of a few
-    CHOICE = "choice"
-    #: free text
-    TEXT = "text"
+# -- each command's arguments ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Param:
-    """One parameter of a command: its ``name`` (the option's name on Discord), what ``kind``
-    of value, whether it is ``required``, a ``description`` for the platforms that show one,
-    the ``choices`` to pick from (empty: any), the ``low`` / ``high`` bounds of a number,
-    its ``default``, and the :class:`Args` ``field`` it fills (the name by default)."""
-
-    name: str
-    kind: Kind
-    description: str
-    required: bool = False
-    choices: tuple[Any, ...] = ()
-    low: int | None = None
-    high: int | None = None
-    default: Any = None
-    field: str = ""
-
-    @property
-    def target(self) -> str:
-        """The :class:`Args` field this parameter fills."""
-        return self.field or self.name
+class NoArgs:
+    """A command that takes nothing."""
 
 
 @dataclass(frozen=True)
-class Args:
-    """A command's parameters as typed values (``None``: not given)."""
+class GameRef:
+    """A command about one game (``None``: the one here)."""
 
-    game: str | None = None
     game_id: int | None = None
+
+
+@dataclass(frozen=True)
+class ChallengeRef:
+    """A command about one challenge (``None``: the one here)."""
+
     challenge_id: int | None = None
-    move: str | None = None
+
+
+@dataclass(frozen=True)
+class GameArgs:
+    """A command about one of the games, by name (``rules``)."""
+
+    game: str = ""
+
+
+@dataclass(frozen=True)
+class ChallengeArgs:
+    """``challenge``: the game, the opponent (a person, a ``username`` the platform cannot
+    look up, the bot, or nobody: anyone here), who moves first, the days per move, the bot's
+    level, whether it is rated and the game's own options."""
+
+    game: str = ""
     player: User | None = None
     #: a name the platform cannot look up (a Telegram ``@username``): invited by it
     username: str | None = None
@@ -132,27 +122,124 @@ class Args:
     level: str | None = None
     rated: bool | str | None = None
     options: dict[str, Any] = field(default_factory=dict)
-    answer: str | None = None
-    page: int = 1
-    count: int | str | None = None
-    ply: int | None = None
-    setting: str | None = None
-    value: str = ""
-    everywhere: bool = False
-    #: a move that loses played anyway, resigning without asking (typed ``!``); ``None``:
-    #: the platform's default
+
+
+@dataclass(frozen=True)
+class MoveArgs:
+    """``move``: the move, in which game, played even if it loses (``confirm``; ``None``: the
+    platform's default), or only previewed."""
+
+    move: str = ""
+    game_id: int | None = None
     confirm: bool | None = None
     preview: bool = False
-    #: ``tournament``: what to do (new, join, leave, start, cancel, standings)
-    action: str | None = None
-    #: ``tournament``: which tournament (``None``: the one here)
-    tournament_id: int | None = None
-    #: ``tournament new``: each pairing once or twice
-    rounds: int | None = None
-    #: ``tournament new``: the most players
+
+
+@dataclass(frozen=True)
+class ResignArgs:
+    """``resign``: which game, and whether it is confirmed already (``None``: the default)."""
+
+    game_id: int | None = None
+    confirm: bool | None = None
+
+
+@dataclass(frozen=True)
+class AnswerArgs:
+    """``draw`` / ``takeback``: which game, and the request or the answer to it."""
+
+    game_id: int | None = None
+    answer: str | None = None
+
+
+@dataclass(frozen=True)
+class PageArgs:
+    """``games``: which page of finished games."""
+
+    page: int = 1
+
+
+@dataclass(frozen=True)
+class SettingsArgs:
+    """``settings``: which one to change, and to what (none: show them)."""
+
+    setting: str | None = None
+    value: str = ""
+
+
+@dataclass(frozen=True)
+class AwayArgs:
+    """``away``: for how many days (as typed: the manager reads and bounds it)."""
+
+    days: int | str = ""
+
+
+@dataclass(frozen=True)
+class LeaderboardArgs:
+    """``leaderboard``: the rating pool (a game and its size) and whether everywhere."""
+
+    game: str = ""
+    everywhere: bool = False
+
+
+@dataclass(frozen=True)
+class StatsArgs:
+    """``stats``: whose (``None``: the caller's)."""
+
+    player: User | None = None
+
+
+@dataclass(frozen=True)
+class BrowseArgs:
+    """``browse``: which game, and the position after how many moves (``None``: the latest)."""
+
+    game_id: int | None = None
+    ply: int | None = None
+
+
+@dataclass(frozen=True)
+class PremoveArgs:
+    """``premove``: which game, and the prepared line (empty: list them; ``clear``)."""
+
+    game_id: int | None = None
+    line: str = ""
+
+
+@dataclass(frozen=True)
+class TournamentNew:
+    """``tournament new``: the game, its options, days per move, rounds, rated, most
+    players."""
+
+    game: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    days: float | None = DEFAULT_TIME_CONTROL
+    rounds: int = 1
+    rated: bool | str | None = None
     max_players: int | None = None
 
 
+@dataclass(frozen=True)
+class TournamentRef:
+    """``tournament join|leave|start|cancel|standings``: which tournament (``None``: the one
+    here)."""
+
+    tournament_id: int | None = None
+
+
+A = TypeVar("A")
+
+
+@dataclass(frozen=True)
+class Picked(Generic[A]):
+    """What a family of subcommands read from a typed line: the subcommand, by name, and
+    its arguments."""
+
+    command: str
+    args: A
+
+
+#: How a typed name is looked up (``None``: no one of that name).
+Named = Callable[[str], User | None]
+
 #: A command's typed parser: the words after the command word, and how to look a typed name
-#: up, to its arguments or a refusal.
-Typed = Callable[[list[str], Callable[[str], User | None]], "Args | Reply"]
+#: up, to its arguments (a subcommand's, :class:`Picked`) or a one-line refusal.
+Typed = Callable[[list[str], Named], Any]

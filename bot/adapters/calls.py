@@ -1,6 +1,7 @@
-"""The commands' manager calls (see :mod:`bot.adapters.commands`): each turns a command's
-typed values (:class:`~bot.adapters.args.Args`) into the :class:`SessionManager` call that
-answers it (the registry, :mod:`bot.adapters.registry`, names them as :attr:`Command.run`)."""
+"""The commands' manager calls that say more than one line (see :mod:`bot.adapters.commands`):
+each turns a command's arguments (its dataclass in :mod:`bot.adapters.args`) into the
+:class:`SessionManager` call that answers it (the registry, :mod:`bot.adapters.registry`,
+names them as :attr:`Command.run`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,14 @@ from collections.abc import Mapping
 from typing import Any
 
 import engines
-from bot.adapters.args import Args
+from bot.adapters.args import (
+    AnswerArgs,
+    AwayArgs,
+    ChallengeArgs,
+    MoveArgs,
+    ResignArgs,
+    TournamentNew,
+)
 from bot.messages import Chat, Reply, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -22,12 +30,12 @@ __all__ = [
     "resign",
     "seat_first",
     "takeback",
-    "tournament",
+    "tournament_new",
 ]
 
 
-async def challenge(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
-    game = a.game or ""
+async def challenge(m: SessionManager, user: User, chat: Chat, a: ChallengeArgs) -> Reply:
+    game = a.game
     if a.level is not None and a.player is not None and not a.bot:
         return Reply.refuse(texts.level_is_for_the_bot())
     first = seat_first(game, a.options, a.first)
@@ -62,46 +70,32 @@ def seat_first(game: str, options: Mapping[str, Any] | None, first: str) -> str:
     return "them" if first == "me" else "me"
 
 
-async def move(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+async def move(m: SessionManager, user: User, chat: Chat, a: MoveArgs) -> Reply:
     if a.preview:
-        return await m.preview(user, chat, a.move or "", a.game_id)
-    return await m.move(user, chat, a.move or "", a.game_id, confirm=bool(a.confirm))
+        return await m.preview(user, chat, a.move, a.game_id)
+    return await m.move(user, chat, a.move, a.game_id, confirm=bool(a.confirm))
 
 
-async def resign(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+async def resign(m: SessionManager, user: User, chat: Chat, a: ResignArgs) -> Reply:
     # A slash command naming a game asks first (Discord's); one naming none resigns the only
     # game here at once, as it always has.
     confirm = a.game_id is None if a.confirm is None else a.confirm
     return await m.resign(user, chat, a.game_id, confirm=confirm)
 
 
-async def draw(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+async def draw(m: SessionManager, user: User, chat: Chat, a: AnswerArgs) -> Reply:
     return await m.draw(user, chat, a.game_id, a.answer or "offer")
 
 
-async def takeback(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
+async def takeback(m: SessionManager, user: User, chat: Chat, a: AnswerArgs) -> Reply:
     return await m.takeback(user, chat, a.game_id, a.answer or "ask")
 
 
-async def away(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
-    return await m.away(user, a.count if a.count is not None else "")
+async def away(m: SessionManager, user: User, chat: Chat, a: AwayArgs) -> Reply:
+    return await m.away(user, a.days)
 
 
-async def tournament(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
-    action, number = a.action or "standings", a.tournament_id
-    if action == "new":
-        rated = True if a.rated is None else a.rated
-        most = DEFAULT_MAX if a.max_players is None else a.max_players
-        game = a.game or ""
-        return await m.tournament_new(
-            user, chat, game, a.options, a.days, a.rounds or 1, rated, most
-        )
-    if action == "join":
-        return await m.tournament_join(user, chat, number)
-    if action == "leave":
-        return await m.tournament_leave(user, chat, number)
-    if action == "start":
-        return await m.tournament_start(user, chat, number)
-    if action == "cancel":
-        return await m.tournament_cancel(user, chat, number)
-    return await m.tournament_standings(user, chat, number)
+async def tournament_new(m: SessionManager, user: User, chat: Chat, a: TournamentNew) -> Reply:
+    rated = True if a.rated is None else a.rated
+    most = DEFAULT_MAX if a.max_players is None else a.max_players
+    return await m.tournament_new(user, chat, a.game, a.options, a.days, a.rounds, rated, most)

@@ -4,9 +4,13 @@ console's lines, Telegram's commands: :func:`execute`), the console's help (:fun
 Telegram's command menu and handlers (:mod:`bot.adapters.telegram.adapter`) and Discord's
 command tree (:mod:`bot.adapters.discord.commands`).
 
-A command's :class:`Param` says what kind of value it takes (:class:`Kind`: a game, a game id,
-a player, who moves first, a level, days per move, an answer ...).  Each platform parses at its
-edge into :class:`Args` (typed values), and :attr:`Command.run` hands them to the manager.
+A command's :class:`Param` says what kind of value it takes (a :class:`Kind` of
+:mod:`bot.adapters.kinds`: a game, a game id, a player, who moves first, a level, days per
+move, an answer ...); each kind reads a typed word and describes its option on the platforms
+that show options.  Each platform fills the command's own arguments (its dataclass in
+:mod:`bot.adapters.args`) at its edge, and :attr:`Command.run` hands them to the manager.
+``tournament`` is a family of subcommands (``tournament new|join|...``): typed, its first word
+picks one; on Discord it is a group of slash commands.
 
 ``/games`` means the same everywhere: your games (active ones first); the five games and their
 rules are ``rules``.
@@ -30,10 +34,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
+from typing import Any
 
 import engines
-from bot.adapters.args import Args, Kind, Param, Surface
+from bot.adapters.args import Picked, Surface
 from bot.adapters.command import Command
+from bot.adapters.kinds import Kind, Param
 from bot.adapters.registry import COMMAND, COMMANDS, HELP, REGISTRY, TYPED, help_text, menu
 from bot.adapters.typed import (
     MAX_NAME,
@@ -54,7 +60,6 @@ __all__ = [
     "HELP",
     "MAX_NAME",
     "REGISTRY",
-    "Args",
     "Command",
     "Kind",
     "Param",
@@ -158,10 +163,13 @@ async def _run(
         # A line that is not written like a move of any game is a mistyped command.
         if not engines.looks_like_move(word.strip().removesuffix("!")):
             return Reply.refuse(unknown(word.split()[0], tuple(COMMAND)))
-        args: Args | Reply = bare_move(word)
+        args: Any = bare_move(word)
         command = COMMAND["move"]
     else:
+        assert command.typed is not None  # a typed command (a subcommand is picked below)
         args = command.typed(words, user_named)
     if isinstance(args, Reply):
         return args
+    if isinstance(args, Picked):
+        command, args = command.pick(args.command), args.args
     return await command.run(manager, user, chat, args)

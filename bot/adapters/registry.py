@@ -12,15 +12,54 @@ is rendered from it for people: the typed help (:func:`help_text`) and each surf
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
-import engines
 from bot.adapters import calls
-from bot.adapters.args import DAYS, FIRST, LEVELS, SCOPES, SETTINGS, Args, Kind, Param, Surface
-from bot.adapters.command import Command
+from bot.adapters.args import (
+    AnswerArgs,
+    AwayArgs,
+    BrowseArgs,
+    ChallengeArgs,
+    ChallengeRef,
+    GameArgs,
+    GameRef,
+    LeaderboardArgs,
+    MoveArgs,
+    NoArgs,
+    PageArgs,
+    PremoveArgs,
+    ResignArgs,
+    SettingsArgs,
+    StatsArgs,
+    Surface,
+    TournamentNew,
+    TournamentRef,
+)
+from bot.adapters.command import Command, CommandOf, Run
+from bot.adapters.kinds import (
+    FIRST_MOVER,
+    LEVEL,
+    SCOPE,
+    SETTING,
+    Answer,
+    ChallengeId,
+    Days,
+    Flag,
+    GameId,
+    GameName,
+    GameOptions,
+    MoveText,
+    Number,
+    Param,
+    Player,
+    PoolKey,
+    Text,
+)
 from bot.adapters.typed import (
     CHALLENGE_USAGE,
     answered,
     away_words,
+    browse_words,
     challenge_words,
     game_id_only,
     games_words,
@@ -33,61 +72,128 @@ from bot.adapters.typed import (
     stats_words,
 )
 from bot.adapters.typed_premove import PREMOVE_USAGE, premove_words
-from bot.adapters.typed_tournament import TOURNAMENT_ACTIONS, TOURNAMENT_USAGE, tournament_words
-from bot.core.i18n import N_, gettext
-from bot.messages import Chat, Reply, Text, User
+from bot.adapters.typed_tournament import (
+    MOST,
+    ROUNDS,
+    TOURNAMENT,
+    TOURNAMENT_USAGE,
+    tournament_words,
+)
+from bot.core.i18n import N_, NP_, gettext
+from bot.limits import MAX_PAGE
+from bot.messages import Chat, Reply, User
+from bot.messages import Text as Said
 from bot.sessions.manager import SessionManager
-from bot.sessions.tournaments import MOST_PLAYERS
 
 __all__ = ["COMMAND", "COMMANDS", "HELP", "REGISTRY", "TYPED", "help_text", "menu"]
 
 
-async def _help(m: SessionManager, user: User, chat: Chat, a: Args) -> Reply:
-    return Reply(Text.of(help_text()))  # in the language in use (issue 43)
+async def _help(m: SessionManager, user: User, chat: Chat, a: NoArgs) -> Reply:
+    return Reply(Said.of(help_text()))  # in the language in use (issue 43)
 
 
 _GAME_ID = Param(
-    "game", Kind.GAME_ID, N_("The game (start typing: your games are listed)"), field="game_id"
+    NP_("option", "game"),
+    GameId(),
+    N_("The game (start typing: your games are listed)"),
+    field="game_id",
 )
 _CHALLENGE_ID = Param(
-    "challenge", Kind.CHALLENGE_ID, N_("The challenge's number"), field="challenge_id"
+    NP_("option", "challenge"), ChallengeId(), N_("The challenge's number"), field="challenge_id"
 )
-_GAMES = Param("game", Kind.GAME, N_("Which game"), required=True, choices=tuple(engines.GAMES))
+_GAMES = Param(NP_("option", "game"), GameName(), N_("Which game"), required=True)
+#: The games' own options (one Discord option per option any game has; ``name=value`` typed).
+_OPTIONS = Param("options", GameOptions(), "")
+_DAYS = Days()
+_DRAW = Answer(("offer", "accept", "decline"))
+_TAKEBACK = Answer(("ask", "accept", "decline"))
 
 
-def _private(args: Args) -> bool:
+def _private(args: object) -> bool:
     return True
+
+
+def _on_a_board(name: str, summary: str, run: Run[GameRef]) -> CommandOf[GameRef]:
+    """A command about one game that takes only its id (``board [#game]``)."""
+    return Command(
+        name,
+        summary,
+        f"{name} [#game]",
+        (_GAME_ID,),
+        GameRef,
+        run,
+        game_id_only(name),
+    )
+
+
+def _about_a_challenge(name: str, summary: str, run: Run[ChallengeRef]) -> CommandOf[ChallengeRef]:
+    """A typed command about one challenge (``accept [challenge]``)."""
+    return Command(
+        name,
+        summary,
+        f"{name} [challenge]",
+        (_CHALLENGE_ID,),
+        ChallengeRef,
+        run,
+        game_id_only(name, challenge=True),
+        frozenset({Surface.TYPED}),
+    )
+
+
+def _tournament_ref(name: str, summary: str, run: Run[TournamentRef]) -> CommandOf[TournamentRef]:
+    """A tournament subcommand about one tournament (``tournament join [id]``)."""
+    return Command(
+        name,
+        summary,
+        f"tournament {name} [id]",
+        (
+            Param(
+                NP_("option", "id"),
+                TOURNAMENT,
+                N_("Which tournament (empty: the one here)"),
+                field="tournament_id",
+            ),
+        ),
+        TournamentRef,
+        run,
+        None,
+        family="tournament",
+    )
+
+
+async def _no_call(m: SessionManager, user: User, chat: Chat, a: NoArgs) -> Reply:
+    # A family is run through its subcommands (its typed form picks one).
+    raise AssertionError("a family of subcommands has no call of its own")
 
 
 REGISTRY: tuple[Command, ...] = (
     Command(
-        "challenge",
+        NP_("command", "challenge"),
         N_("Challenge someone (or anyone here) to a game"),
         CHALLENGE_USAGE,
         (
             _GAMES,
             Param(
-                "opponent",
-                Kind.PLAYER,
+                NP_("option", "opponent"),
+                Player(),
                 N_("Whom to challenge (empty: anyone here may accept)"),
                 field="player",
             ),
-            Param("first", Kind.FIRST, N_("Who moves first"), choices=FIRST, default="random"),
-            Param("days", Kind.DAYS, N_("Days per move"), choices=DAYS, default="3"),
-            Param("size", Kind.SIZE, N_("Board size (games that have sizes)"), field="options"),
-            Param("pie", Kind.FLAG, N_("Pie rule (inpHeXion)"), field="options"),
+            Param(NP_("option", "first"), FIRST_MOVER, N_("Who moves first"), default="random"),
+            Param(NP_("option", "days"), _DAYS, N_("Days per move"), default="3"),
+            _OPTIONS,
             Param(
-                "rated",
-                Kind.FLAG,
+                NP_("option", "rated"),
+                Flag(),
                 N_("Whether the game counts for ratings (rated unless you say no)"),
             ),
             Param(
-                "level",
-                Kind.LEVEL,
+                NP_("option", "level"),
+                LEVEL,
                 N_("Play the bot itself at this level (or pick the bot as the opponent)"),
-                choices=LEVELS,
             ),
         ),
+        ChallengeArgs,
         calls.challenge,
         challenge_words,
         chat_usage="challenge <game> [@player|bot] [option=value ...] [first=me|them|random] "
@@ -95,128 +201,94 @@ REGISTRY: tuple[Command, ...] = (
         more="challenge bot <game> [level=easy|normal|hard] [option=value ...]: a game against "
         "the bot, at once (never rated); other games are rated unless rated=no",
     ),
-    Command(
-        "accept",
-        N_("Accept a challenge"),
-        "accept [challenge]",
-        (_CHALLENGE_ID,),
-        lambda m, u, c, a: m.accept(u, c, a.challenge_id),
-        game_id_only("accept", challenge=True),
-        frozenset({Surface.TYPED}),
+    _about_a_challenge(
+        "accept", N_("Accept a challenge"), lambda m, u, c, a: m.accept(u, c, a.challenge_id)
+    ),
+    _about_a_challenge(
+        "decline", N_("Decline a challenge"), lambda m, u, c, a: m.decline(u, c, a.challenge_id)
+    ),
+    _about_a_challenge(
+        "cancel", N_("Withdraw your challenge"), lambda m, u, c, a: m.cancel(u, c, a.challenge_id)
     ),
     Command(
-        "decline",
-        N_("Decline a challenge"),
-        "decline [challenge]",
-        (_CHALLENGE_ID,),
-        lambda m, u, c, a: m.decline(u, c, a.challenge_id),
-        game_id_only("decline", challenge=True),
-        frozenset({Surface.TYPED}),
-    ),
-    Command(
-        "cancel",
-        N_("Withdraw your challenge"),
-        "cancel [challenge]",
-        (_CHALLENGE_ID,),
-        lambda m, u, c, a: m.cancel(u, c, a.challenge_id),
-        game_id_only("cancel", challenge=True),
-        frozenset({Surface.TYPED}),
-    ),
-    Command(
-        "move",
+        NP_("command", "move"),
         N_("Play a move (or preview it first)"),
         "move [#game] <move>",
         (
             # The move first: Discord lists required options before optional ones, and the
             # game is optional (empty: your one game in this chat).
             Param(
-                "move",
-                Kind.MOVE,
+                NP_("option", "move"),
+                MoveText(),
                 N_("Your move (start typing: legal moves are listed)"),
                 required=True,
             ),
             Param(
-                "game",
-                Kind.GAME_ID,
+                NP_("option", "game"),
+                GameId(),
                 N_("The game (empty: your one game here; your turns come first)"),
                 field="game_id",
             ),
             Param(
-                "preview",
-                Kind.FLAG,
+                NP_("option", "preview"),
+                Flag(),
                 N_("Show the board after the move, privately, before playing it"),
             ),
         ),
+        MoveArgs,
         calls.move,
         move_words,
         private=lambda args: args.preview,
     ),
-    Command(
-        "board",
+    _on_a_board(
+        NP_("command", "board"),
         N_("Show a game's board"),
-        "board [#game]",
-        (_GAME_ID,),
         lambda m, u, c, a: m.board(u, c, a.game_id),
-        game_id_only("board"),
     ),
-    Command(
-        "history",
+    _on_a_board(
+        NP_("command", "history"),
         N_("The moves of a game so far"),
-        "history [#game]",
-        (_GAME_ID,),
         lambda m, u, c, a: m.history(u, c, a.game_id),
-        game_id_only("history"),
     ),
-    Command(
-        "review",
+    _on_a_board(
+        NP_("command", "review"),
         N_("The moves that changed a game most, and what to consider instead"),
-        "review [#game]",
-        (_GAME_ID,),
         lambda m, u, c, a: m.review(u, c, a.game_id),
-        game_id_only("review"),
     ),
-    Command(
-        "rematch",
+    _on_a_board(
+        NP_("command", "rematch"),
         N_("Ask for a rematch of a finished game"),
-        "rematch [#game]",
-        (_GAME_ID,),
         lambda m, u, c, a: m.rematch(u, c, a.game_id),
-        game_id_only("rematch"),
     ),
-    Command(
-        "export",
-        N_("The record of a game as a file"),
-        "export [#game]",
-        (_GAME_ID,),
-        lambda m, u, c, a: m.export(u, c, a.game_id),
-        game_id_only("export"),
+    replace(
+        _on_a_board(
+            NP_("command", "export"),
+            N_("The record of a game as a file"),
+            lambda m, u, c, a: m.export(u, c, a.game_id),
+        ),
         record=True,
     ),
     Command(
-        "resign",
+        NP_("command", "resign"),
         N_("Resign a game (asks first)"),
         "resign [#game] [!]",
         (_GAME_ID,),
+        ResignArgs,
         calls.resign,
         resign_words,
         private=_private,
     ),
     Command(
-        "draw",
+        NP_("command", "draw"),
         N_("Offer a draw, or answer your opponent's offer"),
         "draw [#game] [accept|decline]",
         (
             _GAME_ID,
-            Param(
-                "answer",
-                Kind.ANSWER,
-                N_("What to do"),
-                choices=("offer", "accept", "decline"),
-                default="offer",
-            ),
+            Param(NP_("option", "answer"), _DRAW, N_("What to do"), default="offer"),
         ),
+        AnswerArgs,
         calls.draw,
-        answered("draw", "offer"),
+        answered("draw", _DRAW),
     ),
     Command(
         "takeback",
@@ -224,48 +296,50 @@ REGISTRY: tuple[Command, ...] = (
         "takeback [#game] [accept|decline]",
         (
             _GAME_ID,
-            Param(
-                "answer",
-                Kind.ANSWER,
-                N_("What to do"),
-                choices=("ask", "accept", "decline"),
-                default="ask",
-            ),
+            Param(NP_("option", "answer"), _TAKEBACK, N_("What to do"), default="ask"),
         ),
+        AnswerArgs,
         calls.takeback,
-        answered("takeback", "ask"),
-        chat_name="undo",
+        answered("takeback", _TAKEBACK),
+        chat_name=NP_("command", "undo"),
     ),
     Command(
-        "games",
+        NP_("command", "games"),
         N_("Your games (active ones first)"),
         "games [page]",
-        (Param("page", Kind.NUMBER, N_("Page of finished games"), low=1, high=100_000, default=1),),
+        (
+            Param(
+                NP_("option", "page"),
+                Number(1, MAX_PAGE),
+                N_("Page of finished games"),
+                default=1,
+            ),
+        ),
+        PageArgs,
         lambda m, u, c, a: m.games(u, a.page),
         games_words,
         private=_private,
     ),
     Command(
-        "rules",
+        NP_("command", "rules"),
         N_("The rules of a game"),
         "rules <game>",
         (_GAMES,),
-        lambda m, u, c, a: m.rules(a.game or ""),
+        GameArgs,
+        lambda m, u, c, a: m.rules(a.game),
         rules_words,
         private=_private,
     ),
     Command(
-        "settings",
+        NP_("command", "settings"),
         N_("Your notification settings (or change one)"),
         "settings [dm on|off | reminders on|off | quiet 22:00-07:00 +01:00|off"
         " | digest 08:00 +01:00|off | language <code>|auto | chat-language <code>|auto]",
         (
+            Param(NP_("option", "setting"), SETTING, N_("What to change (empty: show them)")),
             Param(
-                "setting", Kind.CHOICE, N_("What to change (empty: show them)"), choices=SETTINGS
-            ),
-            Param(
-                "value",
-                Kind.TEXT,
+                NP_("option", "value"),
+                Text(),
                 N_(
                     "on / off, quiet hours such as 22:00-07:00 +01:00, a digest time as"
                     " 08:00 +01:00, or a language code or auto"
@@ -273,147 +347,185 @@ REGISTRY: tuple[Command, ...] = (
                 default="",
             ),
         ),
+        SettingsArgs,
         lambda m, u, c, a: m.settings(u, a.setting, a.value, c),
         settings_words,
         private=_private,
     ),
     Command(
-        "away",
+        NP_("command", "away"),
         N_("Go on vacation: your clocks stop"),
         "away <days>",
-        (
-            Param(
-                "days",
-                Kind.NUMBER,
-                N_("How many days"),
-                required=True,
-                low=1,
-                high=14,
-                field="count",
-            ),
-        ),
+        (Param(NP_("option", "days"), Number(1, 14), N_("How many days"), required=True),),
+        AwayArgs,
         calls.away,
         away_words,
         private=_private,
     ),
     Command(
-        "back",
+        NP_("command", "back"),
         N_("End your vacation early"),
         "back",
         (),
+        NoArgs,
         lambda m, u, c, a: m.back(u),
         nothing,
         private=_private,
     ),
     Command(
-        "leaderboard",
+        NP_("command", "leaderboard"),
         N_("The top rated players of a game"),
         "leaderboard <game> [all]",
         (
-            Param("game", Kind.POOL, N_("Which game (and size)"), required=True),
+            Param(NP_("option", "game"), PoolKey(), N_("Which game (and size)"), required=True),
             Param(
-                "scope",
-                Kind.CHOICE,
+                NP_("option", "scope"),
+                SCOPE,
                 N_("This server, or everyone"),
-                choices=SCOPES,
                 default="here",
                 field="everywhere",
             ),
         ),
-        lambda m, u, c, a: m.leaderboard(u, c, a.game or "", a.everywhere),
+        LeaderboardArgs,
+        lambda m, u, c, a: m.leaderboard(u, c, a.game, a.everywhere),
         leaderboard_words,
     ),
     Command(
-        "stats",
+        NP_("command", "stats"),
         N_("A player's ratings, results and rating chart"),
         "stats [player]",
-        (Param("player", Kind.PLAYER, N_("Whose (empty: yours)")),),
+        (Param(NP_("option", "player"), Player(), N_("Whose (empty: yours)")),),
+        StatsArgs,
         lambda m, u, c, a: m.stats(u, c, a.player),
         stats_words,
         chat_usage="stats [@player]",
     ),
     Command(
-        "browse",
+        NP_("command", "browse"),
         N_("Step through a game's positions"),
         "browse [#game] [moves]",
         (
             _GAME_ID,
             Param(
-                "moves",
-                Kind.NUMBER,
+                NP_("option", "moves"),
+                Number(0, 100_000),
                 N_("The position after this many moves (empty: the latest)"),
-                low=0,
-                high=100_000,
                 field="ply",
             ),
         ),
+        BrowseArgs,
         lambda m, u, c, a: m.browse(u, c, a.game_id, a.ply),
-        nothing,
+        browse_words,
         frozenset({Surface.DISCORD}),
         private=_private,
         board_card=False,
     ),
     Command(
-        "tournament",
+        NP_("command", "tournament"),
         N_("A round-robin here: open one, join, leave, start, or its standings"),
         "tournament [id]",
-        (
-            Param(
-                "action",
-                Kind.CHOICE,
-                N_("What to do (empty: the standings)"),
-                choices=TOURNAMENT_ACTIONS,
-                default="standings",
-            ),
-            Param("game", Kind.GAME, N_("Which game (to open one)"), choices=tuple(engines.GAMES)),
-            Param(
-                "id",
-                Kind.NUMBER,
-                N_("Which tournament (empty: the one here)"),
-                low=1,
-                high=1_000_000_000,
-                field="tournament_id",
-            ),
-            Param(
-                "days", Kind.DAYS, N_("Days per move (1, 3, 7 or 14)"), choices=DAYS, default="3"
-            ),
-            Param(
-                "rounds", Kind.NUMBER, N_("Play each pairing twice, seats swapped"), low=1, high=2
-            ),
-            Param("rated", Kind.FLAG, N_("Whether its games count for ratings (rated unless no)")),
-            Param(
-                "max",
-                Kind.NUMBER,
-                N_("The most players (above 10: groups by rating)"),
-                low=3,
-                high=MOST_PLAYERS,
-                field="max_players",
-            ),
-            Param("size", Kind.SIZE, N_("Board size (games that have sizes)"), field="options"),
-            Param("pie", Kind.FLAG, N_("Pie rule (inpHeXion)"), field="options"),
-        ),
-        calls.tournament,
+        (),
+        NoArgs,
+        _no_call,
         tournament_words,
         more=f"{TOURNAMENT_USAGE}; tournament join|leave|start|cancel [id]",
+        subcommands=(
+            Command(
+                NP_("command", "new"),
+                N_("Open a round-robin here"),
+                TOURNAMENT_USAGE,
+                (
+                    Param(NP_("option", "game"), GameName(), N_("Which game"), required=True),
+                    Param(
+                        NP_("option", "days"),
+                        _DAYS,
+                        N_("Days per move (1, 3, 7 or 14)"),
+                        default="3",
+                    ),
+                    Param(
+                        NP_("option", "rounds"),
+                        ROUNDS,
+                        N_("Play each pairing twice, seats swapped"),
+                    ),
+                    Param(
+                        NP_("option", "rated"),
+                        Flag(),
+                        N_("Whether its games count for ratings (rated unless no)"),
+                    ),
+                    Param(
+                        NP_("option", "max"),
+                        MOST,
+                        N_("The most players (above 10: groups by rating)"),
+                        field="max_players",
+                    ),
+                    _OPTIONS,
+                ),
+                TournamentNew,
+                calls.tournament_new,
+                None,
+                family="tournament",
+            ),
+            _tournament_ref(
+                NP_("command", "join"),
+                N_("Join the tournament here"),
+                lambda m, u, c, a: m.tournament_join(u, c, a.tournament_id),
+            ),
+            _tournament_ref(
+                NP_("command", "leave"),
+                N_("Leave a tournament (asks first)"),
+                lambda m, u, c, a: m.tournament_leave(u, c, a.tournament_id),
+            ),
+            _tournament_ref(
+                NP_("command", "start"),
+                N_("Start the tournament you opened"),
+                lambda m, u, c, a: m.tournament_start(u, c, a.tournament_id),
+            ),
+            _tournament_ref(
+                NP_("command", "cancel"),
+                N_("Cancel the tournament you opened"),
+                lambda m, u, c, a: m.tournament_cancel(u, c, a.tournament_id),
+            ),
+            _tournament_ref(
+                NP_("command", "standings"),
+                N_("A tournament's standings"),
+                lambda m, u, c, a: m.tournament_standings(u, c, a.tournament_id),
+            ),
+        ),
     ),
     Command(
-        "tournaments",
+        NP_("command", "tournaments"),
         N_("This chat's tournaments"),
         "tournaments",
         (),
+        NoArgs,
         lambda m, u, c, a: m.tournament_list(u, c),
         nothing,
     ),
-    Command("help", N_("How to play here"), "help", (), _help, nothing, frozenset({Surface.TYPED})),
     Command(
-        "premove",
+        "help",
+        N_("How to play here"),
+        "help",
+        (),
+        NoArgs,
+        _help,
+        nothing,
+        frozenset({Surface.TYPED}),
+    ),
+    Command(
+        NP_("command", "premove"),
         N_("Prepare replies to your opponent's moves (only you see them)"),
         PREMOVE_USAGE,
         (
             _GAME_ID,
-            Param("line", Kind.MOVE, N_("c3 => c5; d4 => d5 (empty: list; clear)"), field="value"),
+            Param(
+                NP_("option", "line"),
+                MoveText(line=True),
+                N_("c3 => c5; d4 => d5 (empty: list; clear)"),
+                field="line",
+            ),
         ),
-        lambda m, u, c, a: m.premove(u, c, a.game_id, a.value),
+        PremoveArgs,
+        lambda m, u, c, a: m.premove(u, c, a.game_id, a.line),
         premove_words,
         private=_private,
     ),

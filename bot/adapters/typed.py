@@ -17,12 +17,38 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import engines
-from bot.adapters.args import Args, Typed
+from bot.adapters.args import (
+    AnswerArgs,
+    AwayArgs,
+    BrowseArgs,
+    ChallengeArgs,
+    ChallengeRef,
+    GameArgs,
+    GameRef,
+    LeaderboardArgs,
+    MoveArgs,
+    Named,
+    NoArgs,
+    PageArgs,
+    ResignArgs,
+    SettingsArgs,
+    StatsArgs,
+)
+from bot.adapters.kinds import (
+    FIRST_MOVER,
+    Answer,
+    Days,
+    GameId,
+    Kind,
+    Number,
+    Player,
+    Unreadable,
+)
 from bot.core.i18n import fill, gettext
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, NAME_LIMIT, ascii_number
-from bot.messages import Action, ActionKind, NeedKind, Reply, User
+from bot.messages import Action, ActionKind, NeedKind, Reply
 from bot.sessions import texts
-from bot.sessions.clock import DEFAULT_TIME_CONTROL, parse_time_control
+from bot.sessions.clock import DEFAULT_TIME_CONTROL
 from engines.base import shown
 
 __all__ = [
@@ -34,6 +60,12 @@ __all__ = [
     "typed_hint",
     "unknown",
 ]
+
+#: The kinds the typed forms read with (each one described in :mod:`bot.adapters.kinds`).
+GAME_ID = GameId()
+PAGE = Number(1, MAX_PAGE)
+PLAYER = Player()
+DAYS = Days()
 
 #: The longest name a typed player may have (``as <name>``, ``challenge <name> ...``): the
 #: one limit on names (:data:`bot.limits.NAME_LIMIT`).
@@ -61,47 +93,51 @@ def bad_id(words: list[str]) -> str | None:
     >>> bad_id(["#12", "e5"]) is None
     True
     """
-    if words and words[0].startswith("#") and split_id(words[:1])[0] is None:
-        return str(texts.not_an_id(shown(words[0], ECHO_LIMIT)))
+    if words and words[0].startswith("#"):
+        try:
+            GAME_ID.parse(words[0], lambda _: None)
+        except Unreadable as unreadable:
+            return str(unreadable)
     return None
 
 
-def game_id_only(name: str, challenge: bool = False) -> Typed:
-    """The parser of a command that takes only an optional id (a game's, or with
+def game_id_only(name: str, challenge: bool = False) -> Callable[[list[str], Named], Any]:
+    """The typed form of a command that takes only an optional id (a game's, or with
     ``challenge`` a challenge's): ``board [#game]``, ``accept [challenge]``."""
 
-    def parse(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    def parse(words: list[str], _: Named) -> GameRef | ChallengeRef | Reply:
         wrong = bad_id(words)
         if wrong is not None:
             return Reply.refuse(wrong)
         number, extra = split_id(words)
         if extra:
             return Reply.refuse(f"{name} takes only an optional id, e.g. {name} #12.")
-        return Args(challenge_id=number) if challenge else Args(game_id=number)
+        return ChallengeRef(number) if challenge else GameRef(number)
 
     return parse
 
 
-def answered(name: str, request: str) -> Typed:
-    """The parser of ``draw`` / ``takeback``: ``[#game] [accept|decline]`` (``yes`` / ``no``
-    too); with no answer, ``request`` (offer, ask)."""
+def answered(name: str, kind: Answer) -> Callable[[list[str], Named], AnswerArgs | Reply]:
+    """The typed form of ``draw`` / ``takeback``: ``[#game] [accept|decline]`` (``yes`` /
+    ``no`` too, read by ``kind``); with no answer, the request (offer, ask)."""
 
-    def parse(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+    def parse(words: list[str], named: Named) -> AnswerArgs | Reply:
         wrong = bad_id(words)
         if wrong is not None:
             return Reply.refuse(wrong)
         number, extra = split_id(words)
-        answers = ("accept", "decline", "yes", "no")
-        if len(extra) > 1 or (extra and extra[0].lower() not in answers):
+        try:
+            answer = kind.parse(extra[0], named) if len(extra) == 1 else kind.values[0]
+        except Unreadable:
+            extra = [*extra, ""]
+        if len(extra) > 1:
             return Reply.refuse(_f("Usage: {name} [#game] [accept|decline]", name=name))
-        answer = extra[0].lower() if extra else request
-        answer = {"yes": "accept", "no": "decline"}.get(answer, answer)
-        return Args(game_id=number, answer=answer)
+        return AnswerArgs(number, answer)
 
     return parse
 
 
-def move_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def move_words(words: list[str], _: Named) -> MoveArgs | Reply:
     """``move [#game] <move>``: the game (``#`` required: a bare number is a move) and the
     move, ``!`` at its end playing a losing move anyway."""
     wrong = bad_id(words)
@@ -113,14 +149,14 @@ def move_words(words: list[str], _: Callable[[str], User | None]) -> Args | Repl
     return bare_move(" ".join(move), game_id)
 
 
-def bare_move(text: str, game_id: int | None = None) -> Args:
+def bare_move(text: str, game_id: int | None = None) -> MoveArgs:
     """A move typed without a command word (``e5``, ``e5 !``), in ``game_id`` if given."""
     # A move ending in "!" is played even if it loses (the typed "Play it anyway").
     confirm = text.rstrip().endswith("!")
-    return Args(game_id=game_id, move=text.rstrip()[:-1] if confirm else text, confirm=confirm)
+    return MoveArgs(text.rstrip()[:-1] if confirm else text, game_id, confirm=confirm)
 
 
-def resign_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def resign_words(words: list[str], _: Named) -> ResignArgs | Reply:
     """``resign [#game] [!]``: asks first, unless the line ends in ``!``."""
     wrong = bad_id(words)
     if wrong is not None:
@@ -130,66 +166,73 @@ def resign_words(words: list[str], _: Callable[[str], User | None]) -> Args | Re
     number, extra = split_id(tail.removesuffix("!").split())
     if extra:
         return Reply.refuse(gettext("Usage: resign [#game] [!], e.g. resign #12."))
-    return Args(game_id=number, confirm=tail.endswith("!"))
+    return ResignArgs(number, confirm=tail.endswith("!"))
 
 
-def games_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def games_words(words: list[str], named: Named) -> PageArgs | Reply:
     """``games [page]``."""
     if not words:
-        return Args()
-    page = ascii_number(words[0], MAX_PAGE, low=1)
+        return PageArgs()
+    try:
+        page = PAGE.parse(words[0], named)
+    except Unreadable:
+        page = None
     if page is None or len(words) > 1:
         return Reply.refuse(texts.page_usage(shown(words[0], ECHO_LIMIT)))
-    return Args(page=page)
+    return PageArgs(page)
 
 
-def rules_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def rules_words(words: list[str], _: Named) -> GameArgs | Reply:
     """``rules <game>``."""
     if not words:
         return Reply.refuse(
             _f("Which game? rules <game> ({games}).", games=", ".join(engines.GAMES))
         )
-    return Args(game=words[0])
+    return GameArgs(words[0])
 
 
-def stats_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
+def stats_words(words: list[str], named: Named) -> StatsArgs | Reply:
     """``stats [player]``: the player looked up by ``named``."""
     if len(words) > 1:
         return Reply.refuse(gettext("Usage: stats [player]"))
-    player = named(words[0]) if words else None
-    if words and player is None:
-        return Reply.refuse(texts.not_met(words[0].removeprefix("@")))
-    return Args(player=player)
+    try:
+        return StatsArgs(PLAYER.parse(words[0], named) if words else None)
+    except Unreadable as unknown_name:
+        return Reply.refuse(str(unknown_name))
 
 
-def away_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def away_words(words: list[str], _: Named) -> AwayArgs | Reply:
     """``away <days>``."""
     if len(words) != 1:
         return Reply.refuse(gettext("Usage: away <days>, e.g. away 5."))
-    return Args(count=words[0])
+    return AwayArgs(words[0])
 
 
-def settings_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def settings_words(words: list[str], _: Named) -> SettingsArgs | Reply:
     """``settings [name value ...]``."""
     if not words:
-        return Args()
-    return Args(setting=words[0], value=" ".join(words[1:]))
+        return SettingsArgs()
+    return SettingsArgs(words[0], " ".join(words[1:]))
 
 
-def nothing(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
+def nothing(words: list[str], _: Named) -> NoArgs | Reply:
     """A command without parameters: whatever follows is ignored."""
-    return Args()
+    return NoArgs()
 
 
-def leaderboard_words(words: list[str], _: Callable[[str], User | None]) -> Args | Reply:
-    """``leaderboard <game> [size] [all]``: the game may name its size (``maphex 16``)."""
+def browse_words(words: list[str], _: Named) -> BrowseArgs | Reply:
+    """``browse`` is not typed (Discord's): whatever follows is ignored."""
+    return BrowseArgs()
+
+
+def leaderboard_words(words: list[str], named: Named) -> LeaderboardArgs | Reply:
+    """``leaderboard <game> [size] [all]``: the game may name its size (``<game> 16``)."""
     everywhere = bool(words) and words[-1].lower() in ("all", "everywhere")
     game = words[:-1] if everywhere else words
     if not game or len(game) > 2:
-        return Reply.refuse(
-            gettext("Usage: leaderboard <game> [all], e.g. leaderboard maphex 16 all.")
-        )
-    return Args(game=" ".join(game), everywhere=everywhere)
+        example = f"leaderboard {next(iter(engines.GAMES))} all"
+        return Reply.refuse(_f("Usage: leaderboard <game> [all], e.g. {example}.", example=example))
+    return LeaderboardArgs(" ".join(game), everywhere)
 
 
 CHALLENGE_USAGE = (
@@ -198,7 +241,7 @@ CHALLENGE_USAGE = (
 )
 
 
-def challenge_words(words: list[str], named: Callable[[str], User | None]) -> Args | Reply:
+def challenge_words(words: list[str], named: Named) -> ChallengeArgs | Reply:
     """``challenge <player|open|bot> <game> [option=value ...]``: the opponent looked up
     by ``named`` (an ``@username`` it cannot find is invited by name), ``first=``,
     ``days=``, ``rated=``, ``level=`` (against the bot) and the game's own options."""
@@ -215,42 +258,51 @@ def challenge_words(words: list[str], named: Callable[[str], User | None]) -> Ar
     username = who if opponent is None and who.startswith("@") else None
     if opponent is None and username is None and not against_bot and not anyone:
         return Reply.refuse(texts.not_met(who))
-    options: dict[str, Any] = {}
-    first = "random"
-    rated: str | None = None
-    level = "normal"
-    days: float | None = DEFAULT_TIME_CONTROL
-    for item in settings:
-        name, sep, value = item.partition("=")
-        if not sep or not name or not value:
-            return Reply.refuse(f"{item[:24]!r} is not option=value. Usage: {CHALLENGE_USAGE}")
-        name = name.lower()
-        if name == "first":
-            first = value.lower()
-        elif name == "level" and against_bot:
-            level = value
-        elif name == "rated":
-            rated = value
-        elif name in ("days", "time"):
-            try:
-                days = parse_time_control(value)
-            except ValueError as exc:
-                return Reply.refuse(f"{exc}.")
-        else:
-            options[name] = value
+    read = named_values(settings, CHALLENGE_USAGE, named, {"first": FIRST_MOVER, "days": DAYS})
+    if isinstance(read, Reply):
+        return read
+    options = {k: v for k, v in read.items() if k not in ("first", "days", "level", "rated")}
+    rated = read.get("rated")
     if against_bot and rated is not None and rated.lower() != "no":
         return Reply.refuse(gettext("Games against the bot are never rated: leave out rated=."))
-    return Args(
+    return ChallengeArgs(
         game=game,
         player=opponent,
         username=username,
         bot=against_bot,
-        first=first,
-        days=days,
-        level=level if against_bot else None,
+        first=read.get("first", "random"),
+        days=read.get("days", DEFAULT_TIME_CONTROL),
+        level=read.get("level", "normal") if against_bot else None,
         rated="yes" if rated is None else rated,
-        options=options,
+        options=options if against_bot else {**options, **_level_as_option(read, against_bot)},
     )
+
+
+def _level_as_option(read: dict[str, Any], against_bot: bool) -> dict[str, Any]:
+    # level= names the bot's level; against a person it is passed on as the game's option
+    # (which no game has: the manager refuses it in its words), as it always was.
+    return {"level": read["level"]} if "level" in read and not against_bot else {}
+
+
+def named_values(
+    items: list[str], usage: str, named: Named, kinds: dict[str, Kind]
+) -> dict[str, Any] | Reply:
+    """``name=value`` words read into values: each name in ``kinds`` by its kind (``time=``
+    is ``days=``), any other as typed (a game's own option, checked by the game); a refusal
+    for a word that is not ``name=value`` or a value its kind cannot read."""
+    read: dict[str, Any] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name or not value:
+            return Reply.refuse(f"{item[:24]!r} is not option=value. Usage: {usage}")
+        name = name.lower()
+        name = "days" if name == "time" else name
+        kind = kinds.get(name)
+        try:
+            read[name] = value if kind is None else kind.parse(value, named)
+        except Unreadable as unreadable:
+            return Reply.refuse(str(unreadable))
+    return read
 
 
 def typed_hint(reply: Reply, word: str) -> str | None:

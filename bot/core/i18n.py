@@ -46,6 +46,7 @@ __all__ = [
     "DOMAIN",
     "LANGUAGES",
     "LOCALES_DIR",
+    "NP_",
     "N_",
     "PSEUDO",
     "SOURCE",
@@ -57,6 +58,7 @@ __all__ = [
     "language_name",
     "ngettext",
     "number",
+    "pgettext",
     "supported",
     "use",
 ]
@@ -131,6 +133,9 @@ class _Pseudo(_gettext.NullTranslations):
     def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
         return f"⟦{msgid1 if n == 1 else msgid2}⟧"
 
+    def pgettext(self, context: str, message: str) -> str:
+        return f"⟦{message}⟧"
+
 
 @cache
 def _catalog(code: str) -> _gettext.NullTranslations:
@@ -145,6 +150,18 @@ def N_(message: str) -> str:
     """Marks ``message`` for the catalogs where it is written (a command's description, a
     name in a table); it is said where it is used, with :func:`gettext`."""
     return message
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks ``message`` for the catalogs under ``context`` (a word that reads one way as a
+    Discord command's name and another elsewhere: ``NP_("command", "move")``); it is said
+    where it is used, with :func:`pgettext`."""
+    return message
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` marked under ``context`` (:func:`NP_`) in the language in use."""
+    return _catalog(current()).pgettext(context, message)
 
 
 def gettext(message: str) -> str:

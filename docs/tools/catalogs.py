@@ -23,7 +23,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LOCALES = ROOT / "bot" / "locales"
 TEMPLATE = LOCALES / "hexhall.pot"
 #: The marking functions: lazy sentences (say/_p, say_n/_pn), sentences said at once (_s, _sn,
-#: gettext, ngettext) and plain marks (N_) whose strings are said where they are used.
+#: gettext, ngettext) and plain marks (N_, and NP_ with a context: a Discord name) whose strings
+#: are said where they are used.
 KEYWORDS = (
     "_p",
     "_pn:1,2",
@@ -33,6 +34,8 @@ KEYWORDS = (
     "_sn:1,2",
     "_f",
     "N_",
+    "NP_:1c,2",
+    "pgettext:1c,2",
     "gettext",
     "ngettext:1,2",
 )

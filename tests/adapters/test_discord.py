@@ -14,7 +14,7 @@ import pytest
 import yarl
 
 from bot.adapters.discord import DEFAULT_API_URL, DEFAULT_GATEWAY_URL
-from bot.adapters.discord.adapter import ERROR_TEXT, GAME_OPTIONS
+from bot.adapters.discord.adapter import ERROR_TEXT
 from bot.messages import parse_action
 from engines import GAMES
 from tests.adapters.discord_kit import (
@@ -41,6 +41,7 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
         ("opponent", 6, False, []),
         ("first", 3, False, ["me", "them", "random"]),
         ("days", 3, False, ["none", "1", "3", "7", "14"]),
+        # the games' own options, from each game's record (engines.Game.options)
         ("size", 4, False, [4, 5, 6, 7, 8, 9, 16]),
         ("pie", 5, False, []),
         ("rated", 5, False, []),
@@ -74,10 +75,17 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
     ],
     "stats": [("player", 6, False, [])],
     "browse": [("game", 3, False, "auto"), ("moves", 4, False, [])],
+    # A group: its subcommands, each with its options (TOURNAMENT below).
     "tournament": [
-        ("action", 3, False, ["new", "join", "leave", "start", "cancel", "standings"]),
-        ("game", 3, False, ["isopath", "pathagon", "fixation", "maphex", "inphexion"]),
-        ("id", 4, False, []),
+        (name, 1, False, []) for name in ("new", "join", "leave", "start", "cancel", "standings")
+    ],
+    "tournaments": [],
+    "premove": [("game", 3, False, "auto"), ("line", 3, False, "auto")],
+}
+#: The subcommands of /tournament and their options, as :data:`SCHEMA`.
+TOURNAMENT: dict[str, list[tuple[str, int, bool, Any]]] = {
+    "new": [
+        ("game", 3, True, ["isopath", "pathagon", "fixation", "maphex", "inphexion"]),
         ("days", 3, False, ["none", "1", "3", "7", "14"]),
         ("rounds", 4, False, []),
         ("rated", 5, False, []),
@@ -85,9 +93,20 @@ SCHEMA: dict[str, list[tuple[str, int, bool, Any]]] = {
         ("size", 4, False, [4, 5, 6, 7, 8, 9, 16]),
         ("pie", 5, False, []),
     ],
-    "tournaments": [],
-    "premove": [("game", 3, False, "auto"), ("line", 3, False, "auto")],
+    **{name: [("id", 4, False, [])] for name in ("join", "leave", "start", "cancel", "standings")},
 }
+
+
+def _options(command: dict[str, Any]) -> list[tuple[str, int, bool, Any]]:
+    return [
+        (
+            o["name"],
+            o["type"],
+            o.get("required", False),
+            "auto" if o.get("autocomplete") else [c["value"] for c in o.get("choices", [])],
+        )
+        for o in command.get("options", [])
+    ]
 
 
 @pytest.fixture
@@ -112,24 +131,16 @@ def test_canary_discord_py_url_settings() -> None:
 
 async def test_synced_schema_snapshot(run: Run) -> None:
     synced = {c["name"]: c for c in run.fake.commands()}
-    shown = {
-        name: [
-            (
-                o["name"],
-                o["type"],
-                o.get("required", False),
-                "auto" if o.get("autocomplete") else [c["value"] for c in o.get("choices", [])],
-            )
-            for o in c.get("options", [])
-        ]
-        for name, c in synced.items()
-    }
+    shown = {name: _options(c) for name, c in synced.items()}
     assert shown == SCHEMA
+    subcommands = {o["name"]: _options(o) for o in synced["tournament"]["options"]}
+    assert subcommands == TOURNAMENT
     # Installable to a user's account as well as a server; usable in DMs and group DMs.
     assert all(c["integration_types"] == [0, 1] for c in synced.values())
     assert all(c["contexts"] == [0, 1, 2] for c in synced.values())
-    # Every option of every game has its /challenge option.
-    assert {o.name for spec in GAMES.values() for o in spec.options} == set(GAME_OPTIONS)
+    # Every option of every game has its /challenge option (and /tournament new's).
+    names = {o["name"] for o in synced["challenge"]["options"]}
+    assert {o.name for spec in GAMES.values() for o in spec.options} <= names
 
 
 async def test_challenge_card_accept_edits_it_into_the_first_board(run: Run) -> None:

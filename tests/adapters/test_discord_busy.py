@@ -95,12 +95,10 @@ async def test_a_tournament_s_games_played_by_taps_at_full_speed(tmp_path: Path)
         fake.grant_threads(GUILD)
         with point_discord_py_at(fake):
             async with running(fake, tmp_path / "hexhall.db", outbox=True) as run:
-                card = await run.answer(
-                    ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
-                )
+                card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
                 for player in (BOB, CAROL):
                     await run.click(player, card, "Join")
-                await run.answer(ALICE, "tournament", {"action": "start"})
+                await run.answer(ALICE, "tournament start", {})
                 games = [g.game_id for g in await run.manager.store.tournament_games(1)]
                 await fake.wait_until(lambda: len(fake.threads_in(CHANNEL)) == 3, timeout=DEADLINE)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.adapters.args import Args
+from bot.adapters.args import GameRef
 from bot.adapters.commands import REGISTRY, Command
 from bot.adapters.discord.followups import MORE_FILE, USER_INSTALL_FOLLOWUPS
 from bot.adapters.typed import game_id_only
@@ -26,11 +26,11 @@ FOLLOWUP = "POST /webhooks/{webhook_id}/{webhook_token}"
 PARAGRAPHS = [f"Part {i}: " + "x" * 1_900 for i in range(1, 11)]
 
 
-async def _long(manager: SessionManager, user: User, chat: Chat, args: Args) -> Reply:
+async def _long(manager: SessionManager, user: User, chat: Chat, args: GameRef) -> Reply:
     return Reply(Text.of("\n\n".join(PARAGRAPHS)))
 
 
-LONG = Command("long", "A long answer", "long", (), _long, game_id_only("long"))
+LONG = Command("long", "A long answer", "long", (), GameRef, _long, game_id_only("long"))
 
 
 def _answer(fake: FakeDiscord, record_id: int) -> list[str]:

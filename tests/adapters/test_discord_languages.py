@@ -63,10 +63,9 @@ async def test_every_description_has_its_localizations(run: Run) -> None:
     assert "en-US" not in localized and "ko" not in localized
     with i18n.use("ja"):
         assert localized["ja"] == i18n.gettext(move["description"])
-    # Options are described in each language too; names stay as they are typed.
+    # Options are described in each language too.
     game = next(o for o in move["options"] if o["name"] == "game")
     assert game["description_localizations"]["de"] != game["description"]
-    assert not move.get("name_localizations") and not game.get("name_localizations")
 
 
 async def test_the_fake_refuses_what_discord_refuses_in_localizations(run: Run) -> None:
@@ -85,7 +84,7 @@ async def test_the_fake_refuses_what_discord_refuses_in_localizations(run: Run) 
         )
 
 
-async def test_the_translator_says_descriptions_only() -> None:
+async def test_the_translator_says_names_and_descriptions() -> None:
     translator = CatalogTranslator()
     said = discord.app_commands.locale_str("Accept a challenge")
     where = discord.app_commands.TranslationContext
@@ -98,7 +97,10 @@ async def test_the_translator_says_descriptions_only() -> None:
         == "Aceptar un desafío"
     )
     assert await translator.translate(said, discord.Locale.korean, describe) is None
-    assert await translator.translate(said, discord.Locale.japanese, name) is None
+    # A name is the catalog's word under its context ("command", "option", "choice").
+    move = discord.app_commands.locale_str("move")
+    assert await translator.translate(move, discord.Locale.spain_spanish, name) == "mover"
+    assert await translator.translate(move, discord.Locale.korean, name) is None
 
 
 @pytest.mark.parametrize("code", list(WORDS))

@@ -53,7 +53,7 @@ async def _entrants(run: Run) -> dict[str, bool]:
 
 async def _open_with_three(run: Run) -> StoredMessage:
     """Alice opens tournament 1 here; Bob and Carol join by the card: the card."""
-    card = await run.answer(ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"})
+    card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
     for player in (BOB, CAROL):
         await run.click(player, card, "Join")
     assert f"<@{CAROL}> joined" in card.content
@@ -111,11 +111,11 @@ async def test_leave_on_the_card_asks_privately_and_yes_edits_the_card(tmp_path:
 async def test_a_typed_leave_asks_privately_and_yes_withdraws_once(tmp_path: Path) -> None:
     async with fake_discord() as fake, running(fake, tmp_path / "t.db", outbox=True) as run:
         await _open_with_three(run)
-        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        started = await run.answer(ALICE, "tournament start", {})
         assert "3 games at once" in started.content
         await _drained(run)
         public = len(_public(fake))
-        question = await run.answer(CAROL, "tournament", {"action": "leave"})
+        question = await run.answer(CAROL, "tournament leave", {})
         assert question.ephemeral and labels(question) == ["Yes, leave"]
         assert "Really leave" in question.content and "end as losses" in question.content
         assert len(_public(fake)) == public
@@ -156,7 +156,7 @@ async def test_a_lapsed_yes_is_refused_privately(tmp_path: Path) -> None:
     ):
         card = await _open_with_three(run)
         edits, public = card.edits, len(_public(fake))
-        question = await run.answer(BOB, "tournament", {"action": "leave"})
+        question = await run.answer(BOB, "tournament leave", {})
         assert question.ephemeral and labels(question) == ["Yes, leave"]
         clock.advance(minutes=11)
         late = await run.click(BOB, question, "Yes, leave")
@@ -171,9 +171,7 @@ async def test_a_lapsed_yes_is_refused_privately(tmp_path: Path) -> None:
 
 async def test_leave_when_not_in_is_a_private_line(tmp_path: Path) -> None:
     async with fake_discord() as fake, running(fake, tmp_path / "t.db") as run:
-        card = await run.answer(
-            ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
         edits = card.edits
         press = await run.click(BOB, card, "Leave")
         said = await fake.original(press, timeout=DEADLINE)
@@ -187,7 +185,7 @@ async def test_yes_posts_a_new_card_when_the_old_one_is_gone(tmp_path: Path) -> 
     async with fake_discord() as fake, running(fake, tmp_path / "t.db") as run:
         card = await _open_with_three(run)
         card.deleted = True  # as Discord's DELETE of the message leaves it
-        question = await run.answer(BOB, "tournament", {"action": "leave"})
+        question = await run.answer(BOB, "tournament leave", {})
         await run.click(BOB, question, "Yes, leave")
 
         def cards() -> list[StoredMessage]:
@@ -197,7 +195,7 @@ async def test_yes_posts_a_new_card_when_the_old_one_is_gone(tmp_path: Path) -> 
         (new,) = cards()
         assert f"<@{BOB}> left" in new.content and "2 players now" in new.content
         assert new.pinged_users == frozenset()
-        joined = await run.answer(BOB, "tournament", {"action": "join"})
+        joined = await run.answer(BOB, "tournament join", {})
         assert f"<@{BOB}> joined" in joined.content and labels(joined) == []
         await fake.wait_until(lambda: "3 of" in new.content, timeout=DEADLINE)
         assert cards() == [new]

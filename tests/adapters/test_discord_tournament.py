@@ -52,9 +52,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         fake_discord() as fake,
         running(fake, tmp_path / "t.db", pictures=True, outbox=True) as run,
     ):
-        card = await run.answer(
-            ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
         assert "Tournament 1: Pathagon" in card.content, card.content
         assert labels(card) == ["Join", "Leave"]
         for player in (BOB, CAROL):
@@ -67,7 +65,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
             assert f"<@{player}> joined" in card.content and labels(card) == ["Join", "Leave"]
         names = [p.name for p in await _entrants(run)]
         assert names == ["alice", "bob", "carol"]
-        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        started = await run.answer(ALICE, "tournament start", {})
         assert "3 games at once" in started.content, started.content
         users = {}
         for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
@@ -134,7 +132,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         # message; the result a new one.
         assert sum("has started" in m.content for m in fake.messages_in(CHANNEL)) == 1
         assert sum("day's standings" in m.content for m in fake.messages_in(CHANNEL)) == 1
-        standings = await run.answer(CAROL, "tournament", {})
+        standings = await run.answer(CAROL, "tournament standings", {})
         assert "Standings of tournament 1" in standings.content
         assert "1. alice 1 (won 0, drawn 2, lost 0; SB 1)" in standings.content
         assert standings.attachments, "the standings come as a picture"
@@ -181,21 +179,19 @@ async def test_a_typed_join_edits_the_card_and_a_withdrawal_is_said_once(tmp_pat
         fake_discord() as fake,
         running(fake, tmp_path / "t.db", outbox=True) as run,
     ):
-        card = await run.answer(
-            ALICE, "tournament", {"action": "new", "game": "pathagon", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "pathagon", "days": "1"})
         for player, said in ((BOB, "2 of"), (CAROL, "3 of")):
-            answer = await run.answer(player, "tournament", {"action": "join"})
+            answer = await run.answer(player, "tournament join", {})
             assert f"<@{player}> joined" in answer.content and said in answer.content
             assert labels(answer) == [] and "Tournament 1: Pathagon" not in answer.content
             await fake.wait_until(lambda said=said: said in card.content, timeout=DEADLINE)
             assert labels(card) == ["Join", "Leave"]
             cards = [m for m in fake.messages_in(CHANNEL) if "Join" in labels(m)]
             assert cards == [card]
-        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        started = await run.answer(ALICE, "tournament start", {})
         assert "3 games at once" in started.content
         # Asked privately first (issue 45), then said once in the channel.
-        question = await run.answer(CAROL, "tournament", {"action": "leave"})
+        question = await run.answer(CAROL, "tournament leave", {})
         assert question.ephemeral and labels(question) == ["Yes, leave"]
         await run.click(CAROL, question, "Yes, leave")
         await fake.wait_until(
@@ -224,12 +220,10 @@ async def test_tournament_games_get_threads_like_any_game(tmp_path: Path) -> Non
         running(fake, tmp_path / "t.db", outbox=True) as run,
     ):
         fake.grant_threads(GUILD)
-        card = await run.answer(
-            ALICE, "tournament", {"action": "new", "game": "maphex", "days": "1"}
-        )
+        card = await run.answer(ALICE, "tournament new", {"game": "maphex", "days": "1"})
         for player in (BOB, CAROL):
             await run.click(player, card, "Join")
-        started = await run.answer(ALICE, "tournament", {"action": "start"})
+        started = await run.answer(ALICE, "tournament start", {})
         assert "3 games at once" in started.content
         games = [g.game_id for g in await run.manager.store.tournament_games(1)]
         await fake.wait_until(lambda: len(fake.threads_in(CHANNEL)) == 3, timeout=DEADLINE)

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.adapters.args import Args, Kind, Param
+from bot.adapters.args import GameRef
 from bot.adapters.commands import REGISTRY, Command, Surface, help_text, menu
+from bot.adapters.kinds import GameId, Param
 from bot.adapters.typed import game_id_only
 from bot.messages import Chat, Reply, Text, User
 from bot.sessions.manager import SessionManager
@@ -15,7 +16,7 @@ from tests.adapters import discord_kit, telegram_kit
 from tests.fakes.discord_fake import FakeDiscord
 
 
-async def _pong(manager: SessionManager, user: User, chat: Chat, args: Args) -> Reply:
+async def _pong(manager: SessionManager, user: User, chat: Chat, args: GameRef) -> Reply:
     return Reply(Text.of(f"pong #{args.game_id}"))
 
 
@@ -23,7 +24,8 @@ PING = Command(
     "ping",
     "Say pong about a game",
     "ping [#game]",
-    (Param("game", Kind.GAME_ID, "The game", field="game_id"),),
+    (Param("game", GameId(), "The game", field="game_id"),),
+    GameRef,
     _pong,
     game_id_only("ping"),
 )

@@ -46,10 +46,14 @@ def _po(code: str) -> Path:
 def _marked() -> set[str]:
     """Every msgid marked in the code, extracted as ``pybabel extract`` does (the project's
     keywords, babel.cfg's mapping)."""
-    keywords: dict[str, tuple[int, ...] | None] = {}
+    keywords: dict[str, tuple[int | tuple[int, str], ...] | None] = {}
     for spec in _tool().KEYWORDS:
         name, _, args = spec.partition(":")
-        keywords[name] = tuple(int(a) for a in args.split(",")) if args else None
+        keywords[name] = (
+            tuple((int(a[:-1]), "c") if a.endswith("c") else int(a) for a in args.split(","))
+            if args
+            else None
+        )
     found: set[str] = set()
     for folder in ("bot", "render"):
         for _, _, message, _, _ in extract_from_dir(

@@ -61,6 +61,7 @@ import json
 import re
 import secrets
 import time
+import unicodedata
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -890,13 +891,43 @@ def guild_on_shard(shard: int, shard_count: int, n: int = 0) -> int:
 # Limits
 
 
-NAME_CHARS = re.compile(r"^[-_\w]{1,32}$")
-
-
 def _valid_command_name(name: object) -> bool:
-    # Discord's rule is ^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$ and lowercase where a letter
-    # has a lowercase form; \w in Python is letters, digits and underscore (close enough here).
-    return isinstance(name, str) and bool(NAME_CHARS.match(name)) and name == name.lower()
+    r"""Discord's rule for a command's or option's name (and each of its localizations):
+    ``^[-_\p{L}\p{N}\p{sc=Deva}\p{sc=Thai}]{1,32}$``, lowercase where a letter has a
+    lowercase form (Discord's *Application Command Naming*).  Discord's docs now allow ``'``
+    too; the fake refuses it, as Discord did when the rule was first written."""
+    if not isinstance(name, str) or not 1 <= len(name) <= 32 or name != name.lower():
+        return False
+    return all(_name_char(c) for c in name)
+
+
+def _name_char(c: str) -> bool:
+    if c in "-_" or unicodedata.category(c)[0] in "LN":
+        return True
+    # \p{sc=Deva} and \p{sc=Thai}: their vowel signs and marks are no letters.
+    return unicodedata.name(c, "").startswith(("DEVANAGARI", "THAI"))
+
+
+def _check_unique_names(
+    items: list[Any], path: list[str | int], form: _FormErrors, code: str
+) -> None:
+    """Siblings (commands of one type, or the options of one command) have distinct names in
+    every locale: each one's localized name, or its name where it has none."""
+    locales = {
+        str(locale)
+        for item in items
+        if isinstance(item, dict)
+        for locale in (item.get("name_localizations") or {})
+    }
+    for locale in sorted(locales):
+        seen: set[str] = set()
+        for i, item in enumerate(items):
+            if not isinstance(item, dict):
+                continue
+            said = (item.get("name_localizations") or {}).get(locale) or item.get("name")
+            if said in seen:
+                form.add([*path, i, "name_localizations", locale], code, "Names must be unique")
+            seen.add(str(said))
 
 
 def _check_embeds(embeds: object, form: _FormErrors) -> None:
@@ -1159,6 +1190,7 @@ def _check_options(
         form.add(path, "BASE_TYPE_ARRAY", "Must be an array.")
         return
     form.count(path, options, 25)
+    _check_unique_names(options, path, form, "APPLICATION_COMMAND_OPTION_NAME_ALREADY_EXISTS")
     names: set[str] = set()
     seen_optional = False
     for i, option in enumerate(options):
@@ -2476,6 +2508,9 @@ class FakeDiscord(FakeServer):
         duplicated = {k for k in keys if keys.count(k) > 1}
         if duplicated:
             form.add([], "APPLICATION_COMMANDS_DUPLICATE_NAME", f"Duplicate names: {duplicated}")
+        for kind in (1, 2, 3):
+            same_type = [c for c in commands if c.get("type", 1) == kind]
+            _check_unique_names(same_type, [], form, "APPLICATION_COMMANDS_DUPLICATE_NAME")
         entry_points = sum(1 for k, _ in keys if k == ENTRY_POINT)
         if entry_points and (guild_id is not None or not self.activities):
             # "handler can only be set for ... PRIMARY_ENTRY_POINT for applications with the

@@ -445,6 +445,53 @@ async def test_command_sync_is_validated_and_stored(fake: FakeDiscord) -> None:
             "description": "26 options",
             "options": [{"type": 3, "name": f"o{i}", "description": "o"} for i in range(26)],
         },
+        {
+            "name": "move",
+            "description": "26 choices",
+            "options": [
+                {
+                    "type": 3,
+                    "name": "a",
+                    "description": "a",
+                    "choices": [{"name": f"c{i}", "value": str(i)} for i in range(26)],
+                }
+            ],
+        },
+        {
+            "name": "move",
+            "description": "two options of one name",
+            "options": [
+                {"type": 3, "name": "a", "description": "a"},
+                {"type": 4, "name": "a", "description": "b"},
+            ],
+        },
+        {"name": "move", "description": "a space", "name_localizations": {"fr": "jouer un"}},
+        {"name": "move", "description": "upper case", "name_localizations": {"de": "Zug"}},
+        {"name": "move", "description": "an apostrophe", "name_localizations": {"fr": "l'a"}},
+        {"name": "move", "description": "a sign", "name_localizations": {"ja": "指す！"}},
+        {"name": "move", "description": "long", "name_localizations": {"es": "m" * 33}},
+        {
+            "name": "move",
+            "description": "two options of one name in Spanish",
+            "options": [
+                {"type": 3, "name": "a", "description": "a", "name_localizations": {"es": "b"}},
+                {"type": 3, "name": "b", "description": "b"},
+            ],
+        },
+        {
+            "name": "move",
+            "description": "a choice's name too long in Japanese",
+            "options": [
+                {
+                    "type": 3,
+                    "name": "a",
+                    "description": "a",
+                    "choices": [
+                        {"name": "x", "value": "x", "name_localizations": {"ja": "x" * 101}}
+                    ],
+                }
+            ],
+        },
     ],
 )
 async def test_bad_command_schemas_are_refused(fake: FakeDiscord, command: dict[str, Any]) -> None:
@@ -453,6 +500,34 @@ async def test_bad_command_schemas_are_refused(fake: FakeDiscord, command: dict[
             await bot.http.bulk_upsert_global_commands(fake.application_id, payload=[command])
         assert (error.value.status, error.value.code) == (400, 50035)
         assert fake.commands() == []
+
+
+@pytest.mark.parametrize(
+    "commands",
+    [
+        [{"name": "move", "description": "a"}, {"name": "move", "description": "b"}],
+        [
+            {"name": "move", "description": "a", "name_localizations": {"ja": "指す"}},
+            {"name": "play", "description": "b", "name_localizations": {"ja": "指す"}},
+        ],
+    ],
+)
+async def test_commands_of_one_name_are_refused(
+    fake: FakeDiscord, commands: list[dict[str, Any]]
+) -> None:
+    async with running(fake, sync=False) as bot:
+        with pytest.raises(discord.HTTPException) as error:
+            await bot.http.bulk_upsert_global_commands(fake.application_id, payload=commands)
+        assert (error.value.status, error.value.code) == (400, 50035)
+        assert fake.commands() == []
+
+
+async def test_names_in_every_script_discord_allows_are_taken(fake: FakeDiscord) -> None:
+    names = {"ja": "指す", "hi": "नमस्ते", "th": "เดิน", "ru": "ход", "de": "zurücknehmen"}
+    command = {"name": "move", "description": "d", "name_localizations": names}
+    async with running(fake, sync=False) as bot:
+        await bot.http.bulk_upsert_global_commands(fake.application_id, payload=[command])
+        assert fake.commands()[0]["name_localizations"] == names
 
 
 async def test_slash_reply_with_file_embed_view_and_mentions(fake: FakeDiscord) -> None:

@@ -35,8 +35,8 @@ from discord import app_commands
 
 from bot import metrics
 from bot.adapters import afterpost
-from bot.adapters.args import Args
-from bot.adapters.commands import COMMAND, REGISTRY, Command
+from bot.adapters.args import GameRef, TournamentRef
+from bot.adapters.commands import REGISTRY, Command
 from bot.adapters.discord.accepting import ChallengeCards
 from bot.adapters.discord.buttons import ActionButton, action_view
 from bot.adapters.discord.commands import OUTDATED, add_commands
@@ -74,7 +74,6 @@ from bot.workers import worker_name
 
 __all__ = [
     "DEFER_AFTER",
-    "GAME_OPTIONS",
     "ActionButton",
     "DiscordBot",
     "Mode",
@@ -97,10 +96,6 @@ TOKEN_LIFETIME = 14 * 60.0
 KEPT_TOKENS = 2_000
 #: Platform words of the one answer to an unexpected error.
 ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
-#: Game options offered by /challenge (each game takes the ones it has; the manager checks).
-GAME_OPTIONS: tuple[str, ...] = tuple(
-    p.name for p in COMMAND["challenge"].params if p.target == "options"
-)
 #: Presses answered privately (a board, a move list, the question before resigning, a step
 #: through a game opened from a public message).
 # "Open board" answers with the presser's own link to the game's page: privately.
@@ -503,7 +498,7 @@ class DiscordBot(
     # -- handlers -------------------------------------------------------------------------
 
     async def run_command(
-        self, interaction: discord.Interaction, command: Command, args: Args
+        self, interaction: discord.Interaction, command: Command, args: Any
     ) -> None:
         """A slash command of the registry: its manager call with the options as typed values,
         answered privately where the command says so."""
@@ -512,12 +507,13 @@ class DiscordBot(
         async def call(user: User, chat: Chat) -> Reply:
             return await command.run(manager, user, chat, args)
 
-        if command.name == "tournament" and args.action == "leave":
+        if command.qualified == "tournament leave" and isinstance(args, TournamentRef):
             # Leaving is asked of the leaver alone first (issue 45), never for all to see.
             await self._ask_leave(interaction, args.tournament_id)
             return
         mode = Mode.PRIVATE if command.private(args) else Mode.PUBLIC
-        name = f"hexhall-{args.game_id or 'game'}.txt" if command.record else None
+        game_id = args.game_id if isinstance(args, GameRef) else None
+        name = f"hexhall-{game_id or 'game'}.txt" if command.record else None
         await self._run(interaction, call, mode, file_name=name, board=command.board_card)
 
     async def _ask_leave(self, interaction: discord.Interaction, tournament_id: int | None) -> None:

@@ -1,38 +1,48 @@
 """Discord's slash commands, made from the command registry (:mod:`bot.adapters.commands`): one
-:class:`app_commands.Command` per command offered on Discord, its options from the command's
-parameters (a game id is a :class:`GameId` transformer with the caller's games to choose from,
-a move a :class:`MoveText` with the legal moves), and one callback that turns the options into
-:class:`~bot.adapters.args.Args` and hands them to the bot (:class:`Host`).
+:class:`app_commands.Command` per command offered on Discord, and a family of subcommands
+(``tournament``) as an :class:`app_commands.Group` of them.  Each option comes from its
+parameter's kind (:mod:`bot.adapters.kinds`: the option's type, choices, bounds and what
+completes it), and one callback turns the options given into the command's arguments and
+hands them to the bot (:class:`Host`).
+
+discord.py reads a command's options from its callback's signature: the callback takes the
+options as keywords, and its signature is written from the kinds' options (:func:`_signature`).
 """
 
 from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol
 
 import discord
 from discord import app_commands
+from discord.app_commands import locale_str
 
-import engines
-from bot.adapters.args import DAYS, Args, Kind, Param, Surface
+from bot.adapters.args import Surface
 from bot.adapters.commands import REGISTRY, Command, menu
 from bot.adapters.discord.format import user_of
 from bot.adapters.discord.threads import chat_here
-from bot.ratings import Pool
+from bot.adapters.kinds import (
+    Completion,
+    OptionSpec,
+    OptionType,
+    Param,
+    Person,
+    game_number,
+)
 from bot.sessions.manager import SessionManager
 
 __all__ = [
     "OUTDATED",
-    "GameId",
+    "GameChoices",
     "Host",
-    "MoveText",
+    "MoveChoices",
     "OptionRefused",
     "OutOfRange",
     "OutdatedOption",
     "add_commands",
-    "game_id",
 ]
 
 log = logging.getLogger(__name__)
@@ -86,22 +96,10 @@ class Host(Protocol):
         ...
 
     async def run_command(
-        self, interaction: discord.Interaction, command: Command, args: Args
+        self, interaction: discord.Interaction, command: Command, args: Any
     ) -> None:
         """Make ``command``'s manager call with ``args`` and show its reply."""
         ...
-
-
-def game_id(value: str | None) -> int | None:
-    """A game option as typed or chosen (``12``, ``#12``); 0 (no such game) if unreadable.
-
-    >>> game_id("#12"), game_id(" "), game_id("x")
-    (12, None, 0)
-    """
-    if value is None or not value.strip():
-        return None
-    digits = value.strip().lstrip("#")
-    return int(digits) if digits.isdigit() and len(digits) < 19 else 0
 
 
 def _manager(interaction: discord.Interaction) -> SessionManager | None:
@@ -109,13 +107,13 @@ def _manager(interaction: discord.Interaction) -> SessionManager | None:
     return manager if isinstance(manager, SessionManager) else None
 
 
-class GameId(app_commands.Transformer):
-    """A game's number, typed (``12``, ``#12``) or chosen from the caller's active games
-    (those where it is their turn first)."""
+class GameChoices(app_commands.Transformer):
+    """A game's number as typed, with the caller's active games offered (those where it is
+    their turn first)."""
 
-    async def transform(self, interaction: discord.Interaction, value: Any) -> int | None:
-        """The number (0 for no such game) of what was typed or chosen."""
-        return game_id(str(value))
+    async def transform(self, interaction: discord.Interaction, value: Any) -> str:
+        """What was typed or chosen (the kind reads the number)."""
+        return str(value)
 
     async def autocomplete(
         self, interaction: discord.Interaction, value: int | float | str, /
@@ -131,8 +129,12 @@ class GameId(app_commands.Transformer):
         ]
 
 
-class MoveText(app_commands.Transformer):
-    """A move, with the legal moves (or beginnings of moves) of the chosen game offered."""
+class MoveChoices(app_commands.Transformer):
+    """A move, with the legal moves (or beginnings of moves) of the chosen game offered; or
+    with ``line`` a prepared line, completed along the line."""
+
+    def __init__(self, line: bool = False) -> None:
+        self.line = line
 
     async def transform(self, interaction: discord.Interaction, value: Any) -> str:
         """The move as typed."""
@@ -142,189 +144,170 @@ class MoveText(app_commands.Transformer):
         self, interaction: discord.Interaction, value: int | float | str, /
     ) -> list[app_commands.Choice[int | float | str]]:
         """Legal moves starting with what is typed, in the chosen game, from its current
-        position."""
+        position (along the prepared line for ``line``)."""
         manager = _manager(interaction)
         if manager is None:
             return []
         typed_game = getattr(interaction.namespace, "game", None)
-        game = game_id(typed_game if isinstance(typed_game, str) else None)
-        # A prepared line (``/premove``) is completed along the line, not from the position.
-        command = interaction.command
-        suggest = manager.suggest_moves
-        if command is not None and command.name == "premove":
-            suggest = manager.suggest_line
+        game = game_number(typed_game if isinstance(typed_game, str) else None)
+        suggest = manager.suggest_line if self.line else manager.suggest_moves
         moves = await suggest(
-            user_of(interaction.user),
-            chat_here(interaction),
-            game,
-            str(value)[:100],
-            25,
+            user_of(interaction.user), chat_here(interaction), game, str(value)[:100], 25
         )
         return [
             app_commands.Choice[int | float | str](name=m[:100], value=m[:100]) for m in moves if m
         ]
 
 
-def _sizes() -> list[int]:
-    return sorted(
-        {
-            int(v)
-            for spec in engines.GAMES.values()
-            for opt in spec.options
-            if opt.name == "size"
-            for v in opt.values
-        }
-    )
+#: The Python type discord.py reads each option type from.
+_TYPES: Mapping[OptionType, Any] = {
+    OptionType.STRING: str,
+    OptionType.INTEGER: int,
+    OptionType.BOOLEAN: bool,
+    OptionType.USER: discord.User,
+}
+#: What completes an option as it is typed.
+_COMPLETERS: Mapping[Completion, Any] = {
+    Completion.GAMES: app_commands.Transform[str, GameChoices],
+    Completion.MOVES: app_commands.Transform[str, MoveChoices],
+    Completion.LINE: app_commands.Transform[str, MoveChoices(line=True)],
+}
 
 
-def _annotation(param: Param) -> Any:
-    """The Python type discord.py reads the option's Discord type from."""
-    kind = param.kind
-    if kind is Kind.GAME_ID:
-        # typing.Optional: discord.py reads this annotation at runtime, and `X | None` is not
-        # defined on its Transform metadata objects.
-        return app_commands.Transform[Optional[int], GameId]  # noqa: UP045
-    if kind is Kind.MOVE:
-        return app_commands.Transform[str, MoveText]
-    if kind is Kind.PLAYER:
-        return discord.User
-    if kind is Kind.FLAG:
-        return bool
-    if kind is Kind.SIZE:
-        return int
-    if kind is Kind.NUMBER:
-        return app_commands.Range[int, param.low, param.high]
-    return str
+def _annotation(spec: OptionSpec) -> Any:
+    """The annotation discord.py reads ``spec``'s option from."""
+    shape = spec.shape
+    if shape.completion is not Completion.NONE:
+        return _COMPLETERS[shape.completion]
+    if shape.type is OptionType.INTEGER and not shape.choices and shape.low is not None:
+        return app_commands.Range[int, shape.low, shape.high]
+    return _TYPES[shape.type]
 
 
-def _choices(param: Param) -> list[app_commands.Choice[Any]] | None:
-    """The option's choices (``None``: any value)."""
-    kind = param.kind
-    if kind is Kind.GAME:
-        return [
-            app_commands.Choice(name=spec.title[:100], value=name)
-            for name, spec in engines.GAMES.items()
-        ]
-    if kind is Kind.POOL:
-        return [app_commands.Choice(name=pool.title, value=pool.key) for pool in Pool]
-    if kind is Kind.DAYS:
-        return [app_commands.Choice(name="no clock" if d == "none" else d, value=d) for d in DAYS]
-    if kind is Kind.SIZE:
-        return [app_commands.Choice(name=str(v), value=v) for v in _sizes()]
-    if param.choices:
-        return [app_commands.Choice(name=str(c), value=c) for c in param.choices]
-    return None
-
-
-def _days(value: str) -> float | None:
-    if value == "none":
-        return None
-    try:
-        return int(value)
-    except ValueError:
-        return -1  # the manager refuses it, in its words
-
-
-def _of_its_type(param: Param, value: Any) -> bool:
-    """Whether ``value`` is of the type ``param``'s option now has (a client with an old copy
-    of the command can send another: discord.py passes it on as it came)."""
-    kind = param.kind
-    if kind is Kind.GAME_ID:
-        return value is None or isinstance(value, int)
-    if kind is Kind.PLAYER:
+def _of_its_type(kind: OptionType, value: Any) -> bool:
+    """Whether ``value`` is of the type its option now has (a client with an old copy of the
+    command can send another: discord.py passes it on as it came)."""
+    if kind is OptionType.USER:
         return isinstance(value, discord.User | discord.Member)
-    if kind is Kind.FLAG:
+    if kind is OptionType.BOOLEAN:
         return isinstance(value, bool)
-    if kind in (Kind.SIZE, Kind.NUMBER):
+    if kind is OptionType.INTEGER:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, str)
 
 
-def _args(host: Host, params: Sequence[Param], values: dict[str, Any], command: str = "") -> Args:
-    """The options as given turned into the command's typed values; :class:`OutdatedOption`
-    for a value of another type than its option has now."""
+def _given(host: Host, command: Command, values: Mapping[str, Any]) -> dict[str, Any]:
+    """The options given, checked against the options the command has now, a person as a
+    :class:`Person`: :class:`OutdatedOption` for a value of another type, :class:`OutOfRange`
+    for a number beyond its bounds."""
+    given: dict[str, Any] = {}
+    for param in command.params:
+        for spec in param.kind.options(param):
+            value = values.get(spec.name)
+            if value is None:
+                continue
+            shape = spec.shape
+            if not _of_its_type(shape.type, value):
+                raise OutdatedOption(command.qualified, spec.name)
+            if shape.type is OptionType.INTEGER and not (
+                (shape.low is None or value >= shape.low)
+                and (shape.high is None or value <= shape.high)
+            ):
+                raise OutOfRange(spec.name, shape.low, shape.high)
+            if shape.type is OptionType.USER:
+                me = host.user
+                value = Person(user_of(value), me is not None and value.id == me.id)
+            given[spec.name] = value
+    return given
+
+
+def arguments(host: Host, command: Command, values: Mapping[str, Any]) -> Any:
+    """The command's arguments from the options given (see :func:`_given`)."""
+    given = _given(host, command, values)
     fields: dict[str, Any] = {}
-    options: dict[str, Any] = {}
-    for param in params:
-        value = values.get(param.name, param.default)
-        if value is None:
-            continue
-        if not _of_its_type(param, value):
-            raise OutdatedOption(command, param.name)
-        if param.kind is Kind.NUMBER and not (
-            (param.low is None or value >= param.low)
-            and (param.high is None or value <= param.high)
-        ):
-            raise OutOfRange(param.name, param.low, param.high)
-        if param.target == "options":
-            options[param.name] = value
-        elif param.kind is Kind.PLAYER:
-            me = host.user
-            if me is not None and value.id == me.id:
-                fields["bot"] = True  # the bot itself as the opponent: a game against it
-            else:
-                fields["player"] = user_of(value)
-        elif param.kind is Kind.DAYS:
-            fields["days"] = _days(value)
-        elif param.target == "everywhere":
-            fields["everywhere"] = value == "all"
-        else:
-            fields[param.target] = value
-    if options:
-        fields["options"] = options
-    return Args(**fields)
+    for param in command.params:
+        param.kind.take(param, given, fields)
+    return command.make(fields)
+
+
+def _specs(params: Sequence[Param]) -> list[OptionSpec]:
+    return [spec for param in params for spec in param.kind.options(param)]
+
+
+def _signature(specs: Sequence[OptionSpec]) -> inspect.Signature:
+    """The callback's signature discord.py reads the options from."""
+    parameters = [
+        inspect.Parameter(
+            "interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction
+        )
+    ]
+    for spec in specs:
+        annotation = _annotation(spec)
+        default: Any = inspect.Parameter.empty
+        if not spec.required:
+            default = spec.default
+            if default is None:
+                # typing.Optional: discord.py reads this annotation at runtime, and `X | None`
+                # is not defined on its Transform metadata objects.
+                annotation = Optional[annotation]  # noqa: UP045
+        parameters.append(
+            inspect.Parameter(
+                spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
+            )
+        )
+    return inspect.Signature(parameters)
 
 
 def _slash(host: Host, command: Command) -> app_commands.Command[Any, ..., None]:
-    params = command.params
-
     async def callback(interaction: discord.Interaction, **values: Any) -> None:
         try:
-            args = _args(host, params, values, command.slash)
+            args = arguments(host, command, values)
         except OptionRefused as refused:
-            log.info("interaction %s: /%s: %s", interaction.id, command.slash, refused)
+            log.info("interaction %s: /%s: %s", interaction.id, command.qualified, refused)
             await interaction.response.send_message(refused.answer, ephemeral=True)
             return
         await host.run_command(interaction, command, args)
 
-    signature = [
-        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD,
-                          annotation=discord.Interaction),
-    ]  # fmt: skip
-    for param in params:
-        annotation = _annotation(param)
-        default: Any = inspect.Parameter.empty
-        if not param.required:
-            default = param.default
-            if default is None:
-                # typing.Optional, as above: `annotation` may be a Transform object without `|`.
-                annotation = Optional[annotation]  # noqa: UP045
-        signature.append(
-            inspect.Parameter(
-                param.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=default
-            )
-        )
+    specs = _specs(command.params)
     # discord.py reads the options from the callback's signature; a function object takes
     # the attribute at runtime, but typeshed's FunctionType does not declare it.
-    callback.__signature__ = inspect.Signature(signature)  # type: ignore[attr-defined]
+    callback.__signature__ = _signature(specs)  # type: ignore[attr-defined]
     callback.__qualname__ = callback.__name__ = f"slash_{command.slash}"
     # Described and given their choices on the callback, before the command is made: the
-    # command then takes every description as a translatable string (issue 43's Translator).
-    described = {p.name: p.description[:100] for p in params}
+    # command then takes every name, description and choice as a translatable string (the
+    # tree's translator, :mod:`bot.adapters.discord.translator`).
+    described = {spec.name: _description(spec) for spec in specs}
     if described:
         callback = app_commands.describe(**described)(callback)
-    chosen = {p.name: c for p in params if (c := _choices(p)) is not None}
+    chosen = {
+        spec.name: [app_commands.Choice(name=c.name, value=c.value) for c in spec.shape.choices]
+        for spec in specs
+        if spec.shape.choices
+    }
     if chosen:
         callback = app_commands.choices(**chosen)(callback)
-    cmd: app_commands.Command[Any, ..., None] = app_commands.Command(
-        name=command.slash, description=command.summary[:100], callback=callback
+    return app_commands.Command(
+        name=command.slash, description=locale_str(command.summary[:100]), callback=callback
     )
-    return cmd
+
+
+def _description(spec: OptionSpec) -> locale_str:
+    """An option's description, with its catalog template when it is filled in."""
+    said = spec.description
+    return locale_str(said.text[:100], template=said.template, values=dict(said.values))
+
+
+def _group(host: Host, command: Command) -> app_commands.Group:
+    group = app_commands.Group(name=command.slash, description=locale_str(command.summary[:100]))
+    for sub in command.subcommands:
+        group.add_command(_slash(host, sub))
+    return group
 
 
 def add_commands(
     host: Host, tree: app_commands.CommandTree[Any], registry: Sequence[Command] = REGISTRY
 ) -> None:
-    """Add a slash command to ``tree`` for every command of ``registry`` offered on Discord."""
+    """Add to ``tree`` a slash command (a group, for a family) for every command of
+    ``registry`` offered on Discord."""
     for command in menu(Surface.DISCORD, registry):
-        tree.add_command(_slash(host, command))
+        tree.add_command(_group(host, command) if command.subcommands else _slash(host, command))

@@ -1,5 +1,5 @@
 """Leaving a tournament on Discord (issue 45): the sign-up card's Leave and a typed
-``/tournament action:leave`` only ask, privately (an ephemeral message: "only the user
+``/tournament leave`` only ask, privately (an ephemeral message: "only the user
 receiving the message can see it"), with a "Yes, leave" button whose id names the asker and
 until when it may be pressed (:func:`bot.sessions.questions.leave_button`).  Nothing public
 changes until that yes.

@@ -1,15 +1,25 @@
 """The slash commands in every language that ships: discord.py's ``app_commands.Translator``
 (issue 43).  With it set on the command tree, the uploaded commands carry
-``description_localizations`` for each Discord locale one of our catalogs covers (``es-ES``
-and ``es-419`` both read Spanish, ``pt-BR`` Brazilian Portuguese), for the commands, their
-options and their choices' names.
+``name_localizations`` and ``description_localizations`` for each Discord locale one of our
+catalogs covers (``es-ES`` and ``es-419`` both read Spanish, ``pt-BR`` Brazilian Portuguese):
+the commands' and groups' names and descriptions, their options' names and descriptions, and
+their choices' names.
 
-Command and option names stay as typed (``/move``, ``game``): they are what the help, the
-cards and players' habits name, in every language; Discord shows the localized description
-beside them.  Discord allows 1-100 characters for a description: a longer translation is cut.
+A name is the catalog's word under its context (``NP_("command", "move")``,
+``NP_("option", "game")``, ``NP_("choice", "me")``): the same English word may read otherwise
+as a command and as a choice.  A command's or option's name in another language follows
+Discord's rule for names (:func:`valid_name`); one that does not is left out (Discord shows the
+English).  The English names stay what is typed, on the console and Telegram too; Discord
+sends the English name of whatever a player picks in their language.  Discord allows 1-100
+characters for a description or a choice's name: a longer translation is cut.
+
+>>> valid_name("tablero"), valid_name("指す"), valid_name("Board"), valid_name("a b")
+(True, True, False, False)
 """
 
 from __future__ import annotations
+
+import unicodedata
 
 from discord import Locale
 from discord.app_commands import TranslationContextLocation as Where
@@ -17,27 +27,74 @@ from discord.app_commands import TranslationContextTypes, Translator, locale_str
 
 from bot.core import i18n
 
-__all__ = ["CatalogTranslator"]
+__all__ = ["CatalogTranslator", "valid_name"]
 
-#: Where a translation is given: descriptions (names stay as they are typed).
+#: Where a translation is a description.
 _DESCRIBED = frozenset(
     {Where.command_description, Where.group_description, Where.parameter_description}
 )
-#: Discord's limit for a description.
+#: Where a translation is a name, and the catalog context it is marked under.
+_NAMED = {
+    Where.command_name: "command",
+    Where.group_name: "command",
+    Where.parameter_name: "option",
+    Where.choice_name: "choice",
+}
+#: Discord's limit for a description or a choice's name.
 DESCRIPTION_LIMIT = 100
+#: Discord's limit for a command's or option's name.
+NAME_LIMIT = 32
+#: Scripts whose marks Discord allows in a name besides letters and digits.
+_SCRIPTS = ("DEVANAGARI", "THAI")
+
+
+def valid_name(name: str) -> bool:
+    """Whether ``name`` is a valid command or option name on Discord:
+    ``^[-_\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$``, in lower case where a letter has
+    one (Discord's *Application Command Naming*; its docs now allow ``'`` too, which we do
+    not use)."""
+    if not 1 <= len(name) <= NAME_LIMIT or name != name.lower():
+        return False
+    return all(_name_char(c) for c in name)
+
+
+def _name_char(c: str) -> bool:
+    if c in "-_" or unicodedata.category(c)[0] in "LN":
+        return True
+    return unicodedata.name(c, "").startswith(_SCRIPTS)
 
 
 class CatalogTranslator(Translator):
-    """Descriptions from the catalogs (:mod:`bot.core.i18n`); ``None`` (Discord shows the
-    English) for a locale we have no catalog for, for names, and where nothing changes."""
+    """Names and descriptions from the catalogs (:mod:`bot.core.i18n`); ``None`` (Discord
+    shows the English) for a locale we have no catalog for, and where nothing changes."""
 
     async def translate(
         self, string: locale_str, locale: Locale, context: TranslationContextTypes
     ) -> str | None:
-        """``string`` in ``locale``'s language, if we speak it and it is a description."""
+        """``string`` in ``locale``'s language, if we speak it."""
         code = i18n.supported(locale.value)
-        if code is None or code in (i18n.SOURCE, i18n.PSEUDO) or context.location not in _DESCRIBED:
+        if code is None or code in (i18n.SOURCE, i18n.PSEUDO):
             return None
+        where = context.location
         with i18n.use(code):
-            said = i18n.gettext(string.message)
-        return said[:DESCRIPTION_LIMIT] if said != string.message else None
+            if where in _DESCRIBED:
+                said = _described(string)
+            elif where in _NAMED:
+                said = i18n.pgettext(_NAMED[where], string.message)
+            else:
+                return None
+        if said == string.message:
+            return None
+        if where in _DESCRIBED or where is Where.choice_name:
+            return said[:DESCRIPTION_LIMIT]
+        return said if valid_name(said) else None
+
+
+def _described(string: locale_str) -> str:
+    """A description in the language in use: its catalog template filled in with its values
+    (:class:`bot.adapters.kinds.Described`), or its text."""
+    template = string.extras.get("template")
+    if isinstance(template, str) and template:
+        values = string.extras.get("values") or {}
+        return i18n.fill(i18n.gettext(template), {str(k): str(v) for k, v in values.items()})
+    return i18n.gettext(string.message)
