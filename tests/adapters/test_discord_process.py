@@ -66,6 +66,8 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
         card = await answer(fake, ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
         click = await fake.click(BOB, card, button(card, "Accept"))
         await fake.response(click, timeout=DEADLINE)
+        # Under load the bot defers the Accept and edits the card afterwards: wait for the edit.
+        await fake.wait_until(lambda: "Board" in labels(card), timeout=DEADLINE)
         gid = int(button(card, "Board").split(":")[1])
         position = engines.new("pathagon")
         # Pathagon: the challenger (Alice) or Bob moves first at random; follow the embed.
