@@ -31,13 +31,13 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from babel import Locale
-from babel.dates import format_timedelta
+from babel.dates import format_skeleton, format_timedelta
 from babel.numbers import format_decimal
 
 from bot.messages import speak_with
@@ -51,10 +51,12 @@ __all__ = [
     "SOURCE",
     "adopt",
     "current",
+    "day",
     "duration",
     "fill",
     "gettext",
     "language_name",
+    "moment",
     "ngettext",
     "number",
     "supported",
@@ -195,6 +197,41 @@ def duration(value: timedelta, *, fine: bool = False) -> str:
         first = said(timedelta(hours=hours))
         return f"{first} {said(timedelta(minutes=minutes))}" if minutes else first
     return said(timedelta(minutes=max(minutes, 1)))
+
+
+def day(value: date, skeleton: str = "yMMMd") -> str:
+    """A date in the language's own order and month names (a CLDR ``skeleton``: ``yMMMd``
+    the full date, ``MMMd`` without the year, ``yMMM`` a month, ``y`` a year).
+
+    >>> day(date(2026, 3, 9)), day(date(2026, 3, 9), "MMMd")
+    ('Mar 9, 2026', 'Mar 9')
+    >>> with use("de"):
+    ...     day(date(2026, 3, 9))
+    '9. März 2026'
+    >>> with use("ja"):
+    ...     day(date(2026, 3, 9), "yMMM")
+    '2026年3月'
+    """
+    zone = value.tzinfo if isinstance(value, datetime) else None
+    return format_skeleton(skeleton, value, locale=_babel_locale(), tzinfo=zone)
+
+
+def moment(value: datetime, skeleton: str = "yMMMd") -> str:
+    """A date and its time of day (24-hour ``14:05``) in the language's own words, in
+    ``value``'s own time zone; ``skeleton`` says the date's part as in :func:`day`.
+
+    >>> from datetime import UTC
+    >>> moment(datetime(2026, 3, 9, 14, 5, tzinfo=UTC))
+    'Mar 9, 2026, 14:05'
+    >>> with use("fr"):
+    ...     moment(datetime(2026, 3, 9, 14, 5, tzinfo=UTC), "MMMd")
+    '9 mars, 14:05'
+    """
+    locale = Locale.parse(_babel_locale())
+    said = format_skeleton(skeleton, value, locale=locale, tzinfo=value.tzinfo)
+    time = format_skeleton("Hm", value, locale=locale, tzinfo=value.tzinfo)
+    joined: str = locale.datetime_formats["medium"]
+    return joined.replace("{1}", said).replace("{0}", time)
 
 
 def language_name(code: str) -> str:
