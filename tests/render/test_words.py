@@ -94,9 +94,9 @@ def test_a_maphex_hint_names_the_target_in_the_readers_words() -> None:
     position = engines.new("maphex").play("5").play("e5")
     assert "play in centre, 5" in " | ".join(_words(position))
     expected = {
-        "es": "juega en el subtablero centro, 5",
+        "es": "destino: centro, 5",
         "ja": "中央、5 に打つ",
-        "de": "spiele im Teilbrett Mitte, 5",
+        "de": "Ziel: Mitte, 5",
     }
     for code, words in expected.items():
         with i18n.use(code):
@@ -221,3 +221,15 @@ def test_the_rating_charts_words_follow_the_language() -> None:
         empty_ja = rating_chart_image([], title="Maphex").tobytes()
     assert japanese != english
     assert empty_ja != rating_chart_image([], title="Maphex").tobytes()
+
+
+@pytest.mark.parametrize("code", i18n.LANGUAGES)
+def test_every_word_stays_inside_the_picture_in_each_language(code: str) -> None:
+    """A translation never runs off the picture: legends, goals, hints and the band."""
+    for game in GAMES:
+        for position in _positions(game)[:4]:
+            with i18n.use(code):
+                size, marks = render.board_texts(position, players=("Ada", "Bo"))
+            for mark in marks:
+                x0, y0, x1, y1 = mark.box
+                assert 0 <= x0 and x1 <= size[0] and 0 <= y0 and y1 <= size[1], (game, mark)
