@@ -270,6 +270,11 @@ class _InUse:
     def number(self, value: float) -> str:
         return number(value)
 
+    def moment(self, value: datetime) -> str:
+        if current() == PSEUDO:  # the date's words are Babel's, not the catalogs'
+            return f"⟦{moment(value)} UTC⟧"
+        return f"{moment(value)} UTC"
+
     def language(self) -> str:
         return current()
 
