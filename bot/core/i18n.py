@@ -54,6 +54,7 @@ __all__ = [
     "day",
     "duration",
     "fill",
+    "from_environment",
     "gettext",
     "language_name",
     "moment",
@@ -97,6 +98,26 @@ def supported(code: str | None) -> str | None:
     if base in _ALIASES:
         return _ALIASES[base]
     return base if base in LANGUAGES else None
+
+
+def from_environment(environ: Mapping[str, str]) -> str | None:
+    """The catalog of the language a console's environment asks for, as GNU gettext reads it
+    (``LANGUAGE``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; ``de_DE.UTF-8`` is German), or
+    ``None`` (unset, ``C``, ``POSIX`` or none of ours).
+
+    >>> from_environment({"LANG": "de_DE.UTF-8"}), from_environment({"LANG": "C.UTF-8"})
+    ('de', None)
+    >>> from_environment({"LANGUAGE": "pt_BR:en", "LANG": "ja_JP.UTF-8"})
+    'pt_BR'
+    """
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        for wanted in value.split(":"):
+            code = wanted.split(".", 1)[0].split("@", 1)[0]
+            found = supported(code) if code not in ("C", "POSIX") else None
+            if found is not None:
+                return found
+    return None
 
 
 def current() -> str:
