@@ -232,4 +232,4 @@ def test_every_word_stays_inside_the_picture_in_each_language(code: str) -> None
                 size, marks = render.board_texts(position, players=("Ada", "Bo"))
             for mark in marks:
                 x0, y0, x1, y1 = mark.box
-                assert 0 <= x0 and x1 <= size[0] and 0 <= y0 and y1 <= size[1], (game, mark)
+                assert x0 >= 0 and y0 >= 0 and x1 <= size[0] and y1 <= size[1], (game, mark)
