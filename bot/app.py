@@ -24,6 +24,7 @@ from bot.adapters.console import CHAT, PLATFORM, Console, console_user
 from bot.adapters.redact import hide
 from bot.config import ConfigError, Settings, load_env, settings
 from bot.core import i18n
+from bot.core.i18n import N_
 from bot.core.status import GameStatus
 from bot.heap import give_back_every, keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
@@ -69,6 +70,12 @@ SWEEP_EVERY = 30.0
 #: How often it looks when the time comes from ``HEXHALL_CLOCK_FILE`` (tests only): a test that
 #: moves that clock sees the sweep's answer within a second rather than half a minute.
 FILE_CLOCK_SWEEP_EVERY = 1.0
+
+
+def _said(msgid: str, /, **values: str) -> str:
+    """A sentence of the command line (marked with ``N_`` where it is written), said in the
+    language in use: the console player's, else the environment's."""
+    return i18n.fill(i18n.gettext(msgid), values)
 
 
 class AppError(Exception):
@@ -146,18 +153,19 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
         db_file = sqlite_path(config.db_path)
         home = Path(db_file).expanduser().resolve().parent if db_file else Path.cwd()
         console = Console(manager, home / "hexhall-boards", prompt=sys.stdin.isatty())
-        console.say(
-            f"Hexhall console (database {redact_url(config.db_path)}). "
-            f"You are {console.user.name}; "
-            "type help for the commands."
-        )
-        if play is not None:
-            game, options = play
-            one, two = console_user("player1"), console_user("player2")
-            made = await manager.challenge(one, CHAT, game, two, options, "me", None)
-            if not made.ok or made.challenge_id is None:
-                raise AppError(made.text)
-            await console.show(await manager.accept(two, CHAT, made.challenge_id))
+        with i18n.use(await console.speaking()):  # the local player's language
+            welcome = i18n.gettext(
+                "Hexhall console (database {database}). You are {name}; type help for the commands."
+            )
+            said = {"database": redact_url(config.db_path), "name": console.user.name}
+            console.say(i18n.fill(welcome, said))
+            if play is not None:
+                game, options = play
+                one, two = console_user("player1"), console_user("player2")
+                made = await manager.challenge(one, CHAT, game, two, options, "me", None)
+                if not made.ok or made.challenge_id is None:
+                    raise AppError(made.text)
+                await console.show(await manager.accept(two, CHAT, made.challenge_id))
         # The clocks: overdue work found at start-up is handled (paced), then every 30 s.
         stop = asyncio.Event()
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
@@ -340,25 +348,31 @@ async def _import(db_path: str, text: str) -> int:
     try:
         record = parse(text)
     except ValueError as exc:
-        raise AppError(f"cannot import: {exc}") from None
+        raise AppError(_said(N_("cannot import: {reason}"), reason=str(exc))) from None
     one = _console_name(record.players[0], "player1")
     two = _console_name(record.players[1], "player2")
     if one.lower() == two.lower():
         # Console players are told apart by name: renaming them would record other players.
-        raise AppError(
-            f"cannot import: both players are called {one!r}, and console players are told "
+        words = N_(
+            "cannot import: both players are called {name}, and console players are told "
             "apart by name; give one of them another name in the record and import it again"
         )
+        raise AppError(_said(words, name=repr(one)))
     async with opened(db_path) as manager:
-        reply = await manager.import_record(console_user(one), CHAT, text, console_user(two))
-        row = None if reply.game_id is None else await manager.store.get_game(reply.game_id)
-    if not reply.ok:
-        raise AppError(reply.text)
-    print(reply.text)
-    if reply.alt:
-        print(reply.alt)
-    if row is not None and row.status == GameStatus.ACTIVE:
-        print("Continue it with: hexhall run")
+        # Said in the first player's language (their ``settings language`` at the console,
+        # else the environment's).
+        player = console_user(one)
+        said = await manager.speakers(player, CHAT, i18n.from_environment(os.environ))
+        with i18n.use(said.player):
+            reply = await manager.import_record(player, CHAT, text, console_user(two))
+            row = None if reply.game_id is None else await manager.store.get_game(reply.game_id)
+            if not reply.ok:
+                raise AppError(reply.text)
+            print(reply.text)
+            if reply.alt:
+                print(reply.alt)
+            if row is not None and row.status == GameStatus.ACTIVE:
+                print(i18n.gettext("Continue it with: hexhall run"))
     return 0
 
 
@@ -451,7 +465,8 @@ def import_file(path: str) -> int:
     # A record is at most TEXT_LIMIT characters, so at most 4 bytes each in UTF-8: a bigger
     # file is refused before it is read, and no more than that is ever read (a pipe, say).
     most = 4 * TEXT_LIMIT
-    too_big = AppError(f"cannot import {path}: a record is at most {TEXT_LIMIT} characters")
+    words = N_("cannot import {path}: a record is at most {count} characters")
+    too_big = AppError(_said(words, path=path, count=str(TEXT_LIMIT)))
     try:
         with Path(path).open("rb") as file:
             if os.fstat(file.fileno()).st_size > most:
@@ -461,8 +476,13 @@ def import_file(path: str) -> int:
             raise too_big
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "not UTF-8 text"
-        raise AppError(f"cannot read {path}: {reason}") from None
+        if isinstance(exc, OSError) and exc.strerror:
+            reason = exc.strerror
+        else:
+            reason = i18n.gettext("not UTF-8 text")
+        raise AppError(
+            _said(N_("cannot read {path}: {reason}"), path=path, reason=reason)
+        ) from None
     if len(text) > TEXT_LIMIT:
         raise too_big
     return asyncio.run(_import(db_path, text))
@@ -478,7 +498,8 @@ def render_position(position: engines.Position, output: str) -> str:
     try:
         import render
     except ImportError:
-        raise AppError("drawing is not available: the render package is missing", 3) from None
+        missing = i18n.gettext("drawing is not available: the render package is missing")
+        raise AppError(missing, 3) from None
     if output == "-":
         sys.stdout.buffer.write(render.board_png(position))
         sys.stdout.buffer.flush()

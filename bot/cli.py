@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import os
 import re
 import sys
 from typing import Any
@@ -30,6 +31,7 @@ from typing import Any
 import engines
 from bot import app
 from bot.app import USAGE_EXIT, AppError
+from bot.core import i18n
 from bot.sessions.texts.illegal import illegal_move
 
 __all__ = ["main", "parse_moves"]
@@ -145,6 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``hexhall`` console script; returns the exit status."""
     logging.basicConfig(level=logging.WARNING, format="hexhall: %(levelname)s %(message)s")
     args_list = sys.argv[1:] if argv is None else argv
+    # What the command line says (its errors, an import's answer) is in the environment's
+    # language (``LANG``...); at the console, a player's ``settings language`` wins.
+    with i18n.use(i18n.from_environment(os.environ)):
+        return _main(args_list)
+
+
+def _main(args_list: list[str]) -> int:
     try:
         args = _parser().parse_args(args_list)
         if args.command == "run":

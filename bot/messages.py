@@ -35,7 +35,7 @@ import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Protocol, cast
 
 from bot.actions import (
@@ -59,6 +59,7 @@ __all__ = [
     "Code",
     "GameFacts",
     "Mention",
+    "Moment",
     "Need",
     "NeedKind",
     "Phrase",
@@ -181,13 +182,14 @@ def _unescaped(plain: str) -> str:
 
 
 class Speaker(Protocol):
-    """How sentences are said: the language in use's words and numbers (set by
+    """How sentences are said: the language in use's words, numbers and dates (set by
     :mod:`bot.core.i18n` when it is loaded, with :func:`speak_with`; English until then)."""
 
     def gettext(self, message: str) -> str: ...
     def ngettext(self, singular: str, plural: str, count: int) -> str: ...
     def number(self, value: float) -> str: ...
     def language(self) -> str: ...
+    def moment(self, value: datetime) -> str: ...
 
 
 class _English:
@@ -202,6 +204,9 @@ class _English:
 
     def language(self) -> str:
         return "en"
+
+    def moment(self, value: datetime) -> str:
+        return f"{value:%Y-%m-%d %H:%M} UTC"
 
 
 _SPEAKER: list[Speaker] = [_English()]
@@ -238,14 +243,50 @@ class Versions:
         return dict(self.texts).get(_SPEAKER[0].language(), self.texts[0][1]).segments
 
 
-#: One piece of a :class:`Text` as kept: a segment, or a sentence said when rendered.
-Part = str | Mention | Strong | Code | Phrase | Versions
+@dataclass(frozen=True)
+class Moment:
+    """A point in time not yet put into words: said when rendered, in the language in use's
+    own date order and month names (``Mar 9, 2026, 14:05 UTC``, ``9. März 2026, 14:05 UTC``).
+    ``at`` is the time in UTC, ISO 8601 (what the outbox keeps).
+
+    >>> from datetime import UTC
+    >>> from bot.core import i18n
+    >>> when = Text.of(Moment.of(datetime(2026, 3, 9, 14, 5, tzinfo=UTC)))
+    >>> str(when)
+    'Mar 9, 2026, 14:05 UTC'
+    >>> with i18n.use("ja"):
+    ...     str(when)
+    '2026年3月9日 14:05 UTC'
+    """
+
+    at: str
+
+    @classmethod
+    def of(cls, value: datetime) -> Moment:
+        """``value`` (naive: taken as UTC) kept to the minute in UTC."""
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=UTC)
+        return cls(value.astimezone(UTC).replace(second=0, microsecond=0).isoformat())
+
+    def expand(self) -> tuple[Segment, ...]:
+        """The time in the language in use's words (unreadable: as kept)."""
+        try:
+            value = datetime.fromisoformat(self.at)
+        except ValueError:
+            return (self.at,)
+        return (_SPEAKER[0].moment(value),)
+
+
+#: One piece of a :class:`Text` as kept: a segment, or a sentence or time said when rendered.
+Part = str | Mention | Strong | Code | Phrase | Versions | Moment
+#: The parts said when rendered.
+_SAID = (Phrase, Versions, Moment)
 
 
 def _arg(value: object) -> str | int | float | Text:
     if isinstance(value, Text | str | int | float):
         return value
-    if isinstance(value, Mention | Strong | Code | Phrase):
+    if isinstance(value, Mention | Strong | Code | Phrase | Moment):
         return Text.of(value)
     return str(value)
 
@@ -280,6 +321,8 @@ def _json_part(part: Part) -> Any:
         return ["p", part.msgid, part.plural, part.count, args]
     if isinstance(part, Versions):
         return ["v", [[code, [_json_part(p) for p in t.parts]] for code, t in part.texts]]
+    if isinstance(part, Moment):
+        return ["d", part.at]
     return part
 
 
@@ -287,6 +330,10 @@ def _read_part(part: Any) -> Part:
     if isinstance(part, str):
         return part
     tag, *fields = part
+    if tag == "d":
+        if len(fields) != 1 or not isinstance(fields[0], str):
+            raise TypeError("a moment is one ISO 8601 string")
+        return Moment(fields[0])
     if tag == "v":
         kept = fields[0]
         return Versions(tuple((str(c), Text(tuple(_read_part(p) for p in t))) for c, t in kept))
@@ -349,11 +396,11 @@ class Text:
     @property
     def segments(self) -> tuple[Segment, ...]:
         """The text's segments in the language in use (its sentences said)."""
-        if not any(isinstance(p, Phrase | Versions) for p in self.parts):
+        if not any(isinstance(p, _SAID) for p in self.parts):
             return cast(tuple[Segment, ...], self.parts)  # no sentence: all segments
         pieces: list[Segment] = []
         for part in self.parts:
-            pieces.extend(part.expand() if isinstance(part, Phrase | Versions) else (part,))
+            pieces.extend(part.expand() if isinstance(part, _SAID) else (part,))
         return _joined(pieces)
 
     def __eq__(self, other: object) -> bool:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from engines.base import Outcome, Position
 from render._core import scene_of
 from render._pipeline import art_for
-from render._words import result_text
+from render._words import fill, gettext, ngettext, number, result_text, side_word
 
 __all__ = ["describe"]
 
@@ -41,25 +41,39 @@ def describe(
     art = art_for(pos)
     board = art.board(pos)
     n = getattr(board, "n", 0)
-    shape = f" {n}x{n}" if board.kind != "hexagon" else f", side {n}"
+    if board.kind != "hexagon":
+        shape = f"{title} {n}x{n}"
+    else:
+        shape = fill(gettext("{game}, side {size}"), {"game": title, "size": number(n)})
     over = scene.over
-    head = f"{title}{shape}, " + (f"after {pos.ply} moves." if over else f"move {pos.ply + 1}.")
+    if over:
+        words = ngettext("{board}, after {count} move.", "{board}, after {count} moves.", pos.ply)
+        head = fill(words, {"board": shape, "count": number(pos.ply)})
+    else:
+        words = gettext("{board}, move {number}.")
+        head = fill(words, {"board": shape, "number": number(pos.ply + 1)})
     sides = pos.seat_sides
     parts = [head]
     if scene.players is not None:
-        parts.append(f"{scene.players[0]} plays {sides[0]}, {scene.players[1]} plays {sides[1]}.")
+        plays = gettext("{first} plays {first_side}, {second} plays {second_side}.")
+        said = {"first": scene.players[0], "first_side": side_word(sides[0])}
+        said |= {"second": scene.players[1], "second_side": side_word(sides[1])}
+        parts.append(fill(plays, said))
     if pos.ply == 0 and not over:
         opening = art.opening_text(pos)
         if opening:
             parts.append(opening)
     parts.append(art.pieces_text(pos))
     if pos.last_move is not None:
-        mover = sides[1 - pos.to_move]
-        parts.append(f"Last: {mover} {pos.last_move}{art.effects_text(pos)}.")
+        mover = side_word(sides[1 - pos.to_move])
+        said = {"side": mover, "move": pos.last_move, "effects": art.effects_text(pos)}
+        parts.append(fill(gettext("Last: {side} {move}{effects}."), said))
     if scene.outcome is not None:
-        parts.append(f"Game over. {result_text(scene.outcome, sides)}.")
+        result = result_text(scene.outcome, sides)
+        parts.append(fill(gettext("Game over. {result}."), {"result": result}))
     else:
-        parts.append(f"{sides[pos.to_move]} to move{art.turn_text(pos)}.")
+        said = {"side": side_word(sides[pos.to_move]), "details": art.turn_text(pos)}
+        parts.append(fill(gettext("{side} to move{details}."), said))
         if scene.clock:
-            parts.append(f"Clock: {scene.clock}.")
+            parts.append(fill(gettext("Clock: {clock}."), {"clock": scene.clock}))
     return " ".join(parts)

@@ -35,6 +35,7 @@ from render._frames import forget, indexed_picture
 from render._png import encode_png
 from render._texts import TextMark, collect, suspended
 from render._words import (
+    language,
     last_move_words,
     move_number_words,
     moves_played_words,
@@ -136,7 +137,8 @@ class _Static:
 def _static(position: Position, theme: Theme) -> tuple[Art[Position], _Static]:
     """The drawer and the cached static parts; ``theme`` is already :meth:`Art.theme_for`'s."""
     art = art_for(position)
-    key = (art.static_key(position), theme)
+    # The background carries words (legend, goals): one per language.
+    key = (art.static_key(position), theme, language())
     found = _STATIC.get(key)
     if found is None:
         found = _Static(art, position, theme)

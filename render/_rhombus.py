@@ -27,7 +27,7 @@ from render._core import (
     text_width,
     win_link,
 )
-from render._words import colour_name
+from render._words import N_, colour_name, gettext
 from render.theme import RGB, Theme
 
 __all__ = [
@@ -108,7 +108,7 @@ def side_rows(lay: Layout, theme: Theme) -> tuple[float, tuple[float, float]]:
     top = BAND * s + 22 * s
     ys = (top, top + 76 * s)
     # Right of the board, but never so far right that the goal words leave the picture.
-    words = max(text_width(g, px(theme, theme.text_size)) for g in GOALS)
+    words = max(text_width(gettext(g), px(theme, theme.text_size)) for g in GOALS)
     last = theme.width - 8 * s - 40 * s - words
     return min(free_right(lay, theme, ys[1] + 34 * s), last), ys
 
@@ -118,7 +118,7 @@ def side_rows(lay: Layout, theme: Theme) -> tuple[float, tuple[float, float]]:
 RHOMBUS_PAD = (84.0, 32.0)
 
 #: what each colour connects on a rhombus board, under its heading
-GOALS = ("top ↔ bottom", "left ↔ right")
+GOALS = (N_("top ↔ bottom"), N_("left ↔ right"))
 
 
 def paint_sides(p: Painter, lay: Layout, theme: Theme, fills: tuple[RGB, RGB]) -> None:
@@ -133,7 +133,8 @@ def paint_sides(p: Painter, lay: Layout, theme: Theme, fills: tuple[RGB, RGB]) -
         p.line(box, ink, 12 * s)
         p.line(box, fills[colour], 8 * s)
         size = px(theme, theme.text_size)
-        p.text((x0 + 40 * s, y + 34 * s), GOALS[colour], size, theme.muted, anchor="lm")
+        goal = gettext(GOALS[colour])
+        p.text((x0 + 40 * s, y + 34 * s), goal, size, theme.muted, anchor="lm")
 
 
 def draw_sides(image: Canvas, position: Position, theme: Theme, lay: Layout, scene: Scene) -> None:
@@ -151,8 +152,8 @@ def draw_sides(image: Canvas, position: Position, theme: Theme, lay: Layout, sce
 
 
 def paint_legend(p: Painter, lay: Layout, theme: Theme, items: list[tuple[Sprite, str]]) -> None:
-    """A legend in the empty bottom-left corner of a rhombus board: icon and words per
-    row, the last row at the bottom (the corner is widest there)."""
+    """A legend in the empty bottom-left corner of a rhombus board: icon and words (marked,
+    said here) per row, the last row at the bottom (the corner is widest there)."""
     s = theme.height / 700
     step = 38 * s
     size = px(theme, theme.text_size)
@@ -163,7 +164,7 @@ def paint_legend(p: Painter, lay: Layout, theme: Theme, items: list[tuple[Sprite
         p.circle((cx, y), 16 * s, fill=theme.cell, outline=theme.grid, width=2)
         paint_sprite(p, sprite, (cx, y))
         room = free_left(lay, theme, y - 12 * s) - (x0 + 38 * s)
-        words = fit_text(text, round(size * p.scale), room * p.scale)
+        words = fit_text(gettext(text), round(size * p.scale), room * p.scale)
         p.text((x0 + 38 * s, y), words, size, theme.muted, anchor="lm")
 
 

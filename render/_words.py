@@ -1,10 +1,19 @@
-"""Words shared by the games' descriptions (``render.describe``): cell lists and side names."""
+"""The words on the pictures and in their descriptions (``render.describe``): cell lists, side
+names, the status band, and what every game's legends and alt texts say through.
+
+Every word is said in the language in use (:func:`bot.core.i18n.use`, set by the sessions or
+the surface for whoever reads the picture): render reads it, never decides it.  The games'
+own words are marked where they are written (``gettext("...")`` or ``N_``) and said with the
+functions re-exported here.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from bot.core.i18n import fill, gettext, ngettext, number
+from babel.lists import format_list
+
+from bot.core.i18n import PSEUDO, SOURCE, current, fill, gettext, ngettext, number
 from engines.base import Outcome, Position, pictured
 from engines.geometry import Board
 
@@ -15,12 +24,19 @@ def N_(message: str) -> str:
 
 
 __all__ = [
+    "N_",
     "SIDE_NAMES",
     "colour_name",
+    "either",
+    "fill",
+    "gettext",
+    "language",
     "last_move_words",
     "move_number_words",
     "moves_played_words",
     "names",
+    "ngettext",
+    "number",
     "result_text",
     "side_lists",
     "side_word",
@@ -32,6 +48,21 @@ def names(board: Board, cells: Iterable[int]) -> str:
     """Cell names separated by spaces, or ``"none"``."""
     listed = [board.name(c) for c in cells]
     return " ".join(listed) if listed else gettext("none")
+
+
+def language() -> str:
+    """The language the words are said in now (part of every cache key of drawn words)."""
+    return current()
+
+
+def either(items: Sequence[str]) -> str:
+    """``"a, b or c"`` in the language in use.
+
+    >>> either(["d4", "e5", "f6"])
+    'd4, e5, or f6'
+    """
+    code = current()
+    return format_list(list(items), style="or", locale=SOURCE if code == PSEUDO else code)
 
 
 def colour_name(position: Position, colour: int) -> str:

@@ -21,8 +21,10 @@ from datetime import UTC, datetime, timedelta, tzinfo
 
 from PIL import Image, ImageDraw
 
+from bot.core.i18n import day, moment
 from render._glyphs import ellipsis_after, line
 from render._pipeline import encode_png
+from render._words import fill, gettext, ngettext, number
 from render.theme import RGB, Theme
 
 __all__ = ["CHART_SIZE", "rating_chart_image", "rating_chart_png"]
@@ -37,7 +39,6 @@ _SUPERSAMPLE = 2
 _MAX_DOTS = 40
 # At most this many date labels under the chart (each needs ~100 px at 800 wide).
 _MAX_DATE_TICKS = 6
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
 
 def rating_chart_png(
@@ -155,24 +156,27 @@ def _date_ticks(start: datetime, end: datetime) -> list[_Tick]:
     return _labelled([], start, end, _year_label)
 
 
+# The labels are dates in the reader's language (``Mar 9``, ``9. März``, ``3月9日``).
+
+
 def _hour_label(t: datetime) -> str:
-    return f"{t.day} {_MONTHS[t.month - 1]} {t:%H:%M}"
+    return moment(t, "MMMd")
 
 
 def _day_label(t: datetime) -> str:
-    return f"{t.day} {_MONTHS[t.month - 1]}"
+    return day(t, "MMMd")
 
 
 def _month_label(t: datetime) -> str:
-    return f"{_MONTHS[t.month - 1]} {t.year}"
+    return day(t, "yMMM")
 
 
 def _year_label(t: datetime) -> str:
-    return str(t.year)
+    return day(t, "y")
 
 
 def _full_label(t: datetime) -> str:
-    return f"{t.day} {_MONTHS[t.month - 1]} {t.year}"
+    return day(t, "yMMMd")
 
 
 def _labelled(
@@ -231,13 +235,16 @@ class _Canvas:
         title = _fit(title, head, True, room)
         line(title, head, True).draw(d, (margin, self.px(18)), theme.text)
         if not points:
-            empty = line("No rated games yet", self.px(22))
+            empty = line(gettext("No rated games yet"), self.px(22))
             empty.draw(d, (self.w / 2, self.h / 2 + self.px(20)), theme.muted, "mm")
             return
         values = [v for _, v in points]
         line(latest, head, True).draw(d, (self.w - margin, self.px(18)), theme.accent, "ra")
-        games = "1 game" if len(points) == 1 else f"{len(points)} games"
-        summary = f"{games}  ·  high {max(values):.0f}  ·  low {min(values):.0f}"
+        count = len(points)
+        games = fill(ngettext("{count} game", "{count} games", count), {"count": number(count)})
+        high = fill(gettext("high {rating}"), {"rating": f"{max(values):.0f}"})
+        low = fill(gettext("low {rating}"), {"rating": f"{min(values):.0f}"})
+        summary = f"{games}  ·  {high}  ·  {low}"
         line(summary, small).draw(d, (margin, self.px(54)), theme.muted)
 
         # Rating axis: round numbers around the values, never a zero-height range.
@@ -270,7 +277,7 @@ class _Canvas:
             def x_of(when: datetime) -> float:
                 return (left + right) / 2
 
-            ticks = [_Tick(t0, f"{t0.day} {_MONTHS[t0.month - 1]} {t0.year}")]
+            ticks = [_Tick(t0, _full_label(t0))]
         else:
             total = (t1 - t0).total_seconds()
 

@@ -39,7 +39,7 @@ from render._core import (
     win_link,
 )
 from render._pipeline import register
-from render._words import colour_name, names
+from render._words import N_, colour_name, either, fill, gettext, names, ngettext, number, side_word
 from render.theme import RGB, Theme
 
 __all__ = ["FixationArt"]
@@ -59,28 +59,36 @@ class FixationArt(Art[FixationPosition]):
 
     def pieces_text(self, position: FixationPosition) -> str:
         board = position.board
-        letters = "".join(colour_name(position, c)[0] for c in (0, 1))
+        # Each side by its name's first letter in the language in use (L/D, C/O, H/D...).
+        letters = "".join(
+            next((ch for ch in colour_name(position, c) if ch.isalnum()), "?") for c in (0, 1)
+        )
         stacks = [
             f"{board.name(c)} {''.join(letters[d] for d in s)}"
             for c, s in enumerate(position.stacks)
             if s
         ]
-        return f"Stacks, bottom to top ({letters[0]}/{letters[1]}): " + ", ".join(stacks) + "."
+        words = gettext("Stacks, bottom to top ({first}/{second}): {stacks}.")
+        return fill(words, {"first": letters[0], "second": letters[1], "stacks": ", ".join(stacks)})
 
     def effects_text(self, position: FixationPosition) -> str:
         if position.last_captures:
-            return f", capturing {names(position.board, position.last_captures)}"
+            cells = names(position.board, position.last_captures)
+            return fill(gettext(", capturing {cells}"), {"cells": cells})
         return ""
 
     def turn_text(self, position: FixationPosition) -> str:
         forced = position.forced_captures
         if not forced:
             return ""
-        listed = forced[0] if len(forced) == 1 else ", ".join(forced[:-1]) + " or " + forced[-1]
-        return (
-            f", and must capture with a mono-colour stack of 3 or more: {listed}"
-            f" (taking {names(position.board, sorted(position.forced_targets))})"
+        words = gettext(
+            ", and must capture with a mono-colour stack of 3 or more: {moves} (taking {cells})"
         )
+        said = {
+            "moves": either(forced),
+            "cells": names(position.board, sorted(position.forced_targets)),
+        }
+        return fill(words, said)
 
     def static_key(self, position: FixationPosition) -> tuple[str, int]:
         return ("fixation", len(position.board))
@@ -93,15 +101,15 @@ class FixationArt(Art[FixationPosition]):
         x0 = theme.width * PANEL + 14
         y = BAND * s + 186 * s
         size = px(theme, theme.text_size)
-        p.text((x0, y), "Goal: one group", size, theme.muted, anchor="lm")
+        p.text((x0, y), gettext("Goal: one group"), size, theme.muted, anchor="lm")
         legend = [
-            ("stack", "stack height"),
-            ("path", "disk dropped"),
-            ("capture", "captured"),
-            ("merge", "merged"),
-            ("forced", "must capture"),
-            ("target", "must be taken"),
-            ("win", "what won"),
+            ("stack", N_("stack height")),
+            ("path", N_("disk dropped")),
+            ("capture", N_("captured")),
+            ("merge", N_("merged")),
+            ("forced", N_("must capture")),
+            ("target", N_("must be taken")),
+            ("win", N_("what won")),
         ]
         icon = 12 * s
         mini = cell_outline(theme, icon * 1.3, "hex", theme.alert)
@@ -132,7 +140,7 @@ class FixationArt(Art[FixationPosition]):
                     p.polygon(pts, fill=fill, outline=theme.accent_edge, width=2)
                 else:
                     p.circle((cx, cy), r, fill=fill, outline=theme.accent_edge, width=2)
-            p.text((x0 + 40 * s, cy), text, size, theme.muted, anchor="lm")
+            p.text((x0 + 40 * s, cy), gettext(text), size, theme.muted, anchor="lm")
 
     def _geometry(self, lay: Layout) -> tuple[float, float, float]:
         """Half-width and half-height of a disk face, and the thickness of a disk."""
@@ -222,14 +230,17 @@ class FixationArt(Art[FixationPosition]):
                 theme,
                 (x0, BAND * s + (26 + 78 * seat) * s),
                 sides[seat],
-                position.seat_sides[seat],
+                side_word(position.seat_sides[seat]),
                 scene.player_of_side(position, seat),
                 theme.width - 10 * s,
             )
             owned = [st for st in position.stacks if st and st[-1] == seat]
             tallest = max((len(st) for st in owned), default=0)
             y = BAND * s + (26 + 78 * seat + 35) * s
-            text = f"{len(owned)} stacks, max {tallest}"
+            words = ngettext(
+                "{count} stack, max {tallest}", "{count} stacks, max {tallest}", len(owned)
+            )
+            text = fill(words, {"count": number(len(owned)), "tallest": number(tallest)})
             text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
     def probe(self, position: FixationPosition, cell: int, lay: Layout) -> Point:

@@ -33,6 +33,7 @@ from render._rhombus import (
     paint_sides,
     piece_radius,
 )
+from render._words import N_, fill, gettext
 from render.theme import RGB, Theme
 
 __all__ = ["InphexionArt"]
@@ -60,9 +61,9 @@ class InphexionArt(Art[InphexionPosition]):
             lay,
             theme,
             [
-                (last_ring(theme, 9 * s), "placed"),
-                (_legend_arrow(theme, 11 * s, theme.accent), "pushed"),
-                (_legend_arrow(theme, 11 * s, theme.second), "relocated"),
+                (last_ring(theme, 9 * s), N_("placed")),
+                (_legend_arrow(theme, 11 * s, theme.accent), N_("pushed")),
+                (_legend_arrow(theme, 11 * s, theme.second), N_("relocated")),
             ],
         )
 
@@ -94,27 +95,26 @@ class InphexionArt(Art[InphexionPosition]):
 
     def detail(self, position: InphexionPosition) -> str:
         if position.can_swap:
-            return "may answer swap (pie rule)"
-        return "colours swapped (pie rule)" if position.swapped else ""
+            return gettext("may answer swap (pie rule)")
+        return gettext("colours swapped (pie rule)") if position.swapped else ""
 
     def turn_text(self, position: InphexionPosition) -> str:
         if position.can_swap:
-            return ", or answer swap to take White's colour and disc (pie rule)"
+            return gettext(", or answer swap to take White's colour and disc (pie rule)")
         return ""
 
     def effects_text(self, position: InphexionPosition) -> str:
         board = position.board
         text = ""
         if position.last_from is not None and position.last_to is not None:
-            text = (
-                f", pushing the disc on {board.name(position.last_from)}"
-                f" to {board.name(position.last_to)}"
-            )
+            said = {"start": board.name(position.last_from), "end": board.name(position.last_to)}
+            text = fill(gettext(", pushing the disc on {start} to {end}"), said)
         if position.relocations:
             moved = ", ".join(
-                f"{board.name(a)} to {board.name(b)}" for a, b in position.relocations
+                fill(gettext("{start} to {end}"), {"start": board.name(a), "end": board.name(b)})
+                for a, b in position.relocations
             )
-            text += f", relocating {moved}"
+            text += fill(gettext(", relocating {moves}"), {"moves": moved})
         return text
 
     def specimens(self, position: InphexionPosition, theme: Theme, lay: Layout) -> list[Sprite]:

@@ -44,7 +44,7 @@ from render._core import (
     win_ring,
 )
 from render._pipeline import register
-from render._words import names, side_lists
+from render._words import N_, fill, gettext, names, ngettext, number, side_lists, side_word
 from render.theme import RGB, Theme
 
 __all__ = ["IsopathArt"]
@@ -75,17 +75,23 @@ class IsopathArt(Art[IsopathPosition]):
         pits = [c for c, h in enumerate(position.heights) if h < 0]
         return (
             side_lists(position, position.board, position.pieces)
-            + f" Two tiles: {names(board, hills)}; no tile: {names(board, pits)}."
+            + " "
+            + fill(
+                gettext("Two tiles: {hills}; no tile: {pits}."),
+                {"hills": names(board, hills), "pits": names(board, pits)},
+            )
         )
 
     def effects_text(self, position: IsopathPosition) -> str:
         if position.last_capture is not None:
-            return f", capturing {position.board.name(position.last_capture)}"
+            cells = position.board.name(position.last_capture)
+            return fill(gettext(", capturing {cells}"), {"cells": cells})
         return ""
 
     def turn_text(self, position: IsopathPosition) -> str:
         if position.threatened:
-            return f" (may capture {names(position.board, sorted(position.threatened))})"
+            cells = names(position.board, sorted(position.threatened))
+            return fill(gettext(" (may capture {cells})"), {"cells": cells})
         return ""
 
     def static_key(self, position: IsopathPosition) -> tuple[str, int]:
@@ -108,20 +114,20 @@ class IsopathArt(Art[IsopathPosition]):
         size = px(theme, theme.text_size)
         mini = Layout("hex", (), 20 * s, 20 * s * SQRT3 / 2, ())
         legend = [
-            (1, "2 tiles: White"),
-            (0, "1 tile"),
-            (-1, "0 tiles: Black"),
+            (1, N_("2 tiles: White")),
+            (0, N_("1 tile")),
+            (-1, N_("0 tiles: Black")),
         ]
         for i, (height, text) in enumerate(legend):
             cy = y + i * 44 * s
             _paint_tile(p, theme, mini, (x0 + 18 * s, cy), height, "", None)
-            p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
+            p.text((x0 + 48 * s, cy), gettext(text), size, theme.muted, anchor="lm")
         y += 134 * s
         marks = [
-            ("threat", "can be taken"),
-            ("teleport", "teleport"),
-            ("tile", "tile moved"),
-            ("win", "reached home"),
+            ("threat", N_("can be taken")),
+            ("teleport", N_("teleport")),
+            ("tile", N_("tile moved")),
+            ("win", N_("reached home")),
         ]
         for i, (kind, text) in enumerate(marks):
             cy = y + i * 42 * s
@@ -137,7 +143,7 @@ class IsopathArt(Art[IsopathPosition]):
             else:
                 _paint_tile_badge(p, theme, (cx - 12 * s, cy), 9 * s, "−")
                 _paint_tile_badge(p, theme, (cx + 10 * s, cy), 9 * s, "+")
-            p.text((x0 + 48 * s, cy), text, size, theme.muted, anchor="lm")
+            p.text((x0 + 48 * s, cy), gettext(text), size, theme.muted, anchor="lm")
 
     def draw(
         self, image: Canvas, position: IsopathPosition, theme: Theme, lay: Layout, scene: Scene
@@ -216,13 +222,14 @@ class IsopathArt(Art[IsopathPosition]):
                 theme,
                 (x0, BAND * s + (26 + 78 * seat) * s),
                 sides[seat],
-                position.seat_sides[seat],
+                side_word(position.seat_sides[seat]),
                 scene.player_of_side(position, seat),
                 theme.width - 10 * s,
             )
             count = sum(1 for v in position.pieces if v == seat)
             y = BAND * s + (26 + 78 * seat + 35) * s
-            text = f"{count} piece{'s' if count != 1 else ''} left"
+            words = ngettext("{count} piece left", "{count} pieces left", count)
+            text = fill(words, {"count": number(count)})
             text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y))
 
     def probe(self, position: IsopathPosition, cell: int, lay: Layout) -> Point:

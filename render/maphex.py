@@ -40,6 +40,7 @@ from render._rhombus import (
     paint_sides,
     piece_radius,
 )
+from render._words import N_, fill, gettext, number, side_word
 from render.theme import RGB, Theme
 
 __all__ = ["MaphexArt"]
@@ -61,11 +62,12 @@ class MaphexArt(Art[MaphexPosition]):
         return replace(theme, width=round(theme.width * k), height=round(theme.height * k))
 
     def opening_text(self, position: MaphexPosition) -> str:
-        red, blue = position.seat_sides
-        return (
-            f"{blue} opens by choosing the sub-board (1-{position.block**2}) where {red} "
-            f"places the first disc; {red} connects top and bottom, {blue} left and right."
+        red, blue = (side_word(side) for side in position.seat_sides)
+        words = gettext(
+            "{blue} opens by choosing the sub-board (1-{count}) where {red} places the first "
+            "disc; {red} connects top and bottom, {blue} left and right."
         )
+        return fill(words, {"red": red, "blue": blue, "count": number(position.block**2)})
 
     def paint_background(
         self, p: Painter, position: MaphexPosition, theme: Theme, lay: Layout
@@ -93,9 +95,9 @@ class MaphexArt(Art[MaphexPosition]):
             lay,
             theme,
             [
-                (_legend_target(theme, 12 * s), "target"),
-                (last_ring(theme, 9 * s), "last disc"),
-                (_legend_auto(theme, 12 * s), "keeps target"),
+                (_legend_target(theme, 12 * s), N_("target")),
+                (last_ring(theme, 9 * s), N_("last disc")),
+                (_legend_auto(theme, 12 * s), N_("keeps target")),
             ],
         )
 
@@ -126,26 +128,29 @@ class MaphexArt(Art[MaphexPosition]):
 
     def detail(self, position: MaphexPosition) -> str:
         if position.choosing:
-            red, blue = position.seat_sides
-            return f"{blue} opens: pick {red}'s sub-board, 1-{position.block**2}"
+            red, blue = (side_word(side) for side in position.seat_sides)
+            words = gettext("{blue} opens: pick {red}'s sub-board, 1-{count}")
+            return fill(words, {"red": red, "blue": blue, "count": number(position.block**2)})
         if position.outcome is not None or position.target is None:
             return ""
         if position.free:
-            return "target full: play anywhere"
-        return f"play in {position.target_name}"
+            return gettext("target full: play anywhere")
+        return fill(gettext("play in {target}"), {"target": target_words(position)})
 
     def effects_text(self, position: MaphexPosition) -> str:
         if (position.last_move or "").isdigit():
-            return f" (the sub-board for {position.seat_sides[0]}'s first disc)"
+            words = gettext(" (the sub-board for {side}'s first disc)")
+            return fill(words, {"side": side_word(position.seat_sides[0])})
         return ""
 
     def turn_text(self, position: MaphexPosition) -> str:
         if position.choosing:
-            return f", choosing the sub-board for {position.seat_sides[0]}'s first disc"
+            words = gettext(", choosing the sub-board for {side}'s first disc")
+            return fill(words, {"side": side_word(position.seat_sides[0])})
         if position.free:
-            return ", anywhere (the target sub-board is full)"
-        if position.target_name:
-            return f", in {position.target_name}"
+            return gettext(", anywhere (the target sub-board is full)")
+        if position.target is not None:
+            return fill(gettext(", in {target}"), {"target": target_words(position)})
         return ""
 
     def specimens(self, position: MaphexPosition, theme: Theme, lay: Layout) -> list[Sprite]:
@@ -174,6 +179,25 @@ class MaphexArt(Art[MaphexPosition]):
             sprite.paste(im, (0, 0))
             out.append(im)
         return out
+
+
+#: The sub-boards of a 3x3 Maphex board by place, row by row (the engine's ``target_name``).
+PLACES = (
+    N_("top-left"), N_("top"), N_("top-right"),
+    N_("left"), N_("centre"), N_("right"),
+    N_("bottom-left"), N_("bottom"), N_("bottom-right"),
+)  # fmt: skip
+
+
+def target_words(position: MaphexPosition) -> str:
+    """The target sub-board in the language in use (``centre, 5``; ``row 2, column 3; 7``
+    on a 4x4 board of sub-boards)."""
+    sub, block = position.target or 0, position.block
+    said = {"number": number(sub + 1)}
+    if block == 3:
+        return fill(gettext("{place}, {number}"), said | {"place": gettext(PLACES[sub])})
+    said |= {"row": number(sub // block + 1), "column": number(sub % block + 1)}
+    return fill(gettext("row {row}, column {column}; {number}"), said)
 
 
 @lru_cache(maxsize=8)

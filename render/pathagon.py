@@ -39,7 +39,7 @@ from render._core import (
     win_specimens,
 )
 from render._pipeline import register
-from render._words import names, side_lists
+from render._words import N_, fill, gettext, names, number, side_lists, side_word
 from render.theme import Theme
 
 __all__ = ["PathagonArt"]
@@ -60,26 +60,27 @@ class PathagonArt(Art[PathagonPosition]):
     panel = PANEL
 
     def pieces_text(self, position: PathagonPosition) -> str:
-        hand = [
-            f"{position.seat_sides[s]} {position.in_hand[s]}"
-            + (f" ({position.returned[s]} returned)" if position.returned[s] else "")
-            for s in (0, 1)
-        ]
-        return (
-            side_lists(position, position.board, position.cells)
-            + " In hand: "
-            + ", ".join(hand)
-            + "."
-        )
+        hand = []
+        for s in (0, 1):
+            said = {"side": side_word(position.seat_sides[s]), "count": number(position.in_hand[s])}
+            said["returned"] = number(position.returned[s])
+            if position.returned[s]:
+                hand.append(fill(gettext("{side} {count} ({returned} returned)"), said))
+            else:
+                hand.append(fill(gettext("{side} {count}"), said))
+        held = fill(gettext("In hand: {hands}."), {"hands": ", ".join(hand)})
+        return side_lists(position, position.board, position.cells) + " " + held
 
     def effects_text(self, position: PathagonPosition) -> str:
         if position.trapped:
-            return f", trapping {names(position.board, position.trapped)}"
+            cells = names(position.board, position.trapped)
+            return fill(gettext(", trapping {cells}"), {"cells": cells})
         return ""
 
     def turn_text(self, position: PathagonPosition) -> str:
         if position.forbidden:
-            return f" (not on {names(position.board, sorted(position.forbidden))})"
+            cells = names(position.board, sorted(position.forbidden))
+            return fill(gettext(" (not on {cells})"), {"cells": cells})
         return ""
 
     def static_key(self, position: PathagonPosition) -> tuple[str, int]:
@@ -125,22 +126,22 @@ class PathagonArt(Art[PathagonPosition]):
         x0, *ys = self._panel_rows(theme)
         size = px(theme, theme.text_size)
         for seat, y in enumerate(ys):
-            edge = "rows 1 ↔ 7" if seat == 0 else "columns a ↔ g"
+            edge = gettext("rows 1 ↔ 7") if seat == 0 else gettext("columns a ↔ g")
             p.text((x0, y + 35 * s), edge, size, theme.muted, anchor="lm")
         legend_y = BAND * s + 430 * s
         icon_r = 15 * s
         icons = [
-            (hatch(theme, icon_r), "not here now"),
-            (padlock(theme, icon_r * 0.9), "stuck next turn"),
-            (cross(theme, icon_r), "trapped"),
-            (hand_returned(theme, icon_r * 0.8), "returned"),
+            (hatch(theme, icon_r), N_("not here now")),
+            (padlock(theme, icon_r * 0.9), N_("stuck next turn")),
+            (cross(theme, icon_r), N_("trapped")),
+            (hand_returned(theme, icon_r * 0.8), N_("returned")),
         ]
         for i, (sprite, text) in enumerate(icons):
             y = legend_y + i * 40 * s
             cx = x0 + 16 * s
             p.circle((cx, y), icon_r * 1.15, fill=theme.cell, outline=theme.grid, width=2)
             paint_sprite(p, sprite, (cx, y))
-            p.text((x0 + 42 * s, y), text, size, theme.muted, anchor="lm")
+            p.text((x0 + 42 * s, y), gettext(text), size, theme.muted, anchor="lm")
 
     def draw(
         self, image: Canvas, position: PathagonPosition, theme: Theme, lay: Layout, scene: Scene
@@ -189,13 +190,15 @@ class PathagonArt(Art[PathagonPosition]):
                 theme,
                 (x0, y),
                 sides[seat],
-                position.seat_sides[seat],
+                side_word(position.seat_sides[seat]),
                 scene.player_of_side(position, seat),
                 theme.width - 10 * s,
             )
             total, back = position.in_hand[seat], position.returned[seat]
             fresh = total - back
-            text = f"{total} in hand" + (f", {back} back" if back else "")
+            said = {"count": number(total), "back": number(back)}
+            words = gettext("{count} in hand, {back} back") if back else gettext("{count} in hand")
+            text = fill(words, said)
             text_sprite(text, px(theme, theme.text_size), theme.text).paste(image, (x0, y + 70 * s))
             piece = disc(theme, sides[seat], hr)
             row_y = y + 104 * s
@@ -212,7 +215,9 @@ class PathagonArt(Art[PathagonPosition]):
     def detail(self, position: PathagonPosition) -> str:
         if position.outcome is not None:
             return ""
-        return "place a piece" if position.in_hand[position.to_move] else "move a piece"
+        if position.in_hand[position.to_move]:
+            return gettext("place a piece")
+        return gettext("move a piece")
 
     def specimens(self, position: PathagonPosition, theme: Theme, lay: Layout) -> list[Sprite]:
         r = _piece_radius(lay)

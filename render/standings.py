@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 
 from render._glyphs import ellipsis_after, line
 from render._pipeline import encode_png
+from render._words import N_, fill, gettext
 from render.theme import Theme
 
 __all__ = [
@@ -42,8 +43,16 @@ _TEXT = 26
 _HEAD = 70
 _PAD = 24
 _NAME_ROOM = 310
-# Column (right edge, label) after the name: games played, won, drawn, lost, points, SB.
-_COLUMNS = ((430, "P"), (490, "W"), (545, "D"), (600, "L"), (680, "Pts"), (776, "SB"))
+# Column (right edge, label) after the name: games played, won, drawn, lost, points and
+# Sonneborn-Berger; the labels are said in the reader's language (short: the columns are narrow).
+_COLUMNS = (
+    (430, N_("P")),
+    (490, N_("W")),
+    (545, N_("D")),
+    (600, N_("L")),
+    (680, N_("Pts")),
+    (776, N_("SB")),
+)
 
 
 @dataclass(frozen=True)
@@ -154,9 +163,9 @@ def _paint(
             pen.text((_PAD, y + 8), heading, theme.text, _TEXT, True)
             y += _ROW
         pen.text((_PAD, y + 12), "#", theme.muted, SMALLEST, True)
-        pen.text((_PAD + 50, y + 12), "Player", theme.muted, SMALLEST, True)
+        pen.text((_PAD + 50, y + 12), gettext("Player"), theme.muted, SMALLEST, True)
         for right, label in _COLUMNS:
-            pen.text((right, y + 12), label, theme.muted, SMALLEST, True, anchor="ra")
+            pen.text((right, y + 12), gettext(label), theme.muted, SMALLEST, True, anchor="ra")
         draw.line((_PAD, y + _ROW - 2, WIDTH - _PAD, y + _ROW - 2), theme.muted, 1)
         y += _ROW
         for index, row in enumerate(rows):
@@ -164,7 +173,11 @@ def _paint(
                 draw.rectangle((_PAD // 2, y, WIDTH - _PAD // 2, y + _ROW - 1), stripe)
             colour = theme.muted if row.withdrawn else theme.text
             bold = row.place == 1 and not row.withdrawn
-            name = row.name + (" (withdrawn)" if row.withdrawn else "")
+            name = (
+                fill(gettext("{name} (withdrawn)"), {"name": row.name})
+                if row.withdrawn
+                else row.name
+            )
             pen.text((_PAD, y + 8), str(row.place), colour, _TEXT, bold)
             pen.text((_PAD + 50, y + 8), _fit(name, _TEXT, _NAME_ROOM, bold), colour, _TEXT, bold)
             values = (row.played, row.wins, row.draws, row.losses, row.points, row.tie_break)

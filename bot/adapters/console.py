@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from typing import TextIO
 from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
 from bot.core import i18n
-from bot.core.i18n import gettext
+from bot.core.i18n import N_, fill, gettext
 from bot.core.notification import BOT_USER_ID, Kind, Notification
 from bot.delivery.outbox import Outbox
 from bot.delivery.recap import Recaps
@@ -68,6 +69,7 @@ class Console:
         err: TextIO | None = None,
         read_line: Callable[[], Awaitable[bytes]] = read_stdin_line,
         prompt: bool = False,
+        language: str | None = None,
     ) -> None:
         self.manager = manager
         self.board_dir = board_dir
@@ -78,10 +80,22 @@ class Console:
         self.err = err or sys.stderr
         self.read_line = read_line
         self.prompt = prompt
+        #: what the console's "platform" says of its language: the environment's (``LANG``...)
+        #: unless given; a player's ``settings language`` wins over it
+        self.language = language or i18n.from_environment(os.environ)
         #: delivers the console's notifications (after each command, and from :mod:`bot.app`'s
         #: worker for those the clocks cause meanwhile)
         self.outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
         self.recaps = Recaps(manager.store)
+
+    async def speaking(self) -> str:
+        """The local player's language: their ``settings language``, else the environment's."""
+        return (await self.manager.speakers(self.user, CHAT, self.language)).player
+
+    def playing_as(self) -> None:
+        """Say who plays at the keyboard now."""
+        playing = gettext("(now playing as {name})")
+        self.say(fill(playing, {"name": self.user.name}))
 
     def say(self, text: str) -> None:
         """Print a line and flush (a pipe reader waits on it)."""
@@ -98,9 +112,11 @@ class Console:
             self.board_dir.mkdir(parents=True, exist_ok=True)
             await asyncio.to_thread(path.write_bytes, data)
         except OSError as exc:
-            self.say(f"! cannot write {what}: {exc}")
+            said = {"what": gettext(what), "error": str(exc)}
+            failed = fill(gettext("cannot write {what}: {error}"), said)
+            self.say(f"! {failed}")
         else:
-            self.say(f"{label}: {path}")
+            self.say(f"{gettext(label)}: {path}")
 
     async def show(self, reply: Reply) -> None:
         """Print a reply: its text, the board description and where the board PNG went."""
@@ -123,16 +139,16 @@ class Console:
             self.say((await self.manager.web_link(self.user, CHAT, reply.game_id)).text)
         if reply.game_id is not None:
             stem = f"hexhall-game-{reply.game_id}"
-            await self._save(reply.image, stem, "png", "board", "the board picture")
-            await self._save(reply.animation, stem, "gif", "recap", "the game recap")
+            await self._save(reply.image, stem, "png", N_("board"), N_("the board picture"))
+            await self._save(reply.animation, stem, "gif", N_("recap"), N_("the game recap"))
         else:  # a picture about no game: the rating chart of ``stats``
-            await self._save(reply.image, "hexhall-picture", "png", "picture", "the picture")
+            await self._save(
+                reply.image, "hexhall-picture", "png", N_("picture"), N_("the picture")
+            )
         for action in reply.actions:
             typed = typed_action(action)
-            self.say(
-                f"  [{gettext(action.label)}] {action.id}"
-                + (f"  (or type {typed})" if typed else "")
-            )
+            typing = fill(gettext("(or type {typed})"), {"typed": typed}) if typed else ""
+            self.say(f"  [{gettext(action.label)}] {action.id}" + (f"  {typing}" if typing else ""))
 
     async def _follow(self, game_id: int) -> None:
         # At one keyboard the next player is whoever is to move in the game just played, but
@@ -146,7 +162,8 @@ class Console:
             and player.user_id != self.user.user_id
         ):
             self.user = console_user(player.name)
-            self.say(f"(now playing as {player.name})")
+            with i18n.use(await self.speaking()):  # the next player's own language
+                self.playing_as()
 
     async def _deliver(self) -> None:
         await self.outbox.deliver_due(PLATFORM, self)
@@ -161,7 +178,8 @@ class Console:
         if notification.kind is Kind.RECAP:
             if game_id is not None:
                 gif = await self.recaps.gif(game_id)
-                await self._save(gif, f"hexhall-game-{game_id}", "gif", "recap", "the game recap")
+                name = f"hexhall-game-{game_id}"
+                await self._save(gif, name, "gif", N_("recap"), N_("the game recap"))
         elif notification.kind is not Kind.YOUR_TURN:
             self.say(f"» to {notification.recipient.user_id}: {notification.text}")
         elif game_id is not None and _names_bot(notification):
@@ -179,16 +197,20 @@ class Console:
             return False
         if words[0].lower() == "as":
             if len(words) != 2 or len(words[1]) > MAX_NAME or not words[1].isprintable():
-                self.say(f"! Usage: as <name> (one word, at most {MAX_NAME} characters)")
+                with i18n.use(await self.speaking()):
+                    usage = gettext("Usage: as <name> (one word, at most {count} characters)")
+                    refused = fill(usage, {"count": str(MAX_NAME)})
+                    self.say(f"! {refused}")
             else:
                 self.user = console_user(words[1])
-                self.say(f"(now playing as {self.user.name})")
+                with i18n.use(await self.speaking()):  # the new player's own language
+                    self.playing_as()
             return True
-        if words[0].lower() == "help":
-            self.say("as <name>   switch the local player;   quit   leave")
-        # Issue 43: the local player's language (``settings language <code>``) says it all.
-        said = await self.manager.speakers(self.user, CHAT)
-        with i18n.use(said.player):
+        # Issue 43: the local player's language (``settings language <code>``, else the
+        # environment's) says it all.
+        with i18n.use(await self.speaking()):
+            if words[0].lower() == "help":
+                self.say(gettext("as <name>   switch the local player;   quit   leave"))
             if Action("", line.strip()).kind is not None:  # a button id typed, e.g. acc:3
                 reply = await self.manager.press(self.user, CHAT, line.strip())
             else:
@@ -209,7 +231,9 @@ class Console:
             try:
                 line = raw.decode("utf-8")
             except UnicodeDecodeError:
-                print("hexhall: input is not UTF-8 text; stopping.", file=self.err, flush=True)
+                with i18n.use(await self.speaking()):
+                    stop = gettext("hexhall: input is not UTF-8 text; stopping.")
+                print(stop, file=self.err, flush=True)
                 return BAD_INPUT_EXIT
             try:
                 going_on = await self.handle(line)

@@ -31,13 +31,13 @@ import re
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
-from datetime import timedelta
+from datetime import date, datetime, timedelta
 from functools import cache
 from pathlib import Path
 from typing import Literal
 
 from babel import Locale
-from babel.dates import format_timedelta
+from babel.dates import format_skeleton, format_timedelta
 from babel.numbers import format_decimal
 
 from bot.messages import speak_with
@@ -52,10 +52,13 @@ __all__ = [
     "SOURCE",
     "adopt",
     "current",
+    "day",
     "duration",
     "fill",
+    "from_environment",
     "gettext",
     "language_name",
+    "moment",
     "ngettext",
     "number",
     "pgettext",
@@ -97,6 +100,26 @@ def supported(code: str | None) -> str | None:
     if base in _ALIASES:
         return _ALIASES[base]
     return base if base in LANGUAGES else None
+
+
+def from_environment(environ: Mapping[str, str]) -> str | None:
+    """The catalog of the language a console's environment asks for, as GNU gettext reads it
+    (``LANGUAGE``, then ``LC_ALL``, ``LC_MESSAGES``, ``LANG``; ``de_DE.UTF-8`` is German), or
+    ``None`` (unset, ``C``, ``POSIX`` or none of ours).
+
+    >>> from_environment({"LANG": "de_DE.UTF-8"}), from_environment({"LANG": "C.UTF-8"})
+    ('de', None)
+    >>> from_environment({"LANGUAGE": "pt_BR:en", "LANG": "ja_JP.UTF-8"})
+    'pt_BR'
+    """
+    for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(name, "")
+        for wanted in value.split(":"):
+            code = wanted.split(".", 1)[0].split("@", 1)[0]
+            found = supported(code) if code not in ("C", "POSIX") else None
+            if found is not None:
+                return found
+    return None
 
 
 def current() -> str:
@@ -214,6 +237,41 @@ def duration(value: timedelta, *, fine: bool = False) -> str:
     return said(timedelta(minutes=max(minutes, 1)))
 
 
+def day(value: date, skeleton: str = "yMMMd") -> str:
+    """A date in the language's own order and month names (a CLDR ``skeleton``: ``yMMMd``
+    the full date, ``MMMd`` without the year, ``yMMM`` a month, ``y`` a year).
+
+    >>> day(date(2026, 3, 9)), day(date(2026, 3, 9), "MMMd")
+    ('Mar 9, 2026', 'Mar 9')
+    >>> with use("de"):
+    ...     day(date(2026, 3, 9))
+    '9. März 2026'
+    >>> with use("ja"):
+    ...     day(date(2026, 3, 9), "yMMM")
+    '2026年3月'
+    """
+    zone = value.tzinfo if isinstance(value, datetime) else None
+    return format_skeleton(skeleton, value, locale=_babel_locale(), tzinfo=zone)
+
+
+def moment(value: datetime, skeleton: str = "yMMMd") -> str:
+    """A date and its time of day (24-hour ``14:05``) in the language's own words, in
+    ``value``'s own time zone; ``skeleton`` says the date's part as in :func:`day`.
+
+    >>> from datetime import UTC
+    >>> moment(datetime(2026, 3, 9, 14, 5, tzinfo=UTC))
+    'Mar 9, 2026, 14:05'
+    >>> with use("fr"):
+    ...     moment(datetime(2026, 3, 9, 14, 5, tzinfo=UTC), "MMMd")
+    '9 mars, 14:05'
+    """
+    locale = Locale.parse(_babel_locale())
+    said = format_skeleton(skeleton, value, locale=locale, tzinfo=value.tzinfo)
+    time = format_skeleton("Hm", value, locale=locale, tzinfo=value.tzinfo)
+    joined: str = locale.datetime_formats["medium"]
+    return joined.replace("{1}", said).replace("{0}", time)
+
+
 def language_name(code: str) -> str:
     """A language's own name for itself (``Español``, ``日本語``)."""
     chosen = supported(code) or SOURCE
@@ -249,6 +307,11 @@ class _InUse:
 
     def number(self, value: float) -> str:
         return number(value)
+
+    def moment(self, value: datetime) -> str:
+        if current() == PSEUDO:  # the date's words are Babel's, not the catalogs'
+            return f"⟦{moment(value)} UTC⟧"
+        return f"{moment(value)} UTC"
 
     def language(self) -> str:
         return current()

@@ -702,8 +702,8 @@ async def _picture(ctx: Context, state: Progress) -> bytes:
             )
         heading = texts.standings_group(index) if len(tables) > 1 else ""
         groups.append((heading, tuple(rows)))
-    title = f"Tournament {t.id}: {_title(t)}"
-    note = f"{state.settled} of {state.pairings} games played"
+    title = texts.tournament_title(t.id, _title(t))
+    note = texts.games_played_of(state.settled, state.pairings)
     return await asyncio.to_thread(standings_png, title, groups, note)
 
 

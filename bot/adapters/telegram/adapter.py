@@ -61,7 +61,9 @@ from bot.adapters.telegram.reading import (
     replied_person,
 )
 from bot.adapters.telegram.taps import Taps
+from bot.adapters.telegram.toasts import marked, toast
 from bot.adapters.typed import command_word, unknown
+from bot.core.i18n import N_, gettext
 from bot.core.lru import Lru
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, Reply, ReplyKind, User
@@ -94,10 +96,10 @@ CACHED_CAPTIONS = 2000
 CACHED_USERNAMES = 10_000
 
 
-_ERROR_TEXT = "Sorry, something went wrong on my side. Please try again."
-_WHICH_GAME = "Which game? Tap one, or /challenge <game> [@username]."
-_MIGRATED_TEXT = "This group became a supergroup: its games go on there (use the boards there)."
-_REMOVED_TEXT = "Done, but I can no longer post in that group: I was removed from it."
+_ERROR_TEXT = N_("Sorry, something went wrong on my side. Please try again.")
+_WHICH_GAME = N_("Which game? Tap one, or /challenge <game> [@username].")
+_MIGRATED_TEXT = N_("This group became a supergroup: its games go on there (use the boards there).")
+_REMOVED_TEXT = N_("Done, but I can no longer post in that group: I was removed from it.")
 _BOT_WORD = "bot"
 
 
@@ -322,13 +324,15 @@ class TelegramAdapter(Posting, ButtonHandlers):
             # A bare /challenge (as the command menu sends it): the games as buttons.
             await self._send_text(
                 message.chat_id,
-                _WHICH_GAME,
+                gettext(_WHICH_GAME),
                 game_choice_markup(sender.id),
                 thread=topics.topic_of(message),
             )
             return
         if not rest:
-            await self._send_text(message.chat_id, _WHICH_GAME, thread=topics.topic_of(message))
+            await self._send_text(
+                message.chat_id, gettext(_WHICH_GAME), thread=topics.topic_of(message)
+            )
             return
 
         def named_user(_: str) -> User | None:
@@ -525,10 +529,10 @@ class TelegramAdapter(Posting, ButtonHandlers):
             return
         try:
             if update.callback_query is not None:
-                await update.callback_query.answer(answer, show_alert=True)
+                await toast(update.callback_query, marked(answer), alert=True)
             elif update.effective_chat is not None:
                 await self.application.bot.send_message(
-                    update.effective_chat.id, answer,
+                    update.effective_chat.id, gettext(answer),
                     message_thread_id=topics.topic_of(update.effective_message),
                 )  # fmt: skip
         except TelegramError as exc:

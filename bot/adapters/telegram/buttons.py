@@ -30,7 +30,9 @@ from bot.adapters.telegram.questions import Questions, asks
 from bot.adapters.telegram.reading import game_choice
 from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.taps import Taps
-from bot.core.i18n import gettext
+from bot.adapters.telegram.toasts import marked, presser, toast
+from bot.core import i18n
+from bot.core.i18n import N_
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
@@ -40,7 +42,7 @@ __all__ = ["ButtonHandlers"]
 App = Application[Any, Any, Any, Any, Any, Any]
 Context = ContextTypes.DEFAULT_TYPE
 
-_NOT_YOUR_BUTTONS = "These buttons are for whoever asked: /challenge to get your own."
+_NOT_YOUR_BUTTONS = N_("These buttons are for whoever asked: /challenge to get your own.")
 #: A live board's buttons that act on its game (gone from its boards once it is over).
 _ON_LIVE_BOARDS = frozenset({ActionKind.PICK, ActionKind.RESIGN, ActionKind.OFFER_DRAW})
 #: Buttons that only edit the message pressed to what their id names (a picker's step, a
@@ -116,7 +118,8 @@ class ButtonHandlers:
             return
         kind = Action("", query.data).kind
         if await watch.spectating(self.manager, user, chat_id, query.data) is not None:
-            await watch.look_privately(self.manager, query, user, chat)
+            with i18n.use(presser()):  # every word of a look is for the presser alone
+                await watch.look_privately(self.manager, query, user, chat)
             return
         handler = None if kind is None else self._buttons.get(kind)
         if handler is not None:
@@ -135,7 +138,7 @@ class ButtonHandlers:
             await self.send(chat_id, reply, thread=thread)
             return
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             await self._retire_if_over(query)
             return
         if await self._to_game_chat(query, user, reply, kind):
@@ -144,7 +147,7 @@ class ButtonHandlers:
             # Already applied (a double tap, a stale preview's Play it): the presser alone is
             # told, on the button ("a notification at the top of the chat screen", Bot API
             # answerCallbackQuery); nothing is posted.
-            await query.answer(reply.text[:200])
+            await toast(query, reply.body)
             return
         await query.answer()
         message, bot = query.message, self.application.bot
@@ -208,7 +211,7 @@ class ButtonHandlers:
             return False
         # The picker goes with the game's older boards when the board is posted.
         here = await self.manager.game_chat(reply.game_id) == str(chat_id)
-        await query.answer(None if here else gettext(texts.PLAYED_BOARD_THERE))
+        await toast(query, None if here else marked(texts.PLAYED_BOARD_THERE))
         await self._in_game_chat(reply, dedupe=True)
         return True
 
@@ -241,7 +244,7 @@ class ButtonHandlers:
         assert query.message is not None
         game, asker = chosen
         if query.from_user.id != asker:
-            await query.answer(_NOT_YOUR_BUTTONS, show_alert=True)
+            await toast(query, marked(_NOT_YOUR_BUTTONS), alert=True)
             return
         chat_id = query.message.chat.id
         chat = chat_of(query.message)
@@ -256,7 +259,7 @@ class ButtonHandlers:
         assert query.data is not None and query.message is not None
         step = await self.manager.pick(user, chat, query.data)
         if isinstance(step, Reply):
-            await query.answer(step.text[:200], show_alert=True)
+            await toast(query, step.body, alert=True)
             await self._retire_if_over(query)
             return
         # The picker first, then the answer: the presser sees both at once.
@@ -271,17 +274,17 @@ class ButtonHandlers:
         picker = await watch.is_picker(self.manager, gid, query.message)
         if picker is not None:
             if not await watch.may_close(self.manager, user, gid):
-                await query.answer(gettext(texts.NOT_YOUR_PICKER), show_alert=True)
+                await toast(query, marked(texts.NOT_YOUR_PICKER), alert=True)
                 return
             await afterpost.close_pickers(self.manager, TelegramPosts(self.application.bot), gid)
             await query.answer()
             return
         if not await self.manager.seated(user, gid):
-            await query.answer(str(texts.not_playing(gid))[:200], show_alert=True)
+            await toast(query, texts.not_playing(gid), alert=True)
             return
         reply = await self.manager.board(user, chat, gid)
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             return
         await query.answer()
         await self._edit_markup(query, board_markup(reply))
@@ -290,7 +293,7 @@ class ButtonHandlers:
         assert query.data is not None and query.message is not None
         reply = await self.manager.board(user, chat, Action("", query.data).subject)
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             return
         await query.answer()
         await self._send_text(
@@ -301,7 +304,7 @@ class ButtonHandlers:
         assert query.data is not None and query.message is not None
         reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             await self._retire_if_over(query)
             return
         await query.answer()
@@ -314,7 +317,7 @@ class ButtonHandlers:
         assert query.data is not None and query.message is not None
         reply = await self.manager.press(user, chat, query.data)
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             return
         await query.answer()
         message, bot = query.message, self.application.bot
@@ -360,7 +363,7 @@ class ButtonHandlers:
         tid = Action("", query.data).subject
         reply = await self.manager.tournament_leave_question(user, chat, tid)
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             return
         await self.questions.ask(query, user, reply)
 
@@ -371,7 +374,7 @@ class ButtonHandlers:
         assert query.data is not None
         reply = await self.manager.press(user, chat, query.data)
         if not reply.ok:
-            await query.answer(reply.text[:200], show_alert=True)
+            await toast(query, reply.body, alert=True)
             return
         await query.answer()
         await self.questions.answered(query, user)

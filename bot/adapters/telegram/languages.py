@@ -24,6 +24,7 @@ from telegram.error import TelegramError
 from bot.adapters.commands import Command
 from bot.adapters.telegram.identity import chat_of, tg_user
 from bot.adapters.telegram.menu import description, menu_of
+from bot.adapters.telegram.toasts import PRESSER
 from bot.core import i18n
 from bot.sessions import languages
 from bot.sessions.manager import SessionManager
@@ -52,6 +53,8 @@ async def speak(manager: SessionManager, bot: Bot, update: Update) -> None:
     chat = chat_of(message)
     said = await manager.speakers(tg_user(user), chat, user.language_code)
     i18n.adopt(said.chat)
+    if update.callback_query is not None:  # the tap's answer is the presser's alone
+        PRESSER.set(said.player)
     text = message.text or ""
     if "chat-language" in text and not chat.direct and update.callback_query is None:
         try:

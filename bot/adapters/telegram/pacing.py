@@ -43,7 +43,7 @@ from telegram.error import RetryAfter, TelegramError
 from telegram.ext import BaseRateLimiter
 from telegram.warnings import PTBDeprecationWarning
 
-from bot.core.i18n import gettext
+from bot.adapters.telegram.toasts import marked, toast
 from bot.sessions import texts
 
 __all__ = ["EDITING", "SENDING", "ChatPacer", "answer_flood", "no_waiting", "retry_seconds"]
@@ -96,7 +96,7 @@ async def answer_flood(query: CallbackQuery | None) -> None:
     may have it, so the tap (if it was one) is told that, never "try again"."""
     if query is not None:
         with contextlib.suppress(TelegramError):  # answered already, most likely
-            await query.answer(gettext(texts.FLOOD_WAIT)[:200])
+            await toast(query, marked(texts.FLOOD_WAIT))
 
 
 def retry_seconds(exc: RetryAfter) -> float:

@@ -32,8 +32,10 @@ from telegram.error import BadRequest, ChatMigrated, Forbidden, TelegramError
 
 from bot.adapters.telegram.boards import delete_or_drop, send_text
 from bot.adapters.telegram.format import html_text, keyboard
+from bot.adapters.telegram.toasts import presser, toast
 from bot.adapters.telegram.topics import topic_of
 from bot.adapters.telegram.watch import ALERT_LIMIT, direct_refused, refused
+from bot.core import i18n
 from bot.core.lru import Lru
 from bot.messages import Action, ActionKind, Reply, User
 from bot.outcomes import asks as question_asked
@@ -76,7 +78,9 @@ class Questions:
         async def answer(said: str) -> None:
             await query.answer(said[:ALERT_LIMIT])
 
-        await self._pose(message, query.from_user.id, user, reply, answer)
+        # A question is its presser's alone: asked, and its tap answered, in their language.
+        with i18n.use(presser()):
+            await self._pose(message, query.from_user.id, user, reply, answer)
 
     async def ask_typed(self, message: Message, user: User, reply: Reply) -> None:
         """Ask ``reply`` (a question) of the person who typed ``message`` in a group (a typed
@@ -196,7 +200,7 @@ class Questions:
         gid, owner = int(fields[0]), int(fields[1])
         if (await self.manager.player(user)).id != owner:
             refusal = texts.not_your_question(await self.manager.player_name(owner))
-            await query.answer(str(refusal)[:ALERT_LIMIT], show_alert=True)
+            await toast(query, refusal, alert=True)
             return
         await query.answer()
         await self._take_away(query.get_bot(), gid, owner, message.chat.id, message.message_id)

@@ -40,6 +40,7 @@ from bot.adapters.telegram.boards import send_photo, send_text
 from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboard, rows_of
 from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.state import state_of
+from bot.adapters.telegram.toasts import ALERT_LIMIT, marked, said, toast
 from bot.adapters.telegram.topics import topic_of
 from bot.core.i18n import gettext
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
@@ -67,8 +68,6 @@ __all__ = [
     "started_picker",
 ]
 
-#: What a callback answer may say (characters).
-ALERT_LIMIT = 200
 #: The buttons that only look at a game (nothing changes).
 LOOKS = frozenset(
     {
@@ -237,9 +236,9 @@ async def _open_privately(
         except Forbidden:  # never opened the bot, or blocked it: remembered
             await refused(manager, user)
         else:
-            await query.answer(gettext(texts.PICKER_SENT_PRIVATELY))
+            await toast(query, marked(texts.PICKER_SENT_PRIVATELY))
             return
-    await query.answer(gettext(texts.PICKER_START), url=start_link(bot, step.game_id))
+    await query.answer(said(marked(texts.PICKER_START)), url=start_link(bot, step.game_id))
 
 
 async def private_picker(manager: SessionManager, bot: Bot, person: int, step: Picker) -> None:
@@ -268,7 +267,7 @@ async def _preview(
     the game's picker, so that playing or cancelling it takes it away)."""
     reply = await manager.preview(user, chat, move, gid)
     if not reply.ok:
-        await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
+        await toast(query, reply.body, alert=True)
         return
     message = query.message
     assert isinstance(message, Message)

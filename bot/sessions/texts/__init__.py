@@ -326,6 +326,7 @@ from bot.sessions.texts.standings import (
 from bot.sessions.texts.tournaments import (
     bad_tournament_max,
     bad_tournament_rounds,
+    games_played_of,
     no_tournament,
     no_tournament_here,
     no_tournaments,
@@ -354,6 +355,7 @@ from bot.sessions.texts.tournaments import (
     tournament_result,
     tournament_started,
     tournament_terms,
+    tournament_title,
     tournament_too_few,
     tournament_withdrawn,
     which_tournament,
@@ -588,6 +590,7 @@ __all__ = [
 __all__ += [
     "bad_tournament_max",
     "bad_tournament_rounds",
+    "games_played_of",
     "no_tournament",
     "no_tournament_here",
     "no_tournaments",
@@ -616,6 +619,7 @@ __all__ += [
     "tournament_result",
     "tournament_started",
     "tournament_terms",
+    "tournament_title",
     "tournament_too_few",
     "tournament_withdrawn",
     "which_tournament",

@@ -9,7 +9,7 @@ from datetime import datetime
 
 from bot.core import i18n
 from bot.core.status import GameResult
-from bot.messages import Mention, Segment, Text, say, say_n
+from bot.messages import Mention, Moment, Segment, Text, say, say_n
 
 #: A sentence said when rendered (:func:`bot.messages.say`), and one with plural forms.
 _p = say
@@ -24,8 +24,10 @@ def _t(*parts: Segment | Text) -> Text:
     return Text.of(*parts)
 
 
-def _when(moment: datetime) -> str:
-    return f"{moment:%Y-%m-%d %H:%M} UTC"
+def _when(moment: datetime) -> Text:
+    """A date and time, said when the sentence is (in its reader's words: ``Mar 9, 2026,
+    14:05 UTC``, ``2026年3月9日 14:05 UTC``)."""
+    return Text.of(Moment.of(moment))
 
 
 def _word(value: object) -> str:

@@ -48,9 +48,7 @@ def tournament_card(
 ) -> Text:
     """The sign-up card: the terms, who has joined, when it starts."""
     joined = Text.join(players, ", ")
-    head = Strong(
-        _s("Tournament {tournament_id}: {title}", tournament_id=tournament_id, title=title)
-    )
+    head = Strong(tournament_title(tournament_id, title))
     return _p(
         "{head} round-robin, every game at once ({terms}).\nJoined ({count}): {joined}.\n"
         "It starts when full, or at {when} with at least {least} players (else it is "
@@ -284,6 +282,22 @@ def standings_line(
         tie_break=tie_break,
     )
     return _p("{line} withdrawn", line=line) if withdrawn else line
+
+
+def tournament_title(tournament_id: int, title: str) -> str:
+    """The head of the standings picture (``Tournament 3: Maphex 9×9``)."""
+    return _s("Tournament {tournament_id}: {title}", tournament_id=tournament_id, title=title)
+
+
+def games_played_of(settled: int, pairings: int) -> str:
+    """Under the standings picture's head: how far the tournament has come."""
+    return _sn(
+        "{count} of {total} game played",
+        "{count} of {total} games played",
+        pairings,
+        count=settled,
+        total=pairings,
+    )
 
 
 def standings_alt(name: str, lines: int) -> str:
