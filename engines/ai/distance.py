@@ -18,6 +18,7 @@ since Queenbee.  Cells of a side's won chain give a potential of 0.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
@@ -155,6 +156,37 @@ def _two_distance(
     return dist
 
 
+def _plain_distance(
+    owner: Sequence[int], who: int, nbrs: Sequence[Sequence[int]], bits: list[int], bit: int
+) -> list[int]:
+    """Per cell the empty cells ``who`` must fill to reach it from the edge ``bit`` (the cell
+    itself counted when empty; 0 for its pieces joined to the edge; :data:`FAR` when none):
+    :func:`_two_distance` with ``kth`` 1, by a walk where its pieces cost nothing."""
+    dist = [FAR] * len(owner)
+    todo: deque[int] = deque()
+    for c, v in enumerate(owner):
+        if bits[c] & bit:
+            if v == who:
+                dist[c] = 0
+                todo.appendleft(c)
+            elif v == EMPTY:
+                dist[c] = 1
+                todo.append(c)
+    while todo:  # nearest first: a piece's cell goes to the front, an empty one to the back
+        c = todo.popleft()
+        d = dist[c]
+        for nb in nbrs[c]:
+            v = owner[nb]
+            if v == who:
+                if d < dist[nb]:
+                    dist[nb] = d
+                    todo.appendleft(nb)
+            elif v == EMPTY and d + 1 < dist[nb]:
+                dist[nb] = d + 1
+                todo.append(nb)
+    return dist
+
+
 def potential(
     owner: Sequence[int],
     who: int,
@@ -166,12 +198,21 @@ def potential(
     ``owner`` values (:data:`EMPTY` or a side); other sides' pieces block.  ``kth`` 2 is the
     two-distance (hexagonal boards, where every cell has two ways on); 1 the plain distance
     (the square board of Pathagon, where one blocker stops a step but traps reopen it)."""
-    near, touches, joined = _neighbourhoods(owner, who, nbrs, edges)
     n = len(owner)
-    if joined:  # a group already touching both edges: connected
-        return Potential(0, 1, tuple([FAR] * n))
-    a = _two_distance(owner, near, touches, 1, kth)
-    b = _two_distance(owner, near, touches, 2, kth)
+    if kth == 1:
+        # The plain distance needs no neighbourhoods: a walk from each edge where ``who``'s
+        # pieces cost nothing and each empty cell one (the same figures, in less time).
+        bits = _edge_bits(edges, n)
+        a = _plain_distance(owner, who, nbrs, bits, 1)
+        if any(a[c] == 0 and bits[c] & 2 for c in range(n)):
+            return Potential(0, 1, tuple([FAR] * n))  # a group touching both edges
+        b = _plain_distance(owner, who, nbrs, bits, 2)
+    else:
+        near, touches, joined = _neighbourhoods(owner, who, nbrs, edges)
+        if joined:  # a group already touching both edges: connected
+            return Potential(0, 1, tuple([FAR] * n))
+        a = _two_distance(owner, near, touches, 1, kth)
+        b = _two_distance(owner, near, touches, 2, kth)
     through = [FAR] * n
     best = FAR
     moves = 0
