@@ -57,6 +57,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engines.ai import isopath_race as races
 from engines.ai.alphabeta import Bound
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
@@ -110,20 +111,11 @@ UNDO = 100.0
 #: a side behind, they pushed it off a shuffle that held the game).
 AHEAD = 0.0
 
-#: The longest race :func:`_race` counts, in turns of the racing side.
-RACE_TURNS = 4
-#: Fewer turns than any race.
-RACE_NEVER = 99
-#: What each turn of a sure race takes off :data:`SURE` (a shorter race is worth more).
-RACE_TURN = 1_000.0
-
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
 Turn = tuple[Action, ...]
 # A position as the search keys it: heights, pieces, the side to move.
 Key = tuple[tuple[int, ...], tuple[int, ...], int]
-# A way into the goal row: turns, piece, first space, goal space, tiles for each (_ways).
-Way = tuple[int, int, int, int, int, int]
 # Where the pieces stand, and the side to move.
 Placement = tuple[tuple[int, ...], int]
 
@@ -344,16 +336,16 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
                         theirs_two = True
                 elif side == mover and need == 2 and nb not in in_danger:
                     mine_two = True
-    # The races a few turns long that the other side cannot stop (:func:`_race`).
-    mine = _ways(lay, h, p, mover)
-    theirs = _ways(lay, h, p, enemy)
+    # The races a few turns long that the other side cannot stop (:mod:`.isopath_race`).
+    mine = races.ways(lay, h, p, mover)
+    theirs = races.ways(lay, h, p, enemy)
     if mine or theirs:
-        race = _race(lay, p, mover, mine, True, _fastest(lay, p, enemy, theirs))
+        race = races.race(lay, p, mover, mine, True, races.fastest(lay, p, enemy, theirs))
         if race:
-            return total + SURE - RACE_TURN * race
-        race = _race(lay, p, enemy, theirs, False, _fastest(lay, p, mover, mine))
+            return total + SURE - races.RACE_TURN * race
+        race = races.race(lay, p, enemy, theirs, False, races.fastest(lay, p, mover, mine))
         if race:
-            return total - SURE + RACE_TURN * race
+            return total - SURE + races.RACE_TURN * race
     if mine_two:
         total += TWO
     if theirs_two:
@@ -406,88 +398,6 @@ def _entries(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
         and any(p[f] == side and not ring[f] for f in adj[r])
         and sum(1 for f in adj[r] if p[f] == enemy) < 2
     ]
-
-
-def _ways(lay: _Layout, h: list[int], p: list[int], side: int) -> list[Way]:
-    """``side``'s ways into its goal row in one or two steps, as if the other side did
-    nothing: (turns, piece, first space, goal space, tiles the first space needs, tiles the
-    goal space needs); the first space is the goal space for a one-step way.
-
-    A turn is one tile move and one step, so a way of two steps whose spaces need ``n1`` and
-    ``ng`` tiles takes ``max(2, n1 + 1, n1 + ng)`` turns (tiles go on the goal space while
-    the piece walks), one of one step ``max(1, ng)``."""
-    stand = STAND[side]
-    own = lay.home[side]
-    goal = lay.home[1 - side]
-    adj, ring = lay.adj, lay.ring[side]
-    out: list[Way] = []
-    for x in lay.near[side]:
-        if p[x] != side:
-            continue
-        for v in adj[x]:
-            if p[v] != NONE:
-                continue
-            n1 = abs(h[v] - stand)
-            if v in goal:
-                out.append((max(1, n1), x, v, v, n1, n1))
-            elif not n1 or v not in own:  # no side may move a tile of its own home row
-                for g in ring[v]:
-                    if p[g] == NONE:
-                        ng = abs(h[g] - stand)
-                        out.append((max(2, n1 + 1, n1 + ng), x, v, g, n1, ng))
-    return out
-
-
-def _fastest(lay: _Layout, p: list[int], side: int, ways: list[Way]) -> int:
-    """The fewest turns ``side`` could win in, at least (its ``ways``, else three or the
-    rows its nearest piece has to go): what the other side's race must beat."""
-    to_go = lay.to_go[side]
-    rows = min((to_go[c] for c in range(lay.n) if p[c] == side), default=RACE_NEVER)
-    return min(min((w[0] for w in ways), default=RACE_NEVER), max(3, rows))
-
-
-def _caught(far: tuple[int, ...], theirs: list[int], turn: int) -> bool:
-    """Whether two of ``theirs`` (pieces) can stand next to the space ``far`` is measured
-    from by the start of their ``turn``-th turn (one step a turn, heights aside)."""
-    extra = sorted(far[c] - 1 for c in theirs)
-    return len(extra) >= 2 and extra[0] + extra[1] <= turn - 1
-
-
-def _race(lay: _Layout, p: list[int], side: int, ways: list[Way], first: bool, other: int) -> int:
-    """The turns of ``side``'s surest race to its goal row by one of its ``ways``
-    (:func:`_ways`), 0 when it has none that the
-    other side cannot stop: by a tile (only on a space off the goal row, which is the other
-    side's home row: every turn of the other side finds the runner next to the goal row, or
-    has two first spaces to spoil), by stepping onto the goal space while it is at its
-    height, by a capture (two of its pieces next to the runner, one step a turn) or by
-    winning first (``other``: its fewest turns, :func:`_fastest`).  ``first``: ``side`` is
-    to move."""
-    enemy = 1 - side
-    theirs = [c for c in range(lay.n) if p[c] == enemy]
-    far = lay.far
-    best = RACE_NEVER
-    spoilable: dict[int, int] = {}  # second to move, two steps: per first space its turns
-    for turns, x, v, g, n1, ng in ways:
-        two = v != g
-        if turns > RACE_TURNS or (two and n1 > 1) or other <= (turns - 1 if first else turns):
-            continue
-        waits = turns - 1 if first else turns  # the other side's turns before the last
-        # Still at the other side's height at its first turn: it may step onto it.
-        if ng == 2 and (not first or (two and n1)) and any(far[g][c] == 1 for c in theirs):
-            continue
-        if first:
-            stands = [(v if two else x, waits)]
-        else:
-            stands = [(x, 1), (v, waits)] if two else [(x, waits)]
-        if any(u >= 1 and _caught(far[c], theirs, u) for c, u in stands):
-            continue
-        if two and not first:
-            spoilable[v] = min(spoilable.get(v, turns), turns)
-        else:
-            best = min(best, turns)
-    if len(spoilable) >= 2:
-        best = min(best, sorted(spoilable.values())[1])  # the other side spoils the best
-    return 0 if best == RACE_NEVER else best
 
 
 def evaluate(position: Position) -> float:

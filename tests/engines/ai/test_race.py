@@ -1,11 +1,12 @@
 """Races to the home row (issue 49): Iso-Path's search counts the races of one or two steps
-that the other side cannot stop (:func:`~engines.ai.isopath_search._race`), so that a lost
+that the other side cannot stop (:mod:`engines.ai.isopath_race`), so that a lost
 race is seen before it is forced and a won one is kept."""
 
 from __future__ import annotations
 
 import pytest
 
+from engines.ai import isopath_race as races
 from engines.ai import isopath_search as iso
 from engines.isopath import IsopathPosition
 from engines.isopath import setup as isopath_setup
@@ -28,9 +29,9 @@ LOST = isopath_setup(
 def _race(p: IsopathPosition, side: int) -> int:
     lay = iso._layout(p)
     h, pieces = list(p.heights), list(p.pieces)
-    other = iso._fastest(lay, pieces, 1 - side, iso._ways(lay, h, pieces, 1 - side))
-    ways = iso._ways(lay, h, pieces, side)
-    return iso._race(lay, pieces, side, ways, side == p.to_move, other)
+    other = races.fastest(lay, pieces, 1 - side, races.ways(lay, h, pieces, 1 - side))
+    ways = races.ways(lay, h, pieces, side)
+    return races.race(lay, pieces, side, ways, side == p.to_move, other)
 
 
 def test_the_known_lost_race_is_seen_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -41,7 +42,7 @@ def test_the_known_lost_race_is_seen_in_time(monkeypatch: pytest.MonkeyPatch) ->
     found = iso.search(LOST, nodes=4800)
     assert found.score < -iso.SURE / 2
     # Without it the same search, with more than twice the budget, rates Black ahead.
-    monkeypatch.setattr(iso, "_race", lambda *args: 0)
+    monkeypatch.setattr(races, "race", lambda *args: 0)
     assert iso.search(LOST, nodes=12000).score > 0
 
 
