@@ -90,8 +90,23 @@ def traps(position: PathagonPosition, side: int) -> set[int]:
     }
 
 
+#: Potentials already worked out, by board size and squares: the search evaluates a position
+#: and soon after lists its candidates (:func:`pathagon_candidates`), which need them again.
+_KEPT: dict[tuple[int, tuple[int, ...]], tuple[Potential, Potential]] = {}
+#: The most potentials :data:`_KEPT` holds (about 1 kB each) before it is emptied.
+KEPT = 4096
+
+
 def _pathagon_potentials(position: PathagonPosition) -> tuple[Potential, Potential]:
-    return potentials(position.cells, position.board.neighbours, position.edges, (0, 1), kth=1)
+    key = (position.board.n, position.cells)
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) >= KEPT:
+            _KEPT.clear()
+        found = _KEPT[key] = potentials(
+            position.cells, position.board.neighbours, position.edges, (0, 1), kth=1
+        )
+    return found
 
 
 def pathagon_evaluate(position: Position) -> float:
