@@ -7,8 +7,9 @@ next to it needs only the tiles of its goal space, which no tile of the other si
 A race is *sure* (:func:`race`) when at every turn of the other side the runner stands next
 to the goal row (or has two first spaces, of which one tile spoils one), no piece of the
 other side can step onto the goal space while it is at that side's height, no two of its
-pieces can stand next to the runner in time (one step a turn, whatever the heights), and the
-other side cannot win first.  A sure race of ``t`` turns is worth nearly a win
+pieces can stand next to the runner in time (one step a turn, whatever the heights), the
+other side cannot win first, and a runner waiting for its tiles has another piece to step
+(both actions of a turn are compulsory).  A sure race of ``t`` turns is worth nearly a win
 (:data:`engines.ai.isopath_search.SURE` less :data:`RACE_TURN` a turn): the search sees such a
 race two to four plies before its end, a lost one while it can still be met elsewhere.
 
@@ -111,10 +112,13 @@ def race(lay: Layout, p: list[int], side: int, ways: list[Way], first: bool, oth
     far = lay.far
     best = RACE_NEVER
     spoilable: dict[int, int] = {}  # second to move, two steps: per first space its turns
+    alone = p.count(side) == 1
     for turns, x, v, g, n1, ng in ways:
         two = v != g
         if turns > RACE_TURNS or (two and n1 > 1) or other <= (turns - 1 if first else turns):
             continue
+        if alone and turns > (2 if two else 1):
+            continue  # a turn's step is compulsory: a lone runner cannot wait for its tiles
         waits = turns - 1 if first else turns  # the other side's turns before the last
         # Still at the other side's height at its first turn: it may step onto it.
         if ng == 2 and (not first or (two and n1)) and any(far[g][c] == 1 for c in theirs):

@@ -72,6 +72,8 @@ def test_a_piece_next_to_the_goal_row_races_in_as_many_turns_as_tiles() -> None:
     p = isopath_setup(white=["f2", "a2"], black=["c1", "c6"], to_move=0)
     assert _race(p, 0) == 2
     assert _race(isopath_setup(white=["f2", "a2"], black=["c1", "c6"], to_move=1), 0) == 2
+    # Alone, it must step every turn: it cannot wait next to g2 for the second tile.
+    assert _race(isopath_setup(white=["f2"], black=["c1", "c6"], to_move=0), 0) == 0
     # A tile on it already: one turn (the search's win at once, not a race).
     assert _race(isopath_setup(white=["f2", "a2"], black=["c1", "c6"], heights={"g2": 0}), 0)
 
