@@ -2,7 +2,9 @@
 
 Run: ``.venv/bin/python benchmarks/ai.py`` (``--games 10 --only maphex,pathagon --workers 2``
 for a reduced run; ``--help`` for every flag).  ``--draws`` prints the bot's draws on replayed
-held positions instead (:mod:`benchmarks.ai_draws`, issue 49).
+held positions instead (:mod:`benchmarks.ai_draws`, issue 49); ``--times`` the median wall and
+processor seconds a move of ``hard`` in every game and board size, from middle-game positions
+(:mod:`benchmarks.ai_time`: ``--times --positions 3 --levels normal,hard --no-wall-cap``).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a greedy
 player (takes a win when it has one, avoids a move that lets the opponent win at once,
@@ -389,7 +391,22 @@ def main() -> None:
     parser.add_argument(
         "--draws", action="store_true", help="the bot's draws on replayed held positions"
     )
+    parser.add_argument(
+        "--times",
+        action="store_true",
+        help="seconds a move per game and size (benchmarks/ai_time.py; --positions N, "
+        "--levels L, --no-wall-cap pass through)",
+    )
+    parser.add_argument("--positions", type=int, default=3, help="--times: positions per game")
+    parser.add_argument("--levels", default="hard", help="--times: comma-separated levels")
     ns = parser.parse_args()
+    if ns.times:
+        import ai_time  # the script beside this one
+
+        extra = ["--no-wall-cap"] if ns.no_wall_cap else []
+        only = ["--only", ns.only] if ns.only else []
+        ai_time.main(["--positions", str(ns.positions), "--levels", ns.levels, *only, *extra])
+        return
     if ns.draws:
         import ai_draws  # the script beside this one
 

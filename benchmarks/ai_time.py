@@ -1,9 +1,12 @@
 """Time the computer player actually uses per move at each level, with the real budgets.
 
-Run: ``.venv/bin/python benchmarks/ai_time.py`` (``--positions 2 --levels normal,hard``).
+Run: ``.venv/bin/python benchmarks/ai_time.py`` (``--positions 2 --levels normal,hard``), or
+``.venv/bin/python benchmarks/ai.py --times`` (``hard`` in every game and size, the figures of
+issue 49: its full search should take at most 10 s a move on a quiet 2-core machine).
 
-For every game it reaches a few middle-game positions (random legal moves from the start,
-seeded) and lets each level choose a move there with its own budget (:func:`budget_of`),
+For every game and board size it reaches a few middle-game positions (random legal moves
+from the start, seeded) and lets each level choose a move there with its own budget
+(:func:`budget_of`, or with ``--no-wall-cap`` its iterations alone: the full search),
 printing the median and longest wall and processor seconds per move and the search's
 figure (tree-search iterations or alpha-beta evaluations).  The wall time is capped by the
 level (``hard`` 20 s, ``normal`` 3 s); the processor time is what one core spent.
@@ -23,12 +26,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import engines
 from engines.ai import Level, budget_of, think
 
-GAMES = [
+GAMES: list[tuple[str, dict[str, object]]] = [
     ("maphex", {"size": 9}),
+    ("maphex", {"size": 16}),
+    ("inphexion", {"size": 5}),
     ("inphexion", {"size": 7}),
+    ("inphexion", {"size": 9}),
     ("pathagon", {}),
     ("fixation", {}),
     ("isopath", {"size": 4}),
+    ("isopath", {"size": 5}),
 ]
 
 
@@ -49,32 +56,41 @@ def positions(game: str, options: dict[str, object], count: int) -> list[engines
     return out
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=2, help="positions per game")
     parser.add_argument("--levels", default="easy,normal,hard", help="comma-separated levels")
     parser.add_argument("--only", default="", help="comma-separated games (default: all)")
-    ns = parser.parse_args()
+    parser.add_argument(
+        "--no-wall-cap",
+        action="store_true",
+        help="search the levels' iterations without their wall-time cap (the full search)",
+    )
+    ns = parser.parse_args(argv)
     wanted = {w for w in ns.only.split(",") if w}
     print(
-        f"{'game':<11}{'level':<8}{'wall s med':>11}{'max':>7}{'cpu s med':>10}{'max':>7}"
+        f"{'game':<15}{'level':<8}{'wall s med':>11}{'max':>7}{'cpu s med':>10}{'max':>7}"
         f"{'searched':>10}"
     )
     for game, options in GAMES:
         if wanted and game not in wanted:
             continue
         spots = positions(game, options, ns.positions)
+        label = f"{game} {options['size']}" if "size" in options else game
         for name in ns.levels.split(","):
             budget = budget_of(Level(name))
             walls, cpus, done = [], [], []
             for i, pos in enumerate(spots):
                 wall, cpu = time.perf_counter(), time.process_time()
-                choice = think(pos, **budget, seed=i)
+                if ns.no_wall_cap:
+                    choice = think(pos, iterations=budget["iterations"], seed=i)
+                else:
+                    choice = think(pos, **budget, seed=i)
                 walls.append(time.perf_counter() - wall)
                 cpus.append(time.process_time() - cpu)
                 done.append(choice.iterations)
             print(
-                f"{game:<11}{name:<8}{statistics.median(walls):>11.2f}{max(walls):>7.2f}"
+                f"{label:<15}{name:<8}{statistics.median(walls):>11.2f}{max(walls):>7.2f}"
                 f"{statistics.median(cpus):>10.2f}{max(cpus):>7.2f}"
                 f"{statistics.median(done):>10.0f}",
                 flush=True,

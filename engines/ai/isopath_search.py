@@ -25,10 +25,12 @@ home row is stopped only by a capture (or by the owner stepping onto that space)
 hand for the mover, such a piece of the other side one tile from entering (lost unless the
 mover captures it), or two tiles (:data:`TWO`), and the other side's steps next to that row
 next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
-the mover's one tile move).  Candidate tile moves include the tiles on a goal space next to
-the mover's piece and the tiles that spoil such a step.  Pieces next to a piece of the
-other side count half a capture each (:data:`PRESSURE`), so that they gather round a
-defender.
+the mover's one tile move); and the races of one or two steps that the other side can stop
+neither by a tile, a block, a capture nor a faster race (:mod:`engines.ai.isopath_race`),
+worth nearly a won or a lost game, so that a race is seen before it is forced.  Candidate
+tile moves include the tiles on a goal space next to the mover's piece and the tiles that
+spoil such a step.  Pieces next to a piece of the other side count half a capture each
+(:data:`PRESSURE`), so that they gather round a defender.
 
 The rules have no repetition rule, so two sides can repeat the same few positions for ever.
 Given the game's earlier positions (``history``), a turn back to one of them, at once or
@@ -57,6 +59,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from engines.ai import isopath_race as races
 from engines.ai.alphabeta import Bound
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
@@ -148,6 +151,14 @@ class _Layout:
             )
             for side in (0, 1)
         )
+        # to_go[side][c]: the steps from space c to ``side``'s goal row at least (its row).
+        self.to_go = (tuple(last - r for r in rows), tuple(rows))
+        # near[side]: the spaces two steps or fewer off ``side``'s goal row.
+        self.near = tuple(
+            tuple(c for c in range(self.n) if 0 < self.to_go[side][c] <= 2) for side in (0, 1)
+        )
+        # far[a][b]: the steps between two spaces, whatever the heights and pieces.
+        self.far = tuple(_steps(self.adj, a) for a in range(self.n))
         # ring[side]: per space off ``side``'s goal row, the goal spaces next to it.
         self.ring = tuple(
             tuple(
@@ -158,6 +169,22 @@ class _Layout:
             )
             for side in (0, 1)
         )
+
+
+def _steps(adj: tuple[tuple[int, ...], ...], start: int) -> tuple[int, ...]:
+    """The steps from ``start`` to every space (breadth first, teleports included)."""
+    dist = [len(adj)] * len(adj)
+    dist[start] = 0
+    frontier = [start]
+    while frontier:
+        later = []
+        for v in frontier:
+            for u in adj[v]:
+                if dist[u] > dist[v] + 1:
+                    dist[u] = dist[v] + 1
+                    later.append(u)
+        frontier = later
+    return tuple(dist)
 
 
 _LAYOUTS: dict[int, _Layout] = {}
@@ -311,6 +338,16 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
                         theirs_two = True
                 elif side == mover and need == 2 and nb not in in_danger:
                     mine_two = True
+    # The races a few turns long that the other side cannot stop (:mod:`.isopath_race`).
+    mine = races.ways(lay, h, p, mover)
+    theirs = races.ways(lay, h, p, enemy)
+    if mine or theirs:
+        race = races.race(lay, p, mover, mine, True, races.fastest(lay, p, enemy, theirs))
+        if race:
+            return total + SURE - races.RACE_TURN * race
+        race = races.race(lay, p, enemy, theirs, False, races.fastest(lay, p, mover, mine))
+        if race:
+            return total - SURE + races.RACE_TURN * race
     if mine_two:
         total += TWO
     if theirs_two:

@@ -55,41 +55,58 @@ class PathagonKnowledge(Knowledge):
         return edge_distance(position.cells, s, position.board.neighbours, *position.edges[s]) <= 1
 
 
-_LINES: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
+_SPRINGS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
 
 
-def _trap_lines(board: Square) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per square, the (next, beyond) square pairs in each direction (see the rules, point 5)."""
-    lines = _LINES.get(board.n)
-    if lines is None:
-        lines = tuple(
-            tuple(
-                (one, two)
-                for d in range(len(Square.DIRECTIONS))
-                if (one := board.step(cell, d)) is not None
-                and (two := board.step(one, d)) is not None
-            )
-            for cell in board.cells
-        )
-        _LINES[board.n] = lines
-    return lines
+def _springs(board: Square) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """Per square ``a``, the (filled, beyond) square pairs on either side of it in a line: a
+    piece on ``a`` is trapped by filling the one with a piece of the other side beyond (see
+    the rules, point 5)."""
+    found = _SPRINGS.get(board.n)
+    if found is None:
+        pairs: list[list[tuple[int, int]]] = [[] for _ in board.cells]
+        for cell in board.cells:
+            for d in range(len(Square.DIRECTIONS)):
+                one = board.step(cell, d)
+                two = None if one is None else board.step(one, d)
+                if one is not None and two is not None:
+                    pairs[one].append((cell, two))
+        found = _SPRINGS[board.n] = tuple(tuple(p) for p in pairs)
+    return found
 
 
 def traps(position: PathagonPosition, side: int) -> set[int]:
     """The empty squares where ``side`` would trap an opponent piece by filling them (whether
-    or not it may fill them on its next turn)."""
+    or not it may fill them on its next turn): found from the opponent's pieces."""
     cells = position.cells
     enemy = 1 - side
-    lines = _trap_lines(position.board)
+    springs = _springs(position.board)
     return {
         c
-        for c, v in enumerate(cells)
-        if v == EMPTY and any(cells[a] == enemy and cells[b] == side for a, b in lines[c])
+        for a, v in enumerate(cells)
+        if v == enemy
+        for c, b in springs[a]
+        if cells[c] == EMPTY and cells[b] == side
     }
 
 
+#: Potentials already worked out, by board size and squares: the search evaluates a position
+#: and soon after lists its candidates (:func:`pathagon_candidates`), which need them again.
+_KEPT: dict[tuple[int, tuple[int, ...]], tuple[Potential, Potential]] = {}
+#: The most potentials :data:`_KEPT` holds (about 1 kB each) before it is emptied.
+KEPT = 4096
+
+
 def _pathagon_potentials(position: PathagonPosition) -> tuple[Potential, Potential]:
-    return potentials(position.cells, position.board.neighbours, position.edges, (0, 1), kth=1)
+    key = (position.board.n, position.cells)
+    found = _KEPT.get(key)
+    if found is None:
+        if len(_KEPT) >= KEPT:
+            _KEPT.clear()
+        found = _KEPT[key] = potentials(
+            position.cells, position.board.neighbours, position.edges, (0, 1), kth=1
+        )
+    return found
 
 
 def pathagon_evaluate(position: Position) -> float:

@@ -1,0 +1,41 @@
+"""The plain distance (``kth`` 1, Pathagon) by a walk where the side's pieces cost nothing
+gives the same figures as the neighbourhoods' walk it replaced (issue 49: Pathagon's
+evaluation in less time)."""
+
+from __future__ import annotations
+
+import random
+
+import engines
+from engines.ai import distance
+from engines.pathagon import PathagonPosition
+
+
+def _by_neighbourhoods(p: PathagonPosition, who: int) -> tuple[int, int, tuple[int, ...]]:
+    near, touches, joined = distance._neighbourhoods(p.cells, who, p.board.neighbours, p.edges[who])
+    n = len(p.cells)
+    if joined:
+        return 0, 1, tuple([distance.FAR] * n)
+    a = distance._two_distance(p.cells, near, touches, 1, 1)
+    b = distance._two_distance(p.cells, near, touches, 2, 1)
+    through = [
+        min(a[c] + b[c], distance.FAR) if v == distance.EMPTY else distance.FAR
+        for c, v in enumerate(p.cells)
+    ]
+    empty = [through[c] for c, v in enumerate(p.cells) if v == distance.EMPTY]
+    best = min(empty, default=distance.FAR)
+    return best, empty.count(best), tuple(through)
+
+
+def test_the_plain_distance_is_the_neighbourhoods_distance() -> None:
+    rng = random.Random(7)
+    for game in range(60):
+        p = engines.new("pathagon")
+        for _ in range(rng.randrange(0, 70)):
+            if p.outcome is not None:
+                break
+            p = p.play(rng.choice(p.legal_moves()))
+        assert isinstance(p, PathagonPosition)
+        for who in (0, 1):
+            found = distance.potential(p.cells, who, p.board.neighbours, p.edges[who], kth=1)
+            assert (found.value, found.moves, found.through) == _by_neighbourhoods(p, who), game
