@@ -10,7 +10,8 @@ board's card) with random legal moves, each once the previous move's board answe
 the game ends or ``--longest`` moves were made (or a move would lose and the bot asks first:
 then too), when the player to move resigns.  An answer later than Discord's 3 s (a loaded
 machine) is refused by the fake: counted, and the lane starts a new game.  At each mark the
-resident memory of the bot process (``VmRSS``) is printed.
+resident memory of the bot process (``VmRSS``) is printed.  An answer that does not come
+within ``ANSWER_WAIT`` (an overloaded machine) cuts its game short too.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ import engines
 from benchmarks.memory_telegram import GAMES, Count, rss_mib, trace_env
 from tests.adapters.discord_kit import button, labels
 from tests.adapters.process_kit import DEADLINE, BotProcess, bot_env
+from tests.fakes.base import WaitTimeout
 from tests.fakes.discord_fake import FakeDiscord, ResponseRefused, StoredMessage
 
 __all__ = ["discord_run"]
@@ -59,7 +61,9 @@ async def _lane(
         round_ += 1
         try:
             await _game(fake, 50_000 + lane, pair, count, rng, longest)
-        except ResponseRefused:  # answered after Discord's 3 s: a new game instead
+        except (ResponseRefused, WaitTimeout):
+            # Answered after Discord's 3 s, or not within ANSWER_WAIT on an overloaded
+            # machine: the game is left, a new one begins.
             count.late += 1
 
 

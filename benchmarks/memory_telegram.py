@@ -27,6 +27,7 @@ import telegram
 
 import engines
 from tests.adapters.process_kit import DEADLINE, BotProcess, bot_env
+from tests.fakes.base import WaitTimeout
 from tests.fakes.telegram import FakeTelegram
 
 __all__ = ["GAMES", "Count", "rss_mib", "telegram_run", "trace_env"]
@@ -64,7 +65,7 @@ class Count:
     started: float = field(default_factory=time.perf_counter)
     played: int = 0
     games: int = 0
-    #: answers refused for coming too late (Discord's 3 s)
+    #: games cut short: answers refused for coming too late (Discord's 3 s), or errors
     late: int = 0
 
     def snapshot(self) -> None:
@@ -128,55 +129,67 @@ async def _any_after(fake: FakeTelegram, chat: telegram.Chat, after: int) -> tel
 async def _lane(
     fake: FakeTelegram, lane: int, count: Count, rng: random.Random, longest: int
 ) -> None:
-    """Games in group number ``lane``, one after another, until ``count`` has its moves."""
+    """Games in group number ``lane``, one after another, until ``count`` has its moves.  A
+    game the bot could not start or go on with (an error answered, or no answer within
+    ``ANSWER_WAIT`` on an overloaded machine) is counted and left; a new one begins."""
     round_ = 0
     while count.played < count.moves:
         round_ += 1
         count.games += 1
-        number = lane * 10_000 + round_
-        name = GAMES[count.games % len(GAMES)]
-        alice = fake.user(2 * number + 1, f"A{number}", f"a{number}")
-        bob = fake.user(2 * number + 2, f"B{number}", f"b{number}")
-        group = fake.group(-(1_000_000 + number), f"Room {number}")
-        before = fake.last_message_id(group)
-        await fake.send_text(bob, group, "/games")  # the bot now knows @b<number>
-        await _any_after(fake, group, before)
-        before = fake.last_message_id(group)
-        await fake.send_text(alice, group, f"/challenge {name} @{bob.username} first=me")
-        card = await _any_after(fake, group, before)
-        before = fake.last_message_id(group)
-        query = await fake.press(bob, card, _button(fake, card, "Accept"))
-        await fake.wait_for_answer(query, timeout=ANSWER_WAIT)
-        await _photo_after(fake, group, before)
-        position, people, made = engines.new(name), [alice, bob], 0
-        while position.outcome is None and made < longest and count.played < count.moves:
-            move = rng.choice(position.legal_moves())
-            seat = position.to_move
-            position = position.play(move)
-            for _ in range(2):
-                before = fake.last_message_id(group)
-                await fake.send_text(people[seat], group, f"/move {move} !")
-                if await _answered(fake, group, before):
-                    break
-                # The engine's seat and the bot's differ (a swap of sides): the other one.
-                people.reverse()
-            else:
-                raise RuntimeError(f"/move {move} refused for both players in {group.title}")
-            made += 1
-            count.played += 1
-            if count.played in count.marks:
-                took = time.perf_counter() - count.started
-                print(
-                    f"after {count.played:>6} moves ({count.games} games): "
-                    f"{rss_mib(count.pid):.1f} MiB resident "
-                    f"({took / count.played * 1000:.1f} ms a move across the lanes)",
-                    flush=True,
-                )
-                count.snapshot()
-        if position.outcome is None:
+        try:
+            await _game(fake, lane * 10_000 + round_, count, rng, longest)
+        except (RuntimeError, WaitTimeout) as exc:
+            count.late += 1
+            print(f"game cut short in lane {lane}: {str(exc)[:160]}", flush=True)
+
+
+async def _game(
+    fake: FakeTelegram, number: int, count: Count, rng: random.Random, longest: int
+) -> None:
+    """One game between two new players in a new group, numbered ``number``."""
+    name = GAMES[count.games % len(GAMES)]
+    alice = fake.user(2 * number + 1, f"A{number}", f"a{number}")
+    bob = fake.user(2 * number + 2, f"B{number}", f"b{number}")
+    group = fake.group(-(1_000_000 + number), f"Room {number}")
+    before = fake.last_message_id(group)
+    await fake.send_text(bob, group, "/games")  # the bot now knows @b<number>
+    await _any_after(fake, group, before)
+    before = fake.last_message_id(group)
+    await fake.send_text(alice, group, f"/challenge {name} @{bob.username} first=me")
+    card = await _any_after(fake, group, before)
+    before = fake.last_message_id(group)
+    query = await fake.press(bob, card, _button(fake, card, "Accept"))
+    await fake.wait_for_answer(query, timeout=ANSWER_WAIT)
+    await _photo_after(fake, group, before)
+    position, people, made = engines.new(name), [alice, bob], 0
+    while position.outcome is None and made < longest and count.played < count.moves:
+        move = rng.choice(position.legal_moves())
+        seat = position.to_move
+        position = position.play(move)
+        for _ in range(2):
             before = fake.last_message_id(group)
-            await fake.send_text(people[0], group, "/resign !")  # either player may resign
-            await _any_after(fake, group, before)
+            await fake.send_text(people[seat], group, f"/move {move} !")
+            if await _answered(fake, group, before):
+                break
+            # The engine's seat and the bot's differ (a swap of sides): the other one.
+            people.reverse()
+        else:
+            raise RuntimeError(f"/move {move} refused for both players in {group.title}")
+        made += 1
+        count.played += 1
+        if count.played in count.marks:
+            took = time.perf_counter() - count.started
+            print(
+                f"after {count.played:>6} moves ({count.games} games): "
+                f"{rss_mib(count.pid):.1f} MiB resident "
+                f"({took / count.played * 1000:.1f} ms a move across the lanes)",
+                flush=True,
+            )
+            count.snapshot()
+    if position.outcome is None:
+        before = fake.last_message_id(group)
+        await fake.send_text(people[0], group, "/resign !")  # either player may resign
+        await _any_after(fake, group, before)
 
 
 async def telegram_run(moves: int, marks: set[int], longest: int, seed: int, lanes: int) -> None:

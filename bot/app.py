@@ -26,7 +26,7 @@ from bot.config import ConfigError, Settings, load_env, settings
 from bot.core import i18n
 from bot.core.i18n import N_
 from bot.core.status import GameStatus
-from bot.heap import give_back_every, keep_large_blocks_mapped
+from bot.heap import few_arenas, give_back_every, keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
 from bot.sessions import rulebook
 from bot.sessions.clock import Clock, FileClock
@@ -333,8 +333,10 @@ async def _discord(config: Settings, manager: SessionManager, stop: asyncio.Even
 
 def run(play: tuple[str, dict[str, Any]] | None = None) -> int:
     """``hexhall run`` (and ``play``): read the settings and serve; the exit status.  The
-    pictures' large buffers are given back when freed (:mod:`bot.heap`)."""
+    pictures' large buffers are given back when freed, and the threads share few malloc
+    arenas (:mod:`bot.heap`)."""
     keep_large_blocks_mapped()
+    few_arenas()
     return asyncio.run(serve(loaded_settings(), play))
 
 

@@ -15,7 +15,12 @@ A chat process draws its pictures in worker threads (``asyncio.to_thread``), and
 each thread an arena of its own, whose freed pages it keeps; the main heap keeps the freed
 pages below its top as well.  :func:`give_back` (glibc's ``malloc_trim``) hands the free pages
 of every arena back to the system; :func:`give_back_every` does so periodically while the
-bot runs (a Telegram process measured 158 MiB after 3 000 moves without it).
+bot runs (a Telegram process measured 158 MiB after 3 000 moves without it).  By default glibc
+gives each new thread an arena of its own, up to eight per core (a chat process's drawing
+threads, the database's, the web board's: a Telegram process held ~40 MiB in nine arenas,
+each keeping a few MiB of scattered small blocks); :func:`few_arenas` lets them share
+:data:`ARENAS` arenas, where the blocks one thread frees serve the others.  An operator's own
+``MALLOC_ARENA_MAX`` is left as set.
 """
 
 from __future__ import annotations
@@ -27,8 +32,10 @@ import os
 import sys
 
 __all__ = [
+    "ARENAS",
     "GIVE_BACK_EVERY",
     "MMAP_THRESHOLD",
+    "few_arenas",
     "give_back",
     "give_back_every",
     "keep_large_blocks_mapped",
@@ -40,23 +47,39 @@ GIVE_BACK_EVERY = 20.0
 #: Blocks at least this big are mapped on their own and unmapped when freed (glibc's own
 #: starting value, kept from rising).
 MMAP_THRESHOLD = 128 * 1024
+#: The malloc arenas every thread of the process shares (the main one and one more).
+ARENAS = 2
 #: ``mallopt``'s parameter number for the mmap threshold (``M_MMAP_THRESHOLD`` of malloc.h).
 _M_MMAP_THRESHOLD = -3
+#: ... and for the most arenas (``M_ARENA_MAX``).
+_M_ARENA_MAX = -8
+
+
+def _mallopt(parameter: int, value: int, overridden_by: str) -> bool:
+    """glibc's ``mallopt(parameter, value)``, unless the environment variable
+    ``overridden_by`` is set; whether it was set (``False`` off glibc)."""
+    if not sys.platform.startswith("linux") or overridden_by in os.environ:
+        return False
+    try:
+        mallopt = ctypes.CDLL(None).mallopt
+    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
+        return False
+    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
+    mallopt.restype = ctypes.c_int
+    return bool(mallopt(parameter, value))
 
 
 def keep_large_blocks_mapped() -> bool:
     """Fix glibc's mmap threshold at :data:`MMAP_THRESHOLD` for this process (see the module);
     whether it was set (``False`` off glibc, or when ``MALLOC_MMAP_THRESHOLD_`` is set)."""
-    if not sys.platform.startswith("linux") or "MALLOC_MMAP_THRESHOLD_" in os.environ:
-        return False
-    try:
-        libc = ctypes.CDLL(None)
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):  # not glibc (musl has no mallopt)
-        return False
-    mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
-    mallopt.restype = ctypes.c_int
-    return bool(mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+    return _mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD, "MALLOC_MMAP_THRESHOLD_")
+
+
+def few_arenas() -> bool:
+    """Let every thread of this process share :data:`ARENAS` malloc arenas (see the module;
+    called before any thread starts); whether it was set (``False`` off glibc, or when
+    ``MALLOC_ARENA_MAX`` is set)."""
+    return _mallopt(_M_ARENA_MAX, ARENAS, "MALLOC_ARENA_MAX")
 
 
 def give_back() -> bool:

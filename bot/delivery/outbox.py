@@ -21,12 +21,17 @@ The sender says what went wrong by what it raises:
 - :class:`Throttled`: the platform asks to wait before anything more goes to that chat (a
   429's ``retry_after``): tried again then, without counting a failed attempt, while the
   outbox goes on with other chats.
+- :class:`MaybeDelivered`: the request went out but no answer came back (a time-out while
+  waiting for the platform's answer, a connection lost then, a server error): the platform
+  may have delivered it.  A notice sent at most once is given up (not sent twice); any other
+  is tried again later, as for a transient failure.
 - anything else: a transient failure (network): tried again later.
 
 What "once" means across a crash: on a platform with no key to recognise a resend
 (Telegram: see :func:`at_most_once`), a direct notice is marked as being sent before it is
 handed over, so a worker killed while sending leaves it given up, never sent twice (the game's
-chat shows the same on its board); anything else is at least once there (a worker killed
+chat shows the same on its board), and so does a send the platform may have taken without
+answering (:class:`MaybeDelivered`); anything else is at least once there (a worker killed
 between the platform's answer and recording it sends it again after its claim is taken over).
 
 Obsolete notifications (a "your turn" for a ply already played, a reminder for a game that
@@ -57,6 +62,7 @@ __all__ = [
     "Clock",
     "DeliveryRefused",
     "DirectRefused",
+    "MaybeDelivered",
     "Outbox",
     "OutboxStore",
     "Sender",
@@ -82,6 +88,16 @@ class DeliveryRefused(Exception):
 class DirectRefused(DeliveryRefused):
     """The platform refused a direct message (the user never started the bot, or closed their
     direct messages): the outbox delivers it in the game's chat instead."""
+
+
+class MaybeDelivered(Exception):
+    """The request reached (or may have reached) the platform but its answer never came (a
+    time-out while waiting for it, the connection lost, a server error): the message may have
+    been delivered.  At most once, it is given up; else tried again like a transient failure."""
+
+
+#: Why a notice sent at most once is given up after :class:`MaybeDelivered`.
+MAYBE_SENT = "no answer from the platform, it may have gone out: not sent again (at most once)"
 
 
 class Throttled(Exception):
@@ -440,6 +456,11 @@ class Outbox:
             await self._give_up(note, f"refused: {exc}")
         except DeliveryRefused as exc:
             await self._give_up(note, f"refused: {exc}")
+        except MaybeDelivered as exc:
+            if once:
+                await self._give_up(note, f"{MAYBE_SENT}: {exc}")
+            else:
+                await self._again(note, exc)
         except Throttled as exc:
             at = self.clock.now()
             later = at + timedelta(seconds=exc.seconds)
@@ -448,15 +469,7 @@ class Outbox:
                 note.id, self.owner, later, str(exc), counted=False, now=at
             )
         except Exception as exc:  # the sender's transient failures, whatever their type
-            attempts = note.attempts + 1
-            error = f"{type(exc).__name__}: {exc}"
-            if attempts >= self.max_attempts:
-                await self._give_up(note, f"{attempts} attempts failed, last: {error}")
-            else:
-                at = self.clock.now()
-                later = at + self.backoff * 2 ** (attempts - 1)
-                log.info("notification %d not delivered (%s); again at %s", note.id, error, later)
-                await self.store.retry_later(note.id, self.owner, later, error, now=at)
+            await self._again(note, exc)
         else:
             sent_at = self.clock.now()
             if not await self.store.mark_sent(note.id, self.owner, sent_at):
@@ -465,6 +478,20 @@ class Outbox:
             metrics.delivered(note.recipient.platform, lag)
             return 1
         return 0
+
+    async def _again(self, note: Notification, exc: Exception) -> None:
+        """A transient failure: ``note`` is tried again after the backoff, or given up after
+        :attr:`max_attempts` failures."""
+        assert note.id is not None
+        attempts = note.attempts + 1
+        error = f"{type(exc).__name__}: {exc}"
+        if attempts >= self.max_attempts:
+            await self._give_up(note, f"{attempts} attempts failed, last: {error}")
+        else:
+            at = self.clock.now()
+            later = at + self.backoff * 2 ** (attempts - 1)
+            log.info("notification %d not delivered (%s); again at %s", note.id, error, later)
+            await self.store.retry_later(note.id, self.owner, later, error, now=at)
 
     async def _give_up(self, note: Notification, why: str) -> None:
         assert note.id is not None

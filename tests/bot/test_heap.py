@@ -104,3 +104,56 @@ def test_free_heap_pages_below_a_live_block_are_given_back() -> None:
         timeout=60,
     )
     assert int(done.stdout) > 50, done.stdout  # MiB given back
+
+
+ARENAS = """
+import ctypes, sys, threading
+from bot.heap import few_arenas
+
+shared = few_arenas() if sys.argv[1] == "few" else None
+ready = threading.Barrier(7)
+kept = []
+
+def work():
+    kept.append(bytearray(10_000))  # a malloc from this thread: it gets an arena
+    ready.wait()  # all six alive at once, none handing its arena back
+    ready.wait()
+
+threads = [threading.Thread(target=work) for _ in range(6)]
+for t in threads:
+    t.start()
+ready.wait()
+sys.stderr.flush()
+ctypes.CDLL(None).malloc_stats()  # one "Arena <n>:" paragraph per arena, on stderr
+ready.wait()
+for t in threads:
+    t.join()
+print(shared)
+"""
+
+
+def _arenas(mode: str, **env: str) -> tuple[str, int]:
+    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+    done = subprocess.run(
+        [sys.executable, "-c", ARENAS, mode],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+        env={**clean, "PYTHONPATH": str(ROOT), **env},
+        timeout=60,
+    )
+    arenas = sum(line.startswith("Arena ") for line in done.stderr.splitlines())
+    return done.stdout.strip(), arenas
+
+
+def test_threads_share_few_arenas() -> None:
+    """Six threads allocating at once share the bot's two arenas, where plain glibc gives
+    each its own (up to eight per core)."""
+    assert _arenas("few") == ("True", 2)
+    shared, plain = _arenas("plain")
+    assert shared == "None" and plain > 2
+
+
+def test_an_operators_own_arena_count_is_left_as_set() -> None:
+    assert _arenas("few", MALLOC_ARENA_MAX="4") == ("False", 4)

@@ -41,8 +41,9 @@ What the fake knows (test-facing):
   400 with ``migrate_to_chat_id`` for the old id), edited messages
   (:meth:`FakeTelegram.edit_text` queues ``edited_message`` as privacy mode allows), ``web_app``
   buttons refused outside private chats (400 ``BUTTON_TYPE_INVALID``);
-- failures on demand: :meth:`FakeTelegram.flood` (429 with ``retry_after``) and
-  :meth:`FakeTelegram.fail`;
+- failures on demand: :meth:`FakeTelegram.flood` (429 with ``retry_after``),
+  :meth:`FakeTelegram.fail` and :meth:`FakeTelegram.lose_answers` (the call is carried out, the
+  message posted, but its answer never comes: the caller's read time-out);
 - every request is recorded as a :class:`~tests.fakes.base.Call` (``method``, ``data`` with
   JSON fields decoded and other form values as the strings Telegram receives, ``files`` by part
   name, ``response`` the JSON body answered), errors included;
@@ -662,6 +663,9 @@ class FakeTelegram(FakeServer):
         self._queries: dict[str, bool] = {}  # callback query id -> answered
         self._query_counter = itertools.count(4_000_000_000_000_000_001)
         self._failures: dict[str, deque[_Failure]] = {}
+        # Calls carried out but never answered (method -> the chat of each, None: any chat).
+        self._lost: dict[str, deque[int | None]] = {}
+        self._lost_answers_end = asyncio.Event()
         # Updates: queued until a getUpdates with a higher offset confirms them.
         self._pending: list[dict[str, Any]] = []
         self._update_counter = itertools.count(100_001)
@@ -751,6 +755,7 @@ class FakeTelegram(FakeServer):
         then stop."""
         self._closing = True
         self._wake_polls()
+        self._lost_answers_end.set()
         if self._pusher is not None:
             self._pusher.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -1085,6 +1090,25 @@ class FakeTelegram(FakeServer):
             chat_id=chat_id,
         )
 
+    def lose_answers(self, method: str, *, times: int = 1, chat_id: int | None = None) -> None:
+        """The next ``times`` calls of ``method`` (to ``chat_id`` only, when given) are carried
+        out (a message is posted) and recorded, but not answered: the response is held until
+        the fake stops, so the caller's read time-out ends the call (Telegram did it; the
+        answer was lost on the way back)."""
+        self._lost.setdefault(method.lower(), deque()).extend(chat_id for _ in range(times))
+
+    def _answer_lost(self, method: str, fields: dict[str, Any]) -> bool:
+        """Whether this call's answer is to be lost (see :meth:`lose_answers`), taken off the
+        queue."""
+        lost = self._lost.get(method.lower())
+        if not lost:
+            return False
+        for chat_id in lost:
+            if chat_id is None or str(chat_id) == str(fields.get("chat_id")):
+                lost.remove(chat_id)
+                return True
+        return False
+
     def _failure_for(self, method: str, fields: dict[str, Any]) -> _Failure | None:
         """The first failure queued for this call (its method, and its chat if it names one),
         taken off the queue."""
@@ -1148,6 +1172,8 @@ class FakeTelegram(FakeServer):
         else:
             call.response = body
             self.notify()
+        if status == 200 and self._answer_lost(method, fields):
+            await self._lost_answers_end.wait()  # the caller timed out long ago
         return web.json_response(body, status=status)
 
     async def _read(self, request: web.Request) -> tuple[dict[str, Any], dict[str, _Upload]]:

@@ -19,7 +19,10 @@ control is the application's rate limiter's business (:class:`~bot.adapters.tele
 ChatPacer`, per chat): here it never waits long for one chat (:func:`~bot.adapters.telegram.
 pacing.no_waiting`), and a chat it paces or Telegram blocked (``RetryAfter``) is reported as
 :class:`~bot.delivery.outbox.Throttled`, so the outbox goes on with other chats; a group
-migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.
+migrated to a supergroup is followed (``ChatMigrated``) and its games moved along.  A request
+that went out but got no answer (a time-out while waiting for it, the connection lost, a
+server error: :func:`maybe_delivered`) is reported as :class:`~bot.delivery.outbox.
+MaybeDelivered`: Telegram may have posted it, so a direct notice is not sent again.
 """
 
 from __future__ import annotations
@@ -27,9 +30,10 @@ from __future__ import annotations
 import contextlib
 from dataclasses import replace
 
+import httpx
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto
 from telegram.constants import ParseMode
-from telegram.error import BadRequest, ChatMigrated, Forbidden, RetryAfter
+from telegram.error import BadRequest, ChatMigrated, Forbidden, NetworkError, RetryAfter
 
 from bot.adapters.telegram import offers
 from bot.adapters.telegram.boards import board_lock, mini_app, send_board
@@ -46,7 +50,7 @@ from bot.adapters.telegram.pacing import no_waiting, retry_seconds
 from bot.adapters.telegram.removal import RemovedChats, removed_chats
 from bot.adapters.telegram.topics import key, place
 from bot.core.notification import Kind, Notification
-from bot.delivery.outbox import DeliveryRefused, DirectRefused, Throttled
+from bot.delivery.outbox import DeliveryRefused, DirectRefused, MaybeDelivered, Throttled
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions import texts
@@ -54,10 +58,21 @@ from bot.sessions.manager import SessionManager
 from bot.sessions.posts import standings_tournament
 from bot.storage import Post, PostKind
 
-__all__ = ["TelegramSender"]
+__all__ = ["TelegramSender", "maybe_delivered"]
 
 # The notices that follow the bot's own move in a game against it.
 _BOT_MOVE_KINDS = (Kind.YOUR_TURN, Kind.GAME_OVER)
+
+
+#: httpx's failures before a request was sent: Telegram got nothing.
+_UNSENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+
+
+def maybe_delivered(exc: NetworkError) -> bool:
+    """Whether Telegram may have carried out the request that failed with ``exc``: yes for a
+    time-out or a lost connection after it was sent, or a server error (5xx); no for an
+    answer that refuses it (``BadRequest``) or a connection never made (nothing sent)."""
+    return not isinstance(exc, BadRequest) and not isinstance(exc.__cause__, _UNSENT)
 
 
 def _chat_id(value: str, what: str) -> int:
@@ -110,12 +125,17 @@ class TelegramSender:
     async def send(self, notification: Notification) -> None:
         """Deliver ``notification`` as a direct message when it asks for one, else in its
         game's chat; raise :class:`DirectRefused` / :class:`DeliveryRefused` when Telegram
-        refuses for good, :class:`Throttled` when its chat must wait."""
+        refuses for good, :class:`Throttled` when its chat must wait, :class:`MaybeDelivered`
+        when Telegram did not answer a request it may have carried out."""
         try:
             with no_waiting():
                 await self._send(notification)
         except RetryAfter as exc:
             raise Throttled(retry_seconds(exc)) from None
+        except NetworkError as exc:
+            if maybe_delivered(exc):
+                raise MaybeDelivered(f"{type(exc).__name__}: {exc}") from exc
+            raise
 
     async def _send(self, notification: Notification) -> None:
         if notification.direct:
