@@ -98,7 +98,7 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                     # A move (from the chat) makes both cold again.
                     row = await m.store.get_game(gid)
                     assert row is not None and row.to_move is not None
-                    await m.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
+                    await m.games.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
                     ply += 1
                     cold_page += await _loads(http, link, 1)
                     cold_api += await _loads(http, api, 1)
@@ -162,7 +162,7 @@ async def _browser(web: Site, history: list[str], moves: int) -> None:
             row = await m.store.get_game(gid)
             assert row is not None and row.to_move is not None
             start = time.perf_counter()
-            await m.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
+            await m.games.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
             await expect(page.locator("#moves li")).to_have_count(ply + 1)
             samples.append(time.perf_counter() - start)
         await chromium.close()

@@ -131,7 +131,7 @@ class Reviews:
         return answer(g, await asyncio.shield(task))
 
     async def _make(self, key: Key, g: GameView, owner: Hashable) -> list[Reviewed]:
-        found = list(await self.manager.costliest(g.row, g.moves, owner))
+        found = list(await self.manager.games.costliest(g.row, g.moves, owner))
         self._done[key] = found
         return found
 

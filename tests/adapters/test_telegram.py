@@ -133,7 +133,7 @@ async def test_a_double_press_applies_once(tmp_path: Path) -> None:
             lambda: any(m.text and cell in m.text for m in fake.sent(group)[before:])
         )
         game_id = int(play.split(":")[1])
-        loaded = await bot.manager.board(bot.as_user(mover), bot.as_chat(group), game_id)
+        loaded = await bot.manager.games.board(bot.as_user(mover), bot.as_chat(group), game_id)
         assert loaded.ok and "move 2" in loaded.text
         boards = [m for m in fake.sent(group)[before:] if m.text and cell in m.text]
         assert len(boards) == 1

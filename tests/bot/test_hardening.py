@@ -57,8 +57,8 @@ def _run(body: Callable[[SessionManager, Path], Awaitable[None]]) -> None:
             store = await SqliteStore.open(path)
             try:
                 m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
-                made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
-                assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
+                made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
+                assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
                 await body(m, path)
             finally:
                 await store.close()
@@ -238,7 +238,7 @@ def test_a_picker_step_with_a_bad_argument_is_refused() -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
         for bad in ([1], 2**70, "\ud800", None):
-            answer = await m.pick(ALICE, ROOM, bad)
+            answer = await m.games.pick(ALICE, ROOM, bad)
             assert isinstance(answer, Reply)
             _one_line(answer)
         assert dump(path) == before
@@ -250,13 +250,13 @@ def test_the_examples_of_the_issue_are_refused() -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
         for reply in (
-            await m.rematch(ALICE, ROOM, game_id=2**70),
-            await m.rematch(ALICE, ROOM, game_id=[1]),
-            await m.move(ALICE, ROOM, "a1", 1, expected_ply="1"),
-            await m.settings(ALICE, name=5),
-            await m.settings(ALICE, "dm", None),
-            await m.press(ALICE, ROOM, "\ud800:1"),
-            await m.import_record(ALICE, ROOM, None, BOB),
+            await m.games.rematch(ALICE, ROOM, game_id=2**70),
+            await m.games.rematch(ALICE, ROOM, game_id=[1]),
+            await m.games.move(ALICE, ROOM, "a1", 1, expected_ply="1"),
+            await m.players.settings(ALICE, name=5),
+            await m.players.settings(ALICE, "dm", None),
+            await m.games.press(ALICE, ROOM, "\ud800:1"),
+            await m.games.import_record(ALICE, ROOM, None, BOB),
         ):
             _one_line(reply)
         assert dump(path) == before
@@ -307,7 +307,7 @@ NAMES = st.text(st.characters(codec="utf-8") | st.just("\ud800"), min_size=1, ma
 @given(NAMES)
 def test_a_players_name_is_stored_printable_and_bounded(name: str) -> None:
     async def body(m: SessionManager, path: Path) -> None:
-        reply = await m.games(User("console", "zed", name))
+        reply = await m.games.games(User("console", "zed", name))
         assert reply.ok, reply.text
         row = await m.store.find_player("console", "zed")
         assert row is not None
@@ -322,8 +322,10 @@ def test_a_players_name_is_stored_printable_and_bounded(name: str) -> None:
 def test_an_over_long_platform_id_is_refused_and_not_stored(user_id: str) -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
-        _one_line(await m.games(User("console", user_id, "zed")))
-        _one_line(await m.challenge(ALICE, ROOM, "maphex", User("console", user_id, "zed")))
+        _one_line(await m.games.games(User("console", user_id, "zed")))
+        _one_line(
+            await m.challenges.challenge(ALICE, ROOM, "maphex", User("console", user_id, "zed"))
+        )
         assert dump(path) == before
 
     _run(body)
@@ -339,11 +341,13 @@ def test_an_over_long_platform_id_is_refused_and_not_stored(user_id: str) -> Non
 def test_at_the_pending_limit_the_player_named_is_not_created(name: str) -> None:
     async def body(m: SessionManager, path: Path) -> None:
         for n in range(10):
-            made = await m.challenge(ALICE, ROOM, "maphex", console_user(f"p{n}"), {}, "me")
+            made = await m.challenges.challenge(
+                ALICE, ROOM, "maphex", console_user(f"p{n}"), {}, "me"
+            )
             assert made.ok, made.text
         before = dump(path)
         named = console_user("new" + name)
-        _one_line(await m.challenge(ALICE, ROOM, "maphex", named, {}, "me"))
+        _one_line(await m.challenges.challenge(ALICE, ROOM, "maphex", named, {}, "me"))
         assert dump(path) == before
         assert await m.store.find_player("console", named.user_id) is None
 
@@ -362,7 +366,7 @@ def test_typing_a_name_renames_no_one(typed: str) -> None:
         assert row is not None and row.name == "bob"
         assert "bob" in reply.text
         # Bob's own request with his own platform name does change it.
-        await m.games(User("console", "bob", "Bobby"))
+        await m.games.games(User("console", "bob", "Bobby"))
         row = await m.store.find_player("console", "bob")
         assert row is not None and row.name == "Bobby"
 

@@ -18,11 +18,11 @@ from bot.adapters.discord.cards import closed_fields, copy_fields
 from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions_only, user_of
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit
 from bot.adapters.discord.threads import ARCHIVE_AFTER, can_thread, chat_here, thread_name_of
+from bot.core.posts import Post, PostKind
 from bot.core.status import ChallengeStatus
 from bot.messages import Action, ActionKind, GameFacts, Reply, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import Post, PostKind
 
 __all__ = ["ChallengeCards"]
 
@@ -101,7 +101,7 @@ class ChallengeCards:
             log.info("no thread for game %s: %s", out.board, exc)
             return False
         # The thread itself, first: the outbox's notices about the game go there too.
-        await self.manager.remember_post(
+        await self.manager.posts.remember_post(
             PLATFORM, str(thread.id), str(message.id), PostKind.THREAD, game_id=out.board
         )
         try:
@@ -109,7 +109,7 @@ class ChallengeCards:
         except (discord.HTTPException, ValueError) as exc:
             log.info("no board in the thread of game %s: %s", out.board, exc)
             return False
-        await self.manager.remember_post(
+        await self.manager.posts.remember_post(
             PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
         )
         return True
@@ -123,7 +123,7 @@ class ChallengeCards:
         a live card any more."""
         if reply.challenge_id is None:
             return
-        cards = await self.manager.posts_for(
+        cards = await self.manager.posts.posts_for(
             PLATFORM, challenge_id=reply.challenge_id, kind=PostKind.CARD
         )
         fields = copy_fields(reply)
@@ -131,7 +131,7 @@ class ChallengeCards:
         for card in cards:
             if card.message_id not in done:
                 await self.edit_post(card, **fields)
-        await self.manager.retire_posts(cards)
+        await self.manager.posts.retire_posts(cards)
 
     async def _accept_from_dm(
         self,
@@ -152,7 +152,9 @@ class ChallengeCards:
             return False
         if challenge is None or not chat_here(interaction).direct:
             return False
-        cards = await self.manager.posts_for(PLATFORM, challenge_id=challenge, kind=PostKind.CARD)
+        cards = await self.manager.posts.posts_for(
+            PLATFORM, challenge_id=challenge, kind=PostKind.CARD
+        )
         home = next((c for c in cards if c.chat_id != str(message.channel.id)), None)
         if home is None:
             return False
@@ -163,7 +165,7 @@ class ChallengeCards:
             # gist cibere/7e1356575780e716d2e3a23ea2bcf6da; JDA's deferEdit alike).
             await interaction.response.defer()
         if await self.edit_post(home, **as_board_edit(out.fields)):
-            older = await self.manager.remember_post(
+            older = await self.manager.posts.remember_post(
                 PLATFORM, home.chat_id, home.message_id, PostKind.BOARD, game_id=game
             )
             for post in older:  # only the latest board of a game keeps live buttons

@@ -124,7 +124,7 @@ class GameId(app_commands.Transformer):
         manager = _manager(interaction)
         if manager is None:
             return []
-        games = await manager.game_choices(user_of(interaction.user), str(value), 25)
+        games = await manager.games.game_choices(user_of(interaction.user), str(value), 25)
         return [
             app_commands.Choice[int | float | str](name=g.label[:100], value=str(g.game_id))
             for g in games
@@ -150,9 +150,9 @@ class MoveText(app_commands.Transformer):
         game = game_id(typed_game if isinstance(typed_game, str) else None)
         # A prepared line (``/premove``) is completed along the line, not from the position.
         command = interaction.command
-        suggest = manager.suggest_moves
+        suggest = manager.games.suggest_moves
         if command is not None and command.name == "premove":
-            suggest = manager.suggest_line
+            suggest = manager.games.suggest_line
         moves = await suggest(
             user_of(interaction.user),
             chat_here(interaction),

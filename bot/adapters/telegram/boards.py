@@ -30,10 +30,10 @@ from bot.adapters.telegram.format import (
     rows_of,
 )
 from bot.core.lru import Lru
+from bot.core.posts import PostKind
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, sections
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 
 __all__ = [
     "board_lock",
@@ -195,7 +195,7 @@ async def send_board(
         message = await send_text(bot, chat_id, reply.body, markup, thread=thread)
     else:
         message = await send_photo(bot, chat_id, reply, markup, thread=thread)
-    older = await manager.remember_post(
+    older = await manager.posts.remember_post(
         PLATFORM, str(chat_id), str(message.message_id), PostKind.BOARD, game_id=reply.game_id
     )
     ended = reply.kind is not ReplyKind.LIVE_BOARD

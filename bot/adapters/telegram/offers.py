@@ -23,9 +23,9 @@ from telegram.error import BadRequest, TelegramError
 from bot.adapters.telegram.format import PLATFORM, html_text
 from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
+from bot.core.posts import Post, PostKind
 from bot.messages import Action, ActionKind, Reply, Text
 from bot.sessions.manager import SessionManager
-from bot.storage import Post, PostKind
 
 __all__ = [
     "ANSWERS",
@@ -70,12 +70,12 @@ async def shown_in(manager: SessionManager | None, chat_id: int, note: Notificat
         # The card answers /challenge in the challenge's chat; the outbox may deliver this
         # before that card is sent (none known yet).  Only a card known to be elsewhere
         # (Rematch pressed in a private chat) leaves this chat without buttons.
-        cards = await manager.posts_for(
+        cards = await manager.posts.posts_for(
             PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
         )
         return not cards or any(card.chat_id == str(chat_id) for card in cards)
     if manager is not None and note.game_id is not None and note.kind in OFFER_KINDS:
-        offers = await manager.posts_for(
+        offers = await manager.posts.posts_for(
             PLATFORM, game_id=note.game_id, kind=PostKind.OFFER, live=True
         )
         return _live_in(offers, chat_id)
@@ -90,11 +90,11 @@ async def remember_copy(
         return
     chat, mid = str(message.chat.id), str(message.message_id)
     if note.challenge_id is not None and note.kind is Kind.CHALLENGE:
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, chat, mid, PostKind.CARD, challenge_id=note.challenge_id
         )
     elif note.game_id is not None and note.kind in OFFER_KINDS:
-        await manager.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
+        await manager.posts.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
         _posted(note.game_id)
 
 
@@ -102,7 +102,7 @@ async def remember_offer(manager: SessionManager, message: Message, reply: Reply
     """Remember an answer to a player that shows an offer's answer buttons."""
     if reply.game_id is None or not any(a.kind in ANSWERS for a in reply.actions):
         return
-    await manager.remember_post(
+    await manager.posts.remember_post(
         PLATFORM, str(message.chat.id), str(message.message_id), PostKind.OFFER,
         game_id=reply.game_id,
     )  # fmt: skip
@@ -128,7 +128,7 @@ async def close_lapsed_offers(bot: Bot, manager: SessionManager, game_id: int) -
     """A draw offer stands until the other player moves, a takeback request until it is
     answered: once the game has neither (a move lapsed it), every copy of its offer loses
     the answer buttons, which could only be answered "no offer" now."""
-    if game_id not in _POSTED or await manager.offer_standing(game_id) is not False:
+    if game_id not in _POSTED or await manager.games.offer_standing(game_id) is not False:
         return
     del _POSTED[game_id]
     await close_offers(bot, manager, game_id)
@@ -139,7 +139,7 @@ async def close_cards(
 ) -> None:
     """Every live card of a challenge (``pressed`` aside: its handler edits it) edited to
     ``text`` without buttons, and all of them retired."""
-    cards = await manager.posts_for(
+    cards = await manager.posts.posts_for(
         PLATFORM, challenge_id=challenge_id, kind=PostKind.CARD, live=True
     )
     skip = None if pressed is None else (str(pressed.chat.id), str(pressed.message_id))
@@ -153,17 +153,19 @@ async def close_cards(
                 parse_mode=ParseMode.HTML,
             )  # fmt: skip
     if cards:
-        await manager.retire_posts(cards)
+        await manager.posts.retire_posts(cards)
 
 
 async def close_offers(bot: Bot, manager: SessionManager, game_id: int) -> None:
     """Every live copy of a game's offer loses its answer buttons."""
-    offers = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.OFFER, live=True)
+    offers = await manager.posts.posts_for(
+        PLATFORM, game_id=game_id, kind=PostKind.OFFER, live=True
+    )
     for offer in offers:
         with contextlib.suppress(TelegramError):
             await bot.edit_message_reply_markup(int(offer.chat_id), int(offer.message_id))
     if offers:
-        await manager.retire_posts(offers)
+        await manager.posts.retire_posts(offers)
 
 
 async def after_typed(bot: Bot, manager: SessionManager, command: str, reply: Reply) -> None:
@@ -187,5 +189,5 @@ async def card_place(
     """Where a tournament's last sign-up card is (its chat and forum topic), if one is known."""
     if manager is None:
         return None
-    cards = await manager.posts_for(PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD)
+    cards = await manager.posts.posts_for(PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD)
     return place(cards[-1].chat_id) if cards else None

@@ -42,11 +42,11 @@ from bot.adapters.telegram.format import PLATFORM, ROW_LIMIT, html_text, keyboar
 from bot.adapters.telegram.topics import topic_of
 from bot.core.i18n import gettext
 from bot.core.lru import Lru
+from bot.core.posts import Post, PostKind
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import Picker
-from bot.storage import Post, PostKind
 
 __all__ = [
     "ALERT_LIMIT",
@@ -102,7 +102,7 @@ async def spectating(manager: SessionManager, user: User, chat_id: int, data: st
     action = Action("", data)
     if chat_id > 0 or action.kind not in LOOKS or action.subject is None:
         return None
-    if await manager.seated(user, action.subject):
+    if await manager.games.seated(user, action.subject):
         return None
     return action.subject
 
@@ -129,25 +129,25 @@ async def refused(manager: SessionManager, user: User) -> None:
     a player's refusal, in the store (``players.dm_refused_at``: the outbox stops trying too)
     and here, until they open the bot (:func:`reachable`)."""
     _refusals(manager)[int(user.user_id)] = True
-    await manager.direct_refused(user)
+    await manager.players.direct_refused(user)
 
 
 async def reachable(manager: SessionManager, user: User) -> None:
     """``user`` opened a private chat with the bot: direct messages may reach them again."""
     _refusals(manager).pop(int(user.user_id), None)
-    await manager.direct_reachable(user)
+    await manager.players.direct_reachable(user)
 
 
 async def _look(manager: SessionManager, user: User, chat: Chat, data: str) -> Reply:
     """The answer to a look button, as the presser would get it."""
     action = Action("", data)
     if action.kind in (ActionKind.BOARD, ActionKind.DESCRIBE):
-        reply = await manager.board(user, chat, action.subject)
+        reply = await manager.games.board(user, chat, action.subject)
         if action.kind is ActionKind.DESCRIBE and reply.ok:
             return Reply(Text.of(reply.alt or reply.text), game_id=reply.game_id)
         # A spectator's copy of the board: a picture to look at, no buttons to play with.
         return replace(reply, actions=())
-    return await manager.press(user, chat, data)
+    return await manager.games.press(user, chat, data)
 
 
 async def look_privately(
@@ -198,7 +198,9 @@ def picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
 
 async def is_picker(manager: SessionManager, game_id: int, message: Message) -> Post | None:
     """The remembered live picker that ``message`` is, if it is one of ``game_id``'s."""
-    for post in await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True):
+    for post in await manager.posts.posts_for(
+        PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True
+    ):
         if (post.chat_id, post.message_id) == (str(message.chat.id), str(message.message_id)):
             return post
     return None
@@ -264,7 +266,7 @@ async def private_picker(manager: SessionManager, bot: Bot, person: int, step: P
     or Start after the picker came)."""
     gid = step.game_id
     async with _picker_lock(manager, gid):
-        live = await manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
+        live = await manager.posts.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
         if any(post.chat_id == str(person) for post in live):
             return
         await close_pickers(bot, manager, gid)
@@ -272,7 +274,7 @@ async def private_picker(manager: SessionManager, bot: Bot, person: int, step: P
             person, html_text(step.text), parse_mode=ParseMode.HTML,
             reply_markup=picker_markup(step),
         )  # fmt: skip
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(person), str(sent.message_id), PostKind.PICKER, game_id=gid
         )
 
@@ -282,7 +284,7 @@ async def _preview(
 ) -> None:
     """The board after ``move`` with Play it / Cancel, in place of the picker (remembered as
     the game's picker, so that playing or cancelling it takes it away)."""
-    reply = await manager.preview(user, chat, move, gid)
+    reply = await manager.games.preview(user, chat, move, gid)
     if not reply.ok:
         await query.answer(reply.text[:ALERT_LIMIT], show_alert=True)
         return
@@ -296,7 +298,7 @@ async def _preview(
     else:
         sent = await send_text(bot, message.chat.id, reply.body, markup, thread=thread)
     await close_pickers(bot, manager, gid)
-    await manager.remember_post(
+    await manager.posts.remember_post(
         PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=gid
     )
 
@@ -326,7 +328,7 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
             reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
             message_thread_id=topic_of(message),
         )  # fmt: skip
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER,
             game_id=step.game_id,
         )  # fmt: skip
@@ -351,21 +353,23 @@ def _picker_lock(manager: SessionManager, game_id: int) -> asyncio.Lock:
 async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
     """Whether ``user`` may close ``game_id``'s picker: the player to move (or, when nobody
     is to move any more, a player of the game)."""
-    mover = await manager.player_to_move(game_id)
+    mover = await manager.games.player_to_move(game_id)
     if mover is None:
-        return await manager.seated(user, game_id)
+        return await manager.games.seated(user, game_id)
     return (mover.platform, mover.user_id) == (user.platform, user.user_id)
 
 
 async def close_pickers(bot: Bot, manager: SessionManager, game_id: int) -> None:
     """Delete the open pickers of ``game_id`` (an old one only loses its buttons)."""
-    posts = await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True)
+    posts = await manager.posts.posts_for(
+        PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True
+    )
     for post in posts:
         # Removed from the chat, or it moved: nothing to tidy there.
         with contextlib.suppress(Forbidden, ChatMigrated):
             await delete_or_drop(bot, int(post.chat_id), int(post.message_id))
     if posts:
-        await manager.retire_posts(posts)
+        await manager.posts.retire_posts(posts)
 
 
 async def answer_privately(
