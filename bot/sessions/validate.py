@@ -8,12 +8,9 @@ what no type says: a text's length and encoding, a number's range, a game's opti
 platform user's ids and display name.  A value that does not fit raises
 :class:`~bot.sessions.context.Refusal` (the service answers with one line); nothing is stored.
 
-Players get one more step: a :class:`~bot.messages.User` whose platform id is longer than
-:data:`~bot.limits.NAME_LIMIT` is refused (no platform makes such ids), and its name is cut to
-that length and made printable for display (:func:`player_name`), whoever supplied it.
+Players get one more step where they are stored (:func:`sane_user`): a platform id longer
+than :data:`~bot.limits.NAME_LIMIT` is refused (no platform makes such ids).
 
->>> player_name("Ada\\ud800 Lovelace" + "x" * 40)
-'Ada? Lovelacexxxxxxxxxxxxxxxxxx…'
 >>> whole(7, "page", 1, 9)
 7
 """
@@ -24,10 +21,10 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 
-from bot.limits import ECHO_LIMIT, MAX_ID, NAME_LIMIT, TEXT_LIMIT, cut
+from bot.limits import ECHO_LIMIT, MAX_ID, NAME_LIMIT, TEXT_LIMIT
 from bot.messages import Reply, Segment, Text, User
 from bot.sessions import texts
-from bot.sessions.context import Refusal
+from bot.sessions.context import Refusal, checked_id
 
 __all__ = [
     "REFUSAL_LIMIT",
@@ -35,9 +32,9 @@ __all__ = [
     "cut_text",
     "finite",
     "game_options",
-    "player_name",
     "said",
     "sane_user",
+    "some_id",
     "whole",
 ]
 
@@ -59,13 +56,6 @@ def _has_surrogate(text: str) -> bool:
     return False
 
 
-def player_name(name: str) -> str:
-    """A display name as shown: printable (a lone surrogate or a control character becomes
-    ``?``) and at most :data:`~bot.limits.NAME_LIMIT` characters (cut with ``…``)."""
-    clean = "".join("?" if not ch.isprintable() or _has_surrogate(ch) else ch for ch in name)
-    return cut(" ".join(clean.split()) or "?", NAME_LIMIT)
-
-
 def said(value: str, name: str, limit: int = TEXT_LIMIT) -> str:
     """``value``, a text a surface passed on: at most ``limit`` characters that UTF-8 can
     store (no lone surrogate); :class:`Refusal` otherwise."""
@@ -74,6 +64,13 @@ def said(value: str, name: str, limit: int = TEXT_LIMIT) -> str:
     if _has_surrogate(value):
         raise Refusal(texts.bad_argument(name, "text without lone surrogates"))
     return value
+
+
+def some_id(value: int | None, what: str) -> int | None:
+    """``value``, a game's (``what`` is ``"game"``), a challenge's or a tournament's id when
+    given, as :func:`~bot.sessions.context.checked_id` checks it: "there is no such" for one
+    out of range."""
+    return None if value is None else checked_id(value, what)
 
 
 def whole(value: int, name: str, low: int = 0, high: int = MAX_ID) -> int:
@@ -121,11 +118,11 @@ def _platform_id(value: str, name: str, limit: int) -> str:
 
 def sane_user(user: User) -> User:
     """``user`` as a player may be stored: sane platform and user ids (refused if longer than
-    :data:`~bot.limits.NAME_LIMIT`), its name made displayable."""
+    :data:`~bot.limits.NAME_LIMIT`; the name is made displayable where a
+    :class:`~bot.messages.User` is made, :func:`bot.limits.display_name`)."""
     _platform_id(user.platform, "user.platform", NAME_LIMIT)
     _platform_id(user.user_id, "user.user_id", NAME_LIMIT)
-    shown_name = player_name(user.name[: NAME_LIMIT * 4])
-    return user if shown_name == user.name else replace(user, name=shown_name)
+    return user
 
 
 def cut_text(text: Text, limit: int) -> Text:

@@ -10,7 +10,7 @@ from bot.messages import Chat, Reply, User
 from bot.sessions import challenges, opponent
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE
 from bot.sessions.services.base import Service, answered
-from bot.sessions.validate import finite, game_options, said
+from bot.sessions.validate import finite, game_options, said, some_id
 from bot.storage import ChallengeRow
 from engines.levels import Level
 
@@ -88,15 +88,21 @@ class Challenges(Service):
 
     async def accept(self, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
         """Accept a challenge (the only one open to ``user`` here when no id is given)."""
-        return await answered(lambda: challenges.accept(self._ctx, user, chat, challenge_id))
+        return await answered(
+            lambda: challenges.accept(self._ctx, user, chat, some_id(challenge_id, "challenge"))
+        )
 
     async def decline(self, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
         """Decline a challenge made to ``user``."""
-        return await answered(lambda: challenges.decline(self._ctx, user, chat, challenge_id))
+        return await answered(
+            lambda: challenges.decline(self._ctx, user, chat, some_id(challenge_id, "challenge"))
+        )
 
     async def cancel(self, user: User, chat: Chat, challenge_id: int | None = None) -> Reply:
         """Cancel a challenge ``user`` made."""
-        return await answered(lambda: challenges.cancel(self._ctx, user, chat, challenge_id))
+        return await answered(
+            lambda: challenges.cancel(self._ctx, user, chat, some_id(challenge_id, "challenge"))
+        )
 
     async def expire_challenges(self) -> list[ChallengeRow]:
         """Expire the pending challenges past their time (their notices go out)."""

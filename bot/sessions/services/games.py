@@ -24,11 +24,11 @@ from bot.sessions import (
     standings,
     views,
 )
-from bot.sessions.context import Refusal
+from bot.sessions.context import Refusal, checked_id
 from bot.sessions.preview import BoardFacts, GameChoice
 from bot.sessions.services.base import Service, answered, or_else
 from bot.sessions.thinker import Reviewed
-from bot.sessions.validate import said, whole
+from bot.sessions.validate import said, some_id, whole
 from bot.storage import GameRow, PlayerRow
 
 __all__ = ["Games"]
@@ -80,7 +80,7 @@ class Games(Service):
                 user,
                 chat,
                 said(text, "text"),
-                game_id,
+                some_id(game_id, "game"),
                 _ply(expected_ply),
                 confirm,
                 answered_in_chat,
@@ -103,27 +103,33 @@ class Games(Service):
         self, user: User, chat: Chat, game_id: int | None = None, confirm: bool = True
     ) -> Reply:
         """Resign a game (asked first unless ``confirm``)."""
-        return await answered(lambda: moves.resign(self._ctx, user, chat, game_id, confirm))
+        return await answered(
+            lambda: moves.resign(self._ctx, user, chat, some_id(game_id, "game"), confirm)
+        )
 
     async def board(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
         """A game's board."""
-        return await answered(lambda: views.board(self._ctx, user, chat, game_id))
+        return await answered(lambda: views.board(self._ctx, user, chat, some_id(game_id, "game")))
 
     async def browse(
         self, user: User, chat: Chat, game_id: int | None = None, ply: int | None = None
     ) -> Reply:
         """A game's position after ``ply`` plies, with buttons to step through it."""
         return await answered(
-            lambda: browse.browse(self._ctx, user, chat, game_id, _ply(ply, "ply"))
+            lambda: browse.browse(self._ctx, user, chat, some_id(game_id, "game"), _ply(ply, "ply"))
         )
 
     async def history(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
         """A game's moves."""
-        return await answered(lambda: history.history(self._ctx, user, chat, game_id))
+        return await answered(
+            lambda: history.history(self._ctx, user, chat, some_id(game_id, "game"))
+        )
 
     async def review(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
         """A finished game's costliest moves, by the bot's search."""
-        return await answered(lambda: reviews.review(self._ctx, user, chat, game_id))
+        return await answered(
+            lambda: reviews.review(self._ctx, user, chat, some_id(game_id, "game"))
+        )
 
     async def costliest(
         self, row: GameRow, moves: Sequence[str], owner: Hashable = None
@@ -133,7 +139,9 @@ class Games(Service):
 
     async def export(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
         """A game's record, as a file."""
-        return await answered(lambda: history.export(self._ctx, user, chat, game_id))
+        return await answered(
+            lambda: history.export(self._ctx, user, chat, some_id(game_id, "game"))
+        )
 
     async def import_record(self, user: User, chat: Chat, text: str, opponent: User) -> Reply:
         """A game played elsewhere, from its record, stored as finished."""
@@ -160,7 +168,9 @@ class Games(Service):
     ) -> Reply:
         """Offer a draw, or answer one (``accept``/``decline``)."""
         return await answered(
-            lambda: requests.draw(self._ctx, user, chat, game_id, said(answer, "answer"))
+            lambda: requests.draw(
+                self._ctx, user, chat, some_id(game_id, "game"), said(answer, "answer")
+            )
         )
 
     async def takeback(
@@ -168,17 +178,23 @@ class Games(Service):
     ) -> Reply:
         """Ask to take the last move back, or answer such a request."""
         return await answered(
-            lambda: requests.takeback(self._ctx, user, chat, game_id, said(answer, "answer"))
+            lambda: requests.takeback(
+                self._ctx, user, chat, some_id(game_id, "game"), said(answer, "answer")
+            )
         )
 
     async def rematch(self, user: User, chat: Chat, game_id: int | None = None) -> Reply:
         """Challenge the other player of a finished game again, seats swapped."""
-        return await answered(lambda: rematch.rematch(self._ctx, user, chat, game_id))
+        return await answered(
+            lambda: rematch.rematch(self._ctx, user, chat, some_id(game_id, "game"))
+        )
 
     async def preview(self, user: User, chat: Chat, text: str, game_id: int | None = None) -> Reply:
         """The board after ``text`` without playing it."""
         return await answered(
-            lambda: preview.preview(self._ctx, user, chat, said(text, "text"), game_id)
+            lambda: preview.preview(
+                self._ctx, user, chat, said(text, "text"), some_id(game_id, "game")
+            )
         )
 
     async def premove(
@@ -186,7 +202,9 @@ class Games(Service):
     ) -> Reply:
         """Conditional moves: prepare, list or clear your replies in a game."""
         return await answered(
-            lambda: premoves.premove(self._ctx, user, chat, game_id, said(text, "text"))
+            lambda: premoves.premove(
+                self._ctx, user, chat, some_id(game_id, "game"), said(text, "text")
+            )
         )
 
     async def premove_lines(self, user: User, game_id: int) -> list[tuple[str, ...]]:
@@ -207,7 +225,7 @@ class Games(Service):
         """Moves completing ``typed`` in ``user``'s game (Discord's autocompletion)."""
         return await or_else(
             lambda: picker.suggestions(
-                self._ctx, user, chat, game_id, said(typed, "typed"), _limit(limit)
+                self._ctx, user, chat, some_id(game_id, "game"), said(typed, "typed"), _limit(limit)
             ),
             [],
         )
@@ -219,7 +237,7 @@ class Games(Service):
         autocompletion of conditional moves)."""
         return await or_else(
             lambda: premoves.suggestions(
-                self._ctx, user, chat, game_id, said(typed, "typed"), _limit(limit)
+                self._ctx, user, chat, some_id(game_id, "game"), said(typed, "typed"), _limit(limit)
             ),
             [],
         )
@@ -233,7 +251,9 @@ class Games(Service):
 
     async def board_facts(self, game_id: int) -> BoardFacts | None:
         """A game at a glance for a platform's card (``None`` if there is no such game)."""
-        return await or_else(lambda: preview.board_facts(self._ctx, game_id), None)
+        return await or_else(
+            lambda: preview.board_facts(self._ctx, checked_id(game_id, "game")), None
+        )
 
     async def board_ratings(self, game_id: int) -> Text:
         """Both players' ratings in game ``game_id``'s pool, or that it is casual, for a
@@ -241,18 +261,22 @@ class Games(Service):
         them is left to the platforms that show them)."""
 
         async def run() -> Text:
-            loaded = await loading.load(self._ctx, game_id, fresh=False)
+            loaded = await loading.load(self._ctx, checked_id(game_id, "game"), fresh=False)
             return await standings.board_line(self._ctx, loaded.row)
 
         return await or_else(run, Text())
 
     async def player_to_move(self, game_id: int) -> PlayerRow | None:
         """The player whose turn it is in an active game (``None`` if none or not active)."""
-        return await or_else(lambda: loading.player_to_move(self._ctx, game_id), None)
+        return await or_else(
+            lambda: loading.player_to_move(self._ctx, checked_id(game_id, "game")), None
+        )
 
     async def against_bot(self, game_id: int) -> bool:
         """Whether one seat of game ``game_id`` is the bot itself (``False``: no such game)."""
-        return await or_else(lambda: loading.against_bot(self._ctx, game_id), False)
+        return await or_else(
+            lambda: loading.against_bot(self._ctx, checked_id(game_id, "game")), False
+        )
 
     async def seated(self, user: User, game_id: int) -> bool:
         """Whether ``user`` holds a seat in game ``game_id``."""

@@ -8,7 +8,7 @@ from bot.messages import Chat, Reply, User
 from bot.sessions import questions, tournaments
 from bot.sessions.services.base import Service, answered
 from bot.sessions.tournaments import DEFAULT_MAX
-from bot.sessions.validate import finite, game_options, said, whole
+from bot.sessions.validate import finite, game_options, said, some_id, whole
 
 __all__ = ["Tournaments"]
 
@@ -46,39 +46,51 @@ class Tournaments(Service):
         self, user: User, chat: Chat, tournament_id: int | None = None
     ) -> Reply:
         """Join a tournament before it starts."""
-        return await answered(lambda: tournaments.join(self._ctx, user, chat, tournament_id))
+        return await answered(
+            lambda: tournaments.join(self._ctx, user, chat, some_id(tournament_id, "tournament"))
+        )
 
     async def tournament_leave(
         self, user: User, chat: Chat, tournament_id: int | None = None
     ) -> Reply:
         """Leave a tournament (withdrawing from its games once it started)."""
-        return await answered(lambda: tournaments.leave(self._ctx, user, chat, tournament_id))
+        return await answered(
+            lambda: tournaments.leave(self._ctx, user, chat, some_id(tournament_id, "tournament"))
+        )
 
     async def tournament_leave_question(
         self, user: User, chat: Chat, tournament_id: int | None = None
     ) -> Reply:
         """ "Really leave?" for the leaver alone, its yes button leaving."""
         return await answered(
-            lambda: questions.leave_question(self._ctx, user, chat, tournament_id)
+            lambda: questions.leave_question(
+                self._ctx, user, chat, some_id(tournament_id, "tournament")
+            )
         )
 
     async def tournament_start(
         self, user: User, chat: Chat, tournament_id: int | None = None
     ) -> Reply:
         """Start a tournament (its maker)."""
-        return await answered(lambda: tournaments.start(self._ctx, user, chat, tournament_id))
+        return await answered(
+            lambda: tournaments.start(self._ctx, user, chat, some_id(tournament_id, "tournament"))
+        )
 
     async def tournament_cancel(
         self, user: User, chat: Chat, tournament_id: int | None = None
     ) -> Reply:
         """Cancel a tournament (its maker)."""
-        return await answered(lambda: tournaments.cancel(self._ctx, user, chat, tournament_id))
+        return await answered(
+            lambda: tournaments.cancel(self._ctx, user, chat, some_id(tournament_id, "tournament"))
+        )
 
     async def tournament_standings(
         self, user: User, chat: Chat, tournament_id: int | None = None
     ) -> Reply:
         """A tournament's standings."""
-        return await answered(lambda: tournaments.show(self._ctx, user, chat, tournament_id))
+        return await answered(
+            lambda: tournaments.show(self._ctx, user, chat, some_id(tournament_id, "tournament"))
+        )
 
     async def tournament_list(self, user: User, chat: Chat) -> Reply:
         """The tournaments of this chat."""

@@ -7,7 +7,7 @@ from datetime import timedelta
 
 from bot.messages import Chat, Reply, User
 from bot.sessions import pageactions, webview
-from bot.sessions.context import Context
+from bot.sessions.context import Context, checked_id
 from bot.sessions.launches import Launches
 from bot.sessions.services.base import Service, answered, or_else
 from bot.sessions.validate import said
@@ -30,12 +30,16 @@ class Web(Service):
 
     async def web_link(self, user: User, chat: Chat, game_id: int) -> Reply:
         """The answer to "Open board": ``user``'s own link to the game's page."""
-        return await answered(lambda: webview.web_link(self._ctx, user, chat, game_id))
+        return await answered(
+            lambda: webview.web_link(self._ctx, user, chat, checked_id(game_id, "game"))
+        )
 
     async def web_view(self, game_id: int) -> GameView | None:
         """What game ``game_id``'s web page shows (:mod:`~bot.sessions.webview`), ``None``
         if there is no such game."""
-        return await or_else(lambda: webview.game_view(self._ctx, game_id), None)
+        return await or_else(
+            lambda: webview.game_view(self._ctx, checked_id(game_id, "game")), None
+        )
 
     async def next_turn(self, player_id: int, game_id: int) -> int | None:
         """The game other than the one named where it is the player's turn (the web board's
@@ -58,7 +62,7 @@ class Web(Service):
                 self._ctx,
                 user,
                 chat,
-                game_id,
+                checked_id(game_id, "game"),
                 said(action, "action"),
                 said(answer, "answer"),
                 confirm,
