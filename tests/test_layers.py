@@ -6,8 +6,7 @@ From the bottom: the engines (pure rules: nothing from ``bot`` or ``render``); t
 pictures (``render``); the store (``bot/storage``); delivery (``bot/delivery``, and the HTTP
 plumbing in ``bot/web.py``); the sessions (``bot/sessions``); the surfaces (``bot/adapters``,
 ``bot/webboard``), which never reach the store, the sessions' machinery nor each other; and the
-app on top
-(``bot/app.py``, ``bot/cli.py``).
+app on top (``bot/app.py``, ``bot/cli.py``).
 
 Imports that break the contract today are listed in :data:`KNOWN_DEBT`, each named: the test
 fails on any new one and on any listed one that no longer occurs, so the list only shrinks.

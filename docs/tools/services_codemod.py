@@ -141,7 +141,10 @@ RECEIVERS: tuple[str, ...] = ("mgr", "here", "there")
 #: Names that hold a session manager in one file only (elsewhere they hold other things).
 FILE_RECEIVERS: dict[str, tuple[str, ...]] = {
     "benchmarks/tournaments.py": ("text", "pictured"),
-    "benchmarks/web.py": ("other",),
+    "benchmarks/web.py": ("other", "mover"),
+    "tests/bot/test_manager.py": ("one", "two", "fresh", "again"),
+    "tests/bot/sessions/test_repeats.py": ("first", "second"),
+    "tests/bot/test_db_clock.py": ("a", "b", "ahead"),
 }
 
 #: Shared values the surfaces imported from ``bot.storage``, and where they are now.

@@ -71,7 +71,7 @@ async def test_lifecycle_challenge_accept_moves_to_the_end(tmp_path: Path, game:
         assert not late.ok
     # A fresh process rebuilds the same finished game from the file.
     async with session(tmp_path / "h.db") as again:
-        board = await again.board(ALICE, ROOM, game_id)
+        board = await again.games.board(ALICE, ROOM, game_id)
         assert board.ok and f"#{game_id}" in board.text
 
 
@@ -306,11 +306,11 @@ async def test_two_processes_are_serialised_by_the_store(tmp_path: Path) -> None
     path = tmp_path / "h.db"
     async with session(path) as one, session(path) as two:
         game_id, _ = await start_game(one, "maphex")
-        assert (await two.board(BOB, ROOM, game_id)).ok  # two has the position cached
-        assert (await one.move(BOB, ROOM, "5")).ok
-        stale = await two.press(BOB, ROOM, f"mv:{game_id}:0:7")
+        assert (await two.games.board(BOB, ROOM, game_id)).ok  # two has the position cached
+        assert (await one.games.move(BOB, ROOM, "5")).ok
+        stale = await two.games.press(BOB, ROOM, f"mv:{game_id}:0:7")
         one_line_refusal(stale, "moved on")
-        same = await two.press(BOB, ROOM, f"mv:{game_id}:0:5")
+        same = await two.games.press(BOB, ROOM, f"mv:{game_id}:0:5")
         assert same.ok and "played 5" in same.text
         # Drive the optimistic check itself: a write based on a stale row is refused.
         row = await two.store.get_game(game_id)
@@ -405,20 +405,20 @@ async def test_actions_are_compact_and_resolve_after_a_restart(tmp_path: Path) -
         made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, first="me")
         assert [a.id for a in made.actions] == ["acc:1", "dec:1"]
     async with session(path) as fresh:  # a new process: nothing in memory
-        accepted = await fresh.press(BOB, ROOM, "acc:1")
+        accepted = await fresh.games.press(BOB, ROOM, "acc:1")
         assert accepted.ok and accepted.game_id == 1
         assert all(len(a.id.encode()) <= ACTION_ID_LIMIT for a in accepted.actions)
     async with session(path) as fresh:
-        moved = await fresh.press(BOB, ROOM, "mv:1:0:5")
+        moved = await fresh.games.press(BOB, ROOM, "mv:1:0:5")
         assert moved.ok
-        confirm = await fresh.press(BOB, ROOM, "rs:1")
+        confirm = await fresh.games.press(BOB, ROOM, "rs:1")
         # Whose question it is and until when it may be answered (Bob is player 2).
         until = int((fresh.clock.now() + QUESTION_TTL).timestamp())
         assert [a.id for a in confirm.actions] == [f"rsy:1:2:{until}"]
     async with session(path) as fresh:
-        assert (await fresh.press(BOB, ROOM, f"rsy:1:2:{until}")).ok
+        assert (await fresh.games.press(BOB, ROOM, f"rsy:1:2:{until}")).ok
         for junk in ("", "zz:1", "acc:", "acc:x", "mv:1:x:e5", "mv:1", "a" * 100):
-            one_line_refusal(await fresh.press(BOB, ROOM, junk), "button")
+            one_line_refusal(await fresh.games.press(BOB, ROOM, junk), "button")
 
 
 async def test_rules_come_as_text_without_markdown_marks(tmp_path: Path) -> None:
@@ -460,11 +460,11 @@ async def test_other_process_moving_between_read_and_write(
         raced: list[Reply] = []
 
         async def race_then_write(row: GameRow, *args: Any, **kwargs: Any) -> GameRow | None:
-            raced.append(await one.move(BOB, ROOM, "5", row.id))
+            raced.append(await one.games.move(BOB, ROOM, "5", row.id))
             return await write(row, *args, **kwargs)
 
         monkeypatch.setattr(two.store, "apply_move", race_then_write)
-        reply = await two.move(BOB, ROOM, move, game_id)
+        reply = await two.games.move(BOB, ROOM, move, game_id)
         assert raced[0].ok
         if applied:
             assert reply.ok and "played 5" in reply.text
@@ -479,12 +479,12 @@ async def test_a_stale_cache_is_checked_against_the_store_not_trusted(tmp_path: 
     path = tmp_path / "h.db"
     async with session(path) as one, session(path) as two:
         game_id, _ = await start_game(one, "maphex")
-        assert (await two.move(BOB, ROOM, "5", game_id)).ok  # two caches ply 1
-        e5 = await one.move(ALICE, ROOM, "e5", game_id)
+        assert (await two.games.move(BOB, ROOM, "5", game_id)).ok  # two caches ply 1
+        e5 = await one.games.move(ALICE, ROOM, "e5", game_id)
         assert e5.ok
-        again = await two.move(ALICE, ROOM, "e5", game_id)  # a duplicate via process two
+        again = await two.games.move(ALICE, ROOM, "e5", game_id)  # a duplicate via process two
         assert again.ok and again.private and "you already played e5" in again.text
-        assert (await two.move(BOB, ROOM, "d4", game_id)).ok
+        assert (await two.games.move(BOB, ROOM, "d4", game_id)).ok
         assert [mv.move for mv in await one.store.moves(game_id)] == ["5", "e5", "d4"]
 
 

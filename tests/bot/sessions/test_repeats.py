@@ -32,17 +32,17 @@ async def test_a_move_applied_by_another_process_is_answered_privately(store_url
     async with session(store_url, clock) as first, session(store_url, clock) as second:
         game_id, _ = await start_game(first, "pathagon")
         # The second process has the game in memory as it was before the move.
-        assert (await second.board(ALICE, ROOM, game_id)).ok
+        assert (await second.games.board(ALICE, ROOM, game_id)).ok
         move = engines.new("pathagon").legal_moves()[0]
-        played = await first.move(ALICE, ROOM, move, game_id, expected_ply=0)
+        played = await first.games.move(ALICE, ROOM, move, game_id, expected_ply=0)
         assert played.ok and not played.private and played.image is None
         before = await _notes(first, ALICE, BOB)
 
         # The same press retried through the other process, with and without its ply.
         for again in (
-            await second.move(ALICE, ROOM, move, game_id, expected_ply=0),
-            await second.move(ALICE, ROOM, move, game_id),
-            await first.move(ALICE, ROOM, move, game_id),
+            await second.games.move(ALICE, ROOM, move, game_id, expected_ply=0),
+            await second.games.move(ALICE, ROOM, move, game_id),
+            await first.games.move(ALICE, ROOM, move, game_id),
         ):
             assert again.ok and again.private
             assert again.text == f"#{game_id} Pathagon, move 1: you already played {move}."
@@ -50,7 +50,7 @@ async def test_a_move_applied_by_another_process_is_answered_privately(store_url
 
         # Another move at that ply by the same player is no repeat: refused as stale.
         other = engines.new("pathagon").legal_moves()[1]
-        stale = await second.move(ALICE, ROOM, other, game_id, expected_ply=0)
+        stale = await second.games.move(ALICE, ROOM, other, game_id, expected_ply=0)
         assert not stale.ok and not stale.private
 
 
