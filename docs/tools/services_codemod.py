@@ -145,6 +145,7 @@ FILE_RECEIVERS: dict[str, tuple[str, ...]] = {
     "tests/bot/test_manager.py": ("one", "two", "fresh", "again"),
     "tests/bot/sessions/test_repeats.py": ("first", "second"),
     "tests/bot/test_db_clock.py": ("a", "b", "ahead"),
+    "tests/bot/tournaments/test_sign_up.py": ("one", "two"),
 }
 
 #: Shared values the surfaces imported from ``bot.storage``, and where they are now.

@@ -144,7 +144,7 @@ async def test_pseudo_locale_wraps_every_sentence_of_a_game(tmp_path: Path) -> N
             said.append((await m.games.move(ALICE, ROOM, "5", gid)).body)  # not her turn
             said.append((await m.games.move(BOB, ROOM, "5", gid)).body)
             said.append((await m.games.board(ALICE, ROOM, gid)).body)
-            said.append((await m.games.games(ALICE, ROOM)).body)
+            said.append((await m.games.games(ALICE)).body)
             said.append((await m.players.settings(ALICE)).body)
             said.append((await m.players.settings(ALICE, "language", "xx")).body)
             said.append(texts.HELP)

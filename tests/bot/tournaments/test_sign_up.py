@@ -121,11 +121,11 @@ async def test_two_processes_start_a_tournament_once(postgres_url: str) -> None:
         assert sum(n.kind == "tournament" and "has started" in str(n.text) for n in notes) == 1
         assert sum(n.kind == "board" for n in notes) == 6  # one board per game, once
         # Every game ends; both processes sweep: one result, one set of places.
-        users = {(await one.player(u)).id: u for u in (ADA, BO, CY, DI)}
+        users = {(await one.players.player(u)).id: u for u in (ADA, BO, CY, DI)}
         for g in await one.store.tournament_games(tid):
             row = await one.store.get_game(g.game_id)
             assert row is not None
-            assert (await one.resign(users[row.seat1], ROOM, row.id, confirm=True)).ok
+            assert (await one.games.resign(users[row.seat1], ROOM, row.id, confirm=True)).ok
         for _ in range(3):
             await asyncio.gather(one.sweep(), two.sweep())
         notes = await one.store.due_notifications("test", clock.now(), 500)
