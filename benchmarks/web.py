@@ -129,7 +129,9 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                                     assert a.status == 200, await a.text()
                             else:
                                 mover = m if source == "chat move, this process" else other
-                                reply = await mover.games.move(user, TG_GROUP, history[ply2], gid2, ply2)
+                                reply = await mover.games.move(
+                                    user, TG_GROUP, history[ply2], gid2, ply2
+                                )
                                 assert reply.ok, reply.text
                             await events.content.readuntil(b"\n\n")
                             async with http.get(api2) as answer:

@@ -11,7 +11,7 @@ endpoint of :mod:`bot.web`):
 - ``GET /api/games/<slug>/next?prefix=...``: the parts that can follow ``prefix`` (the
   picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
 - ``POST /api/games/<slug>/moves`` ``{"move": ..., "ply": ...}``: play, through
-  :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
+  :meth:`Games.move <bot.sessions.services.games.Games.move>`, the path of every
   chat move (its checks, its commit, its notifications in the chat); answered here, so the
   move's board is due in the game's chat at once and this process's outboxes are woken.
 - ``POST /api/games/<slug>/actions`` ``{"action": "resign"|"draw"|"takeback", "answer": ...,
