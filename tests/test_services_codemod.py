@@ -20,6 +20,7 @@ async def run(manager, m, self):
     suggest = manager.suggest_moves
     rows = [m.move for m in moved]
     outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
+    monkeypatch.setattr(run.manager, "board", broken)
     return await m.tournament_new(user, chat, "maphex")
 """
 AFTER = """\
@@ -31,6 +32,7 @@ async def run(manager, m, self):
     suggest = manager.games.suggest_moves
     rows = [m.move for m in moved]
     outbox = manager.outbox()
+    monkeypatch.setattr(run.manager.games, "board", broken)
     return await m.tournaments.tournament_new(user, chat, "maphex")
 """
 

@@ -209,7 +209,14 @@ def _calls(text: str, extra: tuple[str, ...]) -> str:
         receiver, name = (m["r"], m["name"]) if m["name"] else (m["n"], m["ref"])
         return f"{receiver}.{SERVICE_OF[name]}.{name}"
 
-    return _call(extra).sub(service, text)
+    def patched(m: re.Match[str]) -> str:
+        return f"setattr({m['r']}.{SERVICE_OF[m['name']]}, {m['q']}{m['name']}{m['q']}"
+
+    # A test patching a method of the manager (``monkeypatch.setattr(manager, "move", ...)``).
+    setattr_ = re.compile(
+        rf"setattr\((?P<r>{_receiver(extra)}),\s*(?P<q>[\"'])(?P<name>{_METHODS})(?P=q)"
+    )
+    return setattr_.sub(patched, _call(extra).sub(service, text))
 
 
 def _imports(text: str) -> str:

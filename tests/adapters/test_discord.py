@@ -305,7 +305,7 @@ async def test_errors_are_answered_once_and_never_log_the_token(
     async def broken(*args: object) -> None:
         raise RuntimeError(f"boom with {token}")
 
-    monkeypatch.setattr(run.manager, "board", broken)
+    monkeypatch.setattr(run.manager.games, "board", broken)
     with caplog.at_level(logging.DEBUG):
         answer = await run.answer(ALICE, "board", {})
         assert answer.ephemeral and answer.content == ERROR_TEXT

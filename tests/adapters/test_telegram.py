@@ -150,7 +150,7 @@ async def test_errors_are_answered_and_logged_without_the_token(
         async def broken(*args: object, **kwargs: object) -> object:
             raise RuntimeError(f"boom while calling {fake.base_url}{token}/sendMessage")
 
-        monkeypatch.setattr(bot.manager, "games", broken)
+        monkeypatch.setattr(bot.manager.games, "games", broken)
         alice = fake.user(11, "Alice", "alice")
         await fake.start_private(alice, send_start=False)
         chat = fake.private(alice)
