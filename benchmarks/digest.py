@@ -48,15 +48,17 @@ async def run(
         m = SessionManager(store, clock, pictures=False, rng=random.Random(seed))
         users = [User("bench", str(n), f"p{n}") for n in range(players)]
         for user in users:
-            assert (await m.settings(user, "dm", "on")).ok
+            assert (await m.players.settings(user, "dm", "on")).ok
             if digest:
-                assert (await m.settings(user, "digest", "08:00")).ok
+                assert (await m.players.settings(user, "digest", "08:00")).ok
         games: list[int] = []
         for a in range(players):
             for b in range(a + 1, players):
-                made = await m.challenge(users[a], ROOM, "pathagon", users[b], {}, "random", 3)
+                made = await m.challenges.challenge(
+                    users[a], ROOM, "pathagon", users[b], {}, "random", 3
+                )
                 assert made.challenge_id is not None, made.text
-                accepted = await m.accept(users[b], ROOM, made.challenge_id)
+                accepted = await m.challenges.accept(users[b], ROOM, made.challenge_id)
                 assert accepted.game_id is not None, accepted.text
                 games.append(accepted.game_id)
         # Notices from an hour after the start are counted (not the challenges' and first turns').
@@ -82,7 +84,7 @@ async def run(
                 position = from_snapshot(row)
                 assert position is not None
                 move = rng.choice(position.legal_moves())
-                await m.move(by_user[mover.user_id], ROOM, move, gid)
+                await m.games.move(by_user[mover.user_id], ROOM, move, gid)
             while hour < 24:
                 clock.set(morning + timedelta(hours=hour))
                 await m.sweep()

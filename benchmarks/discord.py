@@ -187,7 +187,7 @@ async def picker_figures(fake: FakeDiscord, manager: SessionManager, samples: in
         for _ in range(samples):
             if position.outcome is not None:
                 break
-            who = await manager.player_to_move(gid)
+            who = await manager.games.player_to_move(gid)
             assert who is not None
             player = int(who.user_id)
             move = rng.choice(position.legal_moves())

@@ -45,7 +45,9 @@ async def main() -> None:
             started = time.perf_counter()
             burst = await asyncio.gather(
                 *(
-                    manager.challenge_bot(ALICE, ROOM, "maphex", "hard", {"size": 9}, "me")
+                    manager.challenges.challenge_bot(
+                        ALICE, ROOM, "maphex", "hard", {"size": 9}, "me"
+                    )
                     for _ in range(args.burst)
                 )
             )
@@ -57,7 +59,9 @@ async def main() -> None:
             print(f"  refusal: {refusal}")
             await asyncio.sleep(0.5)  # the searches are under way
             asked = time.perf_counter()
-            bob = await manager.challenge_bot(BOB, ROOM, "maphex", "easy", {"size": 9}, "me")
+            bob = await manager.challenges.challenge_bot(
+                BOB, ROOM, "maphex", "easy", {"size": 9}, "me"
+            )
             assert bob.ok and bob.game_id is not None, bob.text
             waited = None
             while time.perf_counter() - asked < args.give_up:

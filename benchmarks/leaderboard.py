@@ -152,16 +152,16 @@ async def main() -> None:
             manager = SessionManager(store, FakeClock(), pictures=False)
             user = User(PLATFORM, "1", "player1")
             server = Chat(PLATFORM, "channel3", community="server3")
-            here = await manager.leaderboard(user, server, "maphex")
-            everywhere = await manager.leaderboard(user, server, "maphex", True)
+            here = await manager.players.leaderboard(user, server, "maphex")
+            everywhere = await manager.players.leaderboard(user, server, "maphex", True)
             assert here.ok and everywhere.ok, (here.text, everywhere.text)
             print("\n" + here.text.splitlines()[1] + "  (first line, server3)")
             print(everywhere.text.splitlines()[1] + "  (first line, everyone)\n")
             for label, community, call in (
                 ("leaderboard maphex (one server)", "server3",
-                 lambda: manager.leaderboard(user, server, "maphex")),
+                 lambda: manager.players.leaderboard(user, server, "maphex")),
                 ("leaderboard maphex all", None,
-                 lambda: manager.leaderboard(user, server, "maphex", True)),
+                 lambda: manager.players.leaderboard(user, server, "maphex", True)),
             ):  # fmt: skip
                 ms = await median_ms(call, args.runs)
                 print(f"{label}: median {ms:.3f} ms over {args.runs} runs")

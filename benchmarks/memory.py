@@ -25,7 +25,7 @@ SQLite file (raw SQL, not through the manager): Pathagon and Maphex 9×9 games b
 players each, in 500 chats, each already ``--plies`` moves in (real positions from random legal
 play, their move rows and snapshots).  Then this process opens the store and a
 :class:`~bot.sessions.manager.SessionManager` (no pictures) and plays one legal move in game
-after game through ``manager.move``: 10 000 moves across all 10 000 games.  Printed: the
+after game through ``manager.games.move``: 10 000 moves across all 10 000 games.  Printed: the
 resident set size after opening, after 1 000 and after ``--moves`` moves, and the mean time of
 a move.
 """
@@ -350,7 +350,7 @@ async def manager_run(args: argparse.Namespace) -> None:
             for index in range(args.moves):
                 game_id, user, move = todo[index % len(todo)]
                 chat = Chat(PLATFORM, f"chat{game_id % 500}")
-                reply = await manager.move(user, chat, move, game_id)
+                reply = await manager.games.move(user, chat, move, game_id)
                 refused += not reply.ok
                 if index + 1 in (1_000, args.moves):
                     gc.collect()

@@ -4,7 +4,7 @@ Run: ``.venv/bin/python benchmarks/opponent.py`` (``--quick`` for a short run).
 
 ``--bots`` games against the bot at ``--level`` (Lines of Fixation, the slowest search) keep
 the bot thinking all the time, in the worker pool (one process per CPU); meanwhile two people
-play Pathagon through the same manager.  Printed: p50 / p99 of one ``manager.move`` in the
+play Pathagon through the same manager.  Printed: p50 / p99 of one ``manager.games.move`` in the
 people's game with the bot idle and while it thinks, the bot's moves made, and the median time
 from a player's move to the bot's answer being stored.  No pictures; a real SQLite file.
 """
@@ -34,24 +34,26 @@ ROOM = Chat("bench", "room")
 
 
 async def people_moves(manager: SessionManager, count: int, rng: random.Random) -> list[float]:
-    """Seconds per ``manager.move`` over ``count`` moves of people's Pathagon games."""
+    """Seconds per ``manager.games.move`` over ``count`` moves of people's Pathagon games."""
     a, b = User("bench", "a", "ann"), User("bench", "b", "ben")
     took: list[float] = []
     while len(took) < count:
-        made = await manager.challenge(a, ROOM, "pathagon", b, {}, "me", None, "no")
+        made = await manager.challenges.challenge(a, ROOM, "pathagon", b, {}, "me", None, "no")
         assert made.challenge_id is not None
-        game_id = (await manager.accept(b, ROOM, made.challenge_id)).game_id
+        game_id = (await manager.challenges.accept(b, ROOM, made.challenge_id)).game_id
         assert game_id is not None
         position = engines.new("pathagon")
         while position.outcome is None and len(took) < count:
             move = rng.choice(position.legal_moves())
             start = time.perf_counter()
-            reply = await manager.move((a, b)[position.to_move], ROOM, move, game_id, confirm=True)
+            reply = await manager.games.move(
+                (a, b)[position.to_move], ROOM, move, game_id, confirm=True
+            )
             took.append(time.perf_counter() - start)
             assert reply.ok, reply.text
             position = position.play(move)
         if position.outcome is None:
-            await manager.resign(a, ROOM, game_id, confirm=True)
+            await manager.games.resign(a, ROOM, game_id, confirm=True)
     return took
 
 
@@ -65,7 +67,9 @@ async def keep_the_bot_busy(
         made = 0
         rng = random.Random(number)
         while not stop.is_set():
-            reply = await manager.challenge_bot(user, ROOM, "fixation", level, {}, "me", None)
+            reply = await manager.challenges.challenge_bot(
+                user, ROOM, "fixation", level, {}, "me", None
+            )
             game_id = reply.game_id
             assert game_id is not None, reply.text
             while not stop.is_set():
@@ -79,7 +83,7 @@ async def keep_the_bot_busy(
                 moves = [m.move for m in await manager.store.moves(game_id)]
                 position = engines.position_after("fixation", moves)
                 start = time.perf_counter()
-                await manager.move(
+                await manager.games.move(
                     user, ROOM, rng.choice(position.legal_moves()), game_id, confirm=True
                 )
                 while not stop.is_set():

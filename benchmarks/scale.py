@@ -582,7 +582,7 @@ async def commands(
         mover = game.seats[position.to_move]
         reply = await figures.timed(
             current[0],
-            manager.move(
+            manager.games.move(
                 user(mover),
                 Chat(PLATFORM, game.chat_id),
                 rng.choice(position.legal_moves()),
@@ -593,7 +593,7 @@ async def commands(
         ok(reply)
     current[0] = "games list"
     for _ in range(args.samples):
-        ok(await figures.timed(current[0], manager.games(user(rng.randint(1, data.players)))))
+        ok(await figures.timed(current[0], manager.games.games(user(rng.randint(1, data.players)))))
     names = list(engines.GAMES)
     for everywhere, label in ((False, "leaderboard, a server"), (True, "leaderboard, everyone")):
         current[0] = label
@@ -601,28 +601,28 @@ async def commands(
             player = rng.randint(1, data.players)
             community = data.home[player - 1]
             chat = Chat(PLATFORM, f"chan{community}", community=f"server{community}")
-            call = manager.leaderboard(user(player), chat, rng.choice(names), everywhere)
+            call = manager.players.leaderboard(user(player), chat, rng.choice(names), everywhere)
             ok(await figures.timed(label, call))
     current[0] = "away"
     for player in rng.sample(range(1, data.players + 1), min(args.samples // 4, data.players)):
-        ok(await figures.timed(current[0], manager.away(user(player), 1)))
+        ok(await figures.timed(current[0], manager.players.away(user(player), 1)))
         current[0] = "setup"
-        ok(await manager.back(user(player)))
+        ok(await manager.players.back(user(player)))
         current[0] = "away"
     # A finished game of two loaded players in a chat of their own: rematch, cancel, again.
     current[0] = "setup"
     a, b = user(1), user(2)
     room = Chat(PLATFORM, "rematch-room")
-    made = ok(await manager.challenge(a, room, "maphex", b, {}, "me", 3))
+    made = ok(await manager.challenges.challenge(a, room, "maphex", b, {}, "me", 3))
     assert made.challenge_id is not None
-    accepted = ok(await manager.accept(b, room, made.challenge_id))
-    ok(await manager.resign(a, room, accepted.game_id))
+    accepted = ok(await manager.challenges.accept(b, room, made.challenge_id))
+    ok(await manager.games.resign(a, room, accepted.game_id))
     for _ in range(args.samples // 4):
         current[0] = "rematch"
-        asked = ok(await figures.timed(current[0], manager.rematch(a, room)))
+        asked = ok(await figures.timed(current[0], manager.games.rematch(a, room)))
         current[0] = "setup"
         assert asked.challenge_id is not None
-        ok(await manager.cancel(a, room, asked.challenge_id))
+        ok(await manager.challenges.cancel(a, room, asked.challenge_id))
     # One sweep when ``--due`` deadlines have passed (reminders fall due meanwhile too).
     current[0] = "setup"
     due = min(args.due, max(1, data.active // 20))

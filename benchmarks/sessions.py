@@ -6,7 +6,7 @@ Run: ``.venv/bin/python benchmarks/sessions.py`` (``--quick`` for a short run).
    at once, every player answering at once, without pictures: persisted moves per second.
 2. Latency with pictures: the same number of games, each player thinking a random time (mean
    ``--games / --rate`` seconds, so about ``--rate`` moves arrive per second in all) before
-   moving; p50 / p99 of one ``manager.move`` call including the board PNG and its description.
+   moving; p50 / p99 of one ``manager.games.move`` call including the board PNG and its description.
 
 Everything goes to a real SQLite file in a temporary folder.
 """
@@ -36,10 +36,10 @@ async def start(manager: SessionManager, number: int, game: str) -> tuple[int, U
     a = User("bench", f"{number}a", f"player{number}a")
     b = User("bench", f"{number}b", f"player{number}b")
     chat = Chat("bench", f"room{number}")
-    made = await manager.challenge(a, chat, game, b, {}, "me", None)
+    made = await manager.challenges.challenge(a, chat, game, b, {}, "me", None)
     challenge_id = made.challenge_id
     assert challenge_id is not None, made.text
-    accepted = await manager.accept(b, chat, challenge_id)
+    accepted = await manager.challenges.accept(b, chat, challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
     return accepted.game_id, a, b, chat
 
@@ -72,7 +72,7 @@ async def play(
         user = a if seat == 0 else b
         t = time.perf_counter()
         # Simulated players confirm a move that loses, as a real player would after the warning.
-        reply = await manager.move(user, chat, move, game_id, confirm=True)
+        reply = await manager.games.move(user, chat, move, game_id, confirm=True)
         latencies.append(time.perf_counter() - t)
         if not reply.ok:
             raise RuntimeError(f"game {game_id}: {reply.text}")

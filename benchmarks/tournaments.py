@@ -50,22 +50,28 @@ async def main(players: int) -> None:
         text = SessionManager(store, clock, pictures=False, rng=random.Random(1))
         pictured = SessionManager(store, clock, pictures=True, rng=random.Random(1))
         users = [User("bench", str(i), f"player{i}") for i in range(players)]
-        opened = await text.tournament_new(users[0], ROOM, "maphex", {}, 3.0, 1, True, players)
+        opened = await text.tournaments.tournament_new(
+            users[0], ROOM, "maphex", {}, 3.0, 1, True, players
+        )
         tid = opened.actions[0].subject
         for user in users[1:-1]:
-            await text.tournament_join(user, ROOM, tid)
+            await text.tournaments.tournament_join(user, ROOM, tid)
         start = time.perf_counter()
-        await text.tournament_join(users[-1], ROOM, tid)  # full: it starts
+        await text.tournaments.tournament_join(users[-1], ROOM, tid)  # full: it starts
         started = (time.perf_counter() - start) * 1000
         rows = [row for _, row in await store.tournament_game_rows(tid)]
         far = clock.now() + timedelta(days=1)
         queued = await store.due_notifications("bench", far, 10 * len(rows) + 10)
         kinds = Counter(str(n.kind) for n in queued if n.chat is not None)
-        ids = {(await text.player(u)).id: u for u in users}
+        ids = {(await text.players.player(u)).id: u for u in users}
         for row in rows[::2]:
-            await text.resign(ids[row.seat1], ROOM, row.id, confirm=True)
-        standings = await _median(20, lambda: text.tournament_standings(users[0], ROOM, tid))
-        picture = await _median(10, lambda: pictured.tournament_standings(users[0], ROOM, tid))
+            await text.games.resign(ids[row.seat1], ROOM, row.id, confirm=True)
+        standings = await _median(
+            20, lambda: text.tournaments.tournament_standings(users[0], ROOM, tid)
+        )
+        picture = await _median(
+            10, lambda: pictured.tournaments.tournament_standings(users[0], ROOM, tid)
+        )
         sweep = await _median(20, text.sweep)
         print(f"{players} players, {len(rows)} games ({len(rows[::2])} ended)")
         print(f"start (joining the last player creates every game): {started:.0f} ms")

@@ -98,7 +98,7 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                     # A move (from the chat) makes both cold again.
                     row = await m.store.get_game(gid)
                     assert row is not None and row.to_move is not None
-                    await m.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
+                    await m.games.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
                     ply += 1
                     cold_page += await _loads(http, link, 1)
                     cold_api += await _loads(http, api, 1)
@@ -129,7 +129,9 @@ async def main(loads: int, moves: int, browser: bool) -> None:
                                     assert a.status == 200, await a.text()
                             else:
                                 mover = m if source == "chat move, this process" else other
-                                reply = await mover.move(user, TG_GROUP, history[ply2], gid2, ply2)
+                                reply = await mover.games.move(
+                                    user, TG_GROUP, history[ply2], gid2, ply2
+                                )
                                 assert reply.ok, reply.text
                             await events.content.readuntil(b"\n\n")
                             async with http.get(api2) as answer:
@@ -162,7 +164,7 @@ async def _browser(web: Site, history: list[str], moves: int) -> None:
             row = await m.store.get_game(gid)
             assert row is not None and row.to_move is not None
             start = time.perf_counter()
-            await m.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
+            await m.games.move((ADA, BO)[row.to_move], TG_GROUP, history[ply], gid, ply)
             await expect(page.locator("#moves li")).to_have_count(ply + 1)
             samples.append(time.perf_counter() - start)
         await chromium.close()

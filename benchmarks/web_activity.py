@@ -71,7 +71,7 @@ async def main(runs: int) -> None:
             board.public_url = url = f"http://127.0.0.1:{endpoint.port}"
             manager.web_pages = board
             gid = await new_game(manager, "maphex", CY, DI, DC_CHANNEL)
-            to_move = await manager.player_to_move(gid)
+            to_move = await manager.games.player_to_move(gid)
             mover = CY if to_move is not None and to_move.user_id == CY.user_id else DI
             sent, raw = await _weight(url, "/g/" + (await board.link(gid)).rsplit("/", 1)[1])
             print(f"weight: {sent / 1024:.1f} KiB as sent, {raw / 1024:.1f} KiB uncompressed")
@@ -81,7 +81,7 @@ async def main(runs: int) -> None:
                     executable_path=CHROMIUM, args=CHROMIUM_ARGS
                 )
                 for _ in range(runs):
-                    manager.launched(mover, gid)
+                    manager.web.launched(mover, gid)
                     oauth.issue(OAuthUser(int(mover.user_id), "mover"), "mock_code")
                     context = await browser.new_context(viewport=PHONE, is_mobile=True)
                     page = await context.new_page()

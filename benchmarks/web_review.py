@@ -57,7 +57,7 @@ async def main(workers: int) -> None:
                     row = await web.manager.store.get_game(gid)
                     assert row is not None
                     if row.status is GameStatus.ACTIVE and row.to_move is not None:
-                        await web.manager.resign((ADA, BO)[row.to_move], TG_GROUP, gid)
+                        await web.manager.games.resign((ADA, BO)[row.to_move], TG_GROUP, gid)
                     url = (await web.board.link(gid)).replace("/g/", "/api/games/") + "/review"
                     first = await _timed(http, url)
                     kept = [await _timed(http, url) for _ in range(20)]

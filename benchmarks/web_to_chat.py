@@ -60,7 +60,7 @@ async def main(moves: int) -> None:
             try:
                 async with aiohttp.ClientSession() as http:
                     for _ in range(moves):
-                        view = await bot.manager.web_view(gid)
+                        view = await bot.manager.web.web_view(gid)
                         assert view is not None
                         legal = view.position.legal_moves()
                         going = [m for m in legal if view.position.play(m).outcome is None]

@@ -162,10 +162,10 @@ async def serve(config: Settings, play: tuple[str, dict[str, Any]] | None = None
             if play is not None:
                 game, options = play
                 one, two = console_user("player1"), console_user("player2")
-                made = await manager.challenge(one, CHAT, game, two, options, "me", None)
+                made = await manager.challenges.challenge(one, CHAT, game, two, options, "me", None)
                 if not made.ok or made.challenge_id is None:
                     raise AppError(made.text)
-                await console.show(await manager.accept(two, CHAT, made.challenge_id))
+                await console.show(await manager.challenges.accept(two, CHAT, made.challenge_id))
         # The clocks: overdue work found at start-up is handled (paced), then every 30 s.
         stop = asyncio.Event()
         clocks = asyncio.create_task(manager.run_clocks(stop, sweep_every(config)))
@@ -364,9 +364,9 @@ async def _import(db_path: str, text: str) -> int:
         # Said in the first player's language (their ``settings language`` at the console,
         # else the environment's).
         player = console_user(one)
-        said = await manager.speakers(player, CHAT, i18n.from_environment(os.environ))
+        said = await manager.players.speakers(player, CHAT, i18n.from_environment(os.environ))
         with i18n.use(said.player):
-            reply = await manager.import_record(player, CHAT, text, console_user(two))
+            reply = await manager.games.import_record(player, CHAT, text, console_user(two))
             row = None if reply.game_id is None else await manager.store.get_game(reply.game_id)
             if not reply.ok:
                 raise AppError(reply.text)
@@ -380,7 +380,7 @@ async def _import(db_path: str, text: str) -> int:
 
 async def _rebuild_ratings(db_path: str) -> int:
     async with opened(db_path) as manager:
-        done = await manager.rebuild_ratings()
+        done = await manager.players.rebuild_ratings()
     print(
         f"Ratings rebuilt from {done.games} finished games: {done.rated} rated, "
         f"{done.ratings} ratings."

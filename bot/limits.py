@@ -13,6 +13,8 @@ refuses) and ``int()`` accepts Arabic-Indic ``٣``; a player or a button supplie
 True
 >>> cut("abcdef", 4)
 'abc…'
+>>> display_name("Ada\\ud800  Lovelace" + "x" * 40)
+'Ada? Lovelacexxxxxxxxxxxxxxxxxx…'
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ __all__ = [
     "TEXT_LIMIT",
     "ascii_number",
     "cut",
+    "display_name",
     "is_ascii_digits",
 ]
 
@@ -69,3 +72,18 @@ def ascii_number(text: str, high: int, low: int = 0) -> int | None:
 def cut(text: str, limit: int = ECHO_LIMIT) -> str:
     """``text`` with at most ``limit`` characters; a cut one ends in ``…`` (where it was cut)."""
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def _storable(char: str) -> bool:
+    try:
+        char.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return char.isprintable()
+
+
+def display_name(name: str) -> str:
+    """A display name as shown and stored: printable (a lone surrogate or a control character
+    becomes ``?``), spaces collapsed, at most :data:`NAME_LIMIT` characters (cut with ``…``)."""
+    clean = "".join(ch if _storable(ch) else "?" for ch in name[: NAME_LIMIT * 4])
+    return cut(" ".join(clean.split()) or "?", NAME_LIMIT)

@@ -46,6 +46,7 @@ from bot.actions import (
     ActionKind,
     parse_action,
 )
+from bot.limits import display_name
 from bot.outcomes import Outcome, Refused
 
 __all__ = [
@@ -523,6 +524,13 @@ class User:
     user_id: str
     name: str
     username: str | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        # The name is checked where a user is made: shown and stored as it is, so printable
+        # and bounded whoever supplied it (a platform, a typed mention).
+        shown = display_name(self.name)
+        if shown != self.name:
+            object.__setattr__(self, "name", shown)
 
 
 @dataclass(frozen=True)

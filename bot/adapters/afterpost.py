@@ -16,9 +16,9 @@ from collections.abc import Collection
 from typing import Protocol
 
 from bot.core.lru import Lru
+from bot.core.posts import PostKind
 from bot.messages import Reply
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 
 __all__ = [
     "Place",
@@ -88,7 +88,7 @@ async def board_posted(
     the game is over): remembered, and the messages it replaces tidied (a picker opened under
     an older board is closed; an older board loses its buttons when the platform retires each
     board, or once the game is over)."""
-    older = await manager.remember_post(
+    older = await manager.posts.remember_post(
         surface.platform, chat_id, message_id, PostKind.BOARD, game_id=game_id
     )
     for post in older:
@@ -100,25 +100,25 @@ async def board_posted(
 
 async def close_pickers(manager: SessionManager, surface: PostSurface, game_id: int) -> None:
     """Every open picker of ``game_id`` closed."""
-    posts = await manager.posts_for(
+    posts = await manager.posts.posts_for(
         surface.platform, game_id=game_id, kind=PostKind.PICKER, live=True
     )
     for post in posts:
         await surface.close_picker(post)
     if posts:
-        await manager.retire_posts(posts)
+        await manager.posts.retire_posts(posts)
 
 
 async def close_offers(manager: SessionManager, surface: PostSurface, game_id: int) -> None:
     """Every live copy of ``game_id``'s offer (a draw offer, a takeback request) loses its
     answer buttons."""
-    offers = await manager.posts_for(
+    offers = await manager.posts.posts_for(
         surface.platform, game_id=game_id, kind=PostKind.OFFER, live=True
     )
     for offer in offers:
         await surface.close_offer(offer)
     if offers:
-        await manager.retire_posts(offers)
+        await manager.posts.retire_posts(offers)
 
 
 async def close_lapsed_offers(
@@ -128,7 +128,7 @@ async def close_lapsed_offers(
     answered: once ``game_id`` has neither (a move lapsed it), every copy of its offer loses
     the answer buttons.  Only the games in ``posted`` (whose copies this process posted) are
     looked up, so a move costs no read for offers."""
-    if game_id not in posted or await manager.offer_standing(game_id) is not False:
+    if game_id not in posted or await manager.games.offer_standing(game_id) is not False:
         return
     posted.pop(game_id)
     await close_offers(manager, surface, game_id)
@@ -139,13 +139,13 @@ async def game_over(manager: SessionManager, surface: PostSurface, game_id: int)
     boards that still have live buttons lose them."""
     await close_pickers(manager, surface, game_id)
     await close_offers(manager, surface, game_id)
-    live = await manager.posts_for(
+    live = await manager.posts.posts_for(
         surface.platform, game_id=game_id, kind=PostKind.BOARD, live=True
     )
     for post in live:
         await surface.drop_buttons(post)
     if live:
-        await manager.retire_posts(live)
+        await manager.posts.retire_posts(live)
 
 
 async def card_answered(
@@ -159,11 +159,11 @@ async def card_answered(
     those in ``skip`` (chat and message ids: the pressed card, which its handler edits, or a
     card that became the game's board) says the answer, without buttons, and none of them
     is a live card any more."""
-    cards = await manager.posts_for(
+    cards = await manager.posts.posts_for(
         surface.platform, challenge_id=challenge_id, kind=PostKind.CARD, live=True
     )
     for card in cards:
         if (card.chat_id, card.message_id) not in skip:
             await surface.show_answer(card, reply)
     if cards:
-        await manager.retire_posts(cards)
+        await manager.posts.retire_posts(cards)

@@ -40,11 +40,11 @@ async def challenge(m: SessionManager, user: User, chat: Chat, a: ChallengeArgs)
         return Reply.refuse(texts.level_is_for_the_bot())
     first = seat_first(game, a.options, a.first)
     if a.bot or a.level is not None:
-        return await m.challenge_bot(
+        return await m.challenges.challenge_bot(
             user, chat, game, a.level or "normal", a.options, first, a.days
         )
     rated = True if a.rated is None else a.rated
-    return await m.challenge(
+    return await m.challenges.challenge(
         user, chat, game, a.player, a.options, first, a.days, rated, username=a.username
     )
 
@@ -72,30 +72,32 @@ def seat_first(game: str, options: Mapping[str, Any] | None, first: str) -> str:
 
 async def move(m: SessionManager, user: User, chat: Chat, a: MoveArgs) -> Reply:
     if a.preview:
-        return await m.preview(user, chat, a.move, a.game_id)
-    return await m.move(user, chat, a.move, a.game_id, confirm=bool(a.confirm))
+        return await m.games.preview(user, chat, a.move, a.game_id)
+    return await m.games.move(user, chat, a.move, a.game_id, confirm=bool(a.confirm))
 
 
 async def resign(m: SessionManager, user: User, chat: Chat, a: ResignArgs) -> Reply:
     # A slash command naming a game asks first (Discord's); one naming none resigns the only
     # game here at once, as it always has.
     confirm = a.game_id is None if a.confirm is None else a.confirm
-    return await m.resign(user, chat, a.game_id, confirm=confirm)
+    return await m.games.resign(user, chat, a.game_id, confirm=confirm)
 
 
 async def draw(m: SessionManager, user: User, chat: Chat, a: AnswerArgs) -> Reply:
-    return await m.draw(user, chat, a.game_id, a.answer or "offer")
+    return await m.games.draw(user, chat, a.game_id, a.answer or "offer")
 
 
 async def takeback(m: SessionManager, user: User, chat: Chat, a: AnswerArgs) -> Reply:
-    return await m.takeback(user, chat, a.game_id, a.answer or "ask")
+    return await m.games.takeback(user, chat, a.game_id, a.answer or "ask")
 
 
 async def away(m: SessionManager, user: User, chat: Chat, a: AwayArgs) -> Reply:
-    return await m.away(user, a.days)
+    return await m.players.away(user, a.days)
 
 
 async def tournament_new(m: SessionManager, user: User, chat: Chat, a: TournamentNew) -> Reply:
     rated = True if a.rated is None else a.rated
     most = DEFAULT_MAX if a.max_players is None else a.max_players
-    return await m.tournament_new(user, chat, a.game, a.options, a.days, a.rounds, rated, most)
+    return await m.tournaments.tournament_new(
+        user, chat, a.game, a.options, a.days, a.rounds, rated, most
+    )

@@ -90,7 +90,7 @@ async def execute(
     """Run one command line for ``user`` in ``chat``.  A line that starts with no command word
     is a move.  ``user_named`` turns a typed name into a :class:`User` (for ``challenge`` and
     ``stats``); ``None`` for an ``@username`` the adapter cannot look up: ``challenge`` then
-    invites by username (see :meth:`SessionManager.challenge`).
+    invites by username (see :meth:`~bot.sessions.services.challenges.Challenges.challenge`).
     ``current_game`` is the game the adapter is showing: a line that names no game goes to
     it when the player has several that would do and it is one of them."""
     words = line.split()

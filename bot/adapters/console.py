@@ -20,15 +20,13 @@ from typing import TextIO
 from bot import metrics
 from bot.adapters.commands import MAX_NAME, execute, typed_action
 from bot.core import i18n
+from bot.core.errors import StoreError, StoreFull
 from bot.core.i18n import N_, fill, gettext
 from bot.core.notification import BOT_USER_ID, Kind, Notification
-from bot.delivery.outbox import Outbox
-from bot.delivery.recap import Recaps
 from bot.messages import Action, Chat, Mention, Reply, User
 from bot.outcomes import Asks
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import StoreError, StoreFull
 
 __all__ = ["PLATFORM", "Console", "read_stdin_line"]
 
@@ -85,12 +83,12 @@ class Console:
         self.language = language or i18n.from_environment(os.environ)
         #: delivers the console's notifications (after each command, and from :mod:`bot.app`'s
         #: worker for those the clocks cause meanwhile)
-        self.outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
-        self.recaps = Recaps(manager.store)
+        self.outbox = manager.outbox()
+        self.recaps = manager.recaps()
 
     async def speaking(self) -> str:
         """The local player's language: their ``settings language``, else the environment's."""
-        return (await self.manager.speakers(self.user, CHAT, self.language)).player
+        return (await self.manager.players.speakers(self.user, CHAT, self.language)).player
 
     def playing_as(self) -> None:
         """Say who plays at the keyboard now."""
@@ -136,7 +134,7 @@ class Console:
             self.say(reply.alt)
         if reply.page is not None and reply.game_id is not None:
             # The board's web page: the local player's own link (they may move there).
-            self.say((await self.manager.web_link(self.user, CHAT, reply.game_id)).text)
+            self.say((await self.manager.web.web_link(self.user, CHAT, reply.game_id)).text)
         if reply.game_id is not None:
             stem = f"hexhall-game-{reply.game_id}"
             await self._save(reply.image, stem, "png", N_("board"), N_("the board picture"))
@@ -154,7 +152,7 @@ class Console:
         # At one keyboard the next player is whoever is to move in the game just played, but
         # never the bot: it moves by itself, and the person at the keyboard stays who they
         # are while it thinks (a line typed meanwhile is theirs).
-        player = await self.manager.player_to_move(game_id)
+        player = await self.manager.games.player_to_move(game_id)
         if (
             player is not None
             and player.platform == PLATFORM
@@ -185,7 +183,7 @@ class Console:
         elif game_id is not None and _names_bot(notification):
             self.say(f"» to {notification.recipient.user_id}: {notification.text}")
             who = User(PLATFORM, notification.recipient.user_id, notification.recipient.name)
-            await self._print(await self.manager.board(who, CHAT, game_id))
+            await self._print(await self.manager.games.board(who, CHAT, game_id))
             await self._follow(game_id)
 
     async def handle(self, line: str) -> bool:
@@ -212,7 +210,7 @@ class Console:
             if words[0].lower() == "help":
                 self.say(gettext("as <name>   switch the local player;   quit   leave"))
             if Action("", line.strip()).kind is not None:  # a button id typed, e.g. acc:3
-                reply = await self.manager.press(self.user, CHAT, line.strip())
+                reply = await self.manager.games.press(self.user, CHAT, line.strip())
             else:
                 reply = await execute(
                     self.manager, self.user, CHAT, line, console_user, self.current_game

@@ -52,10 +52,10 @@ from typing import Protocol
 
 from bot import metrics
 from bot.core import i18n
+from bot.core.errors import StoreError
 from bot.core.notification import Notification
 from bot.delivery.bell import Bell
 from bot.delivery.speaking import language_of
-from bot.storage.errors import StoreError
 from bot.workers import worker_name
 
 __all__ = [

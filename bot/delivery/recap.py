@@ -27,7 +27,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import engines
-from bot.storage.errors import StoreError
+from bot.core.errors import StoreError
 from bot.storage.rows import GameRow, MoveRow, PlayerRow
 from bot.workers import die_with_parent
 from engines import Outcome, Termination

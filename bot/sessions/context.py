@@ -6,36 +6,35 @@ module of :mod:`bot.sessions` takes it as its first argument.  What is done with
 modules of its own: loading games and players and caching them
 (:mod:`~bot.sessions.loading`), presenting them (:mod:`~bot.sessions.presentation`), and whom
 to tell what when (:mod:`~bot.sessions.policy`).  :class:`Refusal` is how any of them answers
-with a one-line refusal (the manager's :func:`guard` turns it into a reply).
+with a one-line refusal (each service's :func:`~bot.sessions.services.base.answer` turns it
+into a reply).
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 import random
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 from datetime import datetime, timedelta
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Any, ParamSpec, Protocol, TypeVar
+from typing import Any, Protocol
 
 from bot.core.lru import Lru
 from bot.delivery.bell import Bell
 from bot.limits import MAX_ID
 from bot.messages import (
     Need,
-    Reply,
     Text,
     TurnRefusal,
     User,
 )
 from bot.outcomes import Refused
 from bot.sessions import clock as clk
-from bot.sessions import texts, validate
+from bot.sessions import texts
 from bot.sessions.clock import Clock, SystemClock
 from bot.sessions.thinker import Thinker
 from bot.storage import (
@@ -43,9 +42,7 @@ from bot.storage import (
     GameRow,
     PlayerRow,
     SqlStore,
-    StoreBusy,
     StoreError,
-    StoreFull,
 )
 from bot.workers import worker_name
 from engines import Position
@@ -65,11 +62,13 @@ __all__ = [
     "Damaged",
     "GameLock",
     "Refusal",
+    "Undo",
     "WebPages",
     "checked_id",
     "dumps",
-    "guard",
     "on_refusal",
+    "undo",
+    "undo_later",
 ]
 
 log = logging.getLogger(__name__)
@@ -94,9 +93,6 @@ CACHED_GAMES = 2000
 CACHED_PLAYERS = 5000
 #: How many games set aside by the clock sweep are remembered (not logged again).
 SET_ASIDE_REMEMBERED = 1024
-
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 class Refusal(Exception):
@@ -130,101 +126,36 @@ class Damaged(Refusal):
         self.row = row
 
 
+#: A step that undoes a change made by a request that was then refused.
+Undo = Callable[[], Awaitable[None]]
+
 #: What the request being answered changed before it may still be refused (the acting player
-#: created or renamed on first contact): undone by :func:`guard` when it is refused.
-_UNDO: ContextVar[list[Callable[[], Awaitable[None]]] | None] = ContextVar(
-    "hexhall_undo", default=None
-)
+#: created or renamed on first contact): undone by :func:`undo` when it is refused.
+UNDO: ContextVar[list[Undo] | None] = ContextVar("hexhall_undo", default=None)
 
 
-def on_refusal(undo: Callable[[], Awaitable[None]]) -> None:
-    """Have ``undo`` run should the request being answered end in a refusal."""
-    pending = _UNDO.get()
+def on_refusal(step: Undo) -> None:
+    """Have ``step`` run should the request being answered end in a refusal."""
+    pending = UNDO.get()
     if pending is not None:
-        pending.append(undo)
+        pending.append(step)
 
 
-async def _undo(pending: list[Callable[[], Awaitable[None]]]) -> None:
-    for undo in reversed(pending):
+def undo_later() -> tuple[list[Undo], Token[list[Undo] | None]]:
+    """Start collecting what :func:`on_refusal` is told of (for the request being answered):
+    the list it fills, and the token that stops collecting (``UNDO.reset(token)``)."""
+    pending: list[Undo] = []
+    return pending, UNDO.set(pending)
+
+
+async def undo(pending: list[Undo]) -> None:
+    """Run what :func:`on_refusal` was told of, the last first (a refused request leaves
+    nothing behind)."""
+    for step in reversed(pending):
         try:
-            await undo()
+            await step()
         except StoreError as exc:  # kept as it is: the refusal is answered all the same
             log.warning("could not undo before a refusal: %s", exc)
-
-
-def guard(method: Callable[P, Awaitable[Reply]]) -> Callable[P, Awaitable[Reply]]:
-    """Turn a :class:`Refusal` raised anywhere in ``method`` into a refusal reply (undoing
-    what :func:`on_refusal` was told of: a refused request leaves nothing behind)."""
-
-    @functools.wraps(method)
-    async def wrapper(*args: P.args, **kwargs: P.kwargs) -> Reply:
-        pending: list[Callable[[], Awaitable[None]]] = []
-        token = _UNDO.set(pending)
-        try:
-            reply = await _guarded(method, args, kwargs)
-        finally:
-            _UNDO.reset(token)
-        if not reply.ok and pending:
-            await _undo(pending)
-        return reply
-
-    return wrapper
-
-
-async def _guarded(
-    method: Callable[..., Awaitable[Reply]], args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> Reply:
-    """The body of :func:`guard`: the reply, or the refusal a failure amounts to."""
-    try:
-        # Every argument checked against its hint first (see bot.sessions.validate).
-        checked, named = validate.checked_call(method, args, kwargs)
-        return validate.bounded(await method(*checked, **named))
-    except validate.BadArgument as exc:
-        return Reply.refuse(exc.text)
-    except Refusal as refusal:
-        if isinstance(refusal, Damaged):
-            log.error("game #%s set aside: %s", refusal.game_id, refusal.row)
-        refused = Reply.refuse(refusal.text, refusal.need, refusal.code, refusal.refused)
-        return validate.bounded(refused)
-    except StoreBusy:
-        # Another process (a backup, a stuck bot) held the database too long: nothing
-        # was changed, the same command can simply be sent again.
-        return Reply.refuse(texts.BUSY)
-    except BadRow as exc:
-        # The store has set a damaged game or challenge aside; other rows are not.
-        log.error("a stored row cannot be read: %s", exc)
-        return Reply.refuse(texts.row_unreadable(exc.table, exc.row_id))
-    except StoreFull:
-        # Said once to the operator by the store (a metric and a log line); the player is
-        # told it is the storage, which stays full until someone frees space.
-        return Reply.refuse(texts.STORAGE_FULL)
-    except StoreError as exc:
-        # A full disk, an unreachable server, a refused statement: nothing was changed,
-        # the player is answered and the process goes on serving (one line, no trace).
-        log.warning("%s: %s", getattr(method, "__name__", "a request"), exc)
-        return Reply.refuse(texts.UNAVAILABLE)
-
-
-def checked(
-    refused: Callable[[validate.BadArgument], R],
-) -> Callable[[Callable[P, Awaitable[R]]], Callable[P, Awaitable[R]]]:
-    """:func:`guard`'s argument check for the manager's public methods that answer with
-    something other than a reply (move suggestions, a board's facts, a picker): every argument
-    is checked against its hint first, and a bad one gets ``refused(error)`` (an empty answer,
-    or a refusal) without running the method."""
-
-    def wrap(method: Callable[P, Awaitable[R]]) -> Callable[P, Awaitable[R]]:
-        @functools.wraps(method)
-        async def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
-            try:
-                checked_args, named = validate.checked_call(method, args, kwargs)
-            except validate.BadArgument as exc:
-                return refused(exc)
-            return await method(*checked_args, **named)
-
-        return wrapper
-
-    return wrap
 
 
 def checked_id(value: object, what: str) -> int:

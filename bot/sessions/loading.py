@@ -21,6 +21,7 @@ from bot.messages import (
 )
 from bot.sessions import texts
 from bot.sessions.context import Context, Refusal, checked_id, on_refusal
+from bot.sessions.validate import sane_user
 from bot.storage import BadRow, GameRow, MoveRow, PlayerRow
 from engines import Position
 
@@ -59,7 +60,9 @@ class Loaded:
 
 
 async def player(ctx: Context, user: User) -> PlayerRow:
-    """The stored player for ``user`` (created on first contact)."""
+    """The stored player for ``user`` (created on first contact; :class:`Refusal` for ids no
+    platform makes, :func:`~bot.sessions.validate.sane_user`)."""
+    sane_user(user)
     key = (user.platform, user.user_id)
     cached = ctx.by_user.get(key)
     if cached is not None and cached.name == user.name:
@@ -90,6 +93,7 @@ async def someone(ctx: Context, user: User) -> PlayerRow:
     imported record's other player): created on first mention, but an existing player's
     display name is never changed by what another player typed (only by their own
     requests, through :meth:`player`)."""
+    sane_user(user)
     known = ctx.by_user.get((user.platform, user.user_id))
     if known is None:
         known = await ctx.store.find_player(user.platform, user.user_id)

@@ -15,9 +15,9 @@ returned in its place (a game that cannot be read is set aside and returned with
 
 from pathlib import Path
 
-from bot.storage.errors import BadRow, StoreBusy, StoreError, StoreFull, StoreUnavailable
+from bot.core.errors import BadRow, StoreBusy, StoreError, StoreFull, StoreUnavailable
+from bot.core.posts import Post, PostKind
 from bot.storage.postgres import PostgresStore, is_postgres_url, redact_url
-from bot.storage.posts import Post, PostKind
 from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, PlayerRow
 from bot.storage.sql import SqlStore
 from bot.storage.sql_languages import LanguageKind

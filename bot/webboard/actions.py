@@ -53,7 +53,7 @@ def parse(body: bytes) -> Asked:
 async def run(manager: SessionManager, user: User, chat: Chat, gid: int, asked: Asked) -> Reply:
     """Runs ``asked`` for ``user`` in game ``gid`` of ``chat`` through the session manager
     (which tells the game's chat too)."""
-    return await manager.page_action(user, chat, gid, asked.action, asked.answer, asked.confirm)
+    return await manager.web.page_action(user, chat, gid, asked.action, asked.answer, asked.confirm)
 
 
 def offer_text(draw: int | None, takeback: int | None, sides: tuple[str, ...]) -> str:

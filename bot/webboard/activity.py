@@ -242,11 +242,11 @@ class _Activity:
         """``who``'s games as the page lists them (see the module docstring)."""
         manager = self.board.manager
         user = User(who.platform, who.user_id, who.name)
-        launched = manager.launched_game(user)
+        launched = manager.web.launched_game(user)
         games: list[dict[str, Any]] = []
-        for choice in await manager.game_choices(user, "", _GAMES):
+        for choice in await manager.games.game_choices(user, "", _GAMES):
             path, token = await self._personal(choice.game_id, who)
-            chat = await manager.game_chat(choice.game_id)
+            chat = await manager.games.game_chat(choice.game_id)
             games.append(
                 {
                     "id": choice.game_id,
@@ -272,7 +272,7 @@ class _Activity:
 
     async def _watched(self, game_id: int) -> dict[str, Any] | None:
         """A game opened by someone who does not play in it: its page, to watch."""
-        view = await self.board.manager.web_view(game_id)
+        view = await self.board.manager.web.web_view(game_id)
         if view is None:
             return None
         title = page.game_title(view.row.game)

@@ -117,7 +117,7 @@ def add_routes(
         if isinstance(found, web.Response):
             return found
         gid, _, user = found
-        listed = await manager.premove_lines(user, gid)
+        listed = await manager.games.premove_lines(user, gid)
         text = texts.premove_listing(gid, listed)
         return _json(
             {
@@ -137,7 +137,7 @@ def add_routes(
         if line is None:
             return _json({"ok": False, "text": str(texts.premove_malformed())}, 400)
         chat = Chat(g.row.platform, g.row.chat_id)
-        reply = await manager.premove(user, chat, gid, line)
+        reply = await manager.games.premove(user, chat, gid, line)
         return _json({"ok": reply.ok, "text": str(reply.body)}, 200 if reply.ok else 409)
 
     async def step(request: web.Request) -> web.Response:

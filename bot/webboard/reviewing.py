@@ -1,8 +1,8 @@
 """The review on a game's page (issue 30): the moves that changed the game most, as JSON for the
 page's script, computed once per state of a game.
 
-The computation is the chat command's own (:meth:`SessionManager.costliest
-<bot.sessions.manager.SessionManager.costliest>`, :func:`bot.sessions.reviews.costliest`): in
+The computation is the chat command's own (:meth:`Games.costliest
+<bot.sessions.services.games.Games.costliest>`, :func:`bot.sessions.reviews.costliest`): in
 the bot's worker pool, in the fair queue with the bot's moves, never on the event loop, and
 only when :func:`bot.sessions.reviews.reviewable` allows it.  :class:`Reviews` keeps the
 answers of the last :data:`KEPT` games as played (a reload, another visitor, reads it back;
@@ -131,7 +131,7 @@ class Reviews:
         return answer(g, await asyncio.shield(task))
 
     async def _make(self, key: Key, g: GameView, owner: Hashable) -> list[Reviewed]:
-        found = list(await self.manager.costliest(g.row, g.moves, owner))
+        found = list(await self.manager.games.costliest(g.row, g.moves, owner))
         self._done[key] = found
         return found
 

@@ -11,7 +11,7 @@ endpoint of :mod:`bot.web`):
 - ``GET /api/games/<slug>/next?prefix=...``: the parts that can follow ``prefix`` (the
   picker's :func:`~bot.sessions.picker.next_parts`), and the position after a whole move.
 - ``POST /api/games/<slug>/moves`` ``{"move": ..., "ply": ...}``: play, through
-  :meth:`SessionManager.move <bot.sessions.manager.SessionManager.move>`, the path of every
+  :meth:`Games.move <bot.sessions.services.games.Games.move>`, the path of every
   chat move (its checks, its commit, its notifications in the chat); answered here, so the
   move's board is due in the game's chat at once and this process's outboxes are woken.
 - ``POST /api/games/<slug>/actions`` ``{"action": "resign"|"draw"|"takeback", "answer": ...,
@@ -51,8 +51,8 @@ from bot.outcomes import NeedsConfirm
 from bot.sessions import reviews, texts, turns
 from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
+from bot.sessions.services.players import PlayerRow
 from bot.sessions.webview import GameView
-from bot.storage import BadRow, PlayerRow
 from bot.webboard import actions, assets, auth, page, plans, proxies, speaking, steps, view
 from bot.webboard.activity import ActivityConfig
 from bot.webboard.activity import add_routes as add_activity
@@ -220,7 +220,7 @@ class WebBoard:
         changes, so this process remembers the recent ones)."""
         slug = self._slugs.get_or_none(game_id)
         if slug is None:
-            slug = await self.manager.store.web_slug(game_id, self.manager.now())
+            slug = await self.manager.web.slug(game_id)
             self._slugs.put(game_id, slug)
         return f"{self.public_url}/g/{slug}"
 
@@ -239,28 +239,24 @@ class WebBoard:
     # -- reading ----------------------------------------------------------------------------
 
     async def _stamp(self, game_id: int) -> Hashable | None:
-        row = await self.manager.store.get_game(game_id)
-        return None if row is None else row.version
+        return await self.manager.web.version(game_id)
 
     async def _count(self, game_id: int, here: int) -> int:
-        now = self.manager.now()
-        until = now + timedelta(seconds=COUNT_TTL)
-        return await self.manager.store.watch_count(game_id, self._worker, here, until, now)
+        ttl = timedelta(seconds=COUNT_TTL)
+        return await self.manager.web.watch_count(game_id, self._worker, here, ttl)
 
     async def _game(self, request: web.Request) -> tuple[int, GameView]:
         slug = request.match_info["slug"]
-        gid = None if len(slug) > 64 else await self.manager.store.game_of_slug(slug)
-        try:
-            row = None if gid is None else await self.manager.store.get_game(gid)
-        except BadRow:  # set aside as damaged: no page
-            row = None
-        if gid is None or row is None:
+        gid = await self.manager.web.game_at(slug)
+        # (a game set aside as damaged has no version: no page)
+        version = None if gid is None else await self.manager.web.version(gid)
+        if gid is None or version is None:
             raise _missing(request)
         # A view is said in a language (its result): kept per language.
-        key = (gid, row.version, i18n.current())
+        key = (gid, version, i18n.current())
         cached = self._views.get_or_none(key)
         if cached is None:
-            cached = await self.manager.web_view(gid)
+            cached = await self.manager.web.web_view(gid)
             if cached is None:
                 raise _missing(request)
             self._views.put((gid, cached.row.version, i18n.current()), cached)
@@ -284,7 +280,7 @@ class WebBoard:
         if who is None:
             return None
         await speaking.speak_to(self.manager, who)
-        return await self.manager.store.find_player(who.platform, who.user_id)
+        return await self.manager.players.find(who.platform, who.user_id)
 
     def _may_move(
         self, player: PlayerRow | None, g: GameView, ply: int | None = None
@@ -425,7 +421,7 @@ class WebBoard:
         personal link's holder; the page's own sign-in goes with a Mini App's)."""
         if who is None or player is None or player.id is None:
             return None
-        other = await self.manager.next_turn(player.id, gid)
+        other = await self.manager.web.next_turn(player.id, gid)
         if other is None:
             return None
         if request.headers.get("Authorization", "").startswith("Bearer "):
@@ -518,7 +514,7 @@ class WebBoard:
             return _refusal(texts.cannot_move(nobody, gid), 403, nobody)
         if not self._per_player.take(f"{who.platform}:{who.user_id}", time.monotonic()):
             return _refusal(texts.web_too_fast(), 429)
-        reply = await self.manager.move(
+        reply = await self.manager.games.move(
             User(who.platform, who.user_id, player.name),
             Chat(g.row.platform, g.row.chat_id),
             move[:_MAX_PREFIX],

@@ -68,9 +68,9 @@ async def speak_to(manager: SessionManager, who: Identity) -> str:
     if who.language is not None:
         user = User(who.platform, who.user_id, who.name)
         here = Chat(who.platform, who.user_id, direct=True)
-        chosen = (await manager.speakers(user, here, who.language)).player
+        chosen = (await manager.players.speakers(user, here, who.language)).player
     else:
-        chosen = await manager.recipient_language(who.platform, who.user_id)
+        chosen = await manager.players.recipient_language(who.platform, who.user_id)
     if chosen != i18n.SOURCE or i18n.supported(who.language) is not None:
         return i18n.adopt(chosen)
     return i18n.current()

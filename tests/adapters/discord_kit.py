@@ -99,7 +99,7 @@ class Run:
 
     async def to_move(self, game_id: int) -> int:
         """The Discord id of the player to move in a game."""
-        player = await self.manager.player_to_move(game_id)
+        player = await self.manager.games.player_to_move(game_id)
         assert player is not None, f"nobody is to move in #{game_id}"
         return int(player.user_id)
 

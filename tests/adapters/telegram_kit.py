@@ -141,7 +141,7 @@ class Bot:
         key = (str(message.chat.id), str(message.message_id))
 
         async def live() -> bool:
-            posts = await self.manager.posts_for(
+            posts = await self.manager.posts.posts_for(
                 PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True
             )
             return key in {(p.chat_id, p.message_id) for p in posts}
@@ -177,7 +177,7 @@ class Bot:
 
     async def to_move(self, game_id: int, *users: telegram.User) -> telegram.User:
         """Which of ``users`` is to move in the game."""
-        player = await self.manager.player_to_move(game_id)
+        player = await self.manager.games.player_to_move(game_id)
         assert player is not None, f"nobody is to move in #{game_id}"
         return next(u for u in users if str(u.id) == player.user_id)
 

@@ -56,14 +56,14 @@ async def manager(tmp_path: Path) -> AsyncIterator[SessionManager]:
 
 
 async def _game(m: SessionManager) -> int:
-    made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
-    accepted = await m.accept(BOB, ROOM, made.challenge_id)
+    made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
+    accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
     assert accepted.game_id is not None, accepted.text
     return accepted.game_id
 
 
 async def _live(m: SessionManager, game_id: int) -> list[tuple[str, str]]:
-    posts = await m.posts_for(PLATFORM, game_id=game_id, live=True)
+    posts = await m.posts.posts_for(PLATFORM, game_id=game_id, live=True)
     return [(p.kind.value, p.message_id) for p in posts]
 
 
@@ -74,7 +74,7 @@ async def test_a_new_board_closes_older_pickers_and_retires_boards_as_the_platfo
     gid = await _game(manager)
     surface = Recorded(retires_each_board=each)
     await afterpost.board_posted(manager, surface, "c", "1", gid)
-    await manager.remember_post(PLATFORM, "c", "2", PostKind.PICKER, game_id=gid)
+    await manager.posts.remember_post(PLATFORM, "c", "2", PostKind.PICKER, game_id=gid)
     await afterpost.board_posted(manager, surface, "c", "3", gid)
     older_board = [("drop", "c", "1")] if each else []
     assert sorted(surface.done) == [*older_board, ("picker", "c", "2")]
@@ -90,8 +90,8 @@ async def test_a_finished_game_closes_its_pickers_offers_and_live_boards(
     gid = await _game(manager)
     surface = Recorded(retires_each_board=False)
     await afterpost.board_posted(manager, surface, "c", "1", gid)
-    await manager.remember_post(PLATFORM, "c", "2", PostKind.PICKER, game_id=gid)
-    await manager.remember_post(PLATFORM, "dm", "3", PostKind.OFFER, game_id=gid)
+    await manager.posts.remember_post(PLATFORM, "c", "2", PostKind.PICKER, game_id=gid)
+    await manager.posts.remember_post(PLATFORM, "dm", "3", PostKind.OFFER, game_id=gid)
     await afterpost.game_over(manager, surface, gid)
     assert sorted(surface.done) == [("drop", "c", "1"), ("offer", "dm", "3"), ("picker", "c", "2")]
     assert await _live(manager, gid) == []
@@ -105,16 +105,16 @@ async def test_a_lapsed_offer_is_closed_only_where_this_process_posted_one(
 ) -> None:
     gid = await _game(manager)
     surface = Recorded(retires_each_board=False)
-    await manager.remember_post(PLATFORM, "dm", "5", PostKind.OFFER, game_id=gid)
+    await manager.posts.remember_post(PLATFORM, "dm", "5", PostKind.OFFER, game_id=gid)
     posted: Lru[int, None] = Lru(10)
     await afterpost.close_lapsed_offers(manager, surface, posted, gid)
     assert surface.done == []  # not posted here: not even looked up
     posted[gid] = None
-    offered = await manager.draw(ALICE, ROOM, gid, "offer")
+    offered = await manager.games.draw(ALICE, ROOM, gid, "offer")
     assert offered.ok, offered.text
     await afterpost.close_lapsed_offers(manager, surface, posted, gid)
     assert surface.done == [] and gid in posted  # the offer stands
-    assert (await manager.draw(BOB, ROOM, gid, "decline")).ok
+    assert (await manager.games.draw(BOB, ROOM, gid, "decline")).ok
     await afterpost.close_lapsed_offers(manager, surface, posted, gid)
     assert surface.done == [("offer", "dm", "5")] and gid not in posted
 
@@ -122,11 +122,11 @@ async def test_a_lapsed_offer_is_closed_only_where_this_process_posted_one(
 async def test_an_answered_card_says_the_answer_on_every_other_copy(
     manager: SessionManager,
 ) -> None:
-    made = await manager.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
+    made = await manager.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
     cid = made.challenge_id
     assert cid is not None
     for chat, message in (("group", "10"), ("dm", "11"), ("other", "12")):
-        await manager.remember_post(PLATFORM, chat, message, PostKind.CARD, challenge_id=cid)
+        await manager.posts.remember_post(PLATFORM, chat, message, PostKind.CARD, challenge_id=cid)
     surface = Recorded(retires_each_board=True)
     answer = Reply(Text.of("declined"), challenge_id=cid)
     await afterpost.card_answered(manager, surface, cid, answer, [("dm", "11")])
@@ -134,4 +134,4 @@ async def test_an_answered_card_says_the_answer_on_every_other_copy(
         ("answer: declined", "group", "10"),
         ("answer: declined", "other", "12"),
     ]
-    assert await manager.posts_for(PLATFORM, challenge_id=cid, live=True) == []
+    assert await manager.posts.posts_for(PLATFORM, challenge_id=cid, live=True) == []

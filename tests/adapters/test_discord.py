@@ -219,7 +219,7 @@ async def test_preview_then_play_it(run: Run) -> None:
     assert preview.files["board.png"].startswith(b"\x89PNG")
     # Nothing was stored: Bob is still to move, at ply 0.
     assert await run.to_move(gid) == BOB
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.moves == 0
     click = await run.click(BOB, preview, "Play it")
     [board] = await run.fake.followups(click, timeout=DEADLINE)
@@ -247,7 +247,7 @@ async def test_strangers_presses_are_refused_privately(run: Run) -> None:
         refused = await run.click(CAROL, question, "Yes, resign")
         assert refused.original is not None and refused.original.ephemeral
     gid = int(button(card, "Board").split(":")[1])
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.result is None
 
 
@@ -263,7 +263,7 @@ async def test_resign_asks_first_and_offer_draw(run: Run) -> None:
     done = await run.click(ALICE, asked, "Yes, resign")
     over = await run.fake.original(done)
     assert not over.ephemeral and "resign" in over.content and labels(over) == ["Rematch"]
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.result is not None and facts.to_move is None
 
 
@@ -316,7 +316,7 @@ async def test_errors_are_answered_once_and_never_log_the_token(
     async def broken(*args: object) -> None:
         raise RuntimeError(f"boom with {token}")
 
-    monkeypatch.setattr(run.manager, "board", broken)
+    monkeypatch.setattr(run.manager.games, "board", broken)
     with caplog.at_level(logging.DEBUG):
         answer = await run.answer(ALICE, "board", {})
         assert answer.ephemeral and answer.content == ERROR_TEXT

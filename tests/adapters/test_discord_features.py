@@ -120,7 +120,7 @@ async def test_the_bot_as_opponent_by_level_and_as_the_member(
             BOB, "challenge", {"game": "maphex", "opponent": run.bot.user.id, "first": "me"}
         )
         assert not second.ephemeral and "Resign" in labels(second)
-        facts = await run.manager.board_facts(int(button(second, "Board").split(":")[1]))
+        facts = await run.manager.games.board_facts(int(button(second, "Board").split(":")[1]))
         assert facts is not None and str(facts.ratings).strip() == str(texts.CASUAL).strip()
         # A level with a person as the opponent is refused (a level means playing the bot).
         mixed = await run.answer(
@@ -191,7 +191,7 @@ async def test_the_gif_recap_follows_the_end_of_a_game(fake: FakeDiscord, tmp_pa
 async def test_long_rules_come_in_several_messages(run: Run) -> None:
     record = await run.slash(ALICE, "rules", {"game": "isopath"})
     first = await run.fake.original(record, timeout=DEADLINE)
-    expected = (await run.manager.rules("isopath")).sections(TEXT_LIMIT)
+    expected = (await run.manager.games.rules("isopath")).sections(TEXT_LIMIT)
     assert len(expected) >= 3
     rest = await run.fake.followups(record, count=len(expected) - 1, timeout=DEADLINE)
     parts = [first, *rest]

@@ -88,7 +88,7 @@ async def test_a_whole_game(run: Run, game: str) -> None:
         done = await run.click(loser, question, "Yes, resign")
         board = await run.fake.original(done)
     assert board is not None and labels(board) == ["Rematch"]
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.result is not None and facts.to_move is None
     assert await run.autocomplete(ALICE, "move", {"game": ""}, "game") == []
 

@@ -12,7 +12,6 @@ from pathlib import Path
 from bot.adapters.discord import DiscordSender
 from bot.adapters.discord.format import PLATFORM
 from bot.core.notification import Kind, Notification, Recipient
-from bot.delivery.recap import Recaps
 from bot.messages import Chat, Text
 from tests.adapters.discord_kit import (
     ALICE,
@@ -111,7 +110,7 @@ async def test_a_notification_sent_again_makes_no_second_message(
     sent) carries the same nonce with ``enforce_nonce``: Discord returns the message already
     made and creates none (Create Message, ``enforce_nonce``)."""
     async with running(fake, tmp_path / "h.db") as run:
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         bob = Recipient(PLATFORM, str(BOB), "bob", None)
         note = Notification(
             kind=Kind.REMINDER,

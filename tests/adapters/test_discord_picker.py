@@ -186,7 +186,7 @@ async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None
     # Not one slash command since the challenge: every move came through buttons and menus.
     kinds = {r.kind for r in list(run.fake.interactions.values())[typed:]}
     assert kinds == {3}, kinds
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.moves == position.ply
     assert check_every_message(run.fake) > 0  # all accepted, nobody allowed twice
 
@@ -228,7 +228,7 @@ async def test_the_picker_is_private_and_refuses_who_is_not_to_move(run: Run) ->
     )
     await run.click(mover, picker, "Cancel")
     assert not picker.components and "nothing was played" in picker.content
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.moves == 0
 
 
@@ -244,7 +244,7 @@ async def test_a_picker_made_before_a_move_is_refused_after_it(run: Run) -> None
     await run.fake.response(record, timeout=DEADLINE)
     answer = await run.fake.original(record, timeout=DEADLINE)
     assert answer.ephemeral and answer.id != old.id
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.moves == 1
 
 
@@ -317,7 +317,7 @@ async def test_the_picker_where_only_the_user_install_works(run: Run) -> None:
         board = await pick(run, await run.to_move(gid), board, move)
         assert board.channel_id == friends.id and not board.ephemeral
         position = position.play(move)
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.moves == 4
     posts = run.fake.calls_to("POST /channels/{channel_id}/messages")
     assert [c for c in posts if c.data["params"]["channel_id"] == str(friends.id)] == []
@@ -345,5 +345,5 @@ async def test_a_picker_menu_acts_only_on_picker_steps(run: Run) -> None:
     )
     answer = await run.fake.original(record, timeout=DEADLINE)
     assert answer.ephemeral and "not one of mine" in answer.content
-    facts = await run.manager.board_facts(gid)
+    facts = await run.manager.games.board_facts(gid)
     assert facts is not None and facts.result is None

@@ -42,7 +42,7 @@ async def test_only_the_latest_board_keeps_buttons_across_a_restart(
         assert "Resign" in labels(one)
         # The card became the first board; it lost its buttons to the newer one.
         await fake.wait_until(lambda: card.components == [], timeout=DEADLINE)
-        live = await first.manager.posts_for(PLATFORM, game_id=gid, live=True)
+        live = await first.manager.posts.posts_for(PLATFORM, game_id=gid, live=True)
         assert [p.message_id for p in live] == [str(one.id)]
     await fake.wait_until(lambda: not fake.gateway_sessions, timeout=DEADLINE)
     edits_before = len(fake.calls_to(EDIT_IN_CHANNEL))
@@ -55,7 +55,7 @@ async def test_only_the_latest_board_keeps_buttons_across_a_restart(
         # The old board's interaction token belonged to the old process: edited through
         # the channel.
         assert len(fake.calls_to(EDIT_IN_CHANNEL)) == edits_before + 1
-        boards = await second.manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.BOARD)
+        boards = await second.manager.posts.posts_for(PLATFORM, game_id=gid, kind=PostKind.BOARD)
         assert [(p.message_id, p.live) for p in boards] == [
             (str(card.id), False),
             (str(one.id), False),
@@ -82,7 +82,7 @@ async def test_an_expired_challenge_edits_its_cards_after_a_restart(
     posted = len(fake.calls_to("POST /channels/{channel_id}/messages"))
     async with running(fake, db, outbox=True, clock=clock, sync=False) as second:
         clock.advance(hours=25)
-        [expired] = await second.manager.expire_challenges()
+        [expired] = await second.manager.challenges.expire_challenges()
         await fake.wait_until(
             lambda: "expired" in card.content and "expired" in dm.content, timeout=DEADLINE
         )
@@ -90,7 +90,7 @@ async def test_an_expired_challenge_edits_its_cards_after_a_restart(
         assert card.content.startswith(f"<@{ALICE}>'s challenge #{expired.id} (Maphex) expired")
         # Edited, not posted again: no new message anywhere.
         assert len(fake.calls_to("POST /channels/{channel_id}/messages")) == posted
-        cards = await second.manager.posts_for(PLATFORM, challenge_id=expired.id)
+        cards = await second.manager.posts.posts_for(PLATFORM, challenge_id=expired.id)
         assert len(cards) == 2 and not any(c.live for c in cards)
 
 
@@ -124,7 +124,7 @@ async def test_accepting_on_the_dm_card_makes_the_channel_card_the_board(
         assert "has begun" in dm.content and labels(dm) == ["Board"]
         assert not dm.embeds and not dm.attachments and "expires" not in dm.content
         gid = int(button(card, "Board").split(":")[1])
-        live = await run.manager.posts_for(PLATFORM, game_id=gid, live=True)
+        live = await run.manager.posts.posts_for(PLATFORM, game_id=gid, live=True)
         assert [(p.chat_id, p.message_id) for p in live] == [(str(CHANNEL), str(card.id))]
         # The copy's Board answers Bob privately with the position.
         shown = await fake.original(await run.click(BOB, dm, "Board"), timeout=DEADLINE)
@@ -132,7 +132,7 @@ async def test_accepting_on_the_dm_card_makes_the_channel_card_the_board(
         # The channel's card is the game's board: the player to move opens the picker on it.
         opened = await run.click(await run.to_move(gid), card, "Move")
         assert (await fake.original(opened, timeout=DEADLINE)).ephemeral
-        cards = await run.manager.posts_for(PLATFORM, challenge_id=1, kind=PostKind.CARD)
+        cards = await run.manager.posts.posts_for(PLATFORM, challenge_id=1, kind=PostKind.CARD)
         assert not any(c.live for c in cards)
 
 
@@ -163,7 +163,7 @@ async def test_accepting_on_the_dm_card_of_a_card_out_of_reach_makes_it_the_boar
         gid = int(button(dm, "Board").split(":")[1])
         loop = asyncio.get_running_loop()
         deadline = loop.time() + DEADLINE
-        while not (live := await run.manager.posts_for(PLATFORM, game_id=gid, live=True)):
+        while not (live := await run.manager.posts.posts_for(PLATFORM, game_id=gid, live=True)):
             assert loop.time() < deadline, "the board was never remembered"
             await asyncio.sleep(0.01)  # a condition polled (remembered after answering)
         assert [p.message_id for p in live] == [str(dm.id)]
@@ -268,7 +268,7 @@ async def test_a_stale_accept_closes_its_card_when_pressed(
         assert labels(card) == ["Accept", "Decline"]
         clock.advance(hours=25)
         if swept:
-            assert len(await run.manager.expire_challenges()) == 1
+            assert len(await run.manager.challenges.expire_challenges()) == 1
         pressed = await run.click(BOB, card, "Accept")
         assert pressed.response is not None
         assert pressed.response.type == ResponseKind.UPDATE_MESSAGE

@@ -23,7 +23,6 @@ from bot.adapters.discord.format import PLATFORM
 from bot.adapters.discord.reach import Reach
 from bot.core.notification import Kind, Notification, Recipient
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
-from bot.delivery.recap import Recaps
 from bot.messages import Action, ActionKind, Chat, Text
 from bot.sessions.clock import FakeClock
 from tests.adapters.discord_kit import (
@@ -79,7 +78,7 @@ async def test_notices_of_a_game_in_its_thread_go_to_the_thread(
         await fake.wait_until(lambda: bool(fake.threads_in(CHANNEL)), timeout=DEADLINE)
         (thread,) = fake.threads_in(CHANNEL)
         await fake.wait_until(lambda: bool(fake.messages_in(thread)), timeout=DEADLINE)
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         mover = await run.to_move(1)
         name = "alice" if mover == ALICE else "bob"
         await sender.send(_note(Kind.REMINDER, mover, name, CHANNEL, 501, game_id=1))
@@ -116,7 +115,7 @@ async def test_where_the_bot_is_not_a_member_notices_go_by_direct_message(
     so), and reaches the player as a direct message from the bot."""
     async with running(fake, tmp_path / "h.db") as run:
         gid = await _friends_game(run)
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         for note_id, kind in ((601, Kind.REMINDER), (602, Kind.DRAW_OFFERED), (603, Kind.BOARD)):
             await sender.send(_note(kind, BOB, "bob", FRIENDS, note_id, game_id=gid, ply=0))
         assert _posts_to(fake, FRIENDS) == []
@@ -132,7 +131,7 @@ async def test_a_refusing_channel_costs_one_refused_request(
     lone = fake.guild(5_000, "Lone", with_bot=False)
     fake.channel(lone, 5_001, "play")
     async with running(fake, tmp_path / "h.db") as run:
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         for note_id in (701, 702, 703):
             await sender.send(_note(Kind.REMINDER, BOB, "bob", 5_001, note_id))
         refused = [c for c in fake.calls_to(CREATE_MESSAGE) if c.response["status"] == 403]
@@ -150,7 +149,7 @@ async def test_a_player_out_of_reach_is_named_once_at_the_next_interaction(
     async with running(fake, tmp_path / "h.db") as run:
         gid = await _friends_game(run)
         fake.refuse_dm_channel(BOB)
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         with pytest.raises(DeliveryRefused):
             await sender.send(_note(Kind.REMINDER, BOB, "bob", FRIENDS, 801, game_id=gid))
 
@@ -180,7 +179,7 @@ async def test_a_refused_dm_channel_is_a_refusal_not_a_transient_error(
     chat, once, and remembers the refusal) instead of an error the outbox would retry."""
     fake.refuse_dm_channel(BOB)
     async with running(fake, tmp_path / "h.db") as run:
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         note = _note(Kind.REMINDER, BOB, "bob", CHANNEL, 901)
         with pytest.raises(DirectRefused):
             await sender.send(replace(note, direct=True))
@@ -198,7 +197,7 @@ async def test_a_card_of_an_answered_challenge_is_never_sent(
         await run.click(BOB, card, "Accept")
         await fake.wait_until(lambda: "accepted" in card.content, timeout=DEADLINE)
         accept = Action.make("Accept", ActionKind.ACCEPT, 1)
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         note = _note(Kind.CHALLENGE, BOB, "bob", CHANNEL, 1001, actions=(accept,))
         await sender.send(replace(note, direct=True, chat=None))
         assert fake.messages_in(fake.dm_channel(BOB)) == []
@@ -214,7 +213,7 @@ async def test_an_expired_challenge_is_told_to_the_challenger(
         fake.private_channel(FRIENDS, [ALICE, BOB])
         await run.answer(ALICE, "challenge", {"game": "maphex", "opponent": BOB}, channel=FRIENDS)
         accept = Action.make("Accept", ActionKind.ACCEPT, 1)
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         card = _note(Kind.CHALLENGE, BOB, "bob", CHANNEL, 1101, actions=(accept,))
         await sender.send(replace(card, direct=True, chat=None))
         run.bot._tokens.clear()  # fifteen minutes later: the token is stale
@@ -308,7 +307,7 @@ async def test_a_card_answered_while_on_its_way_loses_its_accept(
 
         monkeypatch.setattr(run.bot, "create_dm", accept_meanwhile)
         accept = Action.make("Accept", ActionKind.ACCEPT, 1)
-        sender = DiscordSender(run.bot, Recaps(run.manager.store))
+        sender = DiscordSender(run.bot, run.manager.recaps())
         note = _note(Kind.CHALLENGE, BOB, "bob", CHANNEL, 1201, actions=(accept,))
         await sender.send(replace(note, direct=True, chat=None))
         (dm,) = fake.messages_in(fake.dm_channel(BOB))

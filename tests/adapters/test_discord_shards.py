@@ -193,7 +193,7 @@ async def test_a_server_s_notifications_go_out_once_from_a_process_without_its_s
         # Server A's shard goes down; shard 1's process never had server A in its cache.
         await first.end()
         assert fake.sessions_on(1)[0].guilds == {GUILD_B}
-        player = await second.manager.player_to_move(gid)
+        player = await second.manager.games.player_to_move(gid)
         assert player is not None
         # The reminder falls due: shard 1's process queues it and delivers it by REST.
         clock.advance(hours=22)

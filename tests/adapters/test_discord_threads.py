@@ -88,7 +88,7 @@ async def test_an_accepted_game_moves_into_its_own_thread(run: Run) -> None:
     )
     told = [m for m in run.fake.messages_in(CHANNEL)[in_channel:] if "#1 Maphex" in m.content]
     assert len(told) == 1 and not told[0].pinged_users and "\n" not in told[0].content
-    facts = await run.manager.board_facts(1)
+    facts = await run.manager.games.board_facts(1)
     assert facts is not None and facts.result is not None
     # Every message, edit and answer was accepted and pinged each person at most once.
     assert check_every_message(run.fake) > 0

@@ -69,7 +69,7 @@ async def test_a_tournament_from_sign_up_to_standings_picture(tmp_path: Path) ->
         assert "3 games at once" in started.content, started.content
         users = {}
         for uid, name in ((ALICE, "alice"), (BOB, "bob"), (CAROL, "carol")):
-            users[(await run.manager.player(as_user(uid, name))).id] = uid
+            users[(await run.manager.players.player(as_user(uid, name))).id] = uid
         games = [g.game_id for g in await run.manager.store.tournament_games(1)]
 
         def boards() -> dict[int, list[StoredMessage]]:
@@ -144,7 +144,9 @@ async def _remembered(run: Run) -> None:
     re-checking every 10 ms, failing after the deadline."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + DEADLINE
-    while not await run.manager.posts_for("discord", tournament_id=1, kind=PostKind.STANDINGS):
+    while not await run.manager.posts.posts_for(
+        "discord", tournament_id=1, kind=PostKind.STANDINGS
+    ):
         assert loop.time() < deadline, "the standings message was not remembered"
         await asyncio.sleep(0.01)
 

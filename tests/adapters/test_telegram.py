@@ -133,7 +133,7 @@ async def test_a_double_press_applies_once(tmp_path: Path) -> None:
             lambda: any(m.text and cell in m.text for m in fake.sent(group)[before:])
         )
         game_id = int(play.split(":")[1])
-        loaded = await bot.manager.board(bot.as_user(mover), bot.as_chat(group), game_id)
+        loaded = await bot.manager.games.board(bot.as_user(mover), bot.as_chat(group), game_id)
         assert loaded.ok and "move 2" in loaded.text
         boards = [m for m in fake.sent(group)[before:] if m.text and cell in m.text]
         assert len(boards) == 1
@@ -150,7 +150,7 @@ async def test_errors_are_answered_and_logged_without_the_token(
         async def broken(*args: object, **kwargs: object) -> object:
             raise RuntimeError(f"boom while calling {fake.base_url}{token}/sendMessage")
 
-        monkeypatch.setattr(bot.manager, "games", broken)
+        monkeypatch.setattr(bot.manager.games, "games", broken)
         alice = fake.user(11, "Alice", "alice")
         await fake.start_private(alice, send_start=False)
         chat = fake.private(alice)

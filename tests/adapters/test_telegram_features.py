@@ -66,7 +66,7 @@ async def test_invited_by_username_accepts_and_others_are_refused(tmp_path: Path
         await bot.say(alice, group, f"/move {move}")
         assert await bot.to_move(game_id, alice, bob) is bob
         accepted = await bot.manager.store.get_challenge(cid)
-        bob_row = await bot.manager.player(bot.as_user(bob))
+        bob_row = await bot.manager.players.player(bot.as_user(bob))
         assert accepted is not None and accepted.target == bob_row.id
         # An invitation to oneself by username is refused.
         mine = await bot.say(alice, group, "/challenge maphex @ALICE")
@@ -87,7 +87,7 @@ async def test_ratings_commands_leaderboard_stats_and_casual(tmp_path: Path) -> 
         await bot.say(alice, group, f"/move {engines.new('pathagon').legal_moves()[0]}")
         over = await bot.say(bob, group, "/resign !")
         assert over.caption is not None or over.text is not None
-        assert await bot.manager.player_to_move(game_id) is None
+        assert await bot.manager.games.player_to_move(game_id) is None
         board = await bot.say(alice, group, "/leaderboard pathagon")
         assert board.text is not None and "Alice" in board.text and "Bob" in board.text
         everywhere = await bot.say(alice, group, "/leaderboard pathagon all")
@@ -129,7 +129,7 @@ async def test_a_game_against_the_bot_its_moves_arrive_as_boards(
         for _ in range(3):
             row = await bot.manager.store.get_game(game_id)
             assert row is not None and row.against_bot and row.status == "active"
-            assert await bot.manager.player_to_move(game_id) is not None  # Alice's turn
+            assert await bot.manager.games.player_to_move(game_id) is not None  # Alice's turn
             position = engines.new("pathagon")
             for made in await bot.manager.store.moves(game_id):
                 position = position.play(made.move)
@@ -142,7 +142,7 @@ async def test_a_game_against_the_bot_its_moves_arrive_as_boards(
         await bot.manager.bot_idle()
         # Older boards keep their buttons (no edit per move: issue 24); the store knows the
         # newest one.
-        live = await bot.manager.posts_for("telegram", game_id=game_id, live=True)
+        live = await bot.manager.posts.posts_for("telegram", game_id=game_id, live=True)
         boards = [str(m.message_id) for m in fake.sent(chat) if "Move" in bot.labels(m)]
         assert len(boards) >= 4 and len(live) == 1 and live[0].message_id in boards[-2:]
         assert fake.calls_to("editMessageReplyMarkup") == []

@@ -53,7 +53,7 @@ async def test_a_whole_game_typed_and_by_reply(tmp_path: Path, game: str) -> Non
                 await fake.send_text(mover, group, f"/move {move}")
             answer = await bot.next_message(group, before)
             assert answer.text is not None and f"played {move}" in answer.text, answer.text
-        assert await bot.manager.player_to_move(game_id) is None
+        assert await bot.manager.games.player_to_move(game_id) is None
         assert "Rematch" in bot.labels(fake.sent(group)[-1])
 
 
@@ -104,7 +104,7 @@ async def test_a_whole_game_with_the_move_picker_alone(tmp_path: Path) -> None:
                 answer = await bot.next_message(group, before)
             assert answer.text is not None and f"played {move}" in answer.text
             await fake.wait_until(lambda p=picker: p.message_id not in _ids(fake, p.chat))
-        assert await bot.manager.player_to_move(game_id) is None
+        assert await bot.manager.games.player_to_move(game_id) is None
 
 
 def _ids(fake: FakeTelegram, group: telegram.Chat) -> set[int]:

@@ -99,7 +99,7 @@ async def test_an_edited_refused_move_is_played_as_the_new_move(tmp_path: Path) 
         await fake.edit_text(mover, (hall.id, typed), f"/move #{gid} {move}")
         played = await bot.next_message(hall, refused.message_id)
         assert played.text is not None and move in played.text
-        assert await bot.manager.player_to_move(gid) != mover
+        assert await bot.manager.games.player_to_move(gid) != mover
         # An edit of the played move: no second move, no answer.
         other = bob if mover is alice else alice
         await fake.edit_text(mover, (hall.id, typed), f"/move #{gid} a1")
@@ -195,7 +195,7 @@ async def test_a_private_move_after_the_bot_was_removed_is_not_answered_try_agai
         said = [m.text or m.caption or "" for m in fake.sent_after(private, before)]
         assert "played" in (answer.text or ""), said
         assert not any("try again" in t for t in said), said
-        after = await bot.manager.player_to_move(gid)
+        after = await bot.manager.games.player_to_move(gid)
         assert after is not None and after.user_id != str(mover.id)  # the move is stored
         store: Any = bot.manager.store
         (board,) = await store.notifications_for(after.id)

@@ -44,7 +44,7 @@ async def test_a_migration_mid_game_keeps_both_games_buttons_right(tmp_path: Pat
                 position = position.play(move)
 
         async def settled() -> bool:  # the latest board of each game is remembered
-            live = await bot.manager.posts_for("telegram", live=True)
+            live = await bot.manager.posts.posts_for("telegram", live=True)
             return {p.game_id for p in live} == {first, second}
 
         await bot.eventually(settled)

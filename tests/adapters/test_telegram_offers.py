@@ -84,7 +84,7 @@ async def test_declining_in_the_group_closes_the_private_card(tmp_path: Path) ->
         )
 
         async def remembered() -> bool:
-            return len(await bot.manager.posts_for("telegram", kind=None, live=True)) >= 2
+            return len(await bot.manager.posts.posts_for("telegram", kind=None, live=True)) >= 2
 
         await bot.eventually(remembered)  # the private copy is known to the store
         await bot.press(bob, card, bot.button(card, "Decline"))

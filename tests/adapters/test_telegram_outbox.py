@@ -84,7 +84,7 @@ async def test_the_board_is_the_notice_and_direct_messages_are_opt_in(tmp_path: 
             assert f"tg://user?id={to_move.id}" in [e.url for e in answer.entities or ()]
         # Alice (who never started the bot) turns direct messages on: her next turn notice is
         # refused once, remembered, and never tried again nor repeated in the group.
-        assert (await bot.manager.settings(bot.as_user(alice), "dm", "on")).ok
+        assert (await bot.manager.players.settings(bot.as_user(alice), "dm", "on")).ok
         for _ in range(2):
             move = position.legal_moves()[0]
             position = position.play(move)

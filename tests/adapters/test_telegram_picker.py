@@ -147,8 +147,8 @@ async def test_a_whole_isopath_game_through_the_telegram_picker(
             assert after.to_dict()["rows"] == position.play(move).to_dict()["rows"]
             position = after
         assert position.outcome is not None
-        assert await bot.manager.player_to_move(game_id) is None
-        facts = await bot.manager.board_facts(game_id)
+        assert await bot.manager.games.player_to_move(game_id) is None
+        facts = await bot.manager.games.board_facts(game_id)
         assert facts is not None and facts.moves == position.ply
 
 
@@ -196,7 +196,7 @@ async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:
         await fake.wait_until(
             lambda: preview.message_id not in {m.message_id for m in fake.sent(preview.chat)}
         )
-        facts = await bot.manager.board_facts(game_id)
+        facts = await bot.manager.games.board_facts(game_id)
         assert facts is not None and facts.moves == 0
         assert {"Move", "Resign", "Offer draw"} <= set(bot.labels(board))
 
@@ -260,5 +260,5 @@ async def test_the_preview_is_the_board_picture_after_the_turn(tmp_path: Path) -
         await fake.wait_until(
             lambda: preview.message_id not in {m.message_id for m in fake.sent(preview.chat)}
         )
-        facts = await bot.manager.board_facts(game_id)
+        facts = await bot.manager.games.board_facts(game_id)
         assert facts is not None and facts.moves == 1

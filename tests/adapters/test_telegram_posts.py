@@ -40,13 +40,13 @@ async def test_an_expired_challenge_card_is_edited_in_place(tmp_path: Path) -> N
         assert "Accept" in bot.labels(card)
 
         async def card_known() -> bool:
-            return bool(await bot.manager.posts_for("telegram", kind=PostKind.CARD))
+            return bool(await bot.manager.posts.posts_for("telegram", kind=PostKind.CARD))
 
         await bot.eventually(card_known)
-        [post] = await bot.manager.posts_for("telegram", kind=PostKind.CARD)
+        [post] = await bot.manager.posts.posts_for("telegram", kind=PostKind.CARD)
         assert (post.chat_id, post.message_id) == (str(group.id), str(card.message_id))
         # The sweeper finds it expired (a challenge_ttl of 0); the outbox edits the card.
-        [expired] = await bot.manager.expire_challenges()
+        [expired] = await bot.manager.challenges.expire_challenges()
         assert expired.id == post.challenge_id
         assert bot.outbox is not None
         bot.outbox.wake()
@@ -59,7 +59,7 @@ async def test_an_expired_challenge_card_is_edited_in_place(tmp_path: Path) -> N
         ]
 
         async def card_retired() -> bool:
-            return not await bot.manager.posts_for("telegram", kind=PostKind.CARD, live=True)
+            return not await bot.manager.posts.posts_for("telegram", kind=PostKind.CARD, live=True)
 
         await bot.eventually(card_retired)
 
@@ -85,10 +85,10 @@ async def test_older_boards_keep_their_buttons_the_store_knows_the_latest(tmp_pa
             assert "Move" in bot.labels(second)
 
             async def one_live() -> bool:
-                return len(await bot.manager.posts_for("telegram", live=True)) == 1
+                return len(await bot.manager.posts.posts_for("telegram", live=True)) == 1
 
             await bot.eventually(one_live)
-            live = await bot.manager.posts_for("telegram", game_id=game_id, live=True)
+            live = await bot.manager.posts.posts_for("telegram", game_id=game_id, live=True)
             assert [p.message_id for p in live] == [str(second.message_id)]
             assert "Move" in bot.labels(first)  # not edited: no request spent on it
             assert len(fake.calls_to("editMessageReplyMarkup")) == edits
@@ -114,7 +114,7 @@ async def test_a_group_that_became_a_supergroup_keeps_its_games(tmp_path: Path) 
         move = engines.new("pathagon").legal_moves()[0]
 
         async def game_in_supergroup() -> bool:
-            board = await bot.manager.board(bot.as_user(mover), bot.as_chat(supergroup))
+            board = await bot.manager.games.board(bot.as_user(mover), bot.as_chat(supergroup))
             return board.ok and board.game_id == game_id
 
         # The migration is handled when its update is (concurrently with the next poll).
@@ -124,11 +124,11 @@ async def test_a_group_that_became_a_supergroup_keeps_its_games(tmp_path: Path) 
         assert answer.text is not None and f"played {move}" in answer.text, answer.text
 
         async def board_remembered() -> bool:  # (right after it was sent)
-            return bool(await bot.manager.posts_for("telegram", game_id=game_id, live=True))
+            return bool(await bot.manager.posts.posts_for("telegram", game_id=game_id, live=True))
 
         await bot.eventually(board_remembered)
         # Only the new board is live; the old group's board is retired where it was.
-        [post] = await bot.manager.posts_for("telegram", game_id=game_id, live=True)
+        [post] = await bot.manager.posts.posts_for("telegram", game_id=game_id, live=True)
         assert post.chat_id == str(supergroup.id)
-        old = await bot.manager.posts_for("telegram", game_id=game_id, live=False)
+        old = await bot.manager.posts.posts_for("telegram", game_id=game_id, live=False)
         assert old and all(p.chat_id == str(group.id) for p in old)

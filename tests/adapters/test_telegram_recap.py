@@ -38,7 +38,7 @@ async def test_recap_animation_and_export_document(tmp_path: Path) -> None:
                 timeout=DEADLINE,
             )
             assert answer.caption is not None and f"played {move}" in answer.caption
-        assert await bot.manager.player_to_move(game_id) is None
+        assert await bot.manager.games.player_to_move(game_id) is None
         recap = await fake.wait_for_message(
             group, lambda m: m.animation is not None, timeout=DEADLINE * 2
         )

@@ -45,7 +45,7 @@ async def test_a_move_and_its_board_cost_at_most_eight_statements(tmp_path: Path
         group = fake.group(-200, "Hex club")
         await fake.send_text(bob, group, "hello")
         for who in (alice, bob):  # the board in the group is their notice, nothing else
-            assert (await manager.settings(bot.as_user(who), "dm", "off")).ok
+            assert (await manager.players.settings(bot.as_user(who), "dm", "off")).ok
         card = await bot.say(alice, group, "/challenge pathagon", reply_to=fake.message(group, 1))
         before = fake.last_message_id(group)
         await bot.press(bob, card, bot.button(card, "Accept"))

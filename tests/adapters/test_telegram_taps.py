@@ -54,7 +54,9 @@ async def test_a_double_tap_on_move_opens_one_picker(tmp_path: Path) -> None:
         before = bot.fake.last_message_id(group)
         await _double_tap(bot, mover, board, "Move")
         await bot.fake.wait_until(lambda: len(_pickers_sent(bot, mover)) >= 1)
-        live = await bot.manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
+        live = await bot.manager.posts.posts_for(
+            PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True
+        )
         assert [p.chat_id for p in live] == [str(mover.id)]
         assert len(_pickers_sent(bot, mover)) == 1
         assert bot.fake.sent_after(group, before) == []  # the group saw nothing
@@ -73,7 +75,9 @@ async def test_move_taps_racing_past_the_window_still_leave_one_live_picker(
         queries = [await bot.fake.press(mover, board, data) for _ in range(3)]
         for query in queries:
             await bot.fake.wait_for_answer(query)
-        live = await bot.manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
+        live = await bot.manager.posts.posts_for(
+            PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True
+        )
         assert len(live) == 1
         assert len(_pickers_sent(bot, mover)) == 1
 
@@ -96,7 +100,7 @@ async def test_a_presser_who_never_opened_the_bot_is_sent_to_start_it(tmp_path: 
         await bot.fake.wait_until(lambda: len(_pickers_sent(bot, mover)) >= 1)
 
         async def remembered() -> bool:
-            live = await bot.manager.posts_for(
+            live = await bot.manager.posts.posts_for(
                 PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True
             )
             return [p.chat_id for p in live] == [str(mover.id)]

@@ -81,7 +81,7 @@ async def test_a_game_in_a_topic_from_challenge_to_result_stays_in_it(tmp_path: 
                     forum, lambda m, b=before: m.message_id > b and bool(m.photo)
                 )
             assert f"played {move}" in (answer.caption or ""), answer.caption
-        assert await bot.manager.player_to_move(game_id) is None
+        assert await bot.manager.games.player_to_move(game_id) is None
         # The players' notices and the recap come through the outbox, in the topic as well.
         assert bot.outbox is not None
         bot.outbox.wake()

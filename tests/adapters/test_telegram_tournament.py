@@ -108,7 +108,7 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
         users = {str(u.id): u for u in (ada, bo, cy)}
         ids = {}
         for u in (ada, bo, cy):
-            player = await bot.manager.player(bot.as_user(u))
+            player = await bot.manager.players.player(bot.as_user(u))
             ids[player.id] = u
         # Each game: the second player resigns, except the last, drawn by agreement.  A day
         # after each of the first two results, the sweep updates the standings: the first
@@ -165,7 +165,9 @@ async def test_a_tournament_from_sign_up_to_result(tmp_path: Path) -> None:
 
 async def _remembered(bot: Bot) -> bool:
     """Whether tournament 1's standings message is remembered (right after it is sent)."""
-    return bool(await bot.manager.posts_for("telegram", tournament_id=1, kind=PostKind.STANDINGS))
+    return bool(
+        await bot.manager.posts.posts_for("telegram", tournament_id=1, kind=PostKind.STANDINGS)
+    )
 
 
 def _shown(message: telegram.Message) -> str:
@@ -201,7 +203,7 @@ async def test_standings_whose_message_is_gone_are_posted_anew(tmp_path: Path) -
         for player in (bo, cy):
             await _answer(bot, player, group, "/tournament join", "joined")
         await _answer(bot, ada, group, "/tournament start", "3 games at once")
-        gone = await bot.manager.remember_post(
+        gone = await bot.manager.posts.remember_post(
             "telegram", str(group.id), "999999", PostKind.STANDINGS, tournament_id=1
         )
         assert gone == []
@@ -224,7 +226,7 @@ async def test_standings_whose_message_is_gone_are_posted_anew(tmp_path: Path) -
 
         # Remembered right after Telegram answered: the next update edits this one.
         async def remembered() -> bool:
-            known = await bot.manager.posts_for(
+            known = await bot.manager.posts.posts_for(
                 "telegram", tournament_id=1, kind=PostKind.STANDINGS
             )
             return [p.message_id for p in known][-1] == str(day.message_id)

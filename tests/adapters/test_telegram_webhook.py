@@ -238,10 +238,10 @@ async def test_an_update_one_process_handled_is_only_acknowledged_by_another(
         # While one process is at an update another is asked to wait (Telegram retries).
         other = challenge_update(fake, alice, group)
         manager = first.manager
-        assert await manager.claim_update("telegram", other["update_id"]) is Claim.NEW
+        assert await manager.posts.claim_update("telegram", other["update_id"]) is Claim.NEW
         assert await post(local_url(two), json.dumps(other).encode()) == 503
-        assert await second.manager.claim_update("telegram", other["update_id"]) is Claim.BUSY
-        await manager.finish_update("telegram", other["update_id"])
+        assert await second.manager.posts.claim_update("telegram", other["update_id"]) is Claim.BUSY
+        await manager.posts.finish_update("telegram", other["update_id"])
         assert await post(local_url(two), json.dumps(other).encode()) == 200
         assert len(fake.sent(group)) == 1
 
@@ -414,7 +414,7 @@ async def test_two_processes_behind_one_webhook_share_a_game(tmp_path: Path) -> 
             mover = await two.to_move(game_id, alice, bob)
             answer = await two.say(mover, group, f"/move {move}")
             assert answer.text is not None and f"played {move}" in answer.text, answer.text
-        assert await one.manager.player_to_move(game_id) is None
+        assert await one.manager.games.player_to_move(game_id) is None
         await fake.wait_until(lambda: fake.pending_updates() == [], timeout=DEADLINE)
         # The load balancer's turns: both processes took updates, each update once.
         calls = fake.calls_to(WEBHOOK_PUSH)

@@ -94,11 +94,11 @@ async def start_game(
     manager: SessionManager, game: str, first: str = "me", **options: str
 ) -> tuple[int, Reply]:
     """Alice challenges Bob to ``game``; Bob accepts.  Returns the game id and Bob's reply."""
-    made = await manager.challenge(ALICE, ROOM, game, BOB, options, first)
+    made = await manager.challenges.challenge(ALICE, ROOM, game, BOB, options, first)
     assert made.ok, made.text
     assert made.challenge_id is not None
     challenge_id = made.challenge_id
-    accepted = await manager.accept(BOB, ROOM, challenge_id)
+    accepted = await manager.challenges.accept(BOB, ROOM, challenge_id)
     assert accepted.ok, accepted.text
     assert accepted.game_id is not None
     return accepted.game_id, accepted

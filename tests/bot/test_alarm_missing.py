@@ -21,11 +21,11 @@ DAVE = User("test", "4", "dave")
 async def _timed(m: SessionManager, first: User, second: User) -> int:
     """``first`` challenges ``second`` to Pathagon at 1 day a move, it is accepted and
     ``first`` moves; the game id."""
-    made = await m.challenge(first, ROOM, "pathagon", second, None, "me", 1)
+    made = await m.challenges.challenge(first, ROOM, "pathagon", second, None, "me", 1)
     assert made.ok and made.challenge_id is not None, made.text
-    accepted = await m.accept(second, ROOM, made.challenge_id)
+    accepted = await m.challenges.accept(second, ROOM, made.challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
-    played = await m.move(first, ROOM, finishing_moves("pathagon")[0], accepted.game_id)
+    played = await m.games.move(first, ROOM, finishing_moves("pathagon")[0], accepted.game_id)
     assert played.ok, played.text
     return accepted.game_id
 
@@ -85,9 +85,9 @@ async def test_a_game_without_a_clock_is_not_looked_at(
 ) -> None:
     clock = FakeClock()
     async with session(store_url, clock) as m:
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB, None, "me", None)
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, None, "me", None)
         assert made.ok and made.challenge_id is not None, made.text
-        accepted = await m.accept(BOB, ROOM, made.challenge_id)
+        accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
         assert accepted.ok and accepted.game_id is not None
         clock.advance(days=30)
         with caplog.at_level(logging.WARNING):

@@ -28,7 +28,7 @@ async def _boards(m: SessionManager, game_id: int) -> list[Notification]:
 async def test_a_move_in_the_games_chat_leaves_its_board_to_the_answer(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db", FakeClock()) as m:
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "a2", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "a2", gid)).ok
         (board,) = await _boards(m, gid)
         assert board.chat == ROOM and board.ply == 1
         assert board.deliver_after == m.now() + ANSWER_GRACE
@@ -37,7 +37,7 @@ async def test_a_move_in_the_games_chat_leaves_its_board_to_the_answer(tmp_path:
 async def test_a_move_made_privately_has_the_groups_board_due_at_once(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db", FakeClock()) as m:
         gid, _ = await start_game(m, "pathagon")
-        played = await m.move(ALICE, ALICE_DM, "a2", gid)
+        played = await m.games.move(ALICE, ALICE_DM, "a2", gid)
         assert played.ok, played.text
         (board,) = await _boards(m, gid)
         # Posted in the game's chat (the group), naming the player to move, with no wait.
@@ -53,7 +53,7 @@ async def test_a_move_answered_on_the_web_has_its_board_due_at_once_and_rings(
         rung: list[int] = []
         with m.bell.listening(lambda: rung.append(gid)):
             # The web board passes the game's own chat, but answers on its page.
-            played = await m.move(ALICE, ROOM, "a2", gid, 0, answered_in_chat=False)
+            played = await m.games.move(ALICE, ROOM, "a2", gid, 0, answered_in_chat=False)
         assert played.ok, played.text
         (board,) = await _boards(m, gid)
         assert board.chat == ROOM and board.deliver_after == m.now()
@@ -65,5 +65,5 @@ async def test_a_move_answered_in_its_chat_rings_nothing(tmp_path: Path) -> None
         gid, _ = await start_game(m, "pathagon")
         rung: list[int] = []
         with m.bell.listening(lambda: rung.append(gid)):
-            assert (await m.move(ALICE, ROOM, "a2", gid)).ok
+            assert (await m.games.move(ALICE, ROOM, "a2", gid)).ok
         assert rung == []  # the adapter's answer is the board (and it wakes its outbox)

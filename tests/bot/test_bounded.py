@@ -57,7 +57,7 @@ async def test_the_manager_keeps_a_bounded_number_of_games(
     async with session(tmp_path / "h.db") as m:
         ids = [(await start_game(m, "pathagon"))[0] for _ in range(6)]
         for gid in ids:
-            assert (await m.move(ALICE, ROOM, "a2", gid)).ok
+            assert (await m.games.move(ALICE, ROOM, "a2", gid)).ok
         ctx = m._ctx
         assert len(ctx.positions) <= 3 and len(ctx.locks) <= 3
         assert len(ctx.players) <= 4 and len(ctx.by_user) <= 4
@@ -71,7 +71,7 @@ async def test_the_manager_keeps_a_bounded_number_of_games(
             return real(*args, **kwargs)
 
         monkeypatch.setattr(engines, "position_after", counting)
-        played = await m.move(BOB, ROOM, "b5", ids[0])
+        played = await m.games.move(BOB, ROOM, "b5", ids[0])
         assert played.ok, played.text
         assert replayed == []
         row = await m.store.get_game(ids[0])

@@ -42,7 +42,7 @@ async def test_a_typed_challenge_without_days_gives_three_days_per_move(tmp_path
     async with session(tmp_path / "h.db", FakeClock(T0)) as m:
         made = await execute(m, ALICE, ROOM, "challenge bob maphex first=me", lambda _: BOB)
         assert made.ok and made.challenge_id is not None, made.text
-        started = await m.accept(BOB, ROOM, made.challenge_id)
+        started = await m.challenges.accept(BOB, ROOM, made.challenge_id)
         assert started.ok and started.game_id is not None
         row = await m.store.get_game(started.game_id)
         assert row is not None and row.deadline_at == T0 + 3 * DAY

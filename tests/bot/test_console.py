@@ -208,7 +208,7 @@ async def test_playing_the_bot_keeps_the_person_at_the_keyboard(
     try:
         console = Console(manager, tmp_path / "boards", out=out, read_line=read, prompt=True)
         assert await console.run() == 0
-        await console.show(await manager.board(console.user, CHAT, 1))  # the bot's move is in
+        await console.show(await manager.games.board(console.user, CHAT, 1))  # the bot's move is in
     finally:
         await manager.bot_idle()
         await store.close()

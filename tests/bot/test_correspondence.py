@@ -17,7 +17,6 @@ import render
 from bot.adapters.commands import execute
 from bot.cli import main
 from bot.core.notification import Notification
-from bot.delivery.recap import Recaps
 from bot.messages import Chat, User
 from bot.sessions import records
 from bot.sessions.clock import FakeClock
@@ -37,18 +36,18 @@ async def game(m: SessionManager, game_id: int) -> GameRow:
 
 
 async def notes(m: SessionManager, user: User, kind: str) -> list[Notification]:
-    player = await m.player(user)
+    player = await m.players.player(user)
     return [n for n in await m.store.notifications_for(player.id) if n.kind == kind]
 
 
 async def maphex_after_first_move(m: SessionManager, days: int | None = 3) -> int:
     """A Maphex game, Alice Red (seat 0) and Bob Blue (seat 1, who opens); Bob has chosen the
     centre, so Alice's clock runs."""
-    made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", days)
+    made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", days)
     assert made.ok, made.text
-    accepted = await m.accept(BOB, ROOM, made.challenge_id)
+    accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
     assert accepted.game_id is not None
-    assert (await m.move(BOB, ROOM, "5", accepted.game_id)).ok
+    assert (await m.games.move(BOB, ROOM, "5", accepted.game_id)).ok
     return accepted.game_id
 
 
@@ -75,7 +74,7 @@ async def test_time_per_move_default_is_3_days_and_other_values_are_refused(
     async with session(tmp_path / "h.db", clock) as m:
         gid, _ = await start_game(m, "maphex")
         assert ((await game(m, gid)).deadline_at) == clock.now() + 3 * DAY
-        refused = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 2)
+        refused = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 2)
         assert not refused.ok and "Days per move" in refused.text
         words = await execute(m, ALICE, ROOM, "challenge bob maphex days=5", lambda n: BOB)
         assert not words.ok and "time per move must be one of" in words.text
@@ -123,7 +122,7 @@ async def test_each_move_gets_its_own_single_reminder(tmp_path: Path) -> None:
         clock.advance(hours=23)
         assert await m.sweep() == 1
         assert len(await notes(m, ALICE, "reminder")) == 1
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok  # Bob's clock: a new move, a new one
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok  # Bob's clock: a new move, a new one
         # Alice's undelivered reminder is for a move she has made: cancelled with the move.
         assert await notes(m, ALICE, "reminder") == []
         clock.advance(hours=23)
@@ -135,7 +134,7 @@ async def test_each_move_gets_its_own_single_reminder(tmp_path: Path) -> None:
 async def test_reminders_off_sends_none_but_time_still_runs(tmp_path: Path) -> None:
     clock = FakeClock()
     async with session(tmp_path / "h.db", clock) as m:
-        assert (await m.settings(ALICE, "reminders", "off")).ok
+        assert (await m.players.settings(ALICE, "reminders", "off")).ok
         gid = await maphex_after_first_move(m, 1)
         clock.advance(hours=23)
         await m.sweep()
@@ -159,7 +158,7 @@ async def test_timeout_the_player_to_move_loses_on_time(tmp_path: Path) -> None:
         assert row.deadline_at is None
         assert "your time ran out" in str((await notes(m, ALICE, "game_over"))[0].text)
         assert "You win on time" in str((await notes(m, BOB, "game_over"))[0].text)
-        late = await m.move(ALICE, ROOM, "e5", gid)
+        late = await m.games.move(ALICE, ROOM, "e5", gid)
         assert not late.ok and "timeout" in late.text
 
 
@@ -170,7 +169,7 @@ async def test_a_move_after_the_deadline_is_refused_even_before_the_sweeper_runs
     async with session(tmp_path / "h.db", clock) as m:
         gid = await maphex_after_first_move(m, 1)
         clock.advance(days=1, minutes=5)
-        late = await m.move(ALICE, ROOM, "e5", gid)
+        late = await m.games.move(ALICE, ROOM, "e5", gid)
         assert not late.ok and late.text.startswith(f"Time ran out in #{gid}")
         row = await game(m, gid)
         assert (row.status, row.winner, row.reason, row.ply) == ("finished", 1, "timeout", 1)
@@ -192,7 +191,7 @@ async def test_abort_with_no_result_when_the_first_player_never_moves(tmp_path: 
             "no first move",
         )
         assert "did not make the first move" in str((await notes(m, ALICE, "game_over"))[0].text)
-        board = await m.board(ALICE, ROOM, gid)
+        board = await m.games.board(ALICE, ROOM, gid)
         assert "was aborted (no first move)" in board.text
 
 
@@ -202,7 +201,7 @@ async def test_games_without_a_clock_never_time_out(tmp_path: Path) -> None:
         gid = await maphex_after_first_move(m, None)
         clock.advance(days=400)
         assert await m.sweep() == 0
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok
 
 
 # -- the start-up sweeper ------------------------------------------------------------------------
@@ -279,7 +278,7 @@ async def test_vacation_pauses_clocks_tells_opponents_and_resumes(tmp_path: Path
         gid = await maphex_after_first_move(m, 3)
         deadline = clock.now() + 3 * DAY
         clock.advance(days=1)
-        away = await m.away(ALICE, 5)
+        away = await m.players.away(ALICE, 5)
         assert away.ok and "9 whole days of vacation left" in away.text
         assert ((await game(m, gid)).deadline_at) == deadline + 5 * DAY
         told = await notes(m, BOB, "opponent_away")
@@ -289,7 +288,7 @@ async def test_vacation_pauses_clocks_tells_opponents_and_resumes(tmp_path: Path
         assert (await game(m, gid)).status == "active"
         # Back from vacation, Alice moves in her 2 remaining days; Bob's clock then runs.
         clock.set(deadline + 4 * DAY)
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok
         assert ((await game(m, gid)).deadline_at) == clock.now() + 3 * DAY
 
 
@@ -297,7 +296,7 @@ async def test_vacation_deadline_is_reached_after_the_time_away(tmp_path: Path) 
     clock = FakeClock()
     async with session(tmp_path / "h.db", clock) as m:
         gid = await maphex_after_first_move(m, 1)
-        assert (await m.away(ALICE, 2)).ok
+        assert (await m.players.away(ALICE, 2)).ok
         clock.advance(days=3, seconds=-1)
         await m.sweep()
         assert (await game(m, gid)).status == "active"
@@ -310,12 +309,12 @@ async def test_a_turn_given_to_a_player_away_starts_after_the_vacation(tmp_path:
     clock = FakeClock()
     start = clock.now()
     async with session(tmp_path / "h.db", clock) as m:
-        made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
-        gid = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
+        made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
+        gid = (await m.challenges.accept(BOB, ROOM, made.challenge_id)).game_id
         assert gid is not None
-        assert (await m.away(ALICE, 4)).ok
+        assert (await m.players.away(ALICE, 4)).ok
         clock.advance(hours=23)
-        assert (await m.move(BOB, ROOM, "5", gid)).ok  # Alice is away: her day starts later
+        assert (await m.games.move(BOB, ROOM, "5", gid)).ok  # Alice is away: her day starts later
         assert ((await game(m, gid)).deadline_at) == start + 5 * DAY
 
 
@@ -324,29 +323,29 @@ async def test_coming_back_early_restarts_the_clock(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db", clock) as m:
         gid = await maphex_after_first_move(m, 3)
         deadline = clock.now() + 3 * DAY
-        assert (await m.away(ALICE, 10)).ok
+        assert (await m.players.away(ALICE, 10)).ok
         clock.advance(days=2)
-        back = await m.back(ALICE)
+        back = await m.players.back(ALICE)
         assert back.ok
         assert ((await game(m, gid)).deadline_at) == deadline + 2 * DAY
         assert "back" in str((await notes(m, BOB, "opponent_away"))[-1].text)
         # Only the two days really taken count against the year: 2 + 1 of 14.
-        assert "11 whole days of vacation left" in (await m.away(ALICE, 1)).text
-        assert not (await m.back(BOB)).ok
+        assert "11 whole days of vacation left" in (await m.players.away(ALICE, 1)).text
+        assert not (await m.players.back(BOB)).ok
 
 
 async def test_vacation_is_at_most_14_days_a_calendar_year(tmp_path: Path) -> None:
     clock = FakeClock(datetime(2026, 3, 1, tzinfo=UTC))
     async with session(tmp_path / "h.db", clock) as m:
-        assert (await m.away(ALICE, 10)).ok
+        assert (await m.players.away(ALICE, 10)).ok
         clock.advance(days=20)
-        refused = await m.away(ALICE, 5)
+        refused = await m.players.away(ALICE, 5)
         assert not refused.ok and "4 days of vacation left this year" in refused.text
-        assert not (await m.away(ALICE, 15)).ok
-        assert not (await m.away(ALICE, "soon")).ok
-        assert (await m.away(ALICE, 4)).ok
+        assert not (await m.players.away(ALICE, 15)).ok
+        assert not (await m.players.away(ALICE, "soon")).ok
+        assert (await m.players.away(ALICE, 4)).ok
         clock.set(datetime(2027, 1, 2, tzinfo=UTC))
-        assert (await m.away(ALICE, 14)).ok  # a new year, a new allowance
+        assert (await m.players.away(ALICE, 14)).ok  # a new year, a new allowance
 
 
 # -- notifications: settings, quiet hours, once per move -----------------------------------------
@@ -356,9 +355,9 @@ async def test_quiet_hours_delay_delivery_until_they_end(tmp_path: Path) -> None
     clock = FakeClock(datetime(2026, 1, 5, 22, 30, tzinfo=UTC))
     async with session(tmp_path / "h.db", clock) as m:
         # 23:00-08:00 at UTC+01:00 is 22:00-07:00 UTC.
-        assert (await m.settings(ALICE, "quiet", "23:00-08:00 +01:00")).ok
+        assert (await m.players.settings(ALICE, "quiet", "23:00-08:00 +01:00")).ok
         for who in (ALICE, BOB):
-            assert (await m.settings(who, "dm", "on")).ok
+            assert (await m.players.settings(who, "dm", "on")).ok
         await maphex_after_first_move(m, 3)
         (turn,) = await notes(m, ALICE, "your_turn")
         morning = datetime(2026, 1, 6, 7, 0, tzinfo=UTC)
@@ -373,7 +372,7 @@ async def test_quiet_hours_delay_delivery_until_they_end(tmp_path: Path) -> None
 async def test_a_reminder_falling_in_quiet_hours_waits_for_them_to_end(tmp_path: Path) -> None:
     clock = FakeClock(datetime(2026, 1, 5, 12, 0, tzinfo=UTC))
     async with session(tmp_path / "h.db", clock) as m:
-        assert (await m.settings(ALICE, "quiet", "9:00-13:00")).ok
+        assert (await m.players.settings(ALICE, "quiet", "9:00-13:00")).ok
         await maphex_after_first_move(m, 1)  # due 6 Jan 12:00; reminder at 09:36, quiet
         clock.set(datetime(2026, 1, 6, 9, 40, tzinfo=UTC))
         assert await m.sweep() == 1
@@ -383,21 +382,21 @@ async def test_a_reminder_falling_in_quiet_hours_waits_for_them_to_end(tmp_path:
 
 async def test_settings_show_change_and_refuse_nonsense(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        shown = await m.settings(ALICE)
+        shown = await m.players.settings(ALICE)
         # Direct messages are opt-in.
         assert shown.text == "Your settings: direct messages off, reminders on, quiet hours none."
         changed = await execute(m, ALICE, ROOM, "settings quiet 22-7 UTC+2", lambda n: BOB)
         assert changed.text.endswith("quiet hours 22:00-07:00 UTC+02:00.")
-        assert not (await m.settings(ALICE, "colour", "blue")).ok
-        assert not (await m.settings(ALICE, "dm", "maybe")).ok
-        assert (await m.settings(ALICE, "quiet", "off")).text.endswith("quiet hours none.")
+        assert not (await m.players.settings(ALICE, "colour", "blue")).ok
+        assert not (await m.players.settings(ALICE, "dm", "maybe")).ok
+        assert (await m.players.settings(ALICE, "quiet", "off")).text.endswith("quiet hours none.")
 
 
 async def test_direct_messages_only_to_who_turned_them_on(tmp_path: Path) -> None:
     """With direct messages off (the default) the board in the game's chat is the turn notice:
     nothing is queued; Bob, who turned them on, gets the challenge privately (no chat copy)."""
     async with session(tmp_path / "h.db") as m:
-        assert (await m.settings(BOB, "dm", "on")).ok
+        assert (await m.players.settings(BOB, "dm", "on")).ok
         await maphex_after_first_move(m, 3)
         assert await notes(m, ALICE, "your_turn") == []
         (challenge,) = await notes(m, BOB, "challenge")
@@ -406,13 +405,13 @@ async def test_direct_messages_only_to_who_turned_them_on(tmp_path: Path) -> Non
 
 async def test_at_most_one_your_turn_per_game_per_move(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        assert (await m.settings(ALICE, "dm", "on")).ok
+        assert (await m.players.settings(ALICE, "dm", "on")).ok
         gid = await maphex_after_first_move(m, 3)
-        assert (await m.move(BOB, ROOM, "5", gid)).ok  # the same move again: same answer
-        assert (await m.press(BOB, ROOM, f"mv:{gid}:0:5")).ok
+        assert (await m.games.move(BOB, ROOM, "5", gid)).ok  # the same move again: same answer
+        assert (await m.games.press(BOB, ROOM, f"mv:{gid}:0:5")).ok
         assert len(await notes(m, ALICE, "your_turn")) == 1
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok
-        assert (await m.move(BOB, ROOM, "d5", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok
+        assert (await m.games.move(BOB, ROOM, "d5", gid)).ok
         # The undelivered one for ply 1 was cancelled when Alice played that ply.
         assert [n.dedupe for n in await notes(m, ALICE, "your_turn")] == [f"your_turn:{gid}:3"]
 
@@ -423,10 +422,10 @@ async def test_at_most_one_your_turn_per_game_per_move(tmp_path: Path) -> None:
 async def test_draw_offer_accept_and_refusals_for_the_wrong_player(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         for who in (ALICE, BOB):  # the offer and its answer reach them privately too
-            assert (await m.settings(who, "dm", "on")).ok
+            assert (await m.players.settings(who, "dm", "on")).ok
         gid = await maphex_after_first_move(m, 3)
-        assert not (await m.draw(ALICE, ROOM, gid, "accept")).ok  # nothing offered
-        offer = await m.draw(ALICE, ROOM, gid)
+        assert not (await m.games.draw(ALICE, ROOM, gid, "accept")).ok  # nothing offered
+        offer = await m.games.draw(ALICE, ROOM, gid)
         assert offer.ok and [a.id for a in offer.actions] == [f"dra:{gid}", f"drd:{gid}"]
         assert len(await notes(m, BOB, "draw_offered")) == 1
         before = await game(m, gid)
@@ -436,11 +435,11 @@ async def test_draw_offer_accept_and_refusals_for_the_wrong_player(tmp_path: Pat
             (CAROL, "accept", "not playing"),
             (CAROL, "decline", "not playing"),
         ]:
-            refused = await m.draw(user, ROOM, gid, answer)
+            refused = await m.games.draw(user, ROOM, gid, answer)
             assert not refused.ok and words in refused.text, refused.text
         assert await game(m, gid) == before
-        assert not (await m.press(CAROL, ROOM, f"dra:{gid}")).ok
-        done = await m.press(BOB, ROOM, f"dra:{gid}")
+        assert not (await m.games.press(CAROL, ROOM, f"dra:{gid}")).ok
+        done = await m.games.press(BOB, ROOM, f"dra:{gid}")
         assert done.ok and "drawn (agreement)" in done.text
         assert [a.id for a in done.actions] == [f"rm:{gid}"]
         row = await game(m, gid)
@@ -456,11 +455,11 @@ async def test_draw_offer_accept_and_refusals_for_the_wrong_player(tmp_path: Pat
 async def test_draw_decline_and_offers_from_both_sides_agree(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid = await maphex_after_first_move(m, 3)
-        assert (await m.draw(BOB, ROOM, gid)).ok
+        assert (await m.games.draw(BOB, ROOM, gid)).ok
         assert (await execute(m, ALICE, ROOM, f"draw #{gid} decline", lambda n: BOB)).ok
         assert (await game(m, gid)).draw_offer_by is None
-        assert (await m.draw(BOB, ROOM, gid)).ok
-        agreed = await m.draw(ALICE, ROOM, gid)  # offering back is agreeing
+        assert (await m.games.draw(BOB, ROOM, gid)).ok
+        agreed = await m.games.draw(ALICE, ROOM, gid)  # offering back is agreeing
         assert agreed.ok and (await game(m, gid)).result == "draw"
 
 
@@ -468,13 +467,13 @@ async def test_a_draw_offer_lapses_when_the_offerers_opponent_moves(tmp_path: Pa
     async with session(tmp_path / "h.db") as m:
         gid = await maphex_after_first_move(m, 3)
         # Alice offers on her own turn, then moves: the offer stands.
-        assert (await m.draw(ALICE, ROOM, gid)).ok
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok
+        assert (await m.games.draw(ALICE, ROOM, gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok
         assert (await game(m, gid)).draw_offer_by == 0
         # Bob moves instead of answering: the offer lapses.
-        assert (await m.move(BOB, ROOM, "d5", gid)).ok
+        assert (await m.games.move(BOB, ROOM, "d5", gid)).ok
         assert (await game(m, gid)).draw_offer_by is None
-        refused = await m.draw(BOB, ROOM, gid, "accept")
+        refused = await m.games.draw(BOB, ROOM, gid, "accept")
         assert not refused.ok and "no draw offer" in refused.text
 
 
@@ -483,11 +482,11 @@ async def test_a_draw_offer_lapses_when_the_offerers_opponent_moves(tmp_path: Pa
 
 async def test_takeback_ask_accept_and_refusals_for_the_wrong_player(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        assert (await m.settings(ALICE, "dm", "on")).ok  # her turn notices are kept
+        assert (await m.players.settings(ALICE, "dm", "on")).ok  # her turn notices are kept
         gid = await maphex_after_first_move(m, 3)  # Bob played 5; Alice to move
-        refused = await m.takeback(ALICE, ROOM, gid)
+        refused = await m.games.takeback(ALICE, ROOM, gid)
         assert not refused.ok and "your own last move" in refused.text
-        asked = await m.takeback(BOB, ROOM, gid)
+        asked = await m.games.takeback(BOB, ROOM, gid)
         assert asked.ok and [a.id for a in asked.actions] == [f"tba:{gid}", f"tbd:{gid}"]
         assert len(await notes(m, ALICE, "takeback_requested")) == 1
         before = await game(m, gid)
@@ -496,33 +495,33 @@ async def test_takeback_ask_accept_and_refusals_for_the_wrong_player(tmp_path: P
             (BOB, "ask", "already asked"),
             (CAROL, "accept", "not playing"),
         ]:
-            refused = await m.takeback(user, ROOM, gid, answer)
+            refused = await m.games.takeback(user, ROOM, gid, answer)
             assert not refused.ok and words in refused.text, refused.text
         assert await game(m, gid) == before
-        done = await m.press(ALICE, ROOM, f"tba:{gid}")
+        done = await m.games.press(ALICE, ROOM, f"tba:{gid}")
         assert done.ok and "5 is taken back" in done.text
         row = await game(m, gid)
         assert (row.ply, row.to_move, row.takeback_by) == (0, 1, None)
         assert await m.store.moves(gid) == []
         # Bob chooses again: the new move is a new move, announced once.
-        assert (await m.move(BOB, ROOM, "3", gid)).ok
+        assert (await m.games.move(BOB, ROOM, "3", gid)).ok
         # (the one for the move taken back was cancelled with the takeback)
         assert [n.ply for n in await notes(m, ALICE, "your_turn")] == [1]
-        assert (await m.move(ALICE, ROOM, "h2", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "h2", gid)).ok
 
 
 async def test_takeback_decline_and_no_takeback_after_the_opponent_moved(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid = await maphex_after_first_move(m, 3)
-        assert (await m.takeback(BOB, ROOM, gid)).ok
+        assert (await m.games.takeback(BOB, ROOM, gid)).ok
         assert (await execute(m, ALICE, ROOM, "takeback no", lambda n: BOB)).ok
         assert (await game(m, gid)).takeback_by is None
         assert (await game(m, gid)).ply == 1
-        assert (await m.takeback(BOB, ROOM, gid)).ok
+        assert (await m.games.takeback(BOB, ROOM, gid)).ok
         # Alice moves instead of answering: Bob's move is no longer the last one.
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok
         assert (await game(m, gid)).takeback_by is None
-        refused = await m.takeback(BOB, ROOM, gid)
+        refused = await m.games.takeback(BOB, ROOM, gid)
         assert not refused.ok and "your own last move" in refused.text
 
 
@@ -531,8 +530,8 @@ async def test_takeback_restarts_the_clock_of_the_player_who_moves_again(tmp_pat
     async with session(tmp_path / "h.db", clock) as m:
         gid = await maphex_after_first_move(m, 1)
         clock.advance(hours=20)
-        assert (await m.takeback(BOB, ROOM, gid)).ok
-        assert (await m.takeback(ALICE, ROOM, gid, "accept")).ok
+        assert (await m.games.takeback(BOB, ROOM, gid)).ok
+        assert (await m.games.takeback(ALICE, ROOM, gid, "accept")).ok
         assert ((await game(m, gid)).deadline_at) == clock.now() + DAY
 
 
@@ -541,22 +540,22 @@ async def test_takeback_restarts_the_clock_of_the_player_who_moves_again(tmp_pat
 
 async def test_rematch_same_game_and_options_seats_swapped_linked(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        assert (await m.settings(BOB, "dm", "on")).ok
-        made = await m.challenge(ALICE, ROOM, "maphex", BOB, {"size": "16"}, "me", 7)
-        old = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
+        assert (await m.players.settings(BOB, "dm", "on")).ok
+        made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {"size": "16"}, "me", 7)
+        old = (await m.challenges.accept(BOB, ROOM, made.challenge_id)).game_id
         assert old is not None
-        early = await m.rematch(ALICE, ROOM, old)
+        early = await m.games.rematch(ALICE, ROOM, old)
         assert not early.ok and "still going" in early.text
-        resigned = await m.resign(ALICE, ROOM, old)
+        resigned = await m.games.resign(ALICE, ROOM, old)
         assert [a.id for a in resigned.actions] == [f"rm:{old}"]
-        refused = await m.rematch(CAROL, ROOM, old)
+        refused = await m.games.rematch(CAROL, ROOM, old)
         assert not refused.ok and "not playing" in refused.text
-        asked = await m.press(ALICE, ROOM, f"rm:{old}")
+        asked = await m.games.press(ALICE, ROOM, f"rm:{old}")
         assert asked.ok and "seats swapped" in asked.text
-        again = await m.rematch(ALICE, ROOM, old)
+        again = await m.games.rematch(ALICE, ROOM, old)
         assert not again.ok and "already asked" in again.text
         assert len(await notes(m, BOB, "challenge")) == 2
-        accepted = await m.rematch(BOB, ROOM)  # Bob asks too: that accepts Alice's
+        accepted = await m.games.rematch(BOB, ROOM)  # Bob asks too: that accepts Alice's
         assert accepted.ok and accepted.game_id is not None
         first, second = await game(m, old), await game(m, accepted.game_id)
         assert (second.seat0, second.seat1) == (first.seat1, first.seat0)
@@ -566,20 +565,20 @@ async def test_rematch_same_game_and_options_seats_swapped_linked(tmp_path: Path
             7,
         )
         assert second.rematch_of == old
-        done = await m.rematch(ALICE, ROOM, old)
+        done = await m.games.rematch(ALICE, ROOM, old)
         assert not done.ok and f"already game #{second.id}" in done.text
 
 
 async def test_rematch_can_be_declined_by_the_opponent_only(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid, _ = await start_game(m, "maphex")
-        assert (await m.resign(BOB, ROOM, gid)).ok
-        asked = await m.rematch(BOB, ROOM, gid)
+        assert (await m.games.resign(BOB, ROOM, gid)).ok
+        asked = await m.games.rematch(BOB, ROOM, gid)
         challenge = asked.challenge_id
-        assert not (await m.accept(CAROL, ROOM, challenge)).ok
-        assert not (await m.accept(BOB, ROOM, challenge)).ok
-        assert (await m.decline(ALICE, ROOM, challenge)).ok
-        assert (await m.rematch(ALICE, ROOM, gid)).ok  # declined: a new one may be asked
+        assert not (await m.challenges.accept(CAROL, ROOM, challenge)).ok
+        assert not (await m.challenges.accept(BOB, ROOM, challenge)).ok
+        assert (await m.challenges.decline(ALICE, ROOM, challenge)).ok
+        assert (await m.games.rematch(ALICE, ROOM, gid)).ok  # declined: a new one may be asked
 
 
 # -- records ---------------------------------------------------------------------------------
@@ -593,7 +592,7 @@ async def play_moves(m: SessionManager, gid: int, moves: tuple[str, ...]) -> Non
         assert player is not None
         user = ALICE if player.user_id == ALICE.user_id else BOB
         # A random game may hold a move that loses for its player: confirm it as they would.
-        reply = await m.move(user, ROOM, move, gid, confirm=True)
+        reply = await m.games.move(user, ROOM, move, gid, confirm=True)
         assert reply.ok, reply.text
 
 
@@ -603,14 +602,14 @@ async def test_export_import_round_trip_for_every_game(tmp_path: Path, name: str
     async with session(tmp_path / "h.db", clock) as m:
         gid, _ = await start_game(m, name)
         await play_moves(m, gid, finishing_moves(name))
-        text = (await m.export(ALICE, ROOM, gid)).text
+        text = (await m.games.export(ALICE, ROOM, gid)).text
         record = records.parse(text)
         original = await game(m, gid)
         assert record.moves == tuple(mv.move for mv in await m.store.moves(gid))
         assert record.players == ("alice", "bob")
         assert record.result == records.Result(original.winner, original.reason or "")
         assert record.time_per_move == 3 and record.game_id == f"#{gid}"
-        imported = await m.import_record(ALICE, Chat("test", "other"), text, CAROL)
+        imported = await m.games.import_record(ALICE, Chat("test", "other"), text, CAROL)
         assert imported.ok and imported.game_id is not None
         copy = await game(m, imported.game_id)
         assert (copy.status, copy.winner, copy.reason, copy.snapshot) == (
@@ -619,7 +618,7 @@ async def test_export_import_round_trip_for_every_game(tmp_path: Path, name: str
             original.reason,
             original.snapshot,
         )
-        again = records.parse((await m.export(ALICE, ROOM, copy.id)).text)
+        again = records.parse((await m.games.export(ALICE, ROOM, copy.id)).text)
         assert again.moves == record.moves and again.result == record.result
         assert again.replay() == record.replay()
 
@@ -629,10 +628,10 @@ async def test_an_unfinished_game_imports_ready_to_continue(tmp_path: Path, name
     async with session(tmp_path / "h.db") as m:
         gid, _ = await start_game(m, name)
         await play_moves(m, gid, finishing_moves(name)[:3])
-        text = (await m.export(BOB, ROOM, gid)).text
+        text = (await m.games.export(BOB, ROOM, gid)).text
         assert "Result: *" in text
         room = Chat("test", "elsewhere")
-        imported = await m.import_record(BOB, room, text, ALICE)
+        imported = await m.games.import_record(BOB, room, text, ALICE)
         assert imported.ok and imported.game_id is not None
         copy = await game(m, imported.game_id)
         assert copy.status == "active" and copy.ply == 3
@@ -642,21 +641,21 @@ async def test_an_unfinished_game_imports_ready_to_continue(tmp_path: Path, name
         player = await m.store.get_player(copy.seats[position.to_move])
         assert player is not None
         user = ALICE if player.user_id == ALICE.user_id else BOB
-        assert (await m.move(user, room, finishing_moves(name)[3], copy.id)).ok
+        assert (await m.games.move(user, room, finishing_moves(name)[3], copy.id)).ok
 
 
 async def test_import_refuses_a_bad_record_with_the_line(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        bad = await m.import_record(ALICE, ROOM, "Game: maphex\n\n1. 5\n2. a1\n", BOB)
+        bad = await m.games.import_record(ALICE, ROOM, "Game: maphex\n\n1. 5\n2. a1\n", BOB)
         assert not bad.ok and "line 4: move 2 (a1) is illegal" in bad.text
-        assert not (await m.import_record(ALICE, ROOM, "Game: maphex\n", ALICE)).ok
+        assert not (await m.games.import_record(ALICE, ROOM, "Game: maphex\n", ALICE)).ok
 
 
 async def test_history_shows_the_players_and_the_numbered_moves(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid = await maphex_after_first_move(m, 7)
-        assert (await m.move(ALICE, ROOM, "e5", gid)).ok
-        text = (await m.history(ALICE, ROOM, gid)).text
+        assert (await m.games.move(ALICE, ROOM, "e5", gid)).ok
+        text = (await m.games.history(ALICE, ROOM, gid)).text
         # A readable move list (issue 13): the record with its header is what export gives.
         assert text == f"#{gid} Maphex: alice (Red) vs bob (Blue)\n1. 5 e5"
 
@@ -673,17 +672,17 @@ async def test_the_game_over_reply_carries_the_animated_recap(tmp_path: Path) ->
         player = await m.store.get_player(row.seats[row.to_move])
         assert player is not None
         user = ALICE if player.user_id == ALICE.user_id else BOB
-        last = await m.move(user, ROOM, moves[-1], gid)
+        last = await m.games.move(user, ROOM, moves[-1], gid)
         # The reply goes at once with the final board; the recap follows as its own delivery.
         assert last.ok and "wins" in last.text and last.animation is None
         assert last.image is not None and [a.id for a in last.actions] == [f"rm:{gid}"]
         due = await m.store.due_notifications("test", m.now())
         (recap,) = [n for n in due if n.kind == "recap"]
         assert recap.game_id == gid and not recap.direct and recap.chat == ROOM
-        gif = await Recaps(m.store).gif(gid)
+        gif = await m.recaps().gif(gid)
         assert gif is not None and gif[:6] in (b"GIF87a", b"GIF89a")
         resigned_game, _ = await start_game(m, "maphex")
-        resigned = await m.resign(ALICE, ROOM, resigned_game)
+        resigned = await m.games.resign(ALICE, ROOM, resigned_game)
         assert resigned.ok and resigned.animation is None
         recaps = [n for n in await m.store.due_notifications("test", m.now()) if n.kind == "recap"]
         assert [n.game_id for n in recaps] == [gid, resigned_game]
@@ -693,7 +692,7 @@ async def test_the_game_over_reply_carries_the_animated_recap(tmp_path: Path) ->
         final = engines.position_after(
             "maphex", [mv.move for mv in await m.store.moves(resigned_game)]
         )
-        shown = await Recaps(m.store).gif(resigned_game)
+        shown = await m.recaps().gif(resigned_game)
         assert shown is not None
         frames = Image.open(io.BytesIO(shown))
         frames.seek(getattr(frames, "n_frames", 1) - 1)

@@ -57,13 +57,13 @@ def test_the_cases_are_columns_the_manager_reads() -> None:
 
 
 async def _prepare(m: SessionManager) -> None:
-    made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
-    assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
-    assert (await m.move(ALICE, ROOM, "a2", 1)).ok
-    assert (await m.move(BOB, ROOM, "b5", 1)).ok
-    other = await m.challenge(ALICE, ELSEWHERE, "maphex", CAROL, {}, "me")
-    assert (await m.accept(CAROL, ELSEWHERE, other.challenge_id)).ok
-    pending = await m.challenge(ALICE, ROOM, "isopath", BOB, {}, "me")
+    made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
+    assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
+    assert (await m.games.move(ALICE, ROOM, "a2", 1)).ok
+    assert (await m.games.move(BOB, ROOM, "b5", 1)).ok
+    other = await m.challenges.challenge(ALICE, ELSEWHERE, "maphex", CAROL, {}, "me")
+    assert (await m.challenges.accept(CAROL, ELSEWHERE, other.challenge_id)).ok
+    pending = await m.challenges.challenge(ALICE, ROOM, "isopath", BOB, {}, "me")
     assert pending.challenge_id == 3
 
 
@@ -87,7 +87,7 @@ async def test_a_damaged_text_column_harms_only_its_own_game(
             if not reply.ok:
                 assert "\n" not in reply.text and len(reply.text) < 300, reply.text
                 assert "None" not in reply.text and "missing from" not in reply.text
-        board = await m.board(ALICE, ELSEWHERE, 2)
+        board = await m.games.board(ALICE, ELSEWHERE, 2)
         assert board.ok, board.text
         row = await store.get_game(2)
         assert row is not None and row.status == "active"

@@ -27,11 +27,11 @@ DAVE = User("test", "4", "dave")
 async def _rated(m: SessionManager, first: User, second: User) -> int:
     """``first`` challenges ``second`` to a rated Pathagon game (1 day a move), it is
     accepted and ``first`` makes the first move; the game id."""
-    made = await m.challenge(first, ROOM, "pathagon", second, None, "me", 1, True)
+    made = await m.challenges.challenge(first, ROOM, "pathagon", second, None, "me", 1, True)
     assert made.ok and made.challenge_id is not None, made.text
-    accepted = await m.accept(second, ROOM, made.challenge_id)
+    accepted = await m.challenges.accept(second, ROOM, made.challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
-    played = await m.move(first, ROOM, finishing_moves("pathagon")[0], accepted.game_id)
+    played = await m.games.move(first, ROOM, finishing_moves("pathagon")[0], accepted.game_id)
     assert played.ok, played.text
     return accepted.game_id
 
@@ -54,11 +54,11 @@ async def test_a_damaged_rating_stops_only_its_own_game(
     clock = FakeClock()
     async with session(store_url, clock) as m:
         # Alice and Bob have ratings after one rated game; then two rated games run out of time.
-        first = await m.challenge(ALICE, ROOM, "pathagon", BOB, None, "me", 1, True)
+        first = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, None, "me", 1, True)
         assert first.challenge_id is not None
-        done = await m.accept(BOB, ROOM, first.challenge_id)
+        done = await m.challenges.accept(BOB, ROOM, first.challenge_id)
         assert done.game_id is not None
-        assert (await m.resign(ALICE, ROOM, done.game_id)).ok
+        assert (await m.games.resign(ALICE, ROOM, done.game_id)).ok
         damaged = await _rated(m, ALICE, BOB)
         spared = await _rated(m, CAROL, DAVE)
         await raw(
@@ -81,18 +81,18 @@ async def test_a_damaged_rating_stops_only_its_own_game(
             assert await m.sweep() == 0
         assert not [r for r in caplog.records if f"#{damaged}" in r.getMessage()]
         # Its players get a clear sentence; nothing escapes.
-        resigned = await m.resign(BOB, ROOM, damaged)
+        resigned = await m.games.resign(BOB, ROOM, damaged)
         assert not resigned.ok and f"#{damaged}" in resigned.text, resigned.text
         assert "rating" in resigned.text and "\n" not in resigned.text
-        offered = await m.draw(BOB, ROOM, damaged)
-        accepted = await m.draw(ALICE, ROOM, damaged, "accept")
+        offered = await m.games.draw(BOB, ROOM, damaged)
+        accepted = await m.games.draw(ALICE, ROOM, damaged, "accept")
         assert offered.ok and not accepted.ok and "rating" in accepted.text, accepted.text
         # Leaderboard and stats go on for everyone else.
-        board = await m.leaderboard(ALICE, ROOM, "pathagon")
+        board = await m.players.leaderboard(ALICE, ROOM, "pathagon")
         assert board.ok and "bob" in board.text and "carol" in board.text, board.text
         assert "alice" not in board.text
         for who in (ALICE, BOB):
-            stats = await m.stats(ALICE, ROOM, who)
+            stats = await m.players.stats(ALICE, ROOM, who)
             assert stats.ok, stats.text
         # A damaged rating change reads as not rated: history and chart go on without it.
         await raw(
@@ -105,7 +105,7 @@ async def test_a_damaged_rating_stops_only_its_own_game(
         assert bob is not None
         here = Community(ROOM.platform, ROOM.community_id)
         assert await m.store.rating_history(bob.id, Pool("pathagon"), here) == []
-        assert (await m.history(BOB, ROOM, done.game_id)).ok
+        assert (await m.games.history(BOB, ROOM, done.game_id)).ok
         # Once fixed, the game's clock runs again.
         await raw(m.store, "UPDATE ratings SET mu = 25.0 WHERE mu <> mu OR sigma > 0")
         assert await m.sweep() == 1
@@ -145,8 +145,8 @@ async def test_a_vacation_ending_before_it_starts_is_left_out(
             BOB.user_id,
         )
         with caplog.at_level(logging.WARNING):
-            away = await m.away(BOB, "2")
-            back = await m.back(BOB)
+            away = await m.players.away(BOB, "2")
+            back = await m.players.back(BOB)
         assert away.ok, away.text
         assert back.ok, back.text
         assert [r for r in caplog.records if "away_spans" in r.getMessage()], caplog.text
@@ -167,5 +167,5 @@ async def test_the_sweep_sets_a_damaged_game_aside_and_times_out_the_others(
         assert await _status(m, spared) is GameStatus.FINISHED
         assert await _status(m, damaged) is GameStatus.CORRUPT
         assert any(f"#{damaged}" in r.getMessage() for r in caplog.records), caplog.text
-        told = await m.board(ALICE, ROOM, damaged)
+        told = await m.games.board(ALICE, ROOM, damaged)
         assert not told.ok and f"#{damaged}" in told.text and "set aside" in told.text

@@ -99,7 +99,7 @@ async def test_a_board_answered_in_its_chat_is_posted_once(
     async with two(store_url, mover, other) as (a, b):
         gid, _ = await start_game(a, "pathagon")
         before = await a.store.db_now()
-        assert (await a.move(ALICE, ROOM, "a2", gid)).ok
+        assert (await a.games.move(ALICE, ROOM, "a2", gid)).ok
         after = await a.store.db_now()
         # Due the grace after the move by the database's clock, whatever the mover's clock.
         due, created = await _stored_board(a, gid)
@@ -126,7 +126,7 @@ async def test_a_lost_answers_board_is_posted_once_its_grace_has_passed(
 ) -> None:
     async with two(store_url, mover, other) as (a, b):
         gid, _ = await start_game(a, "pathagon")
-        assert (await a.move(ALICE, ROOM, "a2", gid)).ok
+        assert (await a.games.move(ALICE, ROOM, "a2", gid)).ok
         due, _ = await _stored_board(a, gid)
         # The mover died before answering: the other process's outbox posts the board when
         # the grace has passed by the database's clock (its own clock may be 150 s behind:
@@ -148,7 +148,7 @@ async def test_a_deadline_is_stored_on_the_databases_clock(store_url: str, mover
     async with two(store_url, mover, -mover) as (a, _):
         gid, _ = await start_game(a, "pathagon")
         before = await a.store.db_now()
-        assert (await a.move(ALICE, ROOM, "a2", gid)).ok
+        assert (await a.games.move(ALICE, ROOM, "a2", gid)).ok
         after = await a.store.db_now()
         row = await a.store.get_game(gid)
         assert row is not None and row.deadline_at is not None
@@ -173,7 +173,7 @@ async def _due_in(m: SessionManager, game_id: int, left: timedelta) -> None:
 async def test_the_sweep_calls_time_by_the_databases_clock(store_url: str) -> None:
     async with two(store_url, SKEW, -SKEW) as (ahead, behind):
         late, _ = await start_game(ahead, "pathagon")
-        assert (await ahead.move(ALICE, ROOM, "a2", late)).ok
+        assert (await ahead.games.move(ALICE, ROOM, "a2", late)).ok
         # Ran out a second ago: the sweep whose clock is 150 s behind calls time now.
         await _due_in(ahead, late, timedelta(seconds=-1))
         assert await behind.sweep() == 1
@@ -181,7 +181,7 @@ async def test_the_sweep_calls_time_by_the_databases_clock(store_url: str) -> No
         assert row is not None and row.status is GameStatus.FINISHED
         # A minute left: the sweep whose clock is 150 s ahead does not call time early.
         early, _ = await start_game(ahead, "pathagon")
-        assert (await ahead.move(ALICE, ROOM, "a2", early)).ok
+        assert (await ahead.games.move(ALICE, ROOM, "a2", early)).ok
         await _due_in(ahead, early, timedelta(minutes=1))
         assert await ahead.sweep() == 0
         row = await ahead.store.get_game(early)
@@ -194,7 +194,7 @@ async def test_a_clock_far_from_the_databases_keeps_its_own_times(store_url: str
     far = -(MAX_SKEW + timedelta(hours=1)).total_seconds()
     async with two(store_url, far, far) as (a, _):
         gid, _ = await start_game(a, "pathagon")
-        assert (await a.move(ALICE, ROOM, "a2", gid)).ok
+        assert (await a.games.move(ALICE, ROOM, "a2", gid)).ok
         due, created = await _stored_board(a, gid)
         assert due - created == GRACE
         assert abs(created - a.now()) < timedelta(seconds=30)

@@ -1,7 +1,7 @@
 """Hardening (issue 14): each class of bad input, as a property over the whole class.
 
 - numbers are ASCII digits, range-checked where they are parsed (typed ids, action ids);
-- the manager's public methods refuse arguments of the wrong kind in one line;
+- the services refuse values that do not fit (checked where they enter) in one line;
 - nothing typed comes back unbounded, and names and ids are bounded;
 - a refusal changes nothing (the player named at the pending limit is not created, and no one
   renames another player by typing their name);
@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 from bot.adapters.commands import COMMAND, COMMANDS, execute, split_id
 from bot.adapters.console import console_user
 from bot.core.settings import parse_quiet_hours, parse_utc_offset
-from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, MAX_PLY, NAME_LIMIT
+from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, MAX_PLY, NAME_LIMIT, TEXT_LIMIT
 from bot.messages import ACTION_FIELDS, ActionKind, Chat, Reply, User, parse_action
 from bot.sessions.clock import FakeClock, parse_time_control
 from bot.sessions.manager import SessionManager
@@ -57,8 +58,8 @@ def _run(body: Callable[[SessionManager, Path], Awaitable[None]]) -> None:
             store = await SqliteStore.open(path)
             try:
                 m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
-                made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
-                assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
+                made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
+                assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
                 await body(m, path)
             finally:
                 await store.close()
@@ -138,107 +139,197 @@ def test_typed_commands_with_other_digits_are_refused(word: str, digits: str, ha
     _run(body)
 
 
-# -- the manager's boundary: wrong kinds of arguments --------------------------------------
+# -- the services' edge: values that do not fit ----------------------------------------------
+# The kinds are mypy's (strict): what is checked where a value enters is what no type says.
 
-BAD_VALUES = st.one_of(
-    st.integers(min_value=MAX_ID + 1, max_value=2**100),
-    st.integers(max_value=-1),
-    st.lists(st.integers(), max_size=2),
-    # Non-empty and naming no option of any game: ``{}`` and ``{"size": 9}`` are good options.
-    st.dictionaries(
-        st.text(max_size=3).filter(lambda k: k not in ("pie", "size")),
-        st.integers(),
-        min_size=1,
-        max_size=2,
-    ),
-    st.floats(allow_nan=True, allow_infinity=True),
-    st.binary(max_size=4),
+NUMBERS = st.integers(min_value=MAX_ID + 1, max_value=2**100) | st.integers(max_value=-1)
+TEXTS = st.one_of(
     st.just("\ud800"),
     st.text(min_size=1, max_size=3).map(lambda s: s + "\udfff"),
-    st.just(object()),
+    st.integers(1, 20).map(lambda n: "a" * (TEXT_LIMIT + n)),
 )
+FLOATS = st.floats(allow_nan=True, allow_infinity=True).filter(
+    lambda f: math.isnan(f) or abs(f) > MAX_ID
+)
+# Naming no option of any game (``{}`` and ``{"size": 9}`` are good options), or too many.
+OPTIONS = st.dictionaries(
+    st.text(max_size=3).filter(lambda k: k not in ("pie", "size")),
+    st.integers() | st.text(max_size=3),
+    min_size=1,
+    max_size=20,
+) | st.fixed_dictionaries({"size": NUMBERS | TEXTS})
+LONG_IDS = st.text(st.characters(codec="utf-8"), min_size=NAME_LIMIT + 1, max_size=100).map(
+    lambda user_id: User("console", user_id, "zed")
+)
+BAD: dict[str, st.SearchStrategy[Any]] = {
+    "number": NUMBERS,
+    "text": TEXTS,
+    "float": FLOATS,
+    "options": OPTIONS,
+    "user": LONG_IDS,
+}
 
-# (method, good arguments, the argument replaced by a bad value)
-CALLS: list[tuple[str, dict[str, Any], str]] = [
-    ("rematch", {"user": ALICE, "chat": ROOM, "game_id": 1}, "game_id"),
-    ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "game_id"),
-    ("move", {"user": ALICE, "chat": ROOM, "text": "a1", "game_id": 1}, "expected_ply"),
-    ("move", {"user": ALICE, "chat": ROOM, "text": "a1", "game_id": 1}, "text"),
-    ("settings", {"user": ALICE, "name": "dm", "value": "on"}, "name"),
-    ("settings", {"user": ALICE, "name": "dm", "value": "on"}, "value"),
-    ("press", {"user": ALICE, "chat": ROOM, "action_id": "bd:1"}, "action_id"),
-    ("import_record", {"user": ALICE, "chat": ROOM, "text": "x", "opponent": BOB}, "text"),
-    ("import_record", {"user": ALICE, "chat": ROOM, "text": "x", "opponent": BOB}, "opponent"),
-    ("games", {"user": ALICE, "page": 1}, "page"),
-    ("away", {"user": ALICE, "days": 2}, "days"),
-    ("accept", {"user": ALICE, "chat": ROOM, "challenge_id": 1}, "challenge_id"),
-    ("challenge", {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB}, "options"),
-    ("challenge", {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB}, "rated"),
-    ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "user"),
-    ("board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "chat"),
+# (service, method, good arguments, the argument replaced by a bad value, its kind)
+CALLS: list[tuple[str, str, dict[str, Any], str, str]] = [
+    ("games", "rematch", {"user": ALICE, "chat": ROOM, "game_id": 1}, "game_id", "number"),
+    ("games", "board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "game_id", "number"),
+    (
+        "games",
+        "move",
+        {"user": ALICE, "chat": ROOM, "text": "a1", "game_id": 1},
+        "expected_ply",
+        "number",
+    ),
+    ("games", "move", {"user": ALICE, "chat": ROOM, "text": "a1", "game_id": 1}, "text", "text"),
+    ("players", "settings", {"user": ALICE, "name": "dm", "value": "on"}, "name", "text"),
+    ("players", "settings", {"user": ALICE, "name": "dm", "value": "on"}, "value", "text"),
+    ("games", "press", {"user": ALICE, "chat": ROOM, "action_id": "bd:1"}, "action_id", "text"),
+    (
+        "games",
+        "import_record",
+        {"user": ALICE, "chat": ROOM, "text": "x", "opponent": BOB},
+        "text",
+        "text",
+    ),
+    (
+        "games",
+        "import_record",
+        {"user": ALICE, "chat": ROOM, "text": "x", "opponent": BOB},
+        "opponent",
+        "user",
+    ),
+    ("games", "games", {"user": ALICE, "page": 1}, "page", "number"),
+    ("players", "away", {"user": ALICE, "days": 2}, "days", "number"),
+    (
+        "challenges",
+        "accept",
+        {"user": ALICE, "chat": ROOM, "challenge_id": 1},
+        "challenge_id",
+        "number",
+    ),
+    (
+        "challenges",
+        "challenge",
+        {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB},
+        "options",
+        "options",
+    ),
+    (
+        "challenges",
+        "challenge",
+        {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB},
+        "rated",
+        "text",
+    ),
+    (
+        "challenges",
+        "challenge",
+        {"user": ALICE, "chat": ROOM, "game": "maphex", "opponent": BOB},
+        "time_per_move",
+        "float",
+    ),
+    ("games", "board", {"user": ALICE, "chat": ROOM, "game_id": 1}, "user", "user"),
     *(
-        ("tournament_new", {"user": ALICE, "chat": ROOM, "game": "maphex"}, name)
-        for name in ("game", "options", "days", "rounds", "rated", "max_players")
+        (
+            "tournaments",
+            "tournament_new",
+            {"user": ALICE, "chat": ROOM, "game": "maphex"},
+            name,
+            kind,
+        )
+        for name, kind in (
+            ("game", "text"),
+            ("options", "options"),
+            ("days", "float"),
+            ("rounds", "number"),
+            ("rated", "text"),
+            ("max_players", "number"),
+        )
     ),
     *(
-        (method, {"user": ALICE, "chat": ROOM, "tournament_id": 1}, "tournament_id")
+        (
+            "tournaments",
+            method,
+            {"user": ALICE, "chat": ROOM, "tournament_id": 1},
+            "tournament_id",
+            "number",
+        )
         for method in ("tournament_join", "tournament_leave", "tournament_standings")
     ),
 ]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(CALLS), BAD_VALUES)
-def test_a_public_method_refuses_a_bad_argument_in_one_line(
-    call: tuple[str, dict[str, Any], str], bad: object
+@given(st.sampled_from(CALLS), st.data())
+def test_a_service_refuses_a_value_that_does_not_fit_in_one_line(
+    call: tuple[str, str, dict[str, Any], str, str], data: st.DataObject
 ) -> None:
-    method, good, name = call
-    if name == "value" and bad is None:
-        return  # only the value kinds below are bad for every slot
+    service, method, good, name, kind = call
+    bad = data.draw(BAD[kind])
 
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
-        reply = await getattr(m, method)(**{**good, name: bad})
+        reply = await getattr(getattr(m, service), method)(**{**good, name: bad})
         _one_line(reply)
         assert dump(path) == before
 
     _run(body)
 
 
-# The public methods that answer with something other than a reply (for autocompletion,
-# cards and the move picker): a bad argument gets an empty answer or a refusal, never an error.
-LOOKUPS: list[tuple[str, dict[str, Any], str, object]] = [
-    ("player_to_move", {"game_id": 1}, "game_id", None),
-    ("board_facts", {"game_id": 1}, "game_id", None),
-    ("suggest_moves", {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""}, "game_id", []),
-    ("suggest_moves", {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""}, "typed", []),
-    ("suggest_moves", {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""}, "limit", []),
-    ("game_choices", {"user": ALICE, "typed": ""}, "user", []),
-    ("game_choices", {"user": ALICE, "typed": ""}, "typed", []),
+# The service methods that answer with something other than a reply (for autocompletion,
+# cards and the move picker): a value that does not fit gets an empty answer, never an error.
+LOOKUPS: list[tuple[str, dict[str, Any], str, str, object]] = [
+    ("player_to_move", {"game_id": 1}, "game_id", "number", None),
+    ("board_facts", {"game_id": 1}, "game_id", "number", None),
+    (
+        "suggest_moves",
+        {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""},
+        "game_id",
+        "number",
+        [],
+    ),
+    (
+        "suggest_moves",
+        {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""},
+        "typed",
+        "text",
+        [],
+    ),
+    (
+        "suggest_moves",
+        {"user": ALICE, "chat": ROOM, "game_id": 1, "typed": ""},
+        "limit",
+        "number",
+        [],
+    ),
+    ("game_choices", {"user": ALICE, "typed": ""}, "user", "user", []),
+    ("game_choices", {"user": ALICE, "typed": ""}, "typed", "text", []),
 ]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(LOOKUPS), BAD_VALUES)
-def test_a_lookup_with_a_bad_argument_answers_nothing(
-    call: tuple[str, dict[str, Any], str, object], bad: object
+@given(st.sampled_from(LOOKUPS), st.data())
+def test_a_lookup_with_a_value_that_does_not_fit_answers_nothing(
+    call: tuple[str, dict[str, Any], str, str, object], data: st.DataObject
 ) -> None:
-    method, good, name, nothing = call
+    method, good, name, kind, nothing = call
+    bad = data.draw(BAD[kind])
 
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
-        assert await getattr(m, method)(**good) not in (None, [])  # the good call answers
-        assert await getattr(m, method)(**{**good, name: bad}) == nothing
+        lookup = getattr(m.games, method)
+        assert await lookup(**good) not in (None, [])  # the good call answers
+        assert await lookup(**{**good, name: bad}) == nothing
         assert dump(path) == before
 
     _run(body)
 
 
-def test_a_picker_step_with_a_bad_argument_is_refused() -> None:
+def test_a_picker_step_with_a_bad_id_is_refused() -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
-        for bad in ([1], 2**70, "\ud800", None):
-            answer = await m.pick(ALICE, ROOM, bad)
+        for bad in (f"pk:{2**70}:0", "\ud800", "pk:" + "1" * (TEXT_LIMIT + 1), ""):
+            answer = await m.games.pick(ALICE, ROOM, bad)
             assert isinstance(answer, Reply)
             _one_line(answer)
         assert dump(path) == before
@@ -250,13 +341,13 @@ def test_the_examples_of_the_issue_are_refused() -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
         for reply in (
-            await m.rematch(ALICE, ROOM, game_id=2**70),
-            await m.rematch(ALICE, ROOM, game_id=[1]),
-            await m.move(ALICE, ROOM, "a1", 1, expected_ply="1"),
-            await m.settings(ALICE, name=5),
-            await m.settings(ALICE, "dm", None),
-            await m.press(ALICE, ROOM, "\ud800:1"),
-            await m.import_record(ALICE, ROOM, None, BOB),
+            await m.games.rematch(ALICE, ROOM, game_id=2**70),
+            await m.games.rematch(ALICE, ROOM, game_id=-1),
+            await m.games.move(ALICE, ROOM, "a1", 1, expected_ply=2**70),
+            await m.players.settings(ALICE, name="\ud800"),
+            await m.players.settings(ALICE, "dm", "x" * (TEXT_LIMIT + 1)),
+            await m.games.press(ALICE, ROOM, "\ud800:1"),
+            await m.games.import_record(ALICE, ROOM, "\udfff", BOB),
         ):
             _one_line(reply)
         assert dump(path) == before
@@ -307,7 +398,7 @@ NAMES = st.text(st.characters(codec="utf-8") | st.just("\ud800"), min_size=1, ma
 @given(NAMES)
 def test_a_players_name_is_stored_printable_and_bounded(name: str) -> None:
     async def body(m: SessionManager, path: Path) -> None:
-        reply = await m.games(User("console", "zed", name))
+        reply = await m.games.games(User("console", "zed", name))
         assert reply.ok, reply.text
         row = await m.store.find_player("console", "zed")
         assert row is not None
@@ -322,8 +413,10 @@ def test_a_players_name_is_stored_printable_and_bounded(name: str) -> None:
 def test_an_over_long_platform_id_is_refused_and_not_stored(user_id: str) -> None:
     async def body(m: SessionManager, path: Path) -> None:
         before = dump(path)
-        _one_line(await m.games(User("console", user_id, "zed")))
-        _one_line(await m.challenge(ALICE, ROOM, "maphex", User("console", user_id, "zed")))
+        _one_line(await m.games.games(User("console", user_id, "zed")))
+        _one_line(
+            await m.challenges.challenge(ALICE, ROOM, "maphex", User("console", user_id, "zed"))
+        )
         assert dump(path) == before
 
     _run(body)
@@ -339,11 +432,13 @@ def test_an_over_long_platform_id_is_refused_and_not_stored(user_id: str) -> Non
 def test_at_the_pending_limit_the_player_named_is_not_created(name: str) -> None:
     async def body(m: SessionManager, path: Path) -> None:
         for n in range(10):
-            made = await m.challenge(ALICE, ROOM, "maphex", console_user(f"p{n}"), {}, "me")
+            made = await m.challenges.challenge(
+                ALICE, ROOM, "maphex", console_user(f"p{n}"), {}, "me"
+            )
             assert made.ok, made.text
         before = dump(path)
         named = console_user("new" + name)
-        _one_line(await m.challenge(ALICE, ROOM, "maphex", named, {}, "me"))
+        _one_line(await m.challenges.challenge(ALICE, ROOM, "maphex", named, {}, "me"))
         assert dump(path) == before
         assert await m.store.find_player("console", named.user_id) is None
 
@@ -362,7 +457,7 @@ def test_typing_a_name_renames_no_one(typed: str) -> None:
         assert row is not None and row.name == "bob"
         assert "bob" in reply.text
         # Bob's own request with his own platform name does change it.
-        await m.games(User("console", "bob", "Bobby"))
+        await m.games.games(User("console", "bob", "Bobby"))
         row = await m.store.find_player("console", "bob")
         assert row is not None and row.name == "Bobby"
 

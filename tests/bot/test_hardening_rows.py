@@ -99,13 +99,13 @@ async def _prepare(path: Path) -> None:
     store = await SqliteStore.open(path)
     try:
         m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
-        assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
-        assert (await m.move(ALICE, ROOM, "a2", 1)).ok
-        assert (await m.move(BOB, ROOM, "b5", 1)).ok
-        other = await m.challenge(ALICE, ELSEWHERE, "maphex", CAROL, {}, "me")
-        assert (await m.accept(CAROL, ELSEWHERE, other.challenge_id)).ok
-        pending = await m.challenge(ALICE, ROOM, "isopath", BOB, {}, "me")
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
+        assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
+        assert (await m.games.move(ALICE, ROOM, "a2", 1)).ok
+        assert (await m.games.move(BOB, ROOM, "b5", 1)).ok
+        other = await m.challenges.challenge(ALICE, ELSEWHERE, "maphex", CAROL, {}, "me")
+        assert (await m.challenges.accept(CAROL, ELSEWHERE, other.challenge_id)).ok
+        pending = await m.challenges.challenge(ALICE, ROOM, "isopath", BOB, {}, "me")
         assert pending.challenge_id == 3
     finally:
         await store.close()
@@ -148,7 +148,7 @@ def test_a_damaged_column_is_answered_in_one_line_and_spares_the_other_game(
                     assert "\n" not in reply.text and len(reply.text) < 300, reply.text
                     assert "None" not in reply.text and "missing from" not in reply.text
             # The game in the other chat is untouched and still playable.
-            board = await m.board(ALICE, ELSEWHERE, 2)
+            board = await m.games.board(ALICE, ELSEWHERE, 2)
             assert board.ok, board.text
             row = await store.get_game(2)
             assert row is not None and row.status == "active"
@@ -186,7 +186,7 @@ def test_the_damaged_game_is_named(tmp_path: Path, sql: str, line: str, said: st
             console = _Recording(m, tmp_path / "boards", player="alice")
             console.replies = []
             await console.handle(line)
-            again = await m.games(ALICE)
+            again = await m.games.games(ALICE)
             assert "#2 Maphex" in again.text  # the other game is listed as before
             return console.replies
         finally:
@@ -212,9 +212,9 @@ def test_a_damaged_vacation_end_blocks_no_move(tmp_path: Path) -> None:
         try:
             m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
             return [
-                await m.move(ALICE, ROOM, "a1", 1),
-                await m.games(BOB),
-                await m.away(BOB, "2"),
+                await m.games.move(ALICE, ROOM, "a1", 1),
+                await m.games.games(BOB),
+                await m.players.away(BOB, "2"),
             ]
         finally:
             await store.close()

@@ -139,25 +139,25 @@ async def test_pseudo_locale_wraps_every_sentence_of_a_game(tmp_path: Path) -> N
     said: list[Text | str] = []
     async with session(tmp_path / "p.db", clock) as m:
         with i18n.use(i18n.PSEUDO):
-            made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 3)
-            accepted = await m.accept(BOB, ROOM, made.challenge_id)
+            made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 3)
+            accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
             gid = accepted.game_id
             assert gid is not None
             said += [made.body, accepted.body]
-            said.append((await m.move(BOB, ROOM, "z99", gid)).body)  # illegal
-            said.append((await m.move(ALICE, ROOM, "5", gid)).body)  # not her turn
-            said.append((await m.move(BOB, ROOM, "5", gid)).body)
-            said.append((await m.board(ALICE, ROOM, gid)).body)
-            said.append((await m.games(ALICE, ROOM)).body)
-            said.append((await m.settings(ALICE)).body)
-            said.append((await m.settings(ALICE, "language", "xx")).body)
+            said.append((await m.games.move(BOB, ROOM, "z99", gid)).body)  # illegal
+            said.append((await m.games.move(ALICE, ROOM, "5", gid)).body)  # not her turn
+            said.append((await m.games.move(BOB, ROOM, "5", gid)).body)
+            said.append((await m.games.board(ALICE, ROOM, gid)).body)
+            said.append((await m.games.games(ALICE)).body)
+            said.append((await m.players.settings(ALICE)).body)
+            said.append((await m.players.settings(ALICE, "language", "xx")).body)
             said.append(texts.HELP)
             clock.advance(days=3, seconds=1)
             await m.sweep()
-            player = await m.player(ALICE)
+            player = await m.players.player(ALICE)
             notices = await m.store.notifications_for(player.id)
             said += [n.text for n in notices if n.text is not None]
-            said.append((await m.move(ALICE, ROOM, "e5", gid)).body)  # the game is over
+            said.append((await m.games.move(ALICE, ROOM, "e5", gid)).body)  # the game is over
             assert any("⟦" in str(s) for s in said)
             for text in said:
                 assert not re.search(r"[A-Za-z]{2,}", _unwrapped(text)), str(text)
@@ -169,10 +169,10 @@ async def test_pseudo_locale_wraps_every_sentence_of_a_game(tmp_path: Path) -> N
 async def test_a_japanese_and_a_spanish_player_in_an_english_server(tmp_path: Path) -> None:
     async with session(tmp_path / "s.db") as m:
         gid, _ = await start_game(m, "maphex")
-        ja = await m.speakers(ALICE, ROOM, "ja", "en-US")
-        es = await m.speakers(BOB, ROOM, "es-ES", "en-US")
+        ja = await m.players.speakers(ALICE, ROOM, "ja", "en-US")
+        es = await m.players.speakers(BOB, ROOM, "es-ES", "en-US")
         assert (ja.player, ja.chat, es.player, es.chat) == ("ja", "en", "es", "en")
-        refused = await m.move(BOB, ROOM, "z99", gid)  # Blue (Bob) opens Maphex
+        refused = await m.games.move(BOB, ROOM, "z99", gid)  # Blue (Bob) opens Maphex
         with i18n.use(ja.player):
             assert str(refused.text).startswith(f"#{gid} で反則の手です")
         with i18n.use(es.player):
@@ -180,49 +180,49 @@ async def test_a_japanese_and_a_spanish_player_in_an_english_server(tmp_path: Pa
         with i18n.use(ja.chat):
             assert str(refused.text).startswith(f"Illegal move in #{gid}")
         # Notices delivered later: in the language each platform said last.
-        assert await m.recipient_language(ALICE.platform, ALICE.user_id) == "ja"
-        assert await m.recipient_language(BOB.platform, BOB.user_id) == "es"
+        assert await m.players.recipient_language(ALICE.platform, ALICE.user_id) == "ja"
+        assert await m.players.recipient_language(BOB.platform, BOB.user_id) == "es"
 
 
 async def test_settings_language_and_chat_language(tmp_path: Path) -> None:
     async with session(tmp_path / "s.db") as m:
-        chosen = await m.settings(ALICE, "language", "de", ROOM)
+        chosen = await m.players.settings(ALICE, "language", "de", ROOM)
         assert chosen.ok
-        assert (await m.speakers(ALICE, ROOM, "ja")).player == "de"  # the choice wins
+        assert (await m.players.speakers(ALICE, ROOM, "ja")).player == "de"  # the choice wins
         with i18n.use("de"):
             assert "Deutsch" in str(chosen.text) and "deine Wahl" in str(chosen.text)
-        assert (await m.settings(ALICE, "language", "auto", ROOM)).ok
-        assert (await m.speakers(ALICE, ROOM, "ja")).player == "ja"  # the app's again
-        bad = await m.settings(ALICE, "language", "klingon", ROOM)
+        assert (await m.players.settings(ALICE, "language", "auto", ROOM)).ok
+        assert (await m.players.speakers(ALICE, ROOM, "ja")).player == "ja"  # the app's again
+        bad = await m.players.settings(ALICE, "language", "klingon", ROOM)
         assert not bad.ok and "klingon" in str(bad.text)
         # The chat's language is for those who manage it, as the platform says.
-        refused = await m.settings(BOB, "chat-language", "fr", ROOM)
+        refused = await m.players.settings(BOB, "chat-language", "fr", ROOM)
         assert not refused.ok and "administrators" in str(refused.text)
-        assert (await m.speakers(BOB, ROOM)).chat == "en"
+        assert (await m.players.speakers(BOB, ROOM)).chat == "en"
         token = languages.MANAGES.set(True)
         try:
-            assert (await m.settings(BOB, "chat-language", "fr", ROOM)).ok
+            assert (await m.players.settings(BOB, "chat-language", "fr", ROOM)).ok
         finally:
             languages.MANAGES.reset(token)
-        assert (await m.speakers(BOB, ROOM, "es")).chat == "fr"
-        assert await m.chat_language(ROOM.platform, ROOM.chat_id) == "fr"
+        assert (await m.players.speakers(BOB, ROOM, "es")).chat == "fr"
+        assert await m.players.chat_language(ROOM.platform, ROOM.chat_id) == "fr"
         # A private chat reads its player's language: there is no chat language to set.
         direct = ROOM.__class__(ROOM.platform, "dm", direct=True)
-        private = await m.settings(BOB, "chat-language", "fr", direct)
+        private = await m.players.settings(BOB, "chat-language", "fr", direct)
         assert not private.ok
 
 
 async def test_a_stored_notice_is_said_in_its_readers_language(tmp_path: Path) -> None:
     clock = FakeClock()
     async with session(tmp_path / "n.db", clock) as m:
-        made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 3)
-        gid = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
-        assert (await m.move(BOB, ROOM, "5", gid)).ok
-        assert (await m.settings(BOB, "dm", "on")).ok  # the notice is a direct message
-        await m.speakers(BOB, ROOM, "pt-BR")
+        made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 3)
+        gid = (await m.challenges.accept(BOB, ROOM, made.challenge_id)).game_id
+        assert (await m.games.move(BOB, ROOM, "5", gid)).ok
+        assert (await m.players.settings(BOB, "dm", "on")).ok  # the notice is a direct message
+        await m.players.speakers(BOB, ROOM, "pt-BR")
         clock.advance(days=3, seconds=1)
         await m.sweep()
-        player = await m.player(BOB)
+        player = await m.players.player(BOB)
         note = next(n for n in await m.store.notifications_for(player.id) if n.kind == "game_over")
         assert note.text is not None
         # Kept unsaid in the outbox: a message id and its arguments, not English.
@@ -283,8 +283,8 @@ async def _console_language(m: SessionManager) -> None:
     from bot.adapters.console import CHAT, console_user
 
     ada = console_user("ada")
-    assert (await m.settings(ada, "language", "ja", CHAT)).ok
-    said = await m.speakers(ada, CHAT)
+    assert (await m.players.settings(ada, "language", "ja", CHAT)).ok
+    said = await m.players.speakers(ada, CHAT)
     assert (said.player, said.chat) == ("ja", "ja")
 
 
@@ -308,8 +308,10 @@ async def test_tournament_standings_in_each_language(tmp_path: Path) -> None:
             with i18n.use(code):
                 # The chat reads its language: the words inside the picture's alt and the
                 # names of things (tournament 1) are said as the reply is made.
-                started = await m.tournament_start(A, CLUB, tid) if code == "es" else None
-                standings = await m.tournament_standings(A, CLUB, tid)
+                started = (
+                    await m.tournaments.tournament_start(A, CLUB, tid) if code == "es" else None
+                )
+                standings = await m.tournaments.tournament_standings(A, CLUB, tid)
                 assert standings.ok, standings.text
                 assert head in standings.text, standings.text
                 if started is not None:

@@ -37,7 +37,7 @@ async def typed(m: SessionManager, user: User, line: str, chat: Chat = DM) -> Re
 
 
 async def notes_of(m: SessionManager, user: User, kind: Kind) -> list[Notification]:
-    player = await m.player(user)
+    player = await m.players.player(user)
     return [n for n in await m.store.notifications_for(player.id) if n.kind == kind]
 
 
@@ -112,9 +112,9 @@ async def test_pseudo_locale_wraps_the_premove_and_digest_flows(tmp_path: Path) 
     said: list[Text | str] = []
     async with session(tmp_path / "p.db", clock) as m:
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "a1", gid)).ok  # Bob's turn
+        assert (await m.games.move(ALICE, ROOM, "a1", gid)).ok  # Bob's turn
         for user in (ALICE, BOB):
-            assert (await m.settings(user, "dm", "on")).ok
+            assert (await m.players.settings(user, "dm", "on")).ok
         lines = [
             f"premove #{gid} b1 => c1; b2 => c2",  # set
             f"premove #{gid} e5 => e4",  # a second line
@@ -126,24 +126,24 @@ async def test_pseudo_locale_wraps_the_premove_and_digest_flows(tmp_path: Path) 
         replies = [await typed(m, ALICE, line) for line in lines]
         replies.append(await typed(m, BOB, f"premove #{gid} c3 => c4"))  # his turn
         said += [r.body for r in replies]
-        said.append((await m.move(BOB, ROOM, "b1", gid)).body)  # answered by the line
-        said.append((await m.move(BOB, ROOM, "d1", gid)).body)  # off the line: dropped
+        said.append((await m.games.move(BOB, ROOM, "b1", gid)).body)  # answered by the line
+        said.append((await m.games.move(BOB, ROOM, "d1", gid)).body)  # off the line: dropped
         said += [n.text for n in await notes_of(m, ALICE, Kind.PREMOVE) if n.text is not None]
-        assert (await m.move(ALICE, ROOM, "f3", gid)).ok  # Bob's turn again
+        assert (await m.games.move(ALICE, ROOM, "f3", gid)).ok  # Bob's turn again
         assert (await typed(m, ALICE, f"premove #{gid} f1 => f2")).ok
         said.append((await typed(m, ALICE, f"premove #{gid} clear")).body)
         said.append((await typed(m, ALICE, f"premove #{gid}")).body)  # none left
         # The daily digest: set, shown in the settings, bad, sent, off.
-        said.append((await m.settings(BOB, "digest", "08:00 +01:00")).body)
-        said.append((await m.settings(BOB)).body)
-        said.append((await m.settings(BOB, "digest", "25:00")).body)
+        said.append((await m.players.settings(BOB, "digest", "08:00 +01:00")).body)
+        said.append((await m.players.settings(BOB)).body)
+        said.append((await m.players.settings(BOB, "digest", "25:00")).body)
         clock.set(datetime(2026, 1, 6, 7, 0, tzinfo=UTC))
         await m.sweep()
         digests = await notes_of(m, BOB, Kind.DIGEST)
         assert len(digests) == 1
         said += [n.text for n in digests if n.text is not None]
-        said.append((await m.settings(BOB, "digest", "off")).body)
-        said.append((await m.settings(BOB, "digest", "off")).body)
+        said.append((await m.players.settings(BOB, "digest", "off")).body)
+        said.append((await m.players.settings(BOB, "digest", "off")).body)
     with i18n.use(i18n.PSEUDO):
         assert all("⟦" in str(s) for s in said), said
     assert _escaped(said) == []
@@ -158,8 +158,8 @@ async def test_a_spanish_players_premove_answer_and_daily_digest_read_in_spanish
     clock = FakeClock(MONDAY)
     async with session(tmp_path / "es.db", clock) as m:
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "a1", gid)).ok  # Bob's turn
-        spanish = await m.speakers(ALICE, DM, "es-ES")  # Telegram's language_code, say
+        assert (await m.games.move(ALICE, ROOM, "a1", gid)).ok  # Bob's turn
+        spanish = await m.players.speakers(ALICE, DM, "es-ES")  # Telegram's language_code, say
         assert spanish.player == "es"
         answer = await typed(m, ALICE, f"premove #{gid} b1 => c1; b2 => c2")
         assert answer.ok and answer.private
@@ -168,8 +168,8 @@ async def test_a_spanish_players_premove_answer_and_daily_digest_read_in_spanish
                 f"Línea 1 preparada en la partida #{gid}: si b1, entonces c1; si b2, "
                 "entonces c2. Solo tú la ves hasta que se juegue."
             )
-        assert (await m.settings(ALICE, "digest", "08:00 +01:00")).ok
-        assert (await m.move(BOB, ROOM, "e5", gid)).ok  # off the line: Alice's turn
+        assert (await m.players.settings(ALICE, "digest", "08:00 +01:00")).ok
+        assert (await m.games.move(BOB, ROOM, "e5", gid)).ok  # off the line: Alice's turn
         clock.set(datetime(2026, 1, 6, 7, 0, tzinfo=UTC))  # 08:00 at UTC+01:00
         await m.sweep()
         (digest,) = await notes_of(m, ALICE, Kind.DIGEST)

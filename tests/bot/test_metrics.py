@@ -50,15 +50,15 @@ async def test_each_stored_move_counts_once_under_its_game(tmp_path: Path) -> No
         for name, count in played.items():
             gid, _ = await start_game(manager, name)
             for move in finishing_moves(name)[:count]:
-                reply = await manager.move(await mover(manager, gid), ROOM, move, gid)
+                reply = await manager.games.move(await mover(manager, gid), ROOM, move, gid)
                 assert reply.ok, reply.text
             # Refused moves store nothing, so they count nothing: illegal, out of turn, stale.
             who = await mover(manager, gid)
             other = ALICE if who == BOB else BOB
-            assert not (await manager.move(who, ROOM, "zz99", gid)).ok
+            assert not (await manager.games.move(who, ROOM, "zz99", gid)).ok
             nxt = finishing_moves(name)[count]
-            assert not (await manager.move(other, ROOM, nxt, gid)).ok
-            assert not (await manager.move(who, ROOM, nxt, gid, expected_ply=count - 1)).ok
+            assert not (await manager.games.move(other, ROOM, nxt, gid)).ok
+            assert not (await manager.games.move(who, ROOM, nxt, gid, expected_ply=count - 1)).ok
         after = {name: value("hexhall_moves_total", game=name) for name in engines.GAMES}
         assert {name: after[name] - before[name] for name in engines.GAMES} == {
             name: played.get(name, 0) for name in engines.GAMES
@@ -172,12 +172,12 @@ async def test_delivery_lag_is_recorded_when_a_notification_is_sent(tmp_path: Pa
 async def test_each_clock_sweep_is_timed(tmp_path: Path) -> None:
     clock = FakeClock(START)
     async with session(tmp_path / "sweep.db", clock) as manager:
-        made = await manager.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
+        made = await manager.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
         assert made.ok and made.challenge_id is not None
-        accepted = await manager.accept(BOB, ROOM, made.challenge_id)
+        accepted = await manager.challenges.accept(BOB, ROOM, made.challenge_id)
         assert accepted.game_id is not None
         first = await mover(manager, accepted.game_id)
-        assert (await manager.move(first, ROOM, "5", accepted.game_id)).ok
+        assert (await manager.games.move(first, ROOM, "5", accepted.game_id)).ok
         clock.advance(days=2)  # the next player's day ran out: the sweep calls time
         before = value("hexhall_clock_sweep_seconds_count")
         stop = asyncio.Event()

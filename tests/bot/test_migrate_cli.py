@@ -106,10 +106,10 @@ def test_copy_db_sqlite_to_postgresql_and_back(
         async with session(tmp_path / "from.db") as m:
             # Direct messages on: the game's notices are queued (and copied) too.
             for who in (ALICE, BOB):
-                assert (await m.settings(who, "dm", "on")).ok
+                assert (await m.players.settings(who, "dm", "on")).ok
             game_id, _ = await start_game(m, "maphex")
             for move in finishing_moves("maphex")[:2]:
-                assert (await m.move(await mover(m, game_id), ROOM, move, game_id)).ok
+                assert (await m.games.move(await mover(m, game_id), ROOM, move, game_id)).ok
             return game_id
 
     asyncio.run(play())

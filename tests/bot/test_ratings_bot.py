@@ -49,11 +49,11 @@ async def played(
 ) -> int:
     """``loser`` challenges ``winner`` to Pathagon in ``chat``, it is accepted and ``loser``
     resigns; the game id."""
-    made = await m.challenge(loser, chat, "pathagon", winner, None, "me", 3, rated)
+    made = await m.challenges.challenge(loser, chat, "pathagon", winner, None, "me", 3, rated)
     assert made.ok and made.challenge_id is not None, made.text
-    accepted = await m.accept(winner, chat, made.challenge_id)
+    accepted = await m.challenges.accept(winner, chat, made.challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
-    resigned = await m.resign(loser, chat, accepted.game_id)
+    resigned = await m.games.resign(loser, chat, accepted.game_id)
     assert resigned.ok, resigned.text
     return accepted.game_id
 
@@ -91,7 +91,7 @@ async def test_a_game_played_to_the_end_rates_both_players(store_url: str) -> No
         gid, _ = await start_game(m, "pathagon")
         reply = None
         for move in moves:
-            reply = await m.move(await mover(m, gid), ROOM, move, confirm=True)
+            reply = await m.games.move(await mover(m, gid), ROOM, move, confirm=True)
             assert reply.ok, reply.text
         row = await m.store.get_game(gid)
         assert row is not None and row.status is GameStatus.FINISHED and row.winner is not None
@@ -122,8 +122,8 @@ async def test_resignation_and_draw_count(tmp_path: Path) -> None:
         assert await rating_of(m, BOB) == won[1].after
         clock.advance(hours=1)
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.draw(ALICE, ROOM, gid)).ok
-        agreed = await m.draw(BOB, ROOM, gid, "accept")
+        assert (await m.games.draw(ALICE, ROOM, gid)).ok
+        agreed = await m.games.draw(BOB, ROOM, gid, "accept")
         assert agreed.ok, agreed.text
         drawn = rate(won[0].after, won[1].after, Result.DRAW)
         assert await rating_of(m, ALICE) == drawn[0].after
@@ -137,7 +137,7 @@ async def test_time_loss_counts_and_an_aborted_game_does_not(tmp_path: Path) -> 
     async with session(tmp_path / "h.db", clock) as m:
         aborted, _ = await start_game(m, "pathagon")  # nobody moves: aborted on time
         timed, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, finishing_moves("pathagon")[0], timed)).ok
+        assert (await m.games.move(ALICE, ROOM, finishing_moves("pathagon")[0], timed)).ok
         clock.advance(days=4)
         assert await m.sweep() == 2
         assert await status_of(m, aborted) is GameStatus.ABORTED
@@ -155,28 +155,28 @@ async def test_time_loss_counts_and_an_aborted_game_does_not(tmp_path: Path) -> 
 
 async def test_a_casual_game_does_not_count_and_its_rematch_stays_casual(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB, rated=False)
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, rated=False)
         assert "Casual game (not rated)" in made.text
         gid = await played(m, ALICE, BOB, rated="no")
         assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
         assert await m.store.rating_changes(gid) is None
-        board = await m.board(ALICE, ROOM, gid)
+        board = await m.games.board(ALICE, ROOM, gid)
         assert "Ratings" not in board.text
-        asked = await m.rematch(BOB, ROOM, gid)
+        asked = await m.games.rematch(BOB, ROOM, gid)
         assert asked.ok and asked.challenge_id is not None
         challenge = await m.store.get_challenge(asked.challenge_id)
         assert challenge is not None and challenge.rated is False
-        again = await m.accept(ALICE, ROOM, asked.challenge_id)
+        again = await m.challenges.accept(ALICE, ROOM, asked.challenge_id)
         assert again.game_id is not None
-        assert "Casual game" in (await m.board(ALICE, ROOM, again.game_id)).text
-        bad = await m.challenge(ALICE, ROOM, "pathagon", BOB, rated="maybe")
+        assert "Casual game" in (await m.games.board(ALICE, ROOM, again.game_id)).text
+        bad = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, rated="maybe")
         assert not bad.ok and "rated=maybe" in bad.text
 
 
 async def test_games_against_the_bot_and_imported_games_never_count(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        alice = await m.player(ALICE)
-        bob = await m.player(BOB)
+        alice = await m.players.player(ALICE)
+        bob = await m.players.player(BOB)
         new = NewGame(
             game="pathagon",
             options={},
@@ -189,18 +189,18 @@ async def test_games_against_the_bot_and_imported_games_never_count(tmp_path: Pa
             bot_seat=1,
         )
         bot_game = await m.store.create_game(new, m.now())
-        assert (await m.resign(ALICE, ROOM, bot_game.id)).ok
+        assert (await m.games.resign(ALICE, ROOM, bot_game.id)).ok
         marked = await m.store.create_game(replace(new, bot_seat=None, origin=Origin.BOT), m.now())
-        assert (await m.resign(ALICE, ROOM, marked.id)).ok
+        assert (await m.games.resign(ALICE, ROOM, marked.id)).ok
         assert await rating_of(m, ALICE) == Rating() == await rating_of(m, BOB)
         # An imported record of a rated game is stored but never rated, now or on rebuild.
         gid = await played(m, ALICE, BOB)
-        text = (await m.export(ALICE, ROOM, gid)).text
-        imported = await m.import_record(CAROL, Chat("test", "other"), text, DAVE)
+        text = (await m.games.export(ALICE, ROOM, gid)).text
+        imported = await m.games.import_record(CAROL, Chat("test", "other"), text, DAVE)
         assert imported.ok and imported.game_id is not None
         copy = await m.store.get_game(imported.game_id)
         assert copy is not None and copy.origin is Origin.IMPORTED and not copy.rated
-        summary = await m.rebuild_ratings()
+        summary = await m.players.rebuild_ratings()
         assert summary.rated == 1
         assert await rating_of(m, CAROL) == Rating() == await rating_of(m, DAVE)
         # The store refuses to rate a game that does not count, whatever it is handed.
@@ -228,7 +228,7 @@ async def test_a_failing_end_leaves_ratings_and_game_unchanged(tmp_path: Path) -
         row = await m.store.get_game(gid)
         assert row is not None
         changes = rate(Rating(), Rating(), Result.A_WINS)
-        alice = await m.player(ALICE)
+        alice = await m.players.player(ALICE)
         good = policy.note(m._ctx, alice, Kind.GAME_OVER, "over", m.now(), game_id=gid)
         # A notification for a player who does not exist: the foreign key fails the
         # transaction after the ratings were written in it.
@@ -308,13 +308,13 @@ async def test_each_community_has_its_own_ratings_and_leaderboard(store_url: str
         # And a third community (this room) has none of them.
         assert await rating_of(m, ALICE) == Rating()
 
-        here = await m.leaderboard(ALICE, server_a2, "pathagon")
+        here = await m.players.leaderboard(ALICE, server_a2, "pathagon")
         assert here.text.splitlines()[:3] == [
             "Pathagon leaderboard (here)",
             f"1. bob {first[1].after} (1 game)",
             f"2. alice {first[0].after} (1 game)",
         ]
-        there = await m.leaderboard(ALICE, server_b, "pathagon")
+        there = await m.players.leaderboard(ALICE, server_b, "pathagon")
         lines = there.text.splitlines()
         assert lines[1] == f"1. alice {twice[1].after} (2 games)"
         assert f"bob {twice[0].after} (2 games)" in there.text and "carol" in there.text
@@ -323,28 +323,28 @@ async def test_each_community_has_its_own_ratings_and_leaderboard(store_url: str
         names = [line.split()[1] for line in everywhere.text.splitlines()[1:5]]
         assert sorted(names) == ["alice", "bob", "carol", "dave"]  # each player once
         assert everywhere.text.splitlines()[1] == f"1. alice {twice[1].after} (2 games)"
-        empty = await m.leaderboard(ALICE, ROOM, "pathagon")
+        empty = await m.players.leaderboard(ALICE, ROOM, "pathagon")
         assert empty.ok and empty.text == "No rated Pathagon games here yet."
-        assert not (await m.leaderboard(ALICE, server_a, "chess")).ok
+        assert not (await m.players.leaderboard(ALICE, server_a, "chess")).ok
 
         # Challenge cards and boards show the ratings of the community the game counts in.
-        card = await m.challenge(ALICE, server_b, "pathagon", BOB)
+        card = await m.challenges.challenge(ALICE, server_b, "pathagon", BOB)
         assert f"Rated (Pathagon): alice {twice[1].after}, bob {twice[0].after}." in card.text
-        card = await m.challenge(ALICE, server_a2, "pathagon", BOB)
+        card = await m.challenges.challenge(ALICE, server_a2, "pathagon", BOB)
         assert f"Rated (Pathagon): alice {first[0].after}, bob {first[1].after}." in card.text
         assert card.challenge_id is not None
-        accepted = await m.accept(BOB, server_a2, card.challenge_id)
+        accepted = await m.challenges.accept(BOB, server_a2, card.challenge_id)
         assert accepted.game_id is not None
-        board = await m.board(BOB, server_a2, accepted.game_id)
+        board = await m.games.board(BOB, server_a2, accepted.game_id)
         assert f"Rated (Pathagon): alice {first[0].after}, bob {first[1].after}." in board.text
 
         # stats: the ratings of the community it is asked in, saying so.
-        in_a_stats = await m.stats(ALICE, server_a)
+        in_a_stats = await m.players.stats(ALICE, server_a)
         assert f"Pathagon: {first[0].after}, " in in_a_stats.text
         assert "these are this one's (also rated in 1 other community)" in in_a_stats.text
-        in_b_stats = await m.stats(ALICE, server_b)
+        in_b_stats = await m.players.stats(ALICE, server_b)
         assert f"Pathagon: {twice[1].after}, " in in_b_stats.text
-        alone = await m.stats(CAROL, server_b)
+        alone = await m.players.stats(CAROL, server_b)
         assert "other communit" not in alone.text  # rated in this community only
         alice = await m.store.find_player(ALICE.platform, ALICE.user_id)
         assert alice is not None
@@ -367,25 +367,25 @@ async def test_provisional_mark_goes_after_enough_games(tmp_path: Path) -> None:
             clock.advance(minutes=1)
             if number == PROVISIONAL_GAMES - 2:
                 assert "?" in (await rating_of(m, ALICE)).format()
-        board = await m.leaderboard(ALICE, ROOM, "pathagon")
+        board = await m.players.leaderboard(ALICE, ROOM, "pathagon")
         assert "?" not in board.text and "(10 games)" in board.text
         alice = await rating_of(m, ALICE)
-        card = await m.challenge(ALICE, ROOM, "pathagon", BOB)
+        card = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB)
         assert f"Rated (Pathagon): alice {alice.value}, bob " in card.text
 
 
 async def test_ratings_on_the_card_and_board(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         await played(m, ALICE, BOB)
-        card = await m.challenge(BOB, ROOM, "pathagon", ALICE)
+        card = await m.challenges.challenge(BOB, ROOM, "pathagon", ALICE)
         bob, alice = await rating_of(m, BOB), await rating_of(m, ALICE)
         assert f"Rated (Pathagon): bob {bob}, alice {alice}." in card.text
         assert card.challenge_id is not None
-        accepted = await m.accept(ALICE, ROOM, card.challenge_id)
+        accepted = await m.challenges.accept(ALICE, ROOM, card.challenge_id)
         assert accepted.game_id is not None
-        board = await m.board(ALICE, ROOM, accepted.game_id)
+        board = await m.games.board(ALICE, ROOM, accepted.game_id)
         assert f"Rated (Pathagon): bob {bob}, alice {alice}." in board.text
-        open_card = await m.challenge(CAROL, ROOM, "maphex", None, {"size": "16"})
+        open_card = await m.challenges.challenge(CAROL, ROOM, "maphex", None, {"size": "16"})
         assert "Rated (Maphex 16×16): carol 1500?." in open_card.text
 
 
@@ -412,9 +412,9 @@ async def test_stats_with_record_streak_head_to_head_and_chart(tmp_path: Path) -
         with Image.open(io.BytesIO(asked.image)) as chart:
             assert chart.format == "PNG" and chart.size == (800, 400)
         assert "over 2 rated games" in asked.alt
-        mine = await m.stats(DAVE, ROOM)
+        mine = await m.players.stats(DAVE, ROOM)
         assert mine.ok and "No finished games yet" in mine.text and mine.image is None
-        nobody = await m.stats(ALICE, ROOM, User("test", "99", "zed"))
+        nobody = await m.players.stats(ALICE, ROOM, User("test", "99", "zed"))
         assert not nobody.ok and "zed has not played" in nobody.text
     finally:
         await store.close()
@@ -436,20 +436,20 @@ async def test_rebuild_gives_the_same_rows(store_url: str) -> None:
     async with session(store_url, clock) as m:
         gid, _ = await start_game(m, "pathagon")
         for move in finishing_moves("pathagon"):
-            assert (await m.move(await mover(m, gid), ROOM, move, confirm=True)).ok
+            assert (await m.games.move(await mover(m, gid), ROOM, move, confirm=True)).ok
         pairs = [(ALICE, BOB), (BOB, CAROL), (CAROL, ALICE), (DAVE, ALICE), (BOB, DAVE)]
         for number, (loser, winner) in enumerate(pairs * 2):
             clock.advance(minutes=7)
             await played(m, loser, winner, elsewhere if number % 3 else ROOM)
         clock.advance(minutes=7)
         drawn, _ = await start_game(m, "maphex", size="16")
-        await m.draw(ALICE, ROOM, drawn)
-        assert (await m.draw(BOB, ROOM, drawn, "accept")).ok
+        await m.games.draw(ALICE, ROOM, drawn)
+        assert (await m.games.draw(BOB, ROOM, drawn, "accept")).ok
         clock.advance(minutes=7)
         await played(m, ALICE, BOB, rated=False)
         before = [await raw(m.store, sql) for sql in RATING_TABLES]
         assert len(before[1]) == 2 * 12  # every rated game, both seats
-        summary = await m.rebuild_ratings()
+        summary = await m.players.rebuild_ratings()
         # Ratings per community: four players in Pathagon here and four elsewhere, and two
         # in Maphex 16×16 here.
         assert (summary.rated, summary.ratings) == (12, 10)
@@ -486,11 +486,13 @@ async def test_a_damaged_rating_in_one_community_leaves_the_others(store_url: st
     async with session(store_url) as m:
         await played(m, ALICE, BOB, server_a)
         await played(m, ALICE, BOB, server_b)
-        damaged = await m.challenge(ALICE, server_a, "pathagon", BOB, None, "me", 3, True)
-        spared = await m.challenge(ALICE, server_b, "pathagon", BOB, None, "me", 3, True)
+        damaged = await m.challenges.challenge(
+            ALICE, server_a, "pathagon", BOB, None, "me", 3, True
+        )
+        spared = await m.challenges.challenge(ALICE, server_b, "pathagon", BOB, None, "me", 3, True)
         assert damaged.challenge_id is not None and spared.challenge_id is not None
-        in_a = await m.accept(BOB, server_a, damaged.challenge_id)
-        in_b = await m.accept(BOB, server_b, spared.challenge_id)
+        in_a = await m.challenges.accept(BOB, server_a, damaged.challenge_id)
+        in_b = await m.challenges.accept(BOB, server_b, spared.challenge_id)
         assert in_a.game_id is not None and in_b.game_id is not None
         bad = "'NaN'" if store_url.startswith("postgres") else "'high'"
         await raw(
@@ -499,15 +501,15 @@ async def test_a_damaged_rating_in_one_community_leaves_the_others(store_url: st
             "(SELECT id FROM players WHERE user_id = ?)",
             ALICE.user_id,
         )
-        refused = await m.resign(ALICE, server_a, in_a.game_id)
+        refused = await m.games.resign(ALICE, server_a, in_a.game_id)
         assert not refused.ok and "rating" in refused.text, refused.text
         assert await status_of(m, in_a.game_id) is GameStatus.ACTIVE
         before = (
             await rating_of(m, ALICE, chat=server_b),
             await rating_of(m, BOB, chat=server_b),
         )
-        resigned = await m.resign(ALICE, server_b, in_b.game_id)
+        resigned = await m.games.resign(ALICE, server_b, in_b.game_id)
         assert resigned.ok, resigned.text
         assert await m.store.rating_changes(in_b.game_id) == rate(*before, Result.B_WINS)
-        board = await m.leaderboard(BOB, server_b, "pathagon")
+        board = await m.players.leaderboard(BOB, server_b, "pathagon")
         assert "alice" in board.text and "bob" in board.text

@@ -36,14 +36,14 @@ from tests.bot.session_kit import (
 
 async def test_challenge_replies_carry_the_challenge_id(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        made = await m.challenge(ALICE, ROOM, "maphex", BOB)
+        made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB)
         assert made.challenge_id == 1 and made.game_id is None
-        assert (await m.decline(BOB, ROOM)).challenge_id == 1
-        second = await m.challenge(ALICE, ROOM, "maphex", BOB)
+        assert (await m.challenges.decline(BOB, ROOM)).challenge_id == 1
+        second = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB)
         assert second.challenge_id == 2
-        assert (await m.cancel(ALICE, ROOM, 2)).challenge_id == 2
-        third = await m.challenge(ALICE, ROOM, "maphex", BOB)
-        accepted = await m.accept(BOB, ROOM, third.challenge_id)
+        assert (await m.challenges.cancel(ALICE, ROOM, 2)).challenge_id == 2
+        third = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB)
+        accepted = await m.challenges.accept(BOB, ROOM, third.challenge_id)
         assert accepted.challenge_id == 3 and accepted.game_id == 1
 
 
@@ -53,7 +53,7 @@ async def test_names_are_mentions_and_moves_are_code(tmp_path: Path) -> None:
         alice = Mention(ALICE.platform, ALICE.user_id, ALICE.name)
         bob = Mention(BOB.platform, BOB.user_id, BOB.name)
         assert alice in started.body.segments and bob in started.body.segments
-        moved = await m.move(await mover(m, gid), ROOM, "5", gid)
+        moved = await m.games.move(await mover(m, gid), ROOM, "5", gid)
         assert moved.ok and Code("5") in moved.body.segments
         # Rendered for a platform, names become its mentions and no Markdown is left over.
         shown = moved.body.render(mention=lambda p: f"<@{p.user_id}>", code=lambda c: f"`{c}`")
@@ -63,11 +63,15 @@ async def test_names_are_mentions_and_moves_are_code(tmp_path: Path) -> None:
 async def test_no_reply_of_a_whole_game_holds_markdown_marks(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid, _ = await start_game(m, "pathagon")
-        replies = [await m.board(ALICE, ROOM, gid), await m.games(ALICE), await m.help()]
+        replies = [
+            await m.games.board(ALICE, ROOM, gid),
+            await m.games.games(ALICE),
+            await m.games.help(),
+        ]
         for move in finishing_moves("pathagon"):
-            replies.append(await m.move(await mover(m, gid), ROOM, move, gid, confirm=True))
-        replies += [await m.history(ALICE, ROOM, gid), await m.board(ALICE, ROOM, gid)]
-        replies += [await m.rules(game) for game in ("maphex", "isopath", "fixation")]
+            replies.append(await m.games.move(await mover(m, gid), ROOM, move, gid, confirm=True))
+        replies += [await m.games.history(ALICE, ROOM, gid), await m.games.board(ALICE, ROOM, gid)]
+        replies += [await m.games.rules(game) for game in ("maphex", "isopath", "fixation")]
         for reply in replies:
             assert reply.ok, reply.text
             assert "**" not in reply.text and "`" not in reply.text, reply.text
@@ -75,20 +79,21 @@ async def test_no_reply_of_a_whole_game_holds_markdown_marks(tmp_path: Path) -> 
 
 async def test_a_missing_game_id_is_a_structured_refusal(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        none = await m.board(ALICE, ROOM)
+        none = await m.games.board(ALICE, ROOM)
         assert not none.ok and none.need is not None
         assert none.need.kind is NeedKind.GAME and none.need.candidates == ()
         assert "#42" not in none.text  # how to name a game is the adapter's business
         # Both wait on Alice (Light opens Pathagon): a bare move cannot tell which.
         await start_game(m, "pathagon")
         await start_game(m, "pathagon")
-        two = await m.move(ALICE, ROOM, "e5")
+        two = await m.games.move(ALICE, ROOM, "e5")
         assert two.need is not None and two.need.candidates == (1, 2)
         challenges = [
-            await m.challenge(CAROL, ROOM, "maphex", ALICE, first=f) for f in ("me", "them")
+            await m.challenges.challenge(CAROL, ROOM, "maphex", ALICE, first=f)
+            for f in ("me", "them")
         ]
         assert all(c.ok for c in challenges)
-        which = await m.accept(ALICE, ROOM)
+        which = await m.challenges.accept(ALICE, ROOM)
         assert which.need is not None and which.need.kind is NeedKind.CHALLENGE
         assert which.need.candidates == (3, 4)
 
@@ -103,7 +108,7 @@ async def test_typed_commands_say_how_to_type_what_is_missing(tmp_path: Path) ->
         assert two.text.endswith("(#1, #2): which one? Put its id first, e.g. move #1 e5.")
         help_text = (await execute(m, ALICE, ROOM, "help", lambda _: BOB)).text
         assert "move [#game] <move>" in help_text and "end the line with !" in help_text
-        assert "move [#game]" not in (await m.help()).text
+        assert "move [#game]" not in (await m.games.help()).text
 
 
 async def test_every_button_of_the_table_reaches_its_command(tmp_path: Path) -> None:
@@ -118,7 +123,7 @@ async def test_every_button_of_the_table_reaches_its_command(tmp_path: Path) -> 
         for kind in HANDLERS:
             extra = fields.get(kind, ["0", "e5", "?"])[: ACTION_FIELDS[kind] - 1]
             action_id = ":".join([kind, "77", *extra])
-            reply = await m.press(ALICE, ROOM, action_id)
+            reply = await m.games.press(ALICE, ROOM, action_id)
             # Each kind reaches its command, which looks for game #77, challenge 77 or
             # tournament 77.
             assert "not one of mine" not in reply.text, (action_id, reply.text)
@@ -148,7 +153,7 @@ def test_sections_fit_and_lose_nothing_but_the_breaks_they_cut_at(
 
 async def test_long_rules_come_in_sections_that_fit_every_platform(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        rules = await m.rules("isopath")
+        rules = await m.games.rules("isopath")
         assert len(rules.text) > MESSAGE_LIMITS["discord"]
         for limit in MESSAGE_LIMITS.values():
             parts = rules.sections(limit)

@@ -97,7 +97,10 @@ async def test_a_language_without_its_page_reads_the_english_one(tmp_path: Path)
     store = await SqliteStore.open(tmp_path / "h.db")
     try:
         manager = SessionManager(store, FakeClock(), rules_dir=rules)
-        maphex, pathagon = await manager.rules("maphex"), await manager.rules("pathagon")
+        maphex, pathagon = (
+            await manager.games.rules("maphex"),
+            await manager.games.rules("pathagon"),
+        )
     finally:
         await store.close()
     for code in ("es", "fr"):
@@ -116,7 +119,7 @@ async def test_the_page_is_chosen_when_the_answer_is_read(tmp_path: Path) -> Non
     try:
         manager = SessionManager(store, FakeClock())
         with i18n.use("en"):
-            reply = await manager.rules("pathagon")
+            reply = await manager.games.rules("pathagon")
     finally:
         await store.close()
     with i18n.use("pt_BR"):

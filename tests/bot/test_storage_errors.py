@@ -69,9 +69,9 @@ async def test_a_refused_statement_is_an_answer(store_url: str) -> None:
     trigger, as a read-only table or a failing disk would): the challenge is refused with the
     sentence, the game in progress goes on being read."""
     async with session(store_url) as m:
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB)
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB)
         assert made.ok and made.challenge_id is not None
-        assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
+        assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
         if store_url.startswith("postgres"):
             statements = [
                 "CREATE FUNCTION refuse() RETURNS trigger AS "
@@ -86,7 +86,7 @@ async def test_a_refused_statement_is_an_answer(store_url: str) -> None:
             ]
         for sql in statements:
             await m.store._write(lambda c, sql=sql: c.execute(sql))
-        refused = await m.challenge(ALICE, Chat(ROOM.platform, "other"), "maphex", BOB)
+        refused = await m.challenges.challenge(ALICE, Chat(ROOM.platform, "other"), "maphex", BOB)
         assert not refused.ok and refused.text == str(texts.UNAVAILABLE), refused.text
-        board = await m.board(ALICE, ROOM)
+        board = await m.games.board(ALICE, ROOM)
         assert board.ok, board.text

@@ -52,9 +52,9 @@ async def test_a_full_storage_is_told_as_such_and_alerts_once(
     store_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     async with session(store_url) as m:
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB)
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB)
         assert made.ok and made.challenge_id is not None
-        assert (await m.accept(BOB, ROOM, made.challenge_id)).ok
+        assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
         await _fill_up(m)
         before = _full_count()
         refused = []
@@ -62,7 +62,9 @@ async def test_a_full_storage_is_told_as_such_and_alerts_once(
             # Challenges with long names fill what room is left in SQLite's last pages.
             for n in range(60):
                 someone = User("test", f"u{n}", "x" * 60 + str(n))
-                reply = await m.challenge(someone, Chat("test", f"room{n}"), "maphex", BOB)
+                reply = await m.challenges.challenge(
+                    someone, Chat("test", f"room{n}"), "maphex", BOB
+                )
                 if not reply.ok:
                     refused.append(reply.text)
         assert len(refused) >= 3, refused
@@ -73,7 +75,7 @@ async def test_a_full_storage_is_told_as_such_and_alerts_once(
         assert len(lines) == 1 and lines[0].levelno == logging.ERROR, caplog.text
         assert "storage is full" in lines[0].getMessage()
         # Nothing stored is lost: the game in progress is still read and shown.
-        assert (await m.board(ALICE, ROOM)).ok
+        assert (await m.games.board(ALICE, ROOM)).ok
 
 
 async def test_a_refused_statement_is_not_a_full_storage(store_url: str) -> None:
@@ -95,7 +97,7 @@ async def test_a_refused_statement_is_not_a_full_storage(store_url: str) -> None
         for sql in statements:
             await m.store._write(lambda c, sql=sql: c.execute(sql))
         before = _full_count()
-        refused = await m.challenge(ALICE, ROOM, "pathagon", BOB)
+        refused = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB)
         assert not refused.ok and refused.text == str(texts.UNAVAILABLE)
         assert _full_count() == before
 

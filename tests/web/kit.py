@@ -97,15 +97,15 @@ async def new_game(
 ) -> int:
     """A game of ``game`` between ``one`` (seat 0) and ``two`` in ``chat``, with ``moves``
     played from the chat."""
-    made = await manager.challenge(one, chat, game, two, options or {}, "me", None)
+    made = await manager.challenges.challenge(one, chat, game, two, options or {}, "me", None)
     assert made.ok and made.challenge_id is not None, made.text
-    started = await manager.accept(two, chat, made.challenge_id)
+    started = await manager.challenges.accept(two, chat, made.challenge_id)
     assert started.ok and started.game_id is not None, started.text
     gid = started.game_id
     for ply, move in enumerate(moves):
         row = await manager.store.get_game(gid)
         assert row is not None and row.to_move is not None
-        reply = await manager.move((one, two)[row.to_move], chat, move, gid, ply)
+        reply = await manager.games.move((one, two)[row.to_move], chat, move, gid, ply)
         assert reply.ok, reply.text
     return gid
 

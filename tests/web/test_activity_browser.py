@@ -43,7 +43,7 @@ async def _phone(browser: Browser) -> tuple[Page, list[str]]:
 
 
 async def _first_cell_move(site: Activity, game_id: int) -> tuple[str, int]:
-    view = await site.run.manager.web_view(game_id)
+    view = await site.run.manager.web.web_view(game_id)
     assert view is not None
     names = set(view.position.board.names)
     move = next(m for m in view.position.legal_moves() if m in names)
@@ -62,7 +62,7 @@ async def test_an_activity_signs_in_and_plays_a_move_that_reaches_the_channel(
         response = await fake.response(record)
         assert response.type == ResponseKind.LAUNCH_ACTIVITY
         assert [r.id for r, _ in fake.launched] == [record.id]
-        assert run.manager.launched_game(User(PLATFORM, str(mover), "")) == gid
+        assert run.manager.web.launched_game(User(PLATFORM, str(mover), "")) == gid
 
         site.oauth.issue(OAuthUser(mover, "mover", "The Mover"), MOCK_CODE)
         move, ply = await _first_cell_move(site, gid)
@@ -89,7 +89,7 @@ async def test_an_activity_signs_in_and_plays_a_move_that_reaches_the_channel(
             return [m.content for m in new if move in m.content + str(m.embeds)]
 
         await fake.wait_until(lambda: bool(posted()), timeout=WITHIN)
-        stored = await run.manager.web_view(gid)
+        stored = await run.manager.web.web_view(gid)
         assert stored is not None and stored.moves[-1] == move
         # Signed in through the token endpoint once, with the code the SDK gave, and no
         # request of the page left the bot's origin.
@@ -217,6 +217,6 @@ async def test_the_real_sdk_in_a_discord_like_frame(browser: Browser, tmp_path: 
         await activity_frame.locator(f'[data-cell="{move}"]').click()  # (a desktop client)
         await activity_frame.locator("#send").click()
         await expect(activity_frame.locator("#moves li")).to_have_count(ply + 1)
-        stored = await run.manager.web_view(gid)
+        stored = await run.manager.web.web_view(gid)
         assert stored is not None and stored.moves[-1] == move
         await context.close()

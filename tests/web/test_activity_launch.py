@@ -46,7 +46,7 @@ async def test_open_board_launches_the_activity(tmp_path: Path) -> None:
         assert record.response is not None
         assert record.response.type == ResponseKind.LAUNCH_ACTIVITY
         assert [a.type for a in record.attempts] == [ResponseKind.LAUNCH_ACTIVITY]
-        assert site.run.manager.launched_game(User(PLATFORM, str(mover), "")) == gid
+        assert site.run.manager.web.launched_game(User(PLATFORM, str(mover), "")) == gid
 
 
 async def test_open_board_answers_with_the_link_when_the_activity_is_off(tmp_path: Path) -> None:
@@ -55,7 +55,7 @@ async def test_open_board_answers_with_the_link_when_the_activity_is_off(tmp_pat
         _linked(site, record)
         assert [a.type for a in record.attempts] == [ResponseKind.CHANNEL_MESSAGE]
         assert not site.fake.launched
-        assert site.run.manager.launched_game(User(PLATFORM, str(mover), "")) is None
+        assert site.run.manager.web.launched_game(User(PLATFORM, str(mover), "")) is None
 
 
 async def test_a_refused_launch_falls_back_to_the_link(

@@ -72,7 +72,7 @@ async def test_a_code_signs_the_player_in_with_their_games_in_order(tmp_path: Pa
         there = await new_game(manager, "pathagon", CY, DI, ELSEWHERE)
         launched = await new_game(manager, "isopath", CY, DI, ELSEWHERE)
         watched = await new_game(manager, "pathagon", DI, EV, DC_CHANNEL)
-        manager.launched(CY, launched)
+        manager.web.launched(CY, launched)
         code = oauth.issue(OAuthUser(int(CY.user_id), "cy", "Cy"))
         status, body = await _sign_in(url, {"code": code, "channel": DC_CHANNEL.chat_id})
         assert status == 200, body
@@ -92,7 +92,7 @@ async def test_a_code_signs_the_player_in_with_their_games_in_order(tmp_path: Pa
 async def test_a_spectator_gets_the_game_they_opened_to_watch(tmp_path: Path) -> None:
     async with FakeDiscordOAuth() as oauth, board(tmp_path / "a.db", oauth) as (manager, url):
         gid = await new_game(manager, "pathagon", CY, DI, DC_CHANNEL)
-        manager.launched(EV, gid)
+        manager.web.launched(EV, gid)
         status, body = await _sign_in(url, {"code": oauth.issue(OAuthUser(int(EV.user_id), "ev"))})
         assert status == 200, body
         (game,) = body["games"]

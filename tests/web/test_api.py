@@ -172,7 +172,7 @@ async def test_refusals(web) -> None:
     # A spectator (no credentials), a signed-in Telegram user who does not play in it.
     status, answer = await _post(moves, {"move": "a1", "ply": 0})
     assert status == 401 and "only watches" in answer["text"]
-    await web.manager.board(BO.__class__("telegram", "1009", "Eve"), TG_GROUP, gid)
+    await web.manager.games.board(BO.__class__("telegram", "1009", "Eve"), TG_GROUP, gid)
     eve = {"Authorization": "tma " + init_data(BO.__class__("telegram", "1009", "Eve"), web.clock)}
     status, answer = await _post(moves, {"move": "a1", "ply": 0}, eve)
     assert status == 403 and "not playing" in answer["text"]
@@ -238,7 +238,7 @@ async def main():
     store = await open_store(sys.argv[1])
     try:
         manager = SessionManager(store, pictures=False)
-        reply = await manager.move(
+        reply = await manager.games.move(
             User("telegram", "1002", "Bo"), Chat("telegram", "-100123"), "b2", int(sys.argv[2]), 1
         )
         print(reply.ok, reply.text)

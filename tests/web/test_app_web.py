@@ -26,7 +26,7 @@ async def test_on_and_off(tmp_path: Path) -> None:
     async with opened(db) as manager, web_board(config, manager) as endpoint:
         assert endpoint is not None and manager.web_pages is not None
         gid = await new_game(manager, "pathagon", ADA, BO, TG_GROUP)
-        board = await manager.board(ADA, TG_GROUP, gid)
+        board = await manager.games.board(ADA, TG_GROUP, gid)
         assert board.page is not None and board.page.startswith("https://h.example/g/")
         local = board.page.replace("https://h.example", f"http://127.0.0.1:{endpoint.port}")
         async with aiohttp.ClientSession() as http, http.get(local) as page:
@@ -34,7 +34,7 @@ async def test_on_and_off(tmp_path: Path) -> None:
     assert manager.web_pages is None
     async with opened(db) as manager, web_board(settings({"HEXHALL_DB": db}), manager) as none:
         assert none is None
-        assert (await manager.board(ADA, TG_GROUP, gid)).page is None
+        assert (await manager.games.board(ADA, TG_GROUP, gid)).page is None
 
 
 async def test_an_address_in_use_is_one_line(tmp_path: Path) -> None:

@@ -106,7 +106,7 @@ async def test_page_actions_go_through_the_session_manager(web: Site) -> None:
     # Nobody signed in; someone not in the game.
     status, _ = await _call("POST", actions, {"action": "resign"})
     assert status == 401
-    await web.manager.player(CY_TG)
+    await web.manager.players.player(CY_TG)
     status, answer = await _call("POST", actions, {"action": "resign"}, _tma(web, CY_TG))
     assert status == 403 and "players" in answer["text"]
     # The manager's own refusal: Bo has no move of his own to take back.

@@ -98,7 +98,7 @@ async def test_console_prints_the_players_link(tmp_path: Path) -> None:
         console = Console(web.manager, tmp_path / "boards", out=out, prompt=False)
         one, two = console_user(console.user.name), console_user("player2")
         gid = await new_game(web.manager, "pathagon", one, two, CHAT)
-        await console.show(await web.manager.board(one, CHAT, gid))
+        await console.show(await web.manager.games.board(one, CHAT, gid))
         printed = out.getvalue()
         link = re.search(r"http://127\.0\.0\.1:\d+/g/[A-Za-z0-9_-]+#t=\S+", printed)
         assert link is not None, printed

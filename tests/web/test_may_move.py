@@ -59,11 +59,11 @@ async def _refusals(
     row = await m.store.get_game(game_id)
     assert row is not None
     answers: dict[str, tuple[TurnRefusal | None, str]] = {
-        "move": _code(await m.move(user, chat, OTHER, game_id, ply)),
-        "picker": _code(await m.pick(user, chat, f"pp:{game_id}:{ply}:0:=")),
+        "move": _code(await m.games.move(user, chat, OTHER, game_id, ply)),
+        "picker": _code(await m.games.pick(user, chat, f"pp:{game_id}:{ply}:0:=")),
     }
     if ply == row.ply:
-        answers["preview"] = _code(await m.preview(user, chat, OTHER, game_id))
+        answers["preview"] = _code(await m.games.preview(user, chat, OTHER, game_id))
     out = {
         way: (None if code is None else code.value, words) for way, (code, words) in answers.items()
     }
@@ -89,7 +89,7 @@ async def test_every_way_of_moving_refuses_alike(tmp_path: Path) -> None:
         stale = await _refusals(s, BO, gid, 0)  # a board (or page) of before Ada's move
         _alike(stale, TurnRefusal.MOVED_ON)
         assert "preview" not in stale and "moved on" in stale["picker"][1]
-        assert (await m.resign(ADA, TG_GROUP, gid)).ok
+        assert (await m.games.resign(ADA, TG_GROUP, gid)).ok
         for user in (ADA, BO):
             over = await _refusals(s, user, gid, 1)
             _alike(over, TurnRefusal.OVER)
@@ -101,18 +101,18 @@ async def test_a_passed_deadline_is_refused_alike_and_calls_time(tmp_path: Path)
         m = s.manager
         games = []
         for _ in range(4):
-            made = await m.challenge(ADA, TG_GROUP, "pathagon", BO, {}, "me", 1)
+            made = await m.challenges.challenge(ADA, TG_GROUP, "pathagon", BO, {}, "me", 1)
             assert made.ok and made.challenge_id is not None, made.text
-            started = await m.accept(BO, TG_GROUP, made.challenge_id)
+            started = await m.challenges.accept(BO, TG_GROUP, made.challenge_id)
             assert started.game_id is not None
             games.append(started.game_id)
-            assert (await m.move(ADA, TG_GROUP, "a2", started.game_id, 0)).ok
+            assert (await m.games.move(ADA, TG_GROUP, "a2", started.game_id, 0)).ok
         s.clock.advance(days=2)  # Bo's day to move is over; no sweep has run
         move, pick, show, web = games
         answers = {
-            "move": _code(await m.move(BO, TG_GROUP, OTHER, move, 1)),
-            "picker": _code(await m.pick(BO, TG_GROUP, f"pp:{pick}:1:0:=")),
-            "preview": _code(await m.preview(BO, TG_GROUP, OTHER, show)),
+            "move": _code(await m.games.move(BO, TG_GROUP, OTHER, move, 1)),
+            "picker": _code(await m.games.pick(BO, TG_GROUP, f"pp:{pick}:1:0:=")),
+            "preview": _code(await m.games.preview(BO, TG_GROUP, OTHER, show)),
         }
         found = {way: (c.value if c else None, w) for way, (c, w) in answers.items()}
         found["web"] = await _web(s, BO, web, OTHER, 1)
@@ -127,7 +127,7 @@ async def test_a_passed_deadline_is_refused_alike_and_calls_time(tmp_path: Path)
 async def test_the_decision_checks_in_its_order() -> None:
     async with site(":memory:") as s:
         gid = await new_game(s.manager, "pathagon", ADA, BO, TG_GROUP, ["a2"])
-        view = await s.manager.web_view(gid)
+        view = await s.manager.web.web_view(gid)
         assert view is not None
         row, position, now = view.row, view.position, s.clock.now()
         ada, bo = row.seats

@@ -67,7 +67,7 @@ async def test_plan_a_line_by_tapping_cells(browser: Browser, web: Site) -> None
     assert await watcher.locator("#plan-lines li, #plan-bar").count() == 0
     await expect(watcher.locator('[data-cell="b1"]')).to_have_class("cell")
 
-    answer = await web.manager.move(BO, TG_GROUP, "b1", gid)
+    answer = await web.manager.games.move(BO, TG_GROUP, "b1", gid)
     assert "replied c1 (prepared)" in answer.text, answer.text
     # Both pages follow the game: Ada's prepared c1 is on the real board now (Bo's b1 taken).
     for opened in (watcher, page):

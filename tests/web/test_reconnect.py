@@ -114,7 +114,7 @@ async def test_the_page_reconnects_after_a_proxy_502(browser: Browser, web: Site
 
         proxy.broken = False  # back
         await expect(watchers).to_have_text("1 watching", timeout=LIVE_MS)
-        await web.manager.move(BO, TG_GROUP, "b2", gid, 1)
+        await web.manager.games.move(BO, TG_GROUP, "b2", gid, 1)
         await expect(page.locator("#moves li")).to_have_count(2, timeout=LIVE_MS)
         await expect(page.locator("#moves li").last).to_have_text("b2")
         await page.context.close()

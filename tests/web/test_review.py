@@ -88,7 +88,7 @@ async def finished(web: Site, scripted: Scripted) -> int:
     assert row is not None
     if row.status is GameStatus.ACTIVE:
         assert row.to_move is not None
-        resigned = await web.manager.resign((ADA, BO)[row.to_move], TG_GROUP, gid)
+        resigned = await web.manager.games.resign((ADA, BO)[row.to_move], TG_GROUP, gid)
         assert resigned.ok, resigned.text
     row = await web.manager.store.get_game(gid)
     assert row is not None and row.status is GameStatus.FINISHED
@@ -206,7 +206,7 @@ async def test_a_rated_game_in_progress_has_no_review(
     page = await phone(browser)
     await page.goto(link)
     await expect(page.locator("#review")).to_be_hidden()
-    resigned = await web.manager.resign(ADA, TG_GROUP, gid)
+    resigned = await web.manager.games.resign(ADA, TG_GROUP, gid)
     assert resigned.ok, resigned.text
     web.board.changed(gid)
     await expect(page.locator("#review-ask")).to_be_visible()
@@ -220,12 +220,14 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
 ) -> None:
     web, _ = rev
     # Unrated, between people: Dark's g7 (move 12) leaves Light its win at d7.
-    made = await web.manager.challenge(ADA, TG_GROUP, "pathagon", BO, {}, "me", None, "no")
+    made = await web.manager.challenges.challenge(
+        ADA, TG_GROUP, "pathagon", BO, {}, "me", None, "no"
+    )
     assert made.ok and made.challenge_id is not None
-    gid = (await web.manager.accept(BO, TG_GROUP, made.challenge_id)).game_id
+    gid = (await web.manager.challenges.accept(BO, TG_GROUP, made.challenge_id)).game_id
     assert gid is not None
     for ply, move in enumerate(PATHAGON.moves[:12]):
-        reply = await web.manager.move((ADA, BO)[ply % 2], TG_GROUP, move, gid, ply)
+        reply = await web.manager.games.move((ADA, BO)[ply % 2], TG_GROUP, move, gid, ply)
         assert reply.ok, reply.text
     page = await phone(browser, init_data(BO, web.clock))
     await page.goto(await web.board.link(gid))
@@ -258,7 +260,7 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
         assert row_now is not None and row_now.to_move != row_now.bot_seat
         played = [m.move for m in await web.manager.store.moves(bot_game)]
         position = engines.position_after("pathagon", played)
-        reply = await web.manager.move(
+        reply = await web.manager.games.move(
             ADA, TG_GROUP, position.legal_moves()[0], bot_game, row_now.ply
         )
         assert reply.ok, reply.text
@@ -273,7 +275,7 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
         re.compile(rf"^#{bot_game}(:| )"), timeout=REVIEW_MS
     )
     # A takeback (granted at once by the bot) takes moves the review looked at: it goes.
-    taken = await web.manager.takeback(ADA, TG_GROUP, bot_game)
+    taken = await web.manager.games.takeback(ADA, TG_GROUP, bot_game)
     assert taken.ok, taken.text
     web.board.changed(bot_game)
     await expect(page.locator("#review-text")).to_have_text("")
@@ -344,24 +346,26 @@ async def test_a_review_is_made_again_only_when_the_moves_change(
     rev: tuple[Site, CountingThinker],
 ) -> None:
     web, thinker = rev
-    made = await web.manager.challenge(ADA, TG_GROUP, "pathagon", BO, {}, "me", None, "no")
+    made = await web.manager.challenges.challenge(
+        ADA, TG_GROUP, "pathagon", BO, {}, "me", None, "no"
+    )
     assert made.ok and made.challenge_id is not None
-    gid = (await web.manager.accept(BO, TG_GROUP, made.challenge_id)).game_id
+    gid = (await web.manager.challenges.accept(BO, TG_GROUP, made.challenge_id)).game_id
     assert gid is not None
     for ply, move in enumerate(PATHAGON.moves[:12]):
-        assert (await web.manager.move((ADA, BO)[ply % 2], TG_GROUP, move, gid, ply)).ok
+        assert (await web.manager.games.move((ADA, BO)[ply % 2], TG_GROUP, move, gid, ply)).ok
     link = await web.board.link(gid)
     status, first = await get(review_url(link))
     assert status == 200 and first["ply"] == 12 and thinker.reviews == 1
     # A draw offer changes the stored game, not its moves: the kept review is read back.
     before = await web.manager.store.get_game(gid)
-    assert (await web.manager.draw(ADA, TG_GROUP, gid)).ok
+    assert (await web.manager.games.draw(ADA, TG_GROUP, gid)).ok
     after = await web.manager.store.get_game(gid)
     assert before is not None and after is not None and after.version != before.version
     assert await get(review_url(link)) == (200, first)
     assert thinker.reviews == 1
     # A move changes them: the next review looks at it too.
-    assert (await web.manager.move(ADA, TG_GROUP, "d7", gid, 12)).ok
+    assert (await web.manager.games.move(ADA, TG_GROUP, "d7", gid, 12)).ok
     status, second = await get(review_url(link))
     assert status == 200 and second["ply"] == 13 and thinker.reviews == 2
 

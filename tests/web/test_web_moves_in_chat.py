@@ -64,7 +64,7 @@ async def _none_left(manager: SessionManager, platform: str, game_id: int) -> bo
 
 
 async def _first_legal(manager: SessionManager, game_id: int) -> tuple[str, int]:
-    view = await manager.web_view(game_id)
+    view = await manager.web.web_view(game_id)
     assert view is not None
     return view.position.legal_moves()[0], view.row.ply
 

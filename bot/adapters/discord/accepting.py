@@ -20,11 +20,11 @@ from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions
 from bot.adapters.discord.outgoing import Outgoing, as_board_edit
 from bot.adapters.discord.posts import DiscordPosts
 from bot.adapters.discord.threads import ARCHIVE_AFTER, can_thread, chat_here, thread_name_of
+from bot.core.posts import Post, PostKind
 from bot.messages import ActionKind, GameFacts, Reply, User
 from bot.outcomes import ChallengeRefusal, Refused
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import Post, PostKind
 
 __all__ = ["ChallengeCards"]
 
@@ -100,7 +100,7 @@ class ChallengeCards:
             log.info("no thread for game %s: %s", out.board, exc)
             return False
         # The thread itself, first: the outbox's notices about the game go there too.
-        await self.manager.remember_post(
+        await self.manager.posts.remember_post(
             PLATFORM, str(thread.id), str(message.id), PostKind.THREAD, game_id=out.board
         )
         try:
@@ -108,7 +108,7 @@ class ChallengeCards:
         except (discord.HTTPException, ValueError) as exc:
             log.info("no board in the thread of game %s: %s", out.board, exc)
             return False
-        await self.manager.remember_post(
+        await self.manager.posts.remember_post(
             PLATFORM, str(thread.id), str(sent.id), PostKind.BOARD, game_id=out.board
         )
         return True
@@ -146,7 +146,9 @@ class ChallengeCards:
             return False
         if challenge is None or not chat_here(interaction).direct:
             return False
-        cards = await self.manager.posts_for(PLATFORM, challenge_id=challenge, kind=PostKind.CARD)
+        cards = await self.manager.posts.posts_for(
+            PLATFORM, challenge_id=challenge, kind=PostKind.CARD
+        )
         home = next((c for c in cards if c.chat_id != str(message.channel.id)), None)
         if home is None:
             return False

@@ -64,12 +64,12 @@ from bot.adapters.discord.translator import CatalogTranslator
 from bot.adapters.redact import hide
 from bot.core import i18n
 from bot.core.lru import Lru
+from bot.core.posts import PostKind
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Chat, Reply, User
 from bot.outcomes import SignUp
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 from bot.workers import worker_name
 
 __all__ = [
@@ -362,7 +362,7 @@ class DiscordBot(
         live = out.board
         owner = self.outbox.owner if self.outbox is not None else self._owner
         chat = chat_here(interaction).chat_id
-        async with self.manager.answering(owner, live, chat):
+        async with self.manager.posts.answering(owner, live, chat):
             if mode is Mode.EDIT and await self._accept_into_thread(
                 interaction, reply, out, deferred, pressed
             ):
@@ -411,7 +411,7 @@ class DiscordBot(
     ) -> None:
         """Remember ``message_id`` (sent here) as tournament ``tournament_id``'s sign-up card,
         so a later join or leave edits it."""
-        await self.manager.remember_post(
+        await self.manager.posts.remember_post(
             PLATFORM, str(interaction.channel_id or 0), str(message_id),
             PostKind.CARD, tournament_id=tournament_id,
         )  # fmt: skip
@@ -425,7 +425,7 @@ class DiscordBot(
         channel = interaction.channel_id
         if channel is None:
             return False
-        cards = await self.manager.posts_for(
+        cards = await self.manager.posts.posts_for(
             PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD
         )
         known = [p for p in cards if p.chat_id == str(channel)]
@@ -454,7 +454,7 @@ class DiscordBot(
         self._tokens[message_id] = (interaction.followup, now)
         manager = self.manager
         if out.card is not None:
-            await manager.remember_post(
+            await manager.posts.remember_post(
                 PLATFORM, channel, str(message_id), PostKind.CARD, challenge_id=out.card
             )
             return
@@ -522,7 +522,7 @@ class DiscordBot(
         manager = self.manager
 
         async def ask(user: User, chat: Chat) -> Reply:
-            return await manager.tournament_leave_question(user, chat, tournament_id)
+            return await manager.tournaments.tournament_leave_question(user, chat, tournament_id)
 
         await self._run(interaction, ask, Mode.PRIVATE, board=False)
 
@@ -558,7 +558,7 @@ class DiscordBot(
             game = action.subject
 
             async def offer(user: User, chat: Chat) -> Reply:
-                return await manager.draw(user, chat, game, "offer")
+                return await manager.games.draw(user, chat, game, "offer")
 
             await self._run(interaction, offer, Mode.PUBLIC)
             return
@@ -579,7 +579,7 @@ class DiscordBot(
         )
 
         async def press(user: User, chat: Chat) -> Reply:
-            return await manager.press(user, chat, action_id)
+            return await manager.games.press(user, chat, action_id)
 
         await self._run(
             interaction, press, mode, pressed=kind, board=not (kind is not None and kind.browses)

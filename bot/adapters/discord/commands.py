@@ -122,7 +122,7 @@ class GameChoices(app_commands.Transformer):
         manager = _manager(interaction)
         if manager is None:
             return []
-        games = await manager.game_choices(user_of(interaction.user), str(value), 25)
+        games = await manager.games.game_choices(user_of(interaction.user), str(value), 25)
         return [
             app_commands.Choice[int | float | str](name=g.label[:100], value=str(g.game_id))
             for g in games
@@ -150,7 +150,7 @@ class MoveChoices(app_commands.Transformer):
             return []
         typed_game = getattr(interaction.namespace, "game", None)
         game = game_number(typed_game if isinstance(typed_game, str) else None)
-        suggest = manager.suggest_line if self.line else manager.suggest_moves
+        suggest = manager.games.suggest_line if self.line else manager.games.suggest_moves
         moves = await suggest(
             user_of(interaction.user), chat_here(interaction), game, str(value)[:100], 25
         )

@@ -87,7 +87,7 @@ class Composing:
                 fields["file"] = discord.File(
                     io.BytesIO(reply.image), filename=BOARD_FILE, description=alt
                 )
-            ratings = await self.manager.board_ratings(facts.game_id)
+            ratings = await self.manager.games.board_ratings(facts.game_id)
             # The picture stays a plain attachment, which Discord shows at the message's full
             # width; inside the embed it would be cut to the embed's width (issue 25: about
             # 400 px, legend and cell labels unreadable). The facts stay in the embed.

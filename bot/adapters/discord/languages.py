@@ -28,7 +28,7 @@ async def speakers_of(manager: SessionManager, interaction: discord.Interaction)
     permissions = interaction.permissions
     if interaction.guild_id is not None:
         languages.MANAGES.set(bool(permissions.manage_guild))
-    return await manager.speakers(
+    return await manager.players.speakers(
         user_of(interaction.user),
         chat_here(interaction),
         str(interaction.locale),

@@ -41,7 +41,7 @@ class ActivityLaunches:
         which, for the Activity's page); ``False`` when Discord refused the launch (then the
         answer is the link, as without the Activity)."""
         if action.subject is not None:  # (before: the page may ask as soon as it opens)
-            self.manager.launched(user_of(interaction.user), action.subject)
+            self.manager.web.launched(user_of(interaction.user), action.subject)
         try:
             await interaction.response.launch_activity()
         except discord.HTTPException as exc:

@@ -67,7 +67,7 @@ class TournamentLeaving:
         said = await speakers_of(self.manager, interaction)
         with i18n.use(said.chat):  # the card and the withdrawal are the channel's
             reply, deferred = await self._soon(
-                interaction, self.manager.press(user, chat, action_id), new=False
+                interaction, self.manager.games.press(user, chat, action_id), new=False
             )
         assert isinstance(reply, Reply)
         if not reply.ok:

@@ -82,10 +82,10 @@ class MovePicker:
         manager = self.manager
 
         async def step_or_preview() -> Picker | Reply:
-            step = await manager.pick(user, chat, action_id)
+            step = await manager.games.pick(user, chat, action_id)
             if isinstance(step, Picker) and step.prefix and not step.parts and not new:
                 # Nothing can follow: the move is whole, show what it does.
-                return await manager.preview(user, chat, step.prefix, step.game_id)
+                return await manager.games.preview(user, chat, step.prefix, step.game_id)
             return step
 
         step, deferred = await self._soon(interaction, step_or_preview(), new=new)
@@ -122,10 +122,10 @@ class MovePicker:
                 step_id = Action.make("", ActionKind.PICK_STEP, game_id, ply, 0, PREFIX_MARK + move)
             except ValueError:
                 return Reply.refuse(texts.NOT_MY_BUTTON)
-            step = await self.manager.pick(user, chat, step_id.id)
+            step = await self.manager.games.pick(user, chat, step_id.id)
             if isinstance(step, Reply):
                 return step
-            return await self.manager.preview(user, chat, move, game_id)
+            return await self.manager.games.preview(user, chat, move, game_id)
 
         reply, deferred = await self._soon(interaction, check_and_preview(), new=False)
         await self._show_preview(interaction, reply, deferred)

@@ -73,12 +73,12 @@ from bot.adapters.discord.format import PLATFORM, TEXT_LIMIT, markdown, mentions
 from bot.adapters.discord.threads import ARCHIVE_AFTER, thread_name_of
 from bot.core.lru import Lru
 from bot.core.notification import Kind, Notification
+from bot.core.posts import PostKind
 from bot.delivery.outbox import DeliveryRefused, DirectRefused
 from bot.delivery.recap import Recaps
 from bot.messages import ActionKind, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.posts import standings_tournament
-from bot.storage import PostKind
 
 __all__ = ["CANNOT_MESSAGE_USER", "DiscordSender", "nonce_of"]
 
@@ -203,7 +203,7 @@ class DiscordSender:
         :mod:`bot.adapters.discord.threads`), else the game's channel."""
         assert note.chat is not None
         if note.game_id is not None:
-            threads = await self.client.manager.posts_for(
+            threads = await self.client.manager.posts.posts_for(
                 PLATFORM, game_id=note.game_id, kind=PostKind.THREAD
             )
             if threads and threads[-1].chat_id.isdigit():
@@ -216,13 +216,13 @@ class DiscordSender:
         cid = _challenge_asked(note)
         if cid is None:
             return False
-        return await self.client.manager.challenge_answered(cid)
+        return await self.client.manager.challenges.challenge_answered(cid)
 
     async def _remember_standings(self, note: Notification, sent: discord.Message) -> None:
         """A tournament's standings message, remembered to be edited by the next update."""
         tournament = standings_tournament(note)
         if tournament is not None:
-            await self.client.manager.remember_post(
+            await self.client.manager.posts.remember_post(
                 PLATFORM, str(sent.channel.id), str(sent.id), PostKind.STANDINGS,
                 tournament_id=tournament,
             )  # fmt: skip
@@ -233,7 +233,9 @@ class DiscordSender:
         if tournament is None or note.chat is None:
             return None
         user = User(PLATFORM, note.recipient.user_id, note.recipient.name)
-        shown = await self.client.manager.tournament_standings(user, note.chat, tournament)
+        shown = await self.client.manager.tournaments.tournament_standings(
+            user, note.chat, tournament
+        )
         if not shown.ok or shown.image is None:
             return None
         return discord.File(io.BytesIO(shown.image), filename=f"standings-{tournament}.png")
@@ -247,7 +249,7 @@ class DiscordSender:
         tournament = standings_tournament(note)
         if tournament is None:
             return False
-        known = await self.client.manager.posts_for(
+        known = await self.client.manager.posts.posts_for(
             PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS
         )
         if not known:
@@ -268,7 +270,7 @@ class DiscordSender:
             raise DeliveryRefused("no channel to post the board in")
         manager = self.client.manager
         user = User(PLATFORM, note.recipient.user_id, note.recipient.name)
-        reply = await manager.board(user, chat, note.game_id)
+        reply = await manager.games.board(user, chat, note.game_id)
         fields = await self.client.message_fields(reply, user)
         if note.id is not None:
             fields["nonce"] = nonce_of(note.id)
@@ -309,9 +311,9 @@ class DiscordSender:
         manager, facts = self.client.manager, reply.facts
         if facts is None or facts.ply != 0 or channel_id in self._no_threads:
             return False
-        if await manager.tournament_of_game(game_id) is None:
+        if await manager.tournaments.tournament_of_game(game_id) is None:
             return False
-        if await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.THREAD):
+        if await manager.posts.posts_for(PLATFORM, game_id=game_id, kind=PostKind.THREAD):
             return False
         name = thread_name_of(facts)
         line = f"{markdown(Text.of(name))}\n{markdown(texts.game_in_thread(game_id))}"
@@ -335,11 +337,11 @@ class DiscordSender:
             return False
         thread = int(started["id"])
         # The thread itself, first: the outbox's notices about the game go there too.
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(thread), str(card.id), PostKind.THREAD, game_id=game_id
         )
         sent = await self.client.get_partial_messageable(thread).send(**fields)
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(thread), str(sent.id), PostKind.BOARD, game_id=game_id
         )
         return True
@@ -369,17 +371,17 @@ class DiscordSender:
         if cid is None:
             return
         manager = self.client.manager
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(sent.channel.id), str(sent.id), PostKind.CARD, challenge_id=cid
         )
         if await self._answered(note):
             # Answered while this card was on its way (the answer closed the cards it knew
             # of, not this one): its Accept goes at once.
-            posts = await manager.posts_for(PLATFORM, challenge_id=cid, kind=PostKind.CARD)
+            posts = await manager.posts.posts_for(PLATFORM, challenge_id=cid, kind=PostKind.CARD)
             mine = [p for p in posts if p.message_id == str(sent.id)]
             for post in mine:
                 await self.client.edit_post(post, view=None)
-            await manager.retire_posts(mine)
+            await manager.posts.retire_posts(mine)
 
     async def _edit_cards(self, note: Notification) -> bool:
         """Edit the expired challenge's cards to the notice without buttons; ``False`` when
@@ -387,11 +389,11 @@ class DiscordSender:
         if note.challenge_id is None:
             return False
         manager = self.client.manager
-        cards = await manager.posts_for(
+        cards = await manager.posts.posts_for(
             PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
         )
         # Retired first: a retried notice (the process died meanwhile) finds them all again.
-        await manager.retire_posts(cards)
+        await manager.posts.retire_posts(cards)
         told = False
         for card in cards:
             edited = await self.client.edit_post(

@@ -24,8 +24,6 @@ from bot.adapters.discord.format import PLATFORM
 from bot.adapters.discord.sender import DiscordSender
 from bot.adapters.discord.shards import build_bot
 from bot.adapters.redact import hide
-from bot.delivery.outbox import Outbox
-from bot.delivery.recap import Recaps
 from bot.sessions.manager import SessionManager
 
 __all__ = [
@@ -87,7 +85,7 @@ async def serve(
     commands, and every process delivers Discord's notifications from the outbox.
     ``activity``: "Open board" launches the app's Activity (``HEXHALL_DISCORD_ACTIVITY``)."""
     point_at(api_url, gateway_url)
-    outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
+    outbox = manager.outbox()
     bot = build_bot(
         manager,
         shard_count=shard_count,
@@ -97,7 +95,7 @@ async def serve(
         guild_ready_timeout=guild_ready_timeout,
     )
     bot.open_in_activity = activity
-    sender = DiscordSender(bot, Recaps(manager.store))
+    sender = DiscordSender(bot, manager.recaps())
     hide(token)
     try:
         await bot.login(token)

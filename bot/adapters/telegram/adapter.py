@@ -274,7 +274,7 @@ class TelegramAdapter(Posting, ButtonHandlers):
             await self._start_picker(message, tg_user(user), picking)
             return
         if context.args == [DM_START]:
-            reply = await self.manager.settings(tg_user(user), "dm", "on")
+            reply = await self.manager.players.settings(tg_user(user), "dm", "on")
             await self._send_text(
                 message.chat_id,
                 f"{reply.text}\n\n{help_of(self.registry)}",
@@ -289,7 +289,7 @@ class TelegramAdapter(Posting, ButtonHandlers):
         """``/start pk<game>`` (the link a Move tap in a group answered with): the game's
         move picker here, in our private chat; a refusal (not their turn any more) in one
         line."""
-        step = await self.manager.pick(user, chat_of(message), f"pk:{game_id}")
+        step = await self.manager.games.pick(user, chat_of(message), f"pk:{game_id}")
         if isinstance(step, Reply):
             await self._send_text(message.chat_id, step.text)
             return
@@ -392,7 +392,9 @@ class TelegramAdapter(Posting, ButtonHandlers):
             # Leaving is asked of the leaver alone first (issue 45), never for all to see.
             number = words[1].lstrip("#") if len(words) > 1 else ""
             tid = int(number) if number.isdigit() and len(number) < 12 else None
-            reply = await self.manager.tournament_leave_question(tg_user(user), chat, tid)
+            reply = await self.manager.tournaments.tournament_leave_question(
+                tg_user(user), chat, tid
+            )
         else:
             reply = await run_words(
                 self.manager, tg_user(user), chat, command.name, words, _no_one, commands=by_name
@@ -466,7 +468,7 @@ class TelegramAdapter(Posting, ButtonHandlers):
             return  # talk under a board ("nice move!"): no answer
         if game_id is None and replied is not None and to_bot:
             game_id = _game_of(replied)
-        reply = await self.manager.move(
+        reply = await self.manager.games.move(
             tg_user(user),
             chat_of(message),
             " ".join(words),
@@ -496,7 +498,7 @@ class TelegramAdapter(Posting, ButtonHandlers):
             old, new = message.migrate_from_chat_id, message.chat_id
         else:
             return
-        moved = await self.manager.move_chat(PLATFORM, str(old), str(new))
+        moved = await self.manager.posts.move_chat(PLATFORM, str(old), str(new))
         log.info("chat %s became %s: %d rows moved", old, new, moved)
 
     # ------------------------------------------------------------------ errors

@@ -96,13 +96,13 @@ class ButtonHandlers:
         # store's claim, which every process shares, says which one handles it.
         name = ":".join(map(str, tap))
         try:
-            if not await self.manager.claim_tap(PLATFORM, name, query.id, self.taps.window):
+            if not await self.manager.posts.claim_tap(PLATFORM, name, query.id, self.taps.window):
                 await query.answer()
                 return
             try:
                 await self._on_button(query)
             finally:
-                await self.manager.end_tap(PLATFORM, name, query.id)
+                await self.manager.posts.end_tap(PLATFORM, name, query.id)
         finally:
             self.taps.end(tap, now=loop.time())
 
@@ -129,7 +129,7 @@ class ButtonHandlers:
             await self.questions.put_away(query, user)
             return
         chat = await self._where_played(chat, query.data)
-        reply = await self.manager.press(user, chat, query.data)
+        reply = await self.manager.games.press(user, chat, query.data)
         if asks(reply):  # for the presser alone: no shared message changes
             await self.questions.ask(query, user, reply)
             return
@@ -185,7 +185,7 @@ class ButtonHandlers:
         if action.kind is None or not action.kind.plays or chat.chat_id.startswith("-"):
             return chat
         game_id = action.subject
-        where = None if game_id is None else await self.manager.game_chat(game_id)
+        where = None if game_id is None else await self.manager.games.game_chat(game_id)
         if where is None or where == chat.chat_id:
             return chat
         group, thread = topics.place(where)
@@ -210,7 +210,7 @@ class ButtonHandlers:
         if reply.private:  # already applied (a double tap): told on the button below
             return False
         # The picker goes with the game's older boards when the board is posted.
-        here = await self.manager.game_chat(reply.game_id) == str(chat_id)
+        here = await self.manager.games.game_chat(reply.game_id) == str(chat_id)
         await toast(query, None if here else marked(texts.PLAYED_BOARD_THERE))
         await self._in_game_chat(reply, dedupe=True)
         return True
@@ -223,7 +223,7 @@ class ButtonHandlers:
         if not isinstance(message, Message) or action.kind not in _ON_LIVE_BOARDS:
             return
         gid = action.subject
-        if gid is None or await self.manager.player_to_move(gid) is not None:
+        if gid is None or await self.manager.games.player_to_move(gid) is not None:
             return
         if await watch.is_picker(self.manager, gid, message) is None:
             await drop_buttons(self.application.bot, message.chat.id, message.message_id)
@@ -231,7 +231,7 @@ class ButtonHandlers:
     async def _in_game_chat(self, reply: Reply, *, dedupe: bool) -> None:
         """Post ``reply`` (about a game) in the game's own chat (and topic)."""
         assert reply.game_id is not None
-        game_chat = await self.manager.game_chat(reply.game_id)
+        game_chat = await self.manager.games.game_chat(reply.game_id)
         assert game_chat is not None  # the reply was just made about it
         chat_id, thread = topics.place(game_chat)
         await self.send(chat_id, reply, dedupe=dedupe, thread=thread)
@@ -257,7 +257,7 @@ class ButtonHandlers:
 
     async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
-        step = await self.manager.pick(user, chat, query.data)
+        step = await self.manager.games.pick(user, chat, query.data)
         if isinstance(step, Reply):
             await toast(query, step.body, alert=True)
             await self._retire_if_over(query)
@@ -279,10 +279,10 @@ class ButtonHandlers:
             await afterpost.close_pickers(self.manager, TelegramPosts(self.application.bot), gid)
             await query.answer()
             return
-        if not await self.manager.seated(user, gid):
+        if not await self.manager.games.seated(user, gid):
             await toast(query, texts.not_playing(gid), alert=True)
             return
-        reply = await self.manager.board(user, chat, gid)
+        reply = await self.manager.games.board(user, chat, gid)
         if not reply.ok:
             await toast(query, reply.body, alert=True)
             return
@@ -291,7 +291,7 @@ class ButtonHandlers:
 
     async def _describe(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
-        reply = await self.manager.board(user, chat, Action("", query.data).subject)
+        reply = await self.manager.games.board(user, chat, Action("", query.data).subject)
         if not reply.ok:
             await toast(query, reply.body, alert=True)
             return
@@ -302,7 +302,7 @@ class ButtonHandlers:
 
     async def _offer_draw(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
-        reply = await self.manager.draw(user, chat, Action("", query.data).subject, "offer")
+        reply = await self.manager.games.draw(user, chat, Action("", query.data).subject, "offer")
         if not reply.ok:
             await toast(query, reply.body, alert=True)
             await self._retire_if_over(query)
@@ -315,7 +315,7 @@ class ButtonHandlers:
         photo and caption, or its text when pictures are off); "Step through" under a move
         list opens a new browser message."""
         assert query.data is not None and query.message is not None
-        reply = await self.manager.press(user, chat, query.data)
+        reply = await self.manager.games.press(user, chat, query.data)
         if not reply.ok:
             await toast(query, reply.body, alert=True)
             return
@@ -361,7 +361,7 @@ class ButtonHandlers:
         (issue 45); nothing changes until they say yes."""
         assert query.data is not None
         tid = Action("", query.data).subject
-        reply = await self.manager.tournament_leave_question(user, chat, tid)
+        reply = await self.manager.tournaments.tournament_leave_question(user, chat, tid)
         if not reply.ok:
             await toast(query, reply.body, alert=True)
             return
@@ -372,7 +372,7 @@ class ButtonHandlers:
         lasts); the question goes, and the tournament's chat is told (its card edited to the
         new list, or the withdrawal said)."""
         assert query.data is not None
-        reply = await self.manager.press(user, chat, query.data)
+        reply = await self.manager.games.press(user, chat, query.data)
         if not reply.ok:
             await toast(query, reply.body, alert=True)
             return

@@ -51,7 +51,7 @@ async def speak(manager: SessionManager, bot: Bot, update: Update) -> None:
     if user is None or message is None:
         return
     chat = chat_of(message)
-    said = await manager.speakers(tg_user(user), chat, user.language_code)
+    said = await manager.players.speakers(tg_user(user), chat, user.language_code)
     i18n.adopt(said.chat)
     if update.callback_query is not None:  # the tap's answer is the presser's alone
         PRESSER.set(said.player)

@@ -22,10 +22,10 @@ from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.topics import place
 from bot.core.notification import Kind, Notification
+from bot.core.posts import Post, PostKind
 from bot.messages import Action, ActionKind, Reply
 from bot.outcomes import Answered, Ended, Offered
 from bot.sessions.manager import SessionManager
-from bot.storage import Post, PostKind
 
 __all__ = [
     "ANSWERS",
@@ -68,12 +68,12 @@ async def shown_in(manager: SessionManager | None, chat_id: int, note: Notificat
         # The card answers /challenge in the challenge's chat; the outbox may deliver this
         # before that card is sent (none known yet).  Only a card known to be elsewhere
         # (Rematch pressed in a private chat) leaves this chat without buttons.
-        cards = await manager.posts_for(
+        cards = await manager.posts.posts_for(
             PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
         )
         return not cards or any(card.chat_id == str(chat_id) for card in cards)
     if manager is not None and note.game_id is not None and note.kind in OFFER_KINDS:
-        offers = await manager.posts_for(
+        offers = await manager.posts.posts_for(
             PLATFORM, game_id=note.game_id, kind=PostKind.OFFER, live=True
         )
         return _live_in(offers, chat_id)
@@ -88,11 +88,11 @@ async def remember_copy(
         return
     chat, mid = str(message.chat.id), str(message.message_id)
     if note.challenge_id is not None and note.kind is Kind.CHALLENGE:
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, chat, mid, PostKind.CARD, challenge_id=note.challenge_id
         )
     elif note.game_id is not None and note.kind in OFFER_KINDS:
-        await manager.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
+        await manager.posts.remember_post(PLATFORM, chat, mid, PostKind.OFFER, game_id=note.game_id)
         _posted(manager, note.game_id)
 
 
@@ -101,7 +101,7 @@ async def remember_offer(manager: SessionManager, message: Message, reply: Reply
     offer's answer buttons)."""
     if not isinstance(reply.outcome, Offered) or reply.game_id is None:
         return
-    await manager.remember_post(
+    await manager.posts.remember_post(
         PLATFORM, str(message.chat.id), str(message.message_id), PostKind.OFFER,
         game_id=reply.game_id,
     )  # fmt: skip
@@ -137,5 +137,5 @@ async def card_place(
     """Where a tournament's last sign-up card is (its chat and forum topic), if one is known."""
     if manager is None:
         return None
-    cards = await manager.posts_for(PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD)
+    cards = await manager.posts.posts_for(PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD)
     return place(cards[-1].chat_id) if cards else None

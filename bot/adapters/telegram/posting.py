@@ -31,11 +31,11 @@ from bot.adapters.telegram.format import PLATFORM, html_text, keyboard, rows_of
 from bot.adapters.telegram.retiring import TelegramPosts
 from bot.adapters.telegram.state import state_of
 from bot.core.lru import Lru
+from bot.core.posts import PostKind
 from bot.delivery.outbox import Outbox
 from bot.messages import Action, ActionKind, Reply, ReplyKind, Text, User
 from bot.outcomes import SignUp
 from bot.sessions.manager import SessionManager
-from bot.storage import PostKind
 
 __all__ = ["DM_START", "Posting"]
 
@@ -118,7 +118,7 @@ class Posting:
             sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
             await offers.remember_offer(self.manager, sent, reply)
             if is_card:
-                await self.manager.remember_post(
+                await self.manager.posts.remember_post(
                     PLATFORM, str(chat_id), str(sent.message_id), PostKind.CARD, challenge_id=cid
                 )
             return sent
@@ -131,7 +131,7 @@ class Posting:
             owner = self.outbox.owner if self.outbox is not None else self._owner
             # (A live board, or the final one: any board shown as the game's latest; the
             # game's chat is the topic's when it is in one.)
-            async with self.manager.answering(owner, gid, topics.key(chat_id, thread)):
+            async with self.manager.posts.answering(owner, gid, topics.key(chat_id, thread)):
                 message = await send_board(
                     bot, self.manager, chat_id, reply, self._mini_app(), thread=thread
                 )
@@ -153,7 +153,7 @@ class Posting:
         and is answered with its first line alone, never with a second card."""
         bot, where = self.application.bot, topics.key(chat_id, thread)
         markup = keyboard(rows_of(reply.actions))
-        cards = await self.manager.posts_for(
+        cards = await self.manager.posts.posts_for(
             PLATFORM, tournament_id=tournament_id, kind=PostKind.CARD
         )
         known = [p for p in cards if p.chat_id == where]
@@ -169,7 +169,7 @@ class Posting:
         if known:
             return await self._send_text(chat_id, reply.body.first_paragraph(), thread=thread)
         sent = await self._send_text(chat_id, reply.body, markup, thread=thread)
-        await self.manager.remember_post(
+        await self.manager.posts.remember_post(
             PLATFORM, where, str(sent.message_id), PostKind.CARD, tournament_id=tournament_id
         )
         return sent

@@ -107,7 +107,7 @@ class Questions:
         # A question about a game is known by the game; one about a tournament (leaving it)
         # by 0: a player has one such question open at a time.
         gid = 0 if reply.game_id is None else reply.game_id
-        player = (await self.manager.player(user)).id
+        player = (await self.manager.players.player(user)).id
         bot, name = message.get_bot(), user.name
         async with self._lock:
             asked = self._open.get((gid, player))
@@ -186,7 +186,7 @@ class Questions:
             return
         action = Action("", data)
         gid = None if action.kind is ActionKind.TOURNAMENT_LEAVE_CONFIRMED else action.subject
-        player = (await self.manager.player(user)).id
+        player = (await self.manager.players.player(user)).id
         await self._take_away(
             query.get_bot(), gid or 0, player, message.chat.id, message.message_id
         )
@@ -198,8 +198,8 @@ class Questions:
         if not isinstance(message, Message) or len(fields) != 2:
             return
         gid, owner = int(fields[0]), int(fields[1])
-        if (await self.manager.player(user)).id != owner:
-            refusal = texts.not_your_question(await self.manager.player_name(owner))
+        if (await self.manager.players.player(user)).id != owner:
+            refusal = texts.not_your_question(await self.manager.players.player_name(owner))
             await toast(query, refusal, alert=True)
             return
         await query.answer()

@@ -60,7 +60,7 @@ async def on_member_update(manager: SessionManager, bot: Bot, change: ChatMember
     if status not in _GONE or not removed.add(chat.id, told=True):
         return 0
     told = 0
-    for player in await manager.chat_players(PLATFORM, str(chat.id)):
+    for player in await manager.posts.chat_players(PLATFORM, str(chat.id)):
         if not player.reachable or not player.user.user_id.isdigit():
             continue  # never opened the bot (Telegram refused before): nowhere to say it
         text = html_text(texts.removed_from_chat(player.game_id))

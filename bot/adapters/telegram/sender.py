@@ -50,13 +50,13 @@ from bot.adapters.telegram.pacing import no_waiting, retry_seconds
 from bot.adapters.telegram.removal import RemovedChats, removed_chats
 from bot.adapters.telegram.topics import key, place
 from bot.core.notification import Kind, Notification
+from bot.core.posts import Post, PostKind
 from bot.delivery.outbox import DeliveryRefused, DirectRefused, MaybeDelivered, Throttled
 from bot.delivery.recap import Recaps
 from bot.messages import Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.posts import standings_tournament
-from bot.storage import Post, PostKind
 
 __all__ = ["TelegramSender", "maybe_delivered"]
 
@@ -165,7 +165,9 @@ class TelegramSender:
                 await self._deliver(target, notification, text, thread)
             except ChatMigrated as moved:
                 if self.manager is not None:
-                    await self.manager.move_chat(PLATFORM, str(target), str(moved.new_chat_id))
+                    await self.manager.posts.move_chat(
+                        PLATFORM, str(target), str(moved.new_chat_id)
+                    )
                 await self._deliver(moved.new_chat_id, notification, text)
         except Forbidden as exc:
             # Removed from the group: its games are kept; the player is told privately.
@@ -241,9 +243,11 @@ class TelegramSender:
         if manager is None or tournament is None or note.chat is None:
             return False
         recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
-        shown = await manager.tournament_standings(recipient, note.chat, tournament)
+        shown = await manager.tournaments.tournament_standings(recipient, note.chat, tournament)
         png = shown.image if shown.ok and len(str(text)) <= CAPTION_LIMIT else None
-        known = await manager.posts_for(PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS)
+        known = await manager.posts.posts_for(
+            PLATFORM, tournament_id=tournament, kind=PostKind.STANDINGS
+        )
         if known and await self._edit_standings(known[-1], text, png):
             return True
         if png is None:
@@ -255,7 +259,7 @@ class TelegramSender:
                 chat_id, png, caption=quiet_html(text), parse_mode=ParseMode.HTML,
                 filename=f"standings-{tournament}.png", message_thread_id=thread,
             )  # fmt: skip
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(chat_id), str(sent.message_id), PostKind.STANDINGS,
             tournament_id=tournament,
         )  # fmt: skip
@@ -303,10 +307,10 @@ class TelegramSender:
             return False
         if chat.chat_id != key(chat_id, thread):  # a direct message away from the game's chat
             return False
-        if not any_game and not await manager.against_bot(note.game_id):
+        if not any_game and not await manager.games.against_bot(note.game_id):
             return False
         recipient = User(PLATFORM, note.recipient.user_id, note.recipient.name)
-        board = await manager.board(recipient, chat, note.game_id)
+        board = await manager.games.board(recipient, chat, note.game_id)
         if not board.ok:
             return False
         shown = replace(board, body=Text.of(text, "\n", board.body))
@@ -320,7 +324,7 @@ class TelegramSender:
         card of it is known (then the text is posted instead)."""
         if self.manager is None or note.challenge_id is None:
             return False
-        cards = await self.manager.posts_for(
+        cards = await self.manager.posts.posts_for(
             PLATFORM, challenge_id=note.challenge_id, kind=PostKind.CARD
         )
         for card in cards:
@@ -330,5 +334,5 @@ class TelegramSender:
                     html_text(text), int(card.chat_id), int(card.message_id),
                     parse_mode=ParseMode.HTML,
                 )  # fmt: skip
-        await self.manager.retire_posts(cards)
+        await self.manager.posts.retire_posts(cards)
         return bool(cards)

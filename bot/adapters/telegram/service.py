@@ -20,8 +20,6 @@ from bot.adapters.telegram.adapter import (
 from bot.adapters.telegram.format import PLATFORM
 from bot.adapters.telegram.pacing import ChatPacer
 from bot.adapters.telegram.sender import TelegramSender
-from bot.delivery.outbox import Outbox
-from bot.delivery.recap import Recaps
 from bot.sessions.manager import SessionManager
 
 __all__ = ["TelegramUnavailable", "serve"]
@@ -55,11 +53,9 @@ async def serve(
         manager, token, api_url=api_url, file_url=file_url, rate_limiter=pacer
     )
     adapter.web_app = web_app
-    outbox = Outbox(manager.store, manager.clock, bell=manager.bell)
+    outbox = manager.outbox()
     adapter.outbox = outbox  # woken after every update: notices go out at once
-    sender = TelegramSender(
-        adapter.application.bot, Recaps(manager.store), manager, web_app=web_app
-    )
+    sender = TelegramSender(adapter.application.bot, manager.recaps(), manager, web_app=web_app)
     # Each process delivers its own outbox share, polling or not (the store's claims keep
     # a notification from going out twice).
     delivery = asyncio.create_task(outbox.run(PLATFORM, sender, stop=stop))

@@ -43,11 +43,11 @@ from bot.adapters.telegram.state import state_of
 from bot.adapters.telegram.toasts import ALERT_LIMIT, marked, said, toast
 from bot.adapters.telegram.topics import topic_of
 from bot.core.i18n import gettext
+from bot.core.posts import Post, PostKind
 from bot.messages import Action, ActionKind, Chat, Reply, Text, User
 from bot.sessions import texts
 from bot.sessions.manager import SessionManager
 from bot.sessions.picker import Picker
-from bot.storage import Post, PostKind
 
 __all__ = [
     "ALERT_LIMIT",
@@ -96,7 +96,7 @@ async def spectating(manager: SessionManager, user: User, chat_id: int, data: st
     action = Action("", data)
     if chat_id > 0 or action.kind not in LOOKS or action.subject is None:
         return None
-    if await manager.seated(user, action.subject):
+    if await manager.games.seated(user, action.subject):
         return None
     return action.subject
 
@@ -112,25 +112,25 @@ async def refused(manager: SessionManager, user: User) -> None:
     a player's refusal, in the store (``players.dm_refused_at``: the outbox stops trying too)
     and here, until they open the bot (:func:`reachable`)."""
     state_of(manager).refused[int(user.user_id)] = True
-    await manager.direct_refused(user)
+    await manager.players.direct_refused(user)
 
 
 async def reachable(manager: SessionManager, user: User) -> None:
     """``user`` opened a private chat with the bot: direct messages may reach them again."""
     state_of(manager).refused.pop(int(user.user_id), None)
-    await manager.direct_reachable(user)
+    await manager.players.direct_reachable(user)
 
 
 async def _look(manager: SessionManager, user: User, chat: Chat, data: str) -> Reply:
     """The answer to a look button, as the presser would get it."""
     action = Action("", data)
     if action.kind in (ActionKind.BOARD, ActionKind.DESCRIBE):
-        reply = await manager.board(user, chat, action.subject)
+        reply = await manager.games.board(user, chat, action.subject)
         if action.kind is ActionKind.DESCRIBE and reply.ok:
             return Reply(Text.of(reply.alt or reply.text), game_id=reply.game_id)
         # A spectator's copy of the board: a picture to look at, no buttons to play with.
         return replace(reply, actions=())
-    return await manager.press(user, chat, data)
+    return await manager.games.press(user, chat, data)
 
 
 async def look_privately(
@@ -181,7 +181,9 @@ def picker_markup(step: Picker) -> InlineKeyboardMarkup | None:
 
 async def is_picker(manager: SessionManager, game_id: int, message: Message) -> Post | None:
     """The remembered live picker that ``message`` is, if it is one of ``game_id``'s."""
-    for post in await manager.posts_for(PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True):
+    for post in await manager.posts.posts_for(
+        PLATFORM, game_id=game_id, kind=PostKind.PICKER, live=True
+    ):
         if (post.chat_id, post.message_id) == (str(message.chat.id), str(message.message_id)):
             return post
     return None
@@ -247,7 +249,7 @@ async def private_picker(manager: SessionManager, bot: Bot, person: int, step: P
     or Start after the picker came)."""
     gid = step.game_id
     async with state_of(manager).picker_lock(gid):
-        live = await manager.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
+        live = await manager.posts.posts_for(PLATFORM, game_id=gid, kind=PostKind.PICKER, live=True)
         if any(post.chat_id == str(person) for post in live):
             return
         await afterpost.close_pickers(manager, TelegramPosts(bot), gid)
@@ -255,7 +257,7 @@ async def private_picker(manager: SessionManager, bot: Bot, person: int, step: P
             person, html_text(step.text), parse_mode=ParseMode.HTML,
             reply_markup=picker_markup(step),
         )  # fmt: skip
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(person), str(sent.message_id), PostKind.PICKER, game_id=gid
         )
 
@@ -265,7 +267,7 @@ async def _preview(
 ) -> None:
     """The board after ``move`` with Play it / Cancel, in place of the picker (remembered as
     the game's picker, so that playing or cancelling it takes it away)."""
-    reply = await manager.preview(user, chat, move, gid)
+    reply = await manager.games.preview(user, chat, move, gid)
     if not reply.ok:
         await toast(query, reply.body, alert=True)
         return
@@ -279,7 +281,7 @@ async def _preview(
     else:
         sent = await send_text(bot, message.chat.id, reply.body, markup, thread=thread)
     await afterpost.close_pickers(manager, TelegramPosts(bot), gid)
-    await manager.remember_post(
+    await manager.posts.remember_post(
         PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER, game_id=gid
     )
 
@@ -309,7 +311,7 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
             reply_parameters=ReplyParameters(message.message_id, allow_sending_without_reply=True),
             message_thread_id=topic_of(message),
         )  # fmt: skip
-        await manager.remember_post(
+        await manager.posts.remember_post(
             PLATFORM, str(sent.chat.id), str(sent.message_id), PostKind.PICKER,
             game_id=step.game_id,
         )  # fmt: skip
@@ -318,9 +320,9 @@ async def _show_step(manager: SessionManager, query: CallbackQuery, step: Picker
 async def may_close(manager: SessionManager, user: User, game_id: int) -> bool:
     """Whether ``user`` may close ``game_id``'s picker: the player to move (or, when nobody
     is to move any more, a player of the game)."""
-    mover = await manager.player_to_move(game_id)
+    mover = await manager.games.player_to_move(game_id)
     if mover is None:
-        return await manager.seated(user, game_id)
+        return await manager.games.seated(user, game_id)
     return (mover.platform, mover.user_id) == (user.platform, user.user_id)
 
 

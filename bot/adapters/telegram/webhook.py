@@ -40,10 +40,10 @@ from telegram.error import TelegramError
 from bot.adapters.redact import MASK, hide
 from bot.adapters.telegram.adapter import ALLOWED_UPDATES, TelegramAdapter, TelegramUnavailable
 from bot.adapters.telegram.format import PLATFORM
+from bot.core.errors import StoreError
 from bot.core.lru import Lru
 from bot.core.ratelog import RateLimited
 from bot.sessions.leases import Claim
-from bot.storage import StoreError
 
 __all__ = ["RECENT_UPDATES", "SECRET_HEADER", "SHUTDOWN_TIMEOUT", "TelegramWebhook"]
 
@@ -204,7 +204,7 @@ class TelegramWebhook:
 
     async def _claim(self, update_id: int) -> Claim:
         try:
-            return await self.adapter.manager.claim_update(PLATFORM, update_id)
+            return await self.adapter.manager.posts.claim_update(PLATFORM, update_id)
         except StoreError as exc:  # the database is busy or away: Telegram sends it again
             log.warning("update %d not claimed (%s): asking for it again", update_id, exc)
             return Claim.BUSY
@@ -237,7 +237,7 @@ class TelegramWebhook:
             await app.update_processor.process_update(update, app.process_update(update))
             handled = True
             try:
-                await self.adapter.manager.finish_update(PLATFORM, update_id)
+                await self.adapter.manager.posts.finish_update(PLATFORM, update_id)
             except StoreError as exc:  # answered all the same; another process may repeat it
                 log.warning("update %d handled but not recorded as handled: %s", update_id, exc)
         finally:

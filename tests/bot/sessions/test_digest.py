@@ -19,15 +19,15 @@ MONDAY = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 
 
 async def notes_of(m: SessionManager, user: User, kind: Kind) -> list[Notification]:
-    player = await m.player(user)
+    player = await m.players.player(user)
     return [n for n in await m.store.notifications_for(player.id) if n.kind == kind]
 
 
 async def game(m: SessionManager, a: User, b: User, chat: Chat, game: str = "pathagon") -> int:
     """``a`` challenges ``b`` in ``chat``, ``a`` moving first; ``b`` accepts."""
-    made = await m.challenge(a, chat, game, b, {}, "me", 3)
+    made = await m.challenges.challenge(a, chat, game, b, {}, "me", 3)
     assert made.ok and made.challenge_id is not None, made.text
-    accepted = await m.accept(b, chat, made.challenge_id)
+    accepted = await m.challenges.accept(b, chat, made.challenge_id)
     assert accepted.game_id is not None, accepted.text
     return accepted.game_id
 
@@ -37,10 +37,10 @@ async def test_the_digest_goes_out_once_at_the_local_time_listing_every_turn(
 ) -> None:
     clock = FakeClock(MONDAY)
     async with session(store_url, clock) as m:
-        said = await m.settings(ALICE, "digest", "08:00 +01:00")
+        said = await m.players.settings(ALICE, "digest", "08:00 +01:00")
         assert said.ok and said.private and "08:00 (UTC+01:00)" in said.text, said.text
         assert "Direct messages are now on" in said.text
-        assert "daily digest at 08:00 (UTC+01:00)" in (await m.settings(ALICE)).text
+        assert "daily digest at 08:00 (UTC+01:00)" in (await m.players.settings(ALICE)).text
         here = await game(m, ALICE, BOB, ROOM)  # Alice to move
         there = await game(m, ALICE, CAROL, OTHER)  # Alice to move, in another chat
         theirs = await game(m, BOB, ALICE, ROOM)  # Bob to move: not in Alice's digest
@@ -80,27 +80,27 @@ async def test_no_digest_on_a_day_without_a_turn_and_none_once_turned_off(
 ) -> None:
     clock = FakeClock(MONDAY)
     async with session(store_url, clock) as m:
-        assert (await m.settings(BOB, "digest", "9")).ok
+        assert (await m.players.settings(BOB, "digest", "9")).ok
         await game(m, BOB, ALICE, ROOM)
         gid = await game(m, ALICE, BOB, ROOM)
-        assert (await m.move(ALICE, ROOM, "a1", gid)).ok  # Bob to move in both
-        assert (await m.move(BOB, ROOM, "b1", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "a1", gid)).ok  # Bob to move in both
+        assert (await m.games.move(BOB, ROOM, "b1", gid)).ok
         clock.set(datetime(2026, 1, 6, 9, 0, tzinfo=UTC))
         await m.sweep()
         assert len(await notes_of(m, BOB, Kind.DIGEST)) == 1  # the game where he opens
-        off = await m.settings(BOB, "digest", "off")
+        off = await m.players.settings(BOB, "digest", "off")
         assert off.ok and "off" in off.text
         clock.set(datetime(2026, 1, 7, 9, 0, tzinfo=UTC))
         await m.sweep()
         assert len(await notes_of(m, BOB, Kind.DIGEST)) == 1
-        bad = await m.settings(BOB, "digest", "25:00")
+        bad = await m.players.settings(BOB, "digest", "25:00")
         assert not bad.ok and "not a digest time" in bad.text
         # Carol has no game where it is her turn: her digest day passes without a message.
-        assert (await m.settings(CAROL, "digest", "10:00")).ok
+        assert (await m.players.settings(CAROL, "digest", "10:00")).ok
         clock.set(datetime(2026, 1, 7, 10, 0, tzinfo=UTC))
         await m.sweep()
         assert await notes_of(m, CAROL, Kind.DIGEST) == []
-        carol = await m.player(CAROL)
+        carol = await m.players.player(CAROL)
         row = await m.store.digest_of(carol.id)
         assert row is not None and row.last_day == "2026-01-07"
 
@@ -108,8 +108,8 @@ async def test_no_digest_on_a_day_without_a_turn_and_none_once_turned_off(
 async def test_quiet_hours_hold_the_digest_until_they_end(store_url: str) -> None:
     clock = FakeClock(MONDAY)
     async with session(store_url, clock) as m:
-        assert (await m.settings(ALICE, "quiet", "22:00-07:00 -05:00")).ok
-        assert (await m.settings(ALICE, "digest", "23:00 -05:00")).ok
+        assert (await m.players.settings(ALICE, "quiet", "22:00-07:00 -05:00")).ok
+        assert (await m.players.settings(ALICE, "digest", "23:00 -05:00")).ok
         await game(m, ALICE, BOB, ROOM)
         # 23:00 at UTC-05:00 is 04:00 UTC; the quiet hours end at 07:00 local, 12:00 UTC.
         clock.set(datetime(2026, 1, 6, 4, 0, tzinfo=UTC))
@@ -127,14 +127,14 @@ async def test_turn_notices_by_dm_fold_into_the_digest_the_reminder_does_not(
     clock = FakeClock(MONDAY)
     async with session(store_url, clock) as m:
         for user in (ALICE, BOB):
-            assert (await m.settings(user, "dm", "on")).ok
-        assert (await m.settings(ALICE, "digest", "08:00")).ok
+            assert (await m.players.settings(user, "dm", "on")).ok
+        assert (await m.players.settings(ALICE, "digest", "08:00")).ok
         gid = await game(m, BOB, ALICE, ROOM)
-        assert (await m.move(BOB, ROOM, "a1", gid)).ok  # Alice's turn: folded, no DM
+        assert (await m.games.move(BOB, ROOM, "a1", gid)).ok  # Alice's turn: folded, no DM
         assert await notes_of(m, ALICE, Kind.YOUR_TURN) == []
-        assert (await m.move(ALICE, ROOM, "b1", gid)).ok  # Bob's turn: he has no digest
+        assert (await m.games.move(ALICE, ROOM, "b1", gid)).ok  # Bob's turn: he has no digest
         assert len(await notes_of(m, BOB, Kind.YOUR_TURN)) == 1
-        assert (await m.move(BOB, ROOM, "c1", gid)).ok
+        assert (await m.games.move(BOB, ROOM, "c1", gid)).ok
         assert await notes_of(m, ALICE, Kind.YOUR_TURN) == []
         # A game's first turn is folded too (Bob, without a digest, is told).
         await game(m, ALICE, CAROL, ROOM)
@@ -154,11 +154,11 @@ async def test_games_lists_every_chat_turn_first_each_a_button_away(store_url: s
     async with session(store_url, clock) as m:
         theirs = await game(m, BOB, ALICE, ROOM)  # Bob to move
         mine = await game(m, ALICE, CAROL, OTHER)  # Alice to move, in another chat
-        listed = await m.games(ALICE)  # asked in a private chat: the command takes none
+        listed = await m.games.games(ALICE)  # asked in a private chat: the command takes none
         lines = listed.text.splitlines()
         assert lines[0].startswith(f"#{mine} Pathagon vs carol: your turn")
         assert lines[1].startswith(f"#{theirs} Pathagon vs bob: bob to move")
         assert [a.label for a in listed.actions] == [f"#{mine}", f"#{theirs}"]
         # Each button shows that game's board, here in the private chat.
-        board = await m.press(ALICE, Chat("test", "alice-dm"), listed.actions[1].id)
+        board = await m.games.press(ALICE, Chat("test", "alice-dm"), listed.actions[1].id)
         assert board.ok and board.game_id == theirs, board.text

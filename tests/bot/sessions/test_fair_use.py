@@ -78,20 +78,23 @@ async def test_a_players_unfinished_bot_games_are_limited(tmp_path: Path) -> Non
     try:
         limit = m._ctx.max_bot_games
         started = await asyncio.gather(
-            *(m.challenge_bot(ALICE, ROOM, "pathagon", "hard", first="me") for _ in range(12))
+            *(
+                m.challenges.challenge_bot(ALICE, ROOM, "pathagon", "hard", first="me")
+                for _ in range(12)
+            )
         )
         assert sum(r.ok for r in started) == limit
         refused = [r for r in started if not r.ok]
         assert all(f"{limit} unfinished games against the bot" in r.text for r in refused)
         # Another player is not held by Alice's limit.
-        assert (await m.challenge_bot(BOB, ROOM, "pathagon", "easy")).ok
+        assert (await m.challenges.challenge_bot(BOB, ROOM, "pathagon", "easy")).ok
         # A finished game makes room again.
         first = next(r.game_id for r in started if r.ok)
         assert first is not None
-        assert (await m.resign(ALICE, ROOM, first, True)).ok
+        assert (await m.games.resign(ALICE, ROOM, first, True)).ok
         row = await store.get_game(first)
         assert row is not None and row.status is GameStatus.FINISHED
-        assert (await m.challenge_bot(ALICE, ROOM, "pathagon", "easy", first="me")).ok
+        assert (await m.challenges.challenge_bot(ALICE, ROOM, "pathagon", "easy", first="me")).ok
         await m.bot_idle()
     finally:
         await m.close()
@@ -108,10 +111,10 @@ async def test_games_answers_one_page_however_many_games(tmp_path: Path) -> None
     async with session(tmp_path / "h.db") as m:
         ids = [(await start_game(m, "pathagon"))[0] for _ in range(27)]
         for gid in ids[:4]:
-            assert (await m.resign(ALICE, ROOM, gid, True)).ok
+            assert (await m.games.resign(ALICE, ROOM, gid, True)).ok
         seen: list[str] = []
         for page in (1, 2, 3):
-            reply = await m.games(ALICE, page)
+            reply = await m.games.games(ALICE, page)
             assert reply.ok, reply.text
             lines = [line for line in reply.text.splitlines() if line.startswith("#")]
             assert len(lines) == (PAGE if page < 3 else 27 - 2 * PAGE), reply.text
@@ -119,4 +122,4 @@ async def test_games_answers_one_page_however_many_games(tmp_path: Path) -> None
             assert ("games 4" not in reply.text) and (("games 3" in reply.text) == (page == 2))
             seen += [line.split()[0] for line in lines]
         assert sorted(seen) == sorted(f"#{gid}" for gid in ids)
-        assert not (await m.games(ALICE, 4)).ok
+        assert not (await m.games.games(ALICE, 4)).ok

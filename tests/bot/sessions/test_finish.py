@@ -30,8 +30,8 @@ async def manager(tmp_path: Path) -> AsyncIterator[SessionManager]:
 
 
 async def _game(m: SessionManager, days: int | None = 3) -> int:
-    made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", days)
-    accepted = await m.accept(BOB, ROOM, made.challenge_id)
+    made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", days)
+    accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
     return accepted.game_id
 
@@ -55,8 +55,8 @@ def test_each_ending_states_how_it_is_stored_and_told() -> None:
 
 async def test_a_resignation_is_answered_in_the_chat_and_recapped(manager: SessionManager) -> None:
     gid = await _game(manager)
-    assert (await manager.move(ALICE, ROOM, "d1", gid, 0)).ok
-    resigned = await manager.resign(BOB, ROOM, gid, confirm=True)
+    assert (await manager.games.move(ALICE, ROOM, "d1", gid, 0)).ok
+    resigned = await manager.games.resign(BOB, ROOM, gid, confirm=True)
     assert resigned.ok, resigned.text
     row = await manager.store.get_game(gid)
     assert row is not None and row.reason == Termination.RESIGNATION and row.winner == 0
@@ -68,7 +68,7 @@ async def test_a_resignation_is_answered_in_the_chat_and_recapped(manager: Sessi
 
 async def test_a_loss_on_time_tells_both_players_in_the_chat(manager: SessionManager) -> None:
     gid = await _game(manager, days=1)
-    assert (await manager.move(ALICE, ROOM, "d1", gid, 0)).ok
+    assert (await manager.games.move(ALICE, ROOM, "d1", gid, 0)).ok
     clock = manager.clock
     assert isinstance(clock, FakeClock)
     clock.advance(days=2)

@@ -49,8 +49,8 @@ async def test_a_resigned_game_shows_who_won_and_how_in_text_and_picture(tmp_pat
     store, m = await pictured(tmp_path / "h.db")
     try:
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "d4")).ok
-        over = await m.resign(BOB, ROOM)
+        assert (await m.games.move(ALICE, ROOM, "d4")).ok
+        over = await m.games.resign(BOB, ROOM)
         assert over.ok and over.alt is not None
         assert "Light wins by resignation" in over.alt and "to move" not in over.alt
         position = engines.position_after("pathagon", ["d4"])
@@ -58,7 +58,7 @@ async def test_a_resigned_game_shows_who_won_and_how_in_text_and_picture(tmp_pat
             position, outcome=engines.Outcome(0, "resignation"), players=("alice", "bob")
         )
         assert over.image == drawn
-        board = await m.board(ALICE, ROOM, gid)
+        board = await m.games.board(ALICE, ROOM, gid)
         assert board.alt is not None and "wins by resignation" in board.alt
         # One count of moves for a finished game, as the picture's description says it.
         assert "after 1 move." in board.text and "move 2" not in board.text
@@ -73,19 +73,19 @@ async def test_drawn_timed_out_and_aborted_games_show_their_result(tmp_path: Pat
     m = SessionManager(store, clock, rng=random.Random(1))
     try:
         drawn, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "d4", drawn)).ok
-        assert (await m.draw(BOB, ROOM, drawn)).ok
-        agreed = await m.draw(ALICE, ROOM, drawn, "accept")
+        assert (await m.games.move(ALICE, ROOM, "d4", drawn)).ok
+        assert (await m.games.draw(BOB, ROOM, drawn)).ok
+        agreed = await m.games.draw(ALICE, ROOM, drawn, "accept")
         assert agreed.alt is not None and "Drawn by agreement" in agreed.alt
         late, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "d4", late)).ok
+        assert (await m.games.move(ALICE, ROOM, "d4", late)).ok
         never, _ = await start_game(m, "pathagon")
         clock.advance(days=4)
         await m.sweep()
-        timed = await m.board(ALICE, ROOM, late)
+        timed = await m.games.board(ALICE, ROOM, late)
         assert timed.alt is not None and "wins on time" in timed.alt
         assert "to move" not in timed.alt
-        aborted = await m.board(ALICE, ROOM, never)
+        aborted = await m.games.board(ALICE, ROOM, never)
         assert aborted.alt is not None and "Aborted: no move was made" in aborted.alt
     finally:
         await store.close()
@@ -145,11 +145,11 @@ async def test_the_confirmation_hint_names_the_game(tmp_path: Path) -> None:
 async def test_vacation_is_counted_in_whole_days_and_said_so(tmp_path: Path) -> None:
     clock = FakeClock()
     async with session(tmp_path / "h.db", clock) as m:
-        away = await m.away(ALICE, 13)
+        away = await m.players.away(ALICE, 13)
         assert "1 whole day of vacation left" in away.text and "0.99" not in away.text
         clock.advance(hours=1)
-        assert (await m.back(ALICE)).ok
-        again = await m.away(ALICE, 14)
+        assert (await m.players.back(ALICE)).ok
+        again = await m.players.away(ALICE, 14)
         # The day begun counts whole: 13 are left, said without decimals.
         assert not again.ok and "13 days of vacation left this year, not 14 days" in again.text
 
@@ -237,9 +237,9 @@ def test_swap_is_a_turn_of_its_own_among_spaced_moves() -> None:
 async def test_only_a_player_is_asked_to_confirm_resigning(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid, _ = await start_game(m, "maphex")
-        stranger = await m.press(CAROL, ROOM, f"rs:{gid}")
+        stranger = await m.games.press(CAROL, ROOM, f"rs:{gid}")
         assert not stranger.ok and "only its players" in stranger.text
-        asked = await m.press(BOB, ROOM, f"rs:{gid}")
+        asked = await m.games.press(BOB, ROOM, f"rs:{gid}")
         assert asked.ok and [a.kind for a in asked.actions] == [ActionKind.RESIGN_CONFIRMED]
 
 
@@ -249,17 +249,17 @@ async def test_a_question_is_answered_by_its_player_alone_while_it_lasts(tmp_pat
     clock = FakeClock()
     async with session(tmp_path / "h.db", clock) as m:
         gid, _ = await start_game(m, "maphex")
-        yes = (await m.press(BOB, ROOM, f"rs:{gid}")).actions[0].id
+        yes = (await m.games.press(BOB, ROOM, f"rs:{gid}")).actions[0].id
         for someone in (ALICE, CAROL):
-            refused = await m.press(someone, ROOM, yes)
+            refused = await m.games.press(someone, ROOM, yes)
             assert not refused.ok and f"only {BOB.name} can answer it" in refused.text
         clock.advance(seconds=QUESTION_TTL.total_seconds() + 1)
-        lapsed = await m.press(BOB, ROOM, yes)
+        lapsed = await m.games.press(BOB, ROOM, yes)
         assert not lapsed.ok and lapsed.text == str(texts.QUESTION_LAPSED)
         row = await m.store.get_game(gid)
         assert row is not None and row.status == "active"
-        again = (await m.press(BOB, ROOM, f"rs:{gid}")).actions[0].id
-        assert (await m.press(BOB, ROOM, again)).ok
+        again = (await m.games.press(BOB, ROOM, f"rs:{gid}")).actions[0].id
+        assert (await m.games.press(BOB, ROOM, again)).ok
         row = await m.store.get_game(gid)
         assert row is not None and row.status == "finished"
 
@@ -269,7 +269,7 @@ async def test_resigning_asks_for_confirmation_whichever_way_it_is_started(
 ) -> None:
     async with session(tmp_path / "h.db") as m:
         gid, _ = await start_game(m, "maphex")
-        asked = await m.resign(BOB, ROOM, gid, confirm=False)
+        asked = await m.games.resign(BOB, ROOM, gid, confirm=False)
         assert "Really resign" in asked.text
         said = await typed(m, BOB, "resign")
         assert "Really resign" in said
@@ -298,7 +298,7 @@ def test_play_needs_only_a_game_and_options_are_written_one_way(
 
 async def test_a_challenge_says_its_options_as_they_are_typed(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        made = await m.challenge(ALICE, ROOM, "inphexion", BOB, {"pie": "no"})
+        made = await m.challenges.challenge(ALICE, ROOM, "inphexion", BOB, {"pie": "no"})
         assert "pie=no" in made.text and "size=7" in made.text
 
 
@@ -315,10 +315,10 @@ async def test_a_challenge_to_a_name_longer_than_names_may_be_is_refused(
 
 async def test_a_repeat_challenge_points_to_the_pending_one(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        made = await m.challenge(ALICE, ROOM, "maphex", BOB)
-        again = await m.challenge(ALICE, ROOM, "maphex", BOB)
+        made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB)
+        again = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB)
         assert not again.ok and f"challenge {made.challenge_id} is still pending" in again.text
-        other = await m.challenge(ALICE, ROOM, "maphex", BOB, {"size": "16"})
+        other = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {"size": "16"})
         assert other.ok
 
 
@@ -345,11 +345,13 @@ async def test_a_bare_move_goes_to_the_only_game_where_it_is_your_turn(tmp_path:
     async with session(tmp_path / "h.db") as m:
         one, _ = await start_game(m, "pathagon")
         two, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "d4", one)).ok  # now Bob's turn in one, Alice's in two
-        played = await m.move(ALICE, ROOM, "d4")
+        assert (
+            await m.games.move(ALICE, ROOM, "d4", one)
+        ).ok  # now Bob's turn in one, Alice's in two
+        played = await m.games.move(ALICE, ROOM, "d4")
         assert played.ok and played.game_id == two
         # Both games wait on Bob now: that is really ambiguous.
-        unclear = await m.move(BOB, ROOM, "e6")
+        unclear = await m.games.move(BOB, ROOM, "e6")
         assert not unclear.ok and unclear.need is not None
         assert set(unclear.need.candidates) == {one, two}
 
@@ -359,11 +361,11 @@ async def test_looking_at_a_game_after_it_ended_shows_the_most_recent_one(
 ) -> None:
     async with session(tmp_path / "h.db") as m:
         old, _ = await start_game(m, "maphex")
-        assert (await m.resign(ALICE, ROOM, old)).ok
+        assert (await m.games.resign(ALICE, ROOM, old)).ok
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "d4")).ok
-        assert (await m.resign(BOB, ROOM)).ok
-        for look in (m.board, m.history, m.export):
+        assert (await m.games.move(ALICE, ROOM, "d4")).ok
+        assert (await m.games.resign(BOB, ROOM)).ok
+        for look in (m.games.board, m.games.history, m.games.export):
             reply = await look(ALICE, ROOM)
             assert reply.ok and reply.game_id == gid, reply.text
 
@@ -374,9 +376,9 @@ async def test_games_lists_your_turn_first_then_the_others_then_challenges(
     async with session(tmp_path / "h.db") as m:
         theirs, _ = await start_game(m, "maphex")  # Blue (Bob) opens Maphex
         mine, _ = await start_game(m, "pathagon")
-        sent = await m.challenge(ALICE, ROOM, "isopath", CAROL)
-        received = await m.challenge(CAROL, ROOM, "fixation", ALICE)
-        listed = (await m.games(ALICE)).text.split("\n")
+        sent = await m.challenges.challenge(ALICE, ROOM, "isopath", CAROL)
+        received = await m.challenges.challenge(CAROL, ROOM, "fixation", ALICE)
+        listed = (await m.games.games(ALICE)).text.split("\n")
         assert (
             listed[0].startswith(f"#{mine} Pathagon") and "your turn (move 1, 3 days" in listed[0]
         )
@@ -392,21 +394,21 @@ async def test_games_lists_your_turn_first_then_the_others_then_challenges(
 
 async def test_challenges_are_numbered_without_the_mark_of_games(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
-        made = await m.challenge(ALICE, ROOM, "maphex", BOB)
-        accepted = await m.accept(BOB, ROOM)
+        made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB)
+        accepted = await m.challenges.accept(BOB, ROOM)
         assert f"Challenge {made.challenge_id} expires" in made.text
         assert f"accepted challenge {made.challenge_id}: game #{accepted.game_id}" in (
             accepted.text
         )
-        assert "There is no challenge 99." in (await m.accept(BOB, ROOM, 99)).text
+        assert "There is no challenge 99." in (await m.challenges.accept(BOB, ROOM, 99)).text
 
 
 async def test_history_is_a_numbered_move_list(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         gid, _ = await start_game(m, "maphex")
         for move in ("5", "e5", "d4"):
-            assert (await m.move(await mover(m, gid), ROOM, move)).ok
-        said = await m.history(ALICE, ROOM)
+            assert (await m.games.move(await mover(m, gid), ROOM, move)).ok
+        said = await m.games.history(ALICE, ROOM)
         assert said.text.split("\n")[1] == "1. 5 e5  2. d4"
         assert "Result:" not in said.text and "Game:" not in said.text
         assert [a.id for a in said.actions] == [f"bro:{gid}"]
@@ -419,11 +421,11 @@ async def test_stepping_through_a_game_shows_each_position_with_its_buttons(
     try:
         gid, _ = await start_game(m, "maphex")
         for move in ("5", "e5", "d4"):
-            assert (await m.move(await mover(m, gid), ROOM, move)).ok
-        first = await m.press(CAROL, ROOM, f"br:{gid}:0")  # anyone may look
+            assert (await m.games.move(await mover(m, gid), ROOM, move)).ok
+        first = await m.games.press(CAROL, ROOM, f"br:{gid}:0")  # anyone may look
         assert first.ok and "start position of 3" in first.text
         assert [a.id for a in first.actions] == [f"br:{gid}:1", f"br:{gid}:3"]
-        middle = await m.press(CAROL, ROOM, f"br:{gid}:2")
+        middle = await m.games.press(CAROL, ROOM, f"br:{gid}:2")
         assert "after move 2 of 3: alice (Red) played e5." in middle.text
         assert [a.id for a in middle.actions] == [
             f"br:{gid}:0", f"br:{gid}:1", f"br:{gid}:3", f"br:{gid}:3",
@@ -431,7 +433,7 @@ async def test_stepping_through_a_game_shows_each_position_with_its_buttons(
         at_two = engines.position_after("maphex", ["5", "e5"])
         assert middle.image == render.board_png(at_two, players=("alice", "bob"))
         assert all(len(a.id.encode()) <= 64 for a in middle.actions)
-        beyond = await m.browse(ALICE, ROOM, gid, 9)
+        beyond = await m.games.browse(ALICE, ROOM, gid, 9)
         assert not beyond.ok and "0 (the start) to 3" in beyond.text
     finally:
         await store.close()
@@ -440,7 +442,7 @@ async def test_stepping_through_a_game_shows_each_position_with_its_buttons(
 async def test_rules_read_as_text_in_sections_a_chat_message_can_hold(tmp_path: Path) -> None:
     async with session(tmp_path / "h.db") as m:
         for game in engines.GAMES:
-            reply = await m.rules(game)
+            reply = await m.games.rules(game)
             assert reply.ok and "**" not in reply.text and "|" not in reply.text
             for limit in MESSAGE_LIMITS.values():
                 parts = reply.sections(limit)
@@ -463,5 +465,5 @@ async def test_a_challenge_says_who_plays_which_side_and_who_opens(
     tmp_path: Path, game: str, first: str, said: str
 ) -> None:
     async with session(tmp_path / "h.db") as m:
-        made = await m.challenge(ALICE, ROOM, game, BOB, {}, first)
+        made = await m.challenges.challenge(ALICE, ROOM, game, BOB, {}, first)
         assert made.ok and said in made.text

@@ -117,7 +117,7 @@ async def position_of(manager: SessionManager, row: GameRow) -> engines.Position
 
 
 async def notes_of(manager: SessionManager, user: User) -> list[Notification]:
-    return await manager.store.notifications_for((await manager.player(user)).id)
+    return await manager.store.notifications_for((await manager.players.player(user)).id)
 
 
 def names_bot(note: Notification) -> bool:
@@ -227,7 +227,10 @@ async def test_bad_bot_challenges_are_refused(tmp_path: Path, thinker: Thinker) 
             reply = await typed(manager, ADA, line)
             assert not reply.ok and says in reply.text, (line, reply.text)
         assert (
-            await manager.store.games_of((await manager.player(ADA)).id, [GameStatus.ACTIVE]) == []
+            await manager.store.games_of(
+                (await manager.players.player(ADA)).id, [GameStatus.ACTIVE]
+            )
+            == []
         )
 
 
@@ -305,7 +308,7 @@ async def test_other_games_are_answered_while_the_bot_thinks(
         assert accepted.ok and accepted.game_id is not None
         other = accepted.game_id
         assert (await typed(manager, ADA, f"move #{other} b2")).ok
-        assert await manager.suggest_moves(BOB, CHAT, other, "c") != []
+        assert await manager.games.suggest_moves(BOB, CHAT, other, "c") != []
         assert (await typed(manager, BOB, f"move #{other} c3")).ok
         assert (await typed(manager, ADA, f"board #{gid}")).ok
         assert (await game_of(manager, gid)).ply == 0  # the bot has not moved yet

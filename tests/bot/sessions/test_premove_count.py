@@ -42,7 +42,7 @@ async def test_every_write_of_the_lines_keeps_the_count(store_url: str) -> None:
         assert await _count(m, gid) == (0, 0)
         # A move off every line drops them all.
         assert (await typed(m, ALICE, f"premove #{gid} b1 => c1", DM)).ok
-        assert (await m.move(BOB, ROOM, "b3", gid)).ok
+        assert (await m.games.move(BOB, ROOM, "b3", gid)).ok
         assert await _count(m, gid) == (0, 0)
 
 
@@ -52,10 +52,10 @@ async def test_a_reply_played_keeps_the_count_of_the_lines_going_on(store_url: s
         line = f"premove #{gid} b1 => c1 ; b2 => c2"
         assert (await typed(m, ALICE, line, DM)).ok
         assert (await typed(m, ALICE, f"premove #{gid} b3 => c3", DM)).ok
-        answer = await m.move(BOB, ROOM, "b1", gid)
+        answer = await m.games.move(BOB, ROOM, "b1", gid)
         assert answer.ok and "replied c1 (prepared)" in answer.text, answer.text
         assert await _count(m, gid) == (1, 1)  # the first line goes on; the other is gone
-        answer = await m.move(BOB, ROOM, "b2", gid)
+        answer = await m.games.move(BOB, ROOM, "b2", gid)
         assert answer.ok and "replied c2 (prepared)" in answer.text, answer.text
         assert await _count(m, gid) == (0, 0)
 
@@ -81,7 +81,7 @@ async def test_a_line_prepared_in_another_process_is_played(store_url: str) -> N
         assert (await typed(there, ALICE, f"premove #{gid} b1 => c1", DM)).ok
         # Here's cached row counted none: its move is judged again on the stored row, and the
         # prepared reply is played in the same transaction.
-        answer = await here.move(BOB, ROOM, "b1", gid)
+        answer = await here.games.move(BOB, ROOM, "b1", gid)
         assert answer.ok and "replied c1 (prepared)" in answer.text, answer.text
         assert await _count(here, gid) == (0, 0)
         row = await here.store.get_game(gid)

@@ -47,7 +47,7 @@ SqlGames.move_statement = staticmethod(dying)
 async def main(url, game_id):
     store = await open_store(url)
     manager = SessionManager(store, FakeClock(), pictures=False)
-    await manager.move(BOB, ROOM, "b1", game_id)
+    await manager.games.move(BOB, ROOM, "b1", game_id)
     print("never reached", flush=True)
 
 asyncio.run(main(sys.argv[1], int(sys.argv[2])))
@@ -60,8 +60,8 @@ async def test_a_kill_between_the_move_and_the_prepared_reply_loses_neither(
     clock = FakeClock()
     async with session(store_url, clock) as m:
         gid, _ = await start_game(m, "pathagon")
-        assert (await m.move(ALICE, ROOM, "a1", gid)).ok
-        said = await m.premove(ALICE, Chat("test", "dm"), gid, "b1 => c1; b2 => c2")
+        assert (await m.games.move(ALICE, ROOM, "a1", gid)).ok
+        said = await m.games.premove(ALICE, Chat("test", "dm"), gid, "b1 => c1; b2 => c2")
         assert said.ok, said.text
 
     script = tmp_path / "child.py"
@@ -84,10 +84,10 @@ async def test_a_kill_between_the_move_and_the_prepared_reply_loses_neither(
         row = await m.store.get_game(gid)
         assert row is not None and row.ply == 1 and row.to_move == 1  # neither move kept
         assert [mv.move for mv in await m.store.moves(gid)] == ["a1"]
-        alice = await m.player(ALICE)
+        alice = await m.players.player(ALICE)
         lines = await m.store.premoves_of(gid, alice.id)
         assert [line.moves for line in lines] == [("b1", "c1", "b2", "c2")]
         # Bob sends his move again (a new process): his move and Alice's reply, together.
-        answer = await m.move(BOB, ROOM, "b1", gid)
+        answer = await m.games.move(BOB, ROOM, "b1", gid)
         assert answer.ok and "replied c1 (prepared)" in answer.text, answer.text
         assert [mv.move for mv in await m.store.moves(gid)] == ["a1", "b1", "c1"]

@@ -25,7 +25,7 @@ async def typed(m: SessionManager, user: User, line: str, chat: Chat = ROOM) -> 
 
 
 async def notes_of(m: SessionManager, user: User, kind: Kind) -> list[Notification]:
-    player = await m.player(user)
+    player = await m.players.player(user)
     return [n for n in await m.store.notifications_for(player.id) if n.kind == kind]
 
 
@@ -41,7 +41,7 @@ async def boards(m: SessionManager, game_id: int) -> list[tuple[Any, ...]]:
 async def pathagon(m: SessionManager) -> int:
     """A Pathagon game, Alice (seat 0) has played a1: Bob's turn."""
     gid, _ = await start_game(m, "pathagon")
-    assert (await m.move(ALICE, ROOM, "a1", gid)).ok
+    assert (await m.games.move(ALICE, ROOM, "a1", gid)).ok
     return gid
 
 
@@ -53,7 +53,7 @@ async def test_a_two_move_line_plays_itself_with_one_board_each_time(store_url: 
         assert "Line 1 prepared" in said.text and "if b1, then c1; if b2, then c2" in said.text
         before = await boards(m, gid)
 
-        answer = await m.move(BOB, ROOM, "b1", gid)
+        answer = await m.games.move(BOB, ROOM, "b1", gid)
         assert answer.ok, answer.text
         assert "bob" in answer.text and "played b1" in answer.text
         assert "alice (Light) replied c1 (prepared)." in answer.text
@@ -70,7 +70,7 @@ async def test_a_two_move_line_plays_itself_with_one_board_each_time(store_url: 
         listed = await typed(m, ALICE, f"premove #{gid}", DM)
         assert "1. if b2, then c2" in listed.text
 
-        answer = await m.move(BOB, ROOM, "b2", gid)
+        answer = await m.games.move(BOB, ROOM, "b2", gid)
         assert "alice (Light) replied c2 (prepared)." in answer.text
         assert [mv.move for mv in await m.store.moves(gid)] == ["a1", "b1", "c1", "b2", "c2"]
         assert "no prepared lines" in (await typed(m, ALICE, f"premove #{gid}", DM)).text
@@ -83,13 +83,13 @@ async def test_lines_form_a_tree_the_first_matching_line_wins(store_url: str) ->
         gid = await pathagon(m)
         for line in ("b1 => c1; b2 => c2", "b1 => d1", "b1 => c1; b3 => c3", "e5 => e4"):
             assert (await typed(m, ALICE, f"premove #{gid} {line}", DM)).ok
-        answer = await m.move(BOB, ROOM, "b1", gid)
+        answer = await m.games.move(BOB, ROOM, "b1", gid)
         assert "replied c1 (prepared)" in answer.text
         # The lines that went through b1 => c1 go on; "b1 => d1" and "e5 => e4" are gone.
         listed = await typed(m, ALICE, f"premove #{gid}", DM)
         assert "1. if b2, then c2" in listed.text and "2. if b3, then c3" in listed.text
         assert "d1" not in listed.text and "e4" not in listed.text
-        answer = await m.move(BOB, ROOM, "b3", gid)
+        answer = await m.games.move(BOB, ROOM, "b3", gid)
         assert "replied c3 (prepared)" in answer.text
 
 
@@ -97,10 +97,10 @@ async def test_a_move_off_the_line_drops_it_and_tells_the_owner_once(store_url: 
     async with session(store_url, FakeClock()) as m:
         gid = await pathagon(m)
         # Told by direct message (those with direct messages off are not told).
-        assert (await m.settings(ALICE, "dm", "on")).ok
+        assert (await m.players.settings(ALICE, "dm", "on")).ok
         assert (await typed(m, ALICE, f"premove #{gid} b1 => c1", DM)).ok
         assert (await typed(m, ALICE, f"premove #{gid} b2 => c2", DM)).ok
-        answer = await m.move(BOB, ROOM, "e5", gid)
+        answer = await m.games.move(BOB, ROOM, "e5", gid)
         assert answer.ok and "prepared" not in answer.text
         row = await m.store.get_game(gid)
         assert row is not None and row.ply == 2 and row.to_move == 0
@@ -110,8 +110,8 @@ async def test_a_move_off_the_line_drops_it_and_tells_the_owner_once(store_url: 
         assert "were dropped" in str(told[0].text) and "e5" in str(told[0].text)
         assert "no prepared lines" in (await typed(m, ALICE, f"premove #{gid}", DM)).text
         # Play goes on; nothing more is said about the dropped lines.
-        assert (await m.move(ALICE, ROOM, "c1", gid)).ok
-        assert (await m.move(BOB, ROOM, "d1", gid)).ok
+        assert (await m.games.move(ALICE, ROOM, "c1", gid)).ok
+        assert (await m.games.move(BOB, ROOM, "d1", gid)).ok
         assert len(await notes_of(m, ALICE, Kind.PREMOVE)) == 1
 
 
@@ -151,14 +151,14 @@ async def test_the_opponent_sees_nothing_of_a_prepared_line(store_url: str) -> N
 
         async def everything_bob_can_see() -> list[str]:
             views = [
-                (await m.board(BOB, ROOM, gid)).text,
-                (await m.history(BOB, ROOM, gid)).text,
-                (await m.export(BOB, ROOM, gid)).text,
-                (await m.games(BOB)).text,
+                (await m.games.board(BOB, ROOM, gid)).text,
+                (await m.games.history(BOB, ROOM, gid)).text,
+                (await m.games.export(BOB, ROOM, gid)).text,
+                (await m.games.games(BOB)).text,
                 (await typed(m, BOB, f"premove #{gid}", DM)).text,
-                repr(await m.web_view(gid)),
+                repr(await m.web.web_view(gid)),
             ]
-            bob = await m.player(BOB)
+            bob = await m.players.player(BOB)
             views += [repr(n) for n in await m.store.notifications_for(bob.id)]
             return views
 
@@ -175,19 +175,19 @@ async def test_takeback_draw_and_the_end_drop_the_lines(store_url: str) -> None:
         gid = await pathagon(m)
         assert (await typed(m, ALICE, f"premove #{gid} b1 => c1", DM)).ok
         # A takeback of Alice's a1 (accepted by Bob) drops the line.
-        assert (await m.takeback(ALICE, ROOM, gid, "ask")).ok
-        assert (await m.takeback(BOB, ROOM, gid, "accept")).ok
-        assert await m.store.premoves_of(gid, (await m.player(ALICE)).id) == []
-        assert (await m.move(ALICE, ROOM, "a1", gid)).ok
+        assert (await m.games.takeback(ALICE, ROOM, gid, "ask")).ok
+        assert (await m.games.takeback(BOB, ROOM, gid, "accept")).ok
+        assert await m.store.premoves_of(gid, (await m.players.player(ALICE)).id) == []
+        assert (await m.games.move(ALICE, ROOM, "a1", gid)).ok
         assert (await typed(m, ALICE, f"premove #{gid} b1 => c1", DM)).ok
         # A draw agreed drops it too.
-        assert (await m.draw(ALICE, ROOM, gid, "offer")).ok
-        assert (await m.draw(BOB, ROOM, gid, "accept")).ok
+        assert (await m.games.draw(ALICE, ROOM, gid, "offer")).ok
+        assert (await m.games.draw(BOB, ROOM, gid, "accept")).ok
         assert await raw(m.store, "SELECT count(*) FROM premoves") == [(0,)]
 
         other = await pathagon(m)
         assert (await typed(m, ALICE, f"premove #{other} b1 => c1", DM)).ok
-        assert (await m.resign(BOB, ROOM, other)).ok
+        assert (await m.games.resign(BOB, ROOM, other)).ok
         assert await raw(m.store, "SELECT count(*) FROM premoves") == [(0,)]
         assert "clear" not in (await typed(m, ALICE, f"premove #{other} clear", DM)).text
 
@@ -197,13 +197,13 @@ async def test_iso_path_turns_are_whole_moves_in_a_line(store_url: str) -> None:
         gid, _ = await start_game(m, "isopath")
         position = engines.new("isopath")
         first = position.legal_moves()[0]
-        assert (await m.move(ALICE, ROOM, first, gid)).ok
+        assert (await m.games.move(ALICE, ROOM, first, gid)).ok
         position = position.play(first)
         theirs = position.legal_moves()[0]
         mine = position.play(theirs).legal_moves()[0]
         said = await typed(m, ALICE, f"premove #{gid} {theirs} => {mine}", DM)
         assert said.ok, said.text
-        answer = await m.move(BOB, ROOM, theirs, gid)
+        answer = await m.games.move(BOB, ROOM, theirs, gid)
         assert f"replied {position.play(theirs).play(mine).last_move} (prepared)" in answer.text
         row = await m.store.get_game(gid)
         assert row is not None and row.ply == 3
@@ -223,11 +223,11 @@ async def test_an_inphexion_relocation_is_one_whole_move_of_a_line(store_url: st
             row = await m.store.get_game(gid)
             assert row is not None and row.to_move is not None
             mover = ALICE if row.to_move == 0 else BOB
-            assert (await m.move(mover, ROOM, move, gid, confirm=True)).ok
+            assert (await m.games.move(mover, ROOM, move, gid, confirm=True)).ok
         relocation = "b7-c7 a7>a1"
         said = await typed(m, ALICE, f"premove #{gid} {INPHEXION[-1]} => {relocation}", DM)
         assert said.ok, said.text
-        answer = await m.move(BOB, ROOM, INPHEXION[-1], gid)
+        answer = await m.games.move(BOB, ROOM, INPHEXION[-1], gid)
         assert f"replied {relocation} (prepared)" in answer.text, answer.text
         assert (await m.store.moves(gid))[-1].move == relocation
 
@@ -247,11 +247,11 @@ async def test_a_reply_that_would_lose_at_once_is_not_played(store_url: str) -> 
             row = await m.store.get_game(gid)
             assert row is not None and row.to_move is not None
             mover = ALICE if row.to_move == 0 else BOB
-            assert (await m.move(mover, ROOM, move, gid, confirm=True)).ok
-        assert (await m.settings(BOB, "dm", "on")).ok
+            assert (await m.games.move(mover, ROOM, move, gid, confirm=True)).ok
+        assert (await m.players.settings(BOB, "dm", "on")).ok
         said = await typed(m, BOB, f"premove #{gid} d3-d2 => f1-e1 e1>d7", DM)
         assert said.ok, said.text  # legal, so kept; it is judged when it would be played
-        answer = await m.move(ALICE, ROOM, "d3-d2", gid)
+        answer = await m.games.move(ALICE, ROOM, "d3-d2", gid)
         assert answer.ok and "prepared" not in answer.text
         row = await m.store.get_game(gid)
         assert row is not None and row.status == "active" and row.ply == len(LOSING) + 1
@@ -271,14 +271,14 @@ async def test_a_prepared_reply_that_wins_ends_the_game_in_the_same_transaction(
             row = await m.store.get_game(gid)
             assert row is not None and row.to_move is not None
             mover = ALICE if row.to_move == 0 else BOB
-            assert (await m.move(mover, ROOM, move, gid, confirm=True)).ok
+            assert (await m.games.move(mover, ROOM, move, gid, confirm=True)).ok
         row = await m.store.get_game(gid)
         assert row is not None and row.to_move is not None
         opponent = ALICE if row.to_move == 0 else BOB
         owner = BOB if opponent is ALICE else ALICE
         said = await typed(m, owner, f"premove #{gid} {line[-2]} => {line[-1]}", DM)
         assert said.ok, said.text
-        answer = await m.move(opponent, ROOM, line[-2], gid)
+        answer = await m.games.move(opponent, ROOM, line[-2], gid)
         assert answer.ok and f"replied {line[-1]} (prepared)" in answer.text, answer.text
         assert "wins" in answer.text
         row = await m.store.get_game(gid)

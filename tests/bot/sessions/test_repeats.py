@@ -22,7 +22,7 @@ async def _notes(manager: SessionManager, *users: User) -> int:
     """How many notifications the users have, queued or delivered."""
     count = 0
     for user in users:
-        player = await manager.player(user)
+        player = await manager.players.player(user)
         count += len(await manager.store.notifications_for(player.id))
     return count
 
@@ -32,17 +32,17 @@ async def test_a_move_applied_by_another_process_is_answered_privately(store_url
     async with session(store_url, clock) as first, session(store_url, clock) as second:
         game_id, _ = await start_game(first, "pathagon")
         # The second process has the game in memory as it was before the move.
-        assert (await second.board(ALICE, ROOM, game_id)).ok
+        assert (await second.games.board(ALICE, ROOM, game_id)).ok
         move = engines.new("pathagon").legal_moves()[0]
-        played = await first.move(ALICE, ROOM, move, game_id, expected_ply=0)
+        played = await first.games.move(ALICE, ROOM, move, game_id, expected_ply=0)
         assert played.ok and not played.private and played.image is None
         before = await _notes(first, ALICE, BOB)
 
         # The same press retried through the other process, with and without its ply.
         for again in (
-            await second.move(ALICE, ROOM, move, game_id, expected_ply=0),
-            await second.move(ALICE, ROOM, move, game_id),
-            await first.move(ALICE, ROOM, move, game_id),
+            await second.games.move(ALICE, ROOM, move, game_id, expected_ply=0),
+            await second.games.move(ALICE, ROOM, move, game_id),
+            await first.games.move(ALICE, ROOM, move, game_id),
         ):
             assert again.ok and again.private
             assert again.text == f"#{game_id} Pathagon, move 1: you already played {move}."
@@ -50,17 +50,17 @@ async def test_a_move_applied_by_another_process_is_answered_privately(store_url
 
         # Another move at that ply by the same player is no repeat: refused as stale.
         other = engines.new("pathagon").legal_moves()[1]
-        stale = await second.move(ALICE, ROOM, other, game_id, expected_ply=0)
+        stale = await second.games.move(ALICE, ROOM, other, game_id, expected_ply=0)
         assert not stale.ok and not stale.private
 
 
 async def test_a_board_for_someone_not_playing_is_theirs_alone(store_url: str) -> None:
     async with session(store_url) as manager:
         game_id, _ = await start_game(manager, "pathagon")
-        looked = await manager.board(CAROL, ROOM, game_id)
+        looked = await manager.games.board(CAROL, ROOM, game_id)
         assert looked.ok and looked.private and looked.game_id == game_id
         for player in (ALICE, BOB):
-            shown = await manager.board(player, ROOM, game_id)
+            shown = await manager.games.board(player, ROOM, game_id)
             assert shown.ok and not shown.private
 
 
@@ -77,12 +77,12 @@ async def test_a_repeat_answers_with_the_board_when_its_first_answer_died(
     async with session(store_url) as manager:
         game_id, _ = await start_game(manager, "pathagon")
         move = engines.new("pathagon").legal_moves()[0]
-        assert (await manager.move(ALICE, ROOM, move, game_id)).ok
+        assert (await manager.games.move(ALICE, ROOM, move, game_id)).ok
         store = manager.store
         claimed = await store.claim_boards(game_id, ROOM.chat_id, ghost, manager.now(), LEASE)
         assert claimed, "the move's board is committed with it"
         # Claimed by a worker with no heartbeat on record: maybe alive, so quiet.
-        assert (await manager.move(ALICE, ROOM, move, game_id)).private
+        assert (await manager.games.move(ALICE, ROOM, move, game_id)).private
         await store.beat(ghost, socket.gethostname(), pid)  # it beat here; its process ended
-        again = await manager.move(ALICE, ROOM, move, game_id)
+        again = await manager.games.move(ALICE, ROOM, move, game_id)
         assert again.ok and not again.private and f"played {move}" in again.text

@@ -47,7 +47,7 @@ async def pictured(path: Path, thinker: Thinker) -> AsyncIterator[SessionManager
 async def play(m: SessionManager, gid: int, moves: list[str]) -> Reply:
     reply = Reply.refuse("no move")
     for move in moves:
-        reply = await m.move(await mover(m, gid), ROOM, move, gid, confirm=True)
+        reply = await m.games.move(await mover(m, gid), ROOM, move, gid, confirm=True)
         assert reply.ok, reply.text
     return reply
 
@@ -78,7 +78,7 @@ async def test_a_rated_game_in_progress_is_not_reviewed(tmp_path: Path, thinker:
     async with pictured(tmp_path / "r.db", thinker) as m:
         gid, _ = await start_game(m, "pathagon")
         await play(m, gid, BLUNDER[:4])
-        refused = await m.review(ALICE, ROOM, gid)
+        refused = await m.games.review(ALICE, ROOM, gid)
         assert not refused.ok and refused.image is None
         assert refused.text == (
             f"#{gid} is still going: a review is for finished games "
@@ -90,12 +90,12 @@ async def test_a_rated_game_in_progress_is_not_reviewed(tmp_path: Path, thinker:
 
 async def test_an_unrated_game_in_progress_is_reviewed(tmp_path: Path, thinker: Thinker) -> None:
     async with pictured(tmp_path / "r.db", thinker) as m:
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", None, "no")
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", None, "no")
         assert made.ok and made.challenge_id is not None
-        gid = (await m.accept(BOB, ROOM, made.challenge_id)).game_id
+        gid = (await m.challenges.accept(BOB, ROOM, made.challenge_id)).game_id
         assert gid is not None
         await play(m, gid, BLUNDER[:12])
-        reply = await m.review(ALICE, ROOM, gid)
+        reply = await m.games.review(ALICE, ROOM, gid)
         assert reply.ok and reply.text.startswith(f"#{gid} Pathagon")
         # Dark's g7 (move 12) leaves Light its win at d7: named with the move to consider.
         assert "Move 12: bob (Dark) played g7; consider d7" in reply.text
@@ -111,7 +111,7 @@ async def test_a_review_of_no_such_game_is_refused_in_one_line(
     tmp_path: Path, thinker: Thinker
 ) -> None:
     async with pictured(tmp_path / "r.db", thinker) as m:
-        refused = await m.review(ALICE, ROOM, 999)
+        refused = await m.games.review(ALICE, ROOM, 999)
         assert not refused.ok and "\n" not in refused.text and "999" in refused.text
         typed = await execute(m, ALICE, ROOM, "review #abc", lambda _: None)
         assert not typed.ok and "\n" not in typed.text

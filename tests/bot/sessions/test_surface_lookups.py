@@ -19,20 +19,20 @@ async def test_the_lookups_answer_from_the_store_and_none_for_what_is_missing(
     store = await SqliteStore.open(tmp_path / "h.db")
     try:
         m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
-        made = await m.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
-        accepted = await m.accept(BOB, ROOM, made.challenge_id)
+        made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me", 3)
+        accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
         game = accepted.game_id
         assert accepted.ok and game is not None, accepted.text
-        alice = await m.player(ALICE)
-        assert await m.player_name(alice.id) == ALICE.name
-        assert await m.player_name(alice.id + 1000) is None
-        assert await m.game_chat(game) == ROOM.chat_id
-        assert await m.game_chat(game + 1000) is None
-        assert await m.tournament_of_game(game) is None
-        await m.direct_refused(BOB)  # remembered: forgetting it finds it once
+        alice = await m.players.player(ALICE)
+        assert await m.players.player_name(alice.id) == ALICE.name
+        assert await m.players.player_name(alice.id + 1000) is None
+        assert await m.games.game_chat(game) == ROOM.chat_id
+        assert await m.games.game_chat(game + 1000) is None
+        assert await m.tournaments.tournament_of_game(game) is None
+        await m.players.direct_refused(BOB)  # remembered: forgetting it finds it once
         assert await store.direct_reachable(BOB.platform, BOB.user_id) is True
         assert await store.direct_reachable(BOB.platform, BOB.user_id) is False
-        async with m.answering("here", None, ROOM.chat_id):
+        async with m.posts.answering("here", None, ROOM.chat_id):
             pass  # no game: nothing claimed, nothing to mark
     finally:
         await m.close()

@@ -21,11 +21,11 @@ from tests.bot.storage.raw import raw
 
 async def timed_game(m: SessionManager) -> int:
     """A Maphex game with a day per move where Alice is to move."""
-    made = await m.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
+    made = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, {}, "me", 1)
     assert made.ok and made.challenge_id is not None, made.text
-    accepted = await m.accept(BOB, ROOM, made.challenge_id)
+    accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
     assert accepted.game_id is not None
-    assert (await m.move(BOB, ROOM, "5", accepted.game_id)).ok
+    assert (await m.games.move(BOB, ROOM, "5", accepted.game_id)).ok
     return accepted.game_id
 
 

@@ -71,14 +71,14 @@ async def _play(m: SessionManager, game_id: int, moves: tuple[str, ...]) -> None
     for move in moves:
         user = await _to_move(m, game_id)
         # A random line may hold a move that loses for its player: confirmed, as they would.
-        reply = await m.move(user, ROOM, move, game_id, confirm=True)
+        reply = await m.games.move(user, ROOM, move, game_id, confirm=True)
         assert reply.ok, reply.text
 
 
 async def _game(m: SessionManager, kind: str, time_per_move: float | None) -> int:
-    made = await m.challenge(ALICE, ROOM, kind, BOB, {}, "me", time_per_move)
+    made = await m.challenges.challenge(ALICE, ROOM, kind, BOB, {}, "me", time_per_move)
     assert made.ok and made.challenge_id is not None, made.text
-    accepted = await m.accept(BOB, ROOM, made.challenge_id)
+    accepted = await m.challenges.accept(BOB, ROOM, made.challenge_id)
     assert accepted.ok and accepted.game_id is not None, accepted.text
     return accepted.game_id
 
@@ -88,7 +88,7 @@ async def _build(path: Path) -> Source:
     active: dict[str, tuple[int, str]] = {}
     async with session(path, clock) as m:
         # A challenge nobody answers: expired a day later.
-        assert (await m.challenge(CAROL, ROOM, "maphex", ALICE)).ok
+        assert (await m.challenges.challenge(CAROL, ROOM, "maphex", ALICE)).ok
         finished: dict[str, int] = {}
         for kind in KINDS:
             line = finishing_moves(kind)
@@ -99,70 +99,74 @@ async def _build(path: Path) -> Source:
             await _play(m, finished[kind], line)
             resigned = await _game(m, kind, 3)
             await _play(m, resigned, line[:1])
-            assert (await m.resign(await _to_move(m, resigned), ROOM, resigned)).ok
+            assert (await m.games.resign(await _to_move(m, resigned), ROOM, resigned)).ok
             drawn = await _game(m, kind, 7)
             await _play(m, drawn, line[:1])
-            assert (await m.draw(ALICE, ROOM, drawn)).ok
-            assert (await m.draw(BOB, ROOM, drawn, "accept")).ok
+            assert (await m.games.draw(ALICE, ROOM, drawn)).ok
+            assert (await m.games.draw(BOB, ROOM, drawn, "accept")).ok
             timed_out = await _game(m, kind, 1)
             await _play(m, timed_out, line[:1])
             await _game(m, kind, 1)  # never a first move: aborted
         # An offer left open, a rematch accepted, a game against the bot.
-        assert (await m.draw(ALICE, ROOM, active["maphex"][0])).ok
-        rematch = await m.rematch(ALICE, ROOM, finished["pathagon"])
+        assert (await m.games.draw(ALICE, ROOM, active["maphex"][0])).ok
+        rematch = await m.games.rematch(ALICE, ROOM, finished["pathagon"])
         assert rematch.ok and rematch.challenge_id is not None, rematch.text
-        assert (await m.accept(BOB, ROOM, rematch.challenge_id)).ok
-        against_bot = await m.challenge_bot(DAVE, ROOM, "fixation", "easy", {}, "me", None)
+        assert (await m.challenges.accept(BOB, ROOM, rematch.challenge_id)).ok
+        against_bot = await m.challenges.challenge_bot(
+            DAVE, ROOM, "fixation", "easy", {}, "me", None
+        )
         assert against_bot.ok, against_bot.text
 
         # The same two players rated in another server too (ratings are per community).
         server = Chat("test", "server-chan", community="server-x")
-        elsewhere = await m.challenge(ALICE, server, "pathagon", BOB, {}, "me", None)
+        elsewhere = await m.challenges.challenge(ALICE, server, "pathagon", BOB, {}, "me", None)
         assert elsewhere.challenge_id is not None, elsewhere.text
-        there = await m.accept(BOB, server, elsewhere.challenge_id)
+        there = await m.challenges.accept(BOB, server, elsewhere.challenge_id)
         assert there.game_id is not None, there.text
-        assert (await m.resign(BOB, server, there.game_id)).ok
+        assert (await m.games.resign(BOB, server, there.game_id)).ok
 
         # A tournament of three (issue 29): its players and its games.
-        opened = await m.tournament_new(ALICE, ROOM, "pathagon", {}, 3.0)
+        opened = await m.tournaments.tournament_new(ALICE, ROOM, "pathagon", {}, 3.0)
         assert opened.ok, opened.text
         for user in (BOB, CAROL):
-            assert (await m.tournament_join(user, ROOM)).ok
-        assert (await m.tournament_start(ALICE, ROOM)).ok
+            assert (await m.tournaments.tournament_join(user, ROOM)).ok
+        assert (await m.tournaments.tournament_start(ALICE, ROOM)).ok
 
         clock.advance(hours=25)
         assert await m.sweep() >= 2 * len(KINDS)  # the timeouts and the aborts
-        assert len(await m.expire_challenges()) == 1
+        assert len(await m.challenges.expire_challenges()) == 1
         delivered = _Keep()
         assert await Outbox(m.store, m.clock).deliver_due("test", delivered) > 0
 
         # After the delivery round: challenges declined, cancelled and pending, settings, a
         # vacation, an imported game, the bot's posts, and notifications still to send.
-        declined = await m.challenge(CAROL, ROOM, "isopath", BOB)
-        assert declined.ok and (await m.decline(BOB, ROOM, declined.challenge_id)).ok
-        cancelled = await m.challenge(ALICE, ROOM, "inphexion", CAROL, rated=False)
-        assert cancelled.ok and (await m.cancel(ALICE, ROOM, cancelled.challenge_id)).ok
-        assert (await m.challenge(DAVE, ROOM, "pathagon", BOB, {}, "them", 7)).ok
-        open_one = await m.challenge(CAROL, Chat("test", "hall", "guild"), "maphex")
+        declined = await m.challenges.challenge(CAROL, ROOM, "isopath", BOB)
+        assert declined.ok and (await m.challenges.decline(BOB, ROOM, declined.challenge_id)).ok
+        cancelled = await m.challenges.challenge(ALICE, ROOM, "inphexion", CAROL, rated=False)
+        assert cancelled.ok and (await m.challenges.cancel(ALICE, ROOM, cancelled.challenge_id)).ok
+        assert (await m.challenges.challenge(DAVE, ROOM, "pathagon", BOB, {}, "them", 7)).ok
+        open_one = await m.challenges.challenge(CAROL, Chat("test", "hall", "guild"), "maphex")
         assert open_one.ok and open_one.challenge_id is not None
-        assert (await m.settings(BOB, "quiet", "22:00-07:00 +01:00")).ok
-        assert (await m.settings(CAROL, "dm", "off")).ok
-        assert (await m.settings(DAVE, "reminders", "off")).ok
+        assert (await m.players.settings(BOB, "quiet", "22:00-07:00 +01:00")).ok
+        assert (await m.players.settings(CAROL, "dm", "off")).ok
+        assert (await m.players.settings(DAVE, "reminders", "off")).ok
         # A language chosen (issue 43, migration 15): a row of its own.
-        assert (await m.settings(DAVE, "language", "ja")).ok
-        assert (await m.away(CAROL, 3)).ok
-        record = (await m.export(ALICE, ROOM, finished["maphex"])).text
-        imported = await m.import_record(CAROL, Chat("test", "other"), record, DAVE)
+        assert (await m.players.settings(DAVE, "language", "ja")).ok
+        assert (await m.players.away(CAROL, 3)).ok
+        record = (await m.games.export(ALICE, ROOM, finished["maphex"])).text
+        imported = await m.games.import_record(CAROL, Chat("test", "other"), record, DAVE)
         assert imported.ok, imported.text
         board = active["isopath"][0]
-        await m.remember_post("test", ROOM.chat_id, "501", PostKind.BOARD, game_id=board)
-        await m.remember_post("test", ROOM.chat_id, "502", PostKind.BOARD, game_id=board)
-        await m.remember_post(
+        await m.posts.remember_post("test", ROOM.chat_id, "501", PostKind.BOARD, game_id=board)
+        await m.posts.remember_post("test", ROOM.chat_id, "502", PostKind.BOARD, game_id=board)
+        await m.posts.remember_post(
             "test", "hall", "503", PostKind.CARD, challenge_id=open_one.challenge_id
         )
         # A tournament's standings message (migration 13): copied after its tournament.
         tid = next(a.subject for a in opened.actions if a.label == "Join")
-        await m.remember_post("test", ROOM.chat_id, "504", PostKind.STANDINGS, tournament_id=tid)
+        await m.posts.remember_post(
+            "test", ROOM.chat_id, "504", PostKind.STANDINGS, tournament_id=tid
+        )
         # A game with a web page (its slug), watched from one process.
         await m.store.web_slug(board, clock.now())
         await m.store.watch_count(board, "w1", 2, clock.now() + timedelta(hours=1), clock.now())
@@ -173,8 +177,8 @@ async def _build(path: Path) -> Source:
         gid, move = active["pathagon"]
         waiting = BOB if await _to_move(m, gid) == ALICE else ALICE
         line = f"{move} => {finishing_moves('pathagon')[3]}"
-        assert (await m.premove(waiting, ROOM, gid, line)).ok
-        assert (await m.settings(DAVE, "digest", "08:00 +02:00")).ok
+        assert (await m.games.premove(waiting, ROOM, gid, line)).ok
+        assert (await m.players.settings(DAVE, "digest", "08:00 +02:00")).ok
         await m.close()
     return Source(path, clock.now(), active)
 
@@ -269,15 +273,15 @@ async def test_copy_to_postgresql_and_back_keeps_every_row_and_play_goes_on(
         try:
             gid, move = source.active["fixation"]
             played = [mv for mv in original["moves"] if mv["game_id"] == gid]
-            reply = await m.move(await _to_move(m, gid), ROOM, move, gid, confirm=True)
+            reply = await m.games.move(await _to_move(m, gid), ROOM, move, gid, confirm=True)
             assert reply.ok, reply.text
             assert [mv.ply for mv in await store.moves(gid)] == list(range(len(played) + 1))
-            made = await m.challenge(EVE, ROOM, "maphex", CAROL)
+            made = await m.challenges.challenge(EVE, ROOM, "maphex", CAROL)
             assert made.ok and made.challenge_id is not None, made.text
-            accepted = await m.accept(CAROL, ROOM, made.challenge_id)
+            accepted = await m.challenges.accept(CAROL, ROOM, made.challenge_id)
             assert accepted.ok and accepted.game_id is not None, accepted.text
-            assert (await m.away(DAVE, 2)).ok
-            assert (await m.player(EVE)).id == top["players"] + 1
+            assert (await m.players.away(DAVE, 2)).ok
+            assert (await m.players.player(EVE)).id == top["players"] + 1
             assert made.challenge_id == top["challenges"] + 1
             assert accepted.game_id == top["games"] + 1
             after = await _dump(store)

@@ -119,11 +119,11 @@ async def test_an_import_stating_no_known_reason_stores_the_rules_ending(tmp_pat
         f"{n}. {mv}\n" for n, mv in enumerate(moves, 1)
     )
     async with session(tmp_path / "h.db") as m:
-        stated = await m.import_record(ALICE, ROOM, text.format(f"{code} (knockout)"), CAROL)
-        unstated = await m.import_record(ALICE, ROOM, text.format(code), CAROL)
+        stated = await m.games.import_record(ALICE, ROOM, text.format(f"{code} (knockout)"), CAROL)
+        unstated = await m.games.import_record(ALICE, ROOM, text.format(code), CAROL)
         # An abort is stated for moves that do not end the game.
         opening = "Game: maphex\nResult: aborted (the cat walked on it)\n\n1. 5\n"
-        aborted = await m.import_record(ALICE, ROOM, opening, CAROL)
+        aborted = await m.games.import_record(ALICE, ROOM, opening, CAROL)
         rows = [await m.store.get_game(r.game_id or 0) for r in (stated, unstated, aborted)]
     assert [None if r is None else r.reason for r in rows] == [
         end.termination,

@@ -30,21 +30,21 @@ A, B, C, D = PLAYERS[:4]
 
 
 async def _ids(m: SessionManager, users: tuple[User, ...]) -> dict[int, User]:
-    return {(await m.player(u)).id: u for u in users}
+    return {(await m.players.player(u)).id: u for u in users}
 
 
 async def _open(m: SessionManager, users: tuple[User, ...], *words: object) -> int:
     """``users[0]`` opens a tournament; the others join (every other one by the button)."""
-    opened = await m.tournament_new(users[0], ROOM, GAME, {}, *words)
+    opened = await m.tournaments.tournament_new(users[0], ROOM, GAME, {}, *words)
     assert opened.ok, opened.text
     join = next(a for a in opened.actions if a.label == "Join")
     tid = join.subject
     assert tid is not None
     for i, user in enumerate(users[1:]):
         if i % 2:
-            joined = await m.tournament_join(user, ROOM, tid)
+            joined = await m.tournaments.tournament_join(user, ROOM, tid)
         else:
-            joined = await m.press(user, ROOM, join.id)
+            joined = await m.games.press(user, ROOM, join.id)
         assert joined.ok, joined.text
     return tid
 
@@ -64,14 +64,14 @@ def _between(rows: list[GameRow], first: int, second: int) -> GameRow:
 
 
 async def _resign(m: SessionManager, users: dict[int, User], row: GameRow, loser: int) -> None:
-    done = await m.resign(users[loser], ROOM, row.id, confirm=True)
+    done = await m.games.resign(users[loser], ROOM, row.id, confirm=True)
     assert done.ok, done.text
 
 
 async def _draw(m: SessionManager, users: dict[int, User], row: GameRow) -> None:
-    offered = await m.draw(users[row.seat0], ROOM, row.id, "offer")
+    offered = await m.games.draw(users[row.seat0], ROOM, row.id, "offer")
     assert offered.ok, offered.text
-    agreed = await m.draw(users[row.seat1], ROOM, row.id, "accept")
+    agreed = await m.games.draw(users[row.seat1], ROOM, row.id, "accept")
     assert agreed.ok, agreed.text
 
 
@@ -96,7 +96,7 @@ async def test_the_start_posts_each_games_board_once(store_url: str) -> None:
     async with session(store_url, clock) as m:
         users = await _ids(m, (A, B, C))
         tid = await _open(m, (A, B, C), 1.0)
-        assert (await m.tournament_start(A, ROOM, tid)).ok
+        assert (await m.tournaments.tournament_start(A, ROOM, tid)).ok
         rows = await _games(m, tid)
         due = await _due(m)
         boards = [n for n in due if n.kind is Kind.BOARD]
@@ -138,9 +138,9 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         users = await _ids(m, (A, B, C))
         a, b, c = users
         tid = await _open(m, (A, B, C), 1.0)
-        too_soon = await m.tournament_start(B, ROOM, tid)
+        too_soon = await m.tournaments.tournament_start(B, ROOM, tid)
         assert not too_soon.ok and "Only ada" in too_soon.text
-        started = await m.tournament_start(A, ROOM)
+        started = await m.tournaments.tournament_start(A, ROOM)
         assert started.ok and "3 games at once" in started.text, started.text
         rows = await _games(m, tid)
         # Equal ratings: the order of signing up; first player balanced: one game first each.
@@ -148,7 +148,7 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         assert first_counts(Pairing(r.seat0, r.seat1) for r in rows) == {a: 1, b: 1, c: 1}
         # The start was the answer in the chat: it is not queued to be posted again.
         assert not any("started" in n for n in await _notes(m))
-        late = await m.tournament_join(PLAYERS[4], ROOM, tid)
+        late = await m.tournaments.tournament_join(PLAYERS[4], ROOM, tid)
         assert not late.ok and "no longer open" in late.text
         await _resign(m, users, _between(rows, a, b), b)
         await _draw(m, users, _between(rows, c, a))
@@ -174,7 +174,7 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         assert standings_tournament(update) == tid and (update.chat, update.direct) == (ROOM, False)
         # Nothing changed since: the sweep passes over the tournament (one query).
         assert await m.sweep() == 0
-        shown = await m.tournament_standings(C, ROOM)
+        shown = await m.tournaments.tournament_standings(C, ROOM)
         assert shown.ok and "(2 of 3 games played)" in shown.text
         await _resign(m, users, replay, c)
         await m.sweep()
@@ -182,7 +182,7 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         assert t is not None and t.status is TournamentStatus.FINISHED
         # ada 1 + ½ = 1½, bo 0 + 1 = 1, cy ½ + 0 = ½; SB ada: bo's 1 + ½·cy's ½ = 1¼,
         # bo: cy's ½, cy: ½·ada's 1½ = ¾
-        final = await m.tournament_standings(B, ROOM, tid)
+        final = await m.tournaments.tournament_standings(B, ROOM, tid)
         assert final.text.splitlines()[1:] == [
             "1. ada 1½ (won 1, drawn 1, lost 0; SB 1¼)",
             "2. bo 1 (won 1, drawn 0, lost 1; SB ½)",
@@ -195,9 +195,9 @@ async def test_three_players_a_draw_an_aborted_game_replayed(store_url: str) -> 
         # Rated by default: the games count for ratings as any rated game.
         here = Community(ROOM.platform, ROOM.community_id)
         assert (await m.store.ratings_of(a, here)) and (await m.store.ratings_of(c, here))
-        stats = await m.stats(A, ROOM)
+        stats = await m.players.stats(A, ROOM)
         assert "Tournaments: 1 played, 1 won." in stats.text
-        listed = await m.tournament_list(A, ROOM)
+        listed = await m.tournaments.tournament_list(A, ROOM)
         assert "finished, 3 players" in listed.text
 
 
@@ -206,7 +206,7 @@ async def test_four_players_head_to_head_and_a_withdrawal(store_url: str) -> Non
         users = await _ids(m, (A, B, C, D))
         a, b, c, d = users
         tid = await _open(m, (A, B, C, D))
-        assert (await m.tournament_start(A, ROOM, tid)).ok
+        assert (await m.tournaments.tournament_start(A, ROOM, tid)).ok
         rows = await _games(m, tid)
         assert [(r.seat0, r.seat1) for r in rows] == [
             (a, b), (c, a), (a, d), (b, c), (d, b), (c, d),
@@ -220,7 +220,7 @@ async def test_four_players_head_to_head_and_a_withdrawal(store_url: str) -> Non
         await _resign(m, users, _between(rows, d, b), b)
         await _resign(m, users, _between(rows, c, d), c)
         await m.sweep()
-        final = await m.tournament_standings(A, ROOM, tid)
+        final = await m.tournaments.tournament_standings(A, ROOM, tid)
         # di 2½; cy and ada 1½ with Sonneborn-Berger 1¾ each, cy first by their game; bo ½.
         assert final.text.splitlines()[1:] == [
             "1. di 2½ (won 2, drawn 1, lost 0; SB 2¾)",
@@ -234,21 +234,21 @@ async def test_four_players_head_to_head_and_a_withdrawal(store_url: str) -> Non
         users = await _ids(m, (A, B, C, D))
         a, b, c, d = users
         tid = await _open(m, (A, B, C, D))
-        assert (await m.tournament_start(A, ROOM, tid)).ok
+        assert (await m.tournaments.tournament_start(A, ROOM, tid)).ok
         rows = await _games(m, tid)
         await _resign(m, users, _between(rows, a, b), b)
         await _resign(m, users, _between(rows, d, b), b)  # di's finished game stands
-        left = await m.tournament_leave(D, ROOM, tid)
+        left = await m.tournaments.tournament_leave(D, ROOM, tid)
         assert left.ok and "di left and is withdrawn" in left.text
         assert "2 unfinished games end as losses" in left.text
         # The answer in the chat says it: the outbox does not post it again (issue 45).
         assert not any("withdrawn" in n for n in await _notes(m))
-        again = await m.tournament_leave(D, ROOM, tid)
+        again = await m.tournaments.tournament_leave(D, ROOM, tid)
         assert not again.ok
         await _draw(m, users, _between(rows, c, a))
         await _resign(m, users, _between(rows, b, c), c)
         await m.sweep()
-        final = await m.tournament_standings(A, ROOM, tid)
+        final = await m.tournaments.tournament_standings(A, ROOM, tid)
         # ada 1 + ½ + 1 = 2½ (SB: bo's 1 + di's 1 + ½·cy's 1½ = 2¾); cy ½ + 0 + 1 = 1½
         # (SB: ½·ada's 2½ + di's 1 = 2¼); bo 0 + 0 + 1 = 1 (SB: cy's 1½); di 1 (SB: bo's
         # 1), withdrawn: di's finished game stands, the two unfinished are di's losses.
@@ -266,7 +266,7 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
         users = await _ids(m, (A, B, C))
         a, b, c = users
         tid = await _open(m, (A, B, C), 1.0, 2, "no")
-        assert (await m.tournament_start(A, ROOM, tid)).ok
+        assert (await m.tournaments.tournament_start(A, ROOM, tid)).ok
         rows = await _games(m, tid)
         pairs = [(r.seat0, r.seat1) for r in rows]
         assert pairs == [(a, b), (c, a), (b, c), (b, a), (a, c), (c, b)]
@@ -275,7 +275,7 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
         for first, second in ((c, a), (b, c), (a, c), (c, b)):
             await _draw(m, users, _between(rows, first, second))
         # bo moves first against ada, and ada never answers: a loss on time.
-        played = await m.move(B, ROOM, finishing_moves(GAME)[0], rows[3].id)
+        played = await m.games.move(B, ROOM, finishing_moves(GAME)[0], rows[3].id)
         assert played.ok, played.text
         clock.advance(days=1, minutes=1)
         await m.sweep()
@@ -283,7 +283,7 @@ async def test_double_round_time_loss_breaks_the_last_tie(store_url: str) -> Non
         assert row is not None and (row.reason, row.winner) == ("timeout", 0)
         t = await m.store.get_tournament(tid)
         assert t is not None and t.status is TournamentStatus.FINISHED
-        final = await m.tournament_standings(A, ROOM, tid)
+        final = await m.tournaments.tournament_standings(A, ROOM, tid)
         # Everyone 2 points, Sonneborn-Berger 4 and 2 against the other two: ada, who lost
         # on time, is placed after bo and cy, who share first place.
         assert final.text.splitlines()[1:] == [
@@ -362,7 +362,7 @@ async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(
             plies = 2 if r.seat0 == kim else 1
             for ply in range(plies):
                 player = users[(r.seat0, r.seat1)[ply % 2]]
-                assert (await m.move(player, ROOM, opening[ply], r.id)).ok
+                assert (await m.games.move(player, ROOM, opening[ply], r.id)).ok
         clock.advance(hours=12, minutes=1)
         await m.sweep()
         ended = {r.id: await m.store.get_game(r.id) for r in mine}
@@ -371,7 +371,7 @@ async def test_eleven_players_two_groups_by_rating_and_three_losses_on_time(
         ]  # fmt: skip
         t = await m.store.get_tournament(tid)
         assert t is not None and t.status is TournamentStatus.FINISHED
-        final = (await m.tournament_standings(A, ROOM, tid)).text.splitlines()
+        final = (await m.tournaments.tournament_standings(A, ROOM, tid)).text.splitlines()
         name = {pid: users[pid].name for pid in ids}
         # Group A (places by group index 0..5, first player wins): points 3,2,3,2,3,2;
         # Sonneborn-Berger 6,6,7,5,8,4 -> index 4, 2, 0, 1, 3, 5.

@@ -20,28 +20,28 @@ ADA, BO, CY, DI = (User("test", str(i), n) for i, n in enumerate(("ada", "bo", "
 
 
 async def _open(m: SessionManager, *joiners: User) -> int:
-    opened = await m.tournament_new(ADA, ROOM, "maphex", {"size": "9"}, 3.0)
+    opened = await m.tournaments.tournament_new(ADA, ROOM, "maphex", {"size": "9"}, 3.0)
     assert opened.ok, opened.text
     tid = opened.actions[0].subject
     assert tid is not None
     for user in joiners:
-        assert (await m.tournament_join(user, ROOM, tid)).ok
+        assert (await m.tournaments.tournament_join(user, ROOM, tid)).ok
     return tid
 
 
 async def test_bad_input_is_refused_in_one_line_and_changes_nothing(store_url: str) -> None:
     async with session(store_url) as m:
         refusals = [
-            await m.tournament_new(ADA, ROOM, "chess", {}),
-            await m.tournament_new(ADA, ROOM, "maphex", {}, None),
-            await m.tournament_new(ADA, ROOM, "maphex", {}, 2.0),
-            await m.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 3),
-            await m.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 1, True, 2),
-            await m.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 1, True, 51),
-            await m.tournament_new(ADA, ROOM, "maphex", {"size": "7"}),
-            await m.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 1, "perhaps"),
-            await m.tournament_join(BO, ROOM),
-            await m.tournament_standings(BO, ROOM),
+            await m.tournaments.tournament_new(ADA, ROOM, "chess", {}),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {}, None),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {}, 2.0),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 3),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 1, True, 2),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 1, True, 51),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {"size": "7"}),
+            await m.tournaments.tournament_new(ADA, ROOM, "maphex", {}, 3.0, 1, "perhaps"),
+            await m.tournaments.tournament_join(BO, ROOM),
+            await m.tournaments.tournament_standings(BO, ROOM),
         ]
         for reply in refusals:
             assert not reply.ok and "\n" not in reply.text, reply.text
@@ -49,23 +49,23 @@ async def test_bad_input_is_refused_in_one_line_and_changes_nothing(store_url: s
         tid = await _open(m, BO)
         before = await m.store.entrants(tid)
         for reply in (
-            await m.tournament_join(CY, ELSEWHERE, tid),  # another chat's number
-            await m.tournament_join(BO, ROOM, tid),  # twice
-            await m.tournament_start(BO, ROOM, tid),  # not the creator
-            await m.tournament_start(ADA, ROOM, tid),  # two players
-            await m.tournament_cancel(BO, ROOM, tid),  # not the creator
-            await m.tournament_leave(CY, ROOM, tid),  # not in it
-            await m.press(CY, ROOM, "tj:99"),  # no such tournament
-            await m.press(CY, ROOM, "tj:0"),  # not an id we made
-            await m.tournament_join(CY, ROOM, 10**30),
+            await m.tournaments.tournament_join(CY, ELSEWHERE, tid),  # another chat's number
+            await m.tournaments.tournament_join(BO, ROOM, tid),  # twice
+            await m.tournaments.tournament_start(BO, ROOM, tid),  # not the creator
+            await m.tournaments.tournament_start(ADA, ROOM, tid),  # two players
+            await m.tournaments.tournament_cancel(BO, ROOM, tid),  # not the creator
+            await m.tournaments.tournament_leave(CY, ROOM, tid),  # not in it
+            await m.games.press(CY, ROOM, "tj:99"),  # no such tournament
+            await m.games.press(CY, ROOM, "tj:0"),  # not an id we made
+            await m.tournaments.tournament_join(CY, ROOM, 10**30),
         ):
             assert not reply.ok and "\n" not in reply.text, reply.text
         assert await m.store.entrants(tid) == before
-        second = await m.tournament_new(CY, ROOM, "pathagon", {})
+        second = await m.tournaments.tournament_new(CY, ROOM, "pathagon", {})
         assert second.ok
-        which = await m.tournament_join(DI, ROOM)
+        which = await m.tournaments.tournament_join(DI, ROOM)
         assert not which.ok and "Which tournament?" in which.text
-        left = await m.press(BO, ROOM, f"tl:{tid}")
+        left = await m.games.press(BO, ROOM, f"tl:{tid}")
         assert left.ok and "bo left" in left.text
         assert [e.player_id for e in await m.store.entrants(tid)] == [before[0].player_id]
 
@@ -74,9 +74,9 @@ async def test_the_sweep_starts_after_48_hours_or_cancels(store_url: str) -> Non
     clock = FakeClock()
     async with session(store_url, clock) as m:
         full = await _open(m, BO, CY)
-        few = (await m.tournament_new(DI, ROOM, "pathagon", {})).actions[0].subject
+        few = (await m.tournaments.tournament_new(DI, ROOM, "pathagon", {})).actions[0].subject
         assert few is not None
-        assert (await m.tournament_join(BO, ROOM, few)).ok
+        assert (await m.tournaments.tournament_join(BO, ROOM, few)).ok
         clock.advance(hours=47, minutes=59)
         await m.sweep()
         assert [t.status for t in await m.store.chat_tournaments("test", "club")] == [
@@ -97,7 +97,7 @@ async def test_the_sweep_starts_after_48_hours_or_cancels(store_url: str) -> Non
         ]  # fmt: skip
         assert sorted(n.recipient.name for n in told) == ["bo", "di"]
         assert "2 players signed up, it needs 3" in str(told[0].text)
-        assert not (await m.tournament_join(CY, ROOM, few)).ok
+        assert not (await m.tournaments.tournament_join(CY, ROOM, few)).ok
         await m.sweep()
         assert len(await m.store.tournament_games(full)) == 3
 
@@ -121,11 +121,11 @@ async def test_two_processes_start_a_tournament_once(postgres_url: str) -> None:
         assert sum(n.kind == "tournament" and "has started" in str(n.text) for n in notes) == 1
         assert sum(n.kind == "board" for n in notes) == 6  # one board per game, once
         # Every game ends; both processes sweep: one result, one set of places.
-        users = {(await one.player(u)).id: u for u in (ADA, BO, CY, DI)}
+        users = {(await one.players.player(u)).id: u for u in (ADA, BO, CY, DI)}
         for g in await one.store.tournament_games(tid):
             row = await one.store.get_game(g.game_id)
             assert row is not None
-            assert (await one.resign(users[row.seat1], ROOM, row.id, confirm=True)).ok
+            assert (await one.games.resign(users[row.seat1], ROOM, row.id, confirm=True)).ok
         for _ in range(3):
             await asyncio.gather(one.sweep(), two.sweep())
         notes = await one.store.due_notifications("test", clock.now(), 500)
@@ -141,10 +141,12 @@ async def test_a_start_planned_before_a_late_sign_up_stores_nothing(store_url: s
     async with session(store_url) as m:
         tid = await _open(m, BO, CY)
         planned = {e.player_id: (0, 1500) for e in await m.store.entrants(tid)}
-        assert (await m.tournament_join(DI, ROOM, tid)).ok  # joins after the plan was made
+        assert (
+            await m.tournaments.tournament_join(DI, ROOM, tid)
+        ).ok  # joins after the plan was made
         started = await m.store.start_tournament(tid, planned, [], m.now())
         assert started is None
         t = await m.store.get_tournament(tid)
         assert t is not None and t.status is TournamentStatus.OPEN
         assert all(e.group is None for e in await m.store.entrants(tid))
-        assert "6 games at once" in (await m.tournament_start(ADA, ROOM, tid)).text
+        assert "6 games at once" in (await m.tournaments.tournament_start(ADA, ROOM, tid)).text

@@ -83,12 +83,12 @@ async def _open(m: SessionManager, t: int) -> int:
     workers' next sweep."""
     chat = Chat("test", f"club{t}")
     users = [User("test", f"{t}-{p}", f"p{t}x{p}") for p in range(PLAYERS)]
-    opened = await m.tournament_new(users[0], chat, "pathagon", {}, 1.0, 1, True, 10)
+    opened = await m.tournaments.tournament_new(users[0], chat, "pathagon", {}, 1.0, 1, True, 10)
     assert opened.ok, opened.text
     tid = opened.actions[0].subject
     assert tid is not None
     for user in users[1:]:
-        assert (await m.tournament_join(user, chat, tid)).ok
+        assert (await m.tournaments.tournament_join(user, chat, tid)).ok
     # Its sign-up ends now (by the database's clock, which the workers judge by).
     ended = (await m.store.db_now() - timedelta(seconds=1)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     await raw(m.store, "UPDATE tournaments SET starts_by = ? WHERE id = ?", ended, tid)
@@ -104,7 +104,7 @@ async def _resign_all(m: SessionManager, t: int, tid: int) -> None:
         loser = await m.store.get_player(row.seats[row.to_move])
         assert loser is not None
         who = User("test", loser.user_id, loser.name)
-        assert (await m.resign(who, chat, row.id, confirm=True)).ok
+        assert (await m.games.resign(who, chat, row.id, confirm=True)).ok
 
 
 async def _status(m: SessionManager, tid: int) -> TournamentStatus:
