@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import os
+import shutil
 from collections.abc import AsyncIterator, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -30,20 +34,63 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
         server.stop()
 
 
+def _new_database_name() -> str:
+    return f"test_{os.getpid()}_{next(_database_numbers)}"
+
+
+def _migrate(url: str) -> None:
+    # On a thread of its own: the session's fixtures may be set up while a test's loop runs.
+    async def migrate() -> None:
+        await (await open_store(url)).close()
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, migrate()).result()
+
+
 @pytest.fixture
 def postgres_url(postgres_server: PostgresServer) -> str:
     """The URL of a fresh, empty database on the session's server, one per test."""
-    return postgres_server.create_database(f"test_{os.getpid()}_{next(_database_numbers)}")
+    return postgres_server.create_database(_new_database_name())
+
+
+@pytest.fixture(scope="session")
+def postgres_template(postgres_server: PostgresServer) -> str:
+    """The name of a PostgreSQL database with every migration applied, made once per session
+    (per xdist worker) by the migrations themselves; copying it is much quicker than migrating
+    an empty database for each test."""
+    name = f"template_{os.getpid()}"
+    _migrate(postgres_server.create_database(name))
+    return name
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An SQLite file with every migration applied, made once per session (per worker)."""
+    path = tmp_path_factory.mktemp("template") / "hexhall.db"
+    _migrate(str(path))
+    return path
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """A fresh database for each store backend in turn: an SQLite file, then a PostgreSQL
-    database on the session's throwaway server.  Tests that take it run once per backend."""
+    database on the session's throwaway server.  Tests that take it run once per backend.
+
+    Empty, except for a test that takes :func:`store` too: that one gets a copy of a migrated
+    database (:func:`postgres_template`, :func:`sqlite_template`), as opening an empty one
+    would migrate it the same way."""
+    migrated = "store" in request.fixturenames
     if request.param == "sqlite":
-        return str(tmp_path_factory.mktemp("sqlite") / "hexhall.db")
-    url: str = request.getfixturevalue("postgres_url")
-    return url
+        path = tmp_path_factory.mktemp("sqlite") / "hexhall.db"
+        if migrated:
+            shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return str(path)
+    if not migrated:
+        url: str = request.getfixturevalue("postgres_url")
+        return url
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    template: str = request.getfixturevalue("postgres_template")
+    return server.create_database(_new_database_name(), template=template)
 
 
 @pytest.fixture

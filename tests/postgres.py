@@ -203,14 +203,17 @@ class PostgresServer:
         """The ``postgresql://`` URL of database ``dbname`` on this server."""
         return f"postgresql://{USER}@127.0.0.1:{self.port}/{quote(dbname, safe='')}"
 
-    def create_database(self, name: str) -> str:
-        """Create an empty database ``name`` and return its URL.
+    def create_database(self, name: str, template: str | None = None) -> str:
+        """Create a database ``name`` and return its URL: empty, or a copy of database
+        ``template`` (which nobody may be connected to meanwhile).
 
-        ``name`` must be a plain identifier (letters, digits, underscores; at most 63
+        Names must be plain identifiers (letters, digits, underscores; at most 63
         characters); otherwise :class:`ValueError` is raised.
         """
-        if not _DATABASE_NAME.fullmatch(name):
-            raise ValueError(f"not a plain database name: {name!r}")
+        for each in (name, template):
+            if each is not None and not _DATABASE_NAME.fullmatch(each):
+                raise ValueError(f"not a plain database name: {each!r}")
+        copied = [] if template is None else [f"--template={template}"]
         # A subprocess, not asyncpg: callable from plain code and from inside a running loop.
         self._run(
             [
@@ -219,6 +222,7 @@ class PostgresServer:
                 f"--port={self.port}",
                 f"--username={USER}",
                 "--no-password",
+                *copied,
                 name,
             ],
             as_account=False,
