@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 import engines
+from bot.refusal import Refusal
 from bot.sessions import building, texts
-from bot.sessions.context import Refusal
 from bot.sessions.picker import next_parts, part_label, readable, split_parts
 from bot.webboard import view
 from engines import PickerMode, Position
