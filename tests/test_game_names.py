@@ -35,13 +35,7 @@ OWN_FOLDERS = ("engines/ai/", "engines/", "render/")
 SENTENCES_FOLDER = "bot/sessions/texts/illegal/"
 
 #: Files that still name a game outside its own modules: file -> the games named, and why.
-STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {
-    "bot/sessions/building.py": (
-        frozenset({"isopath"}),
-        "Iso-Path's board picker (PickerMode.BOARD) lives in the sessions, not in a module of "
-        "the game's own",
-    ),
-}
+STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {}
 
 _PATTERN = re.compile("|".join(sorted(GAMES, key=len, reverse=True)), re.IGNORECASE)
 

@@ -94,7 +94,7 @@ def _board(position: building.BoardPosition, prefix: str, game_id: int) -> dict[
         shown = building.screen(position, prefix)
     except Refusal as refusal:
         raise ValueError(prefix) from refusal
-    board = position.board
+    board = position.board_view().shape.board
     number = position.ply + 1
     choices = [
         {
