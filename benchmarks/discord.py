@@ -197,7 +197,7 @@ async def picker_figures(fake: FakeDiscord, manager: SessionManager, samples: in
             count, prefix = 1, ""
             # Iso-Path is picked as two steps of cells (bot.sessions.building): its choices
             # are the selections on the way to the turn, not parts of its notation.
-            path = building.choices_for(move) if game == "isopath" else None
+            path = building.choices_for(position, move) if game == "isopath" else None
             while not any(i.startswith("mv:") for i in picker.custom_ids):
                 chosen = [
                     (c["custom_id"], o["value"])

@@ -66,7 +66,7 @@ def taps_now(position: Position, move: str) -> tuple[int, list[int]]:
     preview), and the largest keyboard of each step as Telegram lays it out."""
     if not isinstance(position, IsopathPosition):
         return taps_before(position, move)
-    path = building.choices_for(move)
+    path = building.choices_for(position, move)
     taps, selection, largest = 1, "", [0, 0]
     while True:
         step = board_step(1, position.ply, position, selection)

@@ -40,6 +40,9 @@ __all__ = [
     "RatingPool",
     "Region",
     "Termination",
+    "TurnSteps",
+    "TurnTable",
+    "action_kind",
     "explain_with",
     "load_turn",
     "normalize_move",
@@ -300,6 +303,25 @@ class PickerMode(enum.Enum):
     BOARD = "board"
 
 
+#: A turn of a game whose picker is a board of cells (:attr:`PickerMode.BOARD`) as its two
+#: steps, each an action of the shared notation or ``None``: the first (a relocation ``c1>e6``,
+#: or a one-cell action ``xd4`` in its place; ``None``: none) and the second (a step ``a4-b4``,
+#: or a one-cell action in its place; ``None``: the first alone ends the turn).
+TurnSteps: TypeAlias = tuple[str | None, str | None]
+#: Every legal turn of a position by its two steps, with the turn's notation.
+TurnTable: TypeAlias = Mapping[TurnSteps, str]
+
+
+def action_kind(action: str) -> str:
+    """What one action of the shared notation is: ``>`` a relocation (a tile move), ``-`` a
+    step, ``x`` a capture (cell names hold none of the signs).
+
+    >>> action_kind("c1>e6"), action_kind("a4-b4"), action_kind("xd4")
+    ('>', '-', 'x')
+    """
+    return ">" if ">" in action else "-" if "-" in action else "x"
+
+
 @dataclass(frozen=True)
 class RatingPool:
     """One rating pool of a game: the games played with :attr:`options` share one rating.
@@ -346,6 +368,9 @@ class Game:
     rating_pools: tuple[RatingPool, ...] = ()
     #: How the move picker offers its moves.
     picker: PickerMode = PickerMode.PARTS
+    #: With :attr:`PickerMode.BOARD`: every legal turn of a position of it by its two steps
+    #: (:data:`TurnTable`), what the board picker offers (``bot/sessions/building.py``).
+    turns: Callable[[Position], TurnTable] | None = field(default=None, repr=False, compare=False)
     #: The picture's colour of colour 0 and colour 1: names of :class:`render.Theme` colours.
     palette: tuple[str, str] = ("white", "black")
     #: The module of its computer player (``engines.ai.<game>_player``): its ``PLAYER`` is

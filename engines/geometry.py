@@ -49,6 +49,10 @@ class Board:
             raise ValueError(f"{text} is not a cell of this board")
         return cell
 
+    def row(self, cell: int) -> int:
+        """The row ``cell`` is drawn in (0 the first), on every shape."""
+        raise NotImplementedError
+
     def describe(self) -> str:
         """A short description such as ``"9x9 rhombus"``."""
         raise NotImplementedError

@@ -22,11 +22,13 @@ input (``19>7 2-7``); output always uses letters.
 from __future__ import annotations
 
 import enum
+import functools
 import re
 from bisect import insort
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from engines.base import (
@@ -41,6 +43,7 @@ from engines.base import (
     Position,
     RatingPool,
     Termination,
+    TurnTable,
     load_turn,
     normalize_move,
     shown,
@@ -48,6 +51,7 @@ from engines.base import (
 )
 from engines.board_view import named_cells
 from engines.geometry import Hexagon
+from engines.isopath_turns import TABLES_KEPT, table_of
 
 __all__ = ["GAME", "IllegalMoveCode", "IsopathPosition", "load", "new", "setup"]
 
@@ -885,6 +889,25 @@ def load(d: Mapping[str, Any]) -> IsopathPosition:
     return IsopathPosition(size, heights, pieces, to_move, ply, last, outcome)
 
 
+def turn_table(position: Position) -> TurnTable:
+    """Every legal turn of ``position`` by its two steps (:mod:`engines.isopath_turns`), the
+    board picker's data.  The tables of the last :data:`~engines.isopath_turns.TABLES_KEPT`
+    positions are kept (a picker's steps all read the same position; mid-game an h5 position
+    has ~20,000 turns)."""
+    if not isinstance(position, IsopathPosition):
+        raise TypeError(f"not an Iso-Path position: {position.game}")
+    if position.outcome is not None:
+        return {}
+    return _table(position.size, position.heights, position.pieces, position.to_move)
+
+
+@functools.lru_cache(maxsize=TABLES_KEPT)
+def _table(size: int, heights: tuple[int, ...], pieces: tuple[int, ...], to_move: int) -> TurnTable:
+    return MappingProxyType(
+        table_of(IsopathPosition(size, heights, pieces, to_move, 0, None, None).legal_moves())
+    )
+
+
 GAME = Game(
     name="isopath",
     title=(TITLE := "Hexagonal Iso-Path"),
@@ -900,5 +923,6 @@ GAME = Game(
     codes=IllegalMoveCode,
     rating_pools=tuple(RatingPool(f"isopath{n}", f"{TITLE} h{n}", (("size", n),)) for n in (4, 5)),
     picker=PickerMode.BOARD,
+    turns=turn_table,
     ai="engines.ai.isopath_player",
 )

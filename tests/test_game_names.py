@@ -4,8 +4,9 @@ described once"); ``tests/test_toy_game.py`` shows a copy of a game needs nothin
 Read in code, not in prose: every name and string of the Python modules under ``engines/``,
 ``render/`` and ``bot/``, skipping comments and docstrings (a docstring's example may play any
 game), and the web board's script. A game's own modules are ``engines/<game>*``,
-``engines/ai/<game>*`` and ``render/<game>*`` (they may name their own game only); its rules
-file is ``bot/sessions/rules/<game>.md``; the registries are ``engines/__init__.py`` and
+``engines/ai/<game>*``, ``render/<game>*`` and its illegal-move sentences,
+``bot/sessions/texts/illegal/<game>.py`` (they may name their own game only); its rules file is
+``bot/sessions/rules/<game>.md``; the registries are ``engines/__init__.py`` and
 ``render/__init__.py``.
 
 :data:`STILL_NAMED` lists the places that still name a game, each with why. It may only
@@ -28,29 +29,25 @@ REGISTRIES = frozenset({"engines/__init__.py", "render/__init__.py"})
 #: drops out of the registry still may not linger elsewhere.
 GAMES = frozenset({"maphex", "pathagon", "fixation", "inphexion", "isopath", *engines.GAMES})
 
+#: The folders of a game's own modules: ``<folder><game>*`` in the first three; exactly
+#: ``<game>.py`` in the last (its illegal-move sentences, found by the game's name).
+OWN_FOLDERS = ("engines/ai/", "engines/", "render/")
+SENTENCES_FOLDER = "bot/sessions/texts/illegal/"
+
 #: Files that still name a game outside its own modules: file -> the games named, and why.
-STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {
-    "bot/sessions/building.py": (
-        frozenset({"isopath"}),
-        "Iso-Path's board picker (PickerMode.BOARD) lives in the sessions, not in a module of "
-        "the game's own",
-    ),
-    "bot/sessions/texts/illegal.py": (
-        frozenset({"fixation", "inphexion", "isopath", "maphex", "pathagon"}),
-        "the sentence of every illegal-move code, keyed by each game's code enum (texts live "
-        "in one place, for translation)",
-    ),
-}
+STILL_NAMED: dict[str, tuple[frozenset[str], str]] = {}
 
 _PATTERN = re.compile("|".join(sorted(GAMES, key=len, reverse=True)), re.IGNORECASE)
 
 
 def _own_game(path: str) -> str | None:
     """The game whose own module ``path`` is, if it is one."""
-    for folder in ("engines/ai/", "engines/", "render/"):
+    for folder in OWN_FOLDERS:
         if path.startswith(folder) and "/" not in path[len(folder) :]:
             stem = path[len(folder) :]
             return next((g for g in GAMES if stem.startswith(g)), None)
+    if path.startswith(SENTENCES_FOLDER):
+        return next((g for g in GAMES if path == f"{SENTENCES_FOLDER}{g}.py"), None)
     return None
 
 

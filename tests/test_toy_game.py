@@ -11,7 +11,8 @@ played and resigned through the console, played through the web board's API, rat
 own pools, pictured and played by the computer player.
 
 Its illegal-move codes keep Maphex's identifiers (``maphex.taken``...), so its refusals read
-Maphex's sentences (``bot/sessions/texts/illegal.py`` holds one per code).
+Maphex's sentences (``bot/sessions/texts/illegal/maphex.py`` holds one per code: the toy has
+no module of sentences of its own, and a code reads the same as the one of equal value).
 """
 
 from __future__ import annotations

@@ -1,16 +1,20 @@
-"""Hexagonal Iso-Path's turn in the move picker as a player thinks of it: two short steps, each
-one board of cells.
+"""The move picker of a game whose picker is a board of cells (``engines.PickerMode.BOARD``):
+its turn as a player thinks of it, two short steps, each one board of cells.
 
-1. **The build**: which tile to take (a cell), then where to put it (a cell); or, in its place,
-   a capture (an opponent's threatened piece), or no tile at all when a lone piece move wins.
-2. **The piece move**: which piece (a cell), then where it goes (a cell); or, after a build,
-   a capture in its place.
+1. **The first step** (Iso-Path's build): a relocation, chosen as two cells (which tile to
+   take, then where to put it); or, in its place, a one-cell action beside the board (a
+   capture), or nothing at all when the second step alone makes a turn.
+2. **The second step** (the piece move): a step, chosen as two cells (which piece, then where
+   it goes); or a one-cell action (a capture) in its place.
 
-A turn's notation lists its actions in the order they are played (``a4-b4 c1>e6`` when the
-piece must leave ``c1`` before its tile can be taken); the picker always asks for the build
-first and then finds the legal turn that holds both choices, whichever order it needs.  A choice
-the rules force (one tile, one place, one piece, one step) is made for the player.  Nothing
-here reads the store: a :class:`Screen` is a pure function of a position and a *selection*.
+Which turns exist, by their two steps, is the game's own knowledge: its record's
+:attr:`~engines.Game.turns` gives the table of a position (:data:`engines.base.TurnTable`);
+nothing here knows a game.  A turn's notation lists its actions in the order they are played
+(``a4-b4 c1>e6`` when the piece must leave ``c1`` before its tile can be taken); the picker
+always asks for the first step first and then finds the legal turn that holds both choices,
+whichever order it needs.  A choice the rules force (one tile, one place, one piece, one step)
+is made for the player.  Nothing here reads the store: a :class:`Screen` is a pure function of
+a position and a *selection*.
 
 A selection is the choices so far as text, one token per choice, in the order chosen: ``c1>``
 (the tile to take), ``c1>e6`` (the build), ``xd4`` (a capture), ``_`` (no tile), ``a4-`` (the
@@ -31,17 +35,17 @@ piece), ``a4-b4`` (its step).  A legal turn's own notation is a selection too (t
 from __future__ import annotations
 
 import enum
-import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
+import engines
+from bot.refusal import Refusal
 from bot.sessions import texts
-from bot.sessions.context import Refusal
-from engines import Position
-from engines.isopath import IsopathPosition
+from engines import PickerMode, Position
+from engines.base import TurnSteps, TurnTable, action_kind
 
 __all__ = [
     "NO_TILE",
-    "TABLES_KEPT",
     "BoardPosition",
     "Choice",
     "Screen",
@@ -52,14 +56,21 @@ __all__ = [
     "turn_table",
 ]
 
-#: A position of the game whose picker is a board of cells (``engines.PickerMode.BOARD``).
-BoardPosition = IsopathPosition
+#: A position of a game whose picker is a board of cells (``engines.PickerMode.BOARD``).
+BoardPosition = Position
+
+
+def _turns(position: Position) -> Callable[[Position], TurnTable]:
+    """The turn table of ``position``'s game (``TypeError`` when its picker is no board)."""
+    game = engines.GAMES.get(position.game)
+    if game is None or game.picker is not PickerMode.BOARD or game.turns is None:
+        raise TypeError(f"no board picker for a {position.game} position")
+    return game.turns
 
 
 def board_position(position: Position) -> BoardPosition:
     """``position`` as a position this module builds boards for (``TypeError`` otherwise)."""
-    if not isinstance(position, IsopathPosition):
-        raise TypeError(f"no board picker for a {position.game} position")
+    _turns(position)
     return position
 
 
@@ -67,7 +78,7 @@ def board_position(position: Position) -> BoardPosition:
 NO_TILE = "_"
 # A turn as (build, other action): the build is a tile move, a capture in its place or None;
 # the other action is a piece move, a capture in its place, or None (the build alone wins).
-Pair = tuple[str | None, str | None]
+Pair = TurnSteps
 
 
 class Stage(enum.Enum):
@@ -126,61 +137,41 @@ class Screen:
         return tuple(c for c in self.choices if c.cell is None)
 
 
-def _kind(action: str) -> str:
-    """``>`` a tile move, ``-`` a piece move, ``x`` a capture (cell names hold none of them)."""
-    return ">" if ">" in action else "-" if "-" in action else "x"
+_kind = action_kind
 
 
-def _pair(move: str) -> Pair:
-    """A turn's notation (canonical) as (build, other action)."""
-    kinds = {_kind(a): a for a in move.split(" ")}
-    tile, capture, step = kinds.get(">"), kinds.get("x"), kinds.get("-")
-    if tile is not None:
-        return tile, capture or step
-    if capture is not None:
-        return capture, step
-    return None, step
+def _pair(table: TurnTable, text: str) -> Pair | None:
+    """The turn of ``table`` whose actions are those of ``text`` (a turn's notation, its
+    actions in either order), if there is one: a turn's two steps are its actions."""
+    actions = text.split()
+    if len(actions) == 1:
+        candidates: list[Pair] = [(actions[0], None), (None, actions[0])]
+    elif len(actions) == 2:
+        candidates = [(actions[0], actions[1]), (actions[1], actions[0])]
+    else:
+        return None
+    return next((c for c in candidates if c in table), None)
 
 
-def choices_for(move: str) -> list[str]:
-    """The selections a player passes through to enter the turn ``move`` (canonical
-    notation), one per choice, forced ones included.
+def choices_for(position: Position, move: str) -> list[str]:
+    """The selections a player passes through to enter the turn ``move`` (its notation) in
+    ``position``, one per choice, forced ones included; ``ValueError`` if it is no turn of it.
 
-    >>> choices_for("a4-b4 c1>e6")
-    ['c1>', 'c1>e6', 'c1>e6 a4-', 'c1>e6 a4-b4']
+    >>> choices_for(engines.new("isopath"), "a2-b2 b1>b2")
+    ['b1>', 'b1>b2', 'b1>b2 a2-', 'b1>b2 a2-b2']
     """
-    picks = _pair_picks(_pair(move))
+    pair = _pair(turn_table(position), " ".join(move.split()))
+    if pair is None:
+        raise ValueError(move)
+    picks = _pair_picks(pair)
     return [_join(picks[: i + 1]) for i in range(len(picks))]
 
 
-def turn_table(position: IsopathPosition) -> dict[Pair, str]:
-    """Every legal turn as (build, other action) with its notation; a turn legal in both
-    orders is noted build first.  The tables of the last :data:`TABLES_KEPT` positions are
-    kept (a picker's steps all read the same position; mid-game an h5 position has ~20,000
-    turns); do not change the dict returned."""
-    if position.outcome is not None:
-        return {}
-    return _table(position.size, position.heights, position.pieces, position.to_move)
-
-
-#: How many positions' turn tables are kept (see :func:`turn_table`): a table of a busy h5
-#: position is ~10,000 turns, ~2.5 MB, so at most ~20 MB.
-TABLES_KEPT = 8
-
-
-@functools.lru_cache(maxsize=TABLES_KEPT)
-def _table(
-    size: int, heights: tuple[int, ...], pieces: tuple[int, ...], to_move: int
-) -> dict[Pair, str]:
-    position = IsopathPosition(size, heights, pieces, to_move, 0, None, None)
-    table: dict[Pair, str] = {}
-    for move in position.legal_moves():
-        actions = move.split(" ")
-        pair = _pair(move)
-        known = table.get(pair)
-        if known is None or (_kind(known.split(" ")[0]) != ">" and _kind(actions[0]) == ">"):
-            table[pair] = move
-    return table
+def turn_table(position: Position) -> TurnTable:
+    """Every legal turn of ``position`` as (build, other action) with its notation, as its
+    game's record gives it (:attr:`engines.Game.turns`); ``TypeError`` for a game whose
+    picker is no board."""
+    return _turns(position)(position)
 
 
 def _pair_picks(pair: Pair) -> list[str]:
@@ -198,7 +189,7 @@ def _pair_picks(pair: Pair) -> list[str]:
     return picks
 
 
-def _options(table: dict[Pair, str], picks: list[str]) -> tuple[Stage, list[str]]:
+def _options(table: TurnTable, picks: list[str]) -> tuple[Stage, list[str]]:
     """The stage after ``picks`` (assumed valid) and the choices it offers, in order."""
     if not picks:
         out: dict[str, None] = {}
@@ -242,7 +233,7 @@ def _expand(selection: str) -> list[str]:
     return picks
 
 
-def _valid(table: dict[Pair, str], picks: list[str]) -> bool:
+def _valid(table: TurnTable, picks: list[str]) -> bool:
     for i, pick in enumerate(picks):
         stage, options = _options(table, picks[:i])
         if stage is Stage.DONE or pick not in options:
@@ -250,7 +241,7 @@ def _valid(table: dict[Pair, str], picks: list[str]) -> bool:
     return True
 
 
-def _forced(table: dict[Pair, str], picks: list[str]) -> bool:
+def _forced(table: TurnTable, picks: list[str]) -> bool:
     """Whether the screen after ``picks`` leaves exactly one choice (made for the player)."""
     stage, options = _options(table, picks)
     return stage is not Stage.DONE and len(options) == 1
@@ -292,15 +283,16 @@ def _label(pick: str) -> str:
     return _name(pick)
 
 
-def screen(position: IsopathPosition, selection: str) -> Screen:
+def screen(position: Position, selection: str) -> Screen:
     """The picker's screen after ``selection`` in ``position`` (see the module docstring);
-    raises :class:`~bot.sessions.context.Refusal` when it is not a choice the turn allows."""
+    raises :class:`~bot.refusal.Refusal` when it is not a choice the turn allows."""
     table = turn_table(position)
     text = " ".join(selection.split())
     tokens = text.split()
     whole = bool(tokens) and not any(t == NO_TILE or t[-1] in ">-" for t in tokens)
     # A whole turn, in whichever order its notation gives the actions, or the choices so far.
-    picks = _pair_picks(_pair(text)) if whole and _pair(text) in table else _expand(text)
+    pair = _pair(table, text) if whole else None
+    picks = _expand(text) if pair is None else _pair_picks(pair)
     if not _valid(table, picks):
         raise Refusal(f"No legal turn starts with {text}.")
     while _forced(table, picks):
@@ -316,14 +308,15 @@ def screen(position: IsopathPosition, selection: str) -> Screen:
     if stage is Stage.DONE:
         move = table[_pair_of(picks)]
         return Screen(stage, move, (), None, move, back)
+    board = position.board_view().shape.board
     choices = []
     for option in options:
         # A capture in place of the build is beside the board: its cell may also be a tile
         # to take (after the capture, the tile under it is free).
         beside = stage is Stage.TAKE and not option.endswith(">")
-        cell = None if beside else position.board.parse(_name(option))
+        cell = None if beside else board.parse(_name(option))
         choices.append(Choice(cell, _label(option), _join([*picks, option])))
     marked = None
     if stage in (Stage.PUT, Stage.STEP):
-        marked = position.board.parse(_name(picks[-1]))
+        marked = board.parse(_name(picks[-1]))
     return Screen(stage, _join(picks), tuple(choices), marked, None, back)

@@ -5,9 +5,9 @@ One :class:`Context` belongs to one :class:`~bot.sessions.manager.SessionManager
 module of :mod:`bot.sessions` takes it as its first argument.  What is done with it lives in
 modules of its own: loading games and players and caching them
 (:mod:`~bot.sessions.loading`), presenting them (:mod:`~bot.sessions.presentation`), and whom
-to tell what when (:mod:`~bot.sessions.policy`).  :class:`Refusal` is how any of them answers
-with a one-line refusal (each service's :func:`~bot.sessions.services.base.answer` turns it
-into a reply).
+to tell what when (:mod:`~bot.sessions.policy`).  :class:`~bot.refusal.Refusal` (re-exported
+here) is how any of them answers with a one-line refusal (each service's
+:func:`~bot.sessions.services.base.answer` turns it into a reply).
 """
 
 from __future__ import annotations
@@ -26,13 +26,8 @@ from typing import Any, Protocol
 from bot.core.lru import Lru
 from bot.delivery.bell import Bell
 from bot.limits import MAX_ID
-from bot.messages import (
-    Need,
-    Text,
-    TurnRefusal,
-    User,
-)
-from bot.outcomes import Refused
+from bot.messages import Text, User
+from bot.refusal import Refusal
 from bot.sessions import clock as clk
 from bot.sessions import texts
 from bot.sessions.clock import Clock, SystemClock
@@ -93,27 +88,6 @@ CACHED_GAMES = 2000
 CACHED_PLAYERS = 5000
 #: How many games set aside by the clock sweep are remembered (not logged again).
 SET_ASIDE_REMEMBERED = 1024
-
-
-class Refusal(Exception):
-    """Raised inside the sessions to answer with a one-line refusal (never escapes the
-    manager); ``need`` says what the request lacked, when it did not name a game or
-    challenge; ``code`` why the asker may not move now, when that is the refusal (see
-    :mod:`~bot.sessions.turns`)."""
-
-    def __init__(
-        self,
-        text: Text | str,
-        need: Need | None = None,
-        code: TurnRefusal | None = None,
-        refused: Refused | None = None,
-    ) -> None:
-        super().__init__(str(text))
-        self.text = text if isinstance(text, Text) else Text.of(text)
-        self.need = need
-        self.code = code
-        #: the typed outcome (see :mod:`bot.outcomes`), when not just ``code``'s
-        self.refused = refused
 
 
 class Damaged(Refusal):

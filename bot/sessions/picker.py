@@ -268,9 +268,10 @@ async def open_picker(
 
 
 def board_step(gid: int, ply: int, position: building.BoardPosition, selection: str) -> Picker:
-    """Iso-Path's picker step in game ``gid`` at ``ply`` after ``selection``: the build, then
-    the piece move, each a board of cells (see :mod:`bot.sessions.building`); raises
-    :class:`Refusal` for a selection no legal turn allows."""
+    """A board picker's step (``PickerMode.BOARD``) in game ``gid`` at ``ply`` after
+    ``selection``: the build, then the piece move, each a board of cells (see
+    :mod:`bot.sessions.building`); raises :class:`Refusal` for a selection no legal turn
+    allows."""
     shown = building.screen(position, selection)
     stage, number = shown.stage, ply + 1
     cancel = Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
@@ -282,8 +283,9 @@ def board_step(gid: int, ply: int, position: building.BoardPosition, selection: 
         return Picker(text, gid, ply, shown.move, (), done, (), shown.move)
     parts = tuple(_step_action(c.label, gid, ply, 0, c.selection) for c in shown.choices)
     by_cell = {c.cell: part for c, part in zip(shown.choices, parts, strict=True)}
-    board = position.board
-    rows: list[list[Action]] = [[] for _ in board.row_lengths]
+    view = position.board_view()
+    board = view.shape.board
+    rows: dict[int, list[Action]] = {}
     for cell in board.cells:
         action = by_cell.get(cell)
         if action is None:
@@ -293,9 +295,9 @@ def board_step(gid: int, ply: int, position: building.BoardPosition, selection: 
             if cell == shown.marked:
                 label = f"({name})"
             else:
-                label, target = texts.cell_mark(position.pieces[cell]), shown.selection
+                label, target = texts.cell_mark(view.pieces[cell]), shown.selection
             action = _step_action(label, gid, ply, 0, target)
-        rows[board.row(cell)].append(action)
+        rows.setdefault(board.row(cell), []).append(action)
     build = shown.selection.split(" ")[0]
     words = texts.NO_TILE_LABEL if build == building.NO_TILE else readable(build)
     marked = "" if shown.marked is None else board.name(shown.marked)
@@ -309,7 +311,8 @@ def board_step(gid: int, ply: int, position: building.BoardPosition, selection: 
     else:
         text = texts.step_piece(gid, number, words, marked)
     controls = (back, cancel) if back is not None else (cancel,)
-    return Picker(text, gid, ply, shown.selection, parts, controls, tuple(tuple(r) for r in rows))
+    laid = tuple(tuple(rows[r]) for r in sorted(rows))
+    return Picker(text, gid, ply, shown.selection, parts, controls, laid)
 
 
 async def pick(ctx: Context, user: User, chat: Chat, action_id: str) -> Picker:

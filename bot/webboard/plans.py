@@ -26,8 +26,8 @@ from typing import Any, Protocol
 from aiohttp import web
 
 from bot.messages import Chat, User
+from bot.refusal import Refusal
 from bot.sessions import texts
-from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
 from bot.sessions.premoves import ARROW, PAIRS, check_line
 from bot.sessions.webview import GameView

@@ -114,7 +114,7 @@ class Reviews:
 
     async def review(self, g: GameView, owner: Hashable) -> dict[str, Any]:
         """The review of ``g`` (kept, being made, or started now for ``owner``'s turn in the
-        queue).  :class:`~bot.sessions.context.Refusal` when it may not be reviewed now or a
+        queue).  :class:`~bot.refusal.Refusal` when it may not be reviewed now or a
         worker died."""
         self.asked += 1
         key = (g.row.id, g.moves)

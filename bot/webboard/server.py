@@ -48,8 +48,8 @@ from bot.core import i18n
 from bot.core.status import GameStatus
 from bot.messages import Chat, TurnRefusal, User
 from bot.outcomes import NeedsConfirm
+from bot.refusal import Refusal
 from bot.sessions import reviews, texts, turns
-from bot.sessions.context import Refusal
 from bot.sessions.manager import SessionManager
 from bot.sessions.services.players import PlayerRow
 from bot.sessions.webview import GameView

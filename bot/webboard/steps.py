@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 
 import engines
+from bot.refusal import Refusal
 from bot.sessions import building, texts
-from bot.sessions.context import Refusal
 from bot.sessions.picker import next_parts, part_label, readable, split_parts
 from bot.webboard import view
 from engines import PickerMode, Position
@@ -94,7 +94,7 @@ def _board(position: building.BoardPosition, prefix: str, game_id: int) -> dict[
         shown = building.screen(position, prefix)
     except Refusal as refusal:
         raise ValueError(prefix) from refusal
-    board = position.board
+    board = position.board_view().shape.board
     number = position.ply + 1
     choices = [
         {

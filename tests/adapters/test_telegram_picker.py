@@ -222,7 +222,7 @@ def test_no_picker_keyboard_exceeds_telegram_limits(size: int) -> None:
     for position in _positions(size, size, 40)[::4]:
         table = building.turn_table(position)
         for move in rng.sample(list(table.values()), min(6, len(table))):
-            for selection in ["", *building.choices_for(move)]:
+            for selection in ["", *building.choices_for(position, move)]:
                 step = board_step(9_007_199_254_740_991, 999_999, position, selection)
                 markup = picker_markup(step)
                 if step.move is not None:

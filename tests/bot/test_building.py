@@ -42,7 +42,7 @@ def test_every_turn_is_reached_and_every_choice_leads_somewhere(size: int) -> No
                 for choice in shown.choices if n == 0 else ():
                     screen(position, choice.selection)
                 # ... and exactly one is on the way to the turn meant.
-                path = choices_for(move)
+                path = choices_for(position, move)
                 on_the_way = [c for c in shown.choices if c.selection in path]
                 assert len(on_the_way) == 1, (move, shown)
                 shown = screen(position, on_the_way[0].selection)
@@ -84,7 +84,7 @@ def test_a_turn_whose_notation_needs_the_piece_move_first() -> None:
         late = [m for m in first if ">" in m and not _legal(position, _swap(m))]
         if late:
             move = late[0]
-            selection = choices_for(move)[-1]
+            selection = choices_for(position, move)[-1]
             assert selection.split(" ")[0] == move.split(" ")[1]  # the build first
             assert screen(position, selection).move == move
             assert screen(position, move).move == move  # the turn's own notation too

@@ -79,11 +79,11 @@ async def measure(page: Page) -> Measures:
     )
 
 
-def _isopath_taps(move: str) -> list[tuple[str, str]]:
+def _isopath_taps(position: engines.Position, move: str) -> list[tuple[str, str]]:
     """Iso-Path's turn as the page builds it (the build first): each selection with what is
     tapped to make it: ``cell <name>`` or ``button <label>``."""
     taps = []
-    for selection in building.choices_for(move):
+    for selection in building.choices_for(position, move):
         pick = selection.split(" ")[-1]
         if pick == building.NO_TILE:
             taps.append((selection, "button " + texts.NO_TILE_LABEL))
@@ -119,7 +119,9 @@ async def tap_move(page: Page, position: engines.Position, move: str) -> None:
     """Build ``move`` on ``page`` by tapping (a choice the rules force is made by the page:
     skipped), then tap Play; each tapped cell is checked to be offered first."""
     taps = (
-        _isopath_taps(move) if isinstance(position, IsopathPosition) else _part_taps(position, move)
+        _isopath_taps(position, move)
+        if isinstance(position, IsopathPosition)
+        else _part_taps(position, move)
     )
     play = page.locator("#play")
     for selection, what in taps:
