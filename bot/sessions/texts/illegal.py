@@ -31,6 +31,7 @@ from engines import (
     pathagon,
 )
 from engines.base import Argument, explain_with
+from render.maphex import subboard_words
 
 __all__ = ["ILLEGAL_MOVES", "illegal_move", "illegal_said", "listing"]
 
@@ -247,12 +248,27 @@ def _word(value: Argument, quoted: bool) -> object:
     return repr(value) if quoted else value
 
 
+_SUBBOARD_NUMBER = re.compile(r"(\d+)$")
+
+
+def _subboard(name: str) -> Text | str:
+    """Maphex's target sub-board as the engine names it (``centre, 5``; ``row 2, column 3;
+    7`` with 4x4 sub-boards), in the reader's words (the pictures' own, :mod:`render.maphex`)."""
+    found = _SUBBOARD_NUMBER.search(name)
+    if found is None:
+        return name
+    template, values = subboard_words(int(found.group(1)) - 1, 4 if ";" in name else 3)
+    return say(template, **{k: say(v) if isinstance(v, str) else v for k, v in values.items()})
+
+
 def illegal_said(exc: IllegalMove) -> Text:
     """Why the move of ``exc`` is illegal, said in the reader's language when rendered (a
     ``{name!r}`` in the English shows the value quoted)."""
     template = ILLEGAL_MOVES[exc.code]
     quoted = set(_QUOTED.findall(template))
     values = {name: _word(value, name in quoted) for name, value in exc.arguments.items()}
+    if exc.code is _Map.NOT_IN_TARGET:
+        values["target"] = _subboard(str(exc.arguments["target"]))
     return say(template, **values)
 
 
