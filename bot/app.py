@@ -28,12 +28,12 @@ from bot.core.i18n import N_
 from bot.core.status import GameStatus
 from bot.heap import few_arenas, give_back_every, keep_large_blocks_mapped
 from bot.limits import TEXT_LIMIT
-from bot.sessions import rulebook
+from bot.sessions import rulebook, texts
 from bot.sessions.clock import Clock, FileClock
 from bot.sessions.context import RULES_DIR
 from bot.sessions.manager import SessionManager
 from bot.sessions.records import parse
-from bot.storage import StoreError, open_store, redact_url, sqlite_path
+from bot.storage import StoreError, StoreFull, open_store, redact_url, sqlite_path
 from bot.storage.copy import copy_database
 from engines.base import option_text
 
@@ -86,6 +86,15 @@ class AppError(Exception):
         self.code = code
 
 
+def _store_failed(exc: StoreError) -> AppError:
+    """A database that cannot be opened or used: a full storage said as players are told it,
+    in the language in use; anything else in the store's own words (a path, a server's
+    refusal: a diagnostic for whoever runs the bot, as the log says it)."""
+    if isinstance(exc, StoreFull):
+        return AppError(str(texts.STORAGE_FULL))
+    return AppError(str(exc))
+
+
 def loaded_settings() -> Settings:
     """The settings of the environment after reading ``.env`` (a bad file is an AppError)."""
     try:
@@ -126,7 +135,7 @@ async def opened(db_path: str, clock: Clock | None = None) -> AsyncIterator[Sess
     try:
         store = await open_store(db_path)
     except StoreError as exc:
-        raise AppError(str(exc)) from None
+        raise _store_failed(exc) from None
     manager = SessionManager(store, clock)
     try:
         yield manager
@@ -402,7 +411,7 @@ async def _migrate(db_url: str) -> int:
         finally:
             await store.close()
     except StoreError as exc:
-        raise AppError(str(exc)) from None
+        raise _store_failed(exc) from None
     applied = store.migrated
     if not applied:
         print(f"database {where} already at schema {after}")
@@ -444,7 +453,7 @@ async def _copy_db(source_url: str, target_url: str) -> int:
             counts = await copy_database(source, target)
             schema = await target.schema_version()
     except StoreError as exc:
-        raise AppError(str(exc)) from None
+        raise _store_failed(exc) from None
     print(f"copied {source_name} to {target_name} (schema {schema}):")
     width = max(len(name) for name in counts)
     for name, count in counts.items():

@@ -189,15 +189,27 @@ PLACES = (
 )  # fmt: skip
 
 
+def subboard_words(sub: int, block: int) -> tuple[str, dict[str, str | int]]:
+    """How sub-board ``sub`` (0-based) of a ``block`` x ``block`` board of sub-boards is
+    named: a catalog template and its values, ``place`` (3x3 only) a word of :data:`PLACES`
+    to say in turn.  The one definition of these words: the pictures' alt text and the
+    illegal-move sentence (:mod:`bot.sessions.texts.illegal`) both say them."""
+    if block == 3:
+        return N_("{place}, {number}"), {"place": PLACES[sub], "number": sub + 1}
+    row, column = sub // block + 1, sub % block + 1
+    return N_("row {row}, column {column}; {number}"), {
+        "row": row,
+        "column": column,
+        "number": sub + 1,
+    }
+
+
 def target_words(position: MaphexPosition) -> str:
     """The target sub-board in the language in use (``centre, 5``; ``row 2, column 3; 7``
     on a 4x4 board of sub-boards)."""
-    sub, block = position.target or 0, position.block
-    said = {"number": number(sub + 1)}
-    if block == 3:
-        return fill(gettext("{place}, {number}"), said | {"place": gettext(PLACES[sub])})
-    said |= {"row": number(sub // block + 1), "column": number(sub % block + 1)}
-    return fill(gettext("row {row}, column {column}; {number}"), said)
+    template, values = subboard_words(position.target or 0, position.block)
+    said = {k: gettext(v) if isinstance(v, str) else number(v) for k, v in values.items()}
+    return fill(gettext(template), said)
 
 
 @lru_cache(maxsize=8)

@@ -81,6 +81,8 @@ class Console:
         #: what the console's "platform" says of its language: the environment's (``LANG``...)
         #: unless given; a player's ``settings language`` wins over it
         self.language = language or i18n.from_environment(os.environ)
+        #: the language the local player was last spoken to in (said in when the store fails)
+        self.spoken: str | None = self.language
         #: delivers the console's notifications (after each command, and from :mod:`bot.app`'s
         #: worker for those the clocks cause meanwhile)
         self.outbox = manager.outbox()
@@ -88,7 +90,8 @@ class Console:
 
     async def speaking(self) -> str:
         """The local player's language: their ``settings language``, else the environment's."""
-        return (await self.manager.players.speakers(self.user, CHAT, self.language)).player
+        self.spoken = (await self.manager.players.speakers(self.user, CHAT, self.language)).player
+        return self.spoken
 
     def playing_as(self) -> None:
         """Say who plays at the keyboard now."""
@@ -237,13 +240,15 @@ class Console:
                 going_on = await self.handle(line)
             except StoreFull:
                 # Said to the operator by the store (a metric and a log line).
-                self.say(f"! {texts.STORAGE_FULL}")
+                with i18n.use(self.spoken):  # the store cannot say the player's choice now
+                    self.say(f"! {texts.STORAGE_FULL}")
                 going_on = True
             except StoreError as exc:
                 # Whatever was not guarded already (a delivery, a follow-up read): the player
                 # is told and the console goes on; nothing was changed.
                 log.warning("console: %s", exc)
-                self.say(f"! {texts.UNAVAILABLE}")
+                with i18n.use(self.spoken):
+                    self.say(f"! {texts.UNAVAILABLE}")
                 going_on = True
             if not going_on:
                 return 0

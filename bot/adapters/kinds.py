@@ -256,7 +256,7 @@ class Switch(Words):
 @dataclass(frozen=True, eq=False)
 class Number(Kind):
     """A whole number from ``low`` to ``high`` (ASCII digits, as typed; ``refusal``: what a
-    typed word that is none is told)."""
+    typed word that is none is told, marked with ``N_`` and said in the reader's language)."""
 
     low: int
     high: int
@@ -265,7 +265,7 @@ class Number(Kind):
     def parse(self, text: str, named: Named) -> Any:
         value = ascii_number(text.removeprefix("#"), self.high, low=self.low)
         if value is None:
-            raise Unreadable(self.refusal or text)
+            raise Unreadable(gettext(self.refusal) if self.refusal else text)
         return value
 
     def shape(self) -> Shape:
@@ -379,8 +379,9 @@ class Days(Kind):
     def parse(self, text: str, named: Named) -> Any:
         try:
             return parse_time_control(text)
-        except ValueError as exc:
-            raise Unreadable(f"{exc}.") from None
+        except ValueError:
+            refused = texts.bad_time_control(", ".join(DAYS), repr(shown(text, ECHO_LIMIT)))
+            raise Unreadable(str(refused)) from None
 
     def shape(self) -> Shape:
         names = {"none": NP_("choice", "no clock")}

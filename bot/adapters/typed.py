@@ -44,7 +44,7 @@ from bot.adapters.kinds import (
     Player,
     Unreadable,
 )
-from bot.core.i18n import fill, gettext
+from bot.core.i18n import N_, fill, gettext
 from bot.limits import ECHO_LIMIT, MAX_ID, MAX_PAGE, NAME_LIMIT, ascii_number
 from bot.messages import Action, ActionKind, NeedKind, Reply
 from bot.sessions import texts
@@ -111,7 +111,7 @@ def game_id_only(name: str, challenge: bool = False) -> Callable[[list[str], Nam
             return Reply.refuse(wrong)
         number, extra = split_id(words)
         if extra:
-            return Reply.refuse(f"{name} takes only an optional id, e.g. {name} #12.")
+            return Reply.refuse(_f("{name} takes only an optional id, e.g. {name} #12.", name=name))
         return ChallengeRef(number) if challenge else GameRef(number)
 
     return parse
@@ -250,7 +250,8 @@ def challenge_words(words: list[str], named: Named) -> ChallengeArgs | Reply:
     who, game, settings = words[0], words[1], words[2:]
     if len(who) > MAX_NAME or not who.isprintable():
         # Such a player could never type "as <name>" to accept.
-        return Reply.refuse(f"A player's name is one word of at most {MAX_NAME} characters.")
+        too_long = N_("A player's name is one word of at most {count} characters.")
+        return Reply.refuse(_f(too_long, count=str(MAX_NAME)))
     against_bot = who.lower() == "bot"
     anyone = who.lower() in ("open", "anyone")
     opponent = None if against_bot or anyone else named(who)
@@ -294,7 +295,8 @@ def named_values(
     for item in items:
         name, sep, value = item.partition("=")
         if not sep or not name or not value:
-            return Reply.refuse(f"{item[:24]!r} is not option=value. Usage: {usage}")
+            wrong = N_("{item} is not option=value. Usage: {usage}")
+            return Reply.refuse(_f(wrong, item=repr(item[:24]), usage=usage))
         name = name.lower()
         name = "days" if name == "time" else name
         kind = kinds.get(name)

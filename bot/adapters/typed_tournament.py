@@ -23,6 +23,7 @@ from typing import Any
 from bot.adapters.args import Named, Picked, TournamentNew, TournamentRef
 from bot.adapters.kinds import Days, Number, Unreadable
 from bot.adapters.typed import named_values
+from bot.core.i18n import N_, fill, gettext
 from bot.limits import MAX_ID
 from bot.messages import Reply
 from bot.sessions.clock import DEFAULT_TIME_CONTROL
@@ -52,13 +53,13 @@ ROUNDS = Number(1, 2)
 #: The most players.
 MOST = Number(3, MOST_PLAYERS)
 
-_ID_USAGE = "Usage: tournament join|leave|start|cancel [id], e.g. tournament join 4."
+_ID_USAGE = N_("Usage: tournament join|leave|start|cancel [id], e.g. tournament join 4.")
 #: How the typed ``name=value`` words of ``tournament new`` are read (``max=`` is bounded by
 #: the manager, which says the bounds).
 _TYPED = {
     "days": Days(),
-    "rounds": Number(1, 2, "rounds=1 or rounds=2."),
-    "max": Number(1, 1000, "max= takes a number of players, e.g. max=8."),
+    "rounds": Number(1, 2, N_("rounds=1 or rounds=2.")),
+    "max": Number(1, 1000, N_("max= takes a number of players, e.g. max=8.")),
 }
 
 
@@ -80,17 +81,19 @@ def tournament_words(
     if head not in TOURNAMENT_ACTIONS:
         number = _number(words[0], MAX_ID)
         if number is None or len(words) > 1:
-            return Reply.refuse(f"Usage: {TOURNAMENT_USAGE}, or tournament [id].")
+            return Reply.refuse(
+                fill(gettext("Usage: {usage}, or tournament [id]."), {"usage": TOURNAMENT_USAGE})
+            )
         return Picked("standings", TournamentRef(number))
     if head != "new":
         if len(words) > 2:
-            return Reply.refuse(_ID_USAGE)
+            return Reply.refuse(gettext(_ID_USAGE))
         number = _number(words[1], MAX_ID) if len(words) == 2 else None
         if len(words) == 2 and number is None:
-            return Reply.refuse(_ID_USAGE)
+            return Reply.refuse(gettext(_ID_USAGE))
         return Picked(head, TournamentRef(number))
     if len(words) < 2:
-        return Reply.refuse(f"Usage: {TOURNAMENT_USAGE}")
+        return Reply.refuse(fill(gettext("Usage: {usage}"), {"usage": TOURNAMENT_USAGE}))
     read = named_values(words[2:], TOURNAMENT_USAGE, named, dict(_TYPED))
     if isinstance(read, Reply):
         return read

@@ -90,8 +90,8 @@ async def import_record(ctx: Context, user: User, chat: Chat, text: str, opponen
     seat whose player has their name (the first seat otherwise)."""
     try:
         record = records.parse(text)
-    except ValueError as exc:
-        raise Refusal(texts.cannot_import(str(exc))) from None
+    except records.RecordError as exc:
+        raise Refusal(texts.cannot_import(exc.said)) from None
     if (opponent.platform, opponent.user_id) == (user.platform, user.user_id):
         raise Refusal(texts.import_needs_two_players())
     me = await loading.player(ctx, user)

@@ -120,7 +120,7 @@ def part_label(part: str) -> str:
     if bare[:1] in (">", "-"):
         return f"→ {bare[1:]}"
     if bare[:1] == "x" and len(bare) > 1 and bare[1].isalpha():
-        return f"take {bare[1:]}"
+        return texts.take_label(bare[1:])
     return bare
 
 
@@ -223,7 +223,7 @@ async def open_picker(
         return board_step(gid, row.ply, building.board_position(position), prefix)
     step = next_parts(position, prefix)
     if not step.legal:
-        raise Refusal(f"No legal move in #{gid} starts with {prefix}.")
+        raise Refusal(texts.no_move_starts(gid, prefix))
     # A part that is the only choice is taken at once (the rules leave nothing to choose).
     while _forced(step):
         prefix += step.parts[0]
@@ -240,7 +240,8 @@ async def open_picker(
     )
     controls: list[Action] = []
     if step.complete:
-        controls.append(Action.make(f"Play {prefix}", ActionKind.MOVE, gid, row.ply, prefix))
+        play = texts.play_label(prefix)
+        controls.append(Action.make(play, ActionKind.MOVE, gid, row.ply, prefix))
     if pages > 1:
         if page > 0:
             controls.append(_step_action("◀", gid, row.ply, page - 1, prefix))
@@ -255,15 +256,13 @@ async def open_picker(
         controls.append(_step_action("Back", gid, row.ply, 0, back))
     controls.append(Action.make("Cancel", ActionKind.PICK_CLOSE, gid))
     if not prefix:
-        text = f"#{gid}, move {row.ply + 1}: choose where your move starts."
+        text = texts.picker_start(gid, row.ply + 1)
     elif step.parts:
-        text = f"#{gid}, move {row.ply + 1}: {readable(prefix)} so far; choose the next part."
-        if step.complete:
-            text = text[:-1] + ", or play it."
+        text = texts.picker_so_far(gid, row.ply + 1, readable(prefix), step.complete)
     else:
-        text = f"#{gid}, move {row.ply + 1}: {readable(prefix)} is complete; play it."
+        text = texts.picker_complete(gid, row.ply + 1, readable(prefix))
     if pages > 1:
-        text += f" (page {page + 1} of {pages})"
+        text = texts.picker_page(text, page + 1, pages)
     return Picker(text, gid, row.ply, prefix, parts, tuple(controls))
 
 
@@ -277,8 +276,8 @@ def board_step(gid: int, ply: int, position: building.BoardPosition, selection: 
     cancel = Action.make("Cancel", ActionKind.PICK_CLOSE, gid)
     back = None if shown.back is None else _step_action("Back", gid, ply, 0, shown.back)
     if shown.move is not None:
-        play = Action.make(f"Play {shown.move}", ActionKind.MOVE, gid, ply, shown.move)
-        text = f"#{gid}, move {number}: {readable(shown.move)} is complete; play it."
+        play = Action.make(texts.play_label(shown.move), ActionKind.MOVE, gid, ply, shown.move)
+        text = texts.picker_complete(gid, number, readable(shown.move))
         done = (play, back, cancel) if back is not None else (play, cancel)
         return Picker(text, gid, ply, shown.move, (), done, (), shown.move)
     parts = tuple(_step_action(c.label, gid, ply, 0, c.selection) for c in shown.choices)

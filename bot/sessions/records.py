@@ -24,9 +24,11 @@ swap sides later).  ``Result`` is ``1-0`` (first seat wins), ``0-1``, ``1/2-1/2`
 >>> rec = Record("maphex", {"size": 9}, ("Alice", "Bob"), ("5", "e5"))
 >>> parse(export(rec)) == rec
 True
->>> parse("Game: maphex\\n\\n1. 5\\n2. a1")
-Traceback (most recent call last):
-ValueError: line 4: move 2 (a1) is illegal: a1 is not in the target sub-board (centre, 5)
+>>> try:
+...     parse("Game: maphex\\n\\n1. 5\\n2. a1")
+... except RecordError as exc:
+...     print(exc)
+line 4: move 2 (a1) is illegal: a1 is not in the target sub-board (centre, 5)
 """
 
 from __future__ import annotations
@@ -40,11 +42,14 @@ from typing import Any
 
 import engines
 from bot.core.ending import Termination
-from bot.sessions.clock import describe_time_control, parse_time_control
-from bot.sessions.texts.illegal import illegal_move
+from bot.messages import Text
+from bot.sessions.clock import TIME_CONTROLS, describe_time_control, parse_time_control
+from bot.sessions.texts import bad_time_control
+from bot.sessions.texts import records as said
+from bot.sessions.texts.illegal import illegal_said
 from engines import IllegalMove, Position
 
-__all__ = ["Record", "Result", "export", "parse"]
+__all__ = ["Record", "RecordError", "Result", "export", "parse"]
 
 HEADLINE = "Hexhall game record"
 # re.ASCII: move numbers are ASCII digits (\d alone would take ``٣``).
@@ -135,8 +140,20 @@ def export(record: Record) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _fail(number: int, message: str) -> ValueError:
-    return ValueError(f"line {number}: {message}")
+class RecordError(ValueError):
+    """A record that cannot be read: ``said`` names the line and what is wrong, in the
+    reader's language when rendered (``str()`` says it in the language in use)."""
+
+    def __init__(self, said: Text) -> None:
+        super().__init__(said)
+        self.said = said
+
+    def __str__(self) -> str:
+        return str(self.said)
+
+
+def _fail(number: int, problem: Text) -> RecordError:
+    return RecordError(said.on_line(number, problem))
 
 
 def _parse_game(value: str, number: int) -> str:
@@ -145,7 +162,7 @@ def _parse_game(value: str, number: int) -> str:
     name = (match.group(1) if match else value).strip().lower()
     if name not in engines.GAMES:
         known = ", ".join(engines.GAMES)
-        raise _fail(number, f"unknown game {value[:24]!r} (games: {known})")
+        raise _fail(number, said.unknown_game(repr(value[:24]), known))
     return name
 
 
@@ -155,26 +172,26 @@ def _parse_options(value: str, game: str, number: int) -> dict[str, Any]:
         for part in value.split(","):
             key, sep, val = part.partition("=")
             if not sep or not key.strip():
-                raise _fail(number, f"options are name=value, not {part.strip()[:24]!r}")
+                raise _fail(number, said.not_an_option(repr(part.strip()[:24])))
             given[key.strip().lower()] = val.strip()
     try:
         return engines.GAMES[game].resolve_options(**given)
     except ValueError as exc:
-        raise _fail(number, f"bad option: {exc}") from None
+        raise _fail(number, said.bad_option(str(exc))) from None
 
 
 def _parse_time(value: str, number: int) -> datetime:
     try:
         when = datetime.fromisoformat(value.strip())
     except ValueError:
-        raise _fail(number, f"{value[:32]!r} is not a date (2026-01-05T12:00:00Z)") from None
+        raise _fail(number, said.not_a_date(repr(value[:32]))) from None
     return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
 
 
 def _parse_result(value: str, number: int) -> Result | None:
     match = _RESULT.match(value.strip())
     if not match:
-        raise _fail(number, f"result is 1-0, 0-1, 1/2-1/2, aborted or *, not {value[:24]!r}")
+        raise _fail(number, said.bad_result(repr(value[:24])))
     code, reason = match.group(1).lower(), (match.group(2) or "").strip()
     if code == "*":
         return None
@@ -187,8 +204,9 @@ def _parse_result(value: str, number: int) -> Result | None:
 def parse(text: str) -> Record:
     """Read a record written by :func:`export` (or by hand) and replay it.
 
-    Raises ``ValueError`` with the line number for anything wrong: an unknown game, a bad
-    option, a malformed line, a move number out of sequence or an illegal move.
+    Raises :class:`RecordError` (a ``ValueError``) with the line number for anything wrong:
+    an unknown game, a bad option, a malformed line, a move number out of sequence or an
+    illegal move.
     """
     game: str | None = None
     option_text: tuple[str, int] | None = None
@@ -202,21 +220,19 @@ def parse(text: str) -> Record:
         numbered = _MOVE_LINE.match(line)
         if numbered:
             if game is None:
-                raise _fail(number, "the moves come after the header (Game: ...)")
+                raise _fail(number, said.moves_before_header())
             if int(numbered.group(1)) != len(moves) + 1:
-                raise _fail(number, f"expected move {len(moves) + 1}, found {numbered.group(1)}")
+                raise _fail(number, said.move_out_of_order(len(moves) + 1, numbered.group(1)))
             if not numbered.group(2).strip():
-                raise _fail(number, f"move {len(moves) + 1} is empty")
+                raise _fail(number, said.move_empty(len(moves) + 1))
             moves.append(numbered.group(2).strip())
             move_lines.append(number)
             continue
         if moves:
-            raise _fail(number, f"expected a numbered move, not {shown_line(line)!r}")
+            raise _fail(number, said.header_after_moves(repr(shown_line(line))))
         key, sep, value = line.partition(":")
         if not sep:
-            raise _fail(
-                number, f"expected 'Key: value' or a numbered move, not {shown_line(line)!r}"
-            )
+            raise _fail(number, said.malformed_line(repr(shown_line(line))))
         key = key.strip().lower()
         if key == "game":
             game = _parse_game(value, number)
@@ -225,7 +241,7 @@ def parse(text: str) -> Record:
         else:
             header[key] = (value.strip(), number)
     if game is None:
-        raise ValueError("line 1: the record does not say which game it is (Game: ...)")
+        raise _fail(1, said.no_game())
     options = (
         _parse_options(option_text[0], game, option_text[1])
         if option_text
@@ -249,23 +265,22 @@ def parse(text: str) -> Record:
         elif key == "time per move":
             try:
                 time_per_move = parse_time_control(value)
-            except ValueError as exc:
-                raise _fail(number, str(exc)) from None
+            except ValueError:
+                allowed = ", ".join(describe_time_control(days) for days in TIME_CONTROLS)
+                raise _fail(number, bad_time_control(allowed, repr(value[:24]))) from None
         elif key == "id":
             game_id = value
         else:
             known = ", ".join(["Game", "Options", *engines.GAMES[game].sides, "Result"])
-            raise _fail(number, f"unknown header {key!r} (headers: {known}, ...)")
+            raise _fail(number, said.unknown_header(repr(key), known))
     pos = engines.new(game, **options)
     canonical: list[str] = []
     for index, move in enumerate(moves):
         try:
             pos = pos.play(move)
         except IllegalMove as exc:
-            raise _fail(
-                move_lines[index],
-                f"move {index + 1} ({shown_line(move)}) is illegal: {illegal_move(exc)}",
-            ) from None
+            wrong = said.illegal_in_record(index + 1, shown_line(move), illegal_said(exc))
+            raise _fail(move_lines[index], wrong) from None
         # Keep the engines' spelling, so a record typed by hand exports canonically.
         canonical.append(pos.last_move or move)
     _check_result(result, pos, header.get("result", ("", 1))[1])
@@ -304,17 +319,12 @@ def _check_result(result: Result | None, pos: Position, number: int) -> None:
     if outcome is None:
         # The moves do not end the game: only an ending outside the board explains the result.
         if _off_board(result.reason) is not (result.winner is not None):
-            raise _fail(
-                number,
-                f"result {result.code()} ({shown_line(result.reason)}) does not follow from the "
-                "moves, which do not end the game (a game that goes on ends by resignation or "
-                "timeout, or is drawn by agreement)",
-            )
+            wrong = said.result_without_ending(result.code(), shown_line(result.reason))
+            raise _fail(number, wrong)
         return
     if result.aborted or result.winner != outcome.winner:
-        said = result.code()
-        actual = _CODES[outcome.winner]
-        raise _fail(number, f"result {said} does not match the moves, which end {actual}")
+        wrong = said.result_not_matching(result.code(), _CODES[outcome.winner])
+        raise _fail(number, wrong)
 
 
 def shown_line(text: str, limit: int = 32) -> str:

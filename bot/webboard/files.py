@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
 
-__all__ = ["AT_ONCE", "KEPT", "Lru", "Renderings"]
+from bot.core.lru import Lru
+
+__all__ = ["AT_ONCE", "KEPT", "Renderings"]
 
 log = logging.getLogger(__name__)
 
@@ -22,41 +22,12 @@ AT_ONCE = 2
 KEPT = 64
 
 
-class Lru(OrderedDict[Hashable, Any]):
-    """A bounded cache: the least recently used entry goes first.
-
-    >>> kept = Lru(2)
-    >>> kept.put("a", 1); kept.put("b", 2); kept.get_or_none("a"); kept.put("c", 3)
-    1
-    >>> list(kept)
-    ['a', 'c']
-    """
-
-    def __init__(self, size: int) -> None:
-        super().__init__()
-        self.size = size
-
-    def get_or_none(self, key: Hashable) -> Any:
-        """The value of ``key`` (now the most recently used), ``None`` when not kept."""
-        if key not in self:
-            return None
-        self.move_to_end(key)
-        return self[key]
-
-    def put(self, key: Hashable, value: Any) -> None:
-        """Keep ``value`` for ``key`` (forgetting the least recently used past the size)."""
-        self[key] = value
-        self.move_to_end(key)
-        while len(self) > self.size:
-            self.popitem(last=False)
-
-
 class Renderings:
     """Rendered files by key; :attr:`made` counts the renderings done (each key's once while it
     stays kept)."""
 
     def __init__(self, kept: int = KEPT, at_once: int = AT_ONCE) -> None:
-        self._kept = Lru(kept)
+        self._kept: Lru[Hashable, bytes] = Lru(kept)
         self._making: dict[Hashable, asyncio.Task[bytes]] = {}
         self._slots = asyncio.Semaphore(at_once)
         self.made = 0
@@ -68,7 +39,7 @@ class Renderings:
     async def get(self, key: Hashable, make: Callable[[], bytes]) -> bytes:
         """The file of ``key``: kept, or the rendering under way, or ``make()`` run in a thread
         (an asker that goes away does not stop the rendering the others wait for)."""
-        body: bytes | None = self._kept.get_or_none(key)
+        body = self._kept.get(key)
         if body is not None:
             return body
         task = self._making.get(key)
@@ -83,7 +54,7 @@ class Renderings:
             async with self._slots:
                 body = await asyncio.to_thread(make)
             self.made += 1
-            self._kept.put(key, body)
+            self._kept[key] = body
             return body
         finally:
             del self._making[key]

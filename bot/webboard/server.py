@@ -45,6 +45,7 @@ from aiohttp import web
 
 import render
 from bot.core import i18n
+from bot.core.lru import Lru
 from bot.core.status import GameStatus
 from bot.messages import Chat, TurnRefusal, User
 from bot.outcomes import NeedsConfirm
@@ -56,7 +57,7 @@ from bot.sessions.webview import GameView
 from bot.webboard import actions, assets, auth, page, plans, proxies, speaking, steps, view
 from bot.webboard.activity import ActivityConfig
 from bot.webboard.activity import add_routes as add_activity
-from bot.webboard.files import Lru, Renderings
+from bot.webboard.files import Renderings
 from bot.webboard.limits import STREAMS_RETRY_AFTER, Buckets, StreamFull, Streams
 from bot.webboard.live import COUNT_TTL, Live
 from bot.webboard.reviewing import Reviews
@@ -190,9 +191,9 @@ class WebBoard:
         self._link_key = auth.link_key(link_secret)
         self._worker = worker_name()
         self.live = Live(self._stamp, poll_every, self._count)
-        self._views = Lru(_CACHE)
-        self._files = Lru(_CACHE)
-        self._slugs = Lru(_CACHE * 16)
+        self._views: Lru[Hashable, Any] = Lru(_CACHE)
+        self._files: Lru[Hashable, Any] = Lru(_CACHE)
+        self._slugs: Lru[int, str] = Lru(_CACHE * 16)
         self._per_player = Buckets(*player_rate)
         self._per_address = Buckets(*address_rate)
         # The legal parts of a step are worked out by the engine (Iso-Path has thousands of
@@ -218,10 +219,10 @@ class WebBoard:
     async def link(self, game_id: int) -> str:
         """The address of game ``game_id``'s page (made on first use; a game's slug never
         changes, so this process remembers the recent ones)."""
-        slug = self._slugs.get_or_none(game_id)
+        slug = self._slugs.get(game_id)
         if slug is None:
             slug = await self.manager.web.slug(game_id)
-            self._slugs.put(game_id, slug)
+            self._slugs[game_id] = slug
         return f"{self.public_url}/g/{slug}"
 
     async def personal_link(self, game_id: int, who: auth.Identity | User) -> str:
@@ -254,12 +255,12 @@ class WebBoard:
             raise _missing(request)
         # A view is said in a language (its result): kept per language.
         key = (gid, version, i18n.current())
-        cached = self._views.get_or_none(key)
+        cached = self._views.get(key)
         if cached is None:
             cached = await self.manager.web.web_view(gid)
             if cached is None:
                 raise _missing(request)
-            self._views.put((gid, cached.row.version, i18n.current()), cached)
+            self._views[(gid, cached.row.version, i18n.current())] = cached
         return gid, cached
 
     def _who(self, request: web.Request, game_id: int) -> auth.Identity | None:
@@ -292,7 +293,7 @@ class WebBoard:
 
     def _state(self, g: GameView, slug: str) -> dict[str, Any]:
         key = ("state", g.row.id, g.row.version, i18n.current())
-        cached = self._views.get_or_none(key)
+        cached = self._views.get(key)
         if cached is not None:
             return dict(cached)
         row, position = g.row, g.position
@@ -330,7 +331,7 @@ class WebBoard:
             "labels": texts.board_labels(),
             "lang": i18n.current().replace("_", "-"),
         }
-        self._views.put(key, state)
+        self._views[key] = state
         return dict(state)
 
     # -- handlers ---------------------------------------------------------------------------
@@ -437,13 +438,13 @@ class WebBoard:
         with contextlib.suppress(auth.AuthError):
             await self._player(self._who(request, gid))
         key = ("next", gid, g.row.version, prefix, i18n.current())
-        answer = self._files.get_or_none(key)
+        answer = self._files.get(key)
         if answer is None:
             try:
                 answer = steps.step(g.position, prefix, gid)
             except ValueError:
                 return _refusal(texts.web_no_such_start(prefix), 400)
-            self._files.put(key, answer)
+            self._files[key] = answer
         return _json(answer)
 
     async def _api_action(self, request: web.Request) -> web.Response:

@@ -178,3 +178,23 @@ async def test_a_timeout_notice_is_said_in_its_readers_language(tmp_path: Path) 
             )
             # Bob's own notice, delivered later: in the language his client last said.
             assert "Ganas por tiempo" in dm.content, dm.content
+
+
+async def test_a_private_board_is_drawn_in_the_askers_language(tmp_path: Path) -> None:
+    """Board pressed in an English server by a Japanese player: an ephemeral answer, so its
+    picture's words and alt text are said in Japanese, not the channel's English."""
+    async with (
+        fake_discord() as fake,
+        running(fake, tmp_path / "hexhall.db", pictures=True) as run,
+    ):
+        card = await _answer(
+            run, ALICE, "challenge", {"game": "maphex", "opponent": BOB, "first": "me"}, "ja"
+        )
+        await _press(run.fake, BOB, card, "Accept", "es-ES")
+        record = await run.fake.click(ALICE, card, button(card, "Board"), locale="ja")
+        await run.fake.response(record, timeout=DEADLINE)
+        private = await run.fake.original(record, timeout=DEADLINE)
+        # The picture and its alt text are the asker's alone: drawn in their language.
+        assert private.ephemeral and len(private.attachments) == 1
+        alt = private.attachments[0]["description"]
+        assert "の番" in alt and "1手目" in alt and " to move" not in alt, alt

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.core import i18n
+from bot.sessions import texts
 from tests.adapters.telegram_kit import running
 
 #: "You cannot accept your own challenge" as each presser reads it on the alert.
@@ -52,3 +53,29 @@ async def test_a_button_for_someone_else_says_so_in_the_pressers_language(tmp_pa
                 "These buttons are for whoever asked: /challenge to get your own."
             )
         assert alert and text == expected and "/challenge" in expected and expected[:4] == "Ces "
+
+
+async def test_the_move_picker_is_in_the_pressers_language_in_an_english_group(
+    tmp_path: Path,
+) -> None:
+    """Move pressed in a group: the picker goes to the presser's private chat, so its steps
+    read in the presser's language while the board in the group stays in the chat's."""
+    async with running(tmp_path / "t.db", pictures=False) as bot:
+        fake = bot.fake
+        group = fake.group(-100, "Hex club")  # no chat language chosen: English
+        ada = fake.user(31, "Ada", "ada", language_code="ja")
+        bo = fake.user(32, "Bo", "bo", language_code="es")
+        await fake.send_text(bo, group, "hi")
+        card = await bot.say(ada, group, "/challenge maphex first=me", reply_to=(group.id, 1))
+        before = fake.last_message_id(group)
+        await bot.press(bo, card, bot.button(card, "Accept"))
+        board = await bot.next_message(group, before)
+        assert "Move" in bot.labels(board)  # the group's English
+        game_id = bot.game_id(board)
+        mover = await bot.to_move(game_id, ada, bo)
+        picker = await bot.open_picker(mover, board)
+        code = "ja" if mover is ada else "es"
+        with i18n.use(code):
+            start, cancel = texts.picker_start(game_id, 1), i18n.gettext("Cancel")
+        assert picker.text == start and "choose" not in start, (code, picker.text)
+        assert cancel in bot.labels(picker) and cancel != "Cancel"

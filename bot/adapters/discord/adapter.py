@@ -268,9 +268,15 @@ class DiscordBot(
         user = user_of(interaction.user)
         chat = chat_here(interaction)
         # Issue 43: the call says what everyone reads (pictures, buttons) in the channel's
-        # language; its answer is rendered in the asker's when it is theirs alone.
+        # language; its answer is rendered in the asker's when it is theirs alone.  An answer
+        # known to be theirs alone before the call (an ephemeral one: asked privately, or a
+        # private message edited in place) has its picture and alt text drawn in theirs too.
         said = await speakers_of(self.manager, interaction)
-        with i18n.use(said.chat):
+        pressed_on = interaction.message
+        alone = mode is Mode.PRIVATE or (
+            mode is Mode.EDIT and pressed_on is not None and pressed_on.flags.ephemeral
+        )
+        with i18n.use(said.player if alone else said.chat):
             task = asyncio.ensure_future(call(user, chat))
         deferred = False
         # Discord's 3 s run from the interaction's creation (a busy bot may see it late);

@@ -257,13 +257,17 @@ class ButtonHandlers:
 
     async def _picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         assert query.data is not None and query.message is not None
-        step = await self.manager.games.pick(user, chat, query.data)
+        # The picker is the presser's alone (sent to their private chat, or answered to
+        # them): its steps are said in their language, not the group's.
+        with i18n.use(presser()):
+            step = await self.manager.games.pick(user, chat, query.data)
         if isinstance(step, Reply):
             await toast(query, step.body, alert=True)
             await self._retire_if_over(query)
             return
         # The picker first, then the answer: the presser sees both at once.
-        await watch.open_picker(self.manager, query, step, user, chat)
+        with i18n.use(presser()):
+            await watch.open_picker(self.manager, query, step, user, chat)
 
     async def _close_picker(self, query: CallbackQuery, user: User, chat: Chat) -> None:
         """Cancel: the picker message is deleted (by the player to move only); on a board

@@ -248,7 +248,7 @@ def no_moves_yet() -> Text:
     return _p("No moves yet.")
 
 
-def cannot_import(reason: str) -> Text:
+def cannot_import(reason: Text | str) -> Text:
     """A record that cannot be read."""
     return _p("Cannot import that record: {reason}", reason=reason)
 

@@ -83,6 +83,63 @@ def user_install_card() -> Text:
 NO_TILE_LABEL = N_("No tile: just move")
 
 
+def picker_start(game_id: int, number: int) -> str:
+    """The move picker's first step (move ``number`` of the game)."""
+    return _s(
+        "#{game_id}, move {number}: choose where your move starts.",
+        game_id=game_id,
+        number=number,
+    )
+
+
+def picker_so_far(game_id: int, number: int, so_far: str, playable: bool) -> str:
+    """A step of the move picker after the parts ``so_far`` (``playable``: they are a whole
+    move already)."""
+    if playable:
+        return _s(
+            "#{game_id}, move {number}: {so_far} so far; choose the next part, or play it.",
+            game_id=game_id,
+            number=number,
+            so_far=so_far,
+        )
+    return _s(
+        "#{game_id}, move {number}: {so_far} so far; choose the next part.",
+        game_id=game_id,
+        number=number,
+        so_far=so_far,
+    )
+
+
+def picker_complete(game_id: int, number: int, move: str) -> str:
+    """The move picker's last step: ``move`` is whole."""
+    return _s(
+        "#{game_id}, move {number}: {move} is complete; play it.",
+        game_id=game_id,
+        number=number,
+        move=move,
+    )
+
+
+def picker_page(step: str, page: int, pages: int) -> str:
+    """A picker step whose choices take several pages."""
+    return _s("{step} (page {page} of {pages})", step=step, page=page, pages=pages)
+
+
+def play_label(move: str) -> str:
+    """The picker's button that plays the parts chosen (a whole move)."""
+    return _s("Play {move}", move=move)
+
+
+def take_label(cell: str) -> str:
+    """A picker's part that captures the piece on ``cell``."""
+    return _s("take {cell}", cell=cell)
+
+
+def no_move_starts(game_id: int, prefix: str) -> Text:
+    """A picker step for parts no legal move starts with (the position changed meanwhile)."""
+    return _p("No legal move in #{game_id} starts with {prefix}.", game_id=game_id, prefix=prefix)
+
+
 def capture_label(cell: str) -> str:
     """Iso-Path's picker: the button that captures the piece on ``cell``."""
     return f"✕ {cell}"

@@ -32,6 +32,11 @@ def bad_days(choices: str) -> Text:
     return _p("Days per move must be one of {choices}.", choices=choices)
 
 
+def bad_time_control(allowed: str, value: str) -> Text:
+    """A time per move typed (or in a record) that is not one of ``allowed``."""
+    return _p("time per move must be one of {allowed}, not {value}.", allowed=allowed, value=value)
+
+
 def other_platform_player() -> Text:
     """A challenge across platforms."""
     return _p("You can only challenge players on the same platform.")

@@ -62,7 +62,7 @@ async def test_a_resigned_game_shows_who_won_and_how_in_text_and_picture(tmp_pat
         assert board.alt is not None and "wins by resignation" in board.alt
         # One count of moves for a finished game, as the picture's description says it.
         assert "after 1 move." in board.text and "move 2" not in board.text
-        assert "after 1 moves" in board.alt
+        assert "after 1 move" in board.alt
     finally:
         await store.close()
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import engines
@@ -47,22 +47,32 @@ SHARED: Mapping[MoveCode, str] = MappingProxyType(
 )
 
 
-def _sentences() -> dict[MoveCode, str]:
-    """The shared sentences, and each registered game's own: the module named as the game
-    (``bot/sessions/texts/illegal/<game>.py``, its ``SENTENCES``), when it has one (a game
-    whose codes are another's, as the toy game of the tests, reads that game's)."""
-    found = dict(SHARED)
+#: How a game's own module says some of its codes' arguments in the reader's words (its
+#: ``WORDS``, optional): the code's arguments in, the values that replace them out.
+Words = Callable[[Mapping[str, Argument]], Mapping[str, object]]
+
+
+def _own(attribute: str) -> dict[MoveCode, object]:
+    """What each registered game's own module (``bot/sessions/texts/illegal/<game>.py``)
+    gives under ``attribute``, when it has one (a game whose codes are another's, as the toy
+    game of the tests, reads that game's)."""
+    found: dict[MoveCode, object] = {}
     for game in engines.GAMES.values():
         name = f"{__name__}.{game.name}"
         if importlib.util.find_spec(name) is not None:
-            own: Mapping[MoveCode, str] = importlib.import_module(name).SENTENCES
-            found.update(own)
+            found.update(getattr(importlib.import_module(name), attribute, {}))
     return found
 
 
 #: The sentence for every illegal-move code, a :meth:`str.format` template over the code's
-#: arguments (a list of names reads "a1, b2 and c3").
-ILLEGAL_MOVES: Mapping[MoveCode, str] = MappingProxyType(_sentences())
+#: arguments (a list of names reads "a1, b2 and c3"): the shared ones and each game's own.
+ILLEGAL_MOVES: Mapping[MoveCode, str] = MappingProxyType(
+    {**SHARED, **{code: str(sentence) for code, sentence in _own("SENTENCES").items()}}
+)
+#: The codes whose arguments a game says in the reader's words itself.
+_WORDS: Mapping[MoveCode, Words] = MappingProxyType(
+    {code: words for code, words in _own("WORDS").items() if callable(words)}
+)
 
 
 def listing(names: tuple[str, ...]) -> Text:
@@ -93,6 +103,9 @@ def illegal_said(exc: IllegalMove) -> Text:
     template = ILLEGAL_MOVES[exc.code]
     quoted = set(_QUOTED.findall(template))
     values = {name: _word(value, name in quoted) for name, value in exc.arguments.items()}
+    words = _WORDS.get(exc.code)
+    if words is not None:
+        values.update(words(exc.arguments))
     return say(template, **values)
 
 

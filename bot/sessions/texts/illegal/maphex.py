@@ -4,14 +4,17 @@ by the game's name (:mod:`bot.sessions.texts.illegal`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 from bot.core.i18n import N_
-from engines.base import MoveCode
+from bot.messages import Text, say
+from engines.base import Argument, MoveCode
 from engines.maphex import IllegalMoveCode as Code
+from render.maphex import subboard_words
 
-__all__ = ["SENTENCES"]
+__all__ = ["SENTENCES", "WORDS"]
 
 #: The sentence of every code of the game's own.
 SENTENCES: Mapping[MoveCode, str] = MappingProxyType(
@@ -24,4 +27,26 @@ SENTENCES: Mapping[MoveCode, str] = MappingProxyType(
         Code.TAKEN: N_("{cell} is already taken"),
         Code.NOT_IN_TARGET: N_("{cell} is not in the target sub-board ({target})"),
     }
+)
+
+_SUBBOARD_NUMBER = re.compile(r"(\d+)$")
+
+
+def _target(arguments: Mapping[str, Argument]) -> Mapping[str, object]:
+    """The target sub-board as the engine names it (``centre, 5``; ``row 2, column 3; 7`` with
+    4x4 sub-boards), in the reader's words (the pictures' own, :mod:`render.maphex`)."""
+    name = str(arguments["target"])
+    found = _SUBBOARD_NUMBER.search(name)
+    if found is None:
+        return {}
+    template, values = subboard_words(int(found.group(1)) - 1, 4 if ";" in name else 3)
+    said: Text = say(
+        template, **{k: say(v) if isinstance(v, str) else v for k, v in values.items()}
+    )
+    return {"target": said}
+
+
+#: The arguments this game says in the reader's words.
+WORDS: Mapping[MoveCode, Callable[[Mapping[str, Argument]], Mapping[str, object]]] = (
+    MappingProxyType({Code.NOT_IN_TARGET: _target})
 )
