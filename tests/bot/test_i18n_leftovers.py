@@ -140,7 +140,7 @@ async def test_the_consoles_storage_errors_are_in_the_players_language(
             raise failure  # the store failed after the player's language was read
 
         console = Console(manager, tmp_path / "boards", out=out, err=err, read_line=feeder(lines))
-        manager.games = failing  # type: ignore[method-assign]
+        manager.games.games = failing  # type: ignore[method-assign]
         assert await console.run() == 0
     finally:
         await store.close()
