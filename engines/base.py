@@ -34,6 +34,7 @@ __all__ = [
     "IllegalMoveCode",
     "MoveCode",
     "Option",
+    "OptionError",
     "Outcome",
     "PickerMode",
     "Position",
@@ -228,6 +229,32 @@ class IllegalMove(ValueError):
         return _explainer(self)
 
 
+class OptionError(ValueError):
+    """An option a game does not take (:attr:`value` is ``None``), or a value an option does
+    not take: the option's :attr:`name` and what is :attr:`allowed` (the game's option names,
+    or the option's values as players write them).  ``str(exc)`` is an English line for logs;
+    the bot says it in the reader's words from these fields.
+
+    >>> exc = OptionError("size", ("9", "16"), "10")
+    >>> exc.name, exc.allowed, exc.value, str(exc)
+    ('size', ('9', '16'), '10', "option size must be one of 9, 16, not '10'")
+    """
+
+    def __init__(
+        self, name: str, allowed: tuple[str, ...], value: str | None = None, game: str = ""
+    ) -> None:
+        listed = ", ".join(allowed) or "none"
+        if value is None:
+            text = f"{game or 'the game'} has no option {name!r} (options: {listed})"
+        else:
+            text = f"option {name} must be one of {listed}, not {value!r}"
+        super().__init__(text)
+        self.name = name
+        self.allowed = allowed
+        self.value = value
+        self.game = game
+
+
 def _codes_only(exc: IllegalMove) -> str:
     args = ", ".join(f"{key}={value!s}" for key, value in exc.arguments.items())
     return f"{exc.code.value} ({args})" if args else exc.code.value
@@ -278,8 +305,8 @@ class Option:
                 # bool is an int: keep True from matching 1 and 1 from matching True.
                 if type(allowed) is type(value) and allowed == value:
                     return allowed
-        choices = ", ".join(option_text(v) for v in self.values)
-        raise ValueError(f"option {self.name} must be one of {choices}, not {value!r}")
+        choices = tuple(option_text(v) for v in self.values)
+        raise OptionError(self.name, choices, str(value))
 
 
 def option_text(value: Any) -> str:
@@ -396,8 +423,7 @@ class Game:
         known = {o.name: o for o in self.options}
         unknown = sorted(set(options) - set(known))
         if unknown:
-            allowed = ", ".join(known) or "none"
-            raise ValueError(f"{self.title} has no option {unknown[0]!r} (options: {allowed})")
+            raise OptionError(unknown[0], tuple(known), game=self.title)
         return {
             name: opt.coerce(options[name]) if name in options else opt.default
             for name, opt in known.items()

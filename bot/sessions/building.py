@@ -294,7 +294,7 @@ def screen(position: Position, selection: str) -> Screen:
     pair = _pair(table, text) if whole else None
     picks = _expand(text) if pair is None else _pair_picks(pair)
     if not _valid(table, picks):
-        raise Refusal(f"No legal turn starts with {text}.")
+        raise Refusal(texts.web_no_such_start(text))
     while _forced(table, picks):
         picks.append(_options(table, picks)[1][0])
     stage, options = _options(table, picks)

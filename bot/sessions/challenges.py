@@ -58,7 +58,9 @@ def checked_terms(
         raise Refusal(texts.no_such_game_name(shown(str(game)), list(engines.GAMES)))
     try:
         resolved = spec.resolve_options(**dict(options or {}))
-    except ValueError as exc:
+    except engines.OptionError as exc:
+        raise Refusal(texts.option_refused(exc)) from None
+    except ValueError as exc:  # an option's own check of its value
         raise Refusal(str(exc)) from None
     except TypeError:
         raise Refusal(texts.options_need_values()) from None

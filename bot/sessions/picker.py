@@ -318,15 +318,15 @@ async def pick(ctx: Context, user: User, chat: Chat, action_id: str) -> Picker:
     """The picker step a ``pk`` or ``pp`` button asks for (see the module docstring)."""
     parsed = parse_action(action_id)
     if parsed is None or parsed[0] not in (ActionKind.PICK, ActionKind.PICK_STEP):
-        raise Refusal("That button is not one of mine (or is too old).")
+        raise Refusal(texts.NOT_MY_BUTTON)
     kind, fields = parsed
     numbers = fields[:3] if kind is ActionKind.PICK_STEP else fields
     if not all(f.isdigit() and len(f) < 12 for f in numbers):
-        raise Refusal("That button is not one of mine (or is too old).")
+        raise Refusal(texts.NOT_MY_BUTTON)
     if kind is ActionKind.PICK:
         return await open_picker(ctx, user, chat, int(fields[0]))
     if not fields[3].startswith(PREFIX_MARK):
-        raise Refusal("That button is not one of mine (or is too old).")
+        raise Refusal(texts.NOT_MY_BUTTON)
     prefix = fields[3][len(PREFIX_MARK) :]
     return await open_picker(
         ctx, user, chat, int(fields[0]), int(fields[1]), prefix, int(fields[2])

@@ -44,7 +44,7 @@ import engines
 from bot.core.ending import Termination
 from bot.messages import Text
 from bot.sessions.clock import TIME_CONTROLS, describe_time_control, parse_time_control
-from bot.sessions.texts import bad_time_control
+from bot.sessions.texts import bad_time_control, option_refused
 from bot.sessions.texts import records as said
 from bot.sessions.texts.illegal import illegal_said
 from engines import IllegalMove, Position
@@ -176,7 +176,9 @@ def _parse_options(value: str, game: str, number: int) -> dict[str, Any]:
             given[key.strip().lower()] = val.strip()
     try:
         return engines.GAMES[game].resolve_options(**given)
-    except ValueError as exc:
+    except engines.OptionError as exc:
+        raise _fail(number, said.bad_option(option_refused(exc))) from None
+    except ValueError as exc:  # an option's own check of its value
         raise _fail(number, said.bad_option(str(exc))) from None
 
 

@@ -129,5 +129,5 @@ def test_no_tile_when_a_lone_piece_move_wins() -> None:
 def test_a_selection_the_turn_does_not_allow_is_refused(selection: str) -> None:
     start = engines.new("isopath")
     assert isinstance(start, IsopathPosition)
-    with pytest.raises(Refusal, match="No legal turn starts with"):
+    with pytest.raises(Refusal, match="No legal move starts with"):
         screen(start, selection)

@@ -171,3 +171,43 @@ def test_the_target_sub_board_is_named_in_the_readers_words(
             assert place in str(said), str(said)
     with i18n.use(i18n.PSEUDO):
         _no_english_left(said)
+
+
+# -- 6. a game's options --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "english", "words"),
+    [
+        (
+            {"colour": "red"},
+            "Maphex has no option 'colour' (options: size)",
+            {"es": "Maphex no tiene la opción 'colour'", "de": "Maphex hat keine Option"},
+        ),
+        (
+            {"size": "11"},
+            "option size must be one of 9, 16, not '11'",
+            {"fr": "l'option size doit être l'une de 9, 16", "ja": "オプション size は"},
+        ),
+    ],
+)
+async def test_a_bad_option_is_refused_in_the_players_language(
+    tmp_path: Path, options: dict[str, str], english: str, words: dict[str, str]
+) -> None:
+    """The engine names the option and what it takes (``engines.OptionError``); the refusal
+    of a challenge and a record's error say it in the reader's words."""
+    async with session(tmp_path / "h.db") as m:
+        refused = _refused(await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, options))
+        assert str(refused) == english
+        for language, said in [*words.items(), (i18n.PSEUDO, "")]:
+            with i18n.use(language):
+                answer = await m.challenges.challenge(ALICE, ROOM, "maphex", BOB, options)
+                assert said in str(_refused(answer)), str(answer.text)
+                if language == i18n.PSEUDO:
+                    _no_english_left(answer.text)
+    record = "Game: maphex\nOptions: " + ", ".join(f"{k}={v}" for k, v in options.items())
+    with pytest.raises(RecordError) as wrong:
+        parse(record + "\n")
+    assert str(wrong.value) == f"line 2: bad option: {english}"
+    with i18n.use(i18n.PSEUDO):
+        _no_english_left(wrong.value.said)

@@ -6,11 +6,33 @@ from __future__ import annotations
 
 from bot.messages import Code, Mention, Strong, Text
 from bot.sessions.texts.base import N_, _days, _ending, _p, _s, _side
+from engines import OptionError
 
 #: A closed challenge's status, as the store keeps it.
 _STATUSES = frozenset({N_("accepted"), N_("declined"), N_("cancelled"), N_("expired")})
 
 # -- challenges -----------------------------------------------------------------------------
+
+
+def option_refused(exc: OptionError) -> Text:
+    """A game's option that does not exist, or a value the option does not take (a part of
+    a sentence, as ``bad option: ...`` in a record shows it)."""
+    allowed = ", ".join(exc.allowed)
+    if exc.value is not None:
+        return _p(
+            "option {name} must be one of {allowed}, not {value}",
+            name=exc.name,
+            allowed=allowed,
+            value=repr(exc.value),
+        )
+    if not exc.allowed:
+        return _p("{game} takes no options (not {name})", game=exc.game, name=repr(exc.name))
+    return _p(
+        "{game} has no option {name} (options: {allowed})",
+        game=exc.game,
+        name=repr(exc.name),
+        allowed=allowed,
+    )
 
 
 def options_need_values() -> Text:

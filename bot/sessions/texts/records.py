@@ -45,7 +45,7 @@ def not_an_option(part: str) -> Text:
     return _p("options are name=value, not {part}", part=part)
 
 
-def bad_option(reason: str) -> Text:
+def bad_option(reason: Text | str) -> Text:
     return _p("bad option: {reason}", reason=reason)
 
 
