@@ -50,6 +50,7 @@ __all__ = [
     "N_",
     "PSEUDO",
     "SOURCE",
+    "BadValue",
     "adopt",
     "current",
     "day",
@@ -294,6 +295,24 @@ def fill(template: str, values: Mapping[str, str]) -> str:
     'Ada played e5.'
     """
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+class BadValue(ValueError):
+    """A value a player typed that does not fit, said by a catalog sentence: ``template``
+    (marked with :func:`N_` where it is raised) and its ``values``.  ``str(exc)`` says it in the
+    language in use; the sessions say it in their reader's (``say(exc.template, **exc.values)``).
+
+    >>> str(BadValue(N_("{text} is not a time of day"), text="'25:00'"))
+    "'25:00' is not a time of day"
+    """
+
+    def __init__(self, template: str, **values: str | int) -> None:
+        super().__init__(template)
+        self.template = template
+        self.values: Mapping[str, str | int] = values
+
+    def __str__(self) -> str:
+        return fill(gettext(self.template), {k: str(v) for k, v in self.values.items()})
 
 
 class _InUse:

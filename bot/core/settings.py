@@ -18,6 +18,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, time, timedelta
 from typing import Any
 
+from bot.core.i18n import N_, BadValue
+
 __all__ = ["QuietHours", "Settings", "parse_quiet_hours", "parse_utc_offset"]
 
 
@@ -35,9 +37,9 @@ class QuietHours:
 
     def __post_init__(self) -> None:
         if self.start == self.end:
-            raise ValueError("quiet hours need different start and end times")
+            raise BadValue(N_("Quiet hours need different start and end times."))
         if abs(self.offset) > timedelta(hours=14):
-            raise ValueError("a UTC offset is between -14:00 and +14:00")
+            raise BadValue(N_("A UTC offset is between -14:00 and +14:00."))
 
     def _local(self, at: datetime) -> datetime:
         return at.astimezone(UTC).replace(tzinfo=None) + self.offset
@@ -81,15 +83,19 @@ def parse_utc_offset(text: str) -> timedelta:
     """
     match = _OFFSET.match(text.strip().lower())
     if not match or (match.group(1) is None and not text.strip()):
-        raise ValueError(f"{text[:24]!r} is not a UTC offset (say e.g. +01:00 or -5)")
+        raise BadValue(
+            N_("{text} is not a UTC offset (say e.g. +01:00 or -5)."), text=repr(text[:24])
+        )
     sign, hours, minutes = match.groups()
     if sign is None:
         return timedelta(0)
     if int(minutes or 0) >= 60:
-        raise ValueError(f"{text[:24]!r} is not a UTC offset (minutes must be below 60)")
+        raise BadValue(
+            N_("{text} is not a UTC offset (minutes must be below 60)."), text=repr(text[:24])
+        )
     value = timedelta(hours=int(hours), minutes=int(minutes or 0))
     if value > timedelta(hours=14):
-        raise ValueError("a UTC offset is between -14:00 and +14:00")
+        raise BadValue(N_("A UTC offset is between -14:00 and +14:00."))
     return -value if sign == "-" else value
 
 
@@ -99,7 +105,7 @@ def _parse_time(text: str) -> time:
         hour, minute = int(match.group(1)), int(match.group(2) or 0)
         if hour < 24 and minute < 60:
             return time(hour, minute)
-    raise ValueError(f"{text[:24]!r} is not a time of day (say e.g. 22:00 or 7)")
+    raise BadValue(N_("{text} is not a time of day (say e.g. 22:00 or 7)."), text=repr(text[:24]))
 
 
 def parse_quiet_hours(text: str) -> QuietHours | None:
@@ -111,12 +117,14 @@ def parse_quiet_hours(text: str) -> QuietHours | None:
     """
     words = text.strip().split(maxsplit=1)
     if not words:
-        raise ValueError("quiet hours: say e.g. 22:00-07:00 +01:00, or off")
+        raise BadValue(N_("Quiet hours: say e.g. 22:00-07:00 +01:00, or off."))
     if words[0].lower() in ("off", "none", "no"):
         return None
     span = words[0].split("-")
     if len(span) != 2:
-        raise ValueError(f"quiet hours are a window like 22:00-07:00, not {words[0][:24]!r}")
+        raise BadValue(
+            N_("Quiet hours are a window like 22:00-07:00, not {text}."), text=repr(words[0][:24])
+        )
     offset = parse_utc_offset(words[1]) if len(words) > 1 else timedelta(0)
     return QuietHours(_parse_time(span[0]), _parse_time(span[1]), offset)
 
@@ -148,7 +156,9 @@ class Settings:
             return replace(self, reminders=_switch(key, value))
         if key in ("quiet", "quiet-hours", "quiet_hours"):
             return replace(self, quiet=parse_quiet_hours(value))
-        raise ValueError(f"no setting {name[:24]!r} (settings: dm, reminders, quiet)")
+        raise BadValue(
+            N_("No setting {name} (settings: dm, reminders, quiet)."), name=repr(name[:24])
+        )
 
     def describe(self) -> str:
         """The settings in one line."""
@@ -189,5 +199,5 @@ class Settings:
 def _switch(name: str, value: str) -> bool:
     word = value.strip().lower()
     if word not in _SWITCH:
-        raise ValueError(f"{name} is on or off, not {value[:24]!r}")
+        raise BadValue(N_("{name} is on or off, not {value}."), name=name, value=repr(value[:24]))
     return _SWITCH[word]

@@ -27,6 +27,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Protocol, TypeVar
 
+from bot.core import i18n
+from bot.core.i18n import N_, BadValue
 from bot.deadlines import reminder_at
 from bot.limits import is_ascii_digits
 
@@ -230,7 +232,8 @@ def away_days_left(spans: Iterable[AwaySpan], year: int) -> int:
 
 def check_away(spans: Sequence[AwaySpan], now: datetime, days: int) -> AwaySpan:
     """The vacation ``away <days>`` starting ``now`` would give, checked against the yearly
-    allowance; raises ``ValueError`` with a message for the player when it is not allowed.
+    allowance; raises :class:`~bot.core.i18n.BadValue` with a message for the player when it
+    is not allowed.
 
     ``spans`` are the player's earlier vacations.  A vacation still running is replaced by
     the new one (so ``away 5`` during a vacation sets a new return time); a vacation must not
@@ -241,12 +244,16 @@ def check_away(spans: Sequence[AwaySpan], now: datetime, days: int) -> AwaySpan:
     datetime.datetime(2026, 3, 11, 0, 0, tzinfo=datetime.timezone.utc)
     >>> check_away([AwaySpan(now - timedelta(days=30), now - timedelta(days=20))], now, 5)
     Traceback (most recent call last):
-    ValueError: you have 4 days of vacation left this year, not 5 days
+    bot.core.i18n.BadValue: You have 4 days of vacation left this year, not 5 days.
     """
     if days < 1:
-        raise ValueError("away takes a number of days, at least 1")
+        raise BadValue(N_("Away takes a number of days, at least 1."))
     if days > MAX_AWAY_DAYS_PER_YEAR:
-        raise ValueError(f"away is at most {MAX_AWAY_DAYS_PER_YEAR} days a year, not {days}")
+        raise BadValue(
+            N_("Away is at most {most} days a year, not {days}."),
+            most=MAX_AWAY_DAYS_PER_YEAR,
+            days=days,
+        )
     # A vacation running now is cut short at ``now``: only its past part counts.
     earlier = [AwaySpan(span.start, min(span.end, now)) for span in spans if span.start <= now]
     wanted = AwaySpan(now, now + timedelta(days=days))
@@ -254,17 +261,18 @@ def check_away(spans: Sequence[AwaySpan], now: datetime, days: int) -> AwaySpan:
         need = away_used([wanted], year)
         left = away_left(earlier, year)
         if need > left:
-            which = "this year" if year == now.year else f"in {year}"
-            raise ValueError(
-                f"you have {_days_text(left)} of vacation left {which}, not {_days_text(need)}"
-            )
+            if year == now.year:
+                template = N_("You have {left} of vacation left this year, not {need}.")
+            else:
+                template = N_("You have {left} of vacation left in {year}, not {need}.")
+            raise BadValue(template, left=_days_text(left), need=_days_text(need), year=year)
     return wanted
 
 
 def _days_text(span: timedelta) -> str:
     # Vacation is counted in whole days (see away_used).
-    whole = span.days
-    return "1 day" if whole == 1 else f"{whole} days"
+    days = i18n.ngettext("{count} day", "{count} days", span.days)
+    return i18n.fill(days, {"count": i18n.number(span.days)})
 
 
 def paused_deadline(due: datetime, turn_started: datetime, spans: Iterable[AwaySpan]) -> datetime:

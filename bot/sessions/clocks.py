@@ -9,6 +9,7 @@ import logging
 from datetime import UTC, datetime, timedelta
 
 from bot import metrics
+from bot.core.i18n import BadValue
 from bot.core.notification import Kind, Notification
 from bot.core.status import GameStatus
 from bot.delivery.notify import dedupe_key
@@ -254,8 +255,8 @@ async def away(ctx: Context, user: User, days: int | str) -> Reply:
     spans = [clk.AwaySpan(a, b) for a, b in await ctx.store.away_spans(me.id)]
     try:
         span = clk.check_away(spans, now, count)
-    except ValueError as exc:
-        raise Refusal(texts.sentence(str(exc))) from None
+    except BadValue as exc:
+        raise Refusal(texts.bad_value(exc)) from None
     paused, _ = await _away_change(ctx, me, now, span.end, spans)
     kept = [clk.AwaySpan(s.start, min(s.end, now)) for s in spans if s.start <= now]
     left = clk.away_days_left([*kept, span], now.year)

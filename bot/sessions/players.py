@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bot.messages import Chat, Reply, User
+from bot.core.i18n import BadValue
+from bot.messages import Chat, Reply, Text, User
 from bot.sessions import digest, languages, loading, policy, texts
 from bot.sessions.context import Context, Refusal
 
@@ -21,13 +22,15 @@ async def settings(
     me = await loading.player(ctx, user)
     current = policy.settings_of(me)
     if name is None:
-        return Reply(texts.settings_are(current.describe() + str(await digest.describe(ctx, me))))
+        return Reply(texts.settings_are(current, await digest.describe(ctx, me)))
     if name.strip().lower() == "digest":
         return await digest.set_digest(ctx, me, value)
     try:
         new = current.change(name, value)
+    except BadValue as exc:
+        raise Refusal(texts.bad_value(exc)) from None
     except ValueError as exc:
         raise Refusal(texts.sentence_as_is(str(exc))) from None
     await ctx.store.set_settings(me.id, new)
     loading.forget_player(ctx, me.id)
-    return Reply(texts.settings_are(new.describe()))
+    return Reply(texts.settings_are(new, Text.of()))

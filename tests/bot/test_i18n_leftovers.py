@@ -211,3 +211,32 @@ async def test_a_bad_option_is_refused_in_the_players_language(
     assert str(wrong.value) == f"line 2: bad option: {english}"
     with i18n.use(i18n.PSEUDO):
         _no_english_left(wrong.value.said)
+
+
+# -- 7. settings and vacations --------------------------------------------------------------
+
+
+async def test_settings_and_their_refusals_read_in_the_players_language(tmp_path: Path) -> None:
+    """The settings line and a bad setting or vacation are said in the reader's words (the
+    checks raise ``bot.core.i18n.BadValue``: a catalog sentence and its values)."""
+    async with session(tmp_path / "h.db") as m:
+        shown = await m.players.settings(ALICE, "quiet", "22:00-07:00 +01:00")
+        assert shown.ok and str(shown.text) == (
+            "Your settings: direct messages off, reminders on, quiet hours 22:00-07:00 UTC+01:00."
+        )
+        with i18n.use("de"):
+            listed = await m.players.settings(ALICE)
+            assert str(listed.text).startswith("Deine Einstellungen: Direktnachrichten off, ")
+            bad = await m.players.settings(ALICE, "quiet", "25:00-07:00")
+            assert str(_refused(bad)) == "'25:00' ist keine Uhrzeit (z. B. 22:00 oder 7)."
+        with i18n.use("ja"):
+            away = await m.players.away(ALICE, 400)
+            assert str(_refused(away)).startswith("away は 1 年に最大")
+        with i18n.use(i18n.PSEUDO):
+            for answer in (
+                await m.players.settings(ALICE),
+                await m.players.settings(ALICE, "colour", "red"),
+                await m.players.settings(ALICE, "dm", "maybe"),
+                await m.players.away(ALICE, 0),
+            ):
+                _no_english_left(answer.text)

@@ -103,7 +103,7 @@ def test_bad_utc_offsets_are_refused(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [("22:00", "window"), ("25-7", "time of day"), ("22:61-7", "time of day"),
-     ("7-7", "different"), ("22-7 nowhere", "offset"), ("", "quiet hours")],
+     ("7-7", "different"), ("22-7 nowhere", "offset"), ("", "Quiet hours")],
 )  # fmt: skip
 def test_bad_quiet_hours_are_refused_clearly(text: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
@@ -117,7 +117,7 @@ def test_quiet_hours_off_removes_them() -> None:
 
 
 def test_unknown_settings_and_values_are_refused() -> None:
-    with pytest.raises(ValueError, match="no setting 'colour'"):
+    with pytest.raises(ValueError, match="No setting 'colour'"):
         Settings().change("colour", "red")
     with pytest.raises(ValueError, match="on or off"):
         Settings().change("reminders", "sometimes")

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from bot.messages import Code, Mention, Text
+from bot.core.i18n import BadValue
+from bot.core.settings import Settings
+from bot.messages import Code, Mention, Text, say
 from bot.sessions.texts.base import (
     _ending,
     _games,
@@ -24,9 +26,17 @@ from bot.sessions.texts.base import (
 # -- correspondence -------------------------------------------------------------------------
 
 
-def settings_are(described: str) -> Text:
-    """A player's notification settings."""
-    return _p("Your settings: {described}.", described=described)
+def settings_are(settings: Settings, digest: Text) -> Text:
+    """A player's notification settings (``on``/``off`` as they are typed), and the digest
+    part (:func:`digest_is`, empty while it is off)."""
+    quiet = settings.quiet.describe() if settings.quiet else None
+    described = _p(
+        "direct messages {direct}, reminders {reminders}, quiet hours {quiet}",
+        direct="on" if settings.direct else "off",
+        reminders="on" if settings.reminders else "off",
+        quiet=quiet or _p("none"),
+    )
+    return _p("Your settings: {described}.", described=_t(described, digest))
 
 
 def game_changed_try_again() -> Text:
@@ -42,6 +52,12 @@ def away_needs_days() -> Text:
 def sentence(message: str) -> Text:
     """A library's message as a sentence (capital first letter, full stop)."""
     return _t(message[:1].upper() + message[1:] + ".")
+
+
+def bad_value(exc: BadValue) -> Text:
+    """A value a player typed that does not fit: the check's own sentence, said in the
+    reader's words."""
+    return say(exc.template, **exc.values)
 
 
 def sentence_as_is(message: str) -> Text:
