@@ -14,6 +14,7 @@ import pytest
 
 from bot.storage import open_store
 from bot.storage.sql import SqlStore
+from tests.installed import install_copy
 from tests.postgres import PostgresServer
 
 # Database names unique within the session's one server (the pid keeps them apart should two
@@ -34,6 +35,13 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
         server.stop()
 
 
+@pytest.fixture(scope="session")
+def installed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A non-editable install of a copy of this checkout (Maphex rules marked with
+    ``tests.installed.MARKER``), made once per session (per xdist worker); tests only read it."""
+    return install_copy(tmp_path_factory.mktemp("installed"))
+
+
 def _new_database_name() -> str:
     return f"test_{os.getpid()}_{next(_database_numbers)}"
 
@@ -48,9 +56,13 @@ def _migrate(url: str) -> None:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> str:
-    """The URL of a fresh, empty database on the session's server, one per test."""
-    return postgres_server.create_database(_new_database_name())
+def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
+    """The URL of a fresh, empty database on the session's server, one per test (dropped
+    when the test ends, so the server's files stay few)."""
+    name = _new_database_name()
+    url = postgres_server.create_database(name)
+    yield url
+    postgres_server.drop_database(name)
 
 
 @pytest.fixture(scope="session")
@@ -72,7 +84,9 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+def store_url(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[str]:
     """A fresh database for each store backend in turn: an SQLite file, then a PostgreSQL
     database on the session's throwaway server.  Tests that take it run once per backend.
 
@@ -84,13 +98,17 @@ def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathF
         path = tmp_path_factory.mktemp("sqlite") / "hexhall.db"
         if migrated:
             shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        return str(path)
+        yield str(path)
+        return
     if not migrated:
         url: str = request.getfixturevalue("postgres_url")
-        return url
+        yield url
+        return
     server: PostgresServer = request.getfixturevalue("postgres_server")
     template: str = request.getfixturevalue("postgres_template")
-    return server.create_database(_new_database_name(), template=template)
+    name = _new_database_name()
+    yield server.create_database(name, template=template)
+    server.drop_database(name)
 
 
 @pytest.fixture
