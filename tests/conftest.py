@@ -56,13 +56,9 @@ def _migrate(url: str) -> None:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: PostgresServer) -> Iterator[str]:
-    """The URL of a fresh, empty database on the session's server, one per test (dropped
-    when the test ends, so the server's files stay few)."""
-    name = _new_database_name()
-    url = postgres_server.create_database(name)
-    yield url
-    postgres_server.drop_database(name)
+def postgres_url(postgres_server: PostgresServer) -> str:
+    """The URL of a fresh, empty database on the session's server, one per test."""
+    return postgres_server.create_database(_new_database_name())
 
 
 @pytest.fixture(scope="session")
@@ -84,9 +80,7 @@ def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
-def store_url(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
-) -> Iterator[str]:
+def store_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """A fresh database for each store backend in turn: an SQLite file, then a PostgreSQL
     database on the session's throwaway server.  Tests that take it run once per backend.
 
@@ -98,17 +92,13 @@ def store_url(
         path = tmp_path_factory.mktemp("sqlite") / "hexhall.db"
         if migrated:
             shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        yield str(path)
-        return
+        return str(path)
     if not migrated:
         url: str = request.getfixturevalue("postgres_url")
-        yield url
-        return
+        return url
     server: PostgresServer = request.getfixturevalue("postgres_server")
     template: str = request.getfixturevalue("postgres_template")
-    name = _new_database_name()
-    yield server.create_database(name, template=template)
-    server.drop_database(name)
+    return server.create_database(_new_database_name(), template=template)
 
 
 @pytest.fixture

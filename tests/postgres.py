@@ -34,7 +34,7 @@ BIN_ROOT = Path("/usr/lib/postgresql")
 USER = "hexhall"
 
 #: The programs the harness runs.
-_PROGRAMS = ("initdb", "pg_ctl", "postgres", "createdb", "dropdb")
+_PROGRAMS = ("initdb", "pg_ctl", "postgres", "createdb")
 
 #: How long ``pg_ctl`` may wait for the server to accept connections or to stop.
 _WAIT_SECONDS = 60
@@ -248,28 +248,6 @@ class PostgresServer:
             as_account=False,
         )
         return self.url(name)
-
-    def drop_database(self, name: str) -> None:
-        """Drop database ``name`` if it exists, ending its connections first.
-
-        Its files go at once, so the server's directory stays small and :meth:`stop` has
-        little to delete (a test run copies hundreds of databases).
-        """
-        if not _DATABASE_NAME.fullmatch(name):
-            raise ValueError(f"not a plain database name: {name!r}")
-        self._run(
-            [
-                str(self.bin_dir / "dropdb"),
-                "--host=127.0.0.1",
-                f"--port={self.port}",
-                f"--username={USER}",
-                "--no-password",
-                "--if-exists",
-                "--force",
-                name,
-            ],
-            as_account=False,
-        )
 
     def stop(self) -> None:
         """Stop the server at once (the data is thrown away) and delete its directory.

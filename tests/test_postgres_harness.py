@@ -86,35 +86,6 @@ def test_create_database_refuses_names_that_are_not_identifiers(
         postgres_server.create_database('x"; DROP DATABASE postgres; --')
 
 
-async def test_drop_database_ends_its_connections_and_frees_the_name(
-    postgres_server: PostgresServer,
-) -> None:
-    name = f"harness_dropped_{os.getpid()}"
-    held = await asyncpg.connect(postgres_server.create_database(name))
-    try:
-        postgres_server.drop_database(name)  # the open connection does not stop it
-        postgres_server.drop_database(name)  # nor does a database that is gone already
-        assert held.is_closed() or not await _alive(held)
-    finally:
-        await held.close()
-    listed = await asyncpg.connect(postgres_server.url())
-    try:
-        found = "SELECT count(*) FROM pg_database WHERE datname = $1"
-        assert await listed.fetchval(found, name) == 0
-    finally:
-        await listed.close()
-    with pytest.raises(ValueError, match="not a plain database name"):
-        postgres_server.drop_database("postgres; --")
-
-
-async def _alive(connection: asyncpg.Connection) -> bool:
-    try:
-        await connection.fetchval("SELECT 1")
-    except (asyncpg.PostgresError, asyncpg.InterfaceError, OSError):
-        return False
-    return True
-
-
 def test_missing_binaries_name_the_package_to_install(tmp_path: Path) -> None:
     (tmp_path / "15" / "bin").mkdir(parents=True)  # a version without its programs
     with pytest.raises(PostgresNotInstalledError) as raised:
