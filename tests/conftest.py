@@ -14,6 +14,7 @@ import pytest
 
 from bot.storage import open_store
 from bot.storage.sql import SqlStore
+from tests.installed import install_copy
 from tests.postgres import PostgresServer
 
 # Database names unique within the session's one server (the pid keeps them apart should two
@@ -32,6 +33,13 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def installed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A non-editable install of a copy of this checkout (Maphex rules marked with
+    ``tests.installed.MARKER``), made once per session (per xdist worker); tests only read it."""
+    return install_copy(tmp_path_factory.mktemp("installed"))
 
 
 def _new_database_name() -> str:

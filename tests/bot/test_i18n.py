@@ -318,25 +318,13 @@ async def test_tournament_standings_in_each_language(tmp_path: Path) -> None:
                     assert "¡Suerte!" in started.text, started.text
 
 
-def test_a_plain_install_ships_the_compiled_catalogs(tmp_path: Path) -> None:
+def test_a_plain_install_ships_the_compiled_catalogs(installed_site: Path, tmp_path: Path) -> None:
     """The ``.mo`` files are package data: a non-editable install speaks every language
     without a build step (no pybabel on the target)."""
     import os
-    import shutil
     import subprocess
 
-    source = tmp_path / "source"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("bot", "engines", "render"):
-        shutil.copytree(ROOT / name, source / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, source / name)
-    site = tmp_path / "site"
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-         "--no-index", "--target", str(site), str(source)],
-        check=True, capture_output=True, timeout=300, cwd=tmp_path,
-    )  # fmt: skip
+    site = installed_site
     for code in TRANSLATED:
         assert (site / "bot" / "locales" / code / "LC_MESSAGES" / "hexhall.mo").is_file()
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}

@@ -4,16 +4,15 @@
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import engines
 from bot.sessions.context import RULES_DIR
+from tests.installed import MARKER
 
 ROOT = Path(__file__).resolve().parents[2]
-MARKER = "(this copy was installed by test_packaging)"
 
 
 def _pages(folder: Path) -> dict[str, str]:
@@ -30,28 +29,11 @@ def test_the_rules_shipped_in_the_package_are_the_ones_in_docs() -> None:
 
 
 def test_a_non_editable_install_shows_the_rules_from_the_installed_package(
-    tmp_path: Path,
+    installed_site: Path, tmp_path: Path
 ) -> None:
-    # Install a copy of the source whose Maphex rules carry a marker: the marker in the output
-    # proves the text came from the installed package, not from this checkout.
-    source = tmp_path / "source"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("bot", "engines", "render"):
-        shutil.copytree(ROOT / name, source / name, ignore=ignore)
-    for name in ("pyproject.toml", "README.md"):
-        shutil.copy2(ROOT / name, source / name)
-    rules = source / "bot" / "sessions" / "rules" / "maphex.md"
-    rules.write_text(rules.read_text(encoding="utf-8") + f"\n{MARKER}\n", encoding="utf-8")
-    spanish = rules.parent / "es" / "maphex.md"  # a translation ships too (issue 43)
-    spanish.write_text(spanish.read_text(encoding="utf-8") + f"\n{MARKER}\n", encoding="utf-8")
-    site = tmp_path / "site"
-    # The dependencies are already in this test's environment: install only the project,
-    # offline, with the setuptools at hand.
-    subprocess.run(
-        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
-         "--no-index", "--target", str(site), str(source)],
-        check=True, capture_output=True, timeout=300, cwd=tmp_path,
-    )  # fmt: skip
+    # The installed copy's Maphex rules carry a marker: the marker in the output proves the
+    # text came from the installed package, not from this checkout.
+    site = installed_site
     assert not (site / "bot" / "__editable__").exists()
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()

@@ -49,10 +49,15 @@ class Case:
     outcome: Outcome | None
 
     def texts(self) -> tuple[tuple[int, int], list[render.TextMark]]:
-        """The picture's size and texts (``render.board_texts``)."""
-        return render.board_texts(
-            self.position, players=self.players, clock=self.clock, outcome=self.outcome
-        )
+        """The picture's size and texts (``render.board_texts``), drawn once per case: each
+        view's test and the layout test read the same texts (do not change them)."""
+        drawn: tuple[tuple[int, int], list[render.TextMark]] | None = self.__dict__.get("_texts")
+        if drawn is None:
+            drawn = render.board_texts(
+                self.position, players=self.players, clock=self.clock, outcome=self.outcome
+            )
+            object.__setattr__(self, "_texts", drawn)  # a cache, not a field: frozen stays true
+        return drawn
 
 
 def _marked(position: Position) -> bool:

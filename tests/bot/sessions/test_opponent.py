@@ -166,7 +166,11 @@ async def test_a_whole_game_against_the_bot(
             assert row.to_move is not None and row.to_move != row.bot_seat
             assert row.deadline_at is not None  # the player keeps the usual clock
             position = await position_of(manager, row)
-            move = rng.choice(position.legal_moves())
+            # Ada takes a win when there is one, else plays at random: random Pathagon
+            # games run to a thousand plies and more, this keeps each game to a few dozen.
+            legal = position.legal_moves()
+            wins = [m for m in legal if position.play(m).outcome is not None]
+            move = rng.choice(wins or legal)
             reply = await typed(manager, ADA, f"move #{gid} {move}!")
             assert reply.ok, reply.text
             after = await game_of(manager, gid)
