@@ -539,6 +539,11 @@ class Position(abc.ABC):
         """The side each seat plays now (a pie rule may swap them)."""
         return self.sides
 
+    @property
+    @abc.abstractmethod
+    def winning_cells(self) -> frozenset[int]:
+        """The cells that won the game (its line, chain or pieces home); empty until then."""
+
     @abc.abstractmethod
     def board_view(self) -> BoardView:
         """What is on every cell and the board it is on (:class:`BoardView`): what a surface

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -90,10 +91,10 @@ def test_a_missing_render_package_is_said_in_the_readers_language(
 
     real = builtins.__import__
 
-    def without_render(name: str, *args: object, **kwargs: object) -> object:
+    def without_render(name: str, *args: Any, **kwargs: Any) -> Any:
         if name == "render":
             raise ImportError("no render")
-        return real(name, *args, **kwargs)  # type: ignore[arg-type]
+        return real(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", without_render)
     with i18n.use("es"), pytest.raises(app.AppError, match="falta el paquete render"):

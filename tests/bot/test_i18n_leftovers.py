@@ -128,7 +128,7 @@ def test_typed_refusals_read_in_the_players_language() -> None:
 
 @pytest.mark.parametrize("failure", [StoreFull("disk"), StoreUnavailable("gone")])
 async def test_the_consoles_storage_errors_are_in_the_players_language(
-    tmp_path: Path, failure: StoreFull
+    tmp_path: Path, failure: StoreFull, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = await SqliteStore.open(tmp_path / "h.db")
     out, err = io.StringIO(), io.StringIO()
@@ -140,7 +140,7 @@ async def test_the_consoles_storage_errors_are_in_the_players_language(
             raise failure  # the store failed after the player's language was read
 
         console = Console(manager, tmp_path / "boards", out=out, err=err, read_line=feeder(lines))
-        manager.games.games = failing  # type: ignore[method-assign]
+        monkeypatch.setattr(manager.games, "games", failing)
         assert await console.run() == 0
     finally:
         await store.close()

@@ -13,8 +13,10 @@ import engines
 from engines.base import BoardView, HeightKind
 from engines.board_view import CELL
 from engines.fixation import FixationPosition
+from engines.inphexion import InphexionPosition
 from engines.isopath import IsopathPosition
 from engines.maphex import MaphexPosition
+from engines.pathagon import PathagonPosition
 
 
 def _played(game: str, plies: int, seed: int) -> list[engines.Position]:
@@ -82,9 +84,9 @@ def test_a_view_is_immutable_and_its_shape_is_shared(game: str) -> None:
     assert view.shape is first.board_view().shape  # one shape per board, built once
     assert len(view.shape.board) == len(view.pieces)
     with pytest.raises(dataclasses.FrozenInstanceError):
-        view.zone = 0  # type: ignore[misc]
+        view.zone = 0  # type: ignore[misc]  # the assignment mypy refuses is the point
     with pytest.raises(dataclasses.FrozenInstanceError):
-        view.shape.goals = ()  # type: ignore[misc]
+        view.shape.goals = ()  # type: ignore[misc]  # (as above: frozen at runtime too)
 
 
 @pytest.mark.parametrize("game", list(engines.GAMES))
@@ -99,7 +101,7 @@ def test_the_last_move_names_its_cells(game: str) -> None:
 def test_the_winning_cells_are_the_engines_and_link_only_touching_cells(game: str) -> None:
     position = _finished(game, FINISHING[game])
     view = position.board_view()
-    assert view.winning == position.winning_cells and view.winning  # type: ignore[attr-defined]
+    assert view.winning == position.winning_cells and view.winning
     touching = view.shape.touching
     for a, b in view.winning_links():
         assert a < b and {a, b} <= view.winning and b in touching[a]
@@ -111,7 +113,9 @@ def test_goal_cells_are_each_sides_edges_or_home_row() -> None:
     for game in ("pathagon", "maphex", "inphexion"):
         position = engines.new(game)
         goals = position.board_view().shape.goals
-        edges = position.edges  # type: ignore[attr-defined]
+        # Each of these games names the two edges a seat connects (its own attribute).
+        assert isinstance(position, PathagonPosition | MaphexPosition | InphexionPosition)
+        edges = position.edges
         assert goals == tuple(a | b for a, b in edges), game
     isopath = engines.new("isopath")
     assert isinstance(isopath, IsopathPosition)

@@ -108,7 +108,7 @@ def test_the_json_carries_each_games_board_view(game: str) -> None:
         assert frame["last"] == view.CELL.findall(position.last_move or "")
         assert frame["zone"] == shown.zone
     last = view.frame(positions[-1])
-    won = positions[-1].winning_cells  # type: ignore[attr-defined]
+    won = positions[-1].winning_cells
     assert last["win"] and sorted(last["win"]) == sorted(names[c] for c in won)
     assert last["links"] == [
         [names[a], names[b]] for a, b in positions[-1].board_view().winning_links()
