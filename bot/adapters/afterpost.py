@@ -12,7 +12,7 @@ buttons from the game's older boards at once (:attr:`PostSurface.retires_each_bo
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from typing import Protocol
 
 from bot.core.lru import Lru
@@ -98,27 +98,30 @@ async def board_posted(
             await surface.drop_buttons(post)
 
 
+async def _close_live(
+    manager: SessionManager,
+    surface: PostSurface,
+    game_id: int,
+    kind: PostKind,
+    close: Callable[[Place], Awaitable[None]],
+) -> None:
+    """Every live post of ``kind`` of ``game_id`` closed by ``close``, then retired."""
+    live = await manager.posts.posts_for(surface.platform, game_id=game_id, kind=kind, live=True)
+    for post in live:
+        await close(post)
+    if live:
+        await manager.posts.retire_posts(live)
+
+
 async def close_pickers(manager: SessionManager, surface: PostSurface, game_id: int) -> None:
     """Every open picker of ``game_id`` closed."""
-    posts = await manager.posts.posts_for(
-        surface.platform, game_id=game_id, kind=PostKind.PICKER, live=True
-    )
-    for post in posts:
-        await surface.close_picker(post)
-    if posts:
-        await manager.posts.retire_posts(posts)
+    await _close_live(manager, surface, game_id, PostKind.PICKER, surface.close_picker)
 
 
 async def close_offers(manager: SessionManager, surface: PostSurface, game_id: int) -> None:
     """Every live copy of ``game_id``'s offer (a draw offer, a takeback request) loses its
     answer buttons."""
-    offers = await manager.posts.posts_for(
-        surface.platform, game_id=game_id, kind=PostKind.OFFER, live=True
-    )
-    for offer in offers:
-        await surface.close_offer(offer)
-    if offers:
-        await manager.posts.retire_posts(offers)
+    await _close_live(manager, surface, game_id, PostKind.OFFER, surface.close_offer)
 
 
 async def close_lapsed_offers(
@@ -139,13 +142,7 @@ async def game_over(manager: SessionManager, surface: PostSurface, game_id: int)
     boards that still have live buttons lose them."""
     await close_pickers(manager, surface, game_id)
     await close_offers(manager, surface, game_id)
-    live = await manager.posts.posts_for(
-        surface.platform, game_id=game_id, kind=PostKind.BOARD, live=True
-    )
-    for post in live:
-        await surface.drop_buttons(post)
-    if live:
-        await manager.posts.retire_posts(live)
+    await _close_live(manager, surface, game_id, PostKind.BOARD, surface.drop_buttons)
 
 
 async def card_answered(
