@@ -99,7 +99,7 @@ class Bot:
 def test_a_killed_bot_leaves_no_worker_and_the_next_one_makes_the_move(tmp_path: Path) -> None:
     first = Bot(tmp_path)
     try:
-        first.send("as ada", "challenge bot inphexion first=them level=hard days=none")
+        first.send("as ada", "challenge bot maphex size=9 first=them level=hard days=none")
         first.wait_for(b"Hexhall bot is thinking: its move comes as a message.")
         while not workers_of(first.proc.pid):  # the search has a worker
             assert time.monotonic() < first.deadline and first.proc.poll() is None
@@ -120,10 +120,10 @@ def test_a_killed_bot_leaves_no_worker_and_the_next_one_makes_the_move(tmp_path:
     try:
         second.send("as ada")
         # The start-up sweep finds the game where the bot is to move; the outbox shows it.
-        end = second.wait_for(b"\xc2\xbb to ada: Your turn in #1 inpHeXion: Hexhall bot played ")
-        second.wait_for(b"#1 inpHeXion: Hexhall bot (White) vs ada (Black), move 2.", end)
+        end = second.wait_for(b"\xc2\xbb to ada: Your turn in #1 Maphex: Hexhall bot played ")
+        second.wait_for(b"#1 Maphex: ada (Red) vs Hexhall bot (Blue), move 2.", end)
         second.send("board")
-        second.wait_for(b"ada (Black) to move.", end)
+        second.wait_for(b"ada (Red) to move.", end)
         second.send("quit")
         assert second.proc.wait(timeout=TIMEOUT) == 0
         assert b"Traceback" not in second.stderr
