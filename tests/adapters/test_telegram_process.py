@@ -153,6 +153,10 @@ async def test_sigkill_between_and_during_moves(tmp_path: Path) -> None:
                 await bot.start()
                 if stored == ply:
                     continue  # the player saw no answer and sends the move again
+                # Stored: the new process posts its board (answering the update Telegram
+                # sends again, or from the outbox, the dead process's claim taken over).
+                shown = await _answer(fake, group, before, photo=True)
+                assert shown.caption is not None and f"played {move}" in shown.caption
                 ply += 1
                 continue
             answer = await _answer(fake, group, before, photo=True)
