@@ -23,6 +23,7 @@ from bot.storage import GameRow, PlayerRow
 
 __all__ = [
     "ANSWER_GRACE",
+    "START_HOLD",
     "board_note",
     "deadline",
     "deliver_after",
@@ -39,6 +40,9 @@ __all__ = [
 #: How long after a move its committed board waits for the adapter answering the move to claim
 #: it (milliseconds, normally) before any outbox may post it instead.
 ANSWER_GRACE = timedelta(seconds=10)
+#: How long the first boards of a tournament started by a command in its chat wait, so that
+#: the answer announcing the start (posted at once, in milliseconds) comes before them.
+START_HOLD = timedelta(seconds=2)
 
 
 def board_note(
@@ -78,13 +82,13 @@ def first_board_note(
 ) -> Notification:
     """The first board of a game made in the transaction that commits this note (its id is
     ``{game}`` until then), for its chat, naming ``player`` who moves first: a tournament's
-    games, which no answer posts.  ``grace``: held for :data:`ANSWER_GRACE`, so that an answer
+    games, which no answer posts.  ``grace``: held for :data:`START_HOLD`, so that an answer
     posted at once in the same chat (the start of a tournament by command) comes first."""
     return Notification(
         kind=Kind.BOARD,
         recipient=Recipient(player.platform, player.user_id, player.name, player.id),
         text=text,
-        deliver_after=now + ANSWER_GRACE if grace else now,
+        deliver_after=now + START_HOLD if grace else now,
         chat=chat,
         ply=0,
         direct=False,

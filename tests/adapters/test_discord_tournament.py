@@ -36,8 +36,8 @@ from tests.adapters.discord_kit import (
 )
 from tests.fakes.discord_fake import FakeChannel, ResponseKind, StoredMessage
 
-#: The answer's grace in these tests: the boards of a tournament started by command are still
-#: held until the answer is out (milliseconds), without waiting the real 10 s.
+#: The answer's grace in these tests: boards committed for an answer (a move's, a result's) are
+#: still held until the answer is out (milliseconds), without waiting the real 10 s.
 GRACE = timedelta(seconds=1)
 
 

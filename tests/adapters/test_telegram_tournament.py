@@ -43,8 +43,8 @@ async def _answer(
     return found[0]
 
 
-#: The answer's grace in these tests: the boards of a tournament started by command are still
-#: held until the answer is out (milliseconds), without waiting the real 10 s.
+#: The answer's grace in these tests: boards committed for an answer (a move's, a result's) are
+#: still held until the answer is out (milliseconds), without waiting the real 10 s.
 GRACE = timedelta(seconds=1)
 #: How often the outbox looks for due notes when nothing wakes it (the kit's default is 1 s).
 POLL = 0.1

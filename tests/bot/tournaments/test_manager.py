@@ -13,7 +13,7 @@ from bot.messages import Chat, User
 from bot.ratings import Rating, pool_of
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.sessions.policy import ANSWER_GRACE
+from bot.sessions.policy import START_HOLD
 from bot.sessions.posts import standings_tournament
 from bot.storage import Community, GameRow
 from bot.storage.dbapi import Conn, to_ts
@@ -107,7 +107,7 @@ async def test_the_start_posts_each_games_board_once(store_url: str) -> None:
             assert n.recipient.player_id == mover and users[mover].name == n.recipient.name
             assert (n.chat, n.ply, n.direct) == (ROOM, 0, False)
             assert f"game #{row.id} begins" in str(n.text)
-            assert n.deliver_after == m.now() + ANSWER_GRACE
+            assert n.deliver_after == m.now() + START_HOLD
         # Nothing else: no "your turn" in the chat (nobody turned direct messages on), no
         # second start message.
         assert [n.kind for n in due if n.kind is not Kind.BOARD] == []
