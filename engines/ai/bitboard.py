@@ -4,8 +4,8 @@ evaluations in less time).
 
 A board's neighbour relation is kept as a handful of shifts: for every offset ``d`` between
 a cell and one of its neighbours, the mask of the cells that have a neighbour ``d`` away.  On
-the Hex rhombus that is six shifts whatever the size, so :meth:`Shifts.dilate` (the cells next
-to a set) and :meth:`Shifts.two` (the cells next to at least two of a set) cost the same on a
+the Hex rhombus that is six shifts whatever the size, so :attr:`Shifts.dilate` (the cells next
+to a set) and :attr:`Shifts.two` (the cells next to at least two of a set) cost the same on a
 9×9 board as on a 5×5 one.
 
 >>> from engines.geometry import Rhombus
@@ -21,7 +21,7 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 __all__ = ["Shifts", "cells_of", "masks", "shifts_of"]
 
@@ -46,28 +46,81 @@ class Shifts:
         self.adjacent = tuple(sum(1 << nb for nb in set(around)) for around in nbrs)
         #: the same, by the cell's own bit (a one-cell mask)
         self.adjacent_to_bit = {1 << c: m for c, m in enumerate(self.adjacent)}
+        #: the cells next to at least one cell of a mask (those of the mask only if so)
+        self.dilate: Callable[[int], int]
+        #: the cells next to at least one cell of a mask, and those next to at least two
+        self.two: Callable[[int], tuple[int, int]]
+        if len(self.down) == len(self.up) == 3:  # the hexagonal boards, written out
+            self.dilate, self.two = _hexagonal(self.down, self.up)
+        else:
+            self.dilate, self.two = _any(self.down, self.up)
 
-    def dilate(self, s: int) -> int:
-        """The cells next to at least one cell of ``s`` (those of ``s`` only if so)."""
+
+def _any(
+    down: tuple[tuple[int, int], ...], up: tuple[tuple[int, int], ...]
+) -> tuple[Callable[[int], int], Callable[[int], tuple[int, int]]]:
+    """:attr:`Shifts.dilate` and :attr:`Shifts.two` for any offsets."""
+
+    def dilate(s: int) -> int:
         out = 0
-        for d, m in self.down:
+        for d, m in down:
             out |= (s >> d) & m
-        for d, m in self.up:
+        for d, m in up:
             out |= (s << d) & m
         return out
 
-    def two(self, s: int) -> tuple[int, int]:
-        """The cells next to at least one cell of ``s``, and those next to at least two."""
-        one = two = 0
-        for d, m in self.down:
+    def two(s: int) -> tuple[int, int]:
+        once = twice = 0
+        for d, m in down:
             x = (s >> d) & m
-            two |= one & x
-            one |= x
-        for d, m in self.up:
+            twice |= once & x
+            once |= x
+        for d, m in up:
             x = (s << d) & m
-            two |= one & x
-            one |= x
-        return one, two
+            twice |= once & x
+            once |= x
+        return once, twice
+
+    return dilate, two
+
+
+def _hexagonal(
+    down: tuple[tuple[int, int], ...], up: tuple[tuple[int, int], ...]
+) -> tuple[Callable[[int], int], Callable[[int], tuple[int, int]]]:
+    """:attr:`Shifts.dilate` and :attr:`Shifts.two` for three offsets each way, without the
+    loops (about a third less time)."""
+    (d1, m1), (d2, m2), (d3, m3) = down
+    (u1, n1), (u2, n2), (u3, n3) = up
+
+    def dilate(s: int) -> int:
+        return (
+            ((s >> d1) & m1)
+            | ((s >> d2) & m2)
+            | ((s >> d3) & m3)
+            | ((s << u1) & n1)
+            | ((s << u2) & n2)
+            | ((s << u3) & n3)
+        )
+
+    def two(s: int) -> tuple[int, int]:
+        a = (s >> d1) & m1
+        b = (s >> d2) & m2
+        twice = a & b
+        once = a | b
+        x = (s >> d3) & m3
+        twice |= once & x
+        once |= x
+        x = (s << u1) & n1
+        twice |= once & x
+        once |= x
+        x = (s << u2) & n2
+        twice |= once & x
+        once |= x
+        x = (s << u3) & n3
+        twice |= once & x
+        return once | x, twice
+
+    return dilate, two
 
 
 #: The shifts of each board seen, by its neighbour table's identity (the table kept with them).

@@ -146,87 +146,97 @@ def _side(sh: Shifts, own: int, open_: int, edge_a: int, edge_b: int) -> tuple[i
             near_b |= ring
         if around:
             arounds.append(around)
-    layers_a = _layers(sh, start_a, open_, arounds)
-    layers_b = _layers(sh, start_b, open_, arounds)
-    value, moves = _least_sum(layers_a, layers_b, open_)
+    value, moves = _least_sum(sh, start_a, start_b, open_, arounds)
     return value, moves, near_a & near_b
 
 
-def _layers(sh: Shifts, start: int, open_: int, arounds: list[int]) -> list[int]:
-    """The open cells by two-distance from an edge: ``start`` (distance 1), then each layer
-    the open cells not yet reached with at least two neighbourhood cells reached."""
-    out = [start]
-    reached = start
-    down, up, adjacent = sh.down, sh.up, sh.adjacent_to_bit
-    while True:
-        one = two = 0
-        for d, m in down:
-            x = (reached >> d) & m
+def _grow(sh: Shifts, reached: int, open_: int, arounds: list[int]) -> tuple[int, list[int]]:
+    """The next layer of the two-distance from an edge, the open cells not yet ``reached``
+    with at least two neighbourhood cells reached, and the chains' surroundings still worth
+    a look (``arounds``: per own chain, the open cells around it)."""
+    one, two = sh.two(reached)
+    if arounds:
+        # A chain's open cells see each other: two of them reached reach them all, one
+        # (``e``) counts once more for those of them not next to ``e`` already.
+        adjacent = sh.adjacent_to_bit
+        singles: dict[int, int] = {}
+        left = []
+        for around in arounds:
+            ra = around & reached
+            if not ra:
+                left.append(around)
+            elif ra & (ra - 1):
+                two |= around
+            else:
+                singles[ra] = singles.get(ra, 0) | around
+                left.append(around)
+        for e, around in singles.items():
+            x = around & ~adjacent[e]
             two |= one & x
             one |= x
-        for d, m in up:
-            x = (reached << d) & m
-            two |= one & x
-            one |= x
-        if arounds:
-            # A chain's open cells see each other: two of them reached reach them all, one
-            # (``e``) counts once more for those of them not next to ``e`` already.
-            singles: dict[int, int] = {}
-            left = []
-            for around in arounds:
-                ra = around & reached
-                if not ra:
-                    left.append(around)
-                elif ra & (ra - 1):
-                    two |= around
-                else:
-                    singles[ra] = singles.get(ra, 0) | around
-                    left.append(around)
-            for e, around in singles.items():
-                x = around & ~adjacent[e]
-                two |= one & x
-                one |= x
-            arounds = left
-        new = two & open_ & ~reached
-        if not new:
-            return out
-        reached |= new
-        out.append(new)
+        arounds = left
+    return two & open_ & ~reached, arounds
 
 
-def _least_sum(layers_a: list[int], layers_b: list[int], open_: int) -> tuple[int, int]:
-    """The least sum of the two distances over the open cells (:data:`FAR` for a cell one
-    edge cannot reach; the sum at most :data:`FAR`) and how many cells have it."""
-    best, moves = 2 * FAR, 0
-    for i, ma in enumerate(layers_a):
-        if i + 2 > best:
-            break
+def _least_sum(
+    sh: Shifts, start_a: int, start_b: int, open_: int, arounds: list[int]
+) -> tuple[int, int]:
+    """The least sum of the two two-distances over the open cells (:data:`FAR` for a cell
+    one edge cannot reach; the sum at most :data:`FAR`) and how many cells have it, the
+    distances from the open cells ``start_a`` and ``start_b`` (distance 1).
+
+    Both edges' layers grow together and stop once no cell further out could reach the
+    least sum found: the sum of a cell beyond ``k`` layers of either is at least ``k + 2``."""
+    layers_a, layers_b = [start_a], [start_b]
+    reached_a, reached_b = start_a, start_b
+    left_a, left_b = arounds, arounds
+    done_a = done_b = False
+    both = start_a & start_b
+    best, moves = (2, both.bit_count()) if both else (2 * FAR, 0)
+    k = 1  # the layers known on each side (those not done)
+    while best > k + 1 and not (done_a and done_b):
+        if not done_a:
+            new, left_a = _grow(sh, reached_a, open_, left_a)
+            if new:
+                reached_a |= new
+                layers_a.append(new)
+            else:
+                done_a = True
+        if not done_b:
+            new, left_b = _grow(sh, reached_b, open_, left_b)
+            if new:
+                reached_b |= new
+                layers_b.append(new)
+            else:
+                done_b = True
+        k += 1
+        # The new pairs of layers: a's layer k with b's first k, b's layer k with a's first k-1.
+        if len(layers_a) == k:
+            ma = layers_a[k - 1]
+            for j, mb in enumerate(layers_b[:k]):
+                if ma & mb:
+                    best, moves = _fold(best, moves, k + j + 1, ma & mb)
+        if len(layers_b) == k:
+            mb = layers_b[k - 1]
+            for i, ma in enumerate(layers_a[: k - 1]):
+                if ma & mb:
+                    best, moves = _fold(best, moves, i + 1 + k, ma & mb)
+    if best > FAR:  # a cell reached from one edge only counts FAR for the other (both done)
+        for i, ma in enumerate(layers_a):
+            best, moves = _fold(best, moves, i + 1 + FAR, ma & ~reached_b)
         for j, mb in enumerate(layers_b):
-            s = i + j + 2
-            if s > best:
-                break
-            m = ma & mb
-            if m:
-                if s < best:
-                    best, moves = s, m.bit_count()
-                else:
-                    moves += m.bit_count()
-    if best > FAR:  # a cell reached from one edge only counts FAR for the other
-        reached_a = reached_b = 0
-        for ma in layers_a:
-            reached_a |= ma
-        for mb in layers_b:
-            reached_b |= mb
-        sums = [(i + 1 + FAR, ma & ~reached_b) for i, ma in enumerate(layers_a)]
-        sums += [(j + 1 + FAR, mb & ~reached_a) for j, mb in enumerate(layers_b)]
-        sums.append((2 * FAR, open_ & ~reached_a & ~reached_b))
-        for s, m in sums:
-            if m and s <= best:
-                if s < best:
-                    best, moves = s, m.bit_count()
-                else:
-                    moves += m.bit_count()
+            best, moves = _fold(best, moves, j + 1 + FAR, mb & ~reached_a)
+        best, moves = _fold(best, moves, 2 * FAR, open_ & ~reached_a & ~reached_b)
     return min(best, FAR), moves
+
+
+def _fold(best: int, moves: int, s: int, m: int) -> tuple[int, int]:
+    """The least sum and its count once the cells ``m`` with the sum ``s`` are counted."""
+    if not m or s > best:
+        return best, moves
+    if s < best:
+        return s, m.bit_count()
+    return best, moves + m.bit_count()
 
 
 #: Values already worked out, by board, colours, player to move and whether the opening is
