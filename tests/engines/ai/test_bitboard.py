@@ -12,7 +12,11 @@ from engines.ai.bitboard import Shifts, cells_of, masks, shifts_of
 from engines.geometry import Board, Hexagon, Rhombus, Square
 
 
-@pytest.mark.parametrize("board", [Rhombus(5), Rhombus(9), Square(7), Hexagon(4)], ids=repr)
+@pytest.mark.parametrize(
+    "board",
+    [Rhombus(5), Rhombus(9), Square(7), Hexagon(4)],
+    ids=["rhombus 5", "rhombus 9", "square 7", "hexagon 4"],
+)
 def test_the_shifts_count_the_neighbours_the_table_lists(board: Board) -> None:
     nbrs = board.neighbours
     sh = shifts_of(nbrs)
