@@ -19,11 +19,8 @@ since Queenbee.  Cells of a side's won chain give a potential of 0.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Collection, Sequence
-from dataclasses import dataclass, field
-from functools import cached_property
-
-from engines.ai.bitboard import Shifts, cells_of, masks, shifts_of
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 
 __all__ = ["EMPTY", "FAR", "Potential", "potential", "potentials"]
 
@@ -36,17 +33,11 @@ FAR = 99
 class Potential:
     """One side's connection potential: ``value`` (pieces still needed against resistance,
     :data:`FAR` when blocked), ``moves`` (how many empty cells reach that value: the more,
-    the harder to block) and :attr:`through` (each empty cell's sum of the two distances,
-    given or worked out when first asked for)."""
+    the harder to block) and ``through`` (each empty cell's sum of the two distances)."""
 
     value: int
     moves: int
-    cells: tuple[int, ...] | Callable[[], tuple[int, ...]] = field(repr=False, compare=False)
-
-    @cached_property
-    def through(self) -> tuple[int, ...]:
-        """Each cell's sum of the two distances (:data:`FAR` for a cell not empty)."""
-        return self.cells if isinstance(self.cells, tuple) else self.cells()
+    through: tuple[int, ...]
 
 
 _BITS: dict[tuple[Collection[int], Collection[int], int], list[int]] = {}
@@ -166,34 +157,55 @@ def _two_distance(
 
 
 def _plain_distance(
-    owner: Sequence[int], who: int, nbrs: Sequence[Sequence[int]], bits: list[int], bit: int
+    owner: Sequence[int], who: int, nbrs: Sequence[Sequence[int]], starts: Sequence[int]
 ) -> list[int]:
-    """Per cell the empty cells ``who`` must fill to reach it from the edge ``bit`` (the cell
-    itself counted when empty; 0 for its pieces joined to the edge; :data:`FAR` when none):
-    :func:`_two_distance` with ``kth`` 1, by a walk where its pieces cost nothing."""
+    """Per cell the empty cells ``who`` must fill to reach it from the edge whose cells are
+    ``starts`` (the cell itself counted when empty; 0 for its pieces joined to the edge;
+    :data:`FAR` when none): :func:`_two_distance` with ``kth`` 1, by a walk where its pieces
+    cost nothing."""
     dist = [FAR] * len(owner)
     todo: deque[int] = deque()
-    for c, v in enumerate(owner):
-        if bits[c] & bit:
-            if v == who:
-                dist[c] = 0
-                todo.appendleft(c)
-            elif v == EMPTY:
-                dist[c] = 1
-                todo.append(c)
+    for c in starts:
+        v = owner[c]
+        if v == who:
+            dist[c] = 0
+            todo.appendleft(c)
+        elif v == EMPTY:
+            dist[c] = 1
+            todo.append(c)
+    pop, push, push_front = todo.popleft, todo.append, todo.appendleft
     while todo:  # nearest first: a piece's cell goes to the front, an empty one to the back
-        c = todo.popleft()
+        c = pop()
         d = dist[c]
         for nb in nbrs[c]:
             v = owner[nb]
             if v == who:
                 if d < dist[nb]:
                     dist[nb] = d
-                    todo.appendleft(nb)
-            elif v == EMPTY and d + 1 < dist[nb]:
+                    push_front(nb)
+            elif v == EMPTY and d < dist[nb] - 1:
                 dist[nb] = d + 1
-                todo.append(nb)
+                push(nb)
     return dist
+
+
+def _edge_cells(edges: tuple[Collection[int], ...], n: int) -> tuple[list[int], list[int]]:
+    """The cells of each of the two edges, in order (from :func:`_edge_bits`, kept per board)."""
+    bits = _edge_bits(edges, n)
+    found = _CELLS.get(id(bits))
+    if found is None or found[0] is not bits:
+        found = (
+            bits,
+            [c for c in range(n) if bits[c] & 1],
+            [c for c in range(n) if bits[c] & 2],
+        )
+        if len(_CELLS) >= 64:
+            _CELLS.clear()
+        _CELLS[id(bits)] = found
+    return found[1], found[2]
+
+
+_CELLS: dict[int, tuple[list[int], list[int], list[int]]] = {}
 
 
 def potential(
@@ -208,158 +220,27 @@ def potential(
     two-distance (hexagonal boards, where every cell has two ways on); 1 the plain distance
     (the square board of Pathagon, where one blocker stops a step but traps reopen it)."""
     n = len(owner)
-    if kth == 1 and who in (0, 1) and _SIDES.issuperset(owner):
-        return _plain_potential(owner, who, nbrs, edges)
     if kth == 1:
         # The plain distance needs no neighbourhoods: a walk from each edge where ``who``'s
         # pieces cost nothing and each empty cell one (the same figures, in less time).
-        bits = _edge_bits(edges, n)
-        a = _plain_distance(owner, who, nbrs, bits, 1)
-        if any(a[c] == 0 and bits[c] & 2 for c in range(n)):
+        on_a, on_b = _edge_cells(edges, n)
+        a = _plain_distance(owner, who, nbrs, on_a)
+        if 0 in [a[c] for c in on_b]:
             return Potential(0, 1, tuple([FAR] * n))  # a group touching both edges
-        b = _plain_distance(owner, who, nbrs, bits, 2)
+        b = _plain_distance(owner, who, nbrs, on_b)
     else:
         near, touches, joined = _neighbourhoods(owner, who, nbrs, edges)
         if joined:  # a group already touching both edges: connected
             return Potential(0, 1, tuple([FAR] * n))
         a = _two_distance(owner, near, touches, 1, kth)
         b = _two_distance(owner, near, touches, 2, kth)
-    through = [FAR] * n
-    best = FAR
-    moves = 0
-    for c in range(n):
-        if owner[c] != EMPTY:
-            continue
-        s = min(a[c] + b[c], FAR)  # the cell itself counted in both
-        through[c] = s
-        if s < best:
-            best, moves = s, 1
-        elif s == best:
-            moves += 1
-    return Potential(best, moves, tuple(through))
-
-
-def _edge_masks(edges: tuple[Collection[int], ...], n: int) -> tuple[int, int]:
-    """The masks of the two edges (bit ``c`` for cell ``c``), from :func:`_edge_bits`."""
-    bits = _edge_bits(edges, n)
-    key = (id(bits), n)
-    found = _MASKS.get(key)
-    if found is None or found[0] is not bits:
-        a = sum(1 << c for c in range(n) if bits[c] & 1)
-        b = sum(1 << c for c in range(n) if bits[c] & 2)
-        found = (bits, a, b)
-        if len(_MASKS) >= 64:
-            _MASKS.clear()
-        _MASKS[key] = found
-    return found[1], found[2]
-
-
-_MASKS: dict[tuple[int, int], tuple[list[int], int, int]] = {}
-#: The cell values the masks of :mod:`engines.ai.bitboard` know.
-_SIDES = frozenset((EMPTY, 0, 1))
-
-
-def _groups(sh: Shifts, own: int) -> list[tuple[int, int]]:
-    """Each group of ``own`` (its cells joined through neighbours) and the cells next to it."""
-    out = []
-    rest = own
-    while rest:
-        grown = front = rest & -rest
-        while front:
-            front = sh.dilate(front) & rest & ~grown
-            grown |= front
-        rest ^= grown
-        out.append((grown, sh.dilate(grown)))
-    return out
-
-
-def _plain_layers(sh: Shifts, groups: list[tuple[int, int]], empty: int, edge: int) -> list[int]:
-    """The cells by plain distance from ``edge`` (:func:`_plain_distance` on masks): layer 0
-    the side's ``groups`` touching the edge, then each layer the empty cells next to the one
-    before (or on the edge) and the groups next to them."""
-    layer = near = 0
-    left = []
-    for group in groups:
-        if group[0] & edge:
-            layer |= group[0]
-            near |= group[1]
-        else:
-            left.append(group)
-    layers = [layer]
-    reached = layer
-    front = (edge | near) & empty
-    while front:
-        near = sh.dilate(front)
-        layer = front
-        if left:
-            keep = []
-            for group in left:
-                if group[0] & near:
-                    layer |= group[0]
-                    near |= group[1]
-                else:
-                    keep.append(group)
-            left = keep
-        reached |= layer
-        layers.append(layer)
-        front = near & empty & ~reached
-    return layers
-
-
-def _plain_potential(
-    owner: Sequence[int],
-    who: int,
-    nbrs: Sequence[Sequence[int]],
-    edges: tuple[Collection[int], Collection[int]],
-) -> Potential:
-    """:func:`potential` with ``kth`` 1 for a board of ``-1``, ``0`` and ``1`` cells, on bit
-    masks (:mod:`engines.ai.bitboard`): the same figures in less time, each cell's sum of
-    the two distances worked out only when asked for."""
-    n = len(owner)
-    sh = shifts_of(nbrs)
-    edge_a, edge_b = _edge_masks(edges, n)
-    empty, zero, one = masks(owner)
-    own = zero if who == 0 else one
-    groups = _groups(sh, own)
-    layers_a = _plain_layers(sh, groups, empty, edge_a)
-    if layers_a[0] & edge_b:
-        return Potential(0, 1, tuple([FAR] * n))  # a group touching both edges
-    layers_b = _plain_layers(sh, groups, empty, edge_b)
-    best, moves = FAR, 0
-    seen = 0  # the empty cells with a sum below FAR
-    for i, ma in enumerate(layers_a):
-        ma &= empty
-        if not ma or i + 1 > best:
-            continue
-        for j, mb in enumerate(layers_b):
-            s = i + j
-            if s >= FAR:
-                break
-            m = ma & mb
-            if m:
-                seen |= m
-                if s < best:
-                    best, moves = s, m.bit_count()
-                elif s == best:
-                    moves += m.bit_count()
-    if best == FAR:
-        moves = (empty & ~seen).bit_count()
-
-    def through() -> tuple[int, ...]:
-        a = _by_cell(layers_a, n)
-        b = _by_cell(layers_b, n)
-        return tuple(min(a[c] + b[c], FAR) if v == EMPTY else FAR for c, v in enumerate(owner))
-
-    return Potential(best, moves, through)
-
-
-def _by_cell(layers: list[int], n: int) -> list[int]:
-    """Each cell's layer (:data:`FAR` for a cell in none)."""
-    out = [FAR] * n
-    for i, layer in enumerate(layers):
-        for c in cells_of(layer):
-            out[c] = i
-    return out
+    # Each empty cell's sum (the cell itself counted in both), at most FAR.
+    through = [
+        FAR if v != EMPTY or x + y > FAR else x + y for v, x, y in zip(owner, a, b, strict=True)
+    ]
+    sums = [t for t, v in zip(through, owner, strict=True) if v == EMPTY]
+    best = min(sums, default=FAR)
+    return Potential(best, sums.count(best), tuple(through))
 
 
 def potentials(
