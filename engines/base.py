@@ -494,6 +494,24 @@ def normalize_move(move: object) -> str:
         raise IllegalMove(IllegalMoveCode.NOT_TEXT, kind=type(move).__name__)
     if len(move) > MAX_MOVE_LENGTH:
         raise IllegalMove(IllegalMoveCode.TOO_LONG, length=len(move))
+    known = _NORMALIZED.get(move)
+    if known is not None:
+        return known
+    text = _normalized(move)
+    if len(_NORMALIZED) >= _NORMALIZED_KEPT:
+        _NORMALIZED.clear()
+    _NORMALIZED[move] = text
+    return text
+
+
+#: Texts already normalized (a search plays the same few hundred move texts again and again).
+_NORMALIZED: dict[str, str] = {}
+#: The most texts :data:`_NORMALIZED` holds before it is emptied.
+_NORMALIZED_KEPT = 4096
+
+
+def _normalized(move: str) -> str:
+    """:func:`normalize_move` of a text, worked out."""
     move = unicodedata.normalize("NFKC", move).translate(_INVISIBLE)
     text = _SPACES.sub(" ", move.strip().lower())
     # Spaces around the joining signs are forgiven: "c3 - c4" means "c3-c4".

@@ -625,7 +625,12 @@ def _read_last(board: Rhombus, move: str | None) -> _Parts:
 
 def _movable(cells: tuple[int, ...], colour: int, nbrs: tuple[tuple[int, ...], ...]) -> bool:
     """Whether some disc of ``colour`` has an empty neighbour (so it can be pushed)."""
-    return any(v == colour and EMPTY in (cells[nb] for nb in nbrs[c]) for c, v in enumerate(cells))
+    for c, v in enumerate(cells):
+        if v == colour:
+            for nb in nbrs[c]:
+                if cells[nb] == EMPTY:
+                    return True
+    return False
 
 
 def new(size: int = 7, pie: bool = True) -> InphexionPosition:

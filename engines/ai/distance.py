@@ -157,34 +157,55 @@ def _two_distance(
 
 
 def _plain_distance(
-    owner: Sequence[int], who: int, nbrs: Sequence[Sequence[int]], bits: list[int], bit: int
+    owner: Sequence[int], who: int, nbrs: Sequence[Sequence[int]], starts: Sequence[int]
 ) -> list[int]:
-    """Per cell the empty cells ``who`` must fill to reach it from the edge ``bit`` (the cell
-    itself counted when empty; 0 for its pieces joined to the edge; :data:`FAR` when none):
-    :func:`_two_distance` with ``kth`` 1, by a walk where its pieces cost nothing."""
+    """Per cell the empty cells ``who`` must fill to reach it from the edge whose cells are
+    ``starts`` (the cell itself counted when empty; 0 for its pieces joined to the edge;
+    :data:`FAR` when none): :func:`_two_distance` with ``kth`` 1, by a walk where its pieces
+    cost nothing."""
     dist = [FAR] * len(owner)
     todo: deque[int] = deque()
-    for c, v in enumerate(owner):
-        if bits[c] & bit:
-            if v == who:
-                dist[c] = 0
-                todo.appendleft(c)
-            elif v == EMPTY:
-                dist[c] = 1
-                todo.append(c)
+    for c in starts:
+        v = owner[c]
+        if v == who:
+            dist[c] = 0
+            todo.appendleft(c)
+        elif v == EMPTY:
+            dist[c] = 1
+            todo.append(c)
+    pop, push, push_front = todo.popleft, todo.append, todo.appendleft
     while todo:  # nearest first: a piece's cell goes to the front, an empty one to the back
-        c = todo.popleft()
+        c = pop()
         d = dist[c]
         for nb in nbrs[c]:
             v = owner[nb]
             if v == who:
                 if d < dist[nb]:
                     dist[nb] = d
-                    todo.appendleft(nb)
-            elif v == EMPTY and d + 1 < dist[nb]:
+                    push_front(nb)
+            elif v == EMPTY and d < dist[nb] - 1:
                 dist[nb] = d + 1
-                todo.append(nb)
+                push(nb)
     return dist
+
+
+def _edge_cells(edges: tuple[Collection[int], ...], n: int) -> tuple[list[int], list[int]]:
+    """The cells of each of the two edges, in order (from :func:`_edge_bits`, kept per board)."""
+    bits = _edge_bits(edges, n)
+    found = _CELLS.get(id(bits))
+    if found is None or found[0] is not bits:
+        found = (
+            bits,
+            [c for c in range(n) if bits[c] & 1],
+            [c for c in range(n) if bits[c] & 2],
+        )
+        if len(_CELLS) >= 64:
+            _CELLS.clear()
+        _CELLS[id(bits)] = found
+    return found[1], found[2]
+
+
+_CELLS: dict[int, tuple[list[int], list[int], list[int]]] = {}
 
 
 def potential(
@@ -202,30 +223,24 @@ def potential(
     if kth == 1:
         # The plain distance needs no neighbourhoods: a walk from each edge where ``who``'s
         # pieces cost nothing and each empty cell one (the same figures, in less time).
-        bits = _edge_bits(edges, n)
-        a = _plain_distance(owner, who, nbrs, bits, 1)
-        if any(a[c] == 0 and bits[c] & 2 for c in range(n)):
+        on_a, on_b = _edge_cells(edges, n)
+        a = _plain_distance(owner, who, nbrs, on_a)
+        if 0 in [a[c] for c in on_b]:
             return Potential(0, 1, tuple([FAR] * n))  # a group touching both edges
-        b = _plain_distance(owner, who, nbrs, bits, 2)
+        b = _plain_distance(owner, who, nbrs, on_b)
     else:
         near, touches, joined = _neighbourhoods(owner, who, nbrs, edges)
         if joined:  # a group already touching both edges: connected
             return Potential(0, 1, tuple([FAR] * n))
         a = _two_distance(owner, near, touches, 1, kth)
         b = _two_distance(owner, near, touches, 2, kth)
-    through = [FAR] * n
-    best = FAR
-    moves = 0
-    for c in range(n):
-        if owner[c] != EMPTY:
-            continue
-        s = min(a[c] + b[c], FAR)  # the cell itself counted in both
-        through[c] = s
-        if s < best:
-            best, moves = s, 1
-        elif s == best:
-            moves += 1
-    return Potential(best, moves, tuple(through))
+    # Each empty cell's sum (the cell itself counted in both), at most FAR.
+    through = [
+        FAR if v != EMPTY or x + y > FAR else x + y for v, x, y in zip(owner, a, b, strict=True)
+    ]
+    sums = [t for t, v in zip(through, owner, strict=True) if v == EMPTY]
+    best = min(sums, default=FAR)
+    return Potential(best, sums.count(best), tuple(through))
 
 
 def potentials(

@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from engines.ai.bitboard import Shifts, masks, shifts_of
 from engines.ai.distance import EMPTY, FAR
 from engines.base import Position
 from engines.connection import edge_touches
@@ -82,14 +83,13 @@ def open_board(cells: Sequence[int], colour: int, nbrs: Sequence[Sequence[int]])
 
 
 class _Shape:
-    """What never changes on one board size: neighbours and, per colour, each cell's edges
-    (bit 1 the first, bit 2 the second)."""
+    """What never changes on one board size: its :class:`~engines.ai.bitboard.Shifts` and,
+    per colour, the masks of its two edges."""
 
     def __init__(self, position: InphexionPosition) -> None:
-        self.nbrs = position.board.neighbours
-        self.bits = tuple(
-            [(1 if c in a else 0) | (2 if c in b else 0) for c in range(len(position.cells))]
-            for a, b in position.edges
+        self.shifts = shifts_of(position.board.neighbours)
+        self.edges = tuple(
+            (sum(1 << c for c in a), sum(1 << c for c in b)) for a, b in position.edges
         )
 
 
@@ -102,103 +102,141 @@ def open_potential(
     """``colour``'s two-distance potential on the board it sees (:func:`open_board`) and the
     number of cells reaching it: :func:`engines.ai.distance.potential` of the open board,
     computed in one go (``bits``: each cell's edges for ``colour``, bit 1 and bit 2)."""
-    n = len(cells)
-    # 0 open (empty or a movable opponent disc), 1 own, 2 wall (an opponent disc for good)
-    kind = [0] * n
-    for c in range(n):
-        v = cells[c]
-        if v == EMPTY:
-            continue
-        if v == colour:
-            kind[c] = 1
-            continue
-        for nb in nbrs[c]:
-            if cells[nb] == EMPTY:
-                break
-        else:
-            kind[c] = 2
-    group = [-1] * n
-    mark = [-1] * n  # the last group whose surroundings listed the cell
-    around: list[list[int]] = []
-    group_bits: list[int] = []
-    for start in range(n):
-        if kind[start] != 1 or group[start] >= 0:
-            continue
-        g = len(around)
-        group[start] = g
-        todo = [start]
-        cells_around: list[int] = []
-        touch = 0
-        while todo:
-            c = todo.pop()
-            touch |= bits[c]
-            for nb in nbrs[c]:
-                k = kind[nb]
-                if k == 1:
-                    if group[nb] < 0:
-                        group[nb] = g
-                        todo.append(nb)
-                elif k == 0 and mark[nb] != g:
-                    mark[nb] = g
-                    cells_around.append(nb)
-        if touch == 3:
-            return 0, 1
-        around.append(cells_around)
-        group_bits.append(touch)
-    near: list[list[int]] = [[] for _ in range(n)]
-    touches = [0] * n
-    stamp = [-1] * n
-    opened = [c for c in range(n) if kind[c] == 0]
-    for c in opened:
-        stamp[c] = c
-        out = near[c]
-        touch = bits[c]
-        for nb in nbrs[c]:
-            k = kind[nb]
-            if k == 0:
-                if stamp[nb] != c:
-                    stamp[nb] = c
-                    out.append(nb)
-            elif k == 1:
-                g = group[nb]
-                if mark[c] == n + g:
-                    continue  # this group's surroundings are listed already
-                mark[c] = n + g
-                touch |= group_bits[g]
-                for x in around[g]:
-                    if stamp[x] != c:
-                        stamp[x] = c
-                        out.append(x)
-        touches[c] = touch
-    total = [0] * n
-    for bit in (1, 2):
-        dist = [FAR] * n
-        count = [0] * n
-        frontier = [c for c in opened if touches[c] & bit]
-        for c in frontier:
-            dist[c] = 1
-        d = 2
-        while frontier:
-            nxt = []
-            for c in frontier:
-                for x in near[c]:
-                    if dist[x] == FAR:
-                        count[x] += 1
-                        if count[x] == 2:
-                            dist[x] = d
-                            nxt.append(x)
-            frontier = nxt
-            d += 1
-        for c in opened:
-            total[c] += dist[c]
-    best, moves = FAR, 0
-    for c in opened:
-        s = total[c]
-        if s < best:
-            best, moves = s, 1
-        elif s == best:
-            moves += 1
+    sh = shifts_of(nbrs)
+    empty, zero, one = masks(cells)
+    own, opp = (zero, one) if colour == 0 else (one, zero)
+    movable = opp & sh.dilate(empty)
+    edge_a = sum(1 << c for c, b in enumerate(bits) if b & 1)
+    edge_b = sum(1 << c for c, b in enumerate(bits) if b & 2)
+    value, moves, _ = _side(sh, own, empty | movable, edge_a, edge_b)
+    return value, moves
+
+
+def _side(sh: Shifts, own: int, open_: int, edge_a: int, edge_b: int) -> tuple[int, int, int]:
+    """A colour's two-distance potential, the number of cells reaching it, and the cells
+    where a disc of the colour would join both its edges (on an edge or next to a chain
+    touching it, for each edge), on the board it sees: its discs ``own``, the ``open_``
+    cells (empty or a movable opponent disc) and the opponent's other discs walls.
+
+    Every own chain joins the open cells around it into one neighbourhood, as in
+    :func:`engines.ai.distance.potential`; the two-distance grows a layer at a time: the
+    open cells with two neighbours (through chains too) in the layers before."""
+    dilate = sh.dilate
+    rest = own
+    arounds: list[int] = []
+    start_a = open_ & edge_a
+    start_b = open_ & edge_b
+    near_a, near_b = edge_a, edge_b
+    while rest:
+        g = front = rest & -rest
+        rest ^= front
+        while front:
+            front = dilate(front) & rest
+            rest ^= front
+            g |= front
+        ring = dilate(g)
+        around = ring & open_
+        if g & edge_a:
+            if g & edge_b:
+                return 0, 1, sh.full  # a chain joining both edges
+            start_a |= around
+            near_a |= ring
+        elif g & edge_b:
+            start_b |= around
+            near_b |= ring
+        if around:
+            arounds.append(around)
+    value, moves = _least_sum(sh, start_a, start_b, open_, arounds)
+    return value, moves, near_a & near_b
+
+
+def _grow(sh: Shifts, reached: int, open_: int, arounds: list[int]) -> tuple[int, list[int]]:
+    """The next layer of the two-distance from an edge, the open cells not yet ``reached``
+    with at least two neighbourhood cells reached, and the chains' surroundings still worth
+    a look (``arounds``: per own chain, the open cells around it)."""
+    one, two = sh.two(reached)
+    if arounds:
+        # A chain's open cells see each other: two of them reached reach them all, one
+        # (``e``) counts once more for those of them not next to ``e`` already.
+        adjacent = sh.adjacent_to_bit
+        singles: dict[int, int] = {}
+        left = []
+        for around in arounds:
+            ra = around & reached
+            if not ra:
+                left.append(around)
+            elif ra & (ra - 1):
+                two |= around
+            else:
+                singles[ra] = singles.get(ra, 0) | around
+                left.append(around)
+        for e, around in singles.items():
+            x = around & ~adjacent[e]
+            two |= one & x
+            one |= x
+        arounds = left
+    return two & open_ & ~reached, arounds
+
+
+def _least_sum(
+    sh: Shifts, start_a: int, start_b: int, open_: int, arounds: list[int]
+) -> tuple[int, int]:
+    """The least sum of the two two-distances over the open cells (:data:`FAR` for a cell
+    one edge cannot reach; the sum at most :data:`FAR`) and how many cells have it, the
+    distances from the open cells ``start_a`` and ``start_b`` (distance 1).
+
+    Both edges' layers grow together and stop once no cell further out could reach the
+    least sum found: the sum of a cell beyond ``k`` layers of either is at least ``k + 2``."""
+    layers_a, layers_b = [start_a], [start_b]
+    reached_a, reached_b = start_a, start_b
+    left_a, left_b = arounds, arounds
+    done_a = done_b = False
+    both = start_a & start_b
+    best, moves = (2, both.bit_count()) if both else (2 * FAR, 0)
+    k = 1  # the layers known on each side (those not done)
+    while best > k + 1 and not (done_a and done_b):
+        if not done_a:
+            new, left_a = _grow(sh, reached_a, open_, left_a)
+            if new:
+                reached_a |= new
+                layers_a.append(new)
+            else:
+                done_a = True
+        if not done_b:
+            new, left_b = _grow(sh, reached_b, open_, left_b)
+            if new:
+                reached_b |= new
+                layers_b.append(new)
+            else:
+                done_b = True
+        k += 1
+        # The new pairs of layers: a's layer k with b's first k, b's layer k with a's first k-1.
+        if len(layers_a) == k:
+            ma = layers_a[k - 1]
+            for j, mb in enumerate(layers_b[:k]):
+                if ma & mb:
+                    best, moves = _fold(best, moves, k + j + 1, ma & mb)
+        if len(layers_b) == k:
+            mb = layers_b[k - 1]
+            for i, ma in enumerate(layers_a[: k - 1]):
+                if ma & mb:
+                    best, moves = _fold(best, moves, i + 1 + k, ma & mb)
+    if best > FAR:  # a cell reached from one edge only counts FAR for the other (both done)
+        for i, ma in enumerate(layers_a):
+            best, moves = _fold(best, moves, i + 1 + FAR, ma & ~reached_b)
+        for j, mb in enumerate(layers_b):
+            best, moves = _fold(best, moves, j + 1 + FAR, mb & ~reached_a)
+        best, moves = _fold(best, moves, 2 * FAR, open_ & ~reached_a & ~reached_b)
     return min(best, FAR), moves
+
+
+def _fold(best: int, moves: int, s: int, m: int) -> tuple[int, int]:
+    """The least sum and its count once the cells ``m`` with the sum ``s`` are counted."""
+    if not m or s > best:
+        return best, moves
+    if s < best:
+        return s, m.bit_count()
+    return best, moves + m.bit_count()
 
 
 #: Values already worked out, by board, colours, player to move and whether the opening is
@@ -221,25 +259,51 @@ def evaluate(position: Position) -> float:
     return value
 
 
+#: Each colour's :func:`_side` already worked out, by board size, colour, its discs and the
+#: opponent discs that can never move (the board it sees): the positions after one push to
+#: different cells look the same to the side that pushed; emptied when it reaches :data:`KEPT`.
+_SIDES: dict[tuple[int, int, int, int], tuple[int, int, int]] = {}
+
+
+def _seen_by(
+    shape: _Shape, colour: int, own: int, opp: int, empty: int, near_empty: int
+) -> tuple[int, int, int]:
+    """``colour``'s potential, cells reaching it and the opponent discs it could push and
+    replace to join its edges at once (see :func:`winning_cells`), from the board's masks."""
+    movable = opp & near_empty
+    wall = opp ^ movable
+    key = (shape.shifts.size, colour, own, wall)
+    found = _SIDES.get(key)
+    if found is None:
+        if len(_SIDES) >= KEPT:
+            _SIDES.clear()
+        found = _SIDES[key] = _side(shape.shifts, own, empty | movable, *shape.edges[colour])
+    value, moves, joins = found
+    return value, moves, (movable & joins).bit_count()
+
+
 def _evaluate(position: InphexionPosition) -> float:
-    cells = position.cells
-    nbrs = position.board.neighbours
     mover = position.to_move
     colours = position.colours
     mine = colours[mover]
-    if position.ply >= 2 and winning_cells(cells, mine, nbrs, *position.edges[mine]):
-        return WINS_NOW if mover == 0 else 1.0 - WINS_NOW
     shape = _SHAPES.get(position.size)
     if shape is None:
         shape = _SHAPES[position.size] = _Shape(position)
-    (v0, m0), (v1, m1) = (open_potential(cells, c, nbrs, shape.bits[c]) for c in colours)
+    empty, zero, one = masks(position.cells)
+    near_empty = shape.shifts.dilate(empty)
+    discs = (zero, one)
+    sides = {
+        c: _seen_by(shape, c, discs[c], discs[1 - c], empty, near_empty) for c in (mine, 1 - mine)
+    }
+    opening = position.ply < 2
+    if not opening and sides[mine][2]:
+        return WINS_NOW if mover == 0 else 1.0 - WINS_NOW
+    v0, m0, _ = sides[colours[0]]
+    v1, m1, _ = sides[colours[1]]
     lead = float(min(v1, CAP) - min(v0, CAP))
     lead += 0.1 * (min(m0, 8) - min(m1, 8))
     lead += 0.5 if mover == 0 else -0.5
-    theirs = 1 - mine
-    threats = (
-        winning_cells(cells, theirs, nbrs, *position.edges[theirs]) if position.ply >= 2 else 0
-    )
+    threats = 0 if opening else sides[1 - mine][2]
     if threats:
         swing = 1.0 + 1.5 * min(threats - 1, 2)
         lead += -swing if mover == 0 else swing

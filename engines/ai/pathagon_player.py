@@ -131,15 +131,13 @@ def pathagon_candidates(position: Position) -> list[str]:
     springs = traps(position, mover)
     cells = position.cells
     forbidden = position.forbidden
+    t0, t1 = p0.through, p1.through  # each at most FAR
     ranked = sorted(
-        (c for c, v in enumerate(cells) if v == EMPTY and c not in forbidden),
-        key=lambda c: (
-            c not in springs,
-            min(p0.through[c], p1.through[c], FAR) - (0.5 if c in springs else 0),
-            c,
-        ),
+        (False, min(t0[c], t1[c]) - 0.5, c) if c in springs else (True, min(t0[c], t1[c]), c)
+        for c, v in enumerate(cells)
+        if v == EMPTY and c not in forbidden
     )
-    squares = ranked[:6]
+    squares = [c for _, _, c in ranked[:6]]
     names = position.board.names
     if position.placing:
         return [names[c] for c in squares]

@@ -9,6 +9,7 @@ import pytest
 import engines
 from engines.ai import inphexion_plan
 from engines.ai.alphabeta import Plan, search
+from engines.ai.bitboard import masks
 from engines.ai.distance import potential
 from engines.ai.hooks import plan_of
 from engines.ai.inphexion_plan import (
@@ -129,3 +130,30 @@ def test_values_kept_for_the_search_are_bounded_and_the_same(
         pos = pos.play(rng.choice(pos.legal_moves()))
     for p, v in seen:
         assert evaluate(p) == v == inphexion_plan._evaluate(p)
+
+
+def test_the_bit_mask_figures_are_those_of_the_cell_by_cell_ones() -> None:
+    # The evaluation works on bit masks, each side's figures kept by the board it sees
+    # (issue 49: the same values in less time): the potential is the open board's and the
+    # discs it could push to connect are those winning_cells counts, cell by cell.
+    inphexion_plan._SIDES.clear()
+    for size in (5, 7, 9):
+        for game in range(3):
+            rng = random.Random(game)
+            pos = engines.new("inphexion", size=size)
+            while pos.outcome is None:
+                nbrs = pos.board.neighbours
+                shape = inphexion_plan._Shape(pos)
+                empty, zero, one = masks(pos.cells)
+                discs = (zero, one)
+                near = shape.shifts.dilate(empty)
+                for colour in (WHITE, BLACK):
+                    mine, theirs = discs[colour], discs[1 - colour]
+                    for _ in range(2):  # worked out, then kept
+                        got = inphexion_plan._seen_by(shape, colour, mine, theirs, empty, near)
+                        a, b = pos.edges[colour]
+                        slow = potential(open_board(pos.cells, colour, nbrs), colour, nbrs, (a, b))
+                        wins = winning_cells(pos.cells, colour, nbrs, a, b)
+                        assert got[2] == wins
+                        assert got[:2] == (slow.value, slow.moves) or got[0] == slow.value == 0
+                pos = pos.play(rng.choice(pos.legal_moves()))
