@@ -202,7 +202,7 @@ Argument: TypeAlias = "str | int | tuple[str, ...] | IllegalMove"
 class IllegalMove(ValueError):
     """A move that is malformed or breaks a rule: a :attr:`code` (an enum member) and the
     :attr:`arguments` its sentence names, e.g. ``maphex.IllegalMoveCode.NOT_IN_TARGET`` with
-    ``cell="e5"``, ``target="top-left, 1"``.
+    ``cell="e5"``, ``target=1``, ``block=3``.
 
     No sentence is written here: ``str(exc)`` reads the code through the explainer set with
     :func:`explain_with` (the bot's sentences), or shows the code and its arguments until one

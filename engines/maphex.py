@@ -56,7 +56,8 @@ class IllegalMoveCode(enum.StrEnum):
     NOT_A_CELL = "maphex.not a cell"
     #: ``cell``
     TAKEN = "maphex.taken"
-    #: ``cell``, ``target``: the target sub-board's name
+    #: ``cell``, ``target``: the target sub-board's number (1-based), ``block``: how many
+    #: sub-boards a side of the board has (3 or 4; the words that name it are the bot's)
     NOT_IN_TARGET = "maphex.not in target"
 
 
@@ -233,8 +234,12 @@ class MaphexPosition(Position):
         if self.cells[cell] != EMPTY:
             raise IllegalMove(IllegalMoveCode.TAKEN, cell=text)
         if layout.subboard[cell] != self.target and not self.free:
-            target = str(self.target_name)
-            raise IllegalMove(IllegalMoveCode.NOT_IN_TARGET, cell=text, target=target)
+            raise IllegalMove(
+                IllegalMoveCode.NOT_IN_TARGET,
+                cell=text,
+                target=self.target + 1,
+                block=layout.block,
+            )
         mover = self.to_move
         cells = list(self.cells)
         cells[cell] = mover

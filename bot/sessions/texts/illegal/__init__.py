@@ -32,7 +32,7 @@ from bot.messages import Text, say
 from engines import IllegalMove, IllegalMoveCode, MoveCode
 from engines.base import Argument, explain_with
 
-__all__ = ["ILLEGAL_MOVES", "SHARED", "illegal_move", "illegal_said", "listing"]
+__all__ = ["ILLEGAL_MOVES", "READ_ALSO", "SHARED", "illegal_move", "illegal_said", "listing"]
 
 #: The sentence of every code all games share (:class:`engines.IllegalMoveCode`).
 SHARED: Mapping[MoveCode, str] = MappingProxyType(
@@ -72,6 +72,15 @@ ILLEGAL_MOVES: Mapping[MoveCode, str] = MappingProxyType(
 #: The codes whose arguments a game says in the reader's words itself.
 _WORDS: Mapping[MoveCode, Words] = MappingProxyType(
     {code: words for code, words in _own("WORDS").items() if callable(words)}
+)
+#: The arguments of a code its words read beyond those its sentence names (a game's
+#: ``READS``, beside its ``WORDS``): an engine passes them too.
+READ_ALSO: Mapping[MoveCode, frozenset[str]] = MappingProxyType(
+    {
+        code: frozenset(str(n) for n in names)
+        for code, names in _own("READS").items()
+        if isinstance(names, frozenset)
+    }
 )
 
 

@@ -4,7 +4,6 @@ by the game's name (:mod:`bot.sessions.texts.illegal`)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
@@ -14,7 +13,7 @@ from engines.base import Argument, MoveCode
 from engines.maphex import IllegalMoveCode as Code
 from render.maphex import subboard_words
 
-__all__ = ["SENTENCES", "WORDS"]
+__all__ = ["READS", "SENTENCES", "WORDS"]
 
 #: The sentence of every code of the game's own.
 SENTENCES: Mapping[MoveCode, str] = MappingProxyType(
@@ -29,17 +28,15 @@ SENTENCES: Mapping[MoveCode, str] = MappingProxyType(
     }
 )
 
-_SUBBOARD_NUMBER = re.compile(r"(\d+)$")
-
 
 def _target(arguments: Mapping[str, Argument]) -> Mapping[str, object]:
-    """The target sub-board as the engine names it (``centre, 5``; ``row 2, column 3; 7`` with
-    4x4 sub-boards), in the reader's words (the pictures' own, :mod:`render.maphex`)."""
-    name = str(arguments["target"])
-    found = _SUBBOARD_NUMBER.search(name)
-    if found is None:
+    """The target sub-board (its number and the board's ``block`` of sub-boards a side) in
+    the reader's words (the pictures' own, :mod:`render.maphex`): ``centre, 5``; ``row 2,
+    column 3; 7`` with 4x4 sub-boards."""
+    number, block = arguments.get("target"), arguments.get("block")
+    if not isinstance(number, int) or not isinstance(block, int):
         return {}
-    template, values = subboard_words(int(found.group(1)) - 1, 4 if ";" in name else 3)
+    template, values = subboard_words(number - 1, block)
     said: Text = say(
         template, **{k: say(v) if isinstance(v, str) else v for k, v in values.items()}
     )
@@ -49,4 +46,8 @@ def _target(arguments: Mapping[str, Argument]) -> Mapping[str, object]:
 #: The arguments this game says in the reader's words.
 WORDS: Mapping[MoveCode, Callable[[Mapping[str, Argument]], Mapping[str, object]]] = (
     MappingProxyType({Code.NOT_IN_TARGET: _target})
+)
+#: The arguments those words read beyond the sentence's own (the board's sub-boards a side).
+READS: Mapping[MoveCode, frozenset[str]] = MappingProxyType(
+    {Code.NOT_IN_TARGET: frozenset({"block"})}
 )
