@@ -402,7 +402,7 @@ REGISTRY: tuple[Command, ...] = (
         "stats [player]",
         (Param(NP_("option", "player"), Player(), N_("Whose (empty: yours)")),),
         StatsArgs,
-        lambda m, u, c, a: m.players.stats(u, c, a.player),
+        lambda m, u, c, a: m.players.stats(u, c, a.player, bot=a.bot),
         stats_words,
         chat_usage="stats [@player]",
     ),
