@@ -25,8 +25,8 @@ are spent (a game begun is finished); then ``hard`` plays ``--hard-games`` games
 seconds a move (15 s in inpHeXion 7×7), too slow for a full round-robin on a shared machine.
 Every game, in the order played, goes through :func:`bot.ratings.update` from new ratings, as
 players' rated games do; the table prints mu, sigma, the shown number and the games of each.
-With ``--write`` the games are stored too, so a later run adds rounds (``--rounds-from``
-the stored ones) instead of repeating them.
+With ``--write`` the games are stored too, and a later run with ``--write`` adds its games
+after the stored ones (new openings, the rounds going on) and rates them all again in order.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "benchmarks"))
+sys.path.append(str(ROOT / "benchmarks"))
 
 import ai  # the script beside this one: its reference players
 
@@ -148,11 +148,18 @@ def rate_games(names: Sequence[str], games: Sequence[Played]) -> dict[str, Ratin
     return ratings
 
 
+#: The players whose moves cost the most (the references' searches; greedy's one-move
+#: look-ahead over Iso-Path's thousands of turns): a round plays their games last.
+COSTLY = ("greedy", "alphabeta", "padfoot")
+
+
 def schedule(names: Sequence[str], round_no: int) -> list[tuple[str, str]]:
-    """Round ``round_no``'s games of every pair but ``hard``, seats alternating by round."""
+    """Round ``round_no``'s games of every pair but ``hard``, seats alternating by round; the
+    pairs with fewer costly players first (a round cut short by the budget still has them)."""
     cheap = [n for n in names if n != "hard"]
     pairs = [(a, b) for i, a in enumerate(cheap) for b in cheap[i + 1 :]]
-    return [(b, a) if (round_no + k) % 2 else (a, b) for k, (a, b) in enumerate(pairs)]
+    seated = [(b, a) if (round_no + k) % 2 else (a, b) for k, (a, b) in enumerate(pairs)]
+    return sorted(seated, key=lambda pair: sum(name in COSTLY for name in pair))
 
 
 def hard_schedule(names: Sequence[str], count: int) -> list[tuple[str, str]]:
