@@ -199,7 +199,8 @@ REGISTRY: tuple[Command, ...] = (
         chat_usage="challenge <game> [@player|bot] [option=value ...] [first=me|them|random] "
         "[days=none|1|3|7|14] [rated=no]",
         more="challenge bot <game> [level=easy|normal|hard] [option=value ...]: a game against "
-        "the bot, at once (never rated); other games are rated unless rated=no",
+        "the bot, at once (never rated for you; challenge bot alone: its levels' ratings, "
+        "stats bot: with their games); other games are rated unless rated=no",
     ),
     _about_a_challenge(
         "accept",
