@@ -4,7 +4,11 @@ Run: ``.venv/bin/python benchmarks/ai.py`` (``--games 10 --only maphex,pathagon 
 for a reduced run; ``--help`` for every flag).  ``--draws`` prints the bot's draws on replayed
 held positions instead (:mod:`benchmarks.ai_draws`, issue 49); ``--times`` the median wall and
 processor seconds a move of ``hard`` in every game and board size, from middle-game positions
-(:mod:`benchmarks.ai_time`: ``--times --positions 3 --levels normal,hard --no-wall-cap``).
+(:mod:`benchmarks.ai_time`: ``--times --positions 3 --levels normal,hard --no-wall-cap``);
+``--ratings`` the level ratings table: a round-robin between the levels and the references in
+every rating pool, rated by the bot's openskill model (:mod:`benchmarks.ai_ratings`; the flags
+after ``--ratings`` are its own, ``--ratings --table`` prints the stored table, ``--write``
+stores it for the bot).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a greedy
 player (takes a win when it has one, avoids a move that lets the opponent win at once,
@@ -332,6 +336,11 @@ def fits(game: str, matchup: str) -> bool:
 
 
 def main() -> None:
+    if "--ratings" in sys.argv[1:]:
+        import ai_ratings  # the script beside this one
+
+        ai_ratings.main([a for a in sys.argv[1:] if a != "--ratings"])
+        return
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--games", type=int, default=50, help="games per match-up (even)")
     parser.add_argument(
@@ -390,6 +399,11 @@ def main() -> None:
     )
     parser.add_argument(
         "--draws", action="store_true", help="the bot's draws on replayed held positions"
+    )
+    parser.add_argument(
+        "--ratings",
+        action="store_true",
+        help="the level ratings table (benchmarks/ai_ratings.py; its flags follow)",
     )
     parser.add_argument(
         "--times",

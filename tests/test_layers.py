@@ -37,6 +37,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "bot.config",
             "bot.deadlines",
             "bot.ratings",
+            "bot.level_ratings",
             "bot.tournaments",
             "bot.workers",
             "bot.heap",

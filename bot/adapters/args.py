@@ -183,9 +183,11 @@ class LeaderboardArgs:
 
 @dataclass(frozen=True)
 class StatsArgs:
-    """``stats``: whose (``None``: the caller's)."""
+    """``stats``: whose (``None``: the caller's; ``bot``: the bot's levels)."""
 
     player: User | None = None
+    #: the bot itself (its levels' ratings)
+    bot: bool = False
 
 
 @dataclass(frozen=True)

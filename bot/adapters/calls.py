@@ -36,6 +36,8 @@ __all__ = [
 
 async def challenge(m: SessionManager, user: User, chat: Chat, a: ChallengeArgs) -> Reply:
     game = a.game
+    if a.bot and not game and a.level is None:
+        return await m.challenges.bot_levels(user, chat)
     if a.level is not None and a.player is not None and not a.bot:
         return Reply.refuse(texts.level_is_for_the_bot())
     first = seat_first(game, a.options, a.first)

@@ -199,7 +199,8 @@ REGISTRY: tuple[Command, ...] = (
         chat_usage="challenge <game> [@player|bot] [option=value ...] [first=me|them|random] "
         "[days=none|1|3|7|14] [rated=no]",
         more="challenge bot <game> [level=easy|normal|hard] [option=value ...]: a game against "
-        "the bot, at once (never rated); other games are rated unless rated=no",
+        "the bot, at once (never rated for you; challenge bot alone: its levels' ratings, "
+        "stats bot: with their games); other games are rated unless rated=no",
     ),
     _about_a_challenge(
         "accept",
@@ -402,7 +403,7 @@ REGISTRY: tuple[Command, ...] = (
         "stats [player]",
         (Param(NP_("option", "player"), Player(), N_("Whose (empty: yours)")),),
         StatsArgs,
-        lambda m, u, c, a: m.players.stats(u, c, a.player),
+        lambda m, u, c, a: m.players.stats(u, c, a.player, bot=a.bot),
         stats_words,
         chat_usage="stats [@player]",
     ),

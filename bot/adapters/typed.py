@@ -195,6 +195,8 @@ def stats_words(words: list[str], named: Named) -> StatsArgs | Reply:
     """``stats [player]``: the player looked up by ``named``."""
     if len(words) > 1:
         return Reply.refuse(gettext("Usage: stats [player]"))
+    if words and words[0].lower() == "bot":
+        return StatsArgs(bot=True)
     try:
         return StatsArgs(PLAYER.parse(words[0], named) if words else None)
     except Unreadable as unknown_name:
@@ -245,6 +247,8 @@ def challenge_words(words: list[str], named: Named) -> ChallengeArgs | Reply:
     """``challenge <player|open|bot> <game> [option=value ...]``: the opponent looked up
     by ``named`` (an ``@username`` it cannot find is invited by name), ``first=``,
     ``days=``, ``rated=``, ``level=`` (against the bot) and the game's own options."""
+    if words and words[0].lower() == "bot" and (len(words) == 1 or words[1].lower() == "help"):
+        return ChallengeArgs(bot=True)  # no game: the bot's levels and their ratings
     if len(words) < 2:
         return Reply.refuse(_f("Usage: {usage}", usage=CHALLENGE_USAGE))
     who, game, settings = words[0], words[1], words[2:]

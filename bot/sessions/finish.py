@@ -42,7 +42,7 @@ from bot.core.status import GameResult, GameStatus
 from bot.messages import Text
 from bot.sessions import policy, standings
 from bot.sessions.context import Context
-from bot.storage import GameRow, PlayerRow, RatedEnd
+from bot.storage import GameRow, PlayerRow, RatingEnd
 from engines import Position, Termination
 
 __all__ = [
@@ -115,7 +115,7 @@ class Settled:
 
     winner: int | None
     result: GameResult
-    rated: RatedEnd | None
+    rated: RatingEnd | None
     changed: Text
     notes: tuple[Notification, ...]
 

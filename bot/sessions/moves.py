@@ -30,7 +30,7 @@ from bot.sessions import (
 )
 from bot.sessions.context import Context, Refusal
 from bot.sessions.loading import Loaded
-from bot.storage import GameRow, PlayerRow, RatedEnd
+from bot.storage import GameRow, PlayerRow, RatingEnd
 from bot.storage.sql_premoves import PlannedMove
 from engines import IllegalMove, Position
 
@@ -319,7 +319,7 @@ async def _planned(
     opponent = await loading.player_by_id(ctx, row.seats[1 - seat])
     title = presentation.title(row)
     ending: tuple[int | None, GameResult, Termination] | None = None
-    rated: RatedEnd | None = None
+    rated: RatingEnd | None = None
     notes: list[Notification] = []
     # A player's move is answered with the board in the game's chat, which names the player
     # to move (or the result): that is the chat's notification, and only those who asked for

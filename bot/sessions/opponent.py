@@ -4,7 +4,8 @@
 player, one per platform (user id :data:`~bot.core.notification.BOT_USER_ID`, named
 :data:`~bot.sessions.texts.BOT_NAME`), so every sentence that names a player names it too; the
 game stores the bot's seat and level (:attr:`~bot.storage.GameRow.bot_seat`,
-:attr:`~bot.storage.GameRow.bot_level`) and is never rated (origin ``bot``).
+:attr:`~bot.storage.GameRow.bot_level`) and is never rated for the player (origin ``bot``):
+its result moves the bot's level's rating instead (issue 49, :mod:`bot.sessions.standings`).
 
 The bot's move:
 

@@ -10,6 +10,12 @@ players' ratings in the community it is played in, a leaderboard is its chat's c
 A game counts when it is rated (``rated=no`` makes a casual one), came from a challenge
 between two people (not a game against the bot, not an imported one) and ended with a result
 (an aborted game has none).
+
+The bot is rated too, by level (issue 49): each level's rating in each pool starts where the
+round-robin between the levels and reference players measured it (:mod:`bot.level_ratings`)
+and moves with every game against the bot that ends with a result, against the player's
+rating in the game's community; the player's own rating never moves for it.  ``challenge bot``
+(without a game) and ``stats bot`` show them.
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ import asyncio
 import logging
 from datetime import datetime
 
+from bot import level_ratings
 from bot.core.i18n import gettext
+from bot.core.notification import BOT_USER_ID
 from bot.core.status import GameResult
 from bot.messages import Chat, Mention, Reply, ReplyKind, Text, User
 from bot.ratings import (
@@ -38,12 +46,24 @@ from bot.ratings import (
 )
 from bot.sessions import loading, presentation, texts
 from bot.sessions.context import Context, Damaged, Refusal
-from bot.storage import BadRow, Community, GameRow, PlayerRow, RatedEnd, RebuildSummary
+from bot.storage import (
+    BadRow,
+    BotRatedEnd,
+    Community,
+    GameRow,
+    PlayerRow,
+    RatedEnd,
+    RatingEnd,
+    RebuildSummary,
+)
 from engines.base import shown
+from engines.levels import Level
 from render.chart import rating_chart_png
 
 __all__ = [
     "board_line",
+    "bot_levels",
+    "bot_stats",
     "challenge_line",
     "change_line",
     "ended_line",
@@ -109,13 +129,18 @@ def _finished(row: GameRow, pool: Pool, winner: int | None, result: GameResult) 
 
 async def settle(
     ctx: Context, row: GameRow, winner: int | None, result: GameResult
-) -> RatedEnd | None:
+) -> RatingEnd | None:
     """The rating changes of ``row`` ending with ``winner`` / ``result`` (``None`` if the
     game does not count), from the ratings stored now: pass them to the store call that ends
     the game, which writes them in its transaction (and refuses them with
-    :class:`~bot.storage.standings.RatingsMoved` if a rating changed in between)."""
+    :class:`~bot.storage.standings.RatingsMoved` if a rating changed in between).  A game
+    against the bot with a result moves the bot's level's rating (:func:`_bot_end`)."""
     pool = _pool(row)
-    if pool is None or not _finished(row, pool, winner, result).counts:
+    if pool is None:
+        return None
+    if row.against_bot:
+        return await _bot_end(ctx, row, pool, winner, result)
+    if not _finished(row, pool, winner, result).counts:
         return None
     where = community_of(row)
     try:
@@ -129,9 +154,30 @@ async def settle(
     return RatedEnd(pool, rate(before[0], before[1], outcome))
 
 
-async def change_line(ctx: Context, row: GameRow, rated: RatedEnd | None) -> Text:
-    """How each rating changes, for the game-over messages (empty when not rated)."""
-    if rated is None:
+async def _bot_end(
+    ctx: Context, row: GameRow, pool: Pool, winner: int | None, result: GameResult
+) -> BotRatedEnd | None:
+    """The bot's level's rating change of a game against it that ends with a result: against
+    the player's rating in the game's community (a new player's if theirs is unreadable: the
+    game still ends, and the player's rating is not touched either way)."""
+    if result is GameResult.NONE or row.bot_seat is None or row.bot_level is None:
+        return None
+    player = row.seats[1 - row.bot_seat]
+    try:
+        theirs = await ctx.store.rating(player, pool, community_of(row))
+    except BadRow as exc:
+        log.error("%s; the bot's level is rated against a new player's rating", exc)
+        theirs = Rating()
+    won = None if result is GameResult.DRAW else winner
+    outcome = Result.from_winner(None if won is None else 0 if won == row.bot_seat else 1)
+    level = row.bot_level
+    return BotRatedEnd(pool, level, theirs, outcome, level_ratings.start(pool, level))
+
+
+async def change_line(ctx: Context, row: GameRow, rated: RatingEnd | None) -> Text:
+    """How each rating changes, for the game-over messages (empty when not rated, and for a
+    game against the bot: the player's rating does not move)."""
+    if not isinstance(rated, RatedEnd):
         return Text.of("")
     return await _changes(ctx, row, rated.pool, rated.changes)
 
@@ -226,11 +272,57 @@ async def leaderboard(
     return Reply(text)
 
 
+async def _level_ratings(ctx: Context) -> dict[tuple[Pool, Level], Rating]:
+    """Every level's rating in every pool where it has one: stored, else measured."""
+    stored = await ctx.store.bot_ratings()
+    found: dict[tuple[Pool, Level], Rating] = {}
+    for pool in Pool:
+        for level in Level:
+            rating = stored.get((pool, level)) or level_ratings.measured(pool, level)
+            if rating is not None:
+                found[(pool, level)] = rating
+    return found
+
+
+def _levels_text(ratings: dict[tuple[Pool, Level], Rating], counts: bool) -> Text:
+    """One line per pool: each level with its rating (and, when ``counts``, its games)."""
+    text = Text.of("")
+    for pool in Pool:
+        shown_levels = []
+        for level in Level:
+            rating = ratings.get((pool, level))
+            if rating is None:
+                shown_levels.append(texts.level_unmeasured(level.value))
+            elif counts:
+                number = str(rating.value)
+                shown_levels.append(texts.level_rating_games(level.value, number, rating.games))
+            else:
+                shown_levels.append(texts.level_rating(level.value, str(rating.value)))
+        text += texts.levels_pool(pool.title, Text.join(shown_levels, ", "))
+    return text
+
+
+async def bot_levels(ctx: Context) -> Reply:
+    """``challenge bot`` without a game: how to play the bot, and its levels' ratings in
+    every pool (their shown numbers, as players' ratings are shown)."""
+    return Reply(texts.bot_levels_head() + _levels_text(await _level_ratings(ctx), False))
+
+
+async def bot_stats(ctx: Context, chat: Chat) -> Reply:
+    """``stats bot``: each level's rating in every pool with the games it rests on."""
+    bot = Mention(chat.platform, BOT_USER_ID, texts.BOT_NAME)
+    text = texts.stats_head(bot) + _levels_text(await _level_ratings(ctx), True)
+    return Reply(text + texts.BOT_RATINGS_NOTE)
+
+
 async def stats(ctx: Context, user: User, chat: Chat, player: User | None = None) -> Reply:
-    """``player``'s (the asker's by default) rating in ``chat``'s community and record per
-    game (and, when they are rated in other communities too, that these are this one's),
-    current streak, record against the asker, and a chart of their rating here over time in
-    the game they played most rated games of here (the reply's image)."""
+    """``player``'s (the asker's by default; the bot's: :func:`bot_stats`) rating in
+    ``chat``'s community and record per game (and, when they are rated in other communities
+    too, that these are this one's), current streak, record against the asker, and a chart
+    of their rating here over time in the game they played most rated games of here (the
+    reply's image)."""
+    if player is not None and player.user_id == BOT_USER_ID:
+        return await bot_stats(ctx, chat)
     me = await loading.player(ctx, user)
     if player is None or (player.platform, player.user_id) == (user.platform, user.user_id):
         them = me

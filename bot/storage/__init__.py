@@ -22,10 +22,19 @@ from bot.storage.rows import ChallengeRow, First, GameRow, MoveRow, NewGame, Pla
 from bot.storage.sql import SqlStore
 from bot.storage.sql_languages import LanguageKind
 from bot.storage.sqlite import SqliteStore
-from bot.storage.standings import Community, RatedEnd, RatingsMoved, RebuildSummary, Standing
+from bot.storage.standings import (
+    BotRatedEnd,
+    Community,
+    RatedEnd,
+    RatingEnd,
+    RatingsMoved,
+    RebuildSummary,
+    Standing,
+)
 
 __all__ = [
     "BadRow",
+    "BotRatedEnd",
     "ChallengeRow",
     "Community",
     "First",
@@ -38,6 +47,7 @@ __all__ = [
     "PostKind",
     "PostgresStore",
     "RatedEnd",
+    "RatingEnd",
     "RatingsMoved",
     "RebuildSummary",
     "SqlStore",

@@ -756,6 +756,22 @@ ALTER TABLE games ADD COLUMN premove_lines INTEGER NOT NULL DEFAULT 0;
 UPDATE games SET premove_lines = (SELECT count(*) FROM premoves WHERE premoves.game_id = games.id);
 """
 
+# 18 -> 19 (issue 49): the bot's rating per level and pool, where its measured rating
+# (bot.level_ratings) has moved to with the games played against it (bot.storage.sql_standings:
+# written in the transaction that ends such a game).  No row: the measured one stands.
+_BOT_RATINGS = """
+CREATE TABLE bot_ratings (
+    pool TEXT NOT NULL,             -- bot.ratings.Pool key
+    level TEXT NOT NULL,            -- engines.levels.Level value
+    mu {real} NOT NULL,
+    sigma {real} NOT NULL,
+    games INTEGER NOT NULL,         -- the measured games and the games against players since
+    value INTEGER NOT NULL,         -- the shown number (bot.ratings.Rating.value)
+    updated_at TEXT NOT NULL,
+    PRIMARY KEY (pool, level)
+);
+"""
+
 MIGRATIONS: tuple[Migration, ...] = (
     *(Migration(sql, "") for sql in _SQLITE[:5]),
     Migration(_SQLITE[5], _POSTGRES_6),
@@ -771,6 +787,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(_LANGUAGES, _LANGUAGES),
     Migration(_ALARMS_MISSING, _ALARMS_MISSING),
     Migration(_PREMOVE_COUNT, _PREMOVE_COUNT),
+    Migration(_BOT_RATINGS.format(real="REAL"), _BOT_RATINGS.format(real="DOUBLE PRECISION")),
 )
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -35,7 +35,7 @@ from bot.storage.sql_rows import (
     was_reminded,
 )
 from bot.storage.sql_standings import write_rated_end
-from bot.storage.standings import RatedEnd
+from bot.storage.standings import RatingEnd
 from engines.levels import Level
 
 __all__ = ["SqlGames", "insert_game"]
@@ -260,7 +260,7 @@ class SqlGames(SqlBase):
         notes: Sequence[Notification] = (),
         finish: tuple[int | None, GameResult, Termination] | None = None,
         deadline_at: datetime | None = None,
-        rating: RatedEnd | None = None,
+        rating: RatingEnd | None = None,
         alone_in: tuple[int, str, str] | None = None,
     ) -> GameRow | None:
         """Append ``move`` at ``game.ply`` and update the game, in one transaction: the game
@@ -294,7 +294,7 @@ class SqlGames(SqlBase):
         now: datetime,
         finish: tuple[int | None, GameResult, Termination] | None = None,
         deadline_at: datetime | None = None,
-        rating: RatedEnd | None = None,
+        rating: RatingEnd | None = None,
         alone_in: tuple[int, str, str] | None = None,
     ) -> tuple[str, tuple[Any, ...], Callable[[Conn, Row], Awaitable[None]]]:
         """One move's statement (see :meth:`apply_move`) for a transaction: the game's checked
@@ -365,7 +365,7 @@ class SqlGames(SqlBase):
         reason: Termination,
         now: datetime,
         notes: Sequence[Notification] = (),
-        rating: RatedEnd | None = None,
+        rating: RatingEnd | None = None,
     ) -> GameRow | None:
         """End an active game without a move (resignation, timeout, agreement, abort), cancel
         what that makes obsolete and add ``notes``, in one transaction.  ``None`` if the game

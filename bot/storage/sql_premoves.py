@@ -31,7 +31,7 @@ from bot.storage.sql_clock import changed_game, deadline_on_db_clock
 from bot.storage.sql_games import SqlGames
 from bot.storage.sql_outbox import cancel_obsolete_notes, insert_notes
 from bot.storage.sql_rows import GAME_COLUMNS, read_game
-from bot.storage.standings import RatedEnd
+from bot.storage.standings import RatingEnd
 
 __all__ = ["PlannedMove", "PremoveLine", "SqlPremoves"]
 
@@ -63,7 +63,7 @@ class PlannedMove:
     to_move: int | None
     finish: tuple[int | None, GameResult, Termination] | None = None
     deadline_at: datetime | None = None
-    rating: RatedEnd | None = None
+    rating: RatingEnd | None = None
     #: the writing process's now that ``deadline_at`` was reckoned from (what the store is
     #: given as the change's now, so the deadline moves onto the database's clock exactly)
     planned_at: datetime | None = None

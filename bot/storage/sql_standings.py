@@ -29,11 +29,20 @@ from bot.ratings import (
     Result,
     pool_of,
     rebuild,
+    update,
 )
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow, StoreError
 from bot.storage.sql_base import SqlBase
-from bot.storage.standings import Community, RatedEnd, RatingsMoved, RebuildSummary, Standing
+from bot.storage.standings import (
+    BotRatedEnd,
+    Community,
+    RatingEnd,
+    RatingsMoved,
+    RebuildSummary,
+    Standing,
+)
+from engines.levels import Level
 
 __all__ = ["SqlStandings", "write_rated_end"]
 
@@ -183,7 +192,7 @@ _FINISHED_COLUMNS = (
 )
 
 
-async def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
+async def write_rated_end(conn: Conn, game: Row, rating: RatingEnd) -> None:
     """Inside the transaction that ends ``game`` (its row as just updated): check that each
     seat's stored rating in the game's community is still the change's ``before``
     (:class:`RatingsMoved` if not), then store the new ratings and the changes there.
@@ -191,6 +200,9 @@ async def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
     Refuses (``StoreError``) a game that does not count for ratings: the rule is
     :attr:`bot.ratings.FinishedGame.counts`, asked here again so no path can rate a casual,
     bot or imported game."""
+    if isinstance(rating, BotRatedEnd):
+        await _write_bot_end(conn, game, rating)
+        return
     try:
         finished = _finished(game)
     except (ValueError, TypeError, KeyError) as exc:
@@ -204,6 +216,51 @@ async def write_rated_end(conn: Conn, game: Row, rating: RatedEnd) -> None:
             raise RatingsMoved()
         await _put_rating(conn, player, rating.pool, change.after, at, where)
         await _put_change(conn, finished.id, seat, player, rating.pool, change, at, where)
+
+
+async def _write_bot_end(conn: Conn, game: Row, end: BotRatedEnd) -> None:
+    """The bot's level's rating moved by a game against it (see :class:`BotRatedEnd`): the
+    row is taken (made from ``end.start`` if there is none, then locked by the write, so a
+    game ending at the same time in another process waits), read, moved and stored.  The
+    player's rating is not touched."""
+    if game["bot_seat"] is None or str(game["bot_level"]) != end.level.value:
+        raise StoreError(f"game #{game['id']} is not a game against the bot at {end.level.value}")
+    at = to_ts(from_ts(game["finished_at"] or game["updated_at"]))
+    key = (end.pool.key, end.level.value)
+    first = end.start
+    await conn.execute(
+        "INSERT INTO bot_ratings (pool, level, mu, sigma, games, value, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) "
+        "ON CONFLICT (pool, level) DO UPDATE SET games = bot_ratings.games",
+        (*key, first.mu, first.sigma, first.games, first.value, at),
+    )
+    row = await conn.fetchrow(
+        "SELECT mu, sigma, games FROM bot_ratings WHERE pool = ? AND level = ?", key
+    )
+    assert row is not None  # written just above, in this transaction
+    try:
+        before = _rating(tuple(row), "bot_ratings", key)
+    except BadRow as exc:  # the game still ends; the level's rating starts again, as measured
+        log.error("%s; the level's rating starts again from its measured one", exc)
+        before = end.start
+    after, _ = update(before, end.player, end.result)
+    await conn.execute(
+        "UPDATE bot_ratings SET mu = ?, sigma = ?, games = ?, value = ?, updated_at = ? "
+        "WHERE pool = ? AND level = ?",
+        (after.mu, after.sigma, after.games, after.value, at, *key),
+    )
+
+
+async def _bot_ratings(conn: Conn) -> dict[tuple[Pool, Level], Rating]:
+    rows = await conn.fetch("SELECT pool, level, mu, sigma, games FROM bot_ratings")
+    found: dict[tuple[Pool, Level], Rating] = {}
+    for row in rows:
+        name = (row["pool"], row["level"])
+        try:
+            found[(Pool(row["pool"]), Level(row["level"]))] = _rating(row[2:5], "bot_ratings", name)
+        except (ValueError, TypeError) as exc:
+            log.error("bot_ratings %s left out: %s", name, exc)
+    return found
 
 
 def _leaderboard_sql(community: bool) -> str:
@@ -240,6 +297,12 @@ class SqlStandings(SqlBase):
         """A player's rating in ``pool`` of community ``where`` (a new player's ``Rating()``
         if they have none there)."""
         return await self._read(lambda c: _stored_rating(c, player_id, pool, where))
+
+    async def bot_ratings(self) -> dict[tuple[Pool, Level], Rating]:
+        """The bot's rating of each level in each pool that games against it have moved (a
+        level and pool without games against players has none here: see
+        :mod:`bot.level_ratings` for its measured one)."""
+        return await self._read(_bot_ratings)
 
     async def ratings_of(self, player_id: PlayerId, where: Community) -> dict[Pool, Rating]:
         """Every rating a player has in community ``where``, in :class:`Pool` order."""

@@ -16,10 +16,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.ratings import PlayerId, Pool, Rating, RatingChange
+from bot.ratings import PlayerId, Pool, Rating, RatingChange, Result
 from bot.storage.errors import StoreBusy
+from engines.levels import Level
 
-__all__ = ["Community", "RatedEnd", "RatingsMoved", "RebuildSummary", "Standing"]
+__all__ = [
+    "BotRatedEnd",
+    "Community",
+    "RatedEnd",
+    "RatingEnd",
+    "RatingsMoved",
+    "RebuildSummary",
+    "Standing",
+]
 
 
 @dataclass(frozen=True)
@@ -48,6 +57,26 @@ class RatedEnd:
 
     pool: Pool
     changes: tuple[RatingChange, RatingChange]
+
+
+@dataclass(frozen=True)
+class BotRatedEnd:
+    """A game against the bot that ends with a result: the rating of the bot's ``level`` in
+    ``pool`` moves by ``result`` (seat ``a`` is the bot) against ``player``, the player's
+    rating there, which stays as it is (issue 49).  The store reads the level's rating in the
+    transaction that ends the game (``start`` when it has none yet: the measured one), so
+    games against the bot ending at once each move it in turn, none refused."""
+
+    pool: Pool
+    level: Level
+    player: Rating
+    result: Result
+    start: Rating
+
+
+#: What the transaction ending a game writes of ratings: the players' changes of a rated game,
+#: or the bot's level's of a game against it.
+RatingEnd = RatedEnd | BotRatedEnd
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 
 from bot.core.status import ChallengeStatus
 from bot.messages import Chat, Reply, User
-from bot.sessions import challenges, opponent
+from bot.sessions import challenges, opponent, standings
 from bot.sessions.context import DEFAULT_TIME_PER_MOVE
 from bot.sessions.services.base import Service, answered
 from bot.sessions.validate import finite, game_options, said, some_id
@@ -54,6 +54,11 @@ class Challenges(Service):
                 None if username is None else said(username, "username"),
             )
         )
+
+    async def bot_levels(self, user: User, chat: Chat) -> Reply:
+        """``challenge bot`` without a game: how to play the bot, and each of its levels'
+        ratings in every pool."""
+        return await answered(lambda: standings.bot_levels(self._ctx))
 
     async def challenge_bot(
         self,

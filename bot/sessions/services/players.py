@@ -100,8 +100,13 @@ class Players(Service):
 
         return await answered(run)
 
-    async def stats(self, user: User, chat: Chat, player: User | None = None) -> Reply:
-        """A player's ratings and results (``user``'s own when ``player`` is ``None``)."""
+    async def stats(
+        self, user: User, chat: Chat, player: User | None = None, *, bot: bool = False
+    ) -> Reply:
+        """A player's ratings and results (``user``'s own when ``player`` is ``None``); with
+        ``bot``, the bot's: its levels' ratings in every pool."""
+        if bot:
+            return await answered(lambda: standings.bot_stats(self._ctx, chat))
         return await answered(lambda: standings.stats(self._ctx, user, chat, player))
 
     async def rebuild_ratings(self) -> RebuildSummary:

@@ -305,6 +305,7 @@ from bot.sessions.texts.review import (
 )
 from bot.sessions.texts.standings import (
     BOT_NAME,
+    BOT_RATINGS_NOTE,
     CASUAL,
     DAMAGED_RATING,
     PROVISIONAL_NOTE,
@@ -312,6 +313,7 @@ from bot.sessions.texts.standings import (
     bad_rated,
     bot_declines_draw,
     bot_game_started,
+    bot_levels_head,
     bot_no_takeback,
     bot_taken_back,
     bot_thinking,
@@ -319,6 +321,10 @@ from bot.sessions.texts.standings import (
     leaderboard_empty,
     leaderboard_head,
     leaderboard_line,
+    level_rating,
+    level_rating_games,
+    level_unmeasured,
+    levels_pool,
     no_pool,
     rated_terms,
     rating_changes,
@@ -397,6 +403,7 @@ from bot.sessions.texts.web import (
 
 __all__ = [
     "BOT_NAME",
+    "BOT_RATINGS_NOTE",
     "BUSY",
     "CASUAL",
     "DAMAGED_RATING",
@@ -431,6 +438,7 @@ __all__ = [
     "board_page",
     "bot_declines_draw",
     "bot_game_started",
+    "bot_levels_head",
     "bot_no_takeback",
     "bot_taken_back",
     "bot_thinking",
@@ -484,6 +492,10 @@ __all__ = [
     "leaderboard_head",
     "leaderboard_line",
     "level_is_for_the_bot",
+    "level_rating",
+    "level_rating_games",
+    "level_unmeasured",
+    "levels_pool",
     "move_is_text",
     "move_list",
     "moved",

@@ -165,6 +165,43 @@ def chart_alt(title: str, points: int, latest: str) -> str:
 BOT_NAME = "Hexhall bot"
 
 
+def bot_levels_head() -> Text:
+    """``challenge bot`` without a game: how to play the bot, before its levels' ratings."""
+    return _p(
+        "Play me: {usage}. My levels, rated as players are (first measured in games between "
+        "the levels and reference players; each game against me then moves the rating of its "
+        "level, never yours):",
+        usage=Code("challenge bot <game> [level=easy|normal|hard]"),
+    )
+
+
+def levels_pool(title: str, levels: Text) -> Text:
+    """One pool's line of the bot's levels: ``levels`` are :func:`level_rating` and the like,
+    joined."""
+    return _p("\n{title}: {levels}", title=title, levels=levels)
+
+
+def level_rating(level: str, rating: str) -> Text:
+    """A level of the bot with its rating's shown number: ``normal ≈ 1480``."""
+    return _p("{level} ≈ {rating}", level=level, rating=rating)
+
+
+def level_rating_games(level: str, rating: str, games: int) -> Text:
+    """A level with its rating and the games it rests on (``stats bot``)."""
+    return _p("{level} ≈ {rating} ({games})", level=level, rating=rating, games=_games(games))
+
+
+def level_unmeasured(level: str) -> Text:
+    """A level of the bot without a rating in a pool (never measured there)."""
+    return _p("{level}: not measured yet", level=level)
+
+
+BOT_RATINGS_NOTE = _p(
+    "\nEach level's rating was first measured in games between the levels and reference "
+    "players; every game against me moves it (never the player's rating)."
+)
+
+
 def bad_level(shown_value: str, levels: list[str]) -> Text:
     """A level of the bot that does not exist."""
     return _p(
