@@ -5,6 +5,9 @@ for a reduced run; ``--help`` for every flag).  ``--draws`` prints the bot's dra
 held positions instead (:mod:`benchmarks.ai_draws`, issue 49); ``--times`` the median wall and
 processor seconds a move of ``hard`` in every game and board size, from middle-game positions
 (:mod:`benchmarks.ai_time`: ``--times --positions 3 --levels normal,hard --no-wall-cap``).
+``--series padfoot3,inphexion9 --games 2 --no-wall-cap --workers 1`` plays the next games of
+those accumulating series and appends them to ``benchmarks/results/ai_series.jsonl``;
+``--report`` prints the tables of every game recorded there (:mod:`benchmarks.ai_series`).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a greedy
 player (takes a win when it has one, avoids a move that lets the opponent win at once,
@@ -399,7 +402,25 @@ def main() -> None:
     )
     parser.add_argument("--positions", type=int, default=3, help="--times: positions per game")
     parser.add_argument("--levels", default="hard", help="--times: comma-separated levels")
+    parser.add_argument(
+        "--series",
+        default="",
+        help="comma-separated accumulating series (benchmarks/ai_series.py --list; --games, "
+        "--first, --no-wall-cap and --workers pass through; the games are recorded)",
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="the tables of the recorded series games"
+    )
     ns = parser.parse_args()
+    if ns.series or ns.report:
+        import ai_series  # the script beside this one
+
+        chosen = [s for s in ns.series.split(",") if s]
+        extra = ["--no-wall-cap"] if ns.no_wall_cap else []
+        extra += ["--first", str(ns.first)] if ns.first else []
+        extra += ["--report"] if ns.report else []
+        ai_series.main([*chosen, "--games", str(ns.games), "--workers", str(ns.workers), *extra])
+        return
     if ns.times:
         import ai_time  # the script beside this one
 
