@@ -51,7 +51,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -231,9 +231,17 @@ def _quiet(
 
 
 def play_game(
-    series: str, matchup: str, game_no: int, wall_cap: bool, ref_nodes: int, cap: int = CAP
+    series: str,
+    matchup: str,
+    game_no: int,
+    wall_cap: bool,
+    ref_nodes: int,
+    cap: int = CAP,
+    replay: Sequence[str] = (),
 ) -> dict[str, Any]:
-    """One game of ``matchup`` in ``series``; the line to record (without date and commit)."""
+    """One game of ``matchup`` in ``series``; the line to record (without date and commit).
+    ``replay``: moves played first, in place of the random opening (a recorded line, e.g. a
+    shuffle, whose plies count towards the no-progress rules like any others)."""
     spec = SERIES[series]
     names = matchup.split("-", 1)
     seat = game_no % 2
@@ -256,7 +264,9 @@ def play_game(
     while pos.outcome is None and pos.ply < cap:
         mover = pos.to_move
         who = 0 if mover == seat else 1  # 0: the first-named player
-        if pos.ply < spec.opening:
+        if pos.ply < len(replay):
+            move = replay[pos.ply]
+        elif not replay and pos.ply < spec.opening:
             move = opener.choice(pos.legal_moves())
         else:
             _reset_peak()
@@ -292,7 +302,8 @@ def play_game(
         "label": spec.label,
         "game": spec.game,
         "options": spec.options,
-        "opening": spec.opening,
+        "opening": 0 if replay else spec.opening,
+        "replayed": len(replay),
         "matchup": matchup,
         "game_no": game_no,
         "seat": seat,
@@ -415,6 +426,8 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
     for r in records:
         opening = "standard" if r["opening"] == 0 else f"{r['opening']} random plies"
+        if r.get("replayed"):
+            opening = f"{r['replayed']} replayed"
         groups.setdefault((r["label"], opening, r["matchup"]), []).append(r)
     out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
         "left out of the score")  # fmt: skip
