@@ -33,7 +33,8 @@ still going after ``--cap`` plies (a safety net, not a rule) is recorded as not 
 A line of the results file: the date, the commit, the series, game, options, opening,
 match-up, game number and the first-named player's seat, its score (1, 0, one half; ``null``
 when not finished) and how the game ended, the plies, and for each side its processor seconds
-and peak resident memory (MB) of every move, and the budgets used.  The peak of a move is the
+and peak resident memory (MB) of every move, the budgets used and the machine's load average
+at the end.  The peak of a move is the
 process's resident high-water mark (``VmHWM``) after the move, reset before it; one game runs
 in a fresh process, so a move's peak includes the interpreter and both players' tables.
 """
@@ -238,10 +239,12 @@ def play_game(
     ref_nodes: int,
     cap: int = CAP,
     replay: Sequence[str] = (),
+    heartbeat: int = 0,
 ) -> dict[str, Any]:
     """One game of ``matchup`` in ``series``; the line to record (without date and commit).
     ``replay``: moves played first, in place of the random opening (a recorded line, e.g. a
-    shuffle, whose plies count towards the no-progress rules like any others)."""
+    shuffle, whose plies count towards the no-progress rules like any others); ``heartbeat``:
+    print the ply and the plies without progress every that many plies (0: never)."""
     spec = SERIES[series]
     names = matchup.split("-", 1)
     seat = game_no % 2
@@ -278,6 +281,10 @@ def play_game(
         pos = pos.play(move)
         positions.append(pos)
         quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
+        if heartbeat and pos.ply % heartbeat == 0:
+            print(
+                f"    {series} {matchup} game {game_no}: ply {pos.ply}, {quiet} quiet", flush=True
+            )
         if pos.outcome is not None:
             break
         if quiet >= CLAIM_AFTER:
@@ -317,11 +324,12 @@ def play_game(
         "cpu": [sides[0].cpu, sides[1].cpu],
         "peak_mb": [sides[0].peak_mb, sides[1].peak_mb],
         "peak_per_move": exact_peaks,
+        "load": round(os.getloadavg()[0], 1),  # the machine's load average at the end
         "moves": moves,
     }
 
 
-def _job(args: tuple[str, str, int, bool, int, int]) -> dict[str, Any]:
+def _job(args: tuple[str, str, int, bool, int, int, Sequence[str], int]) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -378,6 +386,7 @@ def run(
     workers: int = 1,
     cap: int = CAP,
     progress: bool = True,
+    heartbeat: int = 0,
 ) -> list[dict[str, Any]]:
     """Play ``games`` more games of every match-up of each named series (in that order,
     game number by game number across a series' match-ups) and append each as it ends."""
@@ -389,7 +398,10 @@ def run(
             m: first if first is not None else next_game(known, name, m) for m in spec.matchups
         }
         for k in range(games):
-            jobs += [(name, m, starts[m] + k, wall_cap, ref_nodes, cap) for m in spec.matchups]
+            jobs += [
+                (name, m, starts[m] + k, wall_cap, ref_nodes, cap, (), heartbeat)
+                for m in spec.matchups
+            ]
     stamp = commit()
     done: list[dict[str, Any]] = []
     with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=1) as pool:
@@ -492,6 +504,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--cap", type=int, default=CAP, help="plies before 'not finished'")
     parser.add_argument("--results", type=Path, default=RESULTS, help="the results file")
     parser.add_argument("--report", action="store_true", help="print the recorded tables")
+    parser.add_argument(
+        "--heartbeat", type=int, default=0, help="print each game's ply every N plies"
+    )
     parser.add_argument("--list", action="store_true", help="name the series")
     ns = parser.parse_args(argv)
     if ns.list:
@@ -511,6 +526,7 @@ def main(argv: list[str] | None = None) -> None:
             ref_nodes=ns.ref_nodes,
             workers=ns.workers,
             cap=ns.cap,
+            heartbeat=ns.heartbeat,
         )
     if ns.report or not ns.series:
         report(read(ns.results))
