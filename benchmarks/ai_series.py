@@ -36,7 +36,9 @@ when not finished) and how the game ended, the plies, and for each side its proc
 and peak resident memory (MB) of every move, the budgets used and the machine's load average
 at the end.  The peak of a move is the
 process's resident high-water mark (``VmHWM``) after the move, reset before it; one game runs
-in a fresh process, so a move's peak includes the interpreter and both players' tables.
+in a fresh process, so a move's peak includes the interpreter and what both players' earlier
+moves left resident (Python keeps freed memory), recorded as the move's base (``VmRSS`` at its
+start): the peak less the base is what the move itself added.
 """
 
 from __future__ import annotations
@@ -113,6 +115,8 @@ class Side:
 
     cpu: list[float] = dataclasses.field(default_factory=list)
     peak_mb: list[float] = dataclasses.field(default_factory=list)
+    #: resident MB at the start of each move (what earlier moves of both sides left)
+    base_mb: list[float] = dataclasses.field(default_factory=list)
 
 
 Player = Callable[[engines.Position, list[engines.Position]], str]
@@ -128,12 +132,13 @@ def _reset_peak() -> bool:
     return True
 
 
-def _peak_mb() -> float:
-    """The process's resident high-water mark in MB (``VmHWM``; else the lifetime peak)."""
+def _peak_mb(field: str = "VmHWM") -> float:
+    """The process's resident high-water mark in MB (``VmHWM``; else the lifetime peak), or
+    with ``field="VmRSS"`` its resident memory now."""
     try:
         with open("/proc/self/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith(f"{field}:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
@@ -273,6 +278,7 @@ def play_game(
             move = opener.choice(pos.legal_moves())
         else:
             _reset_peak()
+            sides[who].base_mb.append(round(_peak_mb("VmRSS"), 1))
             start = time.process_time()
             move = players[who](pos, positions[:-1])
             sides[who].cpu.append(round(time.process_time() - start, 3))
@@ -323,6 +329,7 @@ def play_game(
         "budgets": [budget(n, wall_cap, ref_nodes) for n in names],
         "cpu": [sides[0].cpu, sides[1].cpu],
         "peak_mb": [sides[0].peak_mb, sides[1].peak_mb],
+        "base_mb": [sides[0].base_mb, sides[1].base_mb],
         "peak_per_move": exact_peaks,
         "load": round(os.getloadavg()[0], 1),  # the machine's load average at the end
         "moves": moves,
@@ -467,17 +474,19 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         ends[r["end"]] = ends.get(r["end"], 0) + 1
     out("how games ended: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())))
     # Time and memory a move per size and player, whoever it played.
-    per: dict[tuple[str, str], tuple[list[float], list[float]]] = {}
+    per: dict[tuple[str, str], tuple[list[float], list[float], list[float]]] = {}
     for r in records:
         for i, name in enumerate(r["matchup"].split("-", 1)):
-            cpu, mem = per.setdefault((r["label"], name), ([], []))
+            cpu, mem, added = per.setdefault((r["label"], name), ([], [], []))
             cpu.extend(r["cpu"][i])
             mem.extend(r["peak_mb"][i])
+            bases = r.get("base_mb", [[], []])[i]  # recorded since the second game
+            added.extend(peak - base for peak, base in zip(r["peak_mb"][i], bases, strict=False))
     out(
         f"{'size':<15}{'player':<11}{'moves':>7}{'cpu s/move med':>15}{'p90':>7}{'max':>7}"
-        f"{'peak MB med':>12}{'max':>6}"
+        f"{'peak MB med':>12}{'max':>6}{'added by the move MB max':>26}"
     )
-    for (label, name), (cpu, mem) in sorted(per.items()):
+    for (label, name), (cpu, mem, added) in sorted(per.items()):
         if not cpu:
             continue
         ordered = sorted(cpu)
@@ -485,6 +494,7 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         out(
             f"{label:<15}{name:<11}{len(cpu):>7}{statistics.median(cpu):>15.2f}{p90:>7.2f}"
             f"{max(cpu):>7.2f}{statistics.median(mem):>12.0f}{max(mem):>6.0f}"
+            f"{f'{max(added):.0f}' if added else '-':>26}"
         )
     repeats = len(records) - len({(r["series"], r["matchup"], r["game_no"]) for r in records})
     if repeats:

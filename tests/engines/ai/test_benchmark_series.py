@@ -60,6 +60,7 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
         # Every move after the two random ones is timed and measured, on its side.
         assert len(r["cpu"][0]) + len(r["cpu"][1]) == r["plies"] - 2
         assert all(mb > 0 for side in r["peak_mb"] for mb in side)
+        assert [len(side) for side in r["base_mb"]] == [len(side) for side in r["cpu"]]
         assert r["budgets"][0] == {"iterations": 150, "seconds": None}
     lines: list[str] = []
     tiny.report(records, lines.append)
