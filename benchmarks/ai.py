@@ -9,6 +9,9 @@ processor seconds a move of ``hard`` in every game and board size, from middle-g
 every rating pool, rated by the bot's openskill model (:mod:`benchmarks.ai_ratings`; the flags
 after ``--ratings`` are its own, ``--ratings --table`` prints the stored table, ``--write``
 stores it for the bot).
+``--series padfoot3,inphexion9 --games 2 --no-wall-cap --workers 1`` plays the next games of
+those accumulating series and appends them to ``benchmarks/results/ai_series.jsonl``;
+``--report`` prints the tables of every game recorded there (:mod:`benchmarks.ai_series`).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a greedy
 player (takes a win when it has one, avoids a move that lets the opponent win at once,
@@ -413,7 +416,25 @@ def main() -> None:
     )
     parser.add_argument("--positions", type=int, default=3, help="--times: positions per game")
     parser.add_argument("--levels", default="hard", help="--times: comma-separated levels")
+    parser.add_argument(
+        "--series",
+        default="",
+        help="comma-separated accumulating series (benchmarks/ai_series.py --list; --games, "
+        "--first, --no-wall-cap and --workers pass through; the games are recorded)",
+    )
+    parser.add_argument(
+        "--report", action="store_true", help="the tables of the recorded series games"
+    )
     ns = parser.parse_args()
+    if ns.series or ns.report:
+        import ai_series  # the script beside this one
+
+        chosen = [s for s in ns.series.split(",") if s]
+        extra = ["--no-wall-cap"] if ns.no_wall_cap else []
+        extra += ["--first", str(ns.first)] if ns.first else []
+        extra += ["--report"] if ns.report else []
+        ai_series.main([*chosen, "--games", str(ns.games), "--workers", str(ns.workers), *extra])
+        return
     if ns.times:
         import ai_time  # the script beside this one
 

@@ -1,0 +1,546 @@
+"""Computer player series that accumulate across sessions (issue 49): per board size and
+opening, and ``hard`` against a Padfoot-like player searching one ply deeper than its web
+default.  Every finished game appends one line to a results file, and ``--report`` prints the
+tables from everything recorded so far.
+
+Run: ``nice -n 19 .venv/bin/python benchmarks/ai_series.py padfoot3 inphexion9 --games 4
+--no-wall-cap`` (or ``benchmarks/ai.py --series padfoot3,inphexion9 ...``) plays the next 4
+games of each match-up of those series, one worker, and appends them to
+``benchmarks/results/ai_series.jsonl``; ``--report`` prints the tables.  A run goes on from
+the highest game number already recorded for each series and match-up (``--first N`` to start
+elsewhere), so a later session adds games instead of repeating them.  ``--list`` names the
+series.
+
+The series (:data:`SERIES`): ``padfoot3`` (Iso-Path h4, ``hard`` against the Padfoot-like
+reference at depth 3, one ply deeper than the jes/isopath web default of depth 2), and per
+size ``inphexion9``, ``maphex16``, ``isopath5``, ``pathagon-standard`` (no random plies),
+``pathagon`` (the first two plies random) and ``inphexion5``, each with ``normal`` against
+``easy``, ``hard`` against ``normal`` and ``hard`` against the game's reference (the
+alpha-beta of ``benchmarks/ai.py`` in the connection games, searching ``--ref-nodes``
+evaluations a move; the depth-2 Padfoot-like player in Iso-Path).  Seats alternate (game
+``n``: the first-named player takes seat ``n % 2``); both games of a pair share their random
+first plies.  The levels search their whole iterations (``--no-wall-cap``: no wall-time cap,
+so a busy machine does not change their strength; the time figures are processor seconds).
+
+Every game ends with a result: by the rules, or by the bot's no-progress rules
+(:mod:`engines.ai.draws`): after :data:`~engines.ai.draws.OFFER_AFTER` plies without progress
+the side that just moved offers a draw, accepted by a level when :func:`engines.ai.draws.held`
+says the game is held for it and by a reference when its own evaluation does not give it more
+than one half plus :data:`~engines.ai.draws.HELD_MARGIN`; after
+:data:`~engines.ai.draws.CLAIM_AFTER` plies without progress the draw is claimed.  A game
+still going after ``--cap`` plies (a safety net, not a rule) is recorded as not finished.
+
+A line of the results file: the date, the commit, the series, game, options, opening,
+match-up, game number and the first-named player's seat, its score (1, 0, one half; ``null``
+when not finished) and how the game ended, the plies, and for each side its processor seconds
+and peak resident memory (MB) of every move, the budgets used and the machine's load average
+at the end.  The peak of a move is the
+process's resident high-water mark (``VmHWM``) after the move, reset before it; one game runs
+in a fresh process, so a move's peak includes the interpreter and what both players' earlier
+moves left resident (Python keeps freed memory), recorded as the move's base (``VmRSS`` at its
+start): the peak less the base is what the move itself added.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.append(str(HERE))  # the scripts beside this one, after the repository
+sys.path.insert(0, str(HERE.parent))
+
+import engines
+from engines.ai import Level, alphabeta, budget_of, isopath_plan, think
+from engines.ai.draws import CLAIM_AFTER, HELD_MARGIN, OFFER_AFTER, held
+from engines.ai.hooks import player_of
+
+#: The results file every series appends to.
+RESULTS = HERE / "results" / "ai_series.jsonl"
+#: Depth of the Padfoot-like reference in the web default, and one ply deeper.
+PADFOOT_DEPTH = 2
+PADFOOT_DEEPER = PADFOOT_DEPTH + 1
+#: Evaluations a move of the alpha-beta reference (connection games), unless ``--ref-nodes``.
+REF_NODES = 50_000
+#: Evaluations the Padfoot-like reference may use: enough to always finish its depth.
+PADFOOT_NODES = 10**7
+#: The levels' names (the other players are references).
+LEVELS = frozenset(lv.value for lv in Level)
+#: Plies after which a game is recorded as not finished (a safety net).
+CAP = 1000
+
+
+@dataclass(frozen=True)
+class Series:
+    """A series: a game at a size, its random first plies and its match-ups
+    (``first-second``, each a level or a reference name)."""
+
+    label: str
+    game: str
+    options: dict[str, int]
+    opening: int
+    matchups: tuple[str, ...]
+
+
+LEVEL_PAIRS = ("normal-easy", "hard-normal")
+SERIES: dict[str, Series] = {
+    "padfoot3": Series("isopath h4", "isopath", {"size": 4}, 2, (f"hard-padfoot{PADFOOT_DEEPER}",)),
+    "inphexion9": Series("inphexion 9x9", "inphexion", {"size": 9}, 2, (*LEVEL_PAIRS, "hard-ab")),
+    "maphex16": Series("maphex 16x16", "maphex", {"size": 16}, 2, (*LEVEL_PAIRS, "hard-ab")),
+    "isopath5": Series(
+        "isopath h5", "isopath", {"size": 5}, 2, (*LEVEL_PAIRS, f"hard-padfoot{PADFOOT_DEPTH}")
+    ),
+    "pathagon-standard": Series("pathagon", "pathagon", {}, 0, (*LEVEL_PAIRS, "hard-ab")),
+    "inphexion5": Series("inphexion 5x5", "inphexion", {"size": 5}, 2, (*LEVEL_PAIRS, "hard-ab")),
+    "pathagon": Series("pathagon", "pathagon", {}, 2, (*LEVEL_PAIRS, "hard-ab")),
+}
+
+
+@dataclass
+class Side:
+    """What one side spent: processor seconds and peak resident MB of each of its moves."""
+
+    cpu: list[float] = dataclasses.field(default_factory=list)
+    peak_mb: list[float] = dataclasses.field(default_factory=list)
+    #: resident MB at the start of each move (what earlier moves of both sides left)
+    base_mb: list[float] = dataclasses.field(default_factory=list)
+
+
+Player = Callable[[engines.Position, list[engines.Position]], str]
+
+
+def _reset_peak() -> bool:
+    """Reset the process's resident high-water mark (Linux); whether it could."""
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_mb(field: str = "VmHWM") -> float:
+    """The process's resident high-water mark in MB (``VmHWM``; else the lifetime peak), or
+    with ``field="VmRSS"`` its resident memory now."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith(f"{field}:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _level(level: Level, seed: int, wall_cap: bool) -> Player:
+    budget = budget_of(level)
+    seconds = budget["seconds"] if wall_cap else None
+
+    def play(pos: engines.Position, history: list[engines.Position]) -> str:
+        choice = think(
+            pos,
+            iterations=budget["iterations"],
+            seconds=seconds,
+            seed=seed * 1000 + pos.ply,
+            history=history,
+        )
+        return choice.move
+
+    return play
+
+
+def _alphabeta(nodes: int) -> Player:
+    import ai  # the script beside this one: the reference's connection evaluation
+
+    plan = alphabeta.Plan(ai._connection_value, max_depth=4)
+
+    def play(pos: engines.Position, history: list[engines.Position]) -> str:
+        return alphabeta.search(pos, pos.legal_moves(), plan, nodes=nodes).move
+
+    return play
+
+
+def _padfoot(depth: int) -> Player:
+    plan = dataclasses.replace(isopath_plan.REFERENCE, max_depth=depth)
+
+    def play(pos: engines.Position, history: list[engines.Position]) -> str:
+        roots = isopath_plan.reference_candidates(pos)
+        return alphabeta.search(pos, roots, plan, nodes=PADFOOT_NODES).move
+
+    return play
+
+
+def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
+    """The player named ``name``: a level, ``ab`` or ``padfootN`` (depth ``N``)."""
+    if name in LEVELS:
+        return _level(Level(name), seed, wall_cap)
+    if name == "ab":
+        return _alphabeta(ref_nodes)
+    if name.startswith("padfoot"):
+        return _padfoot(int(name.removeprefix("padfoot")))
+    raise ValueError(f"no player {name!r}")
+
+
+def budget(name: str, wall_cap: bool, ref_nodes: int) -> dict[str, Any]:
+    """The budget ``name`` plays with, as recorded."""
+    if name in LEVELS:
+        b = budget_of(Level(name))
+        return {"iterations": b["iterations"], "seconds": b["seconds"] if wall_cap else None}
+    if name == "ab":
+        return {"nodes": ref_nodes, "depth": 4}
+    return {"nodes": PADFOOT_NODES, "depth": int(name.removeprefix("padfoot"))}
+
+
+def _judge(name: str, positions: list[engines.Position], seat: int) -> bool:
+    """Whether ``name`` at ``seat`` accepts a draw offered in the game ``positions``: a level
+    by the bot's own rule, a reference when its evaluation gives it no more than
+    ``0.5 + HELD_MARGIN``."""
+    pos = positions[-1]
+    if name in LEVELS:
+        return held(positions, seat)
+    if name.startswith("padfoot"):
+        value = isopath_plan.reference_evaluate(pos)
+    else:
+        import ai
+
+        value = ai._connection_value(pos)
+    mine = value if seat == 0 else 1 - value
+    return mine <= 0.5 + HELD_MARGIN
+
+
+def _quiet(
+    mark: Callable[[engines.Position], Hashable] | None, seen: set[Hashable], pos: engines.Position
+) -> bool:
+    """Whether ``pos`` makes no progress (its mark seen before); records the mark."""
+    if mark is None:
+        return False
+    m = mark(pos)
+    if m in seen:
+        return True
+    seen.add(m)
+    return False
+
+
+def play_game(
+    series: str,
+    matchup: str,
+    game_no: int,
+    wall_cap: bool,
+    ref_nodes: int,
+    cap: int = CAP,
+    replay: Sequence[str] = (),
+    heartbeat: int = 0,
+) -> dict[str, Any]:
+    """One game of ``matchup`` in ``series``; the line to record (without date and commit).
+    ``replay``: moves played first, in place of the random opening (a recorded line, e.g. a
+    shuffle, whose plies count towards the no-progress rules like any others); ``heartbeat``:
+    print the ply and the plies without progress every that many plies (0: never)."""
+    spec = SERIES[series]
+    names = matchup.split("-", 1)
+    seat = game_no % 2
+    rng_seed = game_no * 7919 + spec.matchups.index(matchup) * 100_003
+    players = [
+        player(names[0], rng_seed, wall_cap, ref_nodes),
+        player(names[1], rng_seed + 1, wall_cap, ref_nodes),
+    ]
+    sides = [Side(), Side()]
+    pos = engines.new(spec.game, **spec.options)
+    opener = random.Random(game_no // 2 * 31 + 7)  # both seats of a pair share the opening
+    mark = player_of(spec.game).progress
+    seen: set[Hashable] = set()
+    _quiet(mark, seen, pos)
+    positions = [pos]
+    moves: list[str] = []
+    quiet = 0
+    end = "not finished"
+    exact_peaks = _reset_peak()
+    while pos.outcome is None and pos.ply < cap:
+        mover = pos.to_move
+        who = 0 if mover == seat else 1  # 0: the first-named player
+        if pos.ply < len(replay):
+            move = replay[pos.ply]
+        elif not replay and pos.ply < spec.opening:
+            move = opener.choice(pos.legal_moves())
+        else:
+            _reset_peak()
+            sides[who].base_mb.append(round(_peak_mb("VmRSS"), 1))
+            start = time.process_time()
+            move = players[who](pos, positions[:-1])
+            sides[who].cpu.append(round(time.process_time() - start, 3))
+            sides[who].peak_mb.append(round(_peak_mb(), 1))
+        moves.append(move)
+        pos = pos.play(move)
+        positions.append(pos)
+        quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
+        if heartbeat and pos.ply % heartbeat == 0:
+            print(
+                f"    {series} {matchup} game {game_no}: ply {pos.ply}, {quiet} quiet", flush=True
+            )
+        if pos.outcome is not None:
+            break
+        if quiet >= CLAIM_AFTER:
+            end = "draw claimed"
+            break
+        # The bot (the side that just moved) offers a draw; the other side answers.
+        offers = OFFER_AFTER <= quiet < OFFER_AFTER + 2 and names[who] in LEVELS
+        if offers and _judge(names[1 - who], positions, pos.to_move):
+            end = "draw agreed"
+            break
+    score: float | None
+    if pos.outcome is not None:
+        winner = pos.outcome.winner
+        score = 0.5 if winner is None else 1.0 if winner == seat else 0.0
+        end = {1.0: "won", 0.0: "lost", 0.5: "drawn"}[score]
+    elif end.startswith("draw"):
+        score = 0.5
+    else:
+        score = None
+    return {
+        "series": series,
+        "label": spec.label,
+        "game": spec.game,
+        "options": spec.options,
+        "opening": 0 if replay else spec.opening,
+        "replayed": len(replay),
+        "matchup": matchup,
+        "game_no": game_no,
+        "seat": seat,
+        "score": score,
+        "end": end,
+        "termination": pos.outcome.termination if pos.outcome is not None else None,
+        "plies": pos.ply,
+        "quiet": quiet,
+        "wall_cap": wall_cap,
+        "budgets": [budget(n, wall_cap, ref_nodes) for n in names],
+        "cpu": [sides[0].cpu, sides[1].cpu],
+        "peak_mb": [sides[0].peak_mb, sides[1].peak_mb],
+        "base_mb": [sides[0].base_mb, sides[1].base_mb],
+        "peak_per_move": exact_peaks,
+        "load": round(os.getloadavg()[0], 1),  # the machine's load average at the end
+        "moves": moves,
+    }
+
+
+def _job(args: tuple[str, str, int, bool, int, int, Sequence[str], int]) -> dict[str, Any]:
+    return play_game(*args)
+
+
+def commit() -> str:
+    """The checked-out commit, ``+`` when the engines or benchmarks have changes."""
+    root = HERE.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--", "engines", "benchmarks/ai_series.py"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+    except OSError:
+        return "unknown"
+    return (head or "unknown") + ("+" if dirty else "")
+
+
+def read(path: Path) -> list[dict[str, Any]]:
+    """Every recorded game of the results file (none when it does not exist)."""
+    if not path.exists():
+        return []
+    with path.open() as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def append(path: Path, record: dict[str, Any]) -> None:
+    """Add one game to the results file (one line, written through)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("a") as f:
+        f.write(json.dumps(record, separators=(",", ":")) + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+
+
+def next_game(records: Iterable[dict[str, Any]], series: str, matchup: str) -> int:
+    """The first game number not yet recorded for ``series`` and ``matchup`` (after the
+    highest one)."""
+    numbers = [r["game_no"] for r in records if r["series"] == series and r["matchup"] == matchup]
+    return max(numbers) + 1 if numbers else 0
+
+
+def run(
+    series: list[str],
+    games: int,
+    path: Path,
+    *,
+    first: int | None = None,
+    wall_cap: bool = True,
+    ref_nodes: int = REF_NODES,
+    workers: int = 1,
+    cap: int = CAP,
+    progress: bool = True,
+    heartbeat: int = 0,
+) -> list[dict[str, Any]]:
+    """Play ``games`` more games of every match-up of each named series (in that order,
+    game number by game number across a series' match-ups) and append each as it ends."""
+    known = read(path)
+    jobs = []
+    for name in series:
+        spec = SERIES[name]
+        starts = {
+            m: first if first is not None else next_game(known, name, m) for m in spec.matchups
+        }
+        for k in range(games):
+            jobs += [
+                (name, m, starts[m] + k, wall_cap, ref_nodes, cap, (), heartbeat)
+                for m in spec.matchups
+            ]
+    stamp = commit()
+    done: list[dict[str, Any]] = []
+    with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=1) as pool:
+        for result in pool.imap(_job, jobs):
+            record = {
+                "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                "commit": stamp,
+                **result,
+            }
+            append(path, record)
+            done.append(record)
+            if progress:
+                print(_line(record), flush=True)
+    return done
+
+
+def _line(r: dict[str, Any]) -> str:
+    cpu0 = r["cpu"][0] or [0.0]
+    return (
+        f"  {r['series']} {r['matchup']} game {r['game_no']} (seat {r['seat']}): {r['end']} "
+        f"at ply {r['plies']}, first's cpu s/move median {statistics.median(cpu0):.2f}"
+    )
+
+
+def _cpu(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f}/{max(values):.1f}" if values else "-"
+
+
+def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) -> None:
+    """The tables of every recorded game: per series and match-up, the first-named player's
+    score with its 95 % interval; per size and player, time and peak memory a move."""
+    import ai  # the Wilson interval
+
+    groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
+    for r in records:
+        opening = "standard" if r["opening"] == 0 else f"{r['opening']} random plies"
+        if r.get("replayed"):
+            opening = f"{r['replayed']} replayed"
+        groups.setdefault((r["label"], opening, r["matchup"]), []).append(r)
+    out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
+        "left out of the score")  # fmt: skip
+    out(
+        f"{'size':<15}{'opening':<16}{'match-up':<16}{'games':>6}{'won':>5}{'lost':>5}"
+        f"{'drawn':>6}{'not fin.':>9}{'score %':>8}{'95 % interval':>15}"
+        f"{'cpu s/move 1st med/max':>24}{'2nd':>12}{'peak MB 1st':>12}{'2nd':>6}"
+    )
+    for (label, opening, matchup), rs in groups.items():
+        scored = [r for r in rs if r["score"] is not None]
+        points = sum(r["score"] for r in scored)
+        low, high = ai.wilson(points, len(scored))
+        pct = f"{100 * points / len(scored):.0f}" if scored else "-"
+        cpu = [[t for r in rs for t in r["cpu"][i]] for i in (0, 1)]
+        peak = [max((m for r in rs for m in r["peak_mb"][i]), default=0.0) for i in (0, 1)]
+        won, lost, drawn = (sum(r["score"] == s for r in scored) for s in (1.0, 0.0, 0.5))
+        out(
+            f"{label:<15}{opening:<16}{matchup:<16}{len(rs):>6}{won:>5}{lost:>5}"
+            f"{drawn:>6}{len(rs) - len(scored):>9}{pct:>8}"
+            f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{_cpu(cpu[0]):>24}{_cpu(cpu[1]):>12}"
+            f"{peak[0]:>12.0f}{peak[1]:>6.0f}"
+        )
+    ends: dict[str, int] = {}
+    for r in records:
+        ends[r["end"]] = ends.get(r["end"], 0) + 1
+    out("how games ended: " + ", ".join(f"{k} {v}" for k, v in sorted(ends.items())))
+    # Time and memory a move per size and player, whoever it played.
+    per: dict[tuple[str, str], tuple[list[float], list[float], list[float]]] = {}
+    for r in records:
+        for i, name in enumerate(r["matchup"].split("-", 1)):
+            cpu, mem, added = per.setdefault((r["label"], name), ([], [], []))
+            cpu.extend(r["cpu"][i])
+            mem.extend(r["peak_mb"][i])
+            bases = r.get("base_mb", [[], []])[i]  # recorded since the second game
+            added.extend(peak - base for peak, base in zip(r["peak_mb"][i], bases, strict=False))
+    out(
+        f"{'size':<15}{'player':<11}{'moves':>7}{'cpu s/move med':>15}{'p90':>7}{'max':>7}"
+        f"{'peak MB med':>12}{'max':>6}{'added by the move MB max':>26}"
+    )
+    for (label, name), (cpu, mem, added) in sorted(per.items()):
+        if not cpu:
+            continue
+        ordered = sorted(cpu)
+        p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
+        out(
+            f"{label:<15}{name:<11}{len(cpu):>7}{statistics.median(cpu):>15.2f}{p90:>7.2f}"
+            f"{max(cpu):>7.2f}{statistics.median(mem):>12.0f}{max(mem):>6.0f}"
+            f"{f'{max(added):.0f}' if added else '-':>26}"
+        )
+    repeats = len(records) - len({(r["series"], r["matchup"], r["game_no"]) for r in records})
+    if repeats:
+        out(f"{repeats} game(s) repeat a recorded series, match-up and game number")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("series", nargs="*", help=f"series to play: {', '.join(SERIES)}")
+    parser.add_argument("--games", type=int, default=2, help="games per match-up (even)")
+    parser.add_argument(
+        "--first", type=int, default=None, help="first game number (default: after the last)"
+    )
+    parser.add_argument("--no-wall-cap", action="store_true", help="levels without wall cap")
+    parser.add_argument("--ref-nodes", type=int, default=REF_NODES, help="alpha-beta's budget")
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--cap", type=int, default=CAP, help="plies before 'not finished'")
+    parser.add_argument("--results", type=Path, default=RESULTS, help="the results file")
+    parser.add_argument("--report", action="store_true", help="print the recorded tables")
+    parser.add_argument(
+        "--heartbeat", type=int, default=0, help="print each game's ply every N plies"
+    )
+    parser.add_argument("--list", action="store_true", help="name the series")
+    ns = parser.parse_args(argv)
+    if ns.list:
+        for name, spec in SERIES.items():
+            print(f"{name}: {spec.label}, {spec.opening} random plies, {', '.join(spec.matchups)}")
+        return
+    unknown = [s for s in ns.series if s not in SERIES]
+    if unknown:
+        parser.error(f"no series {', '.join(unknown)}; --list names them")
+    if ns.series:
+        run(
+            ns.series,
+            ns.games,
+            ns.results,
+            first=ns.first,
+            wall_cap=not ns.no_wall_cap,
+            ref_nodes=ns.ref_nodes,
+            workers=ns.workers,
+            cap=ns.cap,
+            heartbeat=ns.heartbeat,
+        )
+    if ns.report or not ns.series:
+        report(read(ns.results))
+
+
+if __name__ == "__main__":
+    main()

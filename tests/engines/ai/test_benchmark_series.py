@@ -1,0 +1,100 @@
+"""The accumulating AI series (``benchmarks/ai_series.py``, issue 49): each finished game is
+appended to the results file, a later run goes on from the last recorded game number, the
+report reads the file back, and a game ended by the bot's no-progress rules is recorded with
+its result (a draw).  Tiny series at the ``easy`` level and the Padfoot-like reference, so the
+games are short; the series' real figures come from the benchmark."""
+
+from __future__ import annotations
+
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+import engines
+from engines.ai.draws import CLAIM_AFTER, OFFER_AFTER
+from tests.engines.ai.test_draws import SHUFFLE
+from tests.scripts import load_script
+
+
+@cache
+def _series() -> ModuleType:
+    return load_script("benchmarks/ai_series.py")
+
+
+@pytest.fixture
+def tiny(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
+    """The series module with two tiny series added: inpHeXion 5x5 and Iso-Path h4."""
+    mod = _series()
+    monkeypatch.setitem(
+        mod.SERIES, "tiny", mod.Series("inphexion 5x5", "inphexion", {"size": 5}, 2, ("easy-easy",))
+    )
+    monkeypatch.setitem(
+        mod.SERIES,
+        "tiny-isopath",
+        mod.Series("isopath h4", "isopath", {"size": 4}, 0, ("padfoot2-padfoot2", "easy-easy")),
+    )
+    return mod
+
+
+def test_finished_games_are_appended_and_the_report_reads_them_back(
+    tiny: ModuleType, tmp_path: Path
+) -> None:
+    results = tmp_path / "results" / "series.jsonl"
+    first = tiny.run(["tiny"], 1, results, wall_cap=False, progress=False)
+    second = tiny.run(["tiny"], 1, results, wall_cap=False, progress=False)
+    records = tiny.read(results)
+    assert records == first + second
+    # The second run went on from the first: game 1, the other seat.
+    assert [(r["game_no"], r["seat"]) for r in records] == [(0, 0), (1, 1)]
+    for r in records:
+        assert r["series"] == "tiny" and r["matchup"] == "easy-easy" and r["commit"]
+        # inpHeXion has no draw: every game is won or lost on the board.
+        assert r["end"] == {1.0: "won", 0.0: "lost"}[r["score"]]
+        pos = engines.new("inphexion", size=5)
+        for move in r["moves"]:
+            pos = pos.play(move)
+        assert pos.outcome is not None and pos.ply == r["plies"] == len(r["moves"])
+        assert (pos.outcome.winner == r["seat"]) == (r["score"] == 1.0)
+        # Every move after the two random ones is timed and measured, on its side.
+        assert len(r["cpu"][0]) + len(r["cpu"][1]) == r["plies"] - 2
+        assert all(mb > 0 for side in r["peak_mb"] for mb in side)
+        assert [len(side) for side in r["base_mb"]] == [len(side) for side in r["cpu"]]
+        assert r["budgets"][0] == {"iterations": 150, "seconds": None}
+    lines: list[str] = []
+    tiny.report(records, lines.append)
+    assert lines[0].startswith("2 games recorded")
+    row = next(line.split() for line in lines if "easy-easy" in line)
+    won = sum(r["score"] == 1.0 for r in records)
+    # size (2 words), opening (3 words), match-up, games, won, lost, drawn, not finished.
+    assert row[:10] == ["inphexion", "5x5", "2", "random", "plies", "easy-easy", "2", str(won),
+                        str(2 - won), "0"]  # fmt: skip
+    assert any(line.startswith("inphexion 5x5  easy") for line in lines)
+
+
+def test_a_game_without_progress_ends_with_a_recorded_draw(
+    tiny: ModuleType, tmp_path: Path
+) -> None:
+    shuffle = SHUFFLE * 40  # the opening's four turns that bring the start back, 160 plies
+    # Two references offer nothing: the draw is claimed at 150 plies without progress (the
+    # first round's 3 plies make progress), before either has had to move.
+    claimed = tiny.play_game("tiny-isopath", "padfoot2-padfoot2", 0, False, 1000, replay=shuffle)
+    assert claimed["end"] == "draw claimed" and claimed["score"] == 0.5
+    assert claimed["quiet"] == CLAIM_AFTER and claimed["plies"] == CLAIM_AFTER + 3
+    assert claimed["cpu"] == [[], []]
+    # Two levels: the side that just moved offers at 100 plies without progress, and the other
+    # accepts, the shuffle being held by its evaluation.
+    agreed = tiny.play_game("tiny-isopath", "easy-easy", 1, False, 1000, replay=shuffle)
+    assert agreed["end"] == "draw agreed" and agreed["score"] == 0.5
+    assert agreed["quiet"] == OFFER_AFTER and agreed["plies"] == OFFER_AFTER + 3
+    results = tmp_path / "series.jsonl"
+    for record in (claimed, agreed):
+        tiny.append(results, {"date": "2026-12-02T00:00:00+00:00", "commit": "test", **record})
+    lines: list[str] = []
+    tiny.report(tiny.read(results), lines.append)
+    assert "how games ended: draw agreed 1, draw claimed 1" in lines
+    rows = [line.split() for line in lines if "replayed" in line]
+    # Each: one game, none won or lost, one drawn, none unfinished, a score of 50 %.
+    assert [row[4:10] for row in rows] == [["padfoot2-padfoot2", "1", "0", "0", "1", "0"],
+                                           ["easy-easy", "1", "0", "0", "1", "0"]]  # fmt: skip
