@@ -294,10 +294,11 @@ def _levels_text(ratings: dict[tuple[Pool, Level], Rating], counts: bool) -> Tex
             if rating is None:
                 shown_levels.append(texts.level_unmeasured(level.value))
             elif counts:
-                number = str(rating.value)
+                # Provisional (``?``) while fewer games than a player's back it, as players'.
+                number = rating.format()
                 shown_levels.append(texts.level_rating_games(level.value, number, rating.games))
             else:
-                shown_levels.append(texts.level_rating(level.value, str(rating.value)))
+                shown_levels.append(texts.level_rating(level.value, rating.format()))
         text += texts.levels_pool(pool.title, Text.join(shown_levels, ", "))
     return text
 

@@ -169,7 +169,7 @@ async def test_challenge_bot_and_stats_bot_show_the_levels_ratings(
             text = str(shown.body)
         lines = text.splitlines()
         assert lines[0].startswith("Play me: challenge bot <game> [level=easy|normal|hard].")
-        easy, normal, hard = (measured[(MAPHEX, lv)].value for lv in Level)
+        easy, normal, hard = (measured[(MAPHEX, lv)].format() for lv in Level)
         assert f"Maphex 9×9: easy ≈ {easy}, normal ≈ {normal}, hard ≈ {hard}" in lines
         assert len(lines) == 1 + len(Pool)
         with i18n.use("es"):
@@ -189,13 +189,15 @@ async def test_challenge_bot_and_stats_bot_show_the_levels_ratings(
         games = measured[(MAPHEX, Level.NORMAL)].games
         assert (
             f"Maphex 9×9: easy ≈ {easy} ({measured[(MAPHEX, Level.EASY)].games} games), "
-            f"normal ≈ {normal} ({games} games), hard ≈ {moved.value} ({moved.games} games)"
+            f"normal ≈ {normal} ({games} games), hard ≈ {moved.format()} ({moved.games} games)"
         ) in text.splitlines()
         assert "every game against me moves it (never the player's rating)" in text
         with i18n.use("de"):
             german = str(stats.body)
-        assert f"hard ≈ {moved.value} ({moved.games} Partien)" in german
+        assert f"hard ≈ {moved.format()} ({moved.games} Partien)" in german
         assert "nie die Wertung des Spielers" in german
         again = await typed(manager, ADA, "challenge bot")
         with i18n.use("en"):
-            assert f"hard ≈ {moved.value}" in str(again.body)
+            assert f"hard ≈ {moved.format()}" in str(again.body)
+        # Fewer games than a player needs to stop being provisional: shown as players' are.
+        assert moved.provisional and moved.format().endswith("?")
