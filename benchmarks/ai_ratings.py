@@ -139,6 +139,19 @@ def play(pool: Pool, seats: tuple[str, str], number: int, cap: int) -> Played:
     return Played(seats, winner, pos.ply, True, cpu)
 
 
+def _played(
+    pool: Pool, key: str, seats: tuple[str, str], number: int, ns: argparse.Namespace
+) -> Played:
+    """:func:`play` one game, said when ``--progress`` asks."""
+    game = play(pool, seats, number, ns.cap)
+    if ns.progress:
+        print(
+            f"  {key} {seats[0]}-{seats[1]}: {game.winner} ({game.plies} plies, {game.cpu:.1f} s)",
+            flush=True,
+        )
+    return game
+
+
 def rate_games(names: Sequence[str], games: Sequence[Played]) -> dict[str, Rating]:
     """Every player's rating after ``games`` in order, each from a new rating."""
     ratings = {name: Rating() for name in names}
@@ -232,30 +245,17 @@ def main(argv: list[str] | None = None) -> None:
         round_no = sum(1 for g in games if "hard" not in g.seats) // len(schedule(names, 0))
         while spent < ns.minutes * 60:
             for seats in schedule(names, round_no):
-                game = play(pool, seats, number, ns.cap)
+                game = _played(pool, key, seats, number, ns)
                 number += 1
                 spent += game.cpu
                 games.append(game)
-                if ns.progress:
-                    print(
-                        f"  {key} {seats[0]}-{seats[1]}: {game.winner} ({game.plies} plies, "
-                        f"{game.cpu:.1f} s)",
-                        flush=True,
-                    )
                 if spent >= ns.minutes * 60:
                     break
             round_no += 1
         had = sum(1 for g in games if "hard" in g.seats)
         for seats in hard_schedule(names, had + ns.hard_games)[had:]:
-            game = play(pool, seats, number, ns.cap)
+            games.append(_played(pool, key, seats, number, ns))
             number += 1
-            games.append(game)
-            if ns.progress:
-                print(
-                    f"  {key} {seats[0]}-{seats[1]}: {game.winner} ({game.plies} plies, "
-                    f"{game.cpu:.1f} s)",
-                    flush=True,
-                )
         ratings = rate_games(names, games)
         command = "nice -n 10 .venv/bin/python benchmarks/ai.py --ratings " + " ".join(
             sys.argv[1:] if argv is None else argv
