@@ -114,6 +114,12 @@ class Played:
     def row(self) -> list[Any]:
         return [*self.seats, self.winner, self.plies, self.capped, round(self.cpu, 2)]
 
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> Played:
+        """The game a stored :meth:`row` records."""
+        first, second, winner, plies, capped, cpu = row
+        return cls((str(first), str(second)), winner, int(plies), bool(capped), float(cpu))
+
 
 def play(pool: Pool, seats: tuple[str, str], number: int, cap: int) -> Played:
     """Game ``number`` of ``pool`` between the players named by seat."""
@@ -195,7 +201,7 @@ def print_table(data: dict[str, Any], pools: Sequence[str]) -> None:
         entry = data["pools"].get(key)
         if entry is None:
             continue
-        games = [Played(tuple(g[:2]), g[2], g[3], g[4], g[5]) for g in entry["games"]]  # type: ignore[arg-type]
+        games = [Played.from_row(g) for g in entry["games"]]
         for name, rating in entry["ratings"].items():
             won = sum(1 for g in games if name in g.seats and g.winner == g.seats.index(name))
             drawn = sum(1 for g in games if name in g.seats and g.winner is None)
@@ -239,7 +245,7 @@ def main(argv: list[str] | None = None) -> None:
         pool = Pool(key)
         names = list(players_of(pool.game))
         kept = data["pools"].get(key, {}).get("games", []) if ns.write else []
-        games = [Played(tuple(g[:2]), g[2], g[3], g[4], g[5]) for g in kept]  # type: ignore[arg-type]
+        games = [Played.from_row(g) for g in kept]
         number = len(games)
         spent = 0.0
         round_no = sum(1 for g in games if "hard" not in g.seats) // len(schedule(names, 0))
