@@ -12,31 +12,14 @@ import engines
 from bot.core.notification import BOT_USER_ID
 from bot.core.status import GameResult, GameStatus
 from bot.ratings import Origin
-from bot.storage import NewGame, SqliteStore, open_store
+from bot.storage import SqliteStore, open_store
 from bot.storage.schema import MIGRATIONS
 from engines.levels import Level
+from tests.bot.storage.games_kit import pathagon_game
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 #: The schema version before games against the bot.
 BEFORE = 3
-
-
-def _new(seat0: int, seat1: int, bot_seat: int | None, level: Level | None) -> NewGame:
-    position = engines.new("pathagon")
-    return NewGame(
-        game="pathagon",
-        options={},
-        seat0=seat0,
-        seat1=seat1,
-        platform="console",
-        chat_id="local",
-        to_move=position.to_move,
-        snapshot=position.to_dict(),
-        rated=bot_seat is None,
-        origin=Origin.CHALLENGE if bot_seat is None else Origin.BOT,
-        bot_seat=bot_seat,
-        bot_level=level,
-    )
 
 
 async def test_games_waiting_for_the_bot(store_url: str) -> None:
@@ -46,9 +29,9 @@ async def test_games_waiting_for_the_bot(store_url: str) -> None:
         ada = await store.player("console", "ada", "ada", NOW)
         bob = await store.player("console", "bob", "bob", NOW)
         bot = await store.player("console", BOT_USER_ID, "Hexhall bot", NOW)
-        people = await store.create_game(_new(ada.id, bob.id, None, None), NOW)
-        bot_first = await store.create_game(_new(bot.id, ada.id, 0, Level.HARD), NOW)
-        ada_first = await store.create_game(_new(ada.id, bot.id, 1, Level.EASY), NOW)
+        people = await store.create_game(pathagon_game(ada.id, bob.id, None, None), NOW)
+        bot_first = await store.create_game(pathagon_game(bot.id, ada.id, 0, Level.HARD), NOW)
+        ada_first = await store.create_game(pathagon_game(ada.id, bot.id, 1, Level.EASY), NOW)
         assert not people.against_bot and people.bot_level is None
         assert bot_first.against_bot and bot_first.bot_seat == 0
         assert bot_first.bot_level is Level.HARD and ada_first.bot_level is Level.EASY
@@ -76,7 +59,7 @@ async def test_an_unreadable_level_sets_the_game_aside(tmp_path: Path) -> None:
     try:
         ada = await store.player("console", "ada", "ada", NOW)
         bot = await store.player("console", BOT_USER_ID, "Hexhall bot", NOW)
-        game = await store.create_game(_new(bot.id, ada.id, 0, Level.NORMAL), NOW)
+        game = await store.create_game(pathagon_game(bot.id, ada.id, 0, Level.NORMAL), NOW)
     finally:
         await store.close()
     with sqlite3.connect(path) as conn:

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-import engines
 from bot.core.notification import BOT_USER_ID
 from bot.core.status import GameResult, GameStatus
-from bot.ratings import Origin, Pool, Rating, Result, update
-from bot.storage import BotRatedEnd, Community, NewGame, SqliteStore, SqlStore, StoreError
+from bot.ratings import Pool, Rating, Result, update
+from bot.storage import BotRatedEnd, Community, SqliteStore, SqlStore, StoreError
 from bot.storage.schema import MIGRATIONS
 from engines.levels import Level
+from tests.bot.storage.games_kit import pathagon_game
 
 NOW = datetime(2026, 3, 1, 12, tzinfo=UTC)
 PATHAGON = Pool("pathagon")
@@ -25,30 +25,12 @@ PATHAGON = Pool("pathagon")
 MEASURED = Rating(mu=31.0, sigma=4.0, games=20)
 
 
-def _new(seat0: int, seat1: int, bot_seat: int, level: Level) -> NewGame:
-    position = engines.new("pathagon")
-    return NewGame(
-        game="pathagon",
-        options={},
-        seat0=seat0,
-        seat1=seat1,
-        platform="console",
-        chat_id="local",
-        to_move=position.to_move,
-        snapshot=position.to_dict(),
-        rated=False,
-        origin=Origin.BOT,
-        bot_seat=bot_seat,
-        bot_level=level,
-    )
-
-
 async def test_ending_games_against_the_bot_moves_its_level(store: SqlStore) -> None:
     ada = await store.player("console", "ada", "ada", NOW)
     bot = await store.player("console", BOT_USER_ID, "Hexhall bot", NOW)
     assert await store.bot_ratings() == {}
     theirs = Rating(mu=27.0, sigma=6.0, games=4)
-    first = await store.create_game(_new(ada.id, bot.id, 1, Level.HARD), NOW)
+    first = await store.create_game(pathagon_game(ada.id, bot.id, 1, Level.HARD), NOW)
     end = BotRatedEnd(PATHAGON, Level.HARD, theirs, Result.A_WINS, MEASURED)
     done = await store.finish_game(
         first, GameStatus.FINISHED, 1, GameResult.WIN, "resignation", NOW, rating=end
@@ -57,7 +39,9 @@ async def test_ending_games_against_the_bot_moves_its_level(store: SqlStore) -> 
     won, _ = update(MEASURED, theirs, Result.A_WINS)
     assert await store.bot_ratings() == {(PATHAGON, Level.HARD): won}
     # Two games ending at once each move it in turn, from what the other one stored.
-    games = [await store.create_game(_new(bot.id, ada.id, 0, Level.HARD), NOW) for _ in range(2)]
+    games = [
+        await store.create_game(pathagon_game(bot.id, ada.id, 0, Level.HARD), NOW) for _ in range(2)
+    ]
     lost = BotRatedEnd(PATHAGON, Level.HARD, theirs, Result.B_WINS, MEASURED)
     await asyncio.gather(
         *(
@@ -79,7 +63,7 @@ async def test_a_rating_for_another_level_is_refused_and_nothing_is_written(
 ) -> None:
     ada = await store.player("console", "ada", "ada", NOW)
     bot = await store.player("console", BOT_USER_ID, "Hexhall bot", NOW)
-    game = await store.create_game(_new(ada.id, bot.id, 1, Level.EASY), NOW)
+    game = await store.create_game(pathagon_game(ada.id, bot.id, 1, Level.EASY), NOW)
     wrong = BotRatedEnd(PATHAGON, Level.HARD, Rating(), Result.A_WINS, MEASURED)
     with pytest.raises(StoreError):
         await store.finish_game(
