@@ -36,10 +36,12 @@ print(fixed, libc.mallinfo2().hblks - before)
 """
 
 
-def _probe(mode: str, **env: str) -> str:
+def _run(script: str, mode: str, **env: str) -> subprocess.CompletedProcess[str]:
+    """``script`` in a fresh interpreter with ``mode`` as its argument, glibc's ``MALLOC_``
+    settings of this process left out and ``env`` added."""
     clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    done = subprocess.run(
-        [sys.executable, "-c", PROBE, mode],
+    return subprocess.run(
+        [sys.executable, "-c", script, mode],
         capture_output=True,
         text=True,
         check=True,
@@ -47,7 +49,10 @@ def _probe(mode: str, **env: str) -> str:
         env={**clean, "PYTHONPATH": str(ROOT), **env},
         timeout=60,
     )
-    return done.stdout.strip()
+
+
+def _probe(mode: str, **env: str) -> str:
+    return _run(PROBE, mode, **env).stdout.strip()
 
 
 def test_a_large_block_stays_mapped_after_a_larger_one_was_freed() -> None:
@@ -133,16 +138,7 @@ print(shared)
 
 
 def _arenas(mode: str, **env: str) -> tuple[str, int]:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
-    done = subprocess.run(
-        [sys.executable, "-c", ARENAS, mode],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-        env={**clean, "PYTHONPATH": str(ROOT), **env},
-        timeout=60,
-    )
+    done = _run(ARENAS, mode, **env)
     arenas = sum(line.startswith("Arena ") for line in done.stderr.splitlines())
     return done.stdout.strip(), arenas
 
