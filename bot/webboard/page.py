@@ -146,7 +146,9 @@ def _sides(view: GameView, position: Position) -> str:
 
 def _review(view: GameView) -> str:
     """The review's control and table (filled by the script), there only while
-    :func:`~bot.sessions.reviews.reviewable` allows a review (the script follows it)."""
+    :func:`~bot.sessions.reviews.reviewable` allows a review (the script follows it).  The
+    control is enabled by the script once the game's state (and so its words) has loaded: a
+    tap before that would show an empty answer."""
     hidden = "" if reviewable(view.row) else " hidden"
     head = "".join(
         f'<th scope="col"{_said(key)}</th>'
@@ -155,7 +157,7 @@ def _review(view: GameView) -> str:
     return (
         f'\n<section id="review" class="review" aria-labelledby="review-title"{hidden}>'
         + f'<h2 id="review-title"{_said("review")}</h2>'
-        + f'<button type="button" id="review-ask"{_said("review")}</button>'
+        + f'<button type="button" id="review-ask" disabled{_said("review")}</button>'
         + '<p id="review-text" class="review-text" aria-live="polite"></p>'
         + '<table id="review-moves" class="review-moves" hidden>'
         + f"<thead><tr>{head}</tr></thead><tbody></tbody></table>"

@@ -120,6 +120,7 @@
     const before = state ? state.ply : null;
     state = fresh;
     if (first) relabel();
+    if (first) $("review-ask").disabled = false; // its words have come (review.js)
     if (first) {
       if (asked !== null) {
         shown = Math.min(asked, state.ply);
