@@ -21,10 +21,48 @@ PACKAGES = ("engines", "render", "bot")
 
 def pytest_configure(config: pytest.Config) -> None:
     """Compile :data:`PACKAGES` once, in the controlling process only (a worker has
-    ``workerinput``), on every core."""
+    ``workerinput``), on every core; in a worker, rewrite its share of the test modules."""
     if hasattr(config, "workerinput"):
+        _rewrite_my_share(config)
         return
     for package in PACKAGES:
         # A module that does not compile fails at its import with the real error; a read-only
         # checkout just goes on without the files.
         compileall.compile_dir(config.rootpath / package, quiet=2, workers=0)
+
+
+def _rewrite_my_share(config: pytest.Config) -> None:
+    """In a test worker: rewrite (pytest's assertion rewriting) and cache this worker's share
+    of the test modules, each worker a different share, before collecting.
+
+    pytest rewrites each test module's ``assert`` statements at import and caches the result in
+    ``__pycache__`` — unless ``PYTHONDONTWRITEBYTECODE`` is set, when every worker rewrote all of
+    them (~15 CPU s each, the most of collecting).  Here the workers split the modules; each then
+    collects, reading the others' shares from the cache (or rewriting one itself if it is not
+    there yet: the files are written atomically).  This reads pytest's own rewriting functions:
+    if they are not there as expected, collection simply rewrites as before.
+    """
+    worker = getattr(config, "workerinput", None)
+    if worker is None:
+        return
+    try:
+        from _pytest.assertion import rewrite
+
+        state = config.stash[rewrite.assertstate_key]
+        index = int(str(worker["workerid"]).removeprefix("gw"))
+        count = int(worker["workercount"])
+        tests = sorted(
+            path
+            for path in (config.rootpath / "tests").rglob("*.py")
+            if path.name.startswith("test_") or path.name == "conftest.py"
+        )
+        for source in tests[index::count]:
+            cache = rewrite.get_cache_dir(source)
+            pyc = cache / (source.name[:-3] + rewrite.PYC_TAIL)
+            if rewrite._read_pyc(source, pyc, state.trace) is not None:
+                continue
+            source_hash, code = rewrite._rewrite_test(source, config)
+            if rewrite.try_makedirs(cache):
+                rewrite._write_pyc(state, code, source_hash, pyc)
+    except (ImportError, AttributeError, KeyError, TypeError, ValueError, OSError, SyntaxError):
+        return
