@@ -11,7 +11,10 @@ holding the group at its limits: boards wait, taps must not.  Checked: every tap
 each before what it changes reaches the group (a move's answer before its board), whatever
 the group's pacing holds back; each move costs
 the group one new message and no edit or delete (the picker lives in the presser's private
-chat, the Start link bringing it to a player who never opened the bot); no 429 at all.
+chat, the Start link bringing it to a player who never opened the bot); no 429 at all.  The
+boards are text (no pictures): what is paced is the same, a request per board, and drawing 40
+pictures would only add processor time (pictures in groups: test_telegram_process.py,
+test_telegram_topics.py).
 Speed is measured in ``benchmarks/chat_load.py``, never asserted here.
 """
 
@@ -56,6 +59,14 @@ class Table:
     taps: list[tuple[str, int | None]] = field(default_factory=list)
 
 
+def _is_board(message: telegram.Message) -> bool:
+    """Whether a bot message is a game's board (its buttons start with Move)."""
+    markup = message.reply_markup
+    return markup is not None and any(
+        b.text == "Move" for row in markup.inline_keyboard for b in row
+    )
+
+
 def _call_index(fake: FakeTelegram, method: str, key: str, value: str) -> int:
     for i, call in enumerate(fake.calls):
         if call.method == method and str(call.data.get(key)) == value:
@@ -94,7 +105,7 @@ async def _tap(bot: Bot, table: Table, user: telegram.User, message: telegram.Me
         return None
     board = await fake.wait_for_message(
         forum,
-        lambda m: m.message_id > before and m.message_thread_id == table.topic and bool(m.photo),
+        lambda m: m.message_id > before and m.message_thread_id == table.topic and _is_board(m),
         timeout=DEADLINE * 6,
     )
     table.taps.append((query, _board_index(fake, forum, board.message_id)))
@@ -104,7 +115,7 @@ async def _tap(bot: Bot, table: Table, user: telegram.User, message: telegram.Me
 async def _play(bot: Bot, forum: telegram.Chat, table: Table, rng: random.Random) -> None:
     """The table's players play :data:`MOVES` moves by taps, each as soon as it may."""
     fake = bot.fake
-    board = [m for m in fake.sent(forum) if m.message_thread_id == table.topic and m.photo][-1]
+    board = [m for m in fake.sent(forum) if m.message_thread_id == table.topic and _is_board(m)][-1]
     for _ in range(MOVES):
         move = rng.choice(table.position.legal_moves())
         mover = await bot.to_move(table.game_id, *table.players)
@@ -120,7 +131,7 @@ async def _play(bot: Bot, forum: telegram.Chat, table: Table, rng: random.Random
             await _tap(bot, table, mover, picker, bot.button(picker, "▶"), forum)
             await fake.wait_until(lambda s=shown, p=picker: fake.keyboard(p) != s)
         made = await _tap(bot, table, mover, picker, bot.button(picker, label), forum)
-        assert made is not None and f"played {move}" in (made.caption or ""), made
+        assert made is not None and f"played {move}" in (made.text or ""), made
         table.position = table.position.play(move)
         board = made
 
@@ -150,7 +161,9 @@ async def test_two_topics_playing_by_taps_at_full_speed(tmp_path: Path) -> None:
     pacer = ChatPacer(chat_period=CHAT_PERIOD, group_period=WINDOW)
     async with (
         FakeTelegram(limits=limits) as fake,
-        running(tmp_path / "t.db", fake=fake, rate_limiter=pacer, deliver=True) as bot,
+        running(
+            tmp_path / "t.db", pictures=False, fake=fake, rate_limiter=pacer, deliver=True
+        ) as bot,
     ):
         forum = fake.forum(-1_000_000_000_450, "Hex club")
         alice, bob = fake.user(41, "Alice", "alice"), fake.user(42, "Bob", "bob")

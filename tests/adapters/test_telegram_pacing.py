@@ -20,6 +20,15 @@ from bot.adapters.telegram.pacing import ChatPacer
 from tests.adapters.telegram_kit import DEADLINE, Bot, running
 from tests.fakes.telegram import FakeTelegram, TelegramLimits
 
+#: The 429's ``retry_after`` (whole seconds, as Telegram sends it): long enough for a move and a
+#: tap in the other group to be answered within it on a loaded machine.
+RETRY_AFTER = 3
+#: The limits of the back-to-back test, Telegram's scaled down (the pacer told the same): one new
+#: message per chat each :data:`CHAT_PERIOD` seconds (Telegram's: 1), 3 messages and edits per
+#: group within :data:`GROUP_PERIOD` seconds (Telegram's: 20 in 60).
+CHAT_PERIOD = 0.5
+GROUP_PERIOD = 1.5
+
 
 async def _start(bot: Bot, group: telegram.Chat, one: telegram.User, two: telegram.User) -> int:
     """``one`` challenges ``two`` to Pathagon in ``group``, ``two`` accepts: the game's id."""
@@ -66,12 +75,12 @@ def _refusals(bot: Bot) -> list[object]:
 async def test_a_429_in_one_group_leaves_another_group_unaffected(
     tmp_path: Path, retries: int
 ) -> None:
-    """Telegram answers 429 (retry after 6 s) to the board of a move in one group.  Meanwhile
-    a move in another group gets its board and a tap there its answer, both before the first
-    group's board goes out; the mover whose move was stored is never told to try again; that
-    board arrives once, when the block ends, with no second 429: sent again by the answer
-    itself (``retries=3``, it waits in its own chat), or by the outbox (``retries=0``: the
-    answer gives up at once and its board was released to the outbox)."""
+    """Telegram answers 429 (retry after :data:`RETRY_AFTER` s) to the board of a move in one
+    group.  Meanwhile a move in another group gets its board and a tap there its answer, both
+    before the first group's board goes out; the mover whose move was stored is never told to
+    try again; that board arrives once, when the block ends, with no second 429: sent again
+    by the answer itself (``retries=3``, it waits in its own chat), or by the outbox
+    (``retries=0``: the answer gives up at once and its board was released to the outbox)."""
     pacer = ChatPacer(max_retries=retries)
     async with running(tmp_path / "t.db", pictures=False, deliver=True, rate_limiter=pacer) as bot:
         fake = bot.fake
@@ -81,7 +90,7 @@ async def test_a_429_in_one_group_leaves_another_group_unaffected(
         club_game = await _start(bot, club, alice, bob)
         other_game = await _start(bot, other, carol, dave)
 
-        fake.flood("sendMessage", retry_after=6, chat_id=club.id)
+        fake.flood("sendMessage", retry_after=RETRY_AFTER, chat_id=club.id)
         mover = await bot.to_move(club_game, alice, bob)
         move = _Game().next_move()
         await fake.send_text(mover, club, f"/move {move}")
@@ -113,11 +122,11 @@ async def test_a_429_in_one_group_leaves_another_group_unaffected(
 
 async def test_back_to_back_play_on_the_limits_makes_no_429(tmp_path: Path) -> None:
     """Two players move as soon as each board arrives, in a group whose limits the fake
-    enforces (1 new message a second per chat; the group's window shrunk to 3 messages and
-    edits in 3 s so the test is short, the pacer told the same): every board arrives and
-    Telegram never answers 429."""
-    limits = TelegramLimits(per_group=3, group_period=3.0)
-    pacer = ChatPacer(per_group=3, group_period=3.0)
+    enforces (its windows scaled down so the test is short: :data:`CHAT_PERIOD`,
+    :data:`GROUP_PERIOD`; the pacer told the same): every board arrives and Telegram never
+    answers 429."""
+    limits = TelegramLimits(chat_period=CHAT_PERIOD, per_group=3, group_period=GROUP_PERIOD)
+    pacer = ChatPacer(chat_period=CHAT_PERIOD, per_group=3, group_period=GROUP_PERIOD)
     async with (
         FakeTelegram(limits=limits) as fake,
         running(

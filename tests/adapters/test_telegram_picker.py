@@ -42,9 +42,9 @@ def racing_moves(size: int, seed: int, cap: int = 120) -> list[str]:
                 score += 3 if action.startswith("x") else 0
             return score
 
-        legal = pos.legal_moves()
-        best = max(gain(m) for m in legal)
-        move = rng.choice([m for m in legal if gain(m) == best])
+        gains = {m: gain(m) for m in pos.legal_moves()}
+        best = max(gains.values())
+        move = rng.choice([m for m, g in gains.items() if g == best])
         pos = pos.play(move)
         moves.append(move)
     assert pos.outcome is not None

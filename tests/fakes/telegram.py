@@ -649,6 +649,10 @@ class FakeTelegram(FakeServer):
         #: Every accepted ``answerCallbackQuery``, oldest first.
         self.callback_answers: list[CallbackAnswer] = []
         self._chats: dict[int, _ChatState] = {}
+        # Each stored message decoded once (by the stored dict's identity, the dict kept so
+        # its id is never reused): a stored message is never changed in place, an edit stores
+        # a new dict.  Tests' waits decode the chat's messages on every change they wake on.
+        self._decoded: dict[int, tuple[dict[str, Any], telegram.Message]] = {}
         self._users: dict[int, telegram.User] = {}
         self._started: set[int] = set()
         self._blocked: set[int] = set()
@@ -951,11 +955,20 @@ class FakeTelegram(FakeServer):
 
     # ---------------------------------------------------------------- assertions
 
+    def _decode(self, stored: dict[str, Any]) -> telegram.Message:
+        """A stored message as python-telegram-bot's (immutable) ``Message``, decoded once."""
+        kept = self._decoded.get(id(stored))
+        if kept is not None and kept[0] is stored:
+            return kept[1]
+        message = telegram.Message.de_json(stored, None)
+        self._decoded[id(stored)] = (stored, message)
+        return message
+
     def sent(self, chat: ChatRef) -> list[telegram.Message]:
         """The bot's messages in ``chat`` as they are now (edited, deleted ones left out)."""
         state = self._chat_state(self._chat_id(chat))
         return [
-            telegram.Message.de_json(m, None)
+            self._decode(m)
             for m in state.messages.values()
             if m.get("from", {}).get("id") == self.bot_user.id
         ]
@@ -969,7 +982,7 @@ class FakeTelegram(FakeServer):
         than :meth:`sent` in a long chat: older messages are not decoded)."""
         state = self._chat_state(self._chat_id(chat))
         return [
-            telegram.Message.de_json(m, None)
+            self._decode(m)
             for key, m in state.messages.items()
             if key > message_id and m.get("from", {}).get("id") == self.bot_user.id
         ]
@@ -977,7 +990,7 @@ class FakeTelegram(FakeServer):
     def message(self, chat: ChatRef, message_id: int) -> telegram.Message:
         """One message (the bot's or a user's) as it is now; ``KeyError`` if absent/deleted."""
         state = self._chat_state(self._chat_id(chat))
-        return telegram.Message.de_json(state.messages[message_id], None)
+        return self._decode(state.messages[message_id])
 
     def keyboard(
         self, message: MessageRef

@@ -83,20 +83,26 @@ def _move(game: str, position: engines.Position) -> str:
     if game == "maphex":
         return "5"
     legal = position.legal_moves()
-    going = [m for m in legal if position.play(m).outcome is None]
-    return (going or legal)[0]
+    return next((m for m in legal if position.play(m).outcome is None), legal[0])
 
 
 @pytest.mark.parametrize("size", [UPRIGHT, SIDEWAYS], ids=["390x844", "844x390"])
 async def test_five_games_by_taps_with_44px_targets(
     browser: Browser, web: Site, size: dict[str, int]
 ) -> None:
+    # One phone page per player, taken from board to board (as a player opens the next game).
+    pages: dict[str, Page] = {}
     for game, options in BOARDS:
         gid = await new_game(web.manager, game, ADA, BO, TG_GROUP, (), options)
         row = await web.manager.store.get_game(gid)
         assert row is not None and row.to_move is not None
         mover = (ADA, BO)[row.to_move]
-        page = await _open(browser, web, gid, mover, size)
+        page = pages.get(mover.user_id)
+        if page is None:
+            page = pages[mover.user_id] = await _open(browser, web, gid, mover, size)
+        else:
+            await page.goto(await web.board.link(gid))
+            await expect(page.locator("[data-cell]").first).to_be_visible()
         await expect(page.locator("#play")).to_be_visible()
         await expect(page.locator("[data-cell].can, [data-cell].pick").first).to_be_visible()
         await expect(page.locator(".coord").first).to_be_visible()
@@ -112,6 +118,7 @@ async def test_five_games_by_taps_with_44px_targets(
         await expect(page.locator("#moves li")).to_have_count(1)
         stored = await web.manager.store.moves(gid)
         assert [m.move for m in stored] == [position.play(move).last_move], game
+    for page in pages.values():
         await page.context.close()
 
 
