@@ -12,6 +12,9 @@ stores it for the bot).
 ``--series padfoot3,inphexion9 --games 2 --no-wall-cap --workers 1`` plays the next games of
 those accumulating series and appends them to ``benchmarks/results/ai_series.jsonl``;
 ``--report`` prints the tables of every game recorded there (:mod:`benchmarks.ai_series`).
+``--memory`` prints the peak resident memory of a move per game and board size, each in a
+fresh process (:mod:`benchmarks.ai_memory`: ``--memory --levels hard,padfoot3 --only isopath``;
+issue 49's bound is 300 MB).
 
 For each game it plays the ``normal`` level against a uniformly random player, against a greedy
 player (takes a win when it has one, avoids a move that lets the opponent win at once,
@@ -425,7 +428,19 @@ def main() -> None:
     parser.add_argument(
         "--report", action="store_true", help="the tables of the recorded series games"
     )
+    parser.add_argument(
+        "--memory",
+        action="store_true",
+        help="peak memory a move per game and size (benchmarks/ai_memory.py; --levels, which "
+        "may name a reference such as padfoot3, and --only pass through)",
+    )
     ns = parser.parse_args()
+    if ns.memory:
+        import ai_memory  # the script beside this one
+
+        only = ["--only", ns.only] if ns.only else []
+        ai_memory.main(["--players", ns.levels, *only])
+        return
     if ns.series or ns.report:
         import ai_series  # the script beside this one
 
