@@ -189,27 +189,61 @@ def _pair_picks(pair: Pair) -> list[str]:
     return picks
 
 
-def _options(table: TurnTable, picks: list[str]) -> tuple[Stage, list[str]]:
+@dataclass(frozen=True)
+class _Index:
+    """A turn table read once for :func:`_options`: the first screen's choices, the builds
+    (first occurrence order) and each build's other actions (table order).  A screen asks
+    several questions of one table (each choice made so far, the forced ones, the way back),
+    and a player's screens of one turn all ask them of the same table: Iso-Path's has hundreds
+    to thousands of turns, which each question scanned."""
+
+    take: list[str]
+    builds: dict[str | None, list[str | None]]
+
+    @classmethod
+    def of(cls, table: TurnTable) -> _Index:
+        """The index of ``table`` (the last few tables' are kept: tables are cached per
+        position, and a player's screens of one turn share one)."""
+        kept = _INDEXES.get(id(table))
+        if kept is not None and kept[0] is table:
+            return kept[1]
+        builds: dict[str | None, list[str | None]] = {}
+        for tile, other in table:
+            others = builds.get(tile)
+            if others is None:
+                others = builds[tile] = []
+            others.append(other)
+        out = {b.split(">")[0] + ">": None for b in builds if b is not None and _kind(b) == ">"}
+        extras = sorted(b for b in builds if b is not None and _kind(b) == "x")
+        if None in builds:
+            extras.append(NO_TILE)
+        index = cls([*out, *extras], builds)
+        if len(_INDEXES) >= _INDEXES_KEPT:
+            _INDEXES.pop(next(iter(_INDEXES), 0), None)
+        # The table itself is kept with its index, so its id names no other table meanwhile.
+        _INDEXES[id(table)] = (table, index)
+        return index
+
+
+#: The indexes of the last tables read, by the table's id (oldest first).
+_INDEXES: dict[int, tuple[TurnTable, _Index]] = {}
+_INDEXES_KEPT = 8
+
+
+def _options(index: _Index, picks: list[str]) -> tuple[Stage, list[str]]:
     """The stage after ``picks`` (assumed valid) and the choices it offers, in order."""
     if not picks:
-        out: dict[str, None] = {}
-        for tile, _ in table:
-            if tile is not None and _kind(tile) == ">":
-                out[tile.split(">")[0] + ">"] = None
-        extras = sorted({b for b, _ in table if b is not None and _kind(b) == "x"})
-        if any(b is None for b, _ in table):
-            extras.append(NO_TILE)
-        return Stage.TAKE, [*out, *extras]
+        return Stage.TAKE, list(index.take)
     first = picks[0]
     if first.endswith(">"):
         if len(picks) == 1:
-            return Stage.PUT, list(dict.fromkeys(b for b, _ in table if b and b.startswith(first)))
+            return Stage.PUT, [b for b in index.builds if b and b.startswith(first)]
         build: str | None = picks[1]
         rest = picks[2:]
     else:
         build = None if first == NO_TILE else first
         rest = picks[1:]
-    others = [o for b, o in table if b == build]
+    others = index.builds.get(build, [])
     if not rest:
         if others == [None]:
             return Stage.DONE, []
@@ -233,17 +267,17 @@ def _expand(selection: str) -> list[str]:
     return picks
 
 
-def _valid(table: TurnTable, picks: list[str]) -> bool:
+def _valid(index: _Index, picks: list[str]) -> bool:
     for i, pick in enumerate(picks):
-        stage, options = _options(table, picks[:i])
+        stage, options = _options(index, picks[:i])
         if stage is Stage.DONE or pick not in options:
             return False
     return True
 
 
-def _forced(table: TurnTable, picks: list[str]) -> bool:
+def _forced(index: _Index, picks: list[str]) -> bool:
     """Whether the screen after ``picks`` leaves exactly one choice (made for the player)."""
-    stage, options = _options(table, picks)
+    stage, options = _options(index, picks)
     return stage is not Stage.DONE and len(options) == 1
 
 
@@ -293,16 +327,17 @@ def screen(position: Position, selection: str) -> Screen:
     # A whole turn, in whichever order its notation gives the actions, or the choices so far.
     pair = _pair(table, text) if whole else None
     picks = _expand(text) if pair is None else _pair_picks(pair)
-    if not _valid(table, picks):
+    index = _Index.of(table)
+    if not _valid(index, picks):
         raise Refusal(texts.web_no_such_start(text))
-    while _forced(table, picks):
-        picks.append(_options(table, picks)[1][0])
-    stage, options = _options(table, picks)
+    while _forced(index, picks):
+        picks.append(_options(index, picks)[1][0])
+    stage, options = _options(index, picks)
     back_picks = list(picks)
     back: str | None = None
     while back_picks:
         back_picks.pop()
-        if not _forced(table, back_picks):
+        if not _forced(index, back_picks):
             back = _join(back_picks)
             break
     if stage is Stage.DONE:

@@ -4,10 +4,14 @@ sequences that finish a game (found with the engines' own legal moves)."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import functools
 import random
+import shutil
+import tempfile
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -43,13 +47,49 @@ async def eventually(
         await asyncio.sleep(0.005)
 
 
+def migrate(url: str) -> None:
+    """Open and close the database ``url`` (an SQLite path or any URL
+    :func:`~bot.storage.open_store` takes), which applies every migration; callable from plain
+    code and from inside a running loop (it runs on a thread of its own)."""
+
+    async def opened_and_closed() -> None:
+        await (await open_store(url)).close()
+
+    with ThreadPoolExecutor(1) as thread:
+        thread.submit(asyncio.run, opened_and_closed()).result()
+
+
+@functools.cache
+def sqlite_template() -> Path:
+    """An SQLite file with every migration applied by the migrations themselves, made once per
+    process in a folder deleted at exit; tests copy it rather than migrate each new file
+    (~45 ms of CPU a file, against ~1 ms for the copy)."""
+    folder = Path(tempfile.mkdtemp(prefix="hexhall-template-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = folder / "hexhall.db"
+    migrate(str(path))
+    return path
+
+
+def migrated(path: Path | str) -> Path | str:
+    """``path``, made a copy of :func:`sqlite_template` first when it is an SQLite file that
+    does not exist yet (a URL or an existing file is left as it is): opening it then finds
+    every migration applied, as opening a new file would after applying them."""
+    if isinstance(path, str) and ("://" in path or path == ":memory:"):
+        return path
+    if not Path(path).exists():
+        shutil.copyfile(sqlite_template(), path)
+    return path
+
+
 @asynccontextmanager
 async def session(
     path: Path | str, clock: FakeClock | None = None, seed: int = 1
 ) -> AsyncIterator[SessionManager]:
     """A manager (no pictures) on the database ``path`` (an SQLite file, or any URL
-    :func:`~bot.storage.open_store` takes), closed afterwards."""
-    store = await open_store(path)
+    :func:`~bot.storage.open_store` takes), closed afterwards.  A new SQLite file starts as a
+    copy of the migrated template (:func:`migrated`)."""
+    store = await open_store(migrated(path))
     try:
         yield SessionManager(store, clock or FakeClock(), pictures=False, rng=random.Random(seed))
     finally:

@@ -16,6 +16,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import Thinker
 from bot.storage import SqliteStore
+from tests.bot.session_kit import migrated
 from tests.bot.sessions.test_opponent import (
     GATE,
     TINY,
@@ -36,7 +37,7 @@ def feeder(lines: list[bytes]) -> Callable[[], Awaitable[bytes]]:
 
 
 async def run_console(tmp_path: Path, lines: list[bytes]) -> tuple[int, str, str]:
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     out, err = io.StringIO(), io.StringIO()
     try:
         manager = SessionManager(store, FakeClock())
@@ -188,7 +189,7 @@ async def test_playing_the_bot_keeps_the_person_at_the_keyboard(
     # went to the bot's seat, after "(now playing as Hexhall bot)").
     monkeypatch.setenv(GATE, str(tmp_path))
     thinker = Thinker(budgets=TINY, workers=1, search=waiting_search)
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     out = io.StringIO()
     manager = SessionManager(store, FakeClock(), pictures=False, thinker=thinker)
     lines = [b"as ada\n", b"challenge bot pathagon first=me days=none\n", b"b2\n"]

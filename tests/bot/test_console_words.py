@@ -16,11 +16,12 @@ from bot.core import i18n
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
+from tests.bot.session_kit import migrated
 from tests.bot.test_console import feeder
 
 
 async def _console(tmp_path: Path, lines: list[bytes], language: str | None = None) -> str:
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     out = io.StringIO()
     try:
         manager = SessionManager(store, FakeClock())

@@ -32,6 +32,7 @@ from bot.sessions.records import parse
 from bot.sessions.validate import REFUSAL_LIMIT
 from bot.storage import SqliteStore
 from tests.bot.fuzz_kit import dump, fuzz_game
+from tests.bot.session_kit import migrated
 
 ALICE = console_user("alice")
 BOB = console_user("bob")
@@ -55,7 +56,7 @@ def _run(body: Callable[[SessionManager, Path], Awaitable[None]]) -> None:
 
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "h.db"
-            store = await SqliteStore.open(path)
+            store = await SqliteStore.open(migrated(path))
             try:
                 m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
                 made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")

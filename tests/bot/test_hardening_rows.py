@@ -5,8 +5,11 @@ set aside and named), and the player's other game unaffected."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import random
+import shutil
 import sqlite3
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from bot.storage.sql_rows import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS
+from tests.bot.session_kit import migrated
 
 ALICE = User("console", "alice", "alice")
 BOB = User("console", "bob", "bob")
@@ -95,8 +99,24 @@ class _Recording(Console):
         await super().show(reply)
 
 
+#: The prepared database (:func:`_build`), made by the first test of the process that needs it.
+_prepared: list[Path] = []
+
+
 async def _prepare(path: Path) -> None:
-    store = await SqliteStore.open(path)
+    """Make ``path`` a copy of the prepared database: two games (#1 Alice and Bob in ROOM, two
+    moves played; #2 Alice and Carol elsewhere) and the pending challenge #3.  Built once per
+    process (the same rows every time: a fake clock and a seeded manager) and copied."""
+    if not _prepared:
+        folder = Path(tempfile.mkdtemp(prefix="hexhall-rows-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        await _build(folder / "h.db")
+        _prepared.append(folder / "h.db")
+    shutil.copyfile(_prepared[0], path)
+
+
+async def _build(path: Path) -> None:
+    store = await SqliteStore.open(migrated(path))
     try:
         m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
         made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")

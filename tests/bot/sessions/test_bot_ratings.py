@@ -29,6 +29,7 @@ from bot.sessions.thinker import Thinker
 from bot.storage import GameRow, SqliteStore
 from engines.ai import Budget
 from engines.levels import Level
+from tests.bot.session_kit import migrated
 
 ADA = console_user("ada")
 TINY = {level: Budget(iterations=5, seconds=60.0) for level in Level}
@@ -44,7 +45,7 @@ def thinker() -> Iterator[Thinker]:
 
 @asynccontextmanager
 async def session(path: Path, thinker: Thinker) -> AsyncIterator[SessionManager]:
-    store = await SqliteStore.open(path)
+    store = await SqliteStore.open(migrated(path))
     manager = SessionManager(
         store, FakeClock(), pictures=False, rng=random.Random(5), thinker=thinker
     )

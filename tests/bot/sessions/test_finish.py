@@ -17,12 +17,12 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from engines import Termination
-from tests.bot.session_kit import ALICE, BOB, ROOM
+from tests.bot.session_kit import ALICE, BOB, ROOM, migrated
 
 
 @pytest.fixture
 async def manager(tmp_path: Path) -> AsyncIterator[SessionManager]:
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     try:
         yield SessionManager(store, FakeClock(), rng=random.Random(1))
     finally:

@@ -21,7 +21,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.questions import QUESTION_TTL
 from bot.storage import SqliteStore
-from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, mover, session, start_game
+from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, migrated, mover, session, start_game
 from tests.bot.test_cli import hexhall
 from tests.bot.test_console import feeder
 
@@ -38,7 +38,7 @@ async def typed(m: SessionManager, user: User, line: str, current: int | None = 
 
 
 async def pictured(path: Path) -> tuple[SqliteStore, SessionManager]:
-    store = await SqliteStore.open(path)
+    store = await SqliteStore.open(migrated(path))
     return store, SessionManager(store, FakeClock(), rng=random.Random(1))
 
 
@@ -69,7 +69,7 @@ async def test_a_resigned_game_shows_who_won_and_how_in_text_and_picture(tmp_pat
 
 async def test_drawn_timed_out_and_aborted_games_show_their_result(tmp_path: Path) -> None:
     clock = FakeClock()
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     m = SessionManager(store, clock, rng=random.Random(1))
     try:
         drawn, _ = await start_game(m, "pathagon")
@@ -196,7 +196,7 @@ def test_import_refuses_two_players_of_the_same_name_and_advises_only_what_appli
 async def test_a_bare_move_goes_to_the_game_last_shown_when_several_would_do(
     tmp_path: Path,
 ) -> None:
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     out = io.StringIO()
     try:
         m = SessionManager(store, FakeClock(), pictures=False)

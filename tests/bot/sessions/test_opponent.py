@@ -31,7 +31,7 @@ from bot.sessions.thinker import Thinker, search_move
 from bot.storage import GameRow, NewGame, SqliteStore
 from engines.ai import Budget, budget_of, choose_move, wants_history
 from engines.levels import Level
-from tests.bot.session_kit import eventually
+from tests.bot.session_kit import eventually, migrated
 
 ADA = console_user("ada")
 BOB = console_user("bob")
@@ -89,7 +89,7 @@ def thinker() -> Iterator[Thinker]:
 async def bot_session(path: Path, thinker: Thinker) -> AsyncIterator[SessionManager]:
     """A manager (no pictures) on the SQLite file ``path`` with ``thinker``; at the end the
     bot's moves in the works are waited for and the store closed."""
-    store = await SqliteStore.open(path)
+    store = await SqliteStore.open(migrated(path))
     manager = SessionManager(
         store, FakeClock(), pictures=False, rng=random.Random(3), thinker=thinker
     )

@@ -33,7 +33,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore
 from engines import IllegalMoveCode, Termination, pathagon
-from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM
+from tests.bot.session_kit import ALICE, BOB, CAROL, ROOM, migrated
 from tests.web.kit import losing_game
 
 #: Light joins its two edges with d7.
@@ -42,7 +42,7 @@ WINNING = "d1 a1 d2 a2 d3 a3 d4 a4 d5 a5 d6 b6".split()
 
 @pytest.fixture
 async def manager(tmp_path: Path) -> AsyncIterator[SessionManager]:
-    store = await SqliteStore.open(tmp_path / "h.db")
+    store = await SqliteStore.open(migrated(tmp_path / "h.db"))
     try:
         yield SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
     finally:

@@ -16,7 +16,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.sessions.thinker import Thinker
 from bot.storage import SqliteStore
-from tests.bot.session_kit import ALICE, BOB, ROOM, mover, start_game
+from tests.bot.session_kit import ALICE, BOB, ROOM, migrated, mover, start_game
 
 #: Light misses its win at d7 (move 13) and Dark wins there.
 BLUNDER = "d1 a7 d2 b7 d3 c7 d4 e7 d5 f7 d6 g7 g1 d7".split()
@@ -33,7 +33,7 @@ def thinker() -> Iterator[Thinker]:
 @asynccontextmanager
 async def pictured(path: Path, thinker: Thinker) -> AsyncIterator[SessionManager]:
     """A manager with pictures on the SQLite file ``path``."""
-    store = await SqliteStore.open(path)
+    store = await SqliteStore.open(migrated(path))
     manager = SessionManager(
         store, FakeClock(), pictures=True, rng=random.Random(3), thinker=thinker
     )

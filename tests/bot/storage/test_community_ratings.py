@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import asyncpg
+import pytest
 
 import engines
 from bot.ratings import Pool, Rating, RatingChange, Result, rate
@@ -141,6 +142,7 @@ async def _old_database(store_url: str) -> tuple[SqlStore, dict[str, Any]]:
     return await open_store(store_url), expected
 
 
+@pytest.mark.empty_database
 async def test_a_database_of_global_ratings_upgrades_to_ratings_per_community(
     store_url: str,
 ) -> None:
@@ -180,6 +182,7 @@ async def test_a_database_of_global_ratings_upgrades_to_ratings_per_community(
         await store.close()
 
 
+@pytest.mark.empty_database
 async def test_a_chat_that_changes_its_id_takes_its_ratings(store_url: str) -> None:
     """A Telegram group that becomes a supergroup is its own community: its ratings, their
     history and its leaderboard move to the new id; a server's stay.  (Both databases.)"""
