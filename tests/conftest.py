@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import compileall
 import itertools
 import os
 import shutil
@@ -13,7 +12,7 @@ import pytest
 
 from bot.storage import open_store
 from bot.storage.sql import SqlStore
-from tests.installed import ROOT, install_copy
+from tests.installed import install_copy
 from tests.postgres import PostgresServer
 
 # Database names unique within the session's one server (the pid keeps them apart should two
@@ -42,14 +41,6 @@ def installed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    # The processes the tests start (``python -m bot``, the bot's worker pools, the adapters'
-    # processes) import the project afresh.  Where no bytecode is written on import
-    # (PYTHONDONTWRITEBYTECODE) each of them compiled its ~250 modules again: ~1 s of CPU a
-    # process.  So the project's bytecode is written once here (what a plain ``import`` writes
-    # in ``__pycache__``; up-to-date files are skipped), by the controller before any worker.
-    if not hasattr(config, "workerinput"):
-        for package in ("engines", "render", "bot"):
-            compileall.compile_dir(ROOT / package, quiet=1)
     config.addinivalue_line(
         "markers",
         "empty_database: store_url gives an empty database (the test builds or migrates it "
