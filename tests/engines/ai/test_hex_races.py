@@ -10,7 +10,9 @@ by force within its next two moves, while the moves that race instead do."""
 from __future__ import annotations
 
 from engines.ai import distance, think
+from engines.ai.inphexion_plan import open_board
 from engines.base import Position
+from engines.inphexion import BLACK, WHITE, InphexionPosition
 from engines.pathagon import PathagonPosition
 
 #: Light (rows 1 to 7) to move, three squares short (f2, f3, f4); Dark (columns a to g) two:
@@ -31,6 +33,22 @@ PATHAGON = PathagonPosition.from_diagram(
     to_move=0,
 )
 
+#: inpHeXion 5×5 (from a random game), Black (columns) to move, three discs short on the
+#: board it sees (White's movable discs are open cells to it), White (rows) two.  13 of
+#: Black's 16 moves let White connect by force within its next two turns, each of them
+#: bringing Black one disc nearer too (every turn adds a disc of the mover's): only b2-c2,
+#: b2-c1 and d3-d2 hold.
+INPHEXION = InphexionPosition.from_diagram(
+    """
+    . b . b .
+     w w . . b
+      b . . w w
+       . w b b w
+        w w b w b
+    """,
+    to_move=BLACK,
+)
+
 
 def _wins_now(p: Position) -> bool:
     return any(
@@ -49,12 +67,17 @@ def _forced_within_two(p: Position) -> bool:
             if after.outcome.winner == p.to_move:
                 return True
             continue
-        if all(
-            (reply := after.play(m)).outcome is None and _wins_now(reply)
-            for m in after.legal_moves()
-        ):
+        if all(_won_for(after.play(m), p.to_move) for m in after.legal_moves()):
             return True
     return False
+
+
+def _won_for(p: Position, side: int) -> bool:
+    """Whether ``side`` has won in ``p`` or, to move, connects now (a reply may also end the
+    game: in inpHeXion pushing the other side's disc can join its chain)."""
+    if p.outcome is not None:
+        return p.outcome.winner == side
+    return p.to_move == side and _wins_now(p)
 
 
 def test_pathagon_the_faster_race_is_stopped() -> None:
@@ -71,3 +94,19 @@ def test_pathagon_the_faster_race_is_stopped() -> None:
     for level, iterations in (("normal", 600), ("hard", 12000)):
         move = think(p, iterations=iterations, seed=1).move
         assert not _forced_within_two(p.play(move)), (level, move)
+
+
+def test_inphexion_the_faster_race_is_stopped() -> None:
+    p = INPHEXION
+    nbrs = p.board.neighbours
+
+    def plain(q: InphexionPosition, colour: int) -> int:
+        seen = open_board(q.cells, colour, nbrs)
+        return distance.potential(seen, colour, nbrs, q.edges[colour], kth=1).value
+
+    assert (plain(p, BLACK), plain(p, WHITE)) == (4, 3)  # one more than the discs needed
+    losing = [m for m in p.legal_moves() if _forced_within_two(p.play(m))]
+    assert len(p.legal_moves()) == 16 and len(losing) == 13
+    for level, iterations in (("normal", 600), ("hard", 12000)):
+        move = think(p, iterations=iterations, seed=1).move
+        assert move not in losing, (level, move)
