@@ -249,9 +249,11 @@ class FixationPosition(Position):
             out.append((tops[0], tops[1]))
         return tuple(out)
 
-    def _attempt(self, start: int, direction: int) -> _Move | _Refused:
+    def _attempt(self, start: int, direction: int, lifted: int | None = None) -> _Move | _Refused:
         """The move of the stack on ``start`` along ``direction`` with every rule but the
-        semi-mandatory capture checked, or why it is illegal."""
+        semi-mandatory capture checked, or why it is illegal.  ``lifted`` is the board's key
+        without the stack on ``start`` when the caller has it (it is the same for the six
+        directions)."""
         stacks = self.stacks
         stack = stacks[start]
         h = len(stack)
@@ -274,7 +276,7 @@ class FixationPosition(Position):
             return IllegalMoveCode.FIXATION, {"side": SIDES[1 - me]}
         captures = []
         merges = []
-        key = self.key ^ _stack_key(start, stack)
+        key = (self.key ^ _stack_key(start, stack)) if lifted is None else lifted
         for colour, cell in zip(stack, path, strict=True):
             target = stacks[cell]
             if target:
@@ -299,10 +301,13 @@ class FixationPosition(Position):
             if not stack or stack[-1] != me:
                 continue
             h = len(stack)
+            lifted = None
             for direction, ray in enumerate(_RAYS[start]):
                 if len(ray) < h:
                     continue  # cheap early out for the most common illegal move
-                move = self._attempt(start, direction)
+                if lifted is None:
+                    lifted = self.key ^ _stack_key(start, stack)
+                move = self._attempt(start, direction, lifted)
                 if isinstance(move, _Move):
                     yield move
 

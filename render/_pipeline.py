@@ -251,6 +251,14 @@ def picture_png(
     return encode_png(_indexed(position, theme, scene))
 
 
+#: a colour of the median cut closer than this (squared distance, RGB levels) to one already in
+#: the palette is its near-twin and left out
+_TWIN_SQUARED = 36
+#: the side of the cubes the palette's colours are sorted into to find near-twins: no channel
+#: of a near-twin differs by more than 6, so it lies in the same cube or a neighbouring one
+_CUBE = 7
+
+
 def _build_palette(
     art: Art[Position], position: Position, theme: Theme, static: _Static
 ) -> Image.Image:
@@ -288,12 +296,29 @@ def _build_palette(
     room = TRANSPARENT - len(unique)
     cut = sheet.quantize(room, method=Image.Quantize.MEDIANCUT)
     cut_pal = cut.getpalette() or []
-    colours: list[RGB] = list(unique)
+    colours: list[RGB] = []
+    # The colours kept so far by cubes of TWIN + 1 levels a side: a near-twin (within TWIN of
+    # every channel) of a colour is in its cube or a cube next to it.
+    cubes: dict[RGB, list[RGB]] = {}
+
+    def keep(c: RGB) -> None:
+        colours.append(c)
+        cubes.setdefault((c[0] // _CUBE, c[1] // _CUBE, c[2] // _CUBE), []).append(c)
+
+    for c in unique:
+        keep(c)
     for i in range(0, min(len(cut_pal), 3 * room), 3):
-        c = (cut_pal[i], cut_pal[i + 1], cut_pal[i + 2])
+        r, g, b = cut_pal[i], cut_pal[i + 1], cut_pal[i + 2]
         # A near-twin of a colour already there would only steal its flat areas.
-        if all(sum((a - b) ** 2 for a, b in zip(c, k, strict=True)) > 36 for k in colours):
-            colours.append(c)
+        cr, cg, cb = r // _CUBE, g // _CUBE, b // _CUBE
+        if not any(
+            (r - k[0]) ** 2 + (g - k[1]) ** 2 + (b - k[2]) ** 2 <= _TWIN_SQUARED
+            for x in (cr - 1, cr, cr + 1)
+            for y in (cg - 1, cg, cg + 1)
+            for z in (cb - 1, cb, cb + 1)
+            for k in cubes.get((x, y, z), ())
+        ):
+            keep((r, g, b))
     colours = colours[:TRANSPARENT]
     while len(colours) < 256:
         # Pure green appears in no theme colour or blend, so nothing maps to the GIF's

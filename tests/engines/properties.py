@@ -51,17 +51,28 @@ GARBAGE = [
 ]
 
 
+#: Each random game played so far in this process, by (game, options, seed): its positions
+#: and its generator, to play it on where a later caller asks for more plies.
+_PLAYED: dict[tuple[str, str, int], tuple[list[Position], random.Random]] = {}
+
+
 def random_game(game: str, options: dict[str, Any], seed: int, max_plies: int) -> list[Position]:
-    """The positions of one random game from the start (capped at ``max_plies`` moves)."""
-    rng = random.Random(seed)
-    pos = engines.new(game, **options)
-    seen = [pos]
+    """The positions of one random game from the start (capped at ``max_plies`` moves).
+
+    The same seed plays the same game whatever the cap (a shorter cap gives a prefix), so a
+    game is played once a process and handed out again as a new list: many tests draw the
+    same games, and listing every legal move of every ply is most of their cost."""
+    key = (game, json.dumps(options, sort_keys=True), seed)
+    if key not in _PLAYED:
+        _PLAYED[key] = ([engines.new(game, **options)], random.Random(seed))
+    seen, rng = _PLAYED[key]
+    pos = seen[-1]
     while pos.outcome is None and len(seen) <= max_plies:
         moves = pos.legal_moves()
         assert moves, f"{game}: no legal move but no outcome at ply {pos.ply}"
         pos = pos.play(rng.choice(moves))
         seen.append(pos)
-    return seen
+    return seen[: max_plies + 1]
 
 
 # These tests are inherited by every game's TestProperties class, so Hypothesis sees one test

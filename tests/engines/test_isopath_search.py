@@ -4,6 +4,7 @@ takes a win, stops a win it can stop, and its evaluation sees what decides the n
 from __future__ import annotations
 
 import dataclasses
+import functools
 import heapq
 import random
 
@@ -96,7 +97,8 @@ def test_path_costs_are_the_cheapest_ways(size: int) -> None:
             # From each space off the goal row, the cheapest sum over the spaces entered.
             to_goal = iso._from_goal(lay, cost, side)
             for c in set(range(lay.n)) - goal:
-                assert to_goal[c] == min(_dijkstra(lay.adj, [c], cost)[g] for g in goal)
+                dist = _dijkstra(lay.adj, [c], cost)
+                assert to_goal[c] == min(dist[g] for g in goal)
             mine = [c for c in range(lay.n) if pieces[c] == side]
             assert iso._from_pieces(lay, cost, pieces, side) == _dijkstra(lay.adj, mine, cost)
 
@@ -330,8 +332,14 @@ def _one_look(p: IsopathPosition, move: str, worn: IsopathPosition) -> float:
     """``move``'s value at one look when the pieces as ``worn`` has them are worn (a charge
     only for the side ahead: its best turn at one look scores above :data:`iso.AHEAD`)."""
     after = p.play(move)
-    ahead = max(-iso.evaluate(p.play(m)) for m in _candidates(p)) > iso.AHEAD
-    return -iso.evaluate(after) - iso.ROUND * (ahead and after.pieces == worn.pieces)
+    return -iso.evaluate(after) - iso.ROUND * (_ahead(p) and after.pieces == worn.pieces)
+
+
+@functools.cache
+def _ahead(p: IsopathPosition) -> bool:
+    """Whether the side to move's best turn at one look scores above :data:`iso.AHEAD`
+    (worked out once a position: every turn's value asks it)."""
+    return max(-iso.evaluate(p.play(m)) for m in _candidates(p)) > iso.AHEAD
 
 
 def _candidates(p: IsopathPosition) -> list[str]:

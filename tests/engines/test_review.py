@@ -77,8 +77,10 @@ def test_a_review_names_a_missed_win_that_lets_the_opponent_win(
     top = review(game, moves, options=options, nodes=10, count=2)
     assert len(top) == 2 and set(top) <= set(found)
     assert min(m.cost for m in top) >= max(m.cost for m in found if m not in top)
+    # The game's positions replayed once (position_after of each prefix, not a replay each).
+    positions = list(engines.replay(game, moves, **options))
     for m in found:
-        position = engines.position_after(game, moves[: m.ply], **options)
+        position = positions[m.ply]
         assert m.position == position and m.mover == position.to_move
         assert m.better in position.legal_moves() and m.better != m.played
         assert 0.0 <= m.after < m.before <= 1.0 and m.cost >= MIN_COST
