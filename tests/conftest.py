@@ -46,10 +46,11 @@ def pytest_configure(config: pytest.Config) -> None:
     # processes) import the project afresh.  Where no bytecode is written on import
     # (PYTHONDONTWRITEBYTECODE) each of them compiled its ~250 modules again: ~1 s of CPU a
     # process.  So the project's bytecode is written once here (what a plain ``import`` writes
-    # in ``__pycache__``; up-to-date files are skipped), by the controller before any worker.
+    # in ``__pycache__``; up-to-date files are skipped, a read-only checkout is left as it is),
+    # by the controller before any worker.
     if not hasattr(config, "workerinput"):
         for package in ("engines", "render", "bot"):
-            compileall.compile_dir(ROOT / package, quiet=1)
+            compileall.compile_dir(ROOT / package, quiet=2)
     config.addinivalue_line(
         "markers",
         "empty_database: store_url gives an empty database (the test builds or migrates it "
