@@ -142,7 +142,7 @@ def test_every_typed_line_is_answered(tmp_path: Path, script: list[list[str]]) -
         return queue.pop(0) if queue else b""
 
     async def play() -> int:
-        store = await SqliteStore.open(db / "h.db")
+        store = await SqliteStore.open(migrated(db / "h.db"))
         try:
             manager = SessionManager(store, FakeClock())
             return await Console(manager, db / "boards", out=out, err=err, read_line=read).run()

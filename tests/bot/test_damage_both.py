@@ -6,6 +6,8 @@ with every kind of value; PostgreSQL's types let only text columns hold a damage
 
 from __future__ import annotations
 
+import itertools
+import os
 import random
 from pathlib import Path
 
@@ -19,13 +21,13 @@ from bot.storage.sql_rows import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, 
 from tests.bot.storage.raw import raw
 from tests.bot.test_hardening_rows import (
     ALICE,
-    BOB,
-    CAROL,
     COMMANDS,
     ELSEWHERE,
-    ROOM,
+    _build,
+    _prepare,
     _Recording,
 )
+from tests.postgres import PostgresServer
 
 _WHERE = {
     "games": "id = 1",
@@ -56,25 +58,35 @@ def test_the_cases_are_columns_the_manager_reads() -> None:
         assert column in [c.strip() for c in _READ[table].split(",")], (table, column)
 
 
-async def _prepare(m: SessionManager) -> None:
-    made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")
-    assert (await m.challenges.accept(BOB, ROOM, made.challenge_id)).ok
-    assert (await m.games.move(ALICE, ROOM, "a2", 1)).ok
-    assert (await m.games.move(BOB, ROOM, "b5", 1)).ok
-    other = await m.challenges.challenge(ALICE, ELSEWHERE, "maphex", CAROL, {}, "me")
-    assert (await m.challenges.accept(CAROL, ELSEWHERE, other.challenge_id)).ok
-    pending = await m.challenges.challenge(ALICE, ROOM, "isopath", BOB, {}, "me")
-    assert pending.challenge_id == 3
+#: The name of this process's PostgreSQL database prepared by :func:`_build` (made once).
+_postgres_prepared: list[str] = []
+_numbers = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+async def prepared_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A copy of the prepared database of :mod:`tests.bot.test_hardening_rows` (game #1 Alice
+    and Bob, two moves; #2 Alice and Carol elsewhere; pending challenge #3), built once per
+    process and backend: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        path = tmp_path / "h.db"
+        await _prepare(path)
+        return str(path)
+    server: PostgresServer = request.getfixturevalue("postgres_server")
+    if not _postgres_prepared:
+        template: str = request.getfixturevalue("postgres_template")
+        name = f"prepared_{os.getpid()}"
+        await _build(server.create_database(name, template=template))
+        _postgres_prepared.append(name)
+    return server.create_database(f"damaged_{os.getpid()}_{next(_numbers)}", _postgres_prepared[0])
 
 
 @pytest.mark.parametrize(("table", "column"), CASES, ids=[f"{t}.{c}" for t, c in CASES])
 async def test_a_damaged_text_column_harms_only_its_own_game(
-    store_url: str, tmp_path: Path, table: str, column: str
+    prepared_url: str, tmp_path: Path, table: str, column: str
 ) -> None:
-    store = await open_store(store_url)
+    store = await open_store(prepared_url)
     try:
-        m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
-        await _prepare(m)
         await raw(store, f"UPDATE {table} SET {column} = 'garbage' WHERE {_WHERE[table]}")
         m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
         console = _Recording(m, tmp_path / "boards", player="alice")

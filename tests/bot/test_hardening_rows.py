@@ -18,7 +18,7 @@ from bot.adapters.console import Console
 from bot.messages import Chat, Reply, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
-from bot.storage import SqliteStore
+from bot.storage import SqliteStore, open_store
 from bot.storage.sql_rows import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS
 from tests.bot.session_kit import migrated
 
@@ -115,8 +115,10 @@ async def _prepare(path: Path) -> None:
     shutil.copyfile(_prepared[0], path)
 
 
-async def _build(path: Path) -> None:
-    store = await SqliteStore.open(migrated(path))
+async def _build(url: Path | str) -> None:
+    """Prepare the database ``url`` (a new SQLite file, or an empty or migrated database on
+    any backend): the rows :func:`_prepare` copies."""
+    store = await open_store(migrated(url))
     try:
         m = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(1))
         made = await m.challenges.challenge(ALICE, ROOM, "pathagon", BOB, {}, "me")

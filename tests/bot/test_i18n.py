@@ -4,6 +4,7 @@ flows shows no sentence escapes the catalogs; whose language a message is said i
 
 from __future__ import annotations
 
+import functools
 import gettext
 import importlib.util
 import io
@@ -43,9 +44,11 @@ def _po(code: str) -> Path:
     return i18n.LOCALES_DIR / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
 
 
-def _marked() -> set[str]:
+@functools.cache
+def _marked() -> frozenset[str]:
     """Every msgid marked in the code, extracted as ``pybabel extract`` does (the project's
-    keywords, babel.cfg's mapping)."""
+    keywords, babel.cfg's mapping); extracted once per process (a second of CPU, and one test
+    per language and test_i18n_flows ask)."""
     keywords: dict[str, tuple[int | tuple[int, str], ...] | None] = {}
     for spec in _tool().KEYWORDS:
         name, _, args = spec.partition(":")
@@ -60,7 +63,7 @@ def _marked() -> set[str]:
             ROOT / folder, method_map=[("**.py", "python")], keywords=keywords
         ):
             found.add(message if isinstance(message, str) else message[0])
-    return found
+    return frozenset(found)
 
 
 @pytest.mark.parametrize("code", TRANSLATED)

@@ -9,6 +9,7 @@ as surely as one at the top.
 from __future__ import annotations
 
 import ast
+import functools
 import subprocess
 import sys
 from collections.abc import Iterable, Iterator
@@ -61,7 +62,15 @@ def _imports(tree: ast.AST) -> Iterator[ast.Import | ast.ImportFrom]:
 
 def module_edges() -> dict[str, set[str]]:
     """For each module of ``bot/``, the ``bot`` modules it imports (``from package import
-    name`` counts as importing the submodule when ``name`` is one, else the package)."""
+    name`` counts as importing the submodule when ``name`` is one, else the package): a
+    copy of what :func:`_read_edges` read, the caller's to change."""
+    return {name: set(targets) for name, targets in _read_edges().items()}
+
+
+@functools.cache
+def _read_edges() -> dict[str, set[str]]:
+    """:func:`module_edges`, read from the source once per process (parsing every module of
+    ``bot/`` is a second of CPU, and five tests ask)."""
     modules = _modules()
     edges: dict[str, set[str]] = {name: set() for name in modules}
     for name, path in modules.items():
