@@ -91,9 +91,10 @@ def test_pathagon_the_faster_race_is_stopped() -> None:
     assert plain == [4, 3]
     for racing in ("f2", "f3", "f4"):
         assert _forced_within_two(p.play(racing)), racing
-    for level, iterations in (("normal", 600), ("hard", 12000)):
-        move = think(p, iterations=iterations, seed=1).move
-        assert not _forced_within_two(p.play(move)), (level, move)
+    # At normal's 600 evaluations (hard, 12 000, chose c2 there too when measured: ~17 CPU s,
+    # too dear for the suite).
+    move = think(p, iterations=600, seed=1).move
+    assert not _forced_within_two(p.play(move)), move
 
 
 def test_inphexion_the_faster_race_is_stopped() -> None:
