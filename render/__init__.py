@@ -97,7 +97,7 @@ def board_texts(
     ((1000, 700), True)
     """
     scene = scene_of(position, outcome, players, clock)
-    _pipeline.layout_of(position, theme)  # builds the cached parts outside the recording
+    _pipeline.warm(position, theme)  # the cached parts are built outside the recording
     with recording() as found:
         image = _pipeline.picture(position, theme, scene)
     return image.size, found
@@ -124,11 +124,7 @@ def game_gif(
 
 def cell_centres(position: Position, *, theme: Theme | None = None) -> list[tuple[int, int]]:
     """The pixel centre of every cell of ``position``'s picture (index = cell)."""
-    # The layout alone: the picture's cached parts (background, palette) are not needed for
-    # it, and building them costs a fraction of a second per board shape (the web board asks
-    # for the centres of a shape before any picture of it is drawn).
-    art = _pipeline.art_for(position)
-    lay = art.layout(position, _pipeline.theme_of(position, theme))
+    _, lay = _pipeline.layout_of(position, theme)
     return [(round(x), round(y)) for x, y in lay.centres]
 
 

@@ -54,6 +54,7 @@ __all__ = [
     "picture_png",
     "rgb_picture",
     "theme_of",
+    "warm",
 ]
 
 #: What a :class:`_Cache` holds.
@@ -152,9 +153,16 @@ def theme_of(position: Position, theme: Theme | None = None) -> Theme:
 
 
 def layout_of(position: Position, theme: Theme | None = None) -> tuple[Art[Position], Layout]:
-    """The drawer and the cell layout of ``position``'s picture."""
-    art, static = _static(position, theme_of(position, theme))
-    return art, static.layout
+    """The drawer and the cell layout of ``position``'s picture: the layout alone, without the
+    picture's cached fixed parts (background, palette: a fraction of a second per board shape,
+    which asking where the cells are need not pay)."""
+    art = art_for(position)
+    return art, art.layout(position, theme_of(position, theme))
+
+
+def warm(position: Position, theme: Theme | None = None) -> None:
+    """Build (or find) the cached fixed parts of ``position``'s picture."""
+    _static(position, theme_of(position, theme))
 
 
 def _text_colour_on(fill: RGB, theme: Theme) -> RGB:
