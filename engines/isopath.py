@@ -643,12 +643,18 @@ class IsopathPosition(Position):
 
     @cached_property
     def _legal(self) -> tuple[str, ...]:
-        if self.outcome is not None:
-            return ()
-        return tuple(self._turn.all_turns())
+        return tuple(self.listed_turns())
 
     def legal_moves(self) -> list[str]:
         return list(self._legal)
+
+    def listed_turns(self) -> list[str]:
+        """The legal moves, as :meth:`legal_moves` gives them, listed afresh and not kept on
+        the position: a search whose table keeps many positions would otherwise keep every
+        one's list (some 300 kB a position)."""
+        if self.outcome is not None:
+            return []
+        return self._turn.all_turns()
 
     def _parse(self, move: object) -> list[Action]:
         text = normalize_move(move)

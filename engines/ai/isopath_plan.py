@@ -193,10 +193,9 @@ def _candidates(
     position: Position, score: Callable[[IsopathPosition, Board, int], float], k: int
 ) -> list[str]:
     assert isinstance(position, IsopathPosition)
-    # Every legal turn, listed without keeping them on the position (``legal_moves()`` would:
-    # some 300 kB a position, and a search's transposition table keeps its positions; the
-    # Padfoot-like reference at depth 3 peaked at 353 MB so, 220 MB of it these lists).
-    legal = position._turn.all_turns()
+    # Not ``legal_moves()``, which keeps the list on the position: the Padfoot-like reference at
+    # depth 3 peaked at 353 MB so, 220 MB of it these lists held by its search's table.
+    legal = position.listed_turns()
     allowed = set(legal)  # the texts built below are kept when legal
     names = position.board.names
     mover = position.to_move
