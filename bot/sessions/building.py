@@ -39,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import engines
+from bot.core.lru import Lru
 from bot.refusal import Refusal
 from bot.sessions import texts
 from engines import PickerMode, Position
@@ -218,16 +219,13 @@ class _Index:
         if None in builds:
             extras.append(NO_TILE)
         index = cls([*out, *extras], builds)
-        if len(_INDEXES) >= _INDEXES_KEPT:
-            _INDEXES.pop(next(iter(_INDEXES), 0), None)
         # The table itself is kept with its index, so its id names no other table meanwhile.
         _INDEXES[id(table)] = (table, index)
         return index
 
 
-#: The indexes of the last tables read, by the table's id (oldest first).
-_INDEXES: dict[int, tuple[TurnTable, _Index]] = {}
-_INDEXES_KEPT = 8
+#: The indexes of the last tables read, by the table's id.
+_INDEXES: Lru[int, tuple[TurnTable, _Index]] = Lru(8)
 
 
 def _options(index: _Index, picks: list[str]) -> tuple[Stage, list[str]]:
