@@ -5,11 +5,9 @@ set aside and named), and the player's other game unaffected."""
 from __future__ import annotations
 
 import asyncio
-import atexit
 import random
 import shutil
 import sqlite3
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,7 @@ from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage import SqliteStore, open_store
 from bot.storage.sql_rows import CHALLENGE_COLUMNS, GAME_COLUMNS, MOVE_COLUMNS, PLAYER_COLUMNS
-from tests.bot.session_kit import migrated
+from tests.bot.session_kit import migrated, process_file
 
 ALICE = User("console", "alice", "alice")
 BOB = User("console", "bob", "bob")
@@ -99,20 +97,16 @@ class _Recording(Console):
         await super().show(reply)
 
 
-#: The prepared database (:func:`_build`), made by the first test of the process that needs it.
-_prepared: list[Path] = []
-
-
 async def _prepare(path: Path) -> None:
     """Make ``path`` a copy of the prepared database: two games (#1 Alice and Bob in ROOM, two
     moves played; #2 Alice and Carol elsewhere) and the pending challenge #3.  Built once per
     process (the same rows every time: a fake clock and a seeded manager) and copied."""
-    if not _prepared:
-        folder = Path(tempfile.mkdtemp(prefix="hexhall-rows-"))
-        atexit.register(shutil.rmtree, folder, ignore_errors=True)
-        await _build(folder / "h.db")
-        _prepared.append(folder / "h.db")
-    shutil.copyfile(_prepared[0], path)
+    prepared = process_file("rows.db")
+    if not prepared.exists():
+        building = process_file("rows-building.db")
+        await _build(building)
+        building.rename(prepared)  # only a whole database is ever copied
+    shutil.copyfile(prepared, path)
 
 
 async def _build(url: Path | str) -> None:
