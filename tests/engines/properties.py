@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import engines
+from bot.core.lru import Lru
 from engines import IllegalMove, Position
 
 GARBAGE = [
@@ -51,9 +52,12 @@ GARBAGE = [
 ]
 
 
-#: Each random game played so far in this process, by (game, options, seed): its positions
-#: and its generator, to play it on where a later caller asks for more plies.
-_PLAYED: dict[tuple[str, str, int], tuple[list[Position], random.Random]] = {}
+#: The random games played last in this process, by (game, options, seed): their positions
+#: and generators, to play on where a later caller asks for more plies.  Bounded: a position
+#: keeps its legal moves once listed (an Iso-Path one some 300 kB): with every game kept, one
+#: process running tests/render and tests/engines peaked at 2.8 GB; with 4, at 1.4 GB and no
+#: more CPU (the tests ask for the same game one after the other).
+_PLAYED: Lru[tuple[str, str, int], tuple[list[Position], random.Random]] = Lru(4)
 
 
 def random_game(game: str, options: dict[str, Any], seed: int, max_plies: int) -> list[Position]:
@@ -63,9 +67,10 @@ def random_game(game: str, options: dict[str, Any], seed: int, max_plies: int) -
     game is played once a process and handed out again as a new list: many tests draw the
     same games, and listing every legal move of every ply is most of their cost."""
     key = (game, json.dumps(options, sort_keys=True), seed)
-    if key not in _PLAYED:
-        _PLAYED[key] = ([engines.new(game, **options)], random.Random(seed))
-    seen, rng = _PLAYED[key]
+    played = _PLAYED.get(key)
+    if played is None:
+        played = _PLAYED[key] = ([engines.new(game, **options)], random.Random(seed))
+    seen, rng = played
     pos = seen[-1]
     while pos.outcome is None and len(seen) <= max_plies:
         moves = pos.legal_moves()
