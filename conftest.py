@@ -7,16 +7,37 @@ processes.  Where the environment sets ``PYTHONDONTWRITEBYTECODE`` (as CI machin
 containers often do), Python reads ``.pyc`` files but never writes them, so each of those
 processes compiled every module again from source (~0.7 CPU s each for the bot).  ``compileall``
 writes the files whatever that setting says; they are ignored by git (``__pycache__/``).
+
+It also says how many test workers ``-n auto`` starts: two per core, not one (see
+:func:`pytest_xdist_auto_num_workers`).
 """
 
 from __future__ import annotations
 
 import compileall
+import os
 
 import pytest
 
 #: The packages every bot process imports.
 PACKAGES = ("engines", "render", "bot")
+
+#: Test workers per core for ``-n auto``.
+WORKERS_PER_CORE = 2
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto`` starts :data:`WORKERS_PER_CORE` workers per core the process may use.
+
+    Much of the suite waits rather than computes: on a browser, on a bot process it started,
+    on a fake server's answer.  With one worker per core the cores sat idle through those
+    waits; with two, one worker computes while the other waits.  ``PYTEST_XDIST_AUTO_NUM_WORKERS``
+    still decides when it is set (pytest-xdist's own rule, answered by returning ``None``).
+    """
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return WORKERS_PER_CORE * (cores or 1)
 
 
 def pytest_configure(config: pytest.Config) -> None:
