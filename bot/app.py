@@ -389,10 +389,27 @@ async def _import(db_path: str, text: str) -> int:
 
 async def _rebuild_ratings(db_path: str) -> int:
     async with opened(db_path) as manager:
-        done = await manager.players.rebuild_ratings()
+        try:
+            done = await manager.players.rebuild_ratings()
+        except StoreError as exc:  # one transaction: nothing was written
+            reason = str(_store_failed(exc))
+            raise AppError(
+                _said(N_("ratings not rebuilt, nothing was changed: {reason}"), reason=reason)
+            ) from None
     print(
-        f"Ratings rebuilt from {done.games} finished games: {done.rated} rated, "
-        f"{done.ratings} ratings."
+        _said(
+            N_("Ratings rebuilt from {games} finished games: {rated} rated, {ratings} ratings."),
+            games=str(done.games),
+            rated=str(done.rated),
+            ratings=str(done.ratings),
+        )
+    )
+    print(
+        _said(
+            N_("The bot's levels: {levels} ratings from {games} games against the bot."),
+            levels=str(done.levels),
+            games=str(done.bot_games),
+        )
     )
     return 0
 

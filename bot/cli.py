@@ -7,8 +7,9 @@
 - ``hexhall rules <game>``: the rules of a game (as shipped inside the package).
 - ``hexhall import <file>``: store the game of a plain-text record (from ``export``) as a
   console game between its two players, finished as recorded or ready to continue.
-- ``hexhall ratings rebuild``: recompute every rating from the stored games in order (the
-  same numbers the games gave as they ended; run it once after upgrading an older database).
+- ``hexhall ratings rebuild``: recompute every rating from the stored games in order, the
+  bot's level ratings too (the same numbers the games gave as they ended; run it once after
+  upgrading an older database).
 - ``hexhall migrate [DB]``: bring the database (``HEXHALL_DB`` by default) to this version's
   schema (the bot does it too when it starts).
 - ``hexhall copy-db FROM TO``: copy a database into a new, empty one, e.g. an SQLite file to

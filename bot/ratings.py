@@ -69,11 +69,13 @@ __all__ = [
     "Record",
     "Result",
     "Streak",
+    "bot_result",
     "head_to_head",
     "pool_from_text",
     "pool_of",
     "pools_of_game",
     "rate",
+    "rate_level",
     "rebuild",
     "record",
     "records_by_pool",
@@ -348,6 +350,26 @@ def rate(a: Rating, b: Rating, result: Result) -> tuple[RatingChange, RatingChan
     """:func:`update` with each player's before and after kept together for the message."""
     new_a, new_b = update(a, b, result)
     return RatingChange(a, new_a), RatingChange(b, new_b)
+
+
+def bot_result(winner: int | None, bot_seat: int) -> Result:
+    """The result of a game against the bot as its level's rating reads it (seat ``a`` is the
+    bot): ``winner`` is the winning seat of the game, ``None`` for a draw.
+
+    >>> bot_result(1, 1), bot_result(0, 1), bot_result(None, 0)
+    (<Result.A_WINS: 'a'>, <Result.B_WINS: 'b'>, <Result.DRAW: 'draw'>)
+    """
+    if bot_seat not in (0, 1) or isinstance(bot_seat, bool):
+        raise ValueError(f"the bot plays seat 0 or seat 1, not {bot_seat!r}")
+    return Result.from_winner(None if winner is None else 0 if winner == bot_seat else 1)
+
+
+def rate_level(level: Rating, player: Rating, result: Result) -> Rating:
+    """The rating of the bot's level after a game against a player rated ``player`` ended in
+    ``result`` (:func:`bot_result`: ``a`` is the bot).  The player's rating does not move for
+    it (issue 49): only the level's comes out.  The game that ends and ``hexhall ratings
+    rebuild`` both move it by this."""
+    return update(level, player, result)[0]
 
 
 class Origin(enum.Enum):

@@ -37,6 +37,7 @@ from bot.ratings import (
     RatingChange,
     RatingPoint,
     Result,
+    bot_result,
     head_to_head,
     pool_from_text,
     pool_of,
@@ -168,8 +169,7 @@ async def _bot_end(
     except BadRow as exc:
         log.error("%s; the bot's level is rated against a new player's rating", exc)
         theirs = Rating()
-    won = None if result is GameResult.DRAW else winner
-    outcome = Result.from_winner(None if won is None else 0 if won == row.bot_seat else 1)
+    outcome = bot_result(None if result is GameResult.DRAW else winner, row.bot_seat)
     level = row.bot_level
     return BotRatedEnd(pool, level, theirs, outcome, level_ratings.start(pool, level))
 

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import json
 import logging
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 
+from bot import level_ratings
 from bot.core.status import GameResult, GameStatus
 from bot.ratings import (
     FinishedGame,
@@ -26,10 +29,12 @@ from bot.ratings import (
     Rating,
     RatingChange,
     RatingPoint,
+    Rebuild,
     Result,
+    bot_result,
     pool_of,
+    rate_level,
     rebuild,
-    update,
 )
 from bot.storage.dbapi import Conn, Row, from_ts, to_ts
 from bot.storage.errors import BadRow, StoreError
@@ -188,7 +193,7 @@ def _finished(row: Row) -> FinishedGame:
 
 _FINISHED_COLUMNS = (
     "id, game, options, seat0, seat1, status, result, winner, finished_at, updated_at, rated, "
-    "origin, platform, chat_id, community, bot_seat"
+    "origin, platform, chat_id, community, bot_seat, bot_level"
 )
 
 
@@ -243,7 +248,7 @@ async def _write_bot_end(conn: Conn, game: Row, end: BotRatedEnd) -> None:
     except BadRow as exc:  # the game still ends; the level's rating starts again, as measured
         log.error("%s; the level's rating starts again from its measured one", exc)
         before = end.start
-    after, _ = update(before, end.player, end.result)
+    after = rate_level(before, end.player, end.result)
     await conn.execute(
         "UPDATE bot_ratings SET mu = ?, sigma = ?, games = ?, value = ?, updated_at = ? "
         "WHERE pool = ? AND level = ?",
@@ -430,7 +435,9 @@ class SqlStandings(SqlBase):
 
     async def rebuild_ratings(self) -> RebuildSummary:
         """Recompute every rating and rating change from the stored games in order (finish
-        time, then id), each community's from its own games only, in one transaction."""
+        time, then id), each community's from its own games only, and the bot's level ratings
+        from the games against it, in one transaction (:class:`BadRow`, nothing written, for
+        a game against the bot or a ``bot_ratings`` row naming a level it cannot rate)."""
         return await self._write(_rebuild)
 
 
@@ -444,22 +451,115 @@ def _readable(rows: Iterable[Row]) -> list[FinishedGame]:
     return games
 
 
+@dataclass(frozen=True)
+class _BotGame:
+    """A finished game against the bot with a result, as the rebuild rates its level."""
+
+    game: FinishedGame
+    level: Level
+    bot_seat: int
+
+    @property
+    def player(self) -> PlayerId:
+        return self.game.players[1 - self.bot_seat]
+
+
+def _against_bot(rows: Iterable[Row], games: Iterable[FinishedGame]) -> list[_BotGame]:
+    """The games among ``games`` (read from ``rows``) that move a level of the bot, as the
+    live path rates them when they end (:func:`bot.sessions.standings.settle`): against the
+    bot, with a result and a level.  A seat or a level this version cannot rate is a
+    :class:`BadRow`: the rebuild stops before it writes anything."""
+    by_id = {int(row["id"]): row for row in rows}
+    found = []
+    for game in games:
+        row = by_id[game.id]
+        if row["bot_seat"] is None or game.result is None or row["bot_level"] is None:
+            continue
+        seat = row["bot_seat"]
+        if isinstance(seat, bool) or seat not in (0, 1):
+            raise BadRow("games", game.id, "bot_seat", f"the bot plays seat 0 or 1, not {seat!r}")
+        try:
+            level = Level(row["bot_level"])
+        except ValueError:
+            raise BadRow(
+                "games", game.id, "bot_level", f"not a level of the bot: {row['bot_level']!r}"
+            ) from None
+        found.append(_BotGame(game, level, int(seat)))
+    return sorted(found, key=lambda g: g.game.order)
+
+
+async def _check_level_rows(conn: Conn) -> None:
+    """:class:`BadRow` for a ``bot_ratings`` row naming a pool or level this version does not
+    know (its numbers are rebuilt, whatever they hold; such a row would be lost)."""
+    for row in await conn.fetch("SELECT pool, level FROM bot_ratings ORDER BY pool, level"):
+        name = (row["pool"], row["level"])
+        try:
+            Pool(row["pool"])
+            Level(row["level"])
+        except (ValueError, TypeError) as exc:
+            raise BadRow("bot_ratings", name, "pool, level", str(exc)) from None
+
+
+def _rating_then(done: Rebuild | None, player: PlayerId, game: FinishedGame) -> Rating:
+    """``player``'s rating in ``game``'s pool just before ``game`` ended, from ``done`` (the
+    rebuilt ratings of the game's community): after their last rated game ending before it."""
+    points = () if done is None else done.history.get((player, game.pool), ())
+    index = bisect_left([(p.at, p.game_id) for p in points], game.order)
+    return points[index - 1].rating if index else Rating()
+
+
+async def _rebuild_levels(
+    conn: Conn, played: list[_BotGame], done: dict[Community, Rebuild], places: dict[int, Community]
+) -> int:
+    """The bot's level ratings from its games in the order they ended, each from the level's
+    measured rating (:func:`bot.level_ratings.start`) and moved as the game ending moved it:
+    against the player's rating in the game's community at that moment."""
+    levels: dict[tuple[Pool, Level], Rating] = {}
+    last: dict[tuple[Pool, Level], datetime] = {}
+    for bot in played:
+        game = bot.game
+        assert game.result is not None  # _against_bot keeps games with a result only
+        key = (game.pool, bot.level)
+        before = levels.get(key) or level_ratings.start(*key)
+        theirs = _rating_then(done.get(places[game.id]), bot.player, game)
+        result = bot_result(game.result.winner, bot.bot_seat)
+        levels[key] = rate_level(before, theirs, result)
+        last[key] = game.finished_at
+    if not levels:
+        return 0
+    await conn.executemany(
+        "INSERT INTO bot_ratings (pool, level, mu, sigma, games, value, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            (pool.key, level.value, r.mu, r.sigma, r.games, r.value, to_ts(last[(pool, level)]))
+            for (pool, level), r in levels.items()
+        ],
+    )
+    return len(levels)
+
+
 async def _rebuild(conn: Conn) -> RebuildSummary:
-    """Every community's ratings from its own rated games, in order."""
+    """Every community's ratings from its own rated games, in order; then the bot's level
+    ratings from the games against it (see :func:`_rebuild_levels`).  A game against the bot
+    or a level row that cannot be rated raises :class:`BadRow` before anything is written."""
     rows = await conn.fetch(
         f"SELECT {_FINISHED_COLUMNS} FROM games WHERE status = 'finished' ORDER BY finished_at, id"
     )
     games = _readable(rows)
     places = {int(r["id"]): _community_of(r) for r in rows}
+    against_bot = _against_bot(rows, games)
+    await _check_level_rows(conn)
     await conn.execute("DELETE FROM rating_changes")
     await conn.execute("DELETE FROM ratings")
+    await conn.execute("DELETE FROM bot_ratings")
     counted = sorted((g for g in games if g.counts), key=lambda g: g.order)
     by_community: dict[Community, list[FinishedGame]] = {}
     for game in counted:
         by_community.setdefault(places[game.id], []).append(game)
     stored = 0
+    rebuilt: dict[Community, Rebuild] = {}
     for where, played in by_community.items():
-        done = rebuild(played)
+        done = rebuilt[where] = rebuild(played)
         # Each game's "before" is the previous point of the same (player, pool) here.
         seen: dict[tuple[PlayerId, Pool], int] = {}
         last: dict[tuple[PlayerId, Pool], datetime] = {}
@@ -483,4 +583,5 @@ async def _rebuild(conn: Conn) -> RebuildSummary:
             ],
         )
         stored += len(done.ratings)
-    return RebuildSummary(len(games), len(counted), stored)
+    levels = await _rebuild_levels(conn, against_bot, rebuilt, places)
+    return RebuildSummary(len(games), len(counted), stored, len(against_bot), levels)

@@ -91,8 +91,11 @@ class Standing:
 
 @dataclass(frozen=True)
 class RebuildSummary:
-    """What a rebuild did: finished games read, games rated, ratings stored."""
+    """What a rebuild did: finished games read, games rated, ratings stored; games against the
+    bot that moved its levels, and level ratings stored."""
 
     games: int
     rated: int
     ratings: int
+    bot_games: int = 0
+    levels: int = 0

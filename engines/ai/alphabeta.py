@@ -30,10 +30,17 @@ from itertools import chain
 
 from engines.base import Position
 
-__all__ = ["WIN", "Bound", "Found", "Plan", "search"]
+__all__ = ["TABLE_LIMIT", "WIN", "Bound", "Found", "Plan", "search"]
 
 #: The score of a won game (from the winner's side), less one per ply until it is won.
 WIN = 1000.0
+
+#: Transposition table entries a search keeps: a full table is cleared before the next entry
+#: goes in (each entry holds a position, so a search on time alone, with no evaluation budget,
+#: would otherwise grow it for as long as it runs).  Above the evaluations of the largest
+#: level's budget (each entry is a node that evaluated at least once), so a budgeted search
+#: never reaches it.  Iso-Path's own search (:mod:`engines.ai.isopath_search`) keeps the same.
+TABLE_LIMIT = 100_000
 
 
 @dataclass(frozen=True)
@@ -113,7 +120,7 @@ class _Search:
         #: of them is found not to lose at once, so the answer is never a move whose reply
         #: was not looked at while one was checked safe)
         self.free = False
-        # position -> (depth, score, Bound, best move)
+        # position -> (depth, score, Bound, best move), at most TABLE_LIMIT of them
         self.table: dict[Position, tuple[int, float, Bound, str | None]] = {}
 
     def static(self, pos: Position) -> float:
@@ -182,6 +189,8 @@ class _Search:
                 alpha = score
             if alpha >= beta:
                 break
+        if len(self.table) >= TABLE_LIMIT and pos not in self.table:
+            self.table.clear()
         self.table[pos] = (depth, best, Bound.of(best, start_alpha, beta), best_move)
         return best
 

@@ -60,7 +60,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engines.ai import isopath_race as races
-from engines.ai.alphabeta import Bound
+from engines.ai.alphabeta import TABLE_LIMIT, Bound
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
 
@@ -95,8 +95,6 @@ ROOT_WIDTH = 10
 THREATS_FROM = 3
 #: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
 ONE_LOOK_BELOW = 2_000
-#: Transposition table entries before it is cleared.
-TABLE_LIMIT = 100_000
 #: Kept evaluations before they are cleared.
 EVAL_LIMIT = 200_000
 #: Times the game's earlier turns of the mover left both sides' pieces as they stand after
