@@ -33,6 +33,13 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 _RECORD_ANIMATIONS = """() => { window.animated = [];
   document.addEventListener("animationstart", (e) => window.animated.push(e.animationName), true);
 }"""
+# Records each change of <main>'s aria-busy (in ``window.busy``: "true" while a move or an
+# action is on its way, null once its answer is shown).
+_RECORD_BUSY = """() => { window.busy = [];
+  const main = document.querySelector("main");
+  new MutationObserver(() => window.busy.push(main.getAttribute("aria-busy")))
+    .observe(main, { attributes: true, attributeFilter: ["aria-busy"] });
+}"""
 #: How long a change may take to reach another open page here (a loaded shared machine; the
 #: 2 s promise is checked in test_browser.py and test_reconnect.py).
 LIVE = 10_000
@@ -75,6 +82,12 @@ async def _open(
     await page.goto(await web.board.link(gid))
     await expect(page.locator("[data-cell]").first).to_be_visible()
     return page
+
+
+async def _answered(page: Page) -> None:
+    """Wait until what the page sent (a move, an action) is answered and the answer shown:
+    until then <main> is aria-busy and the page takes no tap."""
+    await expect(page.locator("main")).not_to_have_attribute("aria-busy", "true")
 
 
 def _move(game: str, position: engines.Position) -> str:
@@ -247,10 +260,14 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     watcher = await _open(browser, web, gid, None, UPRIGHT)
     for page in (bo, watcher):
         await page.evaluate(_RECORD_ANIMATIONS)
+    await ada.evaluate(_RECORD_BUSY)
     await ada.locator("#typed-move").fill("D4")
     await ada.locator("#typed-send").tap()
     await expect(ada.locator("#moves li")).to_have_count(1)
     assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
+    # The page was busy while the move was on its way, and is no longer.
+    await _answered(ada)
+    assert await ada.evaluate("window.busy") == ["true", None]
     # The opponent's move is marked as arriving on the other pages: animated on the
     # spectator's, not on Bo's (reduced motion).
     await watcher.wait_for_function("window.animated.includes('arrive')")
@@ -261,9 +278,11 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await expect(ada.locator('[data-cell="d4"]')).not_to_have_class(re.compile(r"\barrive\b"))
     # Ada asks to take d4 back; Bo's page offers to allow it; allowed, the move is gone.
     await ada.locator("#act-takeback").tap()
+    await _answered(ada)
     await expect(bo.locator("#act-takeback-accept")).to_be_visible(timeout=LIVE)
     await bo.locator("#act-takeback-accept").tap()
     await expect(bo.locator("#moves li")).to_have_count(0, timeout=LIVE)
+    await _answered(bo)
     assert await web.manager.store.moves(gid) == []
     # Bo offers a draw while Ada builds a move (kept as it was); Ada declines it.
     await ada.locator('[data-cell="c3"]').tap()
@@ -275,12 +294,15 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await expect(ada.locator('[data-cell="c3"]')).to_have_class(re.compile(r"\bsel\b"))
     await ada.locator("#act-draw-decline").tap()
     await expect(ada.locator("#act-draw")).to_be_visible()
+    await _answered(ada)
     await ada.locator("#typed-move").fill("c3")
     await ada.locator("#typed-send").tap()
     await expect(watcher.locator("#moves li")).to_have_count(1, timeout=LIVE)
+    await _answered(ada)
     # Resigning asks first; then the game is over.
     await ada.locator("#act-resign").tap()
     await expect(ada.locator("#status")).to_contain_text("Really resign")
+    await _answered(ada)
     # The question stays while the page follows the game (Bo offers a draw meanwhile).
     await bo.locator("#act-draw").tap()
     await expect(ada.locator("#offer")).to_contain_text("offers a draw", timeout=LIVE)
