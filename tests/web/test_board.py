@@ -16,6 +16,7 @@ through Playwright) at a phone's size upright (390×844) and on its side (844×3
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.async_api import Browser, Page, expect
@@ -68,7 +69,8 @@ async def _open(
     reduced: bool = False,
 ) -> Page:
     """A phone page of game ``gid`` signed in as ``who`` through Telegram (``None``: a
-    spectator), at ``size``."""
+    spectator), at ``size``: the launch data in the address's fragment (``tgWebAppData``), as
+    Telegram opens a Mini App."""
     context = await browser.new_context(
         viewport=size,
         is_mobile=True,
@@ -76,10 +78,8 @@ async def _open(
         reduced_motion="reduce" if reduced else "no-preference",
     )
     page = await context.new_page()
-    if who is not None:
-        tma = init_data(who, web.clock)
-        await page.add_init_script(f"window.Telegram = {{WebApp: {{initData: {tma!r}}}}};")
-    await page.goto(await web.board.link(gid))
+    launch = "" if who is None else "#" + urlencode({"tgWebAppData": init_data(who, web.clock)})
+    await page.goto(await web.board.link(gid) + launch)
     await expect(page.locator("[data-cell]").first).to_be_visible()
     return page
 
