@@ -58,6 +58,13 @@ BOARDS: tuple[tuple[str, dict[str, object]], ...] = (
     ("isopath", {"size": 5}),
     ("inphexion", {"size": 9}),
 )
+#: :data:`BOARDS` two by two, a test each (a page taken from the first board to the second):
+#: eight boards in one test took 30 s on a loaded machine.
+PAIRS = [BOARDS[i : i + 2] for i in range(0, len(BOARDS), 2)]
+
+
+def _named(boards: tuple[tuple[str, dict[str, object]], ...]) -> str:
+    return "+".join(game + "".join(str(v) for v in options.values()) for game, options in boards)
 
 
 async def _open(
@@ -99,13 +106,17 @@ def _move(game: str, position: engines.Position) -> str:
     return next((m for m in legal if position.play(m).outcome is None), legal[0])
 
 
+@pytest.mark.parametrize("boards", PAIRS, ids=[_named(pair) for pair in PAIRS])
 @pytest.mark.parametrize("size", [UPRIGHT, SIDEWAYS], ids=["390x844", "844x390"])
 async def test_five_games_by_taps_with_44px_targets(
-    browser: Browser, web: Site, size: dict[str, int]
+    browser: Browser,
+    web: Site,
+    size: dict[str, int],
+    boards: tuple[tuple[str, dict[str, object]], ...],
 ) -> None:
     # One phone page per player, taken from board to board (as a player opens the next game).
     pages: dict[str, Page] = {}
-    for game, options in BOARDS:
+    for game, options in boards:
         gid = await new_game(web.manager, game, ADA, BO, TG_GROUP, (), options)
         row = await web.manager.store.get_game(gid)
         assert row is not None and row.to_move is not None
