@@ -12,7 +12,7 @@ import pytest
 
 from bot.storage import open_store
 from bot.storage.sql import SqlStore
-from tests.installed import install_copy
+from tests.installed import shared_install
 from tests.postgres import PostgresServer
 
 # Database names unique within the session's one server (the pid keeps them apart should two
@@ -36,8 +36,15 @@ def postgres_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Postgr
 @pytest.fixture(scope="session")
 def installed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A non-editable install of a copy of this checkout (Maphex rules marked with
-    ``tests.installed.MARKER``), made once per session (per xdist worker); tests only read it."""
-    return install_copy(tmp_path_factory.mktemp("installed"))
+    ``tests.installed.MARKER``), made once per session and shared by its xdist workers (the
+    first to ask builds it, under a file lock); tests only read it.
+
+    It lives in the session's temporary folder: an xdist worker's is a subfolder of the one
+    the controlling process made (``popen-gw0``), so the workers share its parent."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent
+    return shared_install(root)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -34,8 +34,9 @@ from tests.adapters.telegram_kit import DEADLINE, Bot, running
 from tests.fakes.base import Call
 from tests.fakes.telegram import FakeTelegram, TelegramLimits
 
-#: The per-chat window in this test (seconds; Telegram's is 1).
-CHAT_PERIOD = 0.25
+#: The per-chat window in this test (seconds; Telegram's, the pacer's default, is 1): the pause
+#: between two new messages in a chat.
+CHAT_PERIOD = 0.1
 #: The group's window in this test (seconds; Telegram's is 60), at the same pace as the
 #: per-chat limit (20 a window, one per :data:`CHAT_PERIOD`): both limits bind.
 WINDOW = 20 * CHAT_PERIOD

@@ -1,6 +1,6 @@
 """Confirmations belong to the asker in a busy group (issue 45), against the fake enforcing
 Telegram's flood limits (one message a second per chat, 20 a minute per group: 429 past them; here
-five times faster, the pacer told the same) with the adapter's own rate limiter.
+ten times faster, the pacer told the same) with the adapter's own rate limiter.
 
 A typed ``/resign`` in a group is asked privately (in the asker's private chat with the bot
 when Telegram lets the bot write there; else under their message, naming them, for their tap
@@ -35,9 +35,10 @@ def _callbacks(bot: Bot, message: telegram.Message) -> list[str]:
     ]
 
 
-#: Telegram's limits (one message a second per chat, 20 a minute per group) at five times the
-#: speed, the fake and the adapter's pacer told the same: the same pacing, a shorter test.
-SCALE = 5
+#: Telegram's limits (one message a second per chat, 20 a minute per group) at ten times the
+#: speed (a 0.1 s pause between a chat's messages), the fake and the adapter's pacer told the
+#: same: the same pacing, a shorter test.
+SCALE = 10
 LIMITS = TelegramLimits(chat_period=1.0 / SCALE, group_period=60.0 / SCALE)
 
 

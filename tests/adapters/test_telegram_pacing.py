@@ -10,6 +10,7 @@ message a second in a chat, 20 a minute in a group); python-telegram-bot's own
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,13 @@ from tests.fakes.telegram import FakeTelegram, TelegramLimits
 #: The 429's ``retry_after`` (whole seconds, as Telegram sends it): long enough for a move and a
 #: tap in the other group to be answered within it on a loaded machine.
 RETRY_AFTER = 3
-#: The limits of the back-to-back test, Telegram's scaled down (the pacer told the same): one new
-#: message per chat each :data:`CHAT_PERIOD` seconds (Telegram's: 1), 3 messages and edits per
-#: group within :data:`GROUP_PERIOD` seconds (Telegram's: 20 in 60).
-CHAT_PERIOD = 0.5
-GROUP_PERIOD = 1.5
+#: The pacer's pause between new messages in one chat in these tests (seconds; Telegram's, the
+#: pacer's default: 1), so a test does not wait out a second per board: one message per chat
+#: each :data:`CHAT_PERIOD` seconds.  The back-to-back test's fake enforces the same, and 3
+#: messages and edits per group within :data:`GROUP_PERIOD` seconds (Telegram's: 20 in 60): a
+#: move's round trip here is faster than either (about 0.05 s), so both bind.
+CHAT_PERIOD = 0.1
+GROUP_PERIOD = 3 * CHAT_PERIOD
 
 
 async def _start(bot: Bot, group: telegram.Chat, one: telegram.User, two: telegram.User) -> int:
@@ -81,7 +84,7 @@ async def test_a_429_in_one_group_leaves_another_group_unaffected(
     try again; that board arrives once, when the block ends, with no second 429: sent again
     by the answer itself (``retries=3``, it waits in its own chat), or by the outbox
     (``retries=0``: the answer gives up at once and its board was released to the outbox)."""
-    pacer = ChatPacer(max_retries=retries)
+    pacer = ChatPacer(max_retries=retries, chat_period=CHAT_PERIOD)
     async with running(tmp_path / "t.db", pictures=False, deliver=True, rate_limiter=pacer) as bot:
         fake = bot.fake
         alice, bob = fake.user(21, "Alice", "alice"), fake.user(22, "Bob", "bob")
@@ -124,7 +127,7 @@ async def test_back_to_back_play_on_the_limits_makes_no_429(tmp_path: Path) -> N
     """Two players move as soon as each board arrives, in a group whose limits the fake
     enforces (its windows scaled down so the test is short: :data:`CHAT_PERIOD`,
     :data:`GROUP_PERIOD`; the pacer told the same): every board arrives and Telegram never
-    answers 429."""
+    answers 429; the chat's messages went out at least :data:`CHAT_PERIOD` apart."""
     limits = TelegramLimits(chat_period=CHAT_PERIOD, per_group=3, group_period=GROUP_PERIOD)
     pacer = ChatPacer(chat_period=CHAT_PERIOD, per_group=3, group_period=GROUP_PERIOD)
     async with (
@@ -143,4 +146,9 @@ async def test_back_to_back_play_on_the_limits_makes_no_429(tmp_path: Path) -> N
             board = await bot.say(mover, club, f"/move {move}")
             assert board.text is not None and f"played {move}" in board.text
         assert _refusals(bot) == []
-        assert all((c.response or {}).get("ok") for c in fake.calls_to("sendMessage"))
+        sent = fake.calls_to("sendMessage")
+        assert all((c.response or {}).get("ok") for c in sent)
+        # Paced: each of the group's messages left a pause after the one before it.
+        times = [c.at for c in sent if c.data.get("chat_id") == str(club.id)]
+        gaps = [b - a for a, b in itertools.pairwise(times)]
+        assert len(gaps) >= 6 and min(gaps) >= CHAT_PERIOD

@@ -20,6 +20,7 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from bot.webboard import live
 from bot.webboard.auth import LINK_TTL, sign_init_data
 from tests.web.kit import (
     ADA,
@@ -299,9 +300,15 @@ async def test_a_damaged_game_has_no_page(web) -> None:
     assert status == 404 and "no game at this address" in answer["text"]
 
 
-async def test_spectators_are_counted_over_processes(postgres_url: str) -> None:
+async def test_spectators_are_counted_over_processes(
+    postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Two bot processes (each its own store and web board) on one PostgreSQL database: a page
-    open on each, and both pages are told 2 are watching."""
+    open on each, and both pages are told 2 are watching.
+
+    Each process renews its count and reads the others' every ``live.COUNT_EVERY`` seconds
+    (2 s in production), here 0.2 s: the same renewal, without waiting out the interval."""
+    monkeypatch.setattr(live, "COUNT_EVERY", 0.2)
     async with site(postgres_url) as one, site(postgres_url) as two:
         gid = await new_game(one.manager, "pathagon", ADA, BO, TG_GROUP)
         slug = (await one.board.link(gid)).rsplit("/", 1)[1]

@@ -16,6 +16,7 @@ through Playwright) at a phone's size upright (390×844) and on its side (844×3
 from __future__ import annotations
 
 import re
+from urllib.parse import urlencode
 
 import pytest
 from playwright.async_api import Browser, Page, expect
@@ -32,6 +33,13 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 # Records the name of every animation that starts on the page (in ``window.animated``).
 _RECORD_ANIMATIONS = """() => { window.animated = [];
   document.addEventListener("animationstart", (e) => window.animated.push(e.animationName), true);
+}"""
+# Records each change of <main>'s aria-busy (in ``window.busy``: "true" while a move or an
+# action is on its way, null once its answer is shown).
+_RECORD_BUSY = """() => { window.busy = [];
+  const main = document.querySelector("main");
+  new MutationObserver(() => window.busy.push(main.getAttribute("aria-busy")))
+    .observe(main, { attributes: true, attributeFilter: ["aria-busy"] });
 }"""
 #: How long a change may take to reach another open page here (a loaded shared machine; the
 #: 2 s promise is checked in test_browser.py and test_reconnect.py).
@@ -50,6 +58,13 @@ BOARDS: tuple[tuple[str, dict[str, object]], ...] = (
     ("isopath", {"size": 5}),
     ("inphexion", {"size": 9}),
 )
+#: :data:`BOARDS` two by two, a test each (a page taken from the first board to the second):
+#: eight boards in one test took 30 s on a loaded machine.
+PAIRS = [BOARDS[i : i + 2] for i in range(0, len(BOARDS), 2)]
+
+
+def _named(boards: tuple[tuple[str, dict[str, object]], ...]) -> str:
+    return "+".join(game + "".join(str(v) for v in options.values()) for game, options in boards)
 
 
 async def _open(
@@ -61,7 +76,8 @@ async def _open(
     reduced: bool = False,
 ) -> Page:
     """A phone page of game ``gid`` signed in as ``who`` through Telegram (``None``: a
-    spectator), at ``size``."""
+    spectator), at ``size``: the launch data in the address's fragment (``tgWebAppData``), as
+    Telegram opens a Mini App."""
     context = await browser.new_context(
         viewport=size,
         is_mobile=True,
@@ -69,12 +85,16 @@ async def _open(
         reduced_motion="reduce" if reduced else "no-preference",
     )
     page = await context.new_page()
-    if who is not None:
-        tma = init_data(who, web.clock)
-        await page.add_init_script(f"window.Telegram = {{WebApp: {{initData: {tma!r}}}}};")
-    await page.goto(await web.board.link(gid))
+    launch = "" if who is None else "#" + urlencode({"tgWebAppData": init_data(who, web.clock)})
+    await page.goto(await web.board.link(gid) + launch)
     await expect(page.locator("[data-cell]").first).to_be_visible()
     return page
+
+
+async def _answered(page: Page) -> None:
+    """Wait until what the page sent (a move, an action) is answered and the answer shown:
+    until then <main> is aria-busy and the page takes no tap."""
+    await expect(page.locator("main")).not_to_have_attribute("aria-busy", "true")
 
 
 def _move(game: str, position: engines.Position) -> str:
@@ -86,13 +106,17 @@ def _move(game: str, position: engines.Position) -> str:
     return next((m for m in legal if position.play(m).outcome is None), legal[0])
 
 
+@pytest.mark.parametrize("boards", PAIRS, ids=[_named(pair) for pair in PAIRS])
 @pytest.mark.parametrize("size", [UPRIGHT, SIDEWAYS], ids=["390x844", "844x390"])
 async def test_five_games_by_taps_with_44px_targets(
-    browser: Browser, web: Site, size: dict[str, int]
+    browser: Browser,
+    web: Site,
+    size: dict[str, int],
+    boards: tuple[tuple[str, dict[str, object]], ...],
 ) -> None:
     # One phone page per player, taken from board to board (as a player opens the next game).
     pages: dict[str, Page] = {}
-    for game, options in BOARDS:
+    for game, options in boards:
         gid = await new_game(web.manager, game, ADA, BO, TG_GROUP, (), options)
         row = await web.manager.store.get_game(gid)
         assert row is not None and row.to_move is not None
@@ -247,10 +271,14 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     watcher = await _open(browser, web, gid, None, UPRIGHT)
     for page in (bo, watcher):
         await page.evaluate(_RECORD_ANIMATIONS)
+    await ada.evaluate(_RECORD_BUSY)
     await ada.locator("#typed-move").fill("D4")
     await ada.locator("#typed-send").tap()
     await expect(ada.locator("#moves li")).to_have_count(1)
     assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
+    # The page was busy while the move was on its way, and is no longer.
+    await _answered(ada)
+    assert await ada.evaluate("window.busy") == ["true", None]
     # The opponent's move is marked as arriving on the other pages: animated on the
     # spectator's, not on Bo's (reduced motion).
     await watcher.wait_for_function("window.animated.includes('arrive')")
@@ -261,9 +289,11 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await expect(ada.locator('[data-cell="d4"]')).not_to_have_class(re.compile(r"\barrive\b"))
     # Ada asks to take d4 back; Bo's page offers to allow it; allowed, the move is gone.
     await ada.locator("#act-takeback").tap()
+    await _answered(ada)
     await expect(bo.locator("#act-takeback-accept")).to_be_visible(timeout=LIVE)
     await bo.locator("#act-takeback-accept").tap()
     await expect(bo.locator("#moves li")).to_have_count(0, timeout=LIVE)
+    await _answered(bo)
     assert await web.manager.store.moves(gid) == []
     # Bo offers a draw while Ada builds a move (kept as it was); Ada declines it.
     await ada.locator('[data-cell="c3"]').tap()
@@ -275,12 +305,15 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await expect(ada.locator('[data-cell="c3"]')).to_have_class(re.compile(r"\bsel\b"))
     await ada.locator("#act-draw-decline").tap()
     await expect(ada.locator("#act-draw")).to_be_visible()
+    await _answered(ada)
     await ada.locator("#typed-move").fill("c3")
     await ada.locator("#typed-send").tap()
     await expect(watcher.locator("#moves li")).to_have_count(1, timeout=LIVE)
+    await _answered(ada)
     # Resigning asks first; then the game is over.
     await ada.locator("#act-resign").tap()
     await expect(ada.locator("#status")).to_contain_text("Really resign")
+    await _answered(ada)
     # The question stays while the page follows the game (Bo offers a draw meanwhile).
     await bo.locator("#act-draw").tap()
     await expect(ada.locator("#offer")).to_contain_text("offers a draw", timeout=LIVE)

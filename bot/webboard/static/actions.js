@@ -2,8 +2,8 @@
 // (from the game's state: the offers made, "Really resign?" asked), each asked of the server
 // (/api/games/<slug>/actions), which decides as the chat does.  Defines
 // window.HexhallActions(o), o: slug, headers, state() the game as loaded, say(text), load(),
-// lock (its busy: a move or an action on its way); returns its show().  Nothing runs when
-// loaded.
+// lock (its busy: a move or an action on its way; its hold(on) says so); returns its show().
+// Nothing runs when loaded.
 "use strict";
 window.HexhallActions = (o) => {
   const $ = (id) => document.getElementById(id);
@@ -65,7 +65,7 @@ window.HexhallActions = (o) => {
 
   async function act(what, answer, confirm) {
     if (o.lock.busy) return;
-    o.lock.busy = true;
+    o.lock.hold(true);
     try {
       const reply = await fetch(`/api/games/${o.slug}/actions`, {
         method: "POST",
@@ -80,7 +80,7 @@ window.HexhallActions = (o) => {
     } catch (e) {
       o.say(String(e));
     } finally {
-      o.lock.busy = false;
+      o.lock.hold(false);
     }
   }
 

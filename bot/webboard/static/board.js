@@ -72,7 +72,18 @@
   let cells = {}; // notation -> <g>
   let cellChoices = {}; // notation -> the prefix tapping it makes
   let regionChoices = {}; // region -> the prefix tapping one of its cells makes
-  const lock = { busy: false }; // a move or an action on its way
+  // A move or an action on its way (busy), said on the page too: <main> is aria-busy meanwhile
+  // (for a screen reader, and for a test to wait on), its taps not taken.
+  const lock = {
+    busy: false,
+    hold(on) {
+      this.busy = on;
+      const main = document.querySelector("main");
+      if (!main) return;
+      if (on) main.setAttribute("aria-busy", "true");
+      else main.removeAttribute("aria-busy");
+    },
+  };
   let mine = false; // the next new position is this page's own move (not animated)
   let flipped = null; // the board turned half round (null: as the player's seat says)
   let zoom = 0; // index into ZOOMS
@@ -378,7 +389,7 @@
   async function play(confirm, typed) {
     const move = typed !== undefined ? typed : step && step.complete ? step.move : null;
     if (lock.busy || !move) return;
-    lock.busy = true;
+    lock.hold(true);
     $("send").disabled = true;
     host.busy(true);
     try {
@@ -406,7 +417,7 @@
     } catch (e) {
       say(String(e));
     } finally {
-      lock.busy = false;
+      lock.hold(false);
       host.busy(false);
       if (step) $("send").disabled = !step.complete;
     }
