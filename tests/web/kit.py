@@ -4,12 +4,12 @@ players, and the credentials the platforms would give them."""
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from functools import cache
+from urllib.parse import urlencode
 
 from playwright.async_api import Browser, Page
 
@@ -186,12 +186,14 @@ def losing_game(size: int = 5) -> tuple[tuple[str, ...], str]:
     raise AssertionError("no losing inpHeXion move found")
 
 
-async def phone(browser: Browser, tma: str | None = None) -> Page:
-    """A new phone-sized page (touch), signed in through Telegram when ``tma`` is given."""
+async def phone(browser: Browser) -> Page:
+    """A new phone-sized page (touch); :func:`launched` signs a board's address in."""
     context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = await context.new_page()
-    if tma is not None:
-        await page.add_init_script(
-            f"window.Telegram = {{WebApp: {{initData: {json.dumps(tma)}}}}};"
-        )
-    return page
+    return await context.new_page()
+
+
+def launched(link: str, tma: str) -> str:
+    """``link`` as Telegram opens a Mini App: the launch data ``tma`` in the address's
+    fragment (``#tgWebAppData=...``, core.telegram.org/bots/webapps), and no
+    ``window.Telegram.WebApp``, which only Telegram's own script would define."""
+    return f"{link}#{urlencode({'tgWebAppData': tma})}"

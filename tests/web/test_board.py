@@ -16,7 +16,6 @@ through Playwright) at a phone's size upright (390×844) and on its side (844×3
 from __future__ import annotations
 
 import re
-from urllib.parse import urlencode
 
 import pytest
 from playwright.async_api import Browser, Page, expect
@@ -25,7 +24,7 @@ import engines
 from bot.core.status import GameStatus
 from bot.messages import User
 from tests.web.board_kit import SIDEWAYS, UPRIGHT, measure, tap_move
-from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, losing_game, new_game
+from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, launched, losing_game, new_game
 from tests.web.scripted import PATHAGON
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -85,8 +84,8 @@ async def _open(
         reduced_motion="reduce" if reduced else "no-preference",
     )
     page = await context.new_page()
-    launch = "" if who is None else "#" + urlencode({"tgWebAppData": init_data(who, web.clock)})
-    await page.goto(await web.board.link(gid) + launch)
+    link = await web.board.link(gid)
+    await page.goto(link if who is None else launched(link, init_data(who, web.clock)))
     await expect(page.locator("[data-cell]").first).to_be_visible()
     return page
 

@@ -34,6 +34,7 @@ from tests.web.kit import (
     chat_notes,
     identity,
     init_data,
+    launched,
     new_game,
     phone,
     relocation_game,
@@ -80,10 +81,14 @@ async def _play_one(
     watcher.on("request", lambda r: watcher_asked.append(r.url))
     await watcher.goto(link)
     await expect(watcher.locator("[data-cell]").first).to_be_visible()
-    player = await phone(browser, None if discord else init_data(mover, web.clock))
+    player = await phone(browser)
     player_asked: list[str] = []
     player.on("request", lambda r: player_asked.append(r.url))
-    await player.goto(await web.board.personal_link(gid, identity(mover)) if discord else link)
+    await player.goto(
+        await web.board.personal_link(gid, identity(mover))
+        if discord
+        else launched(link, init_data(mover, web.clock))
+    )
     await expect(player.locator("#play")).to_be_visible()
     await expect(watcher.locator("#play")).to_be_hidden()
 
@@ -116,8 +121,8 @@ async def test_tap_a_move_through_a_discord_link(browser: Browser, web: Site) ->
 async def test_refused_sign_ins_only_watch(browser: Browser, web: Site) -> None:
     gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
     link = await web.board.link(gid)
-    stale = await phone(browser, init_data(ADA, web.clock, age_hours=25))
-    await stale.goto(link)
+    stale = await phone(browser)
+    await stale.goto(launched(link, init_data(ADA, web.clock, age_hours=25)))
     await expect(stale.locator("#status")).to_contain_text("too old")
     await expect(stale.locator("#play")).to_be_hidden()
     mine = await web.board.personal_link(gid, identity(ADA))
@@ -132,8 +137,8 @@ async def test_refused_sign_ins_only_watch(browser: Browser, web: Site) -> None:
 
 async def test_keyboard_and_step_through(browser: Browser, web: Site) -> None:
     gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP, ["a1", "g7"])
-    page = await phone(browser, init_data(ADA, web.clock))
-    await page.goto(await web.board.link(gid))
+    page = await phone(browser)
+    await page.goto(launched(await web.board.link(gid), init_data(ADA, web.clock)))
     await expect(page.locator("[data-cell].can").first).to_be_visible()
     # The board in words and the move list are there for a screen reader.
     await expect(page.locator("#words")).to_contain_text("Pathagon")

@@ -22,6 +22,7 @@ from tests.web.kit import (
     TG_GROUP,
     Site,
     identity,
+    launched,
     new_game,
 )
 
@@ -46,9 +47,8 @@ async def test_a_japanese_telegram_players_page_reads_in_japanese(
     # An English browser (Accept-Language en-US): the player's own language wins.
     context = await browser.new_context(viewport=PHONE, locale="en-US", has_touch=True)
     page = await context.new_page()
-    await page.add_init_script(f"window.Telegram = {{WebApp: {{initData: {tma!r}}}}};")
     try:
-        await page.goto(await web.board.link(gid))
+        await page.goto(launched(await web.board.link(gid), tma))
         await expect(page.locator("html")).to_have_attribute("lang", "ja")
         # board.js's turn line, from the server's labels in Japanese.
         await expect(page.locator("#turn")).to_contain_text("あなたの番です")

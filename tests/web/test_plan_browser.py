@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import Browser, expect
 
-from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, new_game, phone
+from tests.web.kit import ADA, BO, TG_GROUP, Site, init_data, launched, new_game, phone
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -21,8 +21,8 @@ async def test_plan_a_line_by_tapping_cells(browser: Browser, web: Site) -> None
     await watcher.goto(link)
     await expect(watcher.locator("[data-cell]").first).to_be_visible()
 
-    page = await phone(browser, init_data(ADA, web.clock))
-    await page.goto(link)
+    page = await phone(browser)
+    await page.goto(launched(link, init_data(ADA, web.clock)))
     await expect(page.locator("#plan-start")).to_be_visible()
     b1, c1 = page.locator('#board [data-cell="b1"]'), page.locator('#board [data-cell="c1"]')
     await page.locator("#plan-start").tap()

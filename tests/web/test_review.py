@@ -32,7 +32,7 @@ from bot.sessions import texts
 from bot.sessions.thinker import Reviewed, Thinker
 from engines.ai import Budget, Level
 from tests.bot.session_kit import eventually
-from tests.web.kit import ADA, BO, PHONE, TG_GROUP, Site, init_data, new_game, phone, site
+from tests.web.kit import ADA, BO, PHONE, TG_GROUP, Site, init_data, launched, new_game, phone, site
 from tests.web.scripted import PATHAGON, SCRIPTED, Scripted, wins_at_once
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -190,8 +190,8 @@ async def test_a_rated_game_in_progress_has_no_review(
     link = await web.board.link(gid)
     refusal = {"ok": False, "text": str(texts.review_not_yet(gid))}
     for tma in (None, init_data(ADA, web.clock)):  # a spectator, the player to move
-        page = await phone(browser, tma)
-        await page.goto(link)
+        page = await phone(browser)
+        await page.goto(launched(link, tma))
         await expect(page.locator("[data-cell]").first).to_be_visible()
         await expect(page.locator("#review")).to_be_hidden()
         await expect(page.locator("#review-ask")).to_be_hidden()
@@ -229,8 +229,8 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
     for ply, move in enumerate(PATHAGON.moves[:12]):
         reply = await web.manager.games.move((ADA, BO)[ply % 2], TG_GROUP, move, gid, ply)
         assert reply.ok, reply.text
-    page = await phone(browser, init_data(BO, web.clock))
-    await page.goto(await web.board.link(gid))
+    page = await phone(browser)
+    await page.goto(launched(await web.board.link(gid), init_data(BO, web.clock)))
     await expect(page.locator("#review-ask")).to_be_visible()
     await page.locator("#review-ask").tap()
     row = page.locator('#review-moves tbody tr[data-ply="11"]')
@@ -267,8 +267,8 @@ async def test_unrated_and_bot_games_in_progress_are_reviewed(
         await web.manager.bot_idle()
     row_now = await web.manager.store.get_game(bot_game)
     assert row_now is not None and row_now.status is GameStatus.ACTIVE
-    page = await phone(browser, init_data(ADA, web.clock))
-    await page.goto(await web.board.link(bot_game))
+    page = await phone(browser)
+    await page.goto(launched(await web.board.link(bot_game), init_data(ADA, web.clock)))
     await expect(page.locator("#review-ask")).to_be_visible()
     await page.locator("#review-ask").tap()
     await expect(page.locator("#review-text")).to_have_text(
