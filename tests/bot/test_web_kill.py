@@ -50,6 +50,7 @@ class Server:
         """Start it and wait until it listens."""
         self.proc = await asyncio.create_subprocess_exec(
             sys.executable, "-m", "tests.bot.web_worker", self.url, str(self.port),
+            BOT_TOKEN, LINK_SECRET,
             cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
         )  # fmt: skip
         assert self.proc.stdout is not None
