@@ -23,17 +23,6 @@ from tests.fakes.base import free_port
 DEADLINE = 30.0
 
 ROOT = Path(__file__).resolve().parents[2]
-#: What the fork server imports before it forks a bot: what ``hexhall run`` with both
-#: adapters, the web board and the recaps imports.
-BOT_MODULES = (
-    "bot.cli",
-    "bot.app",
-    "bot.adapters.telegram.service",
-    "bot.adapters.discord",
-    "bot.webboard",
-    "bot.web",
-    "render",
-)
 
 __all__ = ["DEADLINE", "ROOT", "BotProcess", "bot_env", "free_port"]
 
@@ -68,7 +57,7 @@ class BotProcess:
 
     async def launch(self) -> None:
         """Start the process (callers then wait until it is ready, with :meth:`racing`)."""
-        forks = await asyncio.to_thread(ForkServer.shared, *BOT_MODULES)  # started once
+        forks = await asyncio.to_thread(ForkServer.shared)  # started once
         with self.log.open("ab") as out:
             self.process = await forks.spawn(
                 "bot", "run", output=out.fileno(), env=self.env, cwd=self.log.parent

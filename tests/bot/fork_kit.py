@@ -5,10 +5,10 @@ output).  Each child is a real process of its own (its own pid, SIGKILLed and re
 other, its database connections and sockets its own), without paying the interpreter's start
 and the bot's imports again.
 
-One server per set of modules per test process (:meth:`ForkServer.shared`), started at its
-first use and ended with the test process; a test takes it with ``async with
-ForkServer.start("tests.bot.web_worker") as forks`` (the children it spawned are SIGKILLed on
-leaving) and asks it for :class:`Child` processes.
+One server per set of modules (by default :data:`MODULES`) per test process
+(:meth:`ForkServer.shared`), started at its first use and ended with the test process; a test
+takes it with ``async with ForkServer.start() as forks`` (the children it spawned are
+SIGKILLed on leaving) and asks it for :class:`Child` processes.
 
 The server's protocol, on a socket pair of the two: the test sends ``{"module", "argv", "env",
 "cwd", "stderr"}`` as JSON with the child's standard output attached (the write end of a pipe
@@ -46,6 +46,21 @@ from typing import Any, ClassVar
 ROOT = Path(__file__).resolve().parents[2]
 #: A guard against a hung server (the tests wait on its answers, never on the clock).
 TIMEOUT = 60.0
+#: What the tests' server imports before it forks: what ``hexhall run`` with both adapters,
+#: the web board and the recaps imports, and the tests' workers (one server for them all, so
+#: a test process pays these imports once).
+MODULES = (
+    "bot.cli",
+    "bot.app",
+    "bot.adapters.telegram.service",
+    "bot.adapters.discord",
+    "bot.webboard",
+    "bot.web",
+    "render",
+    "tests.bot.web_worker",
+    "tests.bot.tournaments.sweep_worker",
+    "tests.bot.delivery.skewed_worker",
+)
 
 
 class Child:
@@ -116,8 +131,9 @@ class ForkServer:
 
     @classmethod
     def shared(cls, *modules: str) -> ForkServer:
-        """This test process's server with ``modules`` imported (started on first use)."""
-        key = tuple(modules)
+        """This test process's server with ``modules`` (default :data:`MODULES`) imported,
+        started on first use."""
+        key = tuple(modules) or MODULES
         server = cls._shared.get(key)
         if server is None or server.process.poll() is not None:
             server = cls._shared[key] = cls(key)
@@ -127,8 +143,8 @@ class ForkServer:
     @classmethod
     @contextlib.asynccontextmanager
     async def start(cls, *modules: str) -> AsyncIterator[ForkServer]:
-        """The shared server with ``modules`` imported; the children spawned meanwhile are
-        SIGKILLed and reaped on leaving."""
+        """The shared server with ``modules`` (default :data:`MODULES`) imported; the
+        children spawned meanwhile are SIGKILLed and reaped on leaving."""
         server = await asyncio.to_thread(cls.shared, *modules)
         before = set(server._children)
         try:

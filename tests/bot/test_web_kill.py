@@ -76,7 +76,7 @@ async def test_web_moves_survive_kills(store_url: str) -> None:
         board = WebBoard(m, "http://127.0.0.1", telegram_token=BOT_TOKEN, link_secret=LINK_SECRET)
         slug = (await board.link(gid)).rsplit("/", 1)[1]
         position, acked, killed = engines.new("maphex"), list[str](), 0
-        async with ForkServer.start("tests.bot.web_worker") as forks:
+        async with ForkServer.start() as forks:
             server = Server(forks, store_url, free_port())
             await server.start()
             url = f"http://127.0.0.1:{server.port}/api/games/{slug}/moves"

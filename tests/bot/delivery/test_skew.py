@@ -51,7 +51,7 @@ async def test_a_process_whose_clock_runs_ahead_doubles_nothing(
 ) -> None:
     await _seed(postgres_url)
     out = tmp_path / "delivered.txt"
-    async with ForkServer.start("tests.bot.delivery.skewed_worker") as forks:
+    async with ForkServer.start() as forks:
         workers = [
             await forks.spawn(
                 "tests.bot.delivery.skewed_worker", postgres_url, str(ahead), str(out)

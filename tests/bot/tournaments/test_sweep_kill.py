@@ -113,7 +113,7 @@ async def test_two_sweeping_processes_killed_lose_and_double_nothing(postgres_ur
     rng = random.Random(48)
     async with (
         session(postgres_url, FakeClock(datetime.now(UTC))) as m,
-        ForkServer.start("tests.bot.tournaments.sweep_worker") as forks,
+        ForkServer.start() as forks,
     ):
         workers = [Worker(forks, postgres_url), Worker(forks, postgres_url)]
         for w in workers:
