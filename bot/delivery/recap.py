@@ -24,13 +24,15 @@ import logging
 import os
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import engines
 from bot.core.errors import StoreError
-from bot.storage.rows import GameRow, MoveRow, PlayerRow
 from bot.workers import die_with_parent
 from engines import Outcome, Termination
+
+if TYPE_CHECKING:  # the child imports this module: not the whole store for three types
+    from bot.storage.rows import GameRow, MoveRow, PlayerRow
 
 __all__ = ["RecapStore", "Recaps", "draw_recap", "game_recap"]
 

@@ -15,10 +15,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
-import signal
-import sys
 from datetime import UTC, datetime
-from pathlib import Path
 
 import aiohttp
 
@@ -27,12 +24,12 @@ from bot.core.notification import Kind
 from bot.messages import User
 from bot.sessions.clock import FakeClock
 from bot.webboard import WebBoard
+from tests.bot.fork_kit import Child, ForkServer
 from tests.bot.session_kit import session
 from tests.bot.storage.raw import raw
 from tests.fakes.base import free_port
 from tests.web.kit import ADA, BO, BOT_TOKEN, LINK_SECRET, TG_GROUP, init_data, new_game
 
-ROOT = Path(__file__).resolve().parents[2]
 #: Moves played, and the kills among them.
 MOVES, KILLS = 24, 4
 #: A guard against a hung process (the test waits on answers, never on the clock).
@@ -40,18 +37,18 @@ TIMEOUT = 60.0
 
 
 class Server:
-    """The web board's process, started again after each kill on the same port."""
+    """The web board's process, started again after each kill on the same port (forked by
+    ``forks``, which imported the worker once)."""
 
-    def __init__(self, url: str, port: int) -> None:
-        self.url, self.port = url, port
-        self.proc: asyncio.subprocess.Process | None = None
+    def __init__(self, forks: ForkServer, url: str, port: int) -> None:
+        self.forks, self.url, self.port = forks, url, port
+        self.proc: Child | None = None
 
     async def start(self) -> None:
         """Start it and wait until it listens."""
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.bot.web_worker", self.url, str(self.port),
-            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
+        self.proc = await self.forks.spawn(
+            "tests.bot.web_worker", self.url, str(self.port), BOT_TOKEN, LINK_SECRET, stdout=True
+        )
         assert self.proc.stdout is not None
         line = await asyncio.wait_for(self.proc.stdout.readline(), TIMEOUT)
         assert line.strip() == b"ready", line
@@ -59,8 +56,7 @@ class Server:
     async def kill(self) -> None:
         """SIGKILL it and reap it."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
+        await self.proc.kill()
 
 
 async def _post(http: aiohttp.ClientSession, url: str, move: str, ply: int, user: User) -> dict:
@@ -79,11 +75,11 @@ async def test_web_moves_survive_kills(store_url: str) -> None:
         gid = await new_game(m, "maphex", ADA, BO, TG_GROUP)
         board = WebBoard(m, "http://127.0.0.1", telegram_token=BOT_TOKEN, link_secret=LINK_SECRET)
         slug = (await board.link(gid)).rsplit("/", 1)[1]
-        server = Server(store_url, free_port())
-        await server.start()
-        url = f"http://127.0.0.1:{server.port}/api/games/{slug}/moves"
         position, acked, killed = engines.new("maphex"), list[str](), 0
-        try:
+        async with ForkServer.start() as forks:
+            server = Server(forks, store_url, free_port())
+            await server.start()
+            url = f"http://127.0.0.1:{server.port}/api/games/{slug}/moves"
             async with aiohttp.ClientSession() as http:
                 for ply in range(MOVES):
                     move = rng.choice(position.legal_moves())
@@ -101,7 +97,6 @@ async def test_web_moves_survive_kills(store_url: str) -> None:
                     assert answer["ok"], answer
                     acked.append(move)
                     position = position.play(move)
-        finally:
             await server.kill()
         assert killed == KILLS
         # Nothing lost, nothing doubled: the stored moves are the answered ones, once each.

@@ -8,16 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from bot.core.notification import Kind, Notification, Recipient
 from bot.messages import Chat, Text
 from bot.storage import NewGame, open_store
+from tests.bot.fork_kit import ForkServer
 from tests.bot.storage.raw import raw
 
-ROOT = Path(__file__).resolve().parents[3]
 COUNT = 40
 
 
@@ -52,19 +51,14 @@ async def test_a_process_whose_clock_runs_ahead_doubles_nothing(
 ) -> None:
     await _seed(postgres_url)
     out = tmp_path / "delivered.txt"
-    workers = [
-        await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "tests.bot.delivery.skewed_worker",
-            postgres_url,
-            str(ahead),
-            str(out),
-            cwd=ROOT,
-        )
-        for ahead in (0.0, 150.0)
-    ]
-    codes = await asyncio.wait_for(asyncio.gather(*(w.wait() for w in workers)), timeout=120)
+    async with ForkServer.start() as forks:
+        workers = [
+            await forks.spawn(
+                "tests.bot.delivery.skewed_worker", postgres_url, str(ahead), str(out)
+            )
+            for ahead in (0.0, 150.0)
+        ]
+        codes = await asyncio.wait_for(asyncio.gather(*(w.wait() for w in workers)), timeout=120)
     assert codes == [0, 0]
     lines = [line.split() for line in out.read_text().splitlines()]
     counts = collections.Counter(note_id for note_id, _ in lines)

@@ -13,20 +13,17 @@ from __future__ import annotations
 import asyncio
 import collections
 import random
-import signal
-import sys
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
 from bot.core.notification import Kind
 from bot.messages import Chat, User
 from bot.sessions.clock import FakeClock
 from bot.sessions.manager import SessionManager
 from bot.storage.tournament_rows import TournamentStatus
+from tests.bot.fork_kit import Child, ForkServer
 from tests.bot.session_kit import eventually, session
 from tests.bot.storage.raw import raw
 
-ROOT = Path(__file__).resolve().parents[3]
 #: Players in each tournament (each pairing one game: 6 games).
 PLAYERS = 4
 #: SIGKILLs per phase (the starts, then the ends), and the tournaments due before each.
@@ -37,20 +34,20 @@ WAIT = 90.0
 
 
 class Worker:
-    """A sweeping bot process (:mod:`tests.bot.tournaments.sweep_worker`)."""
+    """A sweeping bot process (:mod:`tests.bot.tournaments.sweep_worker`, forked by
+    ``forks``, which imported it once)."""
 
-    def __init__(self, url: str) -> None:
-        self.url = url
-        self.proc: asyncio.subprocess.Process | None = None
+    def __init__(self, forks: ForkServer, url: str) -> None:
+        self.forks, self.url = forks, url
+        self.proc: Child | None = None
         self.swept = 0
         self._reading: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
         """Start the process."""
-        self.proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tests.bot.tournaments.sweep_worker", self.url,
-            cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        )  # fmt: skip
+        self.proc = await self.forks.spawn(
+            "tests.bot.tournaments.sweep_worker", self.url, stdout=True
+        )
         self._reading = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -61,8 +58,7 @@ class Worker:
     async def kill(self) -> None:
         """SIGKILL it and reap it."""
         assert self.proc is not None
-        self.proc.send_signal(signal.SIGKILL)
-        await self.proc.wait()
+        await self.proc.kill()
         if self._reading is not None:
             await self._reading
 
@@ -115,8 +111,11 @@ async def _status(m: SessionManager, tid: int) -> TournamentStatus:
 
 async def test_two_sweeping_processes_killed_lose_and_double_nothing(postgres_url: str) -> None:
     rng = random.Random(48)
-    async with session(postgres_url, FakeClock(datetime.now(UTC))) as m:
-        workers = [Worker(postgres_url), Worker(postgres_url)]
+    async with (
+        session(postgres_url, FakeClock(datetime.now(UTC))) as m,
+        ForkServer.start() as forks,
+    ):
+        workers = [Worker(forks, postgres_url), Worker(forks, postgres_url)]
         for w in workers:
             await w.start()
         tids: list[int] = []
