@@ -445,19 +445,25 @@ class _Turn:
             sum(1 for f in adj[c] if pieces[f] == mover) if heights[c] - 1 == stand else 0
             for c in range(len(heights))
         ]
+        # A tile from ``s`` onto each target ``d``: the piece moves not into ``s`` or ``d``,
+        # those it opens into ``s`` and those it opens into ``d``; summed over the targets.
+        targets = self.targets
+        into_targets = sum(onto[d] - into.get(d, 0) for d in targets)
         for s in self.sources:
             kept = steps - into.get(s, 0) + off[s]
-            for d in self.targets:
-                if d != s:
-                    yield kept - into.get(d, 0) + onto[d], functools.partial(self._tile_first, s, d)
+            if s in targets:  # few: the spaces at the middle height
+                count = kept * (len(targets) - 1) + into_targets - (onto[s] - into.get(s, 0))
+            else:
+                count = kept * len(targets) + into_targets
+            yield count, functools.partial(self._tile_first, s)
 
     def _step_first(self, f: int, t: int) -> list[str]:
         """The turns of :meth:`all_turns` whose first action is the piece move ``f-t``."""
         names = self.layout.names
         return _prefixed(names[f] + "-" + names[t] + " ", self.after_step(f, t))
 
-    def _tile_first(self, s: int, d: int) -> list[str]:
-        """The turns of :meth:`all_turns` whose first action is the tile move ``s>d``."""
+    def _tile_first(self, s: int) -> list[str]:
+        """The turns of :meth:`all_turns` whose first action is a tile move from ``s``."""
         names, heights, pieces, adj, mover, stand = (
             self.layout.names,
             self.heights,
@@ -466,12 +472,16 @@ class _Turn:
             self.mover,
             self.stand,
         )
-        first = names[s] + ">" + names[d]
-        out = [first + " " + names[f] + "-" + names[t] for f, t in self.steps if t not in (s, d)]
-        for cell, height in ((s, heights[s] - 1), (d, heights[d] + 1)):
-            if height == stand:
-                tail = "-" + names[cell]
-                out.extend(first + " " + names[f] + tail for f in adj[cell] if pieces[f] == mover)
+        out: list[str] = []
+        for d in self.targets:
+            if d == s:
+                continue
+            first = names[s] + ">" + names[d] + " "
+            out.extend(first + names[f] + "-" + names[t] for f, t in self.steps if t not in (s, d))
+            for cell, height in ((s, heights[s] - 1), (d, heights[d] + 1)):
+                if height == stand:
+                    tail = "-" + names[cell]
+                    out.extend(first + names[f] + tail for f in adj[cell] if pieces[f] == mover)
         return out
 
     def any_turn(self) -> bool:
