@@ -99,8 +99,9 @@ def board_texts(
     scene = scene_of(position, outcome, players, clock)
     _pipeline.warm(position, theme)  # the cached parts are built outside the recording
     with recording() as found:
-        image = _pipeline.picture(position, theme, scene)
-    return image.size, found
+        # Drawn as the picture is, the pixels aside: the texts are noted as they are drawn.
+        size = _pipeline.texts(position, theme, scene)
+    return size, found
 
 
 def game_gif(

@@ -3,6 +3,7 @@ result banner, fixed palette, PNG / GIF encoding."""
 
 from __future__ import annotations
 
+import functools
 import io
 import sys
 from collections import OrderedDict
@@ -53,6 +54,7 @@ __all__ = [
     "picture",
     "picture_png",
     "rgb_picture",
+    "texts",
     "theme_of",
     "warm",
 ]
@@ -120,7 +122,8 @@ def clear_caches() -> None:
 
 
 class _Static:
-    """What is computed once per (board shape, theme): layout, background, palette."""
+    """What is computed once per (board shape, theme): layout, background, palette (the
+    palette when first asked for: a picture's texts or RGB pixels do not need it)."""
 
     def __init__(self, art: Art[Position], position: Position, theme: Theme) -> None:
         self.layout: Layout = art.layout(position, theme)
@@ -132,7 +135,14 @@ class _Static:
             self.background: Image.Image = big.reduce(SS)
             #: the texts of the background (coordinates, legend, cell names)
             self.texts: tuple[TextMark, ...] = tuple(painter.texts)
-            self.palette: Image.Image = _build_palette(art, position, theme, self)
+        # What the palette is built from: the same position as the background.
+        self._art, self._position, self._theme = art, position, theme
+
+    @functools.cached_property
+    def palette(self) -> Image.Image:
+        """The fixed palette of the board's pictures (:func:`_build_palette`)."""
+        with suspended():
+            return _build_palette(self._art, self._position, self._theme, self)
 
 
 def _static(position: Position, theme: Theme) -> tuple[Art[Position], _Static]:
@@ -161,7 +171,8 @@ def layout_of(position: Position, theme: Theme | None = None) -> tuple[Art[Posit
 
 
 def warm(position: Position, theme: Theme | None = None) -> None:
-    """Build (or find) the cached fixed parts of ``position``'s picture."""
+    """Build (or find) the cached fixed parts of ``position``'s picture (its palette is
+    built with the first palette picture)."""
     _static(position, theme_of(position, theme))
 
 
@@ -229,6 +240,15 @@ def _drawn(position: Position, theme: Theme, scene: Scene | None) -> tuple[Canva
     art.draw(canvas, position, theme, static.layout, scene)
     _draw_band(canvas, art, position, theme, scene)
     return canvas, static
+
+
+def texts(
+    position: Position, theme: Theme | None = None, scene: Scene | None = None
+) -> tuple[int, int]:
+    """Draw ``position``'s picture as far as its texts (recorded by
+    :func:`render._texts.recording`), without composing its pixels; the picture's size."""
+    _, static = _drawn(position, theme_of(position, theme), scene)
+    return static.background.size
 
 
 def rgb_picture(

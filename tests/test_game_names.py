@@ -16,6 +16,7 @@ shrink: an entry that names no game any more fails too, so it is taken off.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -89,18 +90,31 @@ def names_in_script(source: str) -> set[str]:
 
 
 def _named() -> dict[str, set[str]]:
-    named: dict[str, set[str]] = {}
-    files = [p for top in ("engines", "render", "bot") for p in (ROOT / top).rglob("*.py")]
-    files += list((ROOT / "bot" / "webboard" / "static").glob("*.js"))
+    """Every file outside the registries that names a game not its own, with those games (read
+    once a process: both tests ask; each caller gets its own copy)."""
+    return {path: set(games) for path, games in _named_once(ROOT).items()}
+
+
+@functools.cache
+def _named_once(root: Path) -> dict[str, frozenset[str]]:
+    named: dict[str, frozenset[str]] = {}
+    files = [p for top in ("engines", "render", "bot") for p in (root / top).rglob("*.py")]
+    files += list((root / "bot" / "webboard" / "static").glob("*.js"))
     for file in sorted(files):
-        path = file.relative_to(ROOT).as_posix()
+        path = file.relative_to(root).as_posix()
         if path in REGISTRIES:
             continue
         text = file.read_text(encoding="utf-8")
-        games = names_in_python(text) if file.suffix == ".py" else names_in_script(text)
-        games.discard(_own_game(path) or "")
+        # Every name or string of the code is a piece of the text: a file whose text holds no
+        # game's name but its own's needs no parsing (most files).
+        own = _own_game(path)
+        lower = text.lower()
+        if not any(g in lower for g in GAMES if g != own):
+            continue
+        games = set(names_in_python(text) if file.suffix == ".py" else names_in_script(text))
+        games.discard(own or "")
         if games:
-            named[path] = games
+            named[path] = frozenset(games)
     return named
 
 

@@ -93,11 +93,36 @@ def _tree(path: Path) -> ast.Module:
     return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of ``tree``, at any depth (an import is one: the expressions, most of
+    the nodes, are not walked)."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(
+            child
+            for child in ast.iter_child_nodes(node)
+            if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case)
+        )
+
+
 def imports_of(name: str, path: Path) -> Iterator[str]:
     """The modules of the tree that module ``name`` (file ``path``) imports, anywhere in it:
     for ``from package import thing``, the module ``package.thing`` when ``thing`` is one."""
+    return iter(_imports(name, path))
+
+
+@functools.cache
+def _imports(name: str, path: Path) -> tuple[str, ...]:
+    """:func:`imports_of`, found once a process (the tests ask for each module's several
+    times)."""
+    return tuple(_found_imports(name, path))
+
+
+def _found_imports(name: str, path: Path) -> Iterator[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    for node in ast.walk(_tree(path)):
+    for node in _statements(_tree(path)):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -146,12 +171,19 @@ def broken(importer: str, imported: str) -> bool:
 
 def violations() -> set[tuple[str, str]]:
     """Every import in the tree that breaks the contract."""
-    return {
-        (name, imported)
-        for name, path in MODULES.items()
-        for imported in imports_of(name, path)
-        if broken(name, imported)
-    }
+    return set(_violations())
+
+
+@functools.cache
+def _violations() -> frozenset[tuple[str, str]]:
+    return frozenset(
+        {
+            (name, imported)
+            for name, path in MODULES.items()
+            for imported in imports_of(name, path)
+            if broken(name, imported)
+        }
+    )
 
 
 def store_reaches(path: Path) -> int:

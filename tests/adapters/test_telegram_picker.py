@@ -32,14 +32,23 @@ def racing_moves(size: int, seed: int, cap: int = 120) -> list[str]:
     moves: list[str] = []
     while pos.outcome is None and len(moves) < cap:
         sign = 1 if pos.to_move == 0 else -1
+        # Each action's gain, worked out once a ply: thousands of turns share a few actions.
+        worth: dict[str, int] = {}
 
-        def gain(move: str, sign: int = sign) -> int:
+        def action_gain(action: str, sign: int = sign) -> int:
+            score = 0
+            if "-" in action:
+                start, end = action.split("-")
+                score += sign * (rows.index(end[0]) - rows.index(start[0]))
+            return score + (3 if action.startswith("x") else 0)
+
+        def gain(move: str, worth: dict[str, int] = worth) -> int:
             score = 0
             for action in move.split():
-                if "-" in action:
-                    start, end = action.split("-")
-                    score += sign * (rows.index(end[0]) - rows.index(start[0]))
-                score += 3 if action.startswith("x") else 0
+                known = worth.get(action)
+                if known is None:
+                    known = worth[action] = action_gain(action)
+                score += known
             return score
 
         gains = {m: gain(m) for m in pos.legal_moves()}

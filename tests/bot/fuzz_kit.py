@@ -136,15 +136,24 @@ def lines(rng: random.Random, game: str, game_ids: list[int], big: bool = True) 
     return f"as {rng.choice(PLAYERS)}"
 
 
-def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
-    """Every row of every table of the SQLite file, read on a connection of its own."""
-    conn = sqlite3.connect(path)
-    try:
-        tables = [t for (t,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-        # Sorted in Python: some tables are WITHOUT ROWID.
-        return {t: sorted(conn.execute(f'SELECT * FROM "{t}"'), key=repr) for t in tables}
-    finally:
-        conn.close()
+def dump(source: Path | sqlite3.Connection) -> dict[str, list[tuple[object, ...]]]:
+    """Every row of every table of the SQLite file, read on a connection of its own: opened
+    for this dump (a path), or a reading connection kept open (:func:`reader`)."""
+    if not isinstance(source, sqlite3.Connection):
+        conn = reader(source)
+        try:
+            return dump(conn)
+        finally:
+            conn.close()
+    tables = [t for (t,) in source.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+    # Sorted in Python: some tables are WITHOUT ROWID.
+    return {t: sorted(source.execute(f'SELECT * FROM "{t}"'), key=repr) for t in tables}
+
+
+def reader(path: Path) -> sqlite3.Connection:
+    """A connection that only reads the SQLite file, in autocommit mode: each dump reads what
+    is committed when it runs (no transaction of its own stays open between two)."""
+    return sqlite3.connect(path, isolation_level=None)
 
 
 @dataclass
@@ -212,18 +221,19 @@ async def fuzz_game(path: Path, game: str, count: int, seed: int, big: bool = Tr
     manager = SessionManager(store, FakeClock(), pictures=False, rng=random.Random(seed))
     sink = io.StringIO()
     console = _Recording(manager, path.parent / "boards", player="alice", out=sink)
+    rows = reader(path)  # one reading connection for every dump of the run
     try:
         game_ids = await _setup(manager, console, game)
         for _ in range(count):
             line = lines(rng, game, game_ids, big)
-            before = dump(path)
+            before = dump(rows)
             seen: list[Reply] = []
 
             def check(
                 reply: Reply, before: object = before, seen: list[Reply] = seen, line: str = line
             ) -> None:
                 seen.append(reply)
-                if not reply.ok and dump(path) != before:
+                if not reply.ok and dump(rows) != before:
                     counts.changed_refusals += 1
                     counts.failures.append(f"changed rows: {line[:80]!r} -> {reply.text[:80]}")
 
@@ -244,6 +254,7 @@ async def fuzz_game(path: Path, game: str, count: int, seed: int, big: bool = Tr
                     counts.unbounded += 1
                     counts.failures.append(f"unbounded {len(reply.text)}: {line[:80]!r}")
     finally:
+        rows.close()
         await manager.close()
         await store.close()
     return counts

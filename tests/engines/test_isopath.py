@@ -23,6 +23,35 @@ class TestProperties(GameProperties):
     moves_checked = 60
 
 
+@pytest.mark.parametrize("size", [4, 5])
+def test_a_random_turn_is_the_random_choice_among_the_listed_turns(size: int) -> None:
+    """``random_turn(rng)`` is ``rng.choice(legal_moves())`` by the same draw, and the pieces it
+    reads (``_Turn.chunks``) hold the listed turns in order, each piece as many as it counts,
+    on positions of random games (captures, steps into the goal row and first tile moves)."""
+    for seed in range(3):
+        rng = random.Random(seed)
+        pos = new(size)
+        while pos.outcome is None and pos.ply < 150:
+            if pos.ply % 10 == 0:  # listing every ply's thousands of turns is too slow
+                legal = pos.legal_moves()
+                pieces = [(count, listed()) for count, listed in pos._turn.chunks()]
+                assert [len(turns) for _, turns in pieces] == [count for count, _ in pieces]
+                assert [t for _, turns in pieces for t in turns] == legal
+                state = rng.getstate()
+                turn = pos.random_turn(rng)
+                rng.setstate(state)
+                assert turn == rng.choice(legal)
+            else:
+                turn = pos.random_turn(rng)
+            pos = pos.play(turn)
+    # A finished game has no turn to draw, as rng.choice([]) of its listed ones.
+    before = setup(white=["f2", "a1", "a2"], black=["g4", "g3"], heights={"g1": 1})
+    won = before.play(next(t for t in before.legal_moves() if before.play(t).outcome))
+    assert won.outcome is not None and won.legal_moves() == []
+    with pytest.raises(IndexError):
+        won.random_turn(random.Random(1))
+
+
 def cells(pos: IsopathPosition, *names: str) -> list[int]:
     return [pos.board.parse(n) for n in names]
 

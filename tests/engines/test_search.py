@@ -4,6 +4,7 @@ engines.ai.isopath_plan)."""
 
 from __future__ import annotations
 
+import heapq
 import random
 import time
 
@@ -16,6 +17,7 @@ from engines.ai.alphabeta import Plan, search
 from engines.ai.distance import FAR, potential, potentials
 from engines.ai.hooks import plan_of
 from engines.ai.pathagon_player import pathagon_candidates, pathagon_evaluate, traps
+from engines.isopath import IsopathPosition
 from engines.isopath import setup as isopath_setup
 from engines.pathagon import PathagonPosition
 
@@ -172,3 +174,51 @@ def test_iso_path_costs_go_round_a_space_between_two_enemy_pieces() -> None:
     # d4's own way on is unchanged, and the goal row never counts as threatened.
     assert before[d4] == after[d4] == 7
     assert all(after[g] == 0 for g in two.home_rows[1])
+
+
+def _heap_path_costs(
+    position: IsopathPosition, heights: list[int], pieces: list[int], side: int
+) -> list[int]:
+    """:func:`engines.ai.isopath_plan.path_costs` as it was written first: Dijkstra's search
+    with a heap from the goal row, on the same costs of entering a space."""
+    adj, stand, enemy = position.adjacent, (1, -1)[side], 1 - side
+    goal = position.home_rows[enemy]
+    near = [sum(1 for nb in adj[c] if pieces[nb] == enemy) for c in range(len(heights))]
+    cost = [1 if h == stand else 2 if h == 0 else 3 for h in heights]
+    for c, p in enumerate(pieces):
+        if p != -1:
+            cost[c] += 4
+        elif near[c] >= 2 and c not in goal:
+            cost[c] += 3
+    dist = [1000] * len(heights)
+    todo = [(0, g) for g in goal]
+    for g in goal:
+        dist[g] = 0
+    heapq.heapify(todo)
+    while todo:
+        d, v = heapq.heappop(todo)
+        if d > dist[v]:
+            continue
+        for u in adj[v]:
+            if d + cost[v] < dist[u]:
+                dist[u] = d + cost[v]
+                heapq.heappush(todo, (dist[u], u))
+    return dist
+
+
+@pytest.mark.parametrize("size", [4, 5])
+def test_iso_path_costs_are_dijkstras_on_random_boards(size: int) -> None:
+    """The frontier-by-frontier relaxing gives the heap's costs on random heights and pieces
+    (any layout: the costs do not ask whether a game could reach it)."""
+    rng = random.Random(size)
+    position = engines.new("isopath", size=size)
+    assert isinstance(position, IsopathPosition)
+    n = len(position.heights)
+    for _ in range(500):
+        heights = [rng.choice((-1, 0, 1)) for _ in range(n)]
+        pieces = [-1] * n
+        for c in rng.sample(range(n), rng.randrange(0, 2 * size + 3)):
+            pieces[c] = rng.choice((0, 1))
+        for side in (0, 1):
+            expected = _heap_path_costs(position, heights, pieces, side)
+            assert iso.path_costs(position, heights, pieces, side) == expected
