@@ -93,10 +93,11 @@ async def _play_one(
     await expect(watcher.locator("#play")).to_be_hidden()
 
     await tap_move(player, position, move)
-    # On the spectator's page within 2 s (live events), and on the player's own.
+    # On the player's own page (the move's answer), then on the spectator's within 2 s of
+    # it (live events: the spectator's page asks for nothing until told).
+    await expect(player.locator("#moves li")).to_have_count(len(setup) + 1)
     await expect(watcher.locator("#moves li")).to_have_count(len(setup) + 1, timeout=LIVE_MS)
     await expect(watcher.locator("#moves li").last).to_have_text(move)
-    await expect(player.locator("#moves li")).to_have_count(len(setup) + 1)
     stored = await web.manager.store.moves(gid)
     assert [m.move for m in stored] == [*setup, move]
     # Announced in the chat as a chat move is: the opponent's "your turn" names the move.
