@@ -374,33 +374,8 @@ class _Turn:
                 add(first)
             else:
                 extend([first + " " + r for r in self.after_step(f, t)])
-        # Tile first: the piece moves that survive every tile move except those touching
-        # their target are shared, so only the two touched spaces are looked at per move.
-        heights, pieces, adj, mover, stand = (
-            self.heights,
-            self.pieces,
-            self.layout.adj,
-            self.mover,
-            self.stand,
-        )
-        steps = [(t, " " + names[f] + "-" + names[t]) for f, t in self.steps]
         for s in self.sources:
-            head = names[s] + ">"
-            keep_s = [(t, text) for t, text in steps if t != s]
-            extra_s = []
-            if heights[s] - 1 == stand:
-                tail = "-" + names[s]
-                extra_s = [" " + names[f] + tail for f in adj[s] if pieces[f] == mover]
-            for d in self.targets:
-                if d == s:
-                    continue
-                first = head + names[d]
-                extend([first + text for t, text in keep_s if t != d])
-                if extra_s:
-                    extend([first + text for text in extra_s])
-                if heights[d] + 1 == stand:
-                    tail = "-" + names[d]
-                    extend([first + " " + names[f] + tail for f in adj[d] if pieces[f] == mover])
+            extend(self._tile_first(s))
         return out
 
     def chunks(self) -> Iterator[tuple[int, Callable[[], list[str]]]]:
@@ -462,8 +437,16 @@ class _Turn:
         names = self.layout.names
         return _prefixed(names[f] + "-" + names[t] + " ", self.after_step(f, t))
 
+    @cached_property
+    def _step_tails(self) -> list[tuple[int, str]]:
+        """Per piece move, its target and its text after a build (`` a4-b4``)."""
+        names = self.layout.names
+        return [(t, " " + names[f] + "-" + names[t]) for f, t in self.steps]
+
     def _tile_first(self, s: int) -> list[str]:
-        """The turns of :meth:`all_turns` whose first action is a tile move from ``s``."""
+        """The turns of :meth:`all_turns` whose first action is a tile move from ``s``: the
+        piece moves that survive every tile move except those touching their target are
+        shared, so only the two touched spaces are looked at per tile move."""
         names, heights, pieces, adj, mover, stand = (
             self.layout.names,
             self.heights,
@@ -473,15 +456,23 @@ class _Turn:
             self.stand,
         )
         out: list[str] = []
+        extend = out.extend
+        head = names[s] + ">"
+        keep_s = [(t, text) for t, text in self._step_tails if t != s]
+        extra_s: list[str] = []
+        if heights[s] - 1 == stand:
+            tail = "-" + names[s]
+            extra_s = [" " + names[f] + tail for f in adj[s] if pieces[f] == mover]
         for d in self.targets:
             if d == s:
                 continue
-            first = names[s] + ">" + names[d] + " "
-            out.extend(first + names[f] + "-" + names[t] for f, t in self.steps if t not in (s, d))
-            for cell, height in ((s, heights[s] - 1), (d, heights[d] + 1)):
-                if height == stand:
-                    tail = "-" + names[cell]
-                    out.extend(first + names[f] + tail for f in adj[cell] if pieces[f] == mover)
+            first = head + names[d]
+            extend([first + text for t, text in keep_s if t != d])
+            if extra_s:
+                extend([first + text for text in extra_s])
+            if heights[d] + 1 == stand:
+                tail = "-" + names[d]
+                extend([first + " " + names[f] + tail for f in adj[d] if pieces[f] == mover])
         return out
 
     def any_turn(self) -> bool:
