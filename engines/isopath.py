@@ -373,7 +373,7 @@ class _Turn:
             if t in goal:
                 add(first)
             else:
-                extend([first + " " + r for r in self.after_step(f, t)])
+                extend(self._step_first(f, t))
         for s in self.sources:
             extend(self._tile_first(s))
         return out
