@@ -15,6 +15,7 @@ through Playwright) at a phone's size upright (390×844) and on its side (844×3
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -280,7 +281,11 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     assert await ada.evaluate("window.busy") == ["true", None]
     # The opponent's move is marked as arriving on the other pages: animated on the
     # spectator's, not on Bo's (reduced motion).
-    await watcher.wait_for_function("window.animated.includes('arrive')")
+    # Asked from here (page.evaluate is not subject to the page's script-src 'self'; a
+    # string given to wait_for_function is evaluated by the page and refused by it).
+    async with asyncio.timeout(LIVE / 1000):
+        while "arrive" not in await watcher.evaluate("window.animated"):  # noqa: ASYNC110
+            await asyncio.sleep(0.05)
     await expect(bo.locator('[data-cell="d4"]')).to_have_class(
         re.compile(r"\barrive\b"), timeout=LIVE
     )
