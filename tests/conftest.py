@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import os
 import shutil
+import ssl
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
+import httpx._transports.default
 import pytest
 
 from bot.storage import open_store
@@ -47,7 +51,26 @@ def installed_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return shared_install(root)
 
 
+@functools.cache
+def _default_ssl_context() -> ssl.SSLContext:
+    return _create_ssl_context()
+
+
+_create_ssl_context = httpx._transports.default.create_ssl_context
+
+
+def _shared_ssl_context(verify: Any = True, cert: Any = None, trust_env: bool = True) -> Any:
+    """httpx's SSL context for its defaults made once per test process: every client (each
+    python-telegram-bot adapter builds two) otherwise loads the system's certificates again,
+    ~0.06 CPU s each.  The tests' clients talk plain HTTP to 127.0.0.1; any other
+    arguments get their own context, as in httpx."""
+    if verify is True and cert is None and trust_env:
+        return _default_ssl_context()
+    return _create_ssl_context(verify=verify, cert=cert, trust_env=trust_env)
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    httpx._transports.default.create_ssl_context = _shared_ssl_context  # type: ignore[assignment]
     config.addinivalue_line(
         "markers",
         "empty_database: store_url gives an empty database (the test builds or migrates it "

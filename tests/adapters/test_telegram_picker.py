@@ -142,25 +142,42 @@ async def _enter(bot: Bot, mover: telegram.User, group: telegram.Chat, move: str
 
 
 # Seeds of short games (27 and 38 plies) whose turns include every kind: build and move,
-# a capture in place of either, and a capture alone.
-@pytest.mark.parametrize(("size", "seed"), [(4, 1), (5, 51)])
+# a capture in place of either, and a capture alone.  The h5 game is played in two halves
+# (each ply of it through the picker in one of them): its picker keyboards are the larger.
+@pytest.mark.parametrize(
+    ("size", "seed", "picked"),
+    [(4, 1, slice(None)), (5, 51, slice(None, 19)), (5, 51, slice(19, None))],
+    ids=["h4", "h5-first-half", "h5-second-half"],
+)
 async def test_a_whole_isopath_game_through_the_telegram_picker(
-    tmp_path: Path, size: int, seed: int
+    tmp_path: Path, size: int, seed: int, picked: slice
 ) -> None:
+    """Every ply in ``picked`` is entered with the picker's buttons; the plies before them are
+    typed with /move (the picker of a later ply starts from a position reached by play)."""
     async with running(tmp_path / "t.db", pictures=False) as bot:
         alice, bob, group, game_id = await _start(bot, size)
         position = engines.new("isopath", size=size)
-        for move in racing_moves(size, seed):
+        moves = racing_moves(size, seed)
+        first, last = picked.indices(len(moves))[:2]
+        for number, move in enumerate(moves[:last]):
             mover = await bot.to_move(game_id, alice, bob)
+            if number < first:
+                before = bot.fake.last_message_id(group)
+                await bot.fake.send_text(mover, group, f"/move {move}")
+                answer = await bot.next_message(group, before)
+                assert answer.text is not None and "played" in answer.text, answer.text
+                position = position.play(move)
+                continue
             played = await _enter(bot, mover, group, move)
             # The turn played is the one meant (noted build first where the rules allow).
             after = position.play(played)
             assert after.to_dict()["rows"] == position.play(move).to_dict()["rows"]
             position = after
-        assert position.outcome is not None
-        assert await bot.manager.games.player_to_move(game_id) is None
         facts = await bot.manager.games.board_facts(game_id)
         assert facts is not None and facts.moves == position.ply
+        if last == len(moves):
+            assert position.outcome is not None
+            assert await bot.manager.games.player_to_move(game_id) is None
 
 
 async def test_the_build_step_back_and_cancel(tmp_path: Path) -> None:

@@ -259,9 +259,9 @@ async def test_marks_differ_in_shape(browser: Browser, web: Site) -> None:
     await page.context.close()
 
 
-async def test_player_controls(browser: Browser, web: Site) -> None:
+async def test_player_controls_move_and_takeback(browser: Browser, web: Site) -> None:
     """A typed move; the opponent's move animated on the other page (not with reduced
-    motion); draw, takeback and resign decided by the session manager; the next game."""
+    motion); a takeback asked and allowed, decided by the session manager; the next game."""
     gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
     other = await new_game(web.manager, "pathagon", BO, ADA, TG_GROUP, ["d4"])
     ada = await _open(browser, web, gid, ADA, UPRIGHT)
@@ -299,6 +299,17 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await expect(bo.locator("#moves li")).to_have_count(0, timeout=LIVE)
     await _answered(bo)
     assert await web.manager.store.moves(gid) == []
+    for page in (ada, bo, watcher):
+        await page.context.close()
+
+
+async def test_player_controls_draw_and_resign(browser: Browser, web: Site) -> None:
+    """A draw offered while the other player builds a move (kept as it was) and declined;
+    resigning asks first, the question staying while the page follows the game; all decided
+    by the session manager."""
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
+    ada = await _open(browser, web, gid, ADA, UPRIGHT)
+    bo = await _open(browser, web, gid, BO, UPRIGHT, reduced=True)
     # Bo offers a draw while Ada builds a move (kept as it was); Ada declines it.
     await ada.locator('[data-cell="c3"]').tap()
     await expect(ada.locator("#play")).to_have_attribute("data-prefix", "c3")
@@ -312,7 +323,7 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await _answered(ada)
     await ada.locator("#typed-move").fill("c3")
     await ada.locator("#typed-send").tap()
-    await expect(watcher.locator("#moves li")).to_have_count(1, timeout=LIVE)
+    await expect(bo.locator("#moves li")).to_have_count(1, timeout=LIVE)
     await _answered(ada)
     # Resigning asks first; then the game is over.
     await ada.locator("#act-resign").tap()
@@ -326,7 +337,7 @@ async def test_player_controls(browser: Browser, web: Site) -> None:
     await expect(ada.locator("#result")).to_contain_text("resign")
     row = await web.manager.store.get_game(gid)
     assert row is not None and row.status is not GameStatus.ACTIVE
-    for page in (ada, bo, watcher):
+    for page in (ada, bo):
         await page.context.close()
 
 
