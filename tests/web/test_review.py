@@ -399,6 +399,6 @@ async def test_a_failed_review_says_so_and_is_not_kept(browser: Browser, tmp_pat
         await expect(page.locator("#review-moves")).to_be_hidden()
         # Asked again, it is made (the failure was not kept).
         await page.locator("#review-ask").tap()
-        await expect(page.locator("#review-moves tbody tr")).not_to_have_count(0)
+        await expect(page.locator("#review-moves tbody tr")).not_to_have_count(0, timeout=REVIEW_MS)
         assert thinker.reviews == 2
         await page.context.close()

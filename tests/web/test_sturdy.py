@@ -6,13 +6,14 @@ colours (ratios computed from the computed styles, tests/web/contrast.js)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, expect
+from playwright.async_api import Browser, BrowserContext, Page, Route, expect
 
 from bot.messages import User
 from bot.sessions import texts
@@ -66,6 +67,38 @@ async def test_a_play_without_connection_is_said_and_play_works_again(
     assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
     await expect(page.locator("#status")).not_to_have_text(FAILED)
     await page.context.close()
+
+
+async def test_a_cell_tapped_before_the_choices_come_is_taken_when_they_come(
+    browser: Browser, web: Site
+) -> None:
+    """ "Your turn" shows before the page has the choices of a move (one more request): a cell
+    tapped then is kept and taken once they come, not lost (it was, on a slow connection)."""
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    held: list[Route] = []
+    arrived = asyncio.Event()
+
+    async def hold(route: Route) -> None:  # the first ask held, the later ones answered
+        if held:
+            await route.continue_()
+            return
+        held.append(route)
+        arrived.set()
+
+    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    await page.route(f"**/api/games/{slug}/next?*", hold)
+    await page.goto(f"{web.url}/g/{slug}{_signed(web)}")
+    await expect(page.locator("#turn")).to_contain_text("Your turn")
+    await asyncio.wait_for(arrived.wait(), 10)
+    await page.locator('[data-cell="d4"]').tap()
+    await held[0].continue_()
+    await expect(page.locator("#prompt")).to_have_text("d4: play it.")
+    await page.locator("#send").tap()
+    await expect(page.locator("#moves li")).to_have_count(1)
+    assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
+    await context.close()
 
 
 async def test_a_play_answered_502_is_said_and_play_works_again(

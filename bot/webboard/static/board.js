@@ -72,6 +72,10 @@
   let cells = {}; // notation -> <g>
   let cellChoices = {}; // notation -> the prefix tapping it makes
   let regionChoices = {}; // region -> the prefix tapping one of its cells makes
+  // The choices after the prefix on their way (asked of the server): a cell tapped meanwhile is
+  // kept and taken once they come, rather than lost ("Your turn" is shown before they come).
+  let asking = 0; // how many asks are on their way
+  let tappedMeanwhile = null;
   // A move or an action on its way (busy), said on the page too: <main> is aria-busy meanwhile
   // (for a screen reader, and for a test to wait on), its taps not taken.
   const lock = {
@@ -290,15 +294,21 @@
     if (playing) {
       typedBox();
       let answer;
+      let reply;
+      asking += 1;
       try {
         answer = await fetch(`/api/games/${slug}/next?prefix=${encodeURIComponent(prefix)}`, { headers, cache: "no-store" });
+        reply = await answer.json().catch(() => ({ text: answer.statusText }));
       } catch (e) {
+        tappedMeanwhile = null;
         say(String(e));
         paint();
         return;
+      } finally {
+        asking -= 1;
       }
-      const reply = await answer.json().catch(() => ({ text: answer.statusText }));
       if (!answer.ok) {
+        tappedMeanwhile = null;
         say(reply.text);
         if (prefix) {
           prefix = "";
@@ -329,6 +339,11 @@
     }
     hostControls(playing);
     paint();
+    if (tappedMeanwhile !== null && asking === 0) {
+      const name = tappedMeanwhile;
+      tappedMeanwhile = null;
+      if (playing) tap(name);
+    }
   }
 
   // Inside Telegram: Play is its MainButton, Back its BackButton, and closing asks first
@@ -364,6 +379,10 @@
   }
 
   function tap(name) {
+    if (asking > 0 && !planned) {
+      tappedMeanwhile = name;
+      return;
+    }
     if (name in cellChoices) return choose(cellChoices[name]);
     const region = cells[name] ? cells[name].dataset.region : undefined;
     if (region !== undefined && region in regionChoices) return choose(regionChoices[region]);
