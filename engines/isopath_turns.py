@@ -26,8 +26,15 @@ TABLES_KEPT = 8
 
 def steps(move: str) -> TurnSteps:
     """A turn's notation (canonical) as its two steps: (build, other action)."""
-    kinds = {action_kind(a): a for a in move.split(" ")}
-    tile, capture, step = kinds.get(">"), kinds.get("x"), kinds.get("-")
+    tile = capture = step = None
+    for action in move.split(" "):
+        kind = action_kind(action)
+        if kind == ">":
+            tile = action
+        elif kind == "x":
+            capture = action
+        else:
+            step = action
     if tile is not None:
         return tile, capture or step
     if capture is not None:
@@ -46,7 +53,8 @@ def table_of(moves: Iterable[str]) -> dict[TurnSteps, str]:
     for move in moves:
         pair = steps(move)
         known = table.get(pair)
-        first = move.split(" ")[0]
-        if known is None or (action_kind(known.split(" ")[0]) != ">" and action_kind(first) == ">"):
+        if known is None or (
+            action_kind(move.split(" ", 1)[0]) == ">" and action_kind(known.split(" ", 1)[0]) != ">"
+        ):
             table[pair] = move
     return table

@@ -8,6 +8,7 @@ refuses more as Telegram does)."""
 
 from __future__ import annotations
 
+import functools
 import random
 from pathlib import Path
 
@@ -23,9 +24,11 @@ from engines.isopath import IsopathPosition
 from tests.adapters.telegram_kit import Bot, running
 
 
-def racing_moves(size: int, seed: int, cap: int = 120) -> list[str]:
+@functools.cache
+def racing_moves(size: int, seed: int, cap: int = 120) -> tuple[str, ...]:
     """A short Iso-Path game: each side walks a piece as far towards the goal as it can (a
-    capture counts as progress), random among equals; ends with a result."""
+    capture counts as progress), random among equals; ends with a result.  Made once per
+    process (the h5 game's two halves share it)."""
     rng = random.Random(seed)
     pos = engines.new("isopath", size=size)
     rows = "abcdefghi"[: 2 * size - 1]
@@ -57,7 +60,7 @@ def racing_moves(size: int, seed: int, cap: int = 120) -> list[str]:
         pos = pos.play(move)
         moves.append(move)
     assert pos.outcome is not None
-    return moves
+    return tuple(moves)
 
 
 async def _start(bot: Bot, size: int) -> tuple[telegram.User, telegram.User, telegram.Chat, int]:

@@ -74,9 +74,6 @@ def test_a_review_names_a_missed_win_that_lets_the_opponent_win(
     assert moment.before == 1.0 and moment.cost == 1.0
     won = moment.position.play(moment.better).outcome
     assert won is not None and won.winner == moment.mover
-    top = review(game, moves, options=options, nodes=10, count=2)
-    assert len(top) == 2 and set(top) <= set(found)
-    assert min(m.cost for m in top) >= max(m.cost for m in found if m not in top)
     # The game's positions replayed once (position_after of each prefix, not a replay each).
     positions = list(engines.replay(game, moves, **options))
     for m in found:
@@ -84,6 +81,19 @@ def test_a_review_names_a_missed_win_that_lets_the_opponent_win(
         assert m.position == position and m.mover == position.to_move
         assert m.better in position.legal_moves() and m.better != m.played
         assert 0.0 <= m.after < m.before <= 1.0 and m.cost >= MIN_COST
+
+
+@pytest.mark.parametrize(("game", "options", "seed"), GAMES[:3], ids=[g for g, _, _ in GAMES[:3]])
+def test_the_count_kept_are_the_costliest_of_the_whole_review(
+    game: str, options: dict[str, Any], seed: int
+) -> None:
+    """``count`` keeps the costliest moves of the whole review (on the games whose review is
+    quick: the same code for every game)."""
+    moves, _ = blunder_game(game, options, seed)
+    found = review(game, moves, options=options, nodes=10, count=len(moves))
+    top = review(game, moves, options=options, nodes=10, count=2)
+    assert len(top) == 2 and set(top) <= set(found)
+    assert min(m.cost for m in top) >= max(m.cost for m in found if m not in top)
 
 
 def test_a_review_is_the_same_every_time() -> None:
