@@ -62,51 +62,55 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
     rng = random.Random(5)
     async with fake_discord() as fake:
         bot = await start_bot(fake, db, log)
-        await fake.wait_until(lambda: len(fake.commands()) >= 10, timeout=DEADLINE)
-        card = await answer(fake, ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
-        click = await fake.click(BOB, card, button(card, "Accept"))
-        await fake.response(click, timeout=DEADLINE)
-        # Under load the bot defers the Accept and edits the card afterwards: wait for the edit.
-        await fake.wait_until(lambda: "Board" in labels(card), timeout=DEADLINE)
-        gid = int(button(card, "Board").split(":")[1])
-        position = engines.new("pathagon")
-        # Pathagon: the challenger (Alice) or Bob moves first at random; follow the embed.
-        boards: list[StoredMessage] = [card]
-        killed = False
-        while position.outcome is None and position.ply < MOVES:
-            to_move = to_move_of(boards[-1])
-            move = rng.choice(position.legal_moves())
-            board = await answer(fake, to_move, "move", {"game": str(gid), "move": move})
-            assert not board.ephemeral, board.content
-            position = position.play(move)
-            boards.append(board)
-            if position.ply == 6 and not killed:
-                await bot.kill()
-                killed = True
-                await fake.wait_until(lambda: not fake.sessions, timeout=DEADLINE)
-                bot = await start_bot(fake, db, log)
-        assert killed
-        # The board after the restart knows every move: the count matches the engine's.
-        fields = {f["name"]: f["value"] for f in boards[-1].embeds[0]["fields"]}
-        assert fields["Moves played"] == str(position.ply)
-        if position.outcome is None:
-            loser = to_move_of(boards[-1])
-            asked = await answer(fake, loser, "resign", {"game": str(gid)})
-            done = await fake.click(loser, asked, button(asked, "Yes, resign"))
-            await fake.response(done, timeout=DEADLINE)
-            over = await fake.original(done, timeout=DEADLINE)
-            assert "resign" in over.content and not over.ephemeral
-        # The final board answered the resignation in the channel (the winner's notice: direct
-        # messages are opt-in); the recap follows it there, once.
-        await fake.wait_message(
-            lambda m: m.interaction_id is None and any(n.endswith(".gif") for n in m.files),
-            timeout=DEADLINE,
-        )
-        assert await bot.stop() == 0
-        # Nothing sent twice: every notification the bot posted is there once.
-        sent = [m.content for m in fake.messages.values() if m.interaction_id is None]
-        twice = [m for m, n in collections.Counter(sent).items() if n > 1]
-        assert sent and not twice, twice
+        try:
+            await fake.wait_until(lambda: len(fake.commands()) >= 10, timeout=DEADLINE)
+            card = await answer(fake, ALICE, "challenge", {"game": "pathagon", "opponent": BOB})
+            click = await fake.click(BOB, card, button(card, "Accept"))
+            await fake.response(click, timeout=DEADLINE)
+            # Under load the bot defers the Accept and edits the card afterwards: wait for the edit.
+            await fake.wait_until(lambda: "Board" in labels(card), timeout=DEADLINE)
+            gid = int(button(card, "Board").split(":")[1])
+            position = engines.new("pathagon")
+            # Pathagon: the challenger (Alice) or Bob moves first at random; follow the embed.
+            boards: list[StoredMessage] = [card]
+            killed = False
+            while position.outcome is None and position.ply < MOVES:
+                to_move = to_move_of(boards[-1])
+                move = rng.choice(position.legal_moves())
+                board = await answer(fake, to_move, "move", {"game": str(gid), "move": move})
+                assert not board.ephemeral, board.content
+                position = position.play(move)
+                boards.append(board)
+                if position.ply == 6 and not killed:
+                    await bot.kill()
+                    killed = True
+                    await fake.wait_until(lambda: not fake.sessions, timeout=DEADLINE)
+                    bot = await start_bot(fake, db, log)
+            assert killed
+            # The board after the restart knows every move: the count matches the engine's.
+            fields = {f["name"]: f["value"] for f in boards[-1].embeds[0]["fields"]}
+            assert fields["Moves played"] == str(position.ply)
+            if position.outcome is None:
+                loser = to_move_of(boards[-1])
+                asked = await answer(fake, loser, "resign", {"game": str(gid)})
+                done = await fake.click(loser, asked, button(asked, "Yes, resign"))
+                await fake.response(done, timeout=DEADLINE)
+                over = await fake.original(done, timeout=DEADLINE)
+                assert "resign" in over.content and not over.ephemeral
+            # The final board answered the resignation in the channel (the winner's notice: direct
+            # messages are opt-in); the recap follows it there, once.
+            await fake.wait_message(
+                lambda m: m.interaction_id is None and any(n.endswith(".gif") for n in m.files),
+                timeout=DEADLINE,
+            )
+            assert await bot.stop() == 0
+            # Nothing sent twice: every notification the bot posted is there once.
+            sent = [m.content for m in fake.messages.values() if m.interaction_id is None]
+            twice = [m for m, n in collections.Counter(sent).items() if n > 1]
+            assert sent and not twice, twice
+        finally:
+            if bot.running:
+                await bot.kill()  # a failed test leaves no bot behind
     text = log.read_text(encoding="utf-8", errors="replace")
     assert fake.token not in text
 
