@@ -10,7 +10,7 @@ import asyncio
 import json
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from playwright.async_api import Browser, BrowserContext, Page, Route, expect
@@ -69,6 +69,48 @@ async def test_a_play_without_connection_is_said_and_play_works_again(
     await page.context.close()
 
 
+class _Held:
+    """The board page's asks for a move's choices (``/next``) through Playwright's routing:
+    the first one with the prefix ``held`` waits until :meth:`release`; every ask is
+    counted."""
+
+    def __init__(self, held: str) -> None:
+        self.held = held
+        self.asks: list[str] = []
+        self.route: Route | None = None
+        self.arrived = asyncio.Event()
+
+    async def handle(self, route: Route) -> None:
+        prefix = parse_qs(urlsplit(route.request.url).query).get("prefix", [""])[0]
+        self.asks.append(prefix)
+        if prefix == self.held and self.route is None:
+            self.route = route
+            self.arrived.set()
+            return
+        await route.continue_()
+
+    async def release(self) -> None:
+        await asyncio.wait_for(self.arrived.wait(), 10)
+        assert self.route is not None
+        await self.route.continue_()
+
+
+async def _held_page(browser: Browser, web: Site, slug: str, held: _Held) -> Page:
+    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
+    page = await context.new_page()
+    await page.route(f"**/api/games/{slug}/next?*", held.handle)
+    await page.goto(f"{web.url}/g/{slug}{_signed(web)}")
+    await expect(page.locator("#turn")).to_contain_text("Your turn")
+    return page
+
+
+async def _play_built(page: Page, web: Site, gid: int, move: str) -> None:
+    await expect(page.locator("#prompt")).to_have_text(f"{move}: play it.")
+    await page.locator("#send").tap()
+    await expect(page.locator("#moves li")).to_have_count(1)
+    assert [m.move for m in await web.manager.store.moves(gid)] == [move]
+
+
 async def test_a_cell_tapped_before_the_choices_come_is_taken_when_they_come(
     browser: Browser, web: Site
 ) -> None:
@@ -76,29 +118,31 @@ async def test_a_cell_tapped_before_the_choices_come_is_taken_when_they_come(
     tapped then is kept and taken once they come, not lost (it was, on a slow connection)."""
     gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
     slug = (await web.board.link(gid)).rsplit("/", 1)[1]
-    held: list[Route] = []
-    arrived = asyncio.Event()
-
-    async def hold(route: Route) -> None:  # the first ask held, the later ones answered
-        if held:
-            await route.continue_()
-            return
-        held.append(route)
-        arrived.set()
-
-    context = await browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)
-    page = await context.new_page()
-    await page.route(f"**/api/games/{slug}/next?*", hold)
-    await page.goto(f"{web.url}/g/{slug}{_signed(web)}")
-    await expect(page.locator("#turn")).to_contain_text("Your turn")
-    await asyncio.wait_for(arrived.wait(), 10)
+    held = _Held("")
+    page = await _held_page(browser, web, slug, held)
+    await held.arrived.wait()
     await page.locator('[data-cell="d4"]').tap()
-    await held[0].continue_()
-    await expect(page.locator("#prompt")).to_have_text("d4: play it.")
-    await page.locator("#send").tap()
-    await expect(page.locator("#moves li")).to_have_count(1)
-    assert [m.move for m in await web.manager.store.moves(gid)] == ["d4"]
-    await context.close()
+    await held.release()
+    await _play_built(page, web, gid, "d4")
+    await page.context.close()
+
+
+async def test_a_double_tap_while_the_choices_come_is_one_tap(browser: Browser, web: Site) -> None:
+    """A cell tapped twice before the choices its first tap asked for have come counts once:
+    the second tap is not kept to take the choice back."""
+    gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP)
+    slug = (await web.board.link(gid)).rsplit("/", 1)[1]
+    held = _Held("d4")
+    page = await _held_page(browser, web, slug, held)
+    await expect(page.locator("#prompt")).to_have_text("Tap where your move starts.")
+    await page.locator('[data-cell="d4"]').tap()
+    await held.arrived.wait()
+    await page.locator('[data-cell="d4"]').tap()
+    await held.release()
+    await _play_built(page, web, gid, "d4")
+    # No ask after d4's: the second tap took nothing back.
+    assert held.asks == ["", "d4"]
+    await page.context.close()
 
 
 async def test_a_play_answered_502_is_said_and_play_works_again(

@@ -76,6 +76,7 @@
   // kept and taken once they come, rather than lost ("Your turn" is shown before they come).
   let asking = 0; // how many asks are on their way
   let tappedMeanwhile = null;
+  let tappedLast = null; // the cell whose choices are on their way: tapped again meanwhile, a double tap
   // A move or an action on its way (busy), said on the page too: <main> is aria-busy meanwhile
   // (for a screen reader, and for a test to wait on), its taps not taken.
   const lock = {
@@ -306,6 +307,7 @@
         return;
       } finally {
         asking -= 1;
+        if (asking === 0) tappedLast = null;
       }
       if (!answer.ok) {
         tappedMeanwhile = null;
@@ -380,9 +382,14 @@
 
   function tap(name) {
     if (asking > 0 && !planned) {
-      tappedMeanwhile = name;
+      if (name !== tappedLast) tappedMeanwhile = name; // a double tap is one tap
       return;
     }
+    takeTap(name);
+    tappedLast = asking > 0 ? name : null;
+  }
+
+  function takeTap(name) {
     if (name in cellChoices) return choose(cellChoices[name]);
     const region = cells[name] ? cells[name].dataset.region : undefined;
     if (region !== undefined && region in regionChoices) return choose(regionChoices[region]);
