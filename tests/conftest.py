@@ -70,7 +70,9 @@ def _shared_ssl_context(verify: Any = True, cert: Any = None, trust_env: bool = 
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    httpx._transports.default.create_ssl_context = _shared_ssl_context  # type: ignore[assignment]
+    pytest.MonkeyPatch().setattr(
+        httpx._transports.default, "create_ssl_context", _shared_ssl_context
+    )
     config.addinivalue_line(
         "markers",
         "empty_database: store_url gives an empty database (the test builds or migrates it "
