@@ -32,7 +32,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import date, datetime, timedelta
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Literal
 
@@ -87,6 +87,7 @@ _ALIASES: Mapping[str, str] = {"pt": "pt_BR", "pt-br": "pt_BR", "pt-pt": "pt_BR"
 _PLACEHOLDER = re.compile(r"\{(\w+)(?:!r)?\}")
 
 
+@lru_cache(maxsize=256)  # asked on every update and every Discord command string
 def supported(code: str | None) -> str | None:
     """The catalog for a platform's language code (Telegram's IETF ``language_code`` such as
     ``pt-br``, Discord's locale such as ``es-ES``), or ``None`` when none of ours fits."""

@@ -25,14 +25,14 @@ SMALL = 256 * 1024
 @pytest.fixture
 def small_budgets() -> Iterator[None]:
     """The text and arrow caches with a small byte budget, empty before and after."""
-    _pipeline.clear_caches()
+    _pipeline.clear_caches(cuts=False)
     saved = (_core.text_sprite.most_bytes, _core.arrow.most_bytes)
     _core.text_sprite.most_bytes = _core.arrow.most_bytes = SMALL
     try:
         yield
     finally:
         _core.text_sprite.most_bytes, _core.arrow.most_bytes = saved
-        _pipeline.clear_caches()
+        _pipeline.clear_caches(cuts=False)
 
 
 def test_the_weight_never_passes_the_budget_and_the_recent_ones_stay() -> None:

@@ -82,11 +82,12 @@ def test_a_cached_picture_is_drawn_again_alike() -> None:
 def test_a_cached_picture_is_the_fresh_picture(game: str) -> None:
     """Every picture of ``game`` drawn among the others (caches warm) equals byte for byte the
     same picture drawn after every cache was cleared (one test per game, so the workers share
-    the redrawing)."""
+    the redrawing).  Each sheet's median cut is kept, being no part of a picture: the sheet is
+    drawn afresh and cut once (the test below)."""
     for (position, theme, kw), picture in zip(_cases(), _warm(), strict=True):
         if position.game != game:
             continue
-        _pipeline.clear_caches()
+        _pipeline.clear_caches(cuts=False)
         fresh = render.board_png(position, theme=theme, **kw)
         assert fresh == picture, f"{position.game} ply {position.ply} {kw}"
 
@@ -192,6 +193,32 @@ def test_clearing_the_caches_empties_them() -> None:
     _pipeline.clear_caches()
     assert _core.disc.cache_info().currsize == 0 and _core.text_sprite.cache_info().currsize == 0
     assert not _pipeline._STATIC.data and not _frames._KEPT
+
+
+def test_a_sheet_is_cut_once_and_its_cut_is_the_fresh_cut(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The palette built again after the static parts are gone reads the sheet's remembered
+    median cut, which is the palette a fresh process builds; ``clear_caches()`` forgets it."""
+    cuts: list[int] = []
+    quantize = Image.Image.quantize
+
+    def counted(image: Image.Image, *args: Any, **kwargs: Any) -> Image.Image:
+        if kwargs.get("method") == Image.Quantize.MEDIANCUT:
+            cuts.append(1)
+        return quantize(image, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "quantize", counted)
+    position = engines.new("fixation").play("a2-a4")
+
+    def palette() -> list[int] | None:
+        return _pipeline._static(position, _pipeline.theme_of(position))[1].palette.getpalette()
+
+    _pipeline.clear_caches()
+    fresh = palette()
+    assert len(cuts) == 1
+    _pipeline.clear_caches(cuts=False)
+    assert palette() == fresh and len(cuts) == 1
+    _pipeline.clear_caches()
+    assert palette() == fresh and len(cuts) == 2
 
 
 def _decoded(png: bytes) -> Image.Image:

@@ -19,6 +19,7 @@ characters for a description or a choice's name: a longer translation is cut.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from discord import Locale
@@ -75,26 +76,41 @@ class CatalogTranslator(Translator):
         code = i18n.supported(locale.value)
         if code is None or code in (i18n.SOURCE, i18n.PSEUDO):
             return None
-        where = context.location
-        with i18n.use(code):
-            if where in _DESCRIBED:
-                said = _described(string)
-            elif where in _NAMED:
-                said = i18n.pgettext(_NAMED[where], string.message)
-            else:
-                return None
-        if said == string.message:
+        template = string.extras.get("template")
+        values = string.extras.get("values") or {}
+        return _translated(
+            code,
+            context.location,
+            string.message,
+            template if isinstance(template, str) else "",
+            tuple((str(k), str(v)) for k, v in values.items()),
+        )
+
+
+@functools.cache
+def _translated(
+    code: str, where: Where, message: str, template: str, values: tuple[tuple[str, str], ...]
+) -> str | None:
+    """:meth:`CatalogTranslator.translate`'s answer, remembered: the catalogs do not change
+    while the process runs, and discord.py asks for every string in every Discord locale each
+    time it builds the command list (about 6,700 asks)."""
+    with i18n.use(code):
+        if where in _DESCRIBED:
+            said = _described(message, template, dict(values))
+        elif where in _NAMED:
+            said = i18n.pgettext(_NAMED[where], message)
+        else:
             return None
-        if where in _DESCRIBED or where is Where.choice_name:
-            return said[:DESCRIPTION_LIMIT]
-        return said if valid_name(said) else None
+    if said == message:
+        return None
+    if where in _DESCRIBED or where is Where.choice_name:
+        return said[:DESCRIPTION_LIMIT]
+    return said if valid_name(said) else None
 
 
-def _described(string: locale_str) -> str:
+def _described(message: str, template: str, values: dict[str, str]) -> str:
     """A description in the language in use: its catalog template filled in with its values
     (:class:`bot.adapters.kinds.Described`), or its text."""
-    template = string.extras.get("template")
-    if isinstance(template, str) and template:
-        values = string.extras.get("values") or {}
-        return i18n.fill(i18n.gettext(template), {str(k): str(v) for k, v in values.items()})
-    return i18n.gettext(string.message)
+    if template:
+        return i18n.fill(i18n.gettext(template), values)
+    return i18n.gettext(message)
