@@ -3,6 +3,7 @@ result banner, fixed palette, PNG / GIF encoding."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import io
@@ -92,14 +93,18 @@ class _Cache(Generic[V]):
     def get(self, key: Hashable) -> V | None:
         value = self.data.get(key)
         if value is not None:
-            self.data.move_to_end(key)
+            # Pictures are drawn in threads: another may have evicted it meanwhile.
+            with contextlib.suppress(KeyError):
+                self.data.move_to_end(key)
         return value
 
     def put(self, key: Hashable, value: V) -> None:
         self.data[key] = value
-        self.data.move_to_end(key)
+        with contextlib.suppress(KeyError):
+            self.data.move_to_end(key)
         while len(self.data) > self.size:
-            self.data.popitem(last=False)
+            with contextlib.suppress(KeyError):  # (emptied by another thread meanwhile)
+                self.data.popitem(last=False)
 
 
 _STATIC: _Cache[_Static] = _Cache(16)
