@@ -3,11 +3,11 @@ result banner, fixed palette, PNG / GIF encoding."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import io
 import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from typing import Generic, TypeVar, cast
@@ -84,26 +84,26 @@ def art_for(position: Position) -> Art[Position]:
 
 
 class _Cache(Generic[V]):
-    """A small least-recently-used cache (backgrounds are ~2 MB each: keep a few)."""
+    """A small least-recently-used cache (backgrounds are ~2 MB each: keep a few), safe for
+    the threads pictures are drawn in (a lookup and its reorder are one step)."""
 
     def __init__(self, size: int) -> None:
         self.size = size
         self.data: OrderedDict[Hashable, V] = OrderedDict()
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> V | None:
-        value = self.data.get(key)
-        if value is not None:
-            # Pictures are drawn in threads: another may have evicted it meanwhile.
-            with contextlib.suppress(KeyError):
+        with self._lock:
+            value = self.data.get(key)
+            if value is not None:
                 self.data.move_to_end(key)
-        return value
+            return value
 
     def put(self, key: Hashable, value: V) -> None:
-        self.data[key] = value
-        with contextlib.suppress(KeyError):
+        with self._lock:
+            self.data[key] = value
             self.data.move_to_end(key)
-        while len(self.data) > self.size:
-            with contextlib.suppress(KeyError):  # (emptied by another thread meanwhile)
+            while len(self.data) > self.size:
                 self.data.popitem(last=False)
 
 
