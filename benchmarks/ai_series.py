@@ -38,7 +38,10 @@ at the end.  The peak of a move is the
 process's resident high-water mark (``VmHWM``) after the move, reset before it; one game runs
 in a fresh process, so a move's peak includes the interpreter and what both players' earlier
 moves left resident (Python keeps freed memory), recorded as the move's base (``VmRSS`` at its
-start): the peak less the base is what the move itself added.
+start): the peak less the base is what the move itself added.  Each move's player gets the
+game's positions replayed afresh, as the bot's search worker does (before 2026-12-03 evening
+the series kept every position, with the legal turns a move had listed on it: an Iso-Path h5
+game's base grew to 359 MB so).
 """
 
 from __future__ import annotations
@@ -206,6 +209,11 @@ def budget(name: str, wall_cap: bool, ref_nodes: int) -> dict[str, Any]:
     return {"nodes": PADFOOT_NODES, "depth": int(name.removeprefix("padfoot"))}
 
 
+def _replayed(spec: Series, moves: Sequence[str]) -> list[engines.Position]:
+    """The positions of ``spec``'s game after each of ``moves``, the start first."""
+    return list(engines.replay(spec.game, moves, **spec.options))
+
+
 def _judge(name: str, positions: list[engines.Position], seat: int) -> bool:
     """Whether ``name`` at ``seat`` accepts a draw offered in the game ``positions``: a level
     by the bot's own rule, a reference when its evaluation gives it no more than
@@ -264,7 +272,6 @@ def play_game(
     mark = player_of(spec.game).progress
     seen: set[Hashable] = set()
     _quiet(mark, seen, pos)
-    positions = [pos]
     moves: list[str] = []
     quiet = 0
     end = "not finished"
@@ -277,15 +284,18 @@ def play_game(
         elif not replay and pos.ply < spec.opening:
             move = opener.choice(pos.legal_moves())
         else:
+            # The positions replayed afresh for each move, as the bot's search worker does
+            # (:func:`bot.sessions.thinker.search_move`): none keeps what an earlier move
+            # listed on it (an Iso-Path h5 position's legal turns are some 1 MB).
+            *history, now = _replayed(spec, moves)
             _reset_peak()
             sides[who].base_mb.append(round(_peak_mb("VmRSS"), 1))
             start = time.process_time()
-            move = players[who](pos, positions[:-1])
+            move = players[who](now, history)
             sides[who].cpu.append(round(time.process_time() - start, 3))
             sides[who].peak_mb.append(round(_peak_mb(), 1))
         moves.append(move)
         pos = pos.play(move)
-        positions.append(pos)
         quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
         if heartbeat and pos.ply % heartbeat == 0:
             print(
@@ -298,7 +308,7 @@ def play_game(
             break
         # The bot (the side that just moved) offers a draw; the other side answers.
         offers = OFFER_AFTER <= quiet < OFFER_AFTER + 2 and names[who] in LEVELS
-        if offers and _judge(names[1 - who], positions, pos.to_move):
+        if offers and _judge(names[1 - who], _replayed(spec, moves), pos.to_move):
             end = "draw agreed"
             break
     score: float | None

@@ -14,6 +14,7 @@ import pytest
 
 import engines
 from engines.ai.draws import CLAIM_AFTER, OFFER_AFTER
+from engines.isopath import IsopathPosition
 from tests.engines.ai.test_draws import SHUFFLE
 from tests.scripts import load_script
 
@@ -98,3 +99,34 @@ def test_a_game_without_progress_ends_with_a_recorded_draw(
     # Each: one game, none won or lost, one drawn, none unfinished, a score of 50 %.
     assert [row[4:10] for row in rows] == [["padfoot2-padfoot2", "1", "0", "0", "1", "0"],
                                            ["easy-easy", "1", "0", "0", "1", "0"]]  # fmt: skip
+
+
+def test_each_move_is_searched_from_positions_replayed_afresh(
+    tiny: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the bot's search worker does, each move gets the game's positions replayed afresh:
+    none carries the legal turns an earlier move listed on it (an Iso-Path h5 position's are
+    some 16,000 texts; kept on every position of a 284-ply game they took the process from
+    25 to 359 MB)."""
+    given: list[tuple[engines.Position, list[engines.Position]]] = []
+    real = tiny.player
+
+    def spying(name: str, *args: object) -> object:
+        play = real(name, *args)
+
+        def spy(pos: engines.Position, history: list[engines.Position]) -> str:
+            assert all("_legal" not in vars(p) for p in [*history, pos])
+            given.append((pos, history))
+            return play(pos, history)
+
+        return spy
+
+    monkeypatch.setattr(tiny, "player", spying)
+    record = tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=12)
+    assert len(given) == 12 == len(record["moves"])
+    for ply, (pos, history) in enumerate(given):
+        # The position after the moves recorded so far, the earlier ones before it.
+        assert [p.ply for p in [*history, pos]] == list(range(ply + 1))
+        expected = engines.position_after("isopath", record["moves"][:ply], size=4)
+        assert isinstance(pos, IsopathPosition) and isinstance(expected, IsopathPosition)
+        assert (pos.heights, pos.pieces) == (expected.heights, expected.pieces)
