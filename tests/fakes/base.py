@@ -33,21 +33,30 @@ DEFAULT_DEADLINE = 10.0
 class ManualClock:
     """A monotonic clock a test moves forward instead of sleeping: it runs with
     ``time.monotonic()`` and :meth:`advance` adds to it. The fakes take it (``clock=``) for the
-    platform rules that span minutes or hours (Discord's 15-minute interaction tokens).
+    platform rules that span minutes or hours (Discord's 15-minute interaction tokens), and for
+    the rate limits' windows.  ``running=False``: it stands still but for :meth:`advance`, so
+    requests a rule counts within a window are within it however slowly a loaded machine makes
+    them.
 
     >>> clock = ManualClock()
     >>> before = clock()
     >>> clock.advance(900)
     >>> clock() - before >= 900
     True
+    >>> still = ManualClock(running=False)
+    >>> still() == still()
+    True
     """
 
-    def __init__(self) -> None:
+    def __init__(self, *, running: bool = True) -> None:
         self._offset = 0.0
+        self._stopped_at = None if running else time.monotonic()
 
     def __call__(self) -> float:
-        """Seconds, like ``time.monotonic()``, plus every :meth:`advance` so far."""
-        return time.monotonic() + self._offset
+        """Seconds, like ``time.monotonic()`` (or the moment it was made, when it does not
+        run), plus every :meth:`advance` so far."""
+        now = time.monotonic() if self._stopped_at is None else self._stopped_at
+        return now + self._offset
 
     def advance(self, seconds: float) -> None:
         """Move the clock ``seconds`` forward (never back)."""

@@ -798,10 +798,12 @@ class DiscordLimits:
 
 
 class _Buckets:
-    """The sliding windows of :class:`DiscordLimits` (monotonic clock)."""
+    """The sliding windows of :class:`DiscordLimits`, on ``clock`` (the fake's: monotonic
+    unless a test passes a :class:`~tests.fakes.base.ManualClock`)."""
 
-    def __init__(self, limits: DiscordLimits) -> None:
+    def __init__(self, limits: DiscordLimits, clock: Callable[[], float]) -> None:
         self.limits = limits
+        self.clock = clock
         self._global: deque[float] = deque()
         self._channels: dict[str, deque[float]] = {}
 
@@ -815,7 +817,7 @@ class _Buckets:
         """Count one request of ``route``; ``(retry_after, is_global)`` when it is refused."""
         if " /interactions/" in route or " /webhooks/" in route:
             return None
-        now = time.monotonic()
+        now = self.clock()
         wait = self._wait(self._global, self.limits.per_second, 1.0, now)
         if wait > 0:
             return round(wait, 3) or 0.001, True
@@ -1351,7 +1353,6 @@ class FakeDiscord(FakeServer):
         super().__init__()
         #: Discord's rate limits, enforced when given (see :class:`DiscordLimits`).
         self.limits = limits
-        self._buckets = None if limits is None else _Buckets(limits)
         # Enforced nonces: (author id, nonce) -> (monotonic time, message id).
         self._nonces: dict[tuple[int, str], tuple[float, int]] = {}
         if shard_count < 1:
@@ -1363,8 +1364,10 @@ class FakeDiscord(FakeServer):
         self.application_id = bot_id
         self.response_deadline = response_deadline
         self.token_lifetime = token_lifetime
-        #: Measures the interaction tokens' lifetime (a test may pass a ManualClock).
+        #: Measures the interaction tokens' lifetime and the rate limits' windows (a test may
+        #: pass a ManualClock).
         self.clock: Callable[[], float] = clock if clock is not None else time.monotonic
+        self._buckets = None if limits is None else _Buckets(limits, self.clock)
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.attachment_size_limit = attachment_size_limit
         self.users: dict[int, FakeUser] = {bot_id: self.bot}
