@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import abc
 import enum
+import random
 import re
 import unicodedata
 from collections.abc import Callable, Mapping
@@ -542,6 +543,12 @@ class Position(abc.ABC):
     @abc.abstractmethod
     def legal_moves(self) -> list[str]:
         """Every legal move in canonical notation; empty once the game is over."""
+
+    def random_move(self, rng: random.Random) -> str:
+        """``rng.choice(self.legal_moves())``: a legal move drawn at random, the same move by
+        the same draw from ``rng``.  A game whose moves are costly to list draws one without
+        listing them (Iso-Path).  ``IndexError`` when there is none (the game is over)."""
+        return rng.choice(self.legal_moves())
 
     @abc.abstractmethod
     def play(self, move: str) -> Position:

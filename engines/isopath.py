@@ -381,7 +381,7 @@ class _Turn:
     def chunks(self) -> Iterator[tuple[int, Callable[[], list[str]]]]:
         """:meth:`all_turns` in pieces, in its order: per piece, how many turns it holds and
         a function listing them (only the counts are worked out as the pieces go by, from
-        the spaces' numbers, without a text).  :meth:`IsopathPosition.random_turn` reads
+        the spaces' numbers, without a text).  :meth:`IsopathPosition.random_move` reads
         them: one turn of thousands, without listing them all."""
         names = self.layout.names
         for cell in self.threatened:
@@ -734,14 +734,14 @@ class IsopathPosition(Position):
             return []
         return self._turn.all_turns()
 
-    def random_turn(self, rng: random.Random) -> str:
+    def random_move(self, rng: random.Random) -> str:
         """``rng.choice(self.legal_moves())``, the same turn by the same draw from ``rng``,
         without listing the thousands of turns: only their count and the few turns that share
         the chosen one's first action (:meth:`_Turn.chunks`).  A random game's turn at a
         fraction of the price.
 
         >>> p = new()
-        >>> p.random_turn(random.Random(3)) == random.Random(3).choice(p.legal_moves())
+        >>> p.random_move(random.Random(3)) == random.Random(3).choice(p.legal_moves())
         True
         """
         chunks = list(self._turn.chunks()) if self.outcome is None else []

@@ -57,7 +57,7 @@ async def _play(run: Run, board: StoredMessage, game_id: int, seed: int) -> int:
     position = engines.new("pathagon")
     played = 0
     while played < MOVES and position.outcome is None:
-        move = rng.choice(position.legal_moves())
+        move = position.random_move(rng)
         board = await pick(run, await run.to_move(game_id), board, move)
         assert not board.ephemeral and f"`{move}`" in board.content + str(board.embeds)
         position = position.play(move)

@@ -58,7 +58,7 @@ async def test_a_whole_game(run: Run, game: str) -> None:
     while position.outcome is None and position.ply < MOVE_CAP:
         mover = await run.to_move(gid)
         assert mover == seats[position.to_move]
-        move = rng.choice(position.legal_moves())
+        move = position.random_move(rng)
         if position.ply % 5 == 3:  # now and then through a preview and its Play it button
             preview = await run.answer(
                 mover, "move", {"game": str(gid), "move": move, "preview": True}
@@ -103,7 +103,7 @@ async def test_move_autocomplete_mid_game(run: Run, game: str) -> None:
     gid, position = await start(run, game)
     seats = (ALICE, BOB) if position.to_move == 0 else (BOB, ALICE)  # Alice moves first
     for _ in range(4):
-        move = rng.choice(position.legal_moves())
+        move = position.random_move(rng)
         await run.answer(seats[position.to_move], "move", {"game": str(gid), "move": move})
         position = position.play(move)
     mover = seats[position.to_move]

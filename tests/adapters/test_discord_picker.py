@@ -173,7 +173,7 @@ async def test_a_whole_game_through_the_move_picker(run: Run, game: str) -> None
     typed = len(run.fake.interactions)
     while position.outcome is None and position.ply < MOVE_CAP:
         mover = await run.to_move(gid)
-        move = rng.choice(position.legal_moves())
+        move = position.random_move(rng)
         board, played = await pick_turn(run, mover, board, move, two_steps=game == "isopath")
         assert not board.ephemeral, board.content
         # The turn played is the one meant (an Iso-Path turn noted build first if it may be).
@@ -203,7 +203,7 @@ async def test_isopath_h5_through_the_picker(tmp_path: Path) -> None:
         position, board = engines.new("isopath", size=5), card
         rng = random.Random(5)
         for _ in range(4):
-            move = rng.choice(position.legal_moves())
+            move = position.random_move(rng)
             board, played = await pick_turn(run, await run.to_move(gid), board, move, True)
             position = position.play(played)
             assert f"`{position.last_move}`" in board.content
@@ -263,7 +263,7 @@ async def test_the_picker_when_every_answer_is_deferred(tmp_path: Path) -> None:
         assert refused.response.type == ResponseKind.DEFERRED_CHANNEL_MESSAGE
         answer = await run.fake.original(refused, timeout=DEADLINE)
         assert answer.ephemeral and not answer.components and f"#{gid}" in answer.content
-        move = random.Random(1).choice(position.legal_moves())
+        move = position.random_move(random.Random(1))
         board, played = await pick_turn(run, mover, board, move, two_steps=True)
         assert not board.ephemeral and f"`{position.play(played).last_move}`" in board.content
 
@@ -313,7 +313,7 @@ async def test_the_picker_where_only_the_user_install_works(run: Run) -> None:
     board = card
     rng = random.Random(4)
     for _ in range(4):
-        move = rng.choice(position.legal_moves())
+        move = position.random_move(rng)
         board = await pick(run, await run.to_move(gid), board, move)
         assert board.channel_id == friends.id and not board.ephemeral
         position = position.play(move)

@@ -76,7 +76,7 @@ async def test_sigkill_and_restart_lose_nothing_and_send_nothing_twice(tmp_path:
             killed = False
             while position.outcome is None and position.ply < MOVES:
                 to_move = to_move_of(boards[-1])
-                move = rng.choice(position.legal_moves())
+                move = position.random_move(rng)
                 board = await answer(fake, to_move, "move", {"game": str(gid), "move": move})
                 assert not board.ephemeral, board.content
                 position = position.play(move)

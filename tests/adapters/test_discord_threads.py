@@ -66,7 +66,7 @@ async def test_an_accepted_game_moves_into_its_own_thread(run: Run) -> None:
     rng = random.Random(3)
     position = engines.new("maphex", size=9)
     while position.outcome is None and position.ply < MOVE_CAP:
-        move = rng.choice(position.legal_moves())
+        move = position.random_move(rng)
         board = await pick(run, await run.to_move(1), board, move)
         assert board.channel_id == thread.id and not board.ephemeral
         position = position.play(move)
@@ -173,7 +173,7 @@ async def test_hexhall_run_plays_a_rated_game_in_its_thread_by_the_picker(tmp_pa
             rng = random.Random(9)
             while position.outcome is None and position.ply < 8:
                 (mover,) = board.pinged_users
-                move = rng.choice(position.legal_moves())
+                move = position.random_move(rng)
                 board = await pick(fake, mover, board, move)
                 assert board.channel_id == thread.id and not board.ephemeral
                 position = position.play(move)

@@ -112,7 +112,7 @@ async def test_a_user_install_dm_game_reaches_its_players_by_direct_message(
             while position.ply < MOVES:
                 mover = to_move_of(board)
                 assert board is card or board.pinged_users == {mover}
-                move = rng.choice(position.legal_moves())
+                move = position.random_move(rng)
                 board = await pick(fake, mover, board, move)
                 assert board.channel_id == FRIENDS and not board.ephemeral
                 assert f"`{move}`" in board.content

@@ -118,7 +118,7 @@ async def _play(bot: Bot, forum: telegram.Chat, table: Table, rng: random.Random
     fake = bot.fake
     board = [m for m in fake.sent(forum) if m.message_thread_id == table.topic and _is_board(m)][-1]
     for _ in range(MOVES):
-        move = rng.choice(table.position.legal_moves())
+        move = table.position.random_move(rng)
         mover = await bot.to_move(table.game_id, *table.players)
         dm = fake.private(mover)
         mark = fake.last_message_id(dm)

@@ -240,7 +240,7 @@ def _positions(size: int, seed: int, plies: int) -> list[IsopathPosition]:
         if pos.outcome is not None:
             break
         out.append(pos)
-        pos = pos.play(rng.choice(pos.legal_moves()))
+        pos = pos.play(pos.random_move(rng))
     return [p for p in out if isinstance(p, IsopathPosition)]
 
 

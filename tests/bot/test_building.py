@@ -25,7 +25,7 @@ def _positions(size: int, seed: int, plies: int) -> list[IsopathPosition]:
     while pos.outcome is None and len(out) < plies:
         assert isinstance(pos, IsopathPosition)
         out.append(pos)
-        pos = pos.play(rng.choice(pos.legal_moves()))
+        pos = pos.play(pos.random_move(rng))
     return out
 
 

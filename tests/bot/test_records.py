@@ -22,7 +22,7 @@ def random_record(game: str, seed: int, max_plies: int = 300) -> tuple[Record, e
     pos = engines.new(game, **options)
     moves = []
     while pos.outcome is None and len(moves) < max_plies:
-        move = rng.choice(pos.legal_moves())
+        move = pos.random_move(rng)
         moves.append(move)
         pos = pos.play(move)
     result = None

@@ -82,7 +82,7 @@ async def test_web_moves_survive_kills(store_url: str) -> None:
             url = f"http://127.0.0.1:{server.port}/api/games/{slug}/moves"
             async with aiohttp.ClientSession() as http:
                 for ply in range(MOVES):
-                    move = rng.choice(position.legal_moves())
+                    move = position.random_move(rng)
                     player = (ADA, BO)[position.to_move]
                     posting = asyncio.ensure_future(_post(http, url, move, ply, player))
                     if ply in kill_at:

@@ -23,7 +23,6 @@ from hypothesis import strategies as st
 import engines
 from bot.core.lru import Lru
 from engines import IllegalMove, Position
-from engines.isopath import IsopathPosition
 
 GARBAGE = [
     "",
@@ -74,20 +73,13 @@ def random_game(game: str, options: dict[str, Any], seed: int, max_plies: int) -
     seen, rng = played
     pos = seen[-1]
     while pos.outcome is None and len(seen) <= max_plies:
-        if isinstance(pos, IsopathPosition):
-            # The same turn as from the list of thousands, without listing them (2.4 s an
-            # h5 game of 300 plies); tests/engines/test_isopath.py shows they agree.
-            try:
-                turn = pos.random_turn(rng)
-            except IndexError:
-                raise AssertionError(
-                    f"{game}: no legal move but no outcome at ply {pos.ply}"
-                ) from None
-            pos = pos.play(turn)
-        else:
-            moves = pos.legal_moves()
-            assert moves, f"{game}: no legal move but no outcome at ply {pos.ply}"
-            pos = pos.play(rng.choice(moves))
+        # The same move as rng.choice(legal_moves()), without listing Iso-Path's thousands of
+        # turns (2.4 s an h5 game of 300 plies); tests/engines/test_isopath.py shows they agree.
+        try:
+            move = pos.random_move(rng)
+        except IndexError:
+            raise AssertionError(f"{game}: no legal move but no outcome at ply {pos.ply}") from None
+        pos = pos.play(move)
         seen.append(pos)
     return seen[: max_plies + 1]
 

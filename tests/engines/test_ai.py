@@ -307,7 +307,7 @@ def _random_position(game: str, options: dict[str, Any], rng: random.Random) -> 
         for _ in range(rng.randrange(0, 40)):
             if pos.outcome is not None:
                 break
-            pos = pos.play(rng.choice(pos.legal_moves()))
+            pos = pos.play(pos.random_move(rng))
         if pos.outcome is None:
             return pos
 

@@ -69,7 +69,7 @@ def _finished(game: str, seed: int) -> engines.Position:
     rng = random.Random(seed)
     position = engines.new(game)
     while position.outcome is None:
-        position = position.play(rng.choice(position.legal_moves()))
+        position = position.play(position.random_move(rng))
     return position
 
 

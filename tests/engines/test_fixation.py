@@ -354,7 +354,7 @@ def test_point12_eighteen_disks_of_each_colour_stay_on_the_board() -> None:
                     counts[colour] += 1
                 assert len(stack) <= 6
             assert counts == [18, 18]
-            p = p.play(rng.choice(p.legal_moves()))
+            p = p.play(p.random_move(rng))
         assert p.outcome.termination in ("one group", "two 6-high stacks", "no legal move")
 
 
@@ -410,7 +410,7 @@ def test_legal_moves_match_the_plain_reading_of_the_rules(seed: int, plies: int)
     rng = random.Random(seed)
     p = new()
     while p.outcome is None and p.ply < plies:
-        p = p.play(rng.choice(p.legal_moves()))
+        p = p.play(p.random_move(rng))
     if p.outcome is None:
         assert set(p.legal_moves()) == plain_legal_moves(p)
         assert len(p.legal_moves()) == len(set(p.legal_moves()))

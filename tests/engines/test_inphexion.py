@@ -57,7 +57,7 @@ def random_positions(size: int, games: int, seed: int = 0) -> list[InphexionPosi
         pos = start(size)
         while pos.outcome is None:
             out.append(pos)
-            nxt = pos.play(rng.choice(pos.legal_moves()))
+            nxt = pos.play(pos.random_move(rng))
             assert isinstance(nxt, InphexionPosition)
             pos = nxt
     return out
@@ -603,7 +603,7 @@ def test_a_game_never_lasts_more_than_n_squared_plies() -> None:
                 while pos.outcome is None:
                     discs = sum(1 for v in pos.cells if v != EMPTY)
                     assert discs == pos.ply - (1 if pos.swapped else 0)
-                    pos = pos.play(rng.choice(pos.legal_moves()))
+                    pos = pos.play(pos.random_move(rng))
                 assert isinstance(pos, InphexionPosition)
                 assert pos.ply <= n * n + (1 if pos.swapped else 0)
 

@@ -25,7 +25,7 @@ class TestProperties(GameProperties):
 
 @pytest.mark.parametrize("size", [4, 5])
 def test_a_random_turn_is_the_random_choice_among_the_listed_turns(size: int) -> None:
-    """``random_turn(rng)`` is ``rng.choice(legal_moves())`` by the same draw, and the pieces it
+    """``random_move(rng)`` is ``rng.choice(legal_moves())`` by the same draw, and the pieces it
     reads (``_Turn.chunks``) hold the listed turns in order, each piece as many as it counts,
     on positions of random games (captures, steps into the goal row and first tile moves)."""
     for seed in range(3):
@@ -38,18 +38,18 @@ def test_a_random_turn_is_the_random_choice_among_the_listed_turns(size: int) ->
                 assert [len(turns) for _, turns in pieces] == [count for count, _ in pieces]
                 assert [t for _, turns in pieces for t in turns] == legal
                 state = rng.getstate()
-                turn = pos.random_turn(rng)
+                turn = pos.random_move(rng)
                 rng.setstate(state)
                 assert turn == rng.choice(legal)
             else:
-                turn = pos.random_turn(rng)
+                turn = pos.random_move(rng)
             pos = pos.play(turn)
     # A finished game has no turn to draw, as rng.choice([]) of its listed ones.
     before = setup(white=["f2", "a1", "a2"], black=["g4", "g3"], heights={"g1": 1})
     won = before.play(next(t for t in before.legal_moves() if before.play(t).outcome))
     assert won.outcome is not None and won.legal_moves() == []
     with pytest.raises(IndexError):
-        won.random_turn(random.Random(1))
+        won.random_move(random.Random(1))
 
 
 def cells(pos: IsopathPosition, *names: str) -> list[int]:

@@ -74,7 +74,7 @@ def test_path_costs_are_the_cheapest_ways(size: int) -> None:
         p = engines.new("isopath", size=size)
         for _ in range(rng.randrange(2, 40)):
             if p.outcome is None:
-                p = p.play(p.random_turn(rng))  # rng.choice(p.legal_moves()), unlisted
+                p = p.play(p.random_move(rng))  # p.random_move(rng), unlisted
         assert isinstance(p, IsopathPosition)
         lay = iso._layout(p)
         h, pieces = list(p.heights), list(p.pieces)
@@ -186,7 +186,7 @@ def _after_random_plies(seed: int, plies: int = 10) -> IsopathPosition:
     rng = random.Random(seed)
     position = engines.new("isopath")
     for _ in range(plies):
-        position = position.play(position.random_turn(rng))  # as rng.choice(legal_moves())
+        position = position.play(position.random_move(rng))  # as rng.choice(legal_moves())
     assert isinstance(position, IsopathPosition)
     return position
 

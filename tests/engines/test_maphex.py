@@ -135,7 +135,7 @@ def test_point7_full_board_holds_exactly_one_connection() -> None:
         rng = random.Random(seed)
         p = play()
         while p.outcome is None:
-            p = p.play(rng.choice(p.legal_moves()))
+            p = p.play(p.random_move(rng))
         winner = p.outcome.winner
         assert winner is not None
         a, b = p.edges[winner]
@@ -157,7 +157,7 @@ def test_winning_cells_are_a_shortest_chain_of_the_winner_joining_their_edges() 
         p = play()
         while p.outcome is None:
             assert p.winning_cells == frozenset()  # nothing won while the game goes on
-            p = p.play(rng.choice(p.legal_moves()))
+            p = p.play(p.random_move(rng))
         winner = p.outcome.winner
         assert winner is not None
         won = p.winning_cells

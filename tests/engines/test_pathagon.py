@@ -483,7 +483,7 @@ def test_point9_win_checked_after_traps_and_only_for_the_mover() -> None:
         rng = random.Random(seed)
         g = play()
         while g.outcome is None and g.ply < 400:
-            g = g.play(rng.choice(g.legal_moves()))
+            g = g.play(g.random_move(rng))
         if g.outcome is not None:
             winner, loser = 1 - g.to_move, g.to_move
             assert g.outcome.winner == winner

@@ -62,7 +62,7 @@ def finished(game: str, seed: int, **options: Any) -> Position:
     rng = random.Random(seed)
     pos = engines.new(game, **options)
     while pos.outcome is None:
-        pos = pos.play(rng.choice(pos.legal_moves()))
+        pos = pos.play(pos.random_move(rng))
     return pos
 
 
@@ -399,7 +399,7 @@ def test_isopath_tile_badges_stay_visible_over_the_arrow() -> None:
         for _ in range(20):
             if pos.outcome is not None:
                 break
-            pos = pos.play(rng.choice(pos.legal_moves()))
+            pos = pos.play(pos.random_move(rng))
             image = rgb(pos)
             lay = _pipeline.layout_of(pos)[1]
             for cell in pos.last_tile or ():

@@ -141,7 +141,7 @@ def test_errors_met_in_play_read_as_sentences() -> None:
             for _ in range(rng.randrange(0, 40)):
                 if position.outcome is not None:
                     break
-                position = position.play(rng.choice(position.legal_moves()))
+                position = position.play(position.random_move(rng))
             for text in _attempts(position, rng):
                 try:
                     position.play(text)

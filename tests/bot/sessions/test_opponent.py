@@ -171,7 +171,7 @@ async def test_a_whole_game_against_the_bot(
             # Ada takes a win when there is one, else plays at random: random Pathagon
             # games run to a thousand plies and more, this keeps each game to a few dozen.
             # (``winning_move`` looks at the moves that may win, not at every move played.)
-            move = winning_move(position) or rng.choice(position.legal_moves())
+            move = winning_move(position) or position.random_move(rng)
             reply = await typed(manager, ADA, f"move #{gid} {move}!")
             assert reply.ok, reply.text
             after = await game_of(manager, gid)
@@ -428,7 +428,7 @@ def test_the_bots_search_passes_the_games_positions_in_iso_path_only() -> None:
     position = engines.new("isopath")
     rng = random.Random(4)
     for _ in range(12):
-        moves.append(rng.choice(position.legal_moves()))
+        moves.append(position.random_move(rng))
         position = position.play(moves[-1])
     *earlier, last = engines.replay("isopath", moves)
     assert last == position

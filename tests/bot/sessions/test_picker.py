@@ -27,7 +27,7 @@ def _positions(game: str, plies: int, seed: int = 5) -> list[Position]:
         out.append(position)
         if position.outcome is not None:
             break
-        position = position.play(rng.choice(position.legal_moves()))
+        position = position.play(position.random_move(rng))
     return out
 
 

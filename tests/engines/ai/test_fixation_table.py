@@ -28,7 +28,7 @@ def _middle() -> Position:
     rng = random.Random(0)
     position = engines.new("fixation")
     for _ in range(10):
-        position = position.play(rng.choice(position.legal_moves()))
+        position = position.play(position.random_move(rng))
     return position
 
 

@@ -94,7 +94,7 @@ def test_values_stay_between_zero_and_one_in_played_games() -> None:
         while pos.outcome is None:
             v = evaluate(pos)
             assert 0.0 <= v <= 1.0
-            pos = pos.play(rng.choice(pos.legal_moves()))
+            pos = pos.play(pos.random_move(rng))
 
 
 def test_the_one_pass_potential_is_the_potential_of_the_open_board() -> None:
@@ -113,7 +113,7 @@ def test_the_one_pass_potential_is_the_potential_of_the_open_board() -> None:
                         bits = [(c in a) | (c in b) << 1 for c in range(len(pos.cells))]
                         fast = open_potential(pos.cells, colour, nbrs, bits)
                         assert fast == (slow.value, slow.moves) or fast[0] == slow.value == 0
-                pos = pos.play(rng.choice(pos.legal_moves()))
+                pos = pos.play(pos.random_move(rng))
 
 
 def test_values_kept_for_the_search_are_bounded_and_the_same(
@@ -127,7 +127,7 @@ def test_values_kept_for_the_search_are_bounded_and_the_same(
     while pos.outcome is None and pos.ply < 30:
         seen.append((pos, evaluate(pos)))
         assert len(inphexion_plan._VALUES) <= 10
-        pos = pos.play(rng.choice(pos.legal_moves()))
+        pos = pos.play(pos.random_move(rng))
     for p, v in seen:
         assert evaluate(p) == v == inphexion_plan._evaluate(p)
 
@@ -156,4 +156,4 @@ def test_the_bit_mask_figures_are_those_of_the_cell_by_cell_ones() -> None:
                         wins = winning_cells(pos.cells, colour, nbrs, a, b)
                         assert got[2] == wins
                         assert got[:2] == (slow.value, slow.moves) or got[0] == slow.value == 0
-                pos = pos.play(rng.choice(pos.legal_moves()))
+                pos = pos.play(pos.random_move(rng))

@@ -34,7 +34,7 @@ def test_the_plain_distance_is_the_neighbourhoods_distance() -> None:
         for _ in range(rng.randrange(0, 70)):
             if p.outcome is not None:
                 break
-            p = p.play(rng.choice(p.legal_moves()))
+            p = p.play(p.random_move(rng))
         assert isinstance(p, PathagonPosition)
         for who in (0, 1):
             found = distance.potential(p.cells, who, p.board.neighbours, p.edges[who], kth=1)
