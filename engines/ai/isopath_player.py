@@ -113,7 +113,7 @@ class IsopathKnowledge(Knowledge):
             seconds = position.second_actions(first)
             if seconds:
                 return first + " " + rng.choice(seconds)
-        return rng.choice(position.legal_moves())
+        return position.random_move(rng)
 
     def win_candidates(self, position: Position) -> Iterable[str]:
         assert isinstance(position, IsopathPosition)

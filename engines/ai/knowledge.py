@@ -65,8 +65,9 @@ class Knowledge:
         return 0.5
 
     def random_move(self, position: Position, rng: random.Random) -> str:
-        """A legal move chosen at random (games override this when listing is slow)."""
-        return rng.choice(position.legal_moves())
+        """A legal move chosen at random (:meth:`~engines.base.Position.random_move`; a game's
+        player overrides this with moves a playout should favour)."""
+        return position.random_move(rng)
 
     def amaf_key(self, move: str) -> str:
         """What RAVE counts as "the same move" played later in a playout."""
