@@ -4,8 +4,10 @@ bar drop-downs headless Chromium builds for every browser context (see
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import playwright
 import pytest
@@ -36,19 +38,20 @@ def test_the_features_playwright_disables_stay_disabled() -> None:
     ]
 
 
-async def _browser_ui_targets(browser: Browser) -> list[str]:
+async def _browser_ui_targets(browser: Browser, *, expected: bool) -> list[str]:
     """The browser's own web pages (type ``browser_ui``) created while a new context opens
-    two pages, each loaded."""
+    two pages, each loaded; when ``expected``, waited for (10 s at most) should they come
+    after the pages."""
     session = await browser.new_browser_cdp_session()
     created: list[str] = []
-    session.on(
-        "Target.targetCreated",
-        lambda event: (
+    came = asyncio.Event()
+
+    def seen(event: dict[str, Any]) -> None:
+        if event["targetInfo"]["type"] == "browser_ui":
             created.append(event["targetInfo"]["url"])
-            if event["targetInfo"]["type"] == "browser_ui"
-            else None
-        ),
-    )
+            came.set()
+
+    session.on("Target.targetCreated", seen)
     await session.send("Target.setDiscoverTargets", {"discover": True})
     context = await browser.new_context()
     try:
@@ -56,6 +59,8 @@ async def _browser_ui_targets(browser: Browser) -> list[str]:
             page = await context.new_page()
             await page.goto("data:text/html,<p>board</p>")
         await session.send("Target.getTargets")  # the events before it have all arrived
+        if expected:
+            await asyncio.wait_for(came.wait(), 10)
     finally:
         await context.close()
         await session.detach()
@@ -66,14 +71,14 @@ async def _browser_ui_targets(browser: Browser) -> list[str]:
 async def test_a_browser_context_opens_no_address_bar_popup(browser: Browser) -> None:
     """With Playwright's settings alone, a new context comes with the address bar's drop-down
     pages (the control); with ours, with none."""
-    assert await _browser_ui_targets(browser) == []
+    assert await _browser_ui_targets(browser, expected=False) == []
     async with async_playwright() as driver:
         plain = await driver.chromium.launch(
             executable_path=CHROMIUM,
             args=[a for a in CHROMIUM_ARGS if not a.startswith("--disable-features=")],
         )
         try:
-            popups = await _browser_ui_targets(plain)
+            popups = await _browser_ui_targets(plain, expected=True)
         finally:
             await plain.close()
     assert popups and all(url.startswith("chrome://omnibox-popup") for url in popups), popups
