@@ -182,6 +182,14 @@ def _new_database_image() -> bytes | None:
         db.close()
 
 
+def _write_new(path: Path, data: bytes) -> None:
+    """Write ``data`` to the new file ``path`` with the permissions SQLite gives the files it
+    creates (0644 less the umask)."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
+
+
 def _create(path: Path) -> bool:
     """Create the database file ``path`` from :func:`_new_database_image` unless a file is
     there; whether it did.  The image is written beside it and linked into place, so another
@@ -195,7 +203,7 @@ def _create(path: Path) -> bool:
         return False
     beside = path.with_name(f".{path.name}.{os.getpid()}.new")
     try:
-        beside.write_bytes(image)
+        _write_new(beside, image)
         os.link(beside, path)
     except OSError:
         return False

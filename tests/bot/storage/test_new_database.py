@@ -52,6 +52,11 @@ async def test_a_new_file_is_the_database_every_migration_makes(
     assert (schema, version, journal) == _read(migrated)
     assert version == SCHEMA_VERSION and journal == "wal" and len(schema) > 20
     assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".new") == []
+    # The permissions SQLite gives the files it creates (0644 less the umask), as before.
+    plain = sqlite3.connect(tmp_path / "plain.db")
+    plain.execute("CREATE TABLE t (x)")
+    plain.close()
+    assert imaged.stat().st_mode & 0o777 == (tmp_path / "plain.db").stat().st_mode & 0o777
 
 
 async def test_a_file_already_there_is_never_replaced(tmp_path: Path) -> None:
@@ -82,15 +87,15 @@ async def test_a_full_disk_while_writing_the_image_leaves_nothing_behind(
 ) -> None:
     """When the image cannot be written, nothing is left beside the file and the store is
     opened as before, every migration applied to the file."""
-    real = Path.write_bytes
+    real = sqlite_store._write_new
     tried: list[Path] = []
 
-    def full(self: Path, data: bytes) -> int:
-        tried.append(self)
-        real(self, data[:100])
+    def full(path: Path, data: bytes) -> None:
+        tried.append(path)
+        real(path, data[:100])
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(Path, "write_bytes", full)
+    monkeypatch.setattr(sqlite_store, "_write_new", full)
     path = tmp_path / "games.db"
     store = await SqliteStore.open(path)
     try:
