@@ -7,13 +7,12 @@ import functools
 import hashlib
 import io
 import sys
-import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Sequence
-from typing import Generic, TypeVar, cast
+from typing import cast
 
 from PIL import Image, ImageChops, ImageDraw
 
+from bot.core.lru import Lru
 from engines.base import Position
 from render._art import Art, P
 from render._canvas import Canvas, compose
@@ -61,8 +60,6 @@ __all__ = [
     "warm",
 ]
 
-#: What a :class:`_Cache` holds.
-V = TypeVar("V")
 _ARTS: dict[str, Art[Position]] = {}
 _DEFAULT = Theme()
 #: the palette index no picture uses: the GIF recap's "unchanged pixel"
@@ -83,35 +80,13 @@ def art_for(position: Position) -> Art[Position]:
     return art
 
 
-class _Cache(Generic[V]):
-    """A small least-recently-used cache (backgrounds are ~2 MB each: keep a few), safe for
-    the threads pictures are drawn in (a lookup and its reorder are one step)."""
-
-    def __init__(self, size: int) -> None:
-        self.size = size
-        self.data: OrderedDict[Hashable, V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable) -> V | None:
-        with self._lock:
-            value = self.data.get(key)
-            if value is not None:
-                self.data.move_to_end(key)
-            return value
-
-    def put(self, key: Hashable, value: V) -> None:
-        with self._lock:
-            self.data[key] = value
-            self.data.move_to_end(key)
-            while len(self.data) > self.size:
-                self.data.popitem(last=False)
-
-
-_STATIC: _Cache[_Static] = _Cache(16)
+#: The static parts of each board shape, theme and language (backgrounds are ~2 MB each:
+#: keep a few).
+_STATIC: Lru[Hashable, _Static] = Lru(16)
 #: The median cut of each palette sheet seen, by the sheet's digest (768 bytes each): a board
 #: shape's static parts evicted from :data:`_STATIC` (by other shapes, languages or themes)
 #: are built again without cutting the same sheet again (0.2 to 0.4 s each).
-_CUTS: _Cache[list[int]] = _Cache(256)
+_CUTS: Lru[Hashable, list[int]] = Lru(256)
 
 
 def clear_caches(*, cuts: bool = True) -> None:
@@ -123,9 +98,9 @@ def clear_caches(*, cuts: bool = True) -> None:
     ``cuts=False`` keeps the median cuts of the palette sheets (:data:`_CUTS`): no part of a
     picture, but a pure function's answer remembered by its whole input, the sheet's pixels;
     what is drawn afresh is still drawn, sheet included."""
-    _STATIC.data.clear()
+    _STATIC.clear()
     if cuts:
-        _CUTS.data.clear()
+        _CUTS.clear()
     forget()
     for name, module in list(sys.modules.items()):
         if name == "render" or name.startswith("render."):
@@ -169,7 +144,7 @@ def _static(position: Position, theme: Theme) -> tuple[Art[Position], _Static]:
     found = _STATIC.get(key)
     if found is None:
         found = _Static(art, position, theme)
-        _STATIC.put(key, found)
+        _STATIC[key] = found
     return art, found
 
 
@@ -380,7 +355,7 @@ def _median_cut(sheet: Image.Image, room: int) -> list[int]:
     if found is None:
         cut = sheet.quantize(room, method=Image.Quantize.MEDIANCUT)
         found = cut.getpalette() or []
-        _CUTS.put(key, found)
+        _CUTS[key] = found
     return found
 
 

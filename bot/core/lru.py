@@ -11,10 +11,15 @@ is one, so memory stays flat however many games and players pass through.
 
 ``keep`` is asked before an entry is dropped: an entry it keeps (a lock someone holds or
 waits for) stays, and the next least recently used one goes instead.
+
+Each read and write is one step under a lock, so threads may share one (the pictures are drawn
+in worker threads): a lookup and its reorder, or a store and its eviction, never interleave
+with another thread's.
 """
 
 from __future__ import annotations
 
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar, overload
@@ -36,6 +41,7 @@ class Lru(Generic[K, V]):
         self.size = size
         self._keep = keep
         self._data: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __len__(self) -> int:
         return len(self._data)
@@ -44,12 +50,14 @@ class Lru(Generic[K, V]):
         return key in self._data
 
     def __iter__(self) -> Iterator[K]:
-        return iter(list(self._data))
+        with self._lock:
+            return iter(list(self._data))
 
     def __getitem__(self, key: K) -> V:
-        value = self._data[key]
-        self._data.move_to_end(key)
-        return value
+        with self._lock:
+            value = self._data[key]
+            self._data.move_to_end(key)
+            return value
 
     @overload
     def get(self, key: K) -> V | None: ...
@@ -59,32 +67,40 @@ class Lru(Generic[K, V]):
 
     def get(self, key: K, default: object = None) -> object:
         """The entry of ``key`` (now the most recently used), or ``default``."""
-        if key not in self._data:
-            return default
-        return self[key]
+        with self._lock:
+            if key not in self._data:
+                return default
+            self._data.move_to_end(key)
+            return self._data[key]
 
     def __setitem__(self, key: K, value: V) -> None:
-        self._data[key] = value
-        self._data.move_to_end(key)
-        self._evict()
+        with self._lock:
+            self._data[key] = value
+            self._data.move_to_end(key)
+            self._evict()
 
     def pop(self, key: K, default: V | None = None) -> V | None:
         """Remove ``key``'s entry and return it (``default`` if there is none)."""
-        return self._data.pop(key, default)
+        with self._lock:
+            return self._data.pop(key, default)
 
     def clear(self) -> None:
         """Forget every entry."""
-        self._data.clear()
+        with self._lock:
+            self._data.clear()
 
     def values(self) -> list[V]:
         """The entries, least recently used first (a copy)."""
-        return list(self._data.values())
+        with self._lock:
+            return list(self._data.values())
 
     def items(self) -> list[tuple[K, V]]:
         """The keys and entries, least recently used first (a copy)."""
-        return list(self._data.items())
+        with self._lock:
+            return list(self._data.items())
 
     def _evict(self) -> None:
+        """Drop the least recently used entries beyond :attr:`size` (the lock held)."""
         if len(self._data) <= self.size:
             return
         if self._keep is None:

@@ -101,7 +101,7 @@ def test_evicted_static_parts_are_built_again_alike(monkeypatch: pytest.MonkeyPa
     cases = [case for case in _cases() if case[1] is None and case[0].game in boards][:6]
     assert len({_pipeline.art_for(p).static_key(p) for p, _, _ in cases}) == 3
     first = [render.board_png(p, theme=theme, **kw) for p, theme, kw in cases]
-    assert len(_pipeline._STATIC.data) <= 2
+    assert len(_pipeline._STATIC) <= 2
     assert [render.board_png(p, theme=theme, **kw) for p, theme, kw in cases] == first
 
 
@@ -189,10 +189,10 @@ def test_clearing_the_caches_empties_them() -> None:
     render.board_png(engines.new("pathagon").play("a2"))
     from render import _core
 
-    assert _core.disc.cache_info().currsize > 0 and _pipeline._STATIC.data
+    assert _core.disc.cache_info().currsize > 0 and len(_pipeline._STATIC)
     _pipeline.clear_caches()
     assert _core.disc.cache_info().currsize == 0 and _core.text_sprite.cache_info().currsize == 0
-    assert not _pipeline._STATIC.data and not _frames._KEPT
+    assert not len(_pipeline._STATIC) and not _frames._KEPT
 
 
 def test_a_sheet_is_cut_once_and_its_cut_is_the_fresh_cut(monkeypatch: pytest.MonkeyPatch) -> None:
