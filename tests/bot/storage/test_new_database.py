@@ -40,7 +40,12 @@ async def test_a_new_file_is_the_database_every_migration_makes(
     says every migration was applied, and the image leaves nothing beside the file."""
     made: list[bool] = []
     create = sqlite_store._create
-    monkeypatch.setattr(sqlite_store, "_create", lambda path: made.append(create(path)) or made[-1])
+
+    def counted(path: Path) -> bool:
+        made.append(create(path))
+        return made[-1]
+
+    monkeypatch.setattr(sqlite_store, "_create", counted)
     imaged, migrated = tmp_path / "imaged.db", tmp_path / "migrated.db"
     migrated.touch()  # a file already there (empty): the migrations are applied to it
     for path in (imaged, migrated):
@@ -71,15 +76,16 @@ async def test_a_file_already_there_is_never_replaced(tmp_path: Path) -> None:
 
 async def test_two_stores_opening_one_new_file_at_once_share_it(tmp_path: Path) -> None:
     """Two opens of one new file at once: one makes it from the image, the other finds it
-    (whole); both use the same database."""
-    path = tmp_path / "shared.db"
-    one, two = await asyncio.gather(SqliteStore.open(path), SqliteStore.open(path))
-    try:
-        assert await one.schema_version() == await two.schema_version() == SCHEMA_VERSION
-    finally:
-        await one.close()
-        await two.close()
-    assert _read(path)[1:] == (SCHEMA_VERSION, "wal")
+    (whole); both use the same database.  Ten new files, so the two meet at every moment."""
+    for n in range(10):
+        path = tmp_path / f"shared-{n}.db"
+        one, two = await asyncio.gather(SqliteStore.open(path), SqliteStore.open(path))
+        try:
+            assert await one.schema_version() == await two.schema_version() == SCHEMA_VERSION
+        finally:
+            await one.close()
+            await two.close()
+        assert _read(path)[1:] == (SCHEMA_VERSION, "wal")
 
 
 async def test_a_full_disk_while_writing_the_image_leaves_nothing_behind(
