@@ -167,21 +167,34 @@ def _migration_script(number: int) -> str:
     )
 
 
+# Bytes 18 and 19 of a database file's header, its file format write and read versions: 2
+# marks a database in WAL mode (https://www.sqlite.org/fileformat2.html#database_header).
+_FORMAT_VERSIONS = slice(18, 20)
+_WAL_FORMAT = b"\x02\x02"
+
+
 @functools.cache
 def _new_database_image() -> bytes | None:
-    """The bytes of an empty database at this bot's schema: every migration applied, as
-    :func:`_migrate` applies them, to a database in memory, once per process; ``None`` where
-    Python cannot serialise a database (``sqlite3.Connection.serialize``)."""
+    """The bytes of an empty database at this bot's schema, in WAL mode: every migration
+    applied, as :func:`_migrate` applies them, to a database in memory, once per process;
+    ``None`` where Python cannot serialise a database (``sqlite3.Connection.serialize``).
+
+    The file is in WAL mode from its first byte, so its first openers never switch it:
+    switching takes an exclusive lock, and two connections switching one file at once may be
+    refused at once, without waiting (``SQLITE_BUSY``: SQLite does not wait where waiting could
+    deadlock)."""
     db = sqlite3.connect(":memory:", isolation_level=None)
     try:
         db.execute("PRAGMA foreign_keys = ON")
         for number in range(SCHEMA_VERSION):
             db.executescript(_migration_script(number))
-        return db.serialize()
+        image = bytearray(db.serialize())
     except (sqlite3.Error, AttributeError):
         return None
     finally:
         db.close()
+    image[_FORMAT_VERSIONS] = _WAL_FORMAT
+    return bytes(image)
 
 
 def _write_new(path: Path, data: bytes) -> None:
