@@ -125,7 +125,7 @@ async def _connect(path: str, busy_timeout: float) -> tuple[aiosqlite.Connection
     try:
         db.row_factory = sqlite3.Row
         await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-        await db.execute("PRAGMA journal_mode = WAL")
+        await _wal(db, busy_timeout)
         # NORMAL is durable across application crashes (kill -9) in WAL mode; only a power cut
         # may lose the last commits.
         await db.execute("PRAGMA synchronous = NORMAL")
@@ -134,7 +134,7 @@ async def _connect(path: str, busy_timeout: float) -> tuple[aiosqlite.Connection
         # Statistics for the planner, bounded in cost (SQLite's advice for long-lived
         # connections): without them it may scan every active game for one player's.
         await db.execute("PRAGMA analysis_limit = 1000")
-        await db.execute("PRAGMA optimize = 0x10002")
+        await _optimize(db)
     except sqlite3.Error as exc:
         await db.close()
         if _is_busy(exc):
@@ -146,17 +146,87 @@ async def _connect(path: str, busy_timeout: float) -> tuple[aiosqlite.Connection
     return db, migrated
 
 
-async def _migrate(db: aiosqlite.Connection, path: str) -> tuple[int, ...]:
+async def _wal(db: aiosqlite.Connection, busy_timeout: float) -> None:
+    """Put the database in WAL mode (a file made from the image already is).
+
+    Switching takes an exclusive lock, and SQLite refuses one of two connections switching one
+    file at once without waiting (``SQLITE_BUSY``: waiting could deadlock), so a refused
+    switch is tried again, for up to ``busy_timeout`` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline, pause = loop.time() + busy_timeout, 0.005
+    while True:
+        try:
+            await db.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if not _is_busy(exc) or loop.time() + pause > deadline:
+                raise
+        await asyncio.sleep(pause)
+        pause = min(2 * pause, 0.1)
+
+
+async def _optimize(db: aiosqlite.Connection) -> None:
+    """``PRAGMA optimize`` as a connection opens.  Its statistics are advice: when another
+    connection is writing, SQLite may refuse the upgrade from reading to writing at once
+    (``SQLITE_BUSY`` without waiting), and the statistics wait for the next open or close."""
+    try:
+        await db.execute("PRAGMA optimize = 0x10002")
+    except sqlite3.OperationalError as exc:
+        if not _is_busy(exc):
+            raise
+        log.info("PRAGMA optimize passed over at open: the database is busy")
+
+
+async def _user_version(db: aiosqlite.Connection) -> int:
     (row,) = await db.execute_fetchall("PRAGMA user_version")
-    version = int(row[0])
+    return int(row[0])
+
+
+async def _migrate(db: aiosqlite.Connection, path: str) -> tuple[int, ...]:
+    """Apply the migrations the database lacks, each in its own write transaction; the schema
+    versions this connection made.  Each step reads the version again once it holds the write
+    lock, so another connection migrating the same file at once is never undone or repeated:
+    a step it made first is passed over."""
+    version = await _user_version(db)
     if version > SCHEMA_VERSION:
         raise StoreError(
             f"database {path!r} has schema {version}, newer than this bot "
             f"({SCHEMA_VERSION}): upgrade Hexhall"
         )
+    applied: list[int] = []
     for number in range(version, SCHEMA_VERSION):
-        await db.executescript(_migration_script(number))
-    return tuple(range(version + 1, SCHEMA_VERSION + 1))
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            if await _user_version(db) == number:
+                for statement in _statements(number):
+                    await db.execute(statement)
+                await db.execute(f"PRAGMA user_version = {number + 1}")
+                applied.append(number + 1)
+            await db.execute("COMMIT")
+        except BaseException:
+            with suppress(sqlite3.Error):
+                await db.execute("ROLLBACK")
+            raise
+    return tuple(applied)
+
+
+@functools.cache
+def _statements(number: int) -> tuple[str, ...]:
+    """The statements of migration ``number`` (from 0), one by one (a script run whole by
+    ``executescript`` would first commit the transaction it must run in).
+
+    >>> len(_statements(0)) > 5 and all(sqlite3.complete_statement(s) for s in _statements(0))
+    True
+    """
+    statements, lines = [], ""
+    for line in MIGRATIONS[number].sqlite.splitlines(keepends=True):
+        lines += line
+        if sqlite3.complete_statement(lines):
+            statements.append(lines.strip())
+            lines = ""
+    if lines.strip():
+        raise ValueError(f"migration {number + 1} ends in an unfinished statement: {lines!r}")
+    return tuple(statements)
 
 
 def _migration_script(number: int) -> str:

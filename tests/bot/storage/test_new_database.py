@@ -93,6 +93,27 @@ async def test_two_stores_opening_one_new_file_at_once_share_it(tmp_path: Path) 
         assert _read(path)[1:] == (SCHEMA_VERSION, "wal")
 
 
+async def test_two_stores_migrating_one_empty_file_at_once_share_the_steps(tmp_path: Path) -> None:
+    """Two opens at once of an empty file already there (no image: every migration applied to
+    the file): each step is made by one of them, never undone or made twice, and both end at
+    this bot's schema.  Before each step read the version again under its lock, nearly every
+    such pair failed ('table players already exists', or busy switching to WAL)."""
+    made: list[int] = []
+    for n in range(20):
+        path = tmp_path / f"empty-{n}.db"
+        path.touch()
+        one, two = await asyncio.gather(SqliteStore.open(path), SqliteStore.open(path))
+        try:
+            assert sorted(one.migrated + two.migrated) == list(range(1, SCHEMA_VERSION + 1))
+            made.append(len(one.migrated))
+            assert await one.schema_version() == await two.schema_version() == SCHEMA_VERSION
+        finally:
+            await one.close()
+            await two.close()
+        assert _read(path) == _read(tmp_path / "empty-0.db")
+    assert _read(tmp_path / "empty-0.db")[1:] == (SCHEMA_VERSION, "wal")
+
+
 async def test_a_full_disk_while_writing_the_image_leaves_nothing_behind(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
