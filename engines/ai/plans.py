@@ -8,7 +8,7 @@ Every evaluation returns seat 0's chance of winning, in ``[0, 1]``.
 
 from __future__ import annotations
 
-from engines.ai.distance import Potential
+from engines.ai.distance import Potential, Reach
 
 __all__ = ["CAP", "lead"]
 
@@ -16,7 +16,7 @@ __all__ = ["CAP", "lead"]
 CAP = 16
 
 
-def lead(p0: Potential, p1: Potential, to_move: int, mobility: float) -> float:
+def lead(p0: Reach | Potential, p1: Reach | Potential, to_move: int, mobility: float) -> float:
     """Seat 0's lead in moves: the potentials, the cells reaching them, half a move to move."""
     ahead = float(min(p1.value, CAP) - min(p0.value, CAP))
     ahead += mobility * (min(p0.moves, 8) - min(p1.moves, 8))

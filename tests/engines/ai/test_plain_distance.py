@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import engines
-from engines.ai import distance
+from engines.ai import distance, pathagon_player
 from engines.pathagon import PathagonPosition
 
 
@@ -39,3 +39,29 @@ def test_the_plain_distance_is_the_neighbourhoods_distance() -> None:
         for who in (0, 1):
             found = distance.potential(p.cells, who, p.board.neighbours, p.edges[who], kth=1)
             assert (found.value, found.moves, found.through) == _by_neighbourhoods(p, who), game
+
+
+def test_the_reach_and_traps_by_masks_are_the_potentials_and_traps() -> None:
+    """:func:`distance.square_reaches` (a level of cells at a time, as bit masks) gives the
+    value and moves of :func:`distance.potentials`, and the trap count by masks the number of
+    :func:`pathagon_player.traps`, in every position of random games, from the first ply to
+    the last, won ones included."""
+    rng = random.Random(11)
+    seen = traps = 0
+    for game in range(80):
+        p = engines.new("pathagon")
+        while True:
+            assert isinstance(p, PathagonPosition)
+            walked = distance.potentials(p.cells, p.board.neighbours, p.edges, (0, 1), kth=1)
+            masked = distance.square_reaches(distance.square_masks(p.cells), p.board.n, p.edges)
+            assert masked == tuple((x.value, x.moves) for x in walked), (game, p.ply)
+            masks = distance.square_masks(p.cells)
+            for side in (0, 1):
+                counted = pathagon_player._trap_count(masks, side, p.board.n)
+                assert counted == len(pathagon_player.traps(p, side)), (game, p.ply, side)
+                traps += counted
+            seen += 1
+            if p.outcome is not None or p.ply >= 120:
+                break
+            p = p.play(p.random_move(rng))
+    assert seen > 2000 and traps > 500
