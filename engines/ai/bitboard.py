@@ -52,6 +52,8 @@ class Shifts:
         self.two: Callable[[int], tuple[int, int]]
         if len(self.down) == len(self.up) == 3:  # the hexagonal boards, written out
             self.dilate, self.two = _hexagonal(self.down, self.up)
+        elif len(self.down) == len(self.up) == 2:  # the square board, written out
+            self.dilate, self.two = _square(self.down, self.up)
         else:
             self.dilate, self.two = _any(self.down, self.up)
 
@@ -117,6 +119,32 @@ def _hexagonal(
         twice |= once & x
         once |= x
         x = (s << u3) & n3
+        twice |= once & x
+        return once | x, twice
+
+    return dilate, two
+
+
+def _square(
+    down: tuple[tuple[int, int], ...], up: tuple[tuple[int, int], ...]
+) -> tuple[Callable[[int], int], Callable[[int], tuple[int, int]]]:
+    """:attr:`Shifts.dilate` and :attr:`Shifts.two` for two offsets each way (the square
+    board's four steps), without the loops."""
+    (d1, m1), (d2, m2) = down
+    (u1, n1), (u2, n2) = up
+
+    def dilate(s: int) -> int:
+        return ((s >> d1) & m1) | ((s >> d2) & m2) | ((s << u1) & n1) | ((s << u2) & n2)
+
+    def two(s: int) -> tuple[int, int]:
+        a = (s >> d1) & m1
+        b = (s >> d2) & m2
+        twice = a & b
+        once = a | b
+        x = (s << u1) & n1
+        twice |= once & x
+        once |= x
+        x = (s << u2) & n2
         twice |= once & x
         return once | x, twice
 

@@ -19,20 +19,20 @@ since Queenbee.  Cells of a side's won chain give a potential of 0.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
+
+from engines.ai.bitboard import shifts_of
 
 __all__ = [
     "EMPTY",
     "FAR",
     "Potential",
     "Reach",
+    "plain_reaches",
     "potential",
     "potentials",
-    "square_masks",
-    "square_reaches",
-    "square_steps",
 ]
 
 EMPTY = -1
@@ -276,41 +276,39 @@ class Reach(NamedTuple):
     moves: int
 
 
-#: Per board side and edges: the masks of :func:`square_reaches` (all cells, all but column
-#: a, all but the last column, then each seat's two edges).
-_SQUARE: dict[tuple[int, object], tuple[int, int, int, tuple[tuple[int, int], ...]]] = {}
+#: Per pair of edges: the mask of each edge's cells.
+_EDGE_MASKS: dict[object, tuple[tuple[int, int], ...]] = {}
 
 
-def _square_masks(
-    n: int, edges: Sequence[tuple[Collection[int], Collection[int]]]
-) -> tuple[int, int, int, tuple[tuple[int, int], ...]]:
-    key = (n, tuple(edges))
-    found = _SQUARE.get(key)
+def _edge_masks(
+    edges: Sequence[tuple[Collection[int], Collection[int]]],
+) -> tuple[tuple[int, int], ...]:
+    key = tuple(edges)
+    found = _EDGE_MASKS.get(key)
     if found is None:
-        full = (1 << n * n) - 1
-        left = sum(1 << (r * n) for r in range(n))
-        masks = tuple((sum(1 << c for c in a), sum(1 << c for c in b)) for a, b in edges)
-        found = _SQUARE[key] = (full, full & ~left, full & ~(left << (n - 1)), masks)
+        if len(_EDGE_MASKS) >= 64:
+            _EDGE_MASKS.clear()
+        found = _EDGE_MASKS[key] = tuple(
+            (sum(1 << c for c in a), sum(1 << c for c in b)) for a, b in edges
+        )
     return found
 
 
-def _square_levels(
-    own: int, empty: int, start: int, n: int, edges: tuple[int, int, int], limit: int
+def _levels(
+    own: int, empty: int, start: int, dilate: Callable[[int], int], stop: int, limit: int
 ) -> list[int]:
-    """The cells at :func:`_plain_distance` 0, 1, 2, ... from the edge ``start`` on an ``n``
-    by ``n`` board of orthogonal steps (cell ``r * n + c``), as bit masks: the side's pieces
-    (``own``) cost nothing, each empty cell one.  Each level is the empty cells next to the
-    level before (level 1: those on the edge) and the pieces joined to them, found a whole
-    level at a time by shifting masks rather than a cell at a time.  It stops after the
-    level that touches ``edges[2]``, or after level ``limit``.  ``edges`` also holds the
-    masks of the board's cells but column a and of its cells but the last column."""
-    not_left, not_right, stop = edges
+    """The cells at :func:`_plain_distance` 0, 1, 2, ... from the edge ``start``, as bit masks
+    (:mod:`engines.ai.bitboard`): the side's pieces (``own``) cost nothing, each empty cell
+    one.  Each level is the empty cells next to the level before (level 1: those on the edge)
+    and the pieces joined to them, found a whole level at a time by ``dilate`` (the board's
+    :attr:`~engines.ai.bitboard.Shifts.dilate`) rather than a cell at a time.  It stops after
+    the level that touches ``stop``, or after level ``limit``."""
     levels: list[int] = []
     x, fresh, seen = start & own, start & empty, 0
     while True:
         free = own & ~seen & ~x
         while True:  # the pieces joined to what is reached cost nothing more
-            near = ((x << 1) & not_left) | ((x >> 1) & not_right) | (x << n) | (x >> n)
+            near = dilate(x)
             more = near & free
             if not more:
                 break
@@ -325,56 +323,32 @@ def _square_levels(
             return levels
 
 
-def square_masks(owner: Sequence[int]) -> tuple[int, int, int]:
-    """The empty cells, seat 0's and seat 1's as bit masks (bit ``c`` for cell ``c``).
-
-    >>> square_masks((EMPTY, 0, 1, 0))
-    (1, 10, 4)
-    """
-    empty, mine = 0, [0, 0]
-    bit = 1
-    for v in owner:
-        if v == EMPTY:
-            empty |= bit
-        else:
-            mine[v] |= bit
-        bit <<= 1
-    return empty, mine[0], mine[1]
-
-
-def square_steps(n: int) -> tuple[int, int, int]:
-    """The masks of an ``n`` by ``n`` board's cells (``r * n + c``), of those not in column a
-    and of those not in the last column: a mask shifted by one keeps its row only within them.
-    """
-    full, not_left, not_right, _ = _square_masks(n, ())
-    return full, not_left, not_right
-
-
-def square_reaches(
+def plain_reaches(
     masks: tuple[int, int, int],
-    n: int,
+    nbrs: Sequence[Sequence[int]],
     edges: Sequence[tuple[Collection[int], Collection[int]]],
 ) -> tuple[Reach, Reach]:
-    """Seat 0's and seat 1's :class:`Reach` (seat ``s`` joining ``edges[s]``) on an ``n`` by
-    ``n`` board of orthogonal steps whose cells are ``masks`` (:func:`square_masks`): the value
-    and moves of :func:`potentials` with ``kth`` 1 (Pathagon), a level of cells at a time.
+    """Seat 0's and seat 1's :class:`Reach` (seat ``s`` joining ``edges[s]``) on the board
+    whose neighbour table is ``nbrs`` and whose cells are ``masks``
+    (:func:`engines.ai.bitboard.masks`): the value and moves of :func:`potentials` with
+    ``kth`` 1 (Pathagon), a level of cells at a time.
 
     >>> import engines
+    >>> from engines.ai.bitboard import masks
     >>> p = engines.new("pathagon").play("d4")
-    >>> square_reaches(square_masks(p.cells), 7, p.edges)
+    >>> plain_reaches(masks(p.cells), p.board.neighbours, p.edges)
     (Reach(value=7, moves=6), Reach(value=8, moves=42))
     >>> [(x.value, x.moves) for x in potentials(p.cells, p.board.neighbours, p.edges, (0, 1), 1)]
     [(7, 6), (8, 42)]
     """
-    _, not_left, not_right, edge_masks = _square_masks(n, edges)
-    empty, *mine = masks
+    dilate = shifts_of(nbrs).dilate
+    empty = masks[0]
     found: list[Reach] = []
-    for seat, (a_edge, b_edge) in enumerate(edge_masks):
-        own = mine[seat]
+    for own, (a_edge, b_edge) in zip(masks[1:], _edge_masks(edges), strict=True):
         # From one edge until the other is touched: the level D that touches it is the
         # cheapest way across, and each empty cell's sum of its two distances (the cell
         # counted in both) is at least D + 1, reached on the cheapest ways.
-        a = _square_levels(own, empty, a_edge, n, (not_left, not_right, b_edge), FAR)
+        a = _levels(own, empty, a_edge, dilate, b_edge, FAR)
         if not a[-1] & b_edge:  # blocked: every empty cell's sum is FAR
             found.append(Reach(FAR, empty.bit_count()))
             continue
@@ -382,7 +356,7 @@ def square_reaches(
         if last == 0:  # a group touching both edges: connected
             found.append(Reach(0, 1))
             continue
-        b = _square_levels(own, empty, b_edge, n, (not_left, not_right, 0), last)
+        b = _levels(own, empty, b_edge, dilate, 0, last)
         moves = sum((a[d] & b[last + 1 - d] & empty).bit_count() for d in range(1, last + 1))
         found.append(Reach(last + 1, moves))
     return found[0], found[1]

@@ -16,20 +16,15 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from engines.ai.alphabeta import Plan
-from engines.ai.distance import (
-    FAR,
-    Potential,
-    potentials,
-    square_masks,
-    square_reaches,
-    square_steps,
-)
+from engines.ai.bitboard import cells_of, masks, shifts_of
+from engines.ai.distance import FAR, Potential, plain_reaches, potentials
 from engines.ai.hooks import Player
 from engines.ai.knowledge import EMPTY, Knowledge, connection_value, edge_distance, squash
 from engines.ai.plans import lead
 from engines.base import Position
-from engines.geometry import Square
 from engines.pathagon import PathagonPosition
 
 __all__ = ["PLAYER", "PathagonKnowledge", "pathagon_candidates", "pathagon_evaluate", "traps"]
@@ -62,65 +57,34 @@ class PathagonKnowledge(Knowledge):
         return edge_distance(position.cells, s, position.board.neighbours, *position.edges[s]) <= 1
 
 
-_SPRINGS: dict[int, tuple[tuple[tuple[int, int], ...], ...]] = {}
+def trap_mask(masks: tuple[int, int, int], side: int, nbrs: Sequence[Sequence[int]]) -> int:
+    """The empty squares where ``side`` would trap an opponent piece by filling them (whether
+    or not it may fill them on its next turn; the rules, point 5), as a mask: those with an
+    opponent piece next to them and one of ``side``'s beyond it in the same line, two steps of
+    one neighbour offset (:class:`~engines.ai.bitboard.Shifts`), from the squares' ``masks``
+    (:func:`~engines.ai.bitboard.masks`).
 
-
-def _springs(board: Square) -> tuple[tuple[tuple[int, int], ...], ...]:
-    """Per square ``a``, the (filled, beyond) square pairs on either side of it in a line: a
-    piece on ``a`` is trapped by filling the one with a piece of the other side beyond (see
-    the rules, point 5)."""
-    found = _SPRINGS.get(board.n)
-    if found is None:
-        pairs: list[list[tuple[int, int]]] = [[] for _ in board.cells]
-        for cell in board.cells:
-            for d in range(len(Square.DIRECTIONS)):
-                one = board.step(cell, d)
-                two = None if one is None else board.step(one, d)
-                if one is not None and two is not None:
-                    pairs[one].append((cell, two))
-        found = _SPRINGS[board.n] = tuple(tuple(p) for p in pairs)
-    return found
+    >>> import engines
+    >>> p = engines.position_after("pathagon", "d4 d5 d3 e5 a1 c5".split())
+    >>> [
+    ...     [p.board.name(c) for c in cells_of(trap_mask(masks(p.cells), s, p.board.neighbours))]
+    ...     for s in (0, 1)
+    ... ]
+    [['d6'], []]
+    """
+    shifts = shifts_of(nbrs)
+    empty, enemy, own = masks[0], masks[2 - side], masks[1 + side]
+    found = 0
+    for d, m in shifts.down:
+        found |= (enemy >> d) & m & ((((own >> d) & m) >> d) & m)
+    for d, m in shifts.up:
+        found |= (enemy << d) & m & ((((own << d) & m) << d) & m)
+    return found & empty
 
 
 def traps(position: PathagonPosition, side: int) -> set[int]:
-    """The empty squares where ``side`` would trap an opponent piece by filling them (whether
-    or not it may fill them on its next turn): found from the opponent's pieces."""
-    cells = position.cells
-    enemy = 1 - side
-    springs = _springs(position.board)
-    return {
-        c
-        for a, v in enumerate(cells)
-        if v == enemy
-        for c, b in springs[a]
-        if cells[c] == EMPTY and cells[b] == side
-    }
-
-
-def _trap_count(masks: tuple[int, int, int], side: int, n: int) -> int:
-    """How many :func:`traps` ``side`` has, from the squares' masks (:func:`square_masks`):
-    the empty squares with an opponent piece next to them and ``side``'s beyond it, in a line
-    (four shifts of the masks, not a look at each piece).
-
-    >>> import engines
-    >>> p = engines.new("pathagon")
-    >>> for move in ("d4", "d5", "d3", "e5", "a1", "c5"):
-    ...     p = p.play(move)
-    >>> assert isinstance(p, PathagonPosition)
-    >>> [(_trap_count(square_masks(p.cells), s, 7), len(traps(p, s))) for s in (0, 1)]
-    [(1, 1), (0, 0)]
-    """
-    full, not_left, not_right = square_steps(n)
-    empty, enemy, own = masks[0], masks[2 - side], masks[1 + side]
-    # Per line direction: the squares one step before an opponent piece and two before one of
-    # ``side``'s (a shift by one keeps to its row only within not_left or not_right).
-    found = (
-        ((enemy >> 1) & not_right & (((own >> 1) & not_right) >> 1) & not_right)
-        | ((enemy << 1) & not_left & (((own << 1) & not_left) << 1) & not_left)
-        | ((enemy >> n) & (own >> 2 * n))
-        | ((enemy << n) & (own << 2 * n) & full)
-    ) & empty
-    return found.bit_count()
+    """The squares of :func:`trap_mask` in ``position``."""
+    return set(cells_of(trap_mask(masks(position.cells), side, position.board.neighbours)))
 
 
 #: Potentials already worked out, by board size and squares: the search evaluates a position
@@ -145,14 +109,15 @@ def _pathagon_potentials(position: PathagonPosition) -> tuple[Potential, Potenti
 def pathagon_evaluate(position: Position) -> float:
     """Seat 0's chance in a Pathagon position: distances, trap threats, the move."""
     assert isinstance(position, PathagonPosition)
-    n = position.board.n
-    masks = square_masks(position.cells)
+    nbrs = position.board.neighbours
+    squares = masks(position.cells)
     # The value and moves of _pathagon_potentials, without their per-square sums (which only
     # the candidates read): a level of squares at a time, in half the time.
-    p0, p1 = square_reaches(masks, n, position.edges)
+    p0, p1 = plain_reaches(squares, nbrs, position.edges)
     ahead = lead(p0, p1, position.to_move, 0.05)
     mover = position.to_move
-    mine, theirs = _trap_count(masks, mover, n), _trap_count(masks, 1 - mover, n)
+    mine = trap_mask(squares, mover, nbrs).bit_count()
+    theirs = trap_mask(squares, 1 - mover, nbrs).bit_count()
     # The mover springs one trap now; the other side's threats wait a turn and can be met.
     swing = 0.8 * min(mine, 2) - 0.3 * min(theirs, 2)
     ahead += swing if mover == 0 else -swing
