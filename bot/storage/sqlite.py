@@ -198,9 +198,8 @@ async def _migrate(db: aiosqlite.Connection, path: str) -> tuple[int, ...]:
         await db.execute("BEGIN IMMEDIATE")
         try:
             if await _user_version(db) == number:
-                for statement in _statements(number):
+                for statement in _step(number):
                     await db.execute(statement)
-                await db.execute(f"PRAGMA user_version = {number + 1}")
                 applied.append(number + 1)
             await db.execute("COMMIT")
         except BaseException:
@@ -211,12 +210,13 @@ async def _migrate(db: aiosqlite.Connection, path: str) -> tuple[int, ...]:
 
 
 @functools.cache
-def _statements(number: int) -> tuple[str, ...]:
-    """The statements of migration ``number`` (from 0), one by one (a script run whole by
-    ``executescript`` would first commit the transaction it must run in).
+def _step(number: int) -> tuple[str, ...]:
+    """Migration ``number`` (from 0) one statement at a time, then the schema version after
+    it: what one write transaction applies (a script run whole by ``executescript`` would
+    first commit the transaction it must run in).
 
-    >>> len(_statements(0)) > 5 and all(sqlite3.complete_statement(s) for s in _statements(0))
-    True
+    >>> _step(0)[-1], all(sqlite3.complete_statement(s) for s in _step(0)), len(_step(0)) > 5
+    ('PRAGMA user_version = 1;', True, True)
     """
     statements, lines = [], ""
     for line in MIGRATIONS[number].sqlite.splitlines(keepends=True):
@@ -226,15 +226,7 @@ def _statements(number: int) -> tuple[str, ...]:
             lines = ""
     if lines.strip():
         raise ValueError(f"migration {number + 1} ends in an unfinished statement: {lines!r}")
-    return tuple(statements)
-
-
-def _migration_script(number: int) -> str:
-    """Migration ``number`` (from 0) and the schema version after it, in one transaction."""
-    return (
-        f"BEGIN IMMEDIATE;\n{MIGRATIONS[number].sqlite}\n"
-        f"PRAGMA user_version = {number + 1};\nCOMMIT;"
-    )
+    return (*statements, f"PRAGMA user_version = {number + 1};")
 
 
 # Bytes 18 and 19 of a database file's header, its file format write and read versions: 2
@@ -257,7 +249,10 @@ def _new_database_image() -> bytes | None:
     try:
         db.execute("PRAGMA foreign_keys = ON")
         for number in range(SCHEMA_VERSION):
-            db.executescript(_migration_script(number))
+            db.execute("BEGIN IMMEDIATE")
+            for statement in _step(number):
+                db.execute(statement)
+            db.execute("COMMIT")
         image = bytearray(db.serialize())
     except (sqlite3.Error, AttributeError):
         return None
