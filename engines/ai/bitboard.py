@@ -128,27 +128,15 @@ def _hexagonal(
 def _square(
     down: tuple[tuple[int, int], ...], up: tuple[tuple[int, int], ...]
 ) -> tuple[Callable[[int], int], Callable[[int], tuple[int, int]]]:
-    """:attr:`Shifts.dilate` and :attr:`Shifts.two` for two offsets each way (the square
-    board's four steps), without the loops."""
+    """:attr:`Shifts.dilate` for two offsets each way (the square board's four steps, which
+    Pathagon's evaluation dilates by) without the loop; :attr:`Shifts.two` as :func:`_any`."""
     (d1, m1), (d2, m2) = down
     (u1, n1), (u2, n2) = up
 
     def dilate(s: int) -> int:
         return ((s >> d1) & m1) | ((s >> d2) & m2) | ((s << u1) & n1) | ((s << u2) & n2)
 
-    def two(s: int) -> tuple[int, int]:
-        a = (s >> d1) & m1
-        b = (s >> d2) & m2
-        twice = a & b
-        once = a | b
-        x = (s << u1) & n1
-        twice |= once & x
-        once |= x
-        x = (s << u2) & n2
-        twice |= once & x
-        return once | x, twice
-
-    return dilate, two
+    return dilate, _any(down, up)[1]
 
 
 #: The shifts of each board seen, by its neighbour table's identity (the table kept with them).
