@@ -420,6 +420,11 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=3, help="--times: positions per game")
     parser.add_argument("--levels", default="hard", help="--times: comma-separated levels")
     parser.add_argument(
+        "--series-plies",
+        default="",
+        help="--times: the positions of a recorded series game at these plies (e.g. 20,60)",
+    )
+    parser.add_argument(
         "--series",
         default="",
         help="comma-separated accumulating series (benchmarks/ai_series.py --list; --games, "
@@ -455,6 +460,7 @@ def main() -> None:
 
         extra = ["--no-wall-cap"] if ns.no_wall_cap else []
         only = ["--only", ns.only] if ns.only else []
+        extra += ["--series-plies", ns.series_plies] if ns.series_plies else []
         ai_time.main(["--positions", str(ns.positions), "--levels", ns.levels, *only, *extra])
         return
     if ns.draws:

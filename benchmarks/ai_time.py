@@ -10,11 +10,14 @@ from the start, seeded) and lets each level choose a move there with its own bud
 printing the median and longest wall and processor seconds per move and the search's
 figure (tree-search iterations or alpha-beta evaluations).  The wall time is capped by the
 level (``hard`` 20 s, ``normal`` 3 s); the processor time is what one core spent.
+``--series-plies 20,60`` times the positions of a game recorded by ``benchmarks/ai_series.py``
+at those plies instead (real games, later than the random positions reach).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import random
 import statistics
 import sys
@@ -56,6 +59,31 @@ def positions(game: str, options: dict[str, object], count: int) -> list[engines
     return out
 
 
+#: The games recorded by ``benchmarks/ai_series.py`` (its ``RESULTS``).
+SERIES = Path(__file__).resolve().parent / "results" / "ai_series.jsonl"
+
+
+def series_positions(
+    game: str, options: dict[str, object], plies: list[int], results: Path = SERIES
+) -> list[engines.Position]:
+    """The positions at ``plies`` (those the game reached) of the first recorded series game
+    of ``game`` at this size in which ``hard`` played: positions of real games, later than
+    :func:`positions` reaches; none when no such game is recorded."""
+    if not results.exists():
+        return []
+    with results.open(encoding="utf-8") as lines:
+        for line in lines:
+            record = json.loads(line)
+            if (
+                record["game"] == game
+                and record["options"] == options
+                and "hard" in record["matchup"].split("-")
+            ):
+                seen = list(engines.replay(game, record["moves"], **options))
+                return [seen[p] for p in plies if p < len(seen) and seen[p].outcome is None]
+    return []
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=2, help="positions per game")
@@ -66,7 +94,15 @@ def main(argv: list[str] | None = None) -> None:
         action="store_true",
         help="search the levels' iterations without their wall-time cap (the full search)",
     )
+    parser.add_argument(
+        "--series-plies",
+        default="",
+        help="comma-separated plies: time the positions of a recorded series game at these "
+        "plies (benchmarks/results/ai_series.jsonl) instead of random ones; sizes without "
+        "one are left out",
+    )
     ns = parser.parse_args(argv)
+    series_plies = [int(p) for p in ns.series_plies.split(",") if p]
     wanted = {w for w in ns.only.split(",") if w}
     print(
         f"{'game':<15}{'level':<8}{'wall s med':>11}{'max':>7}{'cpu s med':>10}{'max':>7}"
@@ -75,7 +111,12 @@ def main(argv: list[str] | None = None) -> None:
     for game, options in GAMES:
         if wanted and game not in wanted:
             continue
-        spots = positions(game, options, ns.positions)
+        if series_plies:
+            spots = series_positions(game, options, series_plies)
+            if not spots:
+                continue
+        else:
+            spots = positions(game, options, ns.positions)
         label = f"{game} {options['size']}" if "size" in options else game
         for name in ns.levels.split(","):
             budget = budget_of(Level(name))

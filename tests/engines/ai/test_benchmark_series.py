@@ -6,6 +6,7 @@ games are short; the series' real figures come from the benchmark."""
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -130,3 +131,28 @@ def test_each_move_is_searched_from_positions_replayed_afresh(
         expected = engines.position_after("isopath", record["moves"][:ply], size=4)
         assert isinstance(pos, IsopathPosition) and isinstance(expected, IsopathPosition)
         assert (pos.heights, pos.pieces) == (expected.heights, expected.pieces)
+
+
+def test_the_timing_benchmark_reads_positions_of_a_recorded_hard_game(tmp_path: Path) -> None:
+    """``benchmarks/ai_time.py --series-plies`` times positions of a real recorded game: those
+    of the first game of the size in which ``hard`` played, at the plies asked that it
+    reached."""
+    timing = load_script("benchmarks/ai_time.py")
+    game, moves = engines.new("inphexion", size=5), []
+    while game.outcome is None and len(moves) < 12:
+        legal = sorted(game.legal_moves())
+        moves.append(legal[len(moves) % len(legal)])
+        game = game.play(moves[-1])
+    fields = {"game": "inphexion", "moves": moves}
+    records = [
+        {**fields, "options": {"size": 5}, "matchup": "normal-easy"},  # no hard: passed over
+        {**fields, "options": {"size": 7}, "matchup": "hard-normal"},  # another size
+        {**fields, "options": {"size": 5}, "matchup": "normal-hard"},
+    ]
+    results = tmp_path / "series.jsonl"
+    results.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    replayed = list(engines.replay("inphexion", moves, size=5))
+    found = timing.series_positions("inphexion", {"size": 5}, [2, 5, 400], results)
+    assert found == [replayed[2], replayed[5]]
+    assert timing.series_positions("maphex", {"size": 9}, [2], results) == []
+    assert timing.series_positions("inphexion", {"size": 5}, [2], tmp_path / "none.jsonl") == []
