@@ -91,7 +91,8 @@ class FakeServer:
     def __init__(self) -> None:
         self.app = web.Application(client_max_size=64 * 1024 * 1024)
         self.calls: list[Call] = []
-        self._changed = asyncio.Condition()
+        # Set (and replaced) at every change: what waiters wait on (:meth:`notify`).
+        self._changed = asyncio.Event()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -140,13 +141,11 @@ class FakeServer:
         return call
 
     def notify(self) -> None:
-        """Wake waiters (after recording, or after any other state change they may wait on)."""
-
-        async def wake() -> None:
-            async with self._changed:
-                self._changed.notify_all()
-
-        asyncio.get_running_loop().create_task(wake())
+        """Wake waiters (after recording, or after any other state change they may wait on),
+        at once: no task is left behind (one made as the loop closed was never run, and Python
+        warned that its coroutine was never awaited)."""
+        changed, self._changed = self._changed, asyncio.Event()
+        changed.set()
 
     def calls_to(self, method: str) -> list[Call]:
         """Every recorded call of ``method``, oldest first."""
@@ -157,8 +156,11 @@ class FakeServer:
     ) -> None:
         """Return as soon as ``condition()`` holds; raise :class:`WaitTimeout` after ``timeout``."""
         try:
-            async with asyncio.timeout(timeout), self._changed:
-                await self._changed.wait_for(condition)
+            async with asyncio.timeout(timeout):
+                # No await between the test and taking the event: a change after the test
+                # sets the event waited on.
+                while not condition():
+                    await self._changed.wait()
         except TimeoutError:
             seen = ", ".join(c.method for c in self.calls[-20:])
             raise WaitTimeout(f"condition not met within {timeout} s; last calls: {seen}") from None
