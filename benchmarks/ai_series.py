@@ -449,7 +449,9 @@ def _cpu(values: list[float]) -> str:
 
 def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) -> None:
     """The tables of every recorded game: per series and match-up, the first-named player's
-    score with its 95 % interval; per size and player, time and peak memory a move."""
+    score with its 95 % interval and how many of its games differ (players that choose alike
+    from one opening play one game per seat again and again: the interval then overstates
+    what is known); per size and player, time and peak memory a move."""
     import ai  # the Wilson interval
 
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
@@ -461,7 +463,8 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
     out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
         "left out of the score")  # fmt: skip
     out(
-        f"{'size':<15}{'opening':<16}{'match-up':<16}{'games':>6}{'won':>5}{'lost':>5}"
+        f"{'size':<15}{'opening':<16}{'match-up':<16}{'games':>6}{'distinct':>9}{'won':>5}"
+        f"{'lost':>5}"
         f"{'drawn':>6}{'not fin.':>9}{'score %':>8}{'95 % interval':>15}"
         f"{'cpu s/move 1st med/max':>24}{'2nd':>12}{'peak MB 1st':>12}{'2nd':>6}"
     )
@@ -473,8 +476,9 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         cpu = [[t for r in rs for t in r["cpu"][i]] for i in (0, 1)]
         peak = [max((m for r in rs for m in r["peak_mb"][i]), default=0.0) for i in (0, 1)]
         won, lost, drawn = (sum(r["score"] == s for r in scored) for s in (1.0, 0.0, 0.5))
+        distinct = len({tuple(r["moves"]) for r in rs})
         out(
-            f"{label:<15}{opening:<16}{matchup:<16}{len(rs):>6}{won:>5}{lost:>5}"
+            f"{label:<15}{opening:<16}{matchup:<16}{len(rs):>6}{distinct:>9}{won:>5}{lost:>5}"
             f"{drawn:>6}{len(rs) - len(scored):>9}{pct:>8}"
             f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{_cpu(cpu[0]):>24}{_cpu(cpu[1]):>12}"
             f"{peak[0]:>12.0f}{peak[1]:>6.0f}"

@@ -69,10 +69,17 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
     assert lines[0].startswith("2 games recorded")
     row = next(line.split() for line in lines if "easy-easy" in line)
     won = sum(r["score"] == 1.0 for r in records)
-    # size (2 words), opening (3 words), match-up, games, won, lost, drawn, not finished.
-    assert row[:10] == ["inphexion", "5x5", "2", "random", "plies", "easy-easy", "2", str(won),
-                        str(2 - won), "0"]  # fmt: skip
+    # size (2 words), opening (3 words), match-up, games, distinct games, won, lost, drawn.
+    assert row[:10] == ["inphexion", "5x5", "2", "random", "plies", "easy-easy", "2", "2",
+                        str(won), str(2 - won)]  # fmt: skip
     assert any(line.startswith("inphexion 5x5  easy") for line in lines)
+    # A game played again move for move (as players that choose alike from one opening do)
+    # is one more game but not one more distinct game.
+    tiny.append(results, {**records[0], "game_no": 2})
+    lines.clear()
+    tiny.report(tiny.read(results), lines.append)
+    row = next(line.split() for line in lines if "easy-easy" in line)
+    assert row[6:8] == ["3", "2"]
 
 
 def test_a_game_without_progress_ends_with_a_recorded_draw(
@@ -97,9 +104,9 @@ def test_a_game_without_progress_ends_with_a_recorded_draw(
     tiny.report(tiny.read(results), lines.append)
     assert "how games ended: draw agreed 1, draw claimed 1" in lines
     rows = [line.split() for line in lines if "replayed" in line]
-    # Each: one game, none won or lost, one drawn, none unfinished, a score of 50 %.
-    assert [row[4:10] for row in rows] == [["padfoot2-padfoot2", "1", "0", "0", "1", "0"],
-                                           ["easy-easy", "1", "0", "0", "1", "0"]]  # fmt: skip
+    # Each: one game (one distinct), none won or lost, one drawn, none unfinished.
+    assert [row[4:11] for row in rows] == [["padfoot2-padfoot2", "1", "1", "0", "0", "1", "0"],
+                                           ["easy-easy", "1", "1", "0", "0", "1", "0"]]  # fmt: skip
 
 
 def test_each_move_is_searched_from_positions_replayed_afresh(
