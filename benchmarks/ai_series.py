@@ -447,11 +447,32 @@ def _cpu(values: list[float]) -> str:
     return f"{statistics.median(values):.2f}/{max(values):.1f}" if values else "-"
 
 
+def pairs(records: list[dict[str, Any]]) -> str:
+    """Of a match-up's random openings played from both seats (games ``2k`` and ``2k + 1``
+    share one), how many the first-named player won twice, split and lost twice, as
+    ``won/split/lost``; ``-`` from a fixed opening.  Many splits with few wins say the
+    opening decided rather than the players: the seat it favoured won both games.
+
+    >>> game = lambda no, score: {"game_no": no, "score": score, "opening": 2}
+    >>> pairs([game(0, 1.0), game(1, 0.0), game(2, 1.0), game(3, 1.0), game(4, 0.0)])
+    '1/1/0'
+    """
+    if not records or records[0]["opening"] == 0 or records[0].get("replayed"):
+        return "-"
+    scores: dict[int, list[float]] = {}
+    for r in records:
+        if r["score"] is not None:
+            scores.setdefault(r["game_no"] // 2, []).append(r["score"])
+    both = [sum(s) for s in scores.values() if len(s) == 2]
+    return f"{both.count(2.0)}/{sum(0 < t < 2 for t in both)}/{both.count(0.0)}"
+
+
 def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) -> None:
     """The tables of every recorded game: per series and match-up, the first-named player's
     score with its 95 % interval and how many of its games differ (players that choose alike
     from one opening play one game per seat again and again: the interval then overstates
-    what is known); per size and player, time and peak memory a move."""
+    what is known) and, from random openings, how its pairs of games from one opening ended
+    (:func:`pairs`); per size and player, time and peak memory a move."""
     import ai  # the Wilson interval
 
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
@@ -465,7 +486,7 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
     out(
         f"{'size':<15}{'opening':<16}{'match-up':<16}{'games':>6}{'distinct':>9}{'won':>5}"
         f"{'lost':>5}"
-        f"{'drawn':>6}{'not fin.':>9}{'score %':>8}{'95 % interval':>15}"
+        f"{'drawn':>6}{'not fin.':>9}{'pairs w/s/l':>12}{'score %':>8}{'95 % interval':>15}"
         f"{'cpu s/move 1st med/max':>24}{'2nd':>12}{'peak MB 1st':>12}{'2nd':>6}"
     )
     for (label, opening, matchup), rs in groups.items():
@@ -479,7 +500,7 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         distinct = len({tuple(r["moves"]) for r in rs})
         out(
             f"{label:<15}{opening:<16}{matchup:<16}{len(rs):>6}{distinct:>9}{won:>5}{lost:>5}"
-            f"{drawn:>6}{len(rs) - len(scored):>9}{pct:>8}"
+            f"{drawn:>6}{len(rs) - len(scored):>9}{pairs(rs):>12}{pct:>8}"
             f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{_cpu(cpu[0]):>24}{_cpu(cpu[1]):>12}"
             f"{peak[0]:>12.0f}{peak[1]:>6.0f}"
         )

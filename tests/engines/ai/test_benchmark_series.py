@@ -73,6 +73,16 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
     assert row[:10] == ["inphexion", "5x5", "2", "random", "plies", "easy-easy", "2", "2",
                         str(won), str(2 - won)]  # fmt: skip
     assert any(line.startswith("inphexion 5x5  easy") for line in lines)
+    # Games 0 and 1 share their random opening, one from each seat: a pair won twice, split
+    # (the seat the opening favoured won both) or lost twice by the first-named player.
+    assert row[12] == {2: "1/0/0", 1: "0/1/0", 0: "0/0/1"}[won]
+    # A drawn game makes a split too; a game without its pair's other seat is not counted.
+    games = [
+        {"game_no": no, "score": score, "opening": 2}
+        for no, score in enumerate([0.5, 0.5, 0.0, 0.0, 1.0])
+    ]
+    assert tiny.pairs(games) == "0/1/1"
+    assert tiny.pairs([{**g, "opening": 0} for g in games]) == "-"  # one fixed opening
     # A game played again move for move (as players that choose alike from one opening do)
     # is one more game but not one more distinct game.
     tiny.append(results, {**records[0], "game_no": 2})
