@@ -124,9 +124,24 @@ def pathagon_evaluate(position: Position) -> float:
     return squash(0.6 * ahead)
 
 
+#: The empty squares :func:`pathagon_candidates` fills below the root.
+SQUARES = 8
+#: The pieces it moves there, once all are placed.
+SOURCES = 6
+
+
 def pathagon_candidates(position: Position) -> list[str]:
     """The Pathagon moves worth a look below the root, best guess first: filling the squares
-    on either side's shortest paths and the squares that spring a trap."""
+    that spring a trap, then those nearest to either side's shortest paths.
+
+    A square's slack for a side is how much longer than that side's shortest path the best
+    path through it is (0: on a shortest path).  Squares go by their smaller slack, then the
+    larger, so a square on both sides' shortest paths comes first and each side's paths are
+    looked at however far apart the two sides are: ranked by the path sums themselves, the
+    side nearer to its goal took every place while the other side's squares waited (and
+    squares tied by the cell's index). Of the moves ``normal`` and ``hard`` chose at the root
+    (where every move is searched) in the recorded series games, 31 % were among six such
+    candidates, 42 % are among these (README, "Pathagon's candidates")."""
     assert isinstance(position, PathagonPosition)
     p0, p1 = _pathagon_potentials(position)
     mover = position.to_move
@@ -134,12 +149,13 @@ def pathagon_candidates(position: Position) -> list[str]:
     cells = position.cells
     forbidden = position.forbidden
     t0, t1 = p0.through, p1.through  # each at most FAR
+    v0, v1 = min(p0.value, FAR), min(p1.value, FAR)
     ranked = sorted(
-        (False, min(t0[c], t1[c]) - 0.5, c) if c in springs else (True, min(t0[c], t1[c]), c)
+        (c not in springs, min(t0[c] - v0, t1[c] - v1), max(t0[c] - v0, t1[c] - v1), c)
         for c, v in enumerate(cells)
         if v == EMPTY and c not in forbidden
     )
-    squares = [c for _, _, c in ranked[:6]]
+    squares = [c for *_, c in ranked[:SQUARES]]
     names = position.board.names
     if position.placing:
         return [names[c] for c in squares]
@@ -148,7 +164,7 @@ def pathagon_candidates(position: Position) -> list[str]:
     mine = p0 if mover == 0 else p1
     # Pieces off the mover's own shortest paths leave first.
     own.sort(key=lambda c: (-min(_through_around(mine, c, position), FAR), c))
-    return [f"{names[s]}-{names[d]}" for d in squares for s in own[:5]]
+    return [f"{names[s]}-{names[d]}" for d in squares for s in own[:SOURCES]]
 
 
 def _through_around(mine: Potential, cell: int, position: PathagonPosition) -> int:

@@ -123,6 +123,29 @@ def test_pathagon_knows_traps_and_looks_at_them_first() -> None:
     assert pathagon_evaluate(p) > 0.5
 
 
+def test_pathagon_candidates_take_both_sides_shortest_paths() -> None:
+    # Ply 11 of a series game (hard against normal from two random plies), Dark to move;
+    # each side five squares short. f4 and g4 lie on both sides' shortest paths; f5 to g6 on
+    # Light's, a2 and b2 on Dark's. Ranked by the path sums themselves, with ties by the
+    # square's index, the six candidates were a2, b2, a3, b3, f4 and g4: nothing of Light's
+    # way up the g and f files, where the game was played (Dark e5, f5, f6 next).
+    p = PathagonPosition.from_diagram(
+        """
+        .......
+        .......
+        .......
+        ...DD..
+        ..DDLLL
+        ..D.L..
+        ..L.L..
+        """,
+        to_move=1,
+    )
+    found = pathagon_candidates(p)
+    assert set(found[:2]) == {"f4", "g4"}
+    assert {"f5", "g5", "a2", "b2"} <= set(found)
+
+
 def test_the_levels_search_by_alpha_beta_where_there_is_a_plan() -> None:
     p = engines.position_after("pathagon", ["d4", "c4"])
     normal = think(p, iterations=budget_of("normal")["iterations"], seed=1)
