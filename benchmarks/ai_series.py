@@ -80,6 +80,12 @@ PADFOOT_DEEPER = PADFOOT_DEPTH + 1
 REF_NODES = 50_000
 #: Evaluations the Padfoot-like reference may use: enough to always finish its depth.
 PADFOOT_NODES = 10**7
+#: When a game's computer player last changed (the commit's date): the games of that game
+#: recorded before were played by its predecessor, and the report keeps them apart.
+PLAYER_CHANGES = {
+    # 7084ed1: Pathagon's candidates below the root by both sides' shortest paths.
+    "pathagon": "2026-12-04T14:45:56+00:00",
+}
 #: The levels' names (the other players are references).
 LEVELS = frozenset(lv.value for lv in Level)
 #: Plies after which a game is recorded as not finished (a safety net).
@@ -472,7 +478,8 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
     score with its 95 % interval and how many of its games differ (players that choose alike
     from one opening play one game per seat again and again: the interval then overstates
     what is known) and, from random openings, how its pairs of games from one opening ended
-    (:func:`pairs`); per size and player, time and peak memory a move."""
+    (:func:`pairs`); games played by a game's earlier player (:data:`PLAYER_CHANGES`) apart,
+    their opening marked "before"; per size and player, time and peak memory a move."""
     import ai  # the Wilson interval
 
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
@@ -480,11 +487,13 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         opening = "standard" if r["opening"] == 0 else f"{r['opening']} random plies"
         if r.get("replayed"):
             opening = f"{r['replayed']} replayed"
+        if r["date"] < PLAYER_CHANGES.get(r["game"], ""):
+            opening += ", before"
         groups.setdefault((r["label"], opening, r["matchup"]), []).append(r)
     out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
         "left out of the score")  # fmt: skip
     out(
-        f"{'size':<15}{'opening':<16}{'match-up':<16}{'games':>6}{'distinct':>9}{'won':>5}"
+        f"{'size':<15}{'opening':<24}{'match-up':<16}{'games':>6}{'distinct':>9}{'won':>5}"
         f"{'lost':>5}"
         f"{'drawn':>6}{'not fin.':>9}{'pairs w/s/l':>12}{'score %':>8}{'95 % interval':>15}"
         f"{'cpu s/move 1st med/max':>24}{'2nd':>12}{'peak MB 1st':>12}{'2nd':>6}"
@@ -499,7 +508,7 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         won, lost, drawn = (sum(r["score"] == s for r in scored) for s in (1.0, 0.0, 0.5))
         distinct = len({tuple(r["moves"]) for r in rs})
         out(
-            f"{label:<15}{opening:<16}{matchup:<16}{len(rs):>6}{distinct:>9}{won:>5}{lost:>5}"
+            f"{label:<15}{opening:<24}{matchup:<16}{len(rs):>6}{distinct:>9}{won:>5}{lost:>5}"
             f"{drawn:>6}{len(rs) - len(scored):>9}{pairs(rs):>12}{pct:>8}"
             f"{f'{100 * low:.0f}-{100 * high:.0f}':>15}{_cpu(cpu[0]):>24}{_cpu(cpu[1]):>12}"
             f"{peak[0]:>12.0f}{peak[1]:>6.0f}"

@@ -41,7 +41,7 @@ def tiny(monkeypatch: pytest.MonkeyPatch) -> ModuleType:
 
 
 def test_finished_games_are_appended_and_the_report_reads_them_back(
-    tiny: ModuleType, tmp_path: Path
+    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     results = tmp_path / "results" / "series.jsonl"
     first = tiny.run(["tiny"], 1, results, wall_cap=False, progress=False)
@@ -90,6 +90,16 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
     tiny.report(tiny.read(results), lines.append)
     row = next(line.split() for line in lines if "easy-easy" in line)
     assert row[6:8] == ["3", "2"]
+    # Games recorded before the game's computer player last changed are reported apart.
+    later = {**records[0], "game_no": 3, "date": "2999-01-01T00:00:00+00:00"}
+    tiny.append(results, later)
+    monkeypatch.setitem(tiny.PLAYER_CHANGES, "inphexion", "2998-01-01T00:00:00+00:00")
+    lines.clear()
+    tiny.report(tiny.read(results), lines.append)
+    rows = [line.split(", before") for line in lines if "easy-easy" in line]
+    # The earlier games (their opening marked), then the later one: 3 games, then 1.
+    games = [(len(r), r[-1].split("easy-easy")[1].split()[0]) for r in rows]
+    assert games == [(2, "3"), (1, "1")]
 
 
 def test_a_game_without_progress_ends_with_a_recorded_draw(
