@@ -12,6 +12,8 @@ stores it for the bot).
 ``--series padfoot3,inphexion9 --games 2 --no-wall-cap --workers 1`` plays the next games of
 those accumulating series and appends them to ``benchmarks/results/ai_series.jsonl``;
 ``--report`` prints the tables of every game recorded there (:mod:`benchmarks.ai_series`).
+``--candidates`` how often the moves the searching players chose at the root in those games
+are among the moves the search looks at below it (:mod:`benchmarks.ai_candidates`).
 ``--memory`` prints the peak resident memory of a move per game and board size, each in a
 fresh process (:mod:`benchmarks.ai_memory`: ``--memory --levels hard,padfoot3 --only isopath``;
 issue 49's bound is 300 MB).
@@ -434,6 +436,12 @@ def main() -> None:
         "--report", action="store_true", help="the tables of the recorded series games"
     )
     parser.add_argument(
+        "--candidates",
+        action="store_true",
+        help="how often the recorded series' searching players chose a move among the "
+        "candidates below the root (benchmarks/ai_candidates.py; --only passes through)",
+    )
+    parser.add_argument(
         "--memory",
         action="store_true",
         help="peak memory a move per game and size (benchmarks/ai_memory.py; --levels, which "
@@ -445,6 +453,11 @@ def main() -> None:
 
         only = ["--only", ns.only] if ns.only else []
         ai_memory.main(["--players", ns.levels, *only])
+        return
+    if ns.candidates:
+        import ai_candidates  # the script beside this one
+
+        ai_candidates.main(["--games", ns.only] if ns.only else [])
         return
     if ns.series or ns.report:
         import ai_series  # the script beside this one
