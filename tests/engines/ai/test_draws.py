@@ -24,9 +24,10 @@ HELD = {
     "f5>c4 b4-a4,g1-f2 c4>b2",
     "inphexion": "e2,swap,e2-f2,e2-f1,e2-d2,f1-e1,d2-d1,d2-c3,d2-d3,d2-c2,f2-f3,"
     "e2-e3 e1>c6,e2-e1,c2-b2",
-    # Chosen move by move among moves after which the assessment stays even (2026-12-04,
-    # when the search's candidate squares changed; the line before held no longer for Dark).
-    "pathagon": "b7 b2 f5 e6 b5 d1 c5 d7 f1 e4 b1 c7 c4 g4",
+    # Chosen move by move among moves after which the assessment stays even, and held at the
+    # bot's own 600 evaluations too (2026-12-04, when the search's candidate squares changed;
+    # the line before held no longer for Dark).
+    "pathagon": "b5 b2 f2 f3 g5 g6 a1 g2 c1 e1 a5 a6 d6 d2",
     "fixation": "a3-a1 d1-f2 a2-d5 c1-e1 a1-b2 b1-b3 h1-f3 b6-d6 f3-f2 e2-d1 h6-f6 d1-b1 "
     "g2-f2 c7-e7",
 }
