@@ -18,20 +18,20 @@ cover what those players prefer, not what is best.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))  # the scripts beside this one, after
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository
+
+import ai_series  # the script beside this one: the results file and its reader
 
 import engines
 from engines.ai.hooks import plan_of
 
 #: The recorded players that search every legal move at the root.
 FULL_WIDTH = frozenset({"normal", "hard", "ab"})
-#: The series' results file.
-RESULTS = Path(__file__).resolve().parent / "results" / "ai_series.jsonl"
 
 
 def coverage(records: list[dict[str, Any]], games: set[str] | None = None) -> dict[str, list[int]]:
@@ -61,11 +61,12 @@ def coverage(records: list[dict[str, Any]], games: set[str] | None = None) -> di
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
-    parser.add_argument("--results", type=Path, default=RESULTS, help="the series' results")
+    parser.add_argument(
+        "--results", type=Path, default=ai_series.RESULTS, help="the series' results"
+    )
     parser.add_argument("--games", default="", help="only these games (comma-separated)")
     ns = parser.parse_args(argv)
-    with ns.results.open() as f:
-        records = [json.loads(line) for line in f if line.strip()]
+    records = ai_series.read(ns.results)
     games = {g for g in ns.games.split(",") if g} or None
     print(f"{'size':<15}{'positions':>10}{'among the candidates':>22}{'candidates mean':>17}")
     for label, (positions, among, total) in coverage(records, games).items():
