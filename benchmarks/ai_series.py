@@ -8,8 +8,8 @@ Run: ``nice -n 19 .venv/bin/python benchmarks/ai_series.py padfoot3 inphexion9 -
 games of each match-up of those series, one worker, and appends them to
 ``benchmarks/results/ai_series.jsonl``; ``--report`` prints the tables.  A run goes on from
 the highest game number already recorded for each series and match-up (``--first N`` to start
-elsewhere), so a later session adds games instead of repeating them.  ``--list`` names the
-series.
+elsewhere), so a later session adds games instead of repeating them; ``--matchups
+hard-normal`` plays only those match-ups of the series.  ``--list`` names the series.
 
 The series (:data:`SERIES`): ``padfoot3`` (Iso-Path h4, ``hard`` against the Padfoot-like
 reference at depth 3, one ply deeper than the jes/isopath web default of depth 2), and per
@@ -410,20 +410,20 @@ def run(
     cap: int = CAP,
     progress: bool = True,
     heartbeat: int = 0,
+    matchups: Sequence[str] = (),
 ) -> list[dict[str, Any]]:
     """Play ``games`` more games of every match-up of each named series (in that order,
-    game number by game number across a series' match-ups) and append each as it ends."""
+    game number by game number across a series' match-ups), or of those among ``matchups``
+    only, and append each as it ends."""
     known = read(path)
     jobs = []
     for name in series:
         spec = SERIES[name]
-        starts = {
-            m: first if first is not None else next_game(known, name, m) for m in spec.matchups
-        }
+        chosen = [m for m in spec.matchups if not matchups or m in matchups]
+        starts = {m: first if first is not None else next_game(known, name, m) for m in chosen}
         for k in range(games):
             jobs += [
-                (name, m, starts[m] + k, wall_cap, ref_nodes, cap, (), heartbeat)
-                for m in spec.matchups
+                (name, m, starts[m] + k, wall_cap, ref_nodes, cap, (), heartbeat) for m in chosen
             ]
     stamp = commit()
     done: list[dict[str, Any]] = []
@@ -562,6 +562,9 @@ def main(argv: list[str] | None = None) -> None:
         "--heartbeat", type=int, default=0, help="print each game's ply every N plies"
     )
     parser.add_argument("--list", action="store_true", help="name the series")
+    parser.add_argument(
+        "--matchups", default="", help="comma-separated match-ups to play (default: all)"
+    )
     ns = parser.parse_args(argv)
     if ns.list:
         for name, spec in SERIES.items():
@@ -570,6 +573,10 @@ def main(argv: list[str] | None = None) -> None:
     unknown = [s for s in ns.series if s not in SERIES]
     if unknown:
         parser.error(f"no series {', '.join(unknown)}; --list names them")
+    matchups = [m for m in ns.matchups.split(",") if m]
+    offered = {m for name in ns.series for m in SERIES[name].matchups}
+    if set(matchups) - offered:
+        parser.error(f"no match-up {', '.join(sorted(set(matchups) - offered))} in those series")
     if ns.series:
         run(
             ns.series,
@@ -581,6 +588,7 @@ def main(argv: list[str] | None = None) -> None:
             workers=ns.workers,
             cap=ns.cap,
             heartbeat=ns.heartbeat,
+            matchups=matchups,
         )
     if ns.report or not ns.series:
         report(read(ns.results))

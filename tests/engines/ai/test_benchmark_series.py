@@ -102,6 +102,21 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
     assert games == [(2, "3"), (1, "1")]
 
 
+def test_a_run_may_play_some_match_ups_of_a_series_only(
+    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results = tmp_path / "series.jsonl"
+    spec = tiny.Series("inphexion 5x5", "inphexion", {"size": 5}, 2, ("normal-easy", "easy-easy"))
+    monkeypatch.setitem(tiny.SERIES, "two", spec)
+    played = tiny.run(["two"], 2, results, wall_cap=False, progress=False, matchups=["easy-easy"])
+    assert [(r["matchup"], r["game_no"]) for r in played] == [("easy-easy", 0), ("easy-easy", 1)]
+    assert tiny.read(results) == played
+    # A match-up the series does not have is refused before anything is played.
+    with pytest.raises(SystemExit) as refused:
+        tiny.main(["two", "--matchups", "hard-easy", "--results", str(results)])
+    assert refused.value.code == 2 and tiny.read(results) == played
+
+
 def test_a_game_without_progress_ends_with_a_recorded_draw(
     tiny: ModuleType, tmp_path: Path
 ) -> None:
