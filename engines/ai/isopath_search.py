@@ -64,7 +64,7 @@ from engines.ai.alphabeta import TABLE_LIMIT, Bound
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
 
-__all__ = ["Found", "evaluate", "search"]
+__all__ = ["Found", "below_root", "evaluate", "search"]
 
 NONE = -1
 #: The score of a won game for the winner, less one per ply until it is won.
@@ -893,6 +893,28 @@ def search(
         if all(s <= -WIN / 2 for s, _, _ in results):
             break
     return Found(_text(lay, best_turn), best_score, done, state.nodes)
+
+
+def below_root(position: Position) -> list[str]:
+    """The turns the search looks at in ``position`` when it meets it a few plies below its
+    root (:data:`THREATS_FROM` or more plies from the horizon): the best :data:`WIDTH` by one
+    look and each threatening step's best, the others only when all of those lose.  For the
+    candidates' benchmark (``benchmarks/ai_candidates.py``).
+
+    >>> import engines
+    >>> p = engines.new("isopath")
+    >>> kept = below_root(p)
+    >>> WIDTH <= len(kept) < len(p.legal_moves()) and set(kept) <= set(p.legal_moves())
+    True
+    """
+    assert isinstance(position, IsopathPosition)
+    lay = _layout(position)
+    h, p = list(position.heights), list(position.pieces)
+    mover = position.to_move
+    state = _Search(lay, h, p, None, None, set(), set())
+    ranked = state.ranked(_turns(lay, h, p, mover), mover, 1)
+    kept, _ = _kept(lay, p, mover, ranked, THREATS_FROM)
+    return [_text(lay, t) for t in kept]
 
 
 def choose(

@@ -5,6 +5,7 @@ opening, counted against the plan's candidates in the same positions."""
 from __future__ import annotations
 
 import engines
+from engines.ai.isopath_search import below_root
 from engines.ai.pathagon_player import pathagon_candidates
 from tests.scripts import load_script
 
@@ -34,3 +35,28 @@ def test_coverage_counts_the_searching_players_moves_after_the_opening() -> None
     # A game without a pruning plan (Maphex searches by the tree search) is not counted.
     assert bench.coverage([{**record, "game": "maphex", "label": "maphex 9x9"}]) == {}
     assert bench.coverage([record], games={"inphexion"}) == {}
+
+
+def test_iso_path_counts_the_turns_its_own_search_keeps_below_the_root() -> None:
+    bench = load_script("benchmarks/ai_candidates.py")
+    position = engines.new("isopath")
+    moves: list[str] = []
+    kept: list[list[str]] = []
+    for ply in range(5):
+        legal = position.legal_moves()
+        below = below_root(position)
+        kept.append(below)
+        # Normal (White) plays a kept turn at ply 2 and one the search leaves out at ply 4.
+        move = below[0] if ply == 2 else next(m for m in legal if m not in below)
+        moves.append(move)
+        position = position.play(move)
+    record = {
+        "game": "isopath",
+        "label": "isopath h4",
+        "options": {},
+        "matchup": "normal-easy",
+        "seat": 0,
+        "opening": 2,
+        "moves": moves,
+    }
+    assert bench.coverage([record]) == {"isopath h4": [2, 1, len(kept[2]) + len(kept[4])]}
