@@ -27,6 +27,14 @@ Every game, in the order played, goes through :func:`bot.ratings.update` from ne
 players' rated games do; the table prints mu, sigma, the shown number and the games of each.
 With ``--write`` the games are stored too, and a later run with ``--write`` adds its games
 after the stored ones (new openings, the rounds going on) and rates them all again in order.
+
+``--series`` rates, after the pool's own games, the games :mod:`benchmarks.ai_series` recorded
+on the pool's board between two of its players (the levels, and in Iso-Path the Padfoot-like
+reference at depth 2, ``padfoot2`` there; not the series' alpha-beta, which searches
+50,000 evaluations a move against this one's 4,000), leaving out those a game's earlier
+computer player played (:data:`ai_series.PLAYER_CHANGES`): the series play the levels at
+their whole budgets from random openings too, many more games of ``hard`` than a round-robin
+has time for.  ``--minutes 0 --hard-games 0 --series --write`` rates them without playing.
 """
 
 from __future__ import annotations
@@ -47,6 +55,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.append(str(ROOT / "benchmarks"))
 
 import ai  # the script beside this one: its reference players
+import ai_series  # the script beside this one: the series' recorded games
 
 import engines
 from bot.ratings import Pool, Rating, Result, update
@@ -158,6 +167,32 @@ def _played(
     return game
 
 
+#: The series' names of the players rated here by other names.
+SERIES_NAMES = {"padfoot2": "padfoot"}
+
+
+def series_games(pool: Pool, records: Sequence[dict[str, Any]]) -> list[Played]:
+    """The recorded series games (:func:`ai_series.read`) of ``pool`` between two of its
+    players, by their current computer player, in the order recorded; a game not finished
+    is left out."""
+    options = dict(next(p for p in engines.GAMES[pool.game].pools if p.key == pool.key).options)
+    names = set(players_of(pool.game))
+    found = []
+    for r in records:
+        if r["game"] != pool.game or r["options"] != options or r["score"] is None:
+            continue
+        if r["date"] < ai_series.PLAYER_CHANGES.get(r["game"], ""):
+            continue
+        first, second = (SERIES_NAMES.get(n, n) for n in r["matchup"].split("-", 1))
+        if first not in names or second not in names:
+            continue
+        seats = (first, second) if r["seat"] == 0 else (second, first)
+        winner = None if r["score"] == 0.5 else r["seat"] if r["score"] == 1.0 else 1 - r["seat"]
+        cpu = sum(sum(side) for side in r["cpu"])
+        found.append(Played(seats, winner, r["plies"], False, cpu))
+    return found
+
+
 def rate_games(names: Sequence[str], games: Sequence[Played]) -> dict[str, Rating]:
     """Every player's rating after ``games`` in order, each from a new rating."""
     ratings = {name: Rating() for name in names}
@@ -201,7 +236,7 @@ def print_table(data: dict[str, Any], pools: Sequence[str]) -> None:
         entry = data["pools"].get(key)
         if entry is None:
             continue
-        games = [Played.from_row(g) for g in entry["games"]]
+        games = [Played.from_row(g) for g in entry["games"] + entry.get("series", [])]
         for name, rating in entry["ratings"].items():
             won = sum(1 for g in games if name in g.seats and g.winner == g.seats.index(name))
             drawn = sum(1 for g in games if name in g.seats and g.winner is None)
@@ -212,9 +247,17 @@ def print_table(data: dict[str, Any], pools: Sequence[str]) -> None:
             )
         capped = sum(1 for g in games if g.capped)
         cpu = sum(g.cpu for g in games)
-        print(f"{key:<11}{len(games)} games ({capped} capped), {cpu:.0f} processor s")
+        recorded = len(entry.get("series", []))
+        print(
+            f"{key:<11}{len(games)} games ({capped} capped; {recorded} of the series), "
+            f"{cpu:.0f} processor s"
+        )
         if "command" in entry:
             print(f"{'':<11}{entry['command']} ({entry['date']})")
+
+
+def _series_records() -> list[dict[str, Any]]:
+    return ai_series.read(ai_series.RESULTS)
 
 
 def load() -> dict[str, Any]:
@@ -235,6 +278,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--write", action="store_true", help=f"store the result in {DATA.name}")
     parser.add_argument("--table", action="store_true", help="print the stored table only")
     parser.add_argument("--progress", action="store_true", help="print every finished game")
+    parser.add_argument(
+        "--series", action="store_true", help="rate the recorded series games of the pool too"
+    )
     ns = parser.parse_args(argv)
     wanted = [w for w in ns.only.split(",") if w] or [p.key for p in Pool]
     data = load()
@@ -262,7 +308,8 @@ def main(argv: list[str] | None = None) -> None:
         for seats in hard_schedule(names, had + ns.hard_games)[had:]:
             games.append(_played(pool, key, seats, number, ns))
             number += 1
-        ratings = rate_games(names, games)
+        recorded = series_games(pool, _series_records()) if ns.series else []
+        ratings = rate_games(names, games + recorded)
         command = "nice -n 10 .venv/bin/python benchmarks/ai.py --ratings " + " ".join(
             sys.argv[1:] if argv is None else argv
         )
@@ -275,6 +322,7 @@ def main(argv: list[str] | None = None) -> None:
                 for name, r in ratings.items()
             },
             "games": [g.row() for g in games],
+            "series": [g.row() for g in recorded],
         }
         print_table(data, [key])
         if ns.write:
@@ -282,7 +330,9 @@ def main(argv: list[str] | None = None) -> None:
             data["note"] = (
                 "Each pool's games in the order played (seat 0, seat 1, winning seat or null, "
                 "plies, capped at the ply limit and scored by evaluation, processor seconds), "
-                "rated from new ratings; levels by their iterations, no wall-time cap."
+                "rated from new ratings; levels by their iterations, no wall-time cap; then, "
+                "with --series, the recorded series games between the pool's players "
+                "(benchmarks/ai_series.py: same fields, listed as series)."
             )
             DATA.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n", encoding="utf-8")
 

@@ -75,9 +75,10 @@ def test_the_data_file_covers_every_pool_and_level() -> None:
         assert entry["date"] and entry["title"] == Pool(key).title
         names = set(entry["ratings"])
         assert {level.value for level in Level} <= names and {"random", "greedy"} <= names
-        # Every rating is what the stored games give, in order, through the bot's own model.
+        # Every rating is what the stored games give, in order, through the bot's own model:
+        # the round-robin's, then those of the accumulating series it rated (``--series``).
         ratings = {name: Rating() for name in names}
-        for first, second, winner, plies, capped, cpu in entry["games"]:
+        for first, second, winner, plies, capped, cpu in entry["games"] + entry.get("series", []):
             assert first in names and second in names and first != second
             assert winner in (0, 1, None) and plies > 0 and isinstance(capped, bool) and cpu >= 0
             ratings[first], ratings[second] = update(
