@@ -414,7 +414,8 @@ def run(
 ) -> list[dict[str, Any]]:
     """Play ``games`` more games of every match-up of each named series (in that order,
     game number by game number across a series' match-ups), or of those among ``matchups``
-    only, and append each as it ends."""
+    only, and append each as it ends (with several workers, in the order they end: a game is
+    never held back behind a longer one, and a run stopped early loses only unfinished games)."""
     known = read(path)
     jobs = []
     for name in series:
@@ -428,7 +429,7 @@ def run(
     stamp = commit()
     done: list[dict[str, Any]] = []
     with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=1) as pool:
-        for result in pool.imap(_job, jobs):
+        for result in pool.imap_unordered(_job, jobs):
             record = {
                 "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
                 "commit": stamp,
