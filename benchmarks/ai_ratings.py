@@ -130,9 +130,14 @@ class Played:
         return cls((str(first), str(second)), winner, int(plies), bool(capped), float(cpu))
 
 
+def _options(pool: Pool) -> dict[str, Any]:
+    """The game options of ``pool``'s board."""
+    return dict(next(p for p in engines.GAMES[pool.game].pools if p.key == pool.key).options)
+
+
 def play(pool: Pool, seats: tuple[str, str], number: int, cap: int) -> Played:
     """Game ``number`` of ``pool`` between the players named by seat."""
-    options = dict(next(p for p in engines.GAMES[pool.game].pools if p.key == pool.key).options)
+    options = _options(pool)
     players = players_of(pool.game)
     rng = random.Random(number * 7919 + 17)
     opener = random.Random(number // 2 * 31 + 7)
@@ -175,7 +180,7 @@ def series_games(pool: Pool, records: Sequence[dict[str, Any]]) -> list[Played]:
     """The recorded series games (:func:`ai_series.read`) of ``pool`` between two of its
     players, by their current computer player, in the order recorded; a game not finished
     is left out."""
-    options = dict(next(p for p in engines.GAMES[pool.game].pools if p.key == pool.key).options)
+    options = _options(pool)
     names = set(players_of(pool.game))
     found = []
     for r in records:
