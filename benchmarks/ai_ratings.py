@@ -32,7 +32,7 @@ after the stored ones (new openings, the rounds going on) and rates them all aga
 on the pool's board between two of its players (the levels, and in Iso-Path the Padfoot-like
 reference at depth 2, ``padfoot2`` there; not the series' alpha-beta, which searches
 50,000 evaluations a move against this one's 4,000), leaving out those a game's earlier
-computer player played (:data:`ai_series.PLAYER_CHANGES`): the series play the levels at
+computer player played (:func:`ai_series.current`): the series play the levels at
 their whole budgets from random openings too, many more games of ``hard`` than a round-robin
 has time for.  ``--minutes 0 --hard-games 0 --series --write`` rates them without playing.
 """
@@ -186,7 +186,7 @@ def series_games(pool: Pool, records: Sequence[dict[str, Any]]) -> list[Played]:
     for r in records:
         if r["game"] != pool.game or r["options"] != options or r["score"] is None:
             continue
-        if r["date"] < ai_series.PLAYER_CHANGES.get(r["game"], ""):
+        if not ai_series.current(r):
             continue
         first, second = (SERIES_NAMES.get(n, n) for n in r["matchup"].split("-", 1))
         if first not in names or second not in names:

@@ -374,6 +374,12 @@ def commit() -> str:
     return (head or "unknown") + ("+" if dirty else "")
 
 
+def current(record: dict[str, Any]) -> bool:
+    """Whether ``record`` was played by its game's current computer player (not recorded
+    before the player last changed, :data:`PLAYER_CHANGES`)."""
+    return bool(record["date"] >= PLAYER_CHANGES.get(record["game"], ""))
+
+
 def read(path: Path) -> list[dict[str, Any]]:
     """Every recorded game of the results file (none when it does not exist)."""
     if not path.exists():
@@ -488,7 +494,7 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
         opening = "standard" if r["opening"] == 0 else f"{r['opening']} random plies"
         if r.get("replayed"):
             opening = f"{r['replayed']} replayed"
-        if r["date"] < PLAYER_CHANGES.get(r["game"], ""):
+        if not current(r):
             opening += ", before"
         groups.setdefault((r["label"], opening, r["matchup"]), []).append(r)
     out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
