@@ -14,10 +14,12 @@ hard-normal`` plays only those match-ups of the series.  ``--list`` names the se
 The series (:data:`SERIES`): ``padfoot3`` (Iso-Path h4, ``hard`` against the Padfoot-like
 reference at depth 3, one ply deeper than the jes/isopath web default of depth 2), and per
 size ``inphexion9``, ``maphex16``, ``isopath5``, ``pathagon-standard`` (no random plies),
-``pathagon`` (the first two plies random) and ``inphexion5``, each with ``normal`` against
+``pathagon`` (the first two plies random) and ``inphexion5``, and the default sizes
+``maphex9``, ``inphexion7``, ``fixation`` and ``isopath4``, each with ``normal`` against
 ``easy``, ``hard`` against ``normal`` and ``hard`` against the game's reference (the
 alpha-beta of ``benchmarks/ai.py`` in the connection games, searching ``--ref-nodes``
-evaluations a move; the depth-2 Padfoot-like player in Iso-Path).  Seats alternate (game
+evaluations a move; the depth-2 Padfoot-like player in Iso-Path h5; none in Iso-Path h4,
+whose reference series is ``padfoot3``, nor in Lines of Fixation).  Seats alternate (game
 ``n``: the first-named player takes seat ``n % 2``); both games of a pair share their random
 first plies.  The levels search their whole iterations (``--no-wall-cap``: no wall-time cap,
 so a busy machine does not change their strength; the time figures are processor seconds).
@@ -115,6 +117,12 @@ SERIES: dict[str, Series] = {
     "pathagon-standard": Series("pathagon", "pathagon", {}, 0, (*LEVEL_PAIRS, "hard-ab")),
     "inphexion5": Series("inphexion 5x5", "inphexion", {"size": 5}, 2, (*LEVEL_PAIRS, "hard-ab")),
     "pathagon": Series("pathagon", "pathagon", {}, 2, (*LEVEL_PAIRS, "hard-ab")),
+    # The default sizes, so their level ratings rest on games at the levels' full budgets
+    # (their pools' round-robins of 2026-12-02 ran at shortened times).
+    "maphex9": Series("maphex 9x9", "maphex", {"size": 9}, 2, (*LEVEL_PAIRS, "hard-ab")),
+    "inphexion7": Series("inphexion 7x7", "inphexion", {}, 2, (*LEVEL_PAIRS, "hard-ab")),
+    "fixation": Series("fixation", "fixation", {}, 2, LEVEL_PAIRS),
+    "isopath4": Series("isopath h4", "isopath", {"size": 4}, 2, LEVEL_PAIRS),
 }
 
 
