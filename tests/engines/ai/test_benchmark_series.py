@@ -198,3 +198,19 @@ def test_the_timing_benchmark_reads_positions_of_a_recorded_hard_game(tmp_path: 
     assert found == [replayed[2], replayed[5]]
     assert timing.series_positions("maphex", {"size": 9}, [2], results) == []
     assert timing.series_positions("inphexion", {"size": 5}, [2], tmp_path / "none.jsonl") == []
+
+
+def test_every_rating_pool_has_a_series_of_the_level_pairs_on_its_board() -> None:
+    """Each game's rating pools (the boards the bot's levels are rated on) have a series on
+    that board with ``normal`` against ``easy`` and ``hard`` against ``normal``, so the level
+    ratings (``benchmarks/ai.py --ratings --series``) can rest on games at full budgets."""
+    mod = _series()
+    for key, spec in engines.GAMES.items():
+        for pool in spec.pools:
+            played = {
+                m
+                for s in mod.SERIES.values()
+                if s.game == key and s.options == dict(pool.options)
+                for m in s.matchups
+            }
+            assert set(mod.LEVEL_PAIRS) <= played, pool.key
