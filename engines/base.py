@@ -18,8 +18,9 @@ import enum
 import random
 import re
 import unicodedata
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field, fields
+from functools import cache
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeAlias
 
@@ -585,9 +586,30 @@ class Position(abc.ABC):
             start = ""
         return [m for m in self.legal_moves() if m.startswith(start)][:limit]
 
+    def content(self) -> Hashable:
+        """What the position compares and hashes by, apart from it: equal for two positions
+        exactly when they are equal.  A search's transposition table keeps this rather than
+        the position, so it does not keep the work a position caches (its listed moves, tens
+        of kB a Lines of Fixation position).
+
+        >>> import engines
+        >>> a = engines.new("pathagon").play("d4")
+        >>> a.content() == engines.new("pathagon").play("d4").content()
+        True
+        >>> a.content() == engines.new("pathagon").play("c4").content()
+        False
+        """
+        return (type(self), *(getattr(self, name) for name in _compared(type(self))))
+
     def _over_check(self) -> None:
         if self.outcome is not None:
             raise IllegalMove(IllegalMoveCode.GAME_OVER)
+
+
+@cache
+def _compared(kind: type[Position]) -> tuple[str, ...]:
+    """The fields a position class's ``==`` compares (each subclass is a dataclass)."""
+    return tuple(f.name for f in fields(kind) if f.compare)  # type: ignore[arg-type]
 
 
 def turn_dict(pos: Position) -> dict[str, Any]:

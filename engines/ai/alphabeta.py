@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
@@ -36,10 +36,11 @@ __all__ = ["TABLE_LIMIT", "WIN", "Bound", "Found", "Plan", "search"]
 WIN = 1000.0
 
 #: Transposition table entries a search keeps: a full table is cleared before the next entry
-#: goes in (each entry holds a position, so a search on time alone, with no evaluation budget,
-#: would otherwise grow it for as long as it runs).  Above the evaluations of the largest
-#: level's budget (each entry is a node that evaluated at least once), so a budgeted search
-#: never reaches it.  Iso-Path's own search (:mod:`engines.ai.isopath_search`) keeps the same.
+#: goes in (each entry holds a position's content, so a search on time alone, with no
+#: evaluation budget, would otherwise grow it for as long as it runs).  Above the
+#: evaluations of the largest level's budget (each entry is a node that evaluated at least
+#: once), so a budgeted search never reaches it.  Iso-Path's own search
+#: (:mod:`engines.ai.isopath_search`) keeps the same.
 TABLE_LIMIT = 100_000
 
 
@@ -120,8 +121,9 @@ class _Search:
         #: of them is found not to lose at once, so the answer is never a move whose reply
         #: was not looked at while one was checked safe)
         self.free = False
-        # position -> (depth, score, Bound, best move), at most TABLE_LIMIT of them
-        self.table: dict[Position, tuple[int, float, Bound, str | None]] = {}
+        # position's content -> (depth, score, Bound, best move), at most TABLE_LIMIT of them
+        # (the content, not the position: a position keeps its listed moves)
+        self.table: dict[Hashable, tuple[int, float, Bound, str | None]] = {}
 
     def static(self, pos: Position) -> float:
         """``pos``'s value for its player to move, in ``[-1, 1]`` (a finished game: ±WIN)."""
@@ -155,7 +157,8 @@ class _Search:
         """``pos``'s value for its player to move, searched ``depth`` plies."""
         if pos.outcome is not None or depth == 0:
             return self.static(pos)
-        entry = self.table.get(pos)
+        key = pos.content()
+        entry = self.table.get(key)
         first: str | None = None
         if entry is not None:
             d, score, bound, first = entry
@@ -189,9 +192,9 @@ class _Search:
                 alpha = score
             if alpha >= beta:
                 break
-        if len(self.table) >= TABLE_LIMIT and pos not in self.table:
+        if len(self.table) >= TABLE_LIMIT and key not in self.table:
             self.table.clear()
-        self.table[pos] = (depth, best, Bound.of(best, start_alpha, beta), best_move)
+        self.table[key] = (depth, best, Bound.of(best, start_alpha, beta), best_move)
         return best
 
 

@@ -84,3 +84,32 @@ def test_one_bound_for_every_table_and_no_level_reaches_it() -> None:
     assert isopath_search.TABLE_LIMIT is alphabeta.TABLE_LIMIT
     # A budgeted search stores at most one entry per evaluation.
     assert BUDGETS[Level.HARD].iterations * NODES_PER_ITERATION < alphabeta.TABLE_LIMIT
+
+
+def test_the_table_keeps_contents_not_positions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each entry is the position's content (equal exactly when the positions are), not the
+    position with the moves it listed: in a recorded series game (Lines of Fixation, ply 9)
+    ``hard``'s move peaked at 474 MB with positions kept, 73 MB with contents
+    (``benchmarks/ai_memory.py``, the README's "Memory a move")."""
+    kept: list[alphabeta._Search] = []
+    start = alphabeta._Search.__init__
+
+    def spy(self: alphabeta._Search, *args: Any) -> None:
+        start(self, *args)
+        kept.append(self)
+
+    monkeypatch.setattr(alphabeta._Search, "__init__", spy)
+    position = _middle()
+    found = _search_on_time_alone(3)
+    (state,) = kept
+    assert found.move in position.legal_moves()
+    assert state.table and not any(isinstance(k, Position) for k in state.table)
+    assert position.play(found.move).content() in state.table
+    # Equal positions (played again from the start) have equal contents; a position with
+    # the same board reached by another last move does not.
+    again = _middle()
+    assert again is not position and again.content() == position.content()
+    assert hash(again.content()) == hash(position.content())
+    moved = position.play(found.move)
+    assert moved.content() != position.content()
+    assert dataclasses.replace(position, last_move=None).content() != position.content()

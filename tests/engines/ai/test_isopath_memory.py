@@ -41,4 +41,6 @@ def test_a_reference_search_keeps_no_list_of_every_turn(monkeypatch: pytest.Monk
     )
     assert found.move in p.legal_moves()
     (state,) = kept
-    assert state.table and not any("_legal" in vars(q) for q in state.table)
+    # The table keeps each position's content, not the position (nor what it cached).
+    assert state.table and not any(isinstance(k, engines.Position) for k in state.table)
+    assert p.play(found.move).content() in state.table
