@@ -17,6 +17,7 @@ from engines.ai import BUDGETS, NODES_PER_ITERATION, alphabeta, isopath_search
 from engines.ai.fixation_player import PLAYER
 from engines.base import Position
 from engines.levels import Level
+from tests.engines.ai.test_isopath_memory import searches
 
 #: A search ends by its depth, not by this far deadline: on time alone, yet the same search
 #: on any machine.
@@ -91,14 +92,7 @@ def test_the_table_keeps_contents_not_positions(monkeypatch: pytest.MonkeyPatch)
     position with the moves it listed: in a recorded series game (Lines of Fixation, ply 9)
     ``hard``'s move peaked at 474 MB with positions kept, 73 MB with contents
     (``benchmarks/ai_memory.py``, the README's "Memory a move")."""
-    kept: list[alphabeta._Search] = []
-    start = alphabeta._Search.__init__
-
-    def spy(self: alphabeta._Search, *args: Any) -> None:
-        start(self, *args)
-        kept.append(self)
-
-    monkeypatch.setattr(alphabeta._Search, "__init__", spy)
+    kept = searches(monkeypatch)
     position = _middle()
     found = _search_on_time_alone(3)
     (state,) = kept

@@ -26,8 +26,8 @@ def test_candidates_leave_no_list_of_every_turn_on_the_position() -> None:
         assert moves and set(moves) <= set(legal) and len(set(moves)) == len(moves)
 
 
-def test_a_reference_search_keeps_no_list_of_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
-    p = engines.position_after("isopath", SERIES_GAME[:39])
+def searches(monkeypatch: pytest.MonkeyPatch) -> list[alphabeta._Search]:
+    """Every alpha-beta search started from now on, with its state (its table) as it ends."""
     kept: list[alphabeta._Search] = []
     start = alphabeta._Search.__init__
 
@@ -36,6 +36,12 @@ def test_a_reference_search_keeps_no_list_of_every_turn(monkeypatch: pytest.Monk
         kept.append(self)
 
     monkeypatch.setattr(alphabeta._Search, "__init__", spy)
+    return kept
+
+
+def test_a_reference_search_keeps_no_list_of_every_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    p = engines.position_after("isopath", SERIES_GAME[:39])
+    kept = searches(monkeypatch)
     found = alphabeta.search(
         p, isopath_plan.reference_candidates(p), isopath_plan.REFERENCE, nodes=3000
     )
