@@ -19,7 +19,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Callable, Hashable, Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import Field, dataclass, field, fields
 from functools import cache
 from types import MappingProxyType
 from typing import Any, ClassVar, TypeAlias
@@ -540,6 +540,9 @@ class Position(abc.ABC):
     outcome: Outcome | None
     #: The sides the rules name, seat 0's first: the same as its :attr:`Game.sides`.
     sides: ClassVar[tuple[str, str]]
+    #: Set by ``@dataclass`` on each subclass (declared so type checkers know a position
+    #: class is a dataclass: :func:`dataclasses.fields` reads it).
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
 
     @abc.abstractmethod
     def legal_moves(self) -> list[str]:
@@ -609,7 +612,7 @@ class Position(abc.ABC):
 @cache
 def _compared(kind: type[Position]) -> tuple[str, ...]:
     """The fields a position class's ``==`` compares (each subclass is a dataclass)."""
-    return tuple(f.name for f in fields(kind) if f.compare)  # type: ignore[arg-type]
+    return tuple(f.name for f in fields(kind) if f.compare)
 
 
 def turn_dict(pos: Position) -> dict[str, Any]:

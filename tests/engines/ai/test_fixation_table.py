@@ -98,12 +98,12 @@ def test_the_table_keeps_contents_not_positions(monkeypatch: pytest.MonkeyPatch)
     (state,) = kept
     assert found.move in position.legal_moves()
     assert state.table and not any(isinstance(k, Position) for k in state.table)
-    assert position.play(found.move).content() in state.table
+    child = position.play(found.move)
+    assert child.content() in state.table
     # Equal positions (played again from the start) have equal contents; a position with
     # the same board reached by another last move does not.
     again = _middle()
     assert again is not position and again.content() == position.content()
     assert hash(again.content()) == hash(position.content())
-    moved = position.play(found.move)
-    assert moved.content() != position.content()
+    assert child.content() != position.content()
     assert dataclasses.replace(position, last_move=None).content() != position.content()
