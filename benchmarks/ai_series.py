@@ -19,7 +19,10 @@ size ``inphexion9``, ``maphex16``, ``isopath5``, ``pathagon-standard`` (no rando
 ``easy``, ``hard`` against ``normal`` and ``hard`` against the game's reference (the
 alpha-beta of ``benchmarks/ai.py`` in the connection games, searching ``--ref-nodes``
 evaluations a move; the depth-2 Padfoot-like player in Iso-Path h5; none in Iso-Path h4,
-whose reference series is ``padfoot3``, nor in Lines of Fixation).  Seats alternate (game
+whose reference series is ``padfoot3``, nor in Lines of Fixation); ``pathagon-standard``
+also plays ``hard`` against ``abtie``, that alpha-beta playing, of the root moves it finds
+equal, one chosen by the game's seed (from one fixed opening the levels and ``ab`` choose
+alike every game, so only ``abtie``'s games differ).  Seats alternate (game
 ``n``: the first-named player takes seat ``n % 2``); both games of a pair share their random
 first plies.  The levels search their whole iterations (``--no-wall-cap``: no wall-time cap,
 so a busy machine does not change their strength; the time figures are processor seconds).
@@ -114,7 +117,11 @@ SERIES: dict[str, Series] = {
     "isopath5": Series(
         "isopath h5", "isopath", {"size": 5}, 2, (*LEVEL_PAIRS, f"hard-padfoot{PADFOOT_DEPTH}")
     ),
-    "pathagon-standard": Series("pathagon", "pathagon", {}, 0, (*LEVEL_PAIRS, "hard-ab")),
+    # From the standard opening the levels and ``ab`` choose alike whatever the seed, so
+    # their games repeat; ``abtie`` plays a different one of its equal moves each game.
+    "pathagon-standard": Series(
+        "pathagon", "pathagon", {}, 0, (*LEVEL_PAIRS, "hard-ab", "hard-abtie")
+    ),
     "inphexion5": Series("inphexion 5x5", "inphexion", {"size": 5}, 2, (*LEVEL_PAIRS, "hard-ab")),
     "pathagon": Series("pathagon", "pathagon", {}, 2, (*LEVEL_PAIRS, "hard-ab")),
     # The default sizes, so their level ratings rest on games at the levels' full budgets
@@ -181,13 +188,20 @@ def _level(level: Level, seed: int, wall_cap: bool) -> Player:
     return play
 
 
-def _alphabeta(nodes: int) -> Player:
+def _alphabeta(nodes: int, ties: int | None = None) -> Player:
+    """The alpha-beta reference; with ``ties``, a seed, its root moves are shuffled by that
+    seed and the ply before each search, so of moves it finds equal it plays one by the seed
+    (the search keeps the given order among equals) rather than always the first listed."""
     import ai  # the script beside this one: the reference's connection evaluation
 
     plan = alphabeta.Plan(ai._connection_value, max_depth=4)
 
     def play(pos: engines.Position, history: list[engines.Position]) -> str:
-        return alphabeta.search(pos, pos.legal_moves(), plan, nodes=nodes).move
+        moves = pos.legal_moves()
+        if ties is not None:
+            moves = list(moves)
+            random.Random(ties * 1000 + pos.ply).shuffle(moves)
+        return alphabeta.search(pos, moves, plan, nodes=nodes).move
 
     return play
 
@@ -203,11 +217,14 @@ def _padfoot(depth: int) -> Player:
 
 
 def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
-    """The player named ``name``: a level, ``ab`` or ``padfootN`` (depth ``N``)."""
+    """The player named ``name``: a level, ``ab``, ``abtie`` (``ab`` breaking ties by
+    ``seed``) or ``padfootN`` (depth ``N``)."""
     if name in LEVELS:
         return _level(Level(name), seed, wall_cap)
     if name == "ab":
         return _alphabeta(ref_nodes)
+    if name == "abtie":
+        return _alphabeta(ref_nodes, ties=seed)
     if name.startswith("padfoot"):
         return _padfoot(int(name.removeprefix("padfoot")))
     raise ValueError(f"no player {name!r}")
@@ -220,6 +237,8 @@ def budget(name: str, wall_cap: bool, ref_nodes: int) -> dict[str, Any]:
         return {"iterations": b["iterations"], "seconds": b["seconds"] if wall_cap else None}
     if name == "ab":
         return {"nodes": ref_nodes, "depth": 4}
+    if name == "abtie":
+        return {"nodes": ref_nodes, "depth": 4, "ties": "seeded"}
     return {"nodes": PADFOOT_NODES, "depth": int(name.removeprefix("padfoot"))}
 
 

@@ -214,3 +214,17 @@ def test_every_rating_pool_has_a_series_of_the_level_pairs_on_its_board() -> Non
                 for m in s.matchups
             }
             assert set(mod.LEVEL_PAIRS) <= played, pool.key
+
+
+def test_from_the_standard_opening_abtie_plays_one_of_its_equal_moves_by_the_seed() -> None:
+    """From Pathagon's standard opening the alpha-beta reference plays the same first move
+    whatever the seed; ``abtie`` plays one of the moves it finds equal, the same for one seed
+    and not the same for every seed, so the series' games from that opening differ."""
+    mod = _series()
+    start = engines.new("pathagon")
+    first = {mod.player("ab", seed, False, 400)(start, []) for seed in range(6)}
+    tied = [mod.player("abtie", seed, False, 400)(start, []) for seed in range(6)]
+    assert len(first) == 1 and len(set(tied)) > 1
+    assert tied == [mod.player("abtie", seed, False, 400)(start, []) for seed in range(6)]
+    assert "hard-abtie" in mod.SERIES["pathagon-standard"].matchups
+    assert mod.budget("abtie", False, 400) == {"nodes": 400, "depth": 4, "ties": "seeded"}
