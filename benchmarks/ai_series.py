@@ -35,6 +35,15 @@ than one half plus :data:`~engines.ai.draws.HELD_MARGIN`; after
 :data:`~engines.ai.draws.CLAIM_AFTER` plies without progress the draw is claimed.  A game
 still going after ``--cap`` plies (a safety net, not a rule) is recorded as not finished.
 
+A game stopped before its end (the run killed: a session's time is up) is not lost: after
+every ply the game so far is written to a file of its own in ``ai_series_unfinished/``
+beside the results file (:func:`save_unfinished`, replaced whole, so a kill leaves the last
+ply's), and the next run of that game (``--first N --games 1``, or the next game in turn)
+goes on from there rather than from its start (:func:`play_game`); the players keep nothing
+between moves but what the positions and the seed give them, so the game goes on as it
+would have.  Its record lists the plies it went on from (``resumed``); ``--report`` names
+the games in progress.
+
 A line of the results file: the date, the commit, the series, game, options, opening,
 match-up, game number and the first-named player's seat, its score (1, 0, one half; ``null``
 when not finished) and how the game ended, the plies, and for each side its processor seconds
@@ -95,6 +104,8 @@ PLAYER_CHANGES = {
 LEVELS = frozenset(lv.value for lv in Level)
 #: Plies after which a game is recorded as not finished (a safety net).
 CAP = 1000
+#: The folder, beside a results file, of the games in progress (one file each).
+UNFINISHED = "ai_series_unfinished"
 
 
 @dataclass(frozen=True)
@@ -277,6 +288,38 @@ def _quiet(
     return False
 
 
+def unfinished_path(folder: Path, series: str, matchup: str, game_no: int) -> Path:
+    """The file of game ``game_no`` of ``series``' ``matchup`` while it is in progress."""
+    return folder / f"{series}_{matchup}_{game_no}.json"
+
+
+def save_unfinished(path: Path, game: dict[str, Any]) -> None:
+    """Write the game in progress ``game`` to ``path``, replacing the file whole (a process
+    killed while writing leaves the previous ply's file)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part")
+    part.write_text(json.dumps(game, separators=(",", ":")))
+    os.replace(part, path)
+
+
+def load_unfinished(path: Path | None, series: str, matchup: str, game_no: int) -> dict[str, Any]:
+    """The game in progress at ``path`` (empty when there is none); refused when the file is
+    another game's."""
+    if path is None or not path.exists():
+        return {}
+    game: dict[str, Any] = json.loads(path.read_text())
+    if (game["series"], game["matchup"], game["game_no"]) != (series, matchup, game_no):
+        raise ValueError(f"{path} holds another game: {game['series']} {game['matchup']} "
+                         f"game {game['game_no']}")  # fmt: skip
+    return game
+
+
+def in_progress(folder: Path) -> list[dict[str, Any]]:
+    """The games in progress in ``folder``, by series, match-up and game number."""
+    games = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+    return sorted(games, key=lambda g: (g["series"], g["matchup"], g["game_no"]))
+
+
 def play_game(
     series: str,
     matchup: str,
@@ -286,12 +329,18 @@ def play_game(
     cap: int = CAP,
     replay: Sequence[str] = (),
     heartbeat: int = 0,
+    unfinished: Path | None = None,
 ) -> dict[str, Any]:
     """One game of ``matchup`` in ``series``; the line to record (without date and commit).
     ``replay``: moves played first, in place of the random opening (a recorded line, e.g. a
     shuffle, whose plies count towards the no-progress rules like any others); ``heartbeat``:
-    print the ply and the plies without progress every that many plies (0: never)."""
+    print the ply and the plies without progress every that many plies (0: never);
+    ``unfinished``: the game's file while in progress (:func:`unfinished_path`), written after
+    every ply, removed when the game ends; when it holds the game stopped earlier, the
+    game goes on from its last ply (its moves played again, not searched)."""
     spec = SERIES[series]
+    earlier = load_unfinished(unfinished, series, matchup, game_no)
+    before: list[str] = earlier.get("moves", [])
     names = matchup.split("-", 1)
     seat = game_no % 2
     rng_seed = game_no * 7919 + spec.matchups.index(matchup) * 100_003
@@ -299,7 +348,8 @@ def play_game(
         player(names[0], rng_seed, wall_cap, ref_nodes),
         player(names[1], rng_seed + 1, wall_cap, ref_nodes),
     ]
-    sides = [Side(), Side()]
+    sides = [Side(**side) for side in earlier["sides"]] if earlier else [Side(), Side()]
+    resumed: list[int] = [*earlier.get("resumed", []), len(before)] if earlier else []
     pos = engines.new(spec.game, **spec.options)
     opener = random.Random(game_no // 2 * 31 + 7)  # both seats of a pair share the opening
     mark = player_of(spec.game).progress
@@ -316,6 +366,8 @@ def play_game(
             move = replay[pos.ply]
         elif not replay and pos.ply < spec.opening:
             move = opener.choice(pos.legal_moves())
+        elif pos.ply < len(before):
+            move = before[pos.ply]  # played before the game was stopped
         else:
             # The positions replayed afresh for each move, as the bot's search worker does
             # (:func:`bot.sessions.thinker.search_move`): none keeps what an earlier move
@@ -329,6 +381,10 @@ def play_game(
             sides[who].peak_mb.append(round(_peak_mb(), 1))
         moves.append(move)
         pos = pos.play(move)
+        if unfinished is not None and pos.ply > len(before):
+            game = {"series": series, "matchup": matchup, "game_no": game_no, "moves": moves}
+            game |= {"sides": [dataclasses.asdict(side) for side in sides], "resumed": resumed}
+            save_unfinished(unfinished, game)
         quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
         if heartbeat and pos.ply % heartbeat == 0:
             print(
@@ -353,6 +409,8 @@ def play_game(
         score = 0.5
     else:
         score = None
+    if unfinished is not None:
+        unfinished.unlink(missing_ok=True)
     return {
         "series": series,
         "label": spec.label,
@@ -360,6 +418,7 @@ def play_game(
         "options": spec.options,
         "opening": 0 if replay else spec.opening,
         "replayed": len(replay),
+        "resumed": resumed,
         "matchup": matchup,
         "game_no": game_no,
         "seat": seat,
@@ -379,7 +438,9 @@ def play_game(
     }
 
 
-def _job(args: tuple[str, str, int, bool, int, int, Sequence[str], int]) -> dict[str, Any]:
+def _job(
+    args: tuple[str, str, int, bool, int, int, Sequence[str], int, Path | None],
+) -> dict[str, Any]:
     return play_game(*args)
 
 
@@ -448,17 +509,20 @@ def run(
     """Play ``games`` more games of every match-up of each named series (in that order,
     game number by game number across a series' match-ups), or of those among ``matchups``
     only, and append each as it ends (with several workers, in the order they end: a game is
-    never held back behind a longer one, and a run stopped early loses only unfinished games)."""
+    never held back behind a longer one, and a game stopped early goes on from its last ply
+    when next run)."""
     known = read(path)
+    folder = path.parent / UNFINISHED
     jobs = []
     for name in series:
         spec = SERIES[name]
         chosen = [m for m in spec.matchups if not matchups or m in matchups]
         starts = {m: first if first is not None else next_game(known, name, m) for m in chosen}
         for k in range(games):
-            jobs += [
-                (name, m, starts[m] + k, wall_cap, ref_nodes, cap, (), heartbeat) for m in chosen
-            ]
+            for m in chosen:
+                n = starts[m] + k
+                paused = unfinished_path(folder, name, m, n)
+                jobs.append((name, m, n, wall_cap, ref_nodes, cap, (), heartbeat, paused))
     stamp = commit()
     done: list[dict[str, Any]] = []
     with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=1) as pool:
@@ -507,13 +571,18 @@ def pairs(records: list[dict[str, Any]]) -> str:
     return f"{both.count(2.0)}/{sum(0 < t < 2 for t in both)}/{both.count(0.0)}"
 
 
-def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) -> None:
+def report(
+    records: list[dict[str, Any]],
+    out: Callable[[str], None] = print,
+    unfinished: Sequence[dict[str, Any]] = (),
+) -> None:
     """The tables of every recorded game: per series and match-up, the first-named player's
     score with its 95 % interval and how many of its games differ (players that choose alike
     from one opening play one game per seat again and again: the interval then overstates
     what is known) and, from random openings, how its pairs of games from one opening ended
     (:func:`pairs`); games played by a game's earlier player (:data:`PLAYER_CHANGES`) apart,
-    their opening marked "before"; per size and player, time and peak memory a move."""
+    their opening marked "before"; per size and player, time and peak memory a move; and the
+    games ``unfinished`` (:func:`in_progress`) with how to go on with each."""
     import ai  # the Wilson interval
 
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
@@ -577,6 +646,10 @@ def report(records: list[dict[str, Any]], out: Callable[[str], None] = print) ->
     repeats = len(records) - len({(r["series"], r["matchup"], r["game_no"]) for r in records})
     if repeats:
         out(f"{repeats} game(s) repeat a recorded series, match-up and game number")
+    for g in unfinished:
+        out(f"in progress: {g['series']} {g['matchup']} game {g['game_no']} at ply "
+            f"{len(g['moves'])} (goes on with: {g['series']} --matchups {g['matchup']} "
+            f"--first {g['game_no']} --games 1)")  # fmt: skip
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -625,7 +698,7 @@ def main(argv: list[str] | None = None) -> None:
             matchups=matchups,
         )
     if ns.report or not ns.series:
-        report(read(ns.results))
+        report(read(ns.results), unfinished=in_progress(ns.results.parent / UNFINISHED))
 
 
 if __name__ == "__main__":

@@ -175,6 +175,66 @@ def test_each_move_is_searched_from_positions_replayed_afresh(
         assert (pos.heights, pos.pieces) == (expected.heights, expected.pieces)
 
 
+def test_a_stopped_game_goes_on_from_its_last_ply(
+    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A run killed mid-game (a session's time is up) leaves the game's file as of its last
+    ply; the next run of that game plays those moves again without searching them and goes on
+    as the game would have, and the record says where it went on from."""
+    whole = tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14)
+    results = tmp_path / "series.jsonl"
+    folder = results.parent / tiny.UNFINISHED
+    paused = tiny.unfinished_path(folder, "tiny-isopath", "easy-easy", 0)
+    real = tiny.player
+    searched: list[int] = []
+
+    def stopping_at(ply: int) -> object:
+        def make(name: str, *args: object) -> object:
+            play = real(name, *args)
+
+            def spy(pos: engines.Position, history: list[engines.Position]) -> str:
+                if pos.ply == ply:
+                    raise KeyboardInterrupt  # as the process killed mid-search
+                searched.append(pos.ply)
+                return play(pos, history)
+
+            return spy
+
+        return make
+
+    monkeypatch.setattr(tiny, "player", stopping_at(5))
+    with pytest.raises(KeyboardInterrupt):
+        tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
+    game = json.loads(paused.read_text())
+    assert game["moves"] == whole["moves"][:5] and game["resumed"] == []
+    assert sum(map(len, game["sides"][0].values())) + sum(map(len, game["sides"][1].values())) == 15
+    # The report names it, with the command that goes on with it.
+    lines: list[str] = []
+    tiny.report([], lines.append, unfinished=tiny.in_progress(folder))
+    assert lines[-1] == ("in progress: tiny-isopath easy-easy game 0 at ply 5 (goes on with: "
+                         "tiny-isopath --matchups easy-easy --first 0 --games 1)")  # fmt: skip
+    # Stopped again at ply 9, then run to its end: the moves are the uninterrupted game's.
+    searched.clear()
+    monkeypatch.setattr(tiny, "player", stopping_at(9))
+    with pytest.raises(KeyboardInterrupt):
+        tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
+    assert searched == [5, 6, 7, 8]  # the five plies before were played again, not searched
+    monkeypatch.setattr(tiny, "player", real)
+    monkeypatch.setattr(tiny, "commit", lambda: "test")
+    (record,) = tiny.run(
+        ["tiny-isopath"], 1, results, first=0, wall_cap=False, cap=14, progress=False,
+        matchups=["easy-easy"],
+    )  # fmt: skip
+    assert record["moves"] == whole["moves"] and record["resumed"] == [5, 9]
+    assert [len(side) for side in record["cpu"]] == [len(side) for side in whole["cpu"]]
+    assert record["cpu"][0][:2] == game["sides"][0]["cpu"][:2]  # the earlier runs' timings kept
+    assert not paused.exists() and tiny.in_progress(folder) == []
+    # Another game's file in its place is refused, not played on.
+    tiny.save_unfinished(paused, {**game, "game_no": 3})
+    with pytest.raises(ValueError, match="holds another game"):
+        tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
+
+
 def test_the_timing_benchmark_reads_positions_of_a_recorded_hard_game(tmp_path: Path) -> None:
     """``benchmarks/ai_time.py --series-plies`` times positions of a real recorded game: those
     of the first game of the size in which ``hard`` played, at the plies asked that it
