@@ -349,7 +349,7 @@ def play_game(
         player(names[1], rng_seed + 1, wall_cap, ref_nodes),
     ]
     sides = [Side(**side) for side in earlier["sides"]] if earlier else [Side(), Side()]
-    resumed: list[int] = [*earlier.get("resumed", []), len(before)] if earlier else []
+    resumed: list[int] = [*earlier["resumed"], len(before)] if earlier else []
     pos = engines.new(spec.game, **spec.options)
     opener = random.Random(game_no // 2 * 31 + 7)  # both seats of a pair share the opening
     mark = player_of(spec.game).progress
@@ -383,8 +383,8 @@ def play_game(
         pos = pos.play(move)
         if unfinished is not None and pos.ply > len(before):
             game = {"series": series, "matchup": matchup, "game_no": game_no, "moves": moves}
-            game |= {"sides": [dataclasses.asdict(side) for side in sides], "resumed": resumed}
-            save_unfinished(unfinished, game)
+            sofar = [dataclasses.asdict(side) for side in sides]
+            save_unfinished(unfinished, {**game, "sides": sofar, "resumed": resumed})
         quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
         if heartbeat and pos.ply % heartbeat == 0:
             print(

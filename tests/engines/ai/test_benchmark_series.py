@@ -207,7 +207,12 @@ def test_a_stopped_game_goes_on_from_its_last_ply(
         tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
     game = json.loads(paused.read_text())
     assert game["moves"] == whole["moves"][:5] and game["resumed"] == []
-    assert sum(map(len, game["sides"][0].values())) + sum(map(len, game["sides"][1].values())) == 15
+    # Its five moves' timings kept on their sides (no random plies in this series): three of
+    # the first-named player's, two of the other's, each with its peak and base memory.
+    assert [[len(side[k]) for k in ("cpu", "peak_mb", "base_mb")] for side in game["sides"]] == [
+        [3, 3, 3],
+        [2, 2, 2],
+    ]
     # The report names it, with the command that goes on with it.
     lines: list[str] = []
     tiny.report([], lines.append, unfinished=tiny.in_progress(folder))
