@@ -377,8 +377,9 @@ def main() -> None:
     parser.add_argument(
         "--first",
         type=int,
-        default=0,
-        help="the first game number (a later run with --first N adds games, not repeats)",
+        default=None,
+        help="the first game number (a later run with --first N adds games, not repeats;"
+        " default 0, and with --series after the series' last game)",
     )
     parser.add_argument("--workers", type=int, default=2, help="worker processes")
     parser.add_argument(
@@ -464,7 +465,7 @@ def main() -> None:
 
         chosen = [s for s in ns.series.split(",") if s]
         extra = ["--no-wall-cap"] if ns.no_wall_cap else []
-        extra += ["--first", str(ns.first)] if ns.first else []
+        extra += ["--first", str(ns.first)] if ns.first is not None else []
         extra += ["--report"] if ns.report else []
         ai_series.main([*chosen, "--games", str(ns.games), "--workers", str(ns.workers), *extra])
         return
@@ -486,6 +487,7 @@ def main() -> None:
     # Game by game number across every match-up, so that a run stopped early (or read
     # through --table-every) has figures for all of them.
     hard_games = ns.games if ns.hard_games is None else ns.hard_games
+    first = ns.first or 0
     jobs = [
         (
             label,
@@ -499,11 +501,11 @@ def main() -> None:
             ns.hard_share,
             ns.ai_level,
         )
-        for n in range(ns.first, ns.first + max(ns.games, hard_games))
+        for n in range(first, first + max(ns.games, hard_games))
         for label, game, options in GAMES
         if not wanted or game in wanted
         for matchup in matchups
-        if n - ns.first < (hard_games if matchup == "hard" else ns.games) and fits(game, matchup)
+        if n - first < (hard_games if matchup == "hard" else ns.games) and fits(game, matchup)
     ]
     print(f"budgets: {', '.join(f'{lv.value} {budget_of(lv)}' for lv in Level)}")
     print(

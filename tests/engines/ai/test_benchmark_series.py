@@ -7,6 +7,7 @@ games are short; the series' real figures come from the benchmark."""
 from __future__ import annotations
 
 import json
+import sys
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -293,3 +294,21 @@ def test_from_the_standard_opening_abtie_plays_one_of_its_equal_moves_by_the_see
     assert tied == [mod.player("abtie", seed, False, 400)(start, []) for seed in range(6)]
     assert "hard-abtie" in mod.SERIES["pathagon-standard"].matchups
     assert mod.budget("abtie", False, 400) == {"nodes": 400, "depth": 4, "ties": "seeded"}
+
+
+def test_the_ai_benchmark_hands_the_series_its_first_game_number_game_0_too(
+    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bench = load_script("benchmarks/ai.py")
+    monkeypatch.setitem(sys.modules, "ai_series", tiny)  # what its ``import ai_series`` finds
+    monkeypatch.setattr(tiny, "RESULTS", tmp_path / "series.jsonl")
+    options = ["--series", "tiny", "--no-wall-cap", "--workers", "1"]
+    monkeypatch.setattr(sys, "argv", ["ai.py", *options, "--games", "2"])
+    bench.main()
+    # Without ``--first`` the series goes on after its last game; ``--first 0`` plays game 0
+    # again, move for move, rather than game 2.
+    monkeypatch.setattr(sys, "argv", ["ai.py", *options, "--games", "1", "--first", "0"])
+    bench.main()
+    records = tiny.read(tmp_path / "series.jsonl")
+    assert [r["game_no"] for r in records] == [0, 1, 0]
+    assert records[2]["moves"] == records[0]["moves"]
