@@ -382,9 +382,18 @@ def play_game(
         moves.append(move)
         pos = pos.play(move)
         if unfinished is not None and pos.ply > len(before):
-            game = {"series": series, "matchup": matchup, "game_no": game_no, "moves": moves}
             sofar = [dataclasses.asdict(side) for side in sides]
-            save_unfinished(unfinished, {**game, "sides": sofar, "resumed": resumed})
+            save_unfinished(
+                unfinished,
+                {
+                    "series": series,
+                    "matchup": matchup,
+                    "game_no": game_no,
+                    "moves": moves,
+                    "sides": sofar,
+                    "resumed": resumed,
+                },
+            )
         quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
         if heartbeat and pos.ply % heartbeat == 0:
             print(
