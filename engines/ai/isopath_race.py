@@ -1,23 +1,27 @@
-"""Races to the goal row in Iso-Path: the ways of one or two steps into it, and the races
-that the other side cannot stop, counted exactly for the search's evaluation
-(:func:`engines.ai.isopath_search._score`, issue 49).
+"""Races to the goal row in Iso-Path: the ways of one or two steps into it, the free runs of
+any length, and the races that the other side cannot stop, counted exactly for the search's
+evaluation (:func:`engines.ai.isopath_search._score`, issue 49).
 
 The goal row is the other side's home row, where that side may never move a tile: a piece
 next to it needs only the tiles of its goal space, which no tile of the other side undoes.
 A race is *sure* (:func:`race`) when at every turn of the other side the runner stands next
 to the goal row (or has two first spaces, of which one tile spoils one), no piece of the
 other side can step onto the goal space while it is at that side's height, no two of its
-pieces can stand next to the runner in time (one step a turn, whatever the heights), the
-other side cannot win first, and a runner waiting for its tiles has another piece to step
-(both actions of a turn are compulsory).  A sure race of ``t`` turns is worth nearly a win
-(:data:`engines.ai.isopath_search.SURE` less :data:`RACE_TURN` a turn): the search sees such a
-race two to four plies before its end, a lost one while it can still be met elsewhere.
+pieces can stand next to the runner in time (one step and one tile move a turn:
+:class:`Catchers`), the other side cannot win first, and a runner waiting for its tiles has
+another piece to step (both actions of a turn are compulsory).  A sure race of ``t`` turns
+is worth nearly a win (:data:`engines.ai.isopath_search.SURE` less :data:`RACE_TURN` a
+turn): the search sees such a race two to four plies before its end, a lost one while it
+can still be met elsewhere.  A *free run* (:func:`run`), every space of the way already at
+the runner's height, goes a row a turn whatever the other side's tiles do, so it is sure at
+any length unless two of the other side's pieces can stand next to the runner in time or
+the other side wins first.
 
 >>> import engines
 >>> from engines.ai.isopath_search import _layout
 >>> p = engines.isopath.setup(white=["f2", "a2"], black=["c1", "c6"])
 >>> lay, h, pieces = _layout(p), list(p.heights), list(p.pieces)
->>> race(lay, pieces, 0, ways(lay, h, pieces, 0), True, fastest(lay, pieces, 1, []))
+>>> race(lay, h, pieces, 0, ways(lay, h, pieces, 0), True, fastest(lay, pieces, 1, []))
 2
 """
 
@@ -27,7 +31,18 @@ from typing import Protocol
 
 from engines.isopath import STAND
 
-__all__ = ["RACE_TURN", "RACE_TURNS", "Layout", "Way", "caught", "fastest", "race", "ways"]
+__all__ = [
+    "RACE_TURN",
+    "RACE_TURNS",
+    "Catchers",
+    "Layout",
+    "Way",
+    "caught",
+    "fastest",
+    "race",
+    "run",
+    "ways",
+]
 
 NONE = -1
 #: The longest race :func:`race` counts, in turns of the racing side.
@@ -98,17 +113,20 @@ def caught(far: tuple[int, ...], theirs: list[int], turn: int) -> bool:
     return len(extra) >= 2 and extra[0] + extra[1] <= turn - 1
 
 
-def race(lay: Layout, p: list[int], side: int, ways: list[Way], first: bool, other: int) -> int:
+def race(
+    lay: Layout, h: list[int], p: list[int], side: int, ways: list[Way], first: bool, other: int
+) -> int:
     """The turns of ``side``'s surest race to its goal row by one of its ``ways``
     (:func:`ways`), 0 when it has none that the
     other side cannot stop: by a tile (only on a space off the goal row, which is the other
     side's home row: every turn of the other side finds the runner next to the goal row, or
     has two first spaces to spoil), by stepping onto the goal space while it is at its
-    height, by a capture (two of its pieces next to the runner, one step a turn) or by
-    winning first (``other``: its fewest turns, :func:`_fastest`).  ``first``: ``side`` is
+    height, by a capture (two of its pieces next to the runner in time, :class:`Catchers`) or
+    by winning first (``other``: its fewest turns, :func:`fastest`).  ``first``: ``side`` is
     to move."""
     enemy = 1 - side
     theirs = [c for c in range(lay.n) if p[c] == enemy]
+    catchers = Catchers(lay, h, theirs, enemy)
     far = lay.far
     best = RACE_NEVER
     spoilable: dict[int, int] = {}  # second to move, two steps: per first space its turns
@@ -127,7 +145,7 @@ def race(lay: Layout, p: list[int], side: int, ways: list[Way], first: bool, oth
             stands = [(v if two else x, waits)]
         else:
             stands = [(x, 1), (v, waits)] if two else [(x, waits)]
-        if any(u >= 1 and caught(far[c], theirs, u) for c, u in stands):
+        if any(u >= 1 and catchers.catch(c, u) for c, u in stands):
             continue
         if two and not first:
             spoilable[v] = min(spoilable.get(v, turns), turns)
@@ -136,3 +154,125 @@ def race(lay: Layout, p: list[int], side: int, ways: list[Way], first: bool, oth
     if len(spoilable) >= 2:
         best = min(best, sorted(spoilable.values())[1])  # the other side spoils the best
     return 0 if best == RACE_NEVER else best
+
+
+def run(
+    lay: Layout,
+    h: list[int],
+    p: list[int],
+    side: int,
+    starts: list[int],
+    cost: list[int],
+    dist: list[int],
+    first: bool,
+    other: int,
+) -> int:
+    """The turns of ``side``'s shortest *free run*, 0 when it has none: a piece (of
+    ``starts``) whose way to the goal row costs no more than the rows it has to go (``dist``
+    from ``cost``, the search's :func:`engines.ai.isopath_search._from_goal`), so that every
+    space on it is empty and at ``side``'s height, the goal space at most one tile off.
+
+    Such a run takes one turn a row whatever the other side does.  A tile move spoils one
+    space by one tile (a space at one end of the heights can lose or take a tile, not both),
+    and the runner's own tile move of its next turn mends it before the step; no piece of the
+    other side stands on a space at the runner's height or one tile from it; the goal row is
+    the other side's home row, whose tiles it may not move.  So only a capture stops it (two
+    of the other side's pieces next to the runner by one of their turns, :class:`Catchers`)
+    or a faster win (``other``, :func:`fastest`).  ``first``: ``side`` is to move."""
+    to_go = lay.to_go[side]
+    enemy = 1 - side
+    catchers = Catchers(lay, h, [c for c in range(lay.n) if p[c] == enemy], enemy)
+    best = RACE_NEVER
+    for x in starts:
+        k = to_go[x]
+        if k >= best or other <= (k - 1 if first else k):
+            continue
+        if _free(lay, cost, dist, to_go, x, 0 if first else 1, catchers, {}):
+            best = k
+    return 0 if best == RACE_NEVER else best
+
+
+def _free(
+    lay: Layout,
+    cost: list[int],
+    dist: list[int],
+    to_go: tuple[int, ...],
+    at: int,
+    turn: int,
+    catchers: Catchers,
+    seen: dict[int, bool],
+) -> bool:
+    """Whether the runner standing on ``at`` at the other side's ``turn``-th turn (0: none
+    before its step) goes on along a free run to the goal row without being caught."""
+    if to_go[at] == 0:
+        return True
+    found = seen.get(at)
+    if found is not None:
+        return found
+    ok = turn < 1 or not catchers.catch(at, turn)
+    if ok:
+        ok = any(
+            cost[v] == 1
+            and dist[v] == dist[at] - 1
+            and _free(lay, cost, dist, to_go, v, turn + 1, catchers, seen)
+            for v in lay.adj[at]
+        )
+    seen[at] = ok
+    return ok
+
+
+class Catchers:
+    """The other side's pieces ``theirs`` (of ``side``) as they may come to capture a runner:
+    two of them must stand next to it at the start of one of their turns, one step and one
+    tile move a turn in all, so before their ``turn``-th turn the two pieces' steps together
+    and the tiles they must move together must each fit in the ``turn - 1`` turns.  The
+    steps alone (:func:`caught`) rule most cases out; the tiles are counted only when the
+    steps would allow it."""
+
+    def __init__(self, lay: Layout, h: list[int], theirs: list[int], side: int) -> None:
+        self.lay, self.h, self.theirs, self.side = lay, h, theirs, side
+        self.off: list[int] = []
+
+    def catch(self, at: int, turn: int) -> bool:
+        """Whether two of the pieces may stand next to ``at`` by their ``turn``-th turn."""
+        far = self.lay.far[at]
+        if not caught(far, self.theirs, turn):
+            return False
+        tiles = self.tiles(at, turn - 1)
+        need = [(far[c] - 1, tiles[c]) for c in self.theirs]
+        return any(
+            max(a[0] + b[0], a[1] + b[1]) <= turn - 1
+            for i, a in enumerate(need)
+            for b in need[i + 1 :]
+        )
+
+    def tiles(self, at: int, most: int) -> list[int]:
+        """Per space, the fewest tiles a piece there must move to walk onto a space next to
+        ``at`` (each space entered: 0 at its height, 1 one tile off, 2 two off; the pieces on
+        the way left aside, so never more than it takes), counted up to ``most``: more
+        reads as ``most + 1`` or more."""
+        lay, h = self.lay, self.h
+        if not self.off:
+            # The tiles each space needs for one of them to stand on it: none off its height
+            # on its own home row, whose tiles it may not move.
+            stand, home = STAND[self.side], lay.home[self.side]
+            self.off = [
+                RACE_NEVER if c in home and h[c] != stand else abs(h[c] - stand)
+                for c in range(lay.n)
+            ]
+        adj, off = lay.adj, self.off
+        dist = [most + 1] * lay.n
+        frontier = list(adj[at])
+        for c in frontier:
+            dist[c] = 0
+        while frontier:
+            later = []
+            for v in frontier:
+                step = dist[v] + off[v]
+                if step <= most:
+                    for u in adj[v]:
+                        if step < dist[u]:
+                            dist[u] = step
+                            later.append(u)
+            frontier = later
+        return dist

@@ -25,8 +25,9 @@ home row is stopped only by a capture (or by the owner stepping onto that space)
 hand for the mover, such a piece of the other side one tile from entering (lost unless the
 mover captures it), or two tiles (:data:`TWO`), and the other side's steps next to that row
 next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
-the mover's one tile move); and the races of one or two steps that the other side can stop
-neither by a tile, a block, a capture nor a faster race (:mod:`engines.ai.isopath_race`),
+the mover's one tile move); and the races of one or two steps, and the free runs of any
+length, that the other side can stop neither by a tile, a block, a capture nor a faster race
+(:mod:`engines.ai.isopath_race`),
 worth nearly a won or a lost game, so that a race is seen before it is forced.  Candidate
 tile moves include the tiles on a goal space next to the mover's piece and the tiles that
 spoil such a step.  Pieces next to a piece of the other side count half a capture each
@@ -297,6 +298,9 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
     adj = lay.adj
     capturable = set(_threatened(lay, p, mover))
     total = 0.0
+    # Per side: its pieces on a free run's first space (:func:`.isopath_race.run`), with
+    # the costs and the way to the goal row it was read from.
+    runs: list[tuple[list[int], list[int], list[int]]] = []
     for side, sign in ((mover, 1.0), (enemy, -1.0)):
         cost = _costs(lay, h, p, side)
         dist = _from_goal(lay, cost, side)
@@ -310,6 +314,8 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
         if side == enemy and capturable:
             # The mover takes the most valuable threatened piece.
             del values[max(capturable, key=values.__getitem__)]
+        to_go = lay.to_go[side]
+        runs.append(([c for c in values if dist[c] == to_go[c]], cost, dist))
         if not values:
             return SURE * 2 if side == enemy else -SURE * 2
         total += sign * (max(values.values()) + ALL_PATHS * sum(values.values()))
@@ -336,16 +342,22 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
                         theirs_two = True
                 elif side == mover and need == 2 and nb not in in_danger:
                     mine_two = True
-    # The races a few turns long that the other side cannot stop (:mod:`.isopath_race`).
+    # The races that the other side cannot stop (:mod:`.isopath_race`): of one or two steps,
+    # and free runs of any length.
     mine = races.ways(lay, h, p, mover)
     theirs = races.ways(lay, h, p, enemy)
-    if mine or theirs:
-        race = races.race(lay, p, mover, mine, True, races.fastest(lay, p, enemy, theirs))
-        if race:
-            return total + SURE - races.RACE_TURN * race
-        race = races.race(lay, p, enemy, theirs, False, races.fastest(lay, p, mover, mine))
-        if race:
-            return total - SURE + races.RACE_TURN * race
+    if mine or theirs or runs[0][0] or runs[1][0]:
+        for i, side in enumerate((mover, enemy)):
+            first = side == mover
+            ways, others = (mine, theirs) if first else (theirs, mine)
+            other = races.fastest(lay, p, 1 - side, others)
+            turns = [
+                races.race(lay, h, p, side, ways, first, other) if ways else 0,
+                races.run(lay, h, p, side, *runs[i], first, other) if runs[i][0] else 0,
+            ]
+            if any(turns):
+                won = SURE - races.RACE_TURN * min(t for t in turns if t)
+                return total + won if first else total - won
     if mine_two:
         total += TWO
     if theirs_two:
