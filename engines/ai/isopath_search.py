@@ -168,6 +168,8 @@ class _Layout:
             )
             for side in (0, 1)
         )
+        # rim[side]: the spaces off ``side``'s goal row next to it.
+        self.rim = tuple(tuple(c for c in range(self.n) if self.ring[side][c]) for side in (0, 1))
 
 
 def _steps(adj: tuple[tuple[int, ...], ...], start: int) -> tuple[int, ...]:
@@ -263,14 +265,11 @@ def _from_pieces(lay: _Layout, cost: list[int], p: list[int], side: int) -> list
     return dist
 
 
-def _threatened(lay: _Layout, p: list[int], side: int) -> list[int]:
-    """The other side's pieces that ``side`` may capture (two of its pieces next to each)."""
+def _threatened(lay: _Layout, p: list[int], side: int, theirs: list[int]) -> list[int]:
+    """The other side's pieces (``theirs``, all of them) that ``side`` may capture (two of its
+    pieces next to each)."""
     adj = lay.adj
-    return [
-        c
-        for c in range(lay.n)
-        if p[c] == 1 - side and sum(1 for nb in adj[c] if p[nb] == side) >= 2
-    ]
+    return [c for c in theirs if sum(1 for nb in adj[c] if p[nb] == side) >= 2]
 
 
 def _wins_now(lay: _Layout, h: list[int], p: list[int], side: int) -> bool:
@@ -280,7 +279,7 @@ def _wins_now(lay: _Layout, h: list[int], p: list[int], side: int) -> bool:
     theirs = p.count(enemy)
     if theirs == 0:
         return True
-    if theirs == 1 and _threatened(lay, p, side):
+    if theirs == 1 and _threatened(lay, p, side, [p.index(enemy)]):
         return True
     stand = STAND[side]
     adj = lay.adj
@@ -296,7 +295,11 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
     if _wins_now(lay, h, p, mover):
         return SURE * 2
     adj = lay.adj
-    capturable = set(_threatened(lay, p, mover))
+    pieces: tuple[list[int], list[int]] = ([], [])
+    for c, x in enumerate(p):
+        if x != NONE:
+            pieces[x].append(c)
+    capturable = set(_threatened(lay, p, mover, pieces[enemy]))
     total = 0.0
     # Per side: its pieces on a free run's first space (:func:`.isopath_race.run`), with
     # the costs and the way to the goal row it was read from.
@@ -308,8 +311,7 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
         advance = lay.advance[side]
         values = {
             c: PATH / max(1, dist[c] + extra) + ADVANCE * (4 + advance[c]) ** 2 + MATERIAL
-            for c in range(lay.n)
-            if p[c] == side
+            for c in pieces[side]
         }
         if side == enemy and capturable:
             # The mover takes the most valuable threatened piece.
@@ -323,8 +325,11 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
     # that side may never move a tile, so only a capture (or its own piece stepping onto the
     # space while it is at its height) stops it.  One tile off and the other side to move:
     # it enters next turn; two tiles off: in two turns.
-    in_danger = set(_threatened(lay, p, enemy))  # the mover's pieces the enemy may take
-    total += PRESSURE * (_pressure(lay, p, mover, in_danger) - _pressure(lay, p, enemy, capturable))
+    in_danger = set(_threatened(lay, p, enemy, pieces[mover]))  # those the enemy may take
+    total += PRESSURE * (
+        _pressure(lay, p, mover, in_danger, pieces[enemy])
+        - _pressure(lay, p, enemy, capturable, pieces[mover])
+    )
     mine_two = theirs_two = False
     for side in (mover, enemy):
         stand = STAND[side]
@@ -379,15 +384,13 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
     return total
 
 
-def _pressure(lay: _Layout, p: list[int], side: int, lost: set[int]) -> int:
-    """The other side's pieces with one of ``side``'s pieces next to them (not one about to
-    be lost): half a capture each, so that pieces gather round a defender."""
+def _pressure(lay: _Layout, p: list[int], side: int, lost: set[int], theirs: list[int]) -> int:
+    """The other side's pieces (``theirs``, all of them) with one of ``side``'s pieces next to
+    them (not one about to be lost): half a capture each, so that pieces gather round a
+    defender."""
     adj = lay.adj
-    enemy = 1 - side
     return sum(
-        1
-        for c in range(lay.n)
-        if p[c] == enemy and sum(1 for nb in adj[c] if p[nb] == side and nb not in lost) == 1
+        1 for c in theirs if sum(1 for nb in adj[c] if p[nb] == side and nb not in lost) == 1
     )
 
 
@@ -402,9 +405,8 @@ def _entries(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
     enemy = 1 - side
     return [
         r
-        for r in range(lay.n)
-        if ring[r]
-        and p[r] == NONE
+        for r in lay.rim[side]
+        if p[r] == NONE
         and -1 <= h[r] - stand <= 1
         and any(p[g] == NONE for g in ring[r])
         and any(p[f] == side and not ring[f] for f in adj[r])
@@ -498,7 +500,7 @@ def _turns(
                 else:
                     ends = [(t, d) for d in puts if d != t]
                 openings.extend(((">", s, d), ("-", f, t)) for s, d in ends)
-    for c in _threatened(lay, p, mover):
+    for c in _threatened(lay, p, mover, [c for c, x in enumerate(p) if x == 1 - mover]):
         cap: Action = ("x", c, NONE)
         out.extend((cap, ("-", f, t)) for f, t in steps)
         out.extend((cap, (">", s, d)) for s, d in tiles)

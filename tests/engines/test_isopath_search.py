@@ -231,7 +231,7 @@ def test_one_piece_next_to_a_defender_is_half_a_capture() -> None:
     # capture, judged by the capture terms instead).
     def pressed(white: list[str]) -> int:
         p = isopath_setup(white=[*white, "a1"], black=["f2", "g4"], to_move=0)
-        return iso._pressure(iso._layout(p), list(p.pieces), 0, set())
+        return iso._pressure(iso._layout(p), list(p.pieces), 0, set(), _black(p))
 
     assert pressed(["c1"]) == 0
     assert pressed(["e2"]) == 1
@@ -239,7 +239,12 @@ def test_one_piece_next_to_a_defender_is_half_a_capture() -> None:
     assert pressed(["e1"]) == 0  # e1 is next to f1, not f2
     # A piece about to be lost presses nothing.
     p = isopath_setup(white=["e2", "a1"], black=["f2", "g4"], to_move=0)
-    assert iso._pressure(iso._layout(p), list(p.pieces), 0, {p.board.names.index("e2")}) == 0
+    lost = {p.board.names.index("e2")}
+    assert iso._pressure(iso._layout(p), list(p.pieces), 0, lost, _black(p)) == 0
+
+
+def _black(position: IsopathPosition) -> list[int]:
+    return [c for c, x in enumerate(position.pieces) if x == 1]
 
 
 def _key(position: IsopathPosition) -> tuple[object, ...]:
