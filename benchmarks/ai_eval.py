@@ -1,0 +1,97 @@
+"""Processor time of Iso-Path's evaluation and search, to compare two versions of the
+computer player (issue 49).
+
+It times the evaluation (:func:`engines.ai.isopath_search.evaluate`'s scoring) over every
+position of the Iso-Path games recorded by ``benchmarks/ai_series.py``, and the search at a
+fixed number of evaluations from :mod:`ai_time`'s middle-game positions of one size.  Each is
+run ``--repeat`` times and printed with its median.  The figures depend on the machine and on
+what else runs there, so compare two versions on one machine in one sitting, alternating:
+check the other version out in a git worktree and run this script from each checkout in turn.
+
+Run: ``.venv/bin/python benchmarks/ai_eval.py`` (``--repeat 5 --size 5 --searches 5 --nodes
+24000``; ``--searches 0`` times the evaluation alone).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.append(str(Path(__file__).resolve().parent))  # the scripts beside this one, after
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository
+
+import ai_series  # the script beside this one: the results file and its reader
+import ai_time  # the script beside this one: its middle-game positions
+
+import engines
+from engines.ai import isopath_search
+from engines.base import Position
+from engines.isopath import IsopathPosition
+
+
+def recorded(path: Path, limit: int | None = None) -> list[IsopathPosition]:
+    """The positions of the recorded Iso-Path games still going (at most ``limit``)."""
+    out: list[IsopathPosition] = []
+    for r in ai_series.read(path):
+        if r["game"] != "isopath":
+            continue
+        for pos in engines.replay("isopath", r["moves"], **r["options"]):
+            if isinstance(pos, IsopathPosition) and pos.outcome is None:
+                out.append(pos)
+                if limit is not None and len(out) >= limit:
+                    return out
+    return out
+
+
+def evaluation_us(positions: list[IsopathPosition]) -> float:
+    """Processor microseconds a position of the evaluation over ``positions``."""
+    boards = [
+        (isopath_search._layout(p), list(p.heights), list(p.pieces), p.to_move) for p in positions
+    ]
+    start = time.process_time()
+    for lay, h, pieces, mover in boards:
+        isopath_search._score(lay, h, pieces, mover)
+    return (time.process_time() - start) / len(boards) * 1e6
+
+
+def search_s(positions: list[Position], nodes: int) -> float:
+    """Processor seconds of the search at ``nodes`` evaluations, summed over ``positions``."""
+    start = time.process_time()
+    for pos in positions:
+        isopath_search.search(pos, nodes=nodes)
+    return time.process_time() - start
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--repeat", type=int, default=5, help="runs of each figure")
+    parser.add_argument("--size", type=int, default=5, help="the searches' board size")
+    parser.add_argument("--searches", type=int, default=5, help="middle-game positions searched")
+    parser.add_argument("--nodes", type=int, default=24_000, help="evaluations a search")
+    parser.add_argument("--limit", type=int, default=None, help="recorded positions at most")
+    parser.add_argument(
+        "--results", type=Path, default=ai_series.RESULTS, help="the series' results"
+    )
+    ns = parser.parse_args(argv)
+    print(f"code: {Path(isopath_search.__file__).resolve().parents[2]}")
+    boards = recorded(ns.results, ns.limit)
+    if boards:
+        runs = [evaluation_us(boards) for _ in range(ns.repeat)]
+        print(
+            f"evaluation, {len(boards)} recorded positions: µs a position "
+            f"{' '.join(f'{x:.1f}' for x in runs)}, median {statistics.median(runs):.1f}"
+        )
+    if ns.searches:
+        spots = ai_time.positions("isopath", {"size": ns.size}, ns.searches)
+        runs = [search_s(spots, ns.nodes) for _ in range(ns.repeat)]
+        print(
+            f"search, h{ns.size}, {ns.searches} positions at {ns.nodes} evaluations: processor s "
+            f"{' '.join(f'{x:.2f}' for x in runs)}, median {statistics.median(runs):.2f}"
+        )
+
+
+if __name__ == "__main__":
+    main()
