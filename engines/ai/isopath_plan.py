@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from engines.ai import isopath_search
+from engines.ai import isopath_race, isopath_search
 from engines.ai.alphabeta import Plan
 from engines.base import Position
 from engines.isopath import STAND, IsopathPosition
@@ -72,24 +72,7 @@ def path_costs(
             cost[c] += 4
         elif near[c] >= 2 and c not in goal:
             cost[c] += 3
-    # The cheapest ways are unique in cost, so any order of relaxing finds them: the spaces
-    # whose cost fell are relaxed again, a frontier at a time (as
-    # :func:`engines.ai.isopath_search._from_goal`; on 37 to 61 spaces with costs of 1 to 7,
-    # faster in Python than a heap).
-    dist = [1000] * len(heights)
-    frontier = list(goal)
-    for g in frontier:
-        dist[g] = 0
-    while frontier:
-        later = []
-        for v in frontier:
-            step = dist[v] + cost[v]  # entering v from a neighbour
-            for u in adj[v]:
-                if step < dist[u]:
-                    dist[u] = step
-                    later.append(u)
-        frontier = later
-    return dist
+    return isopath_race.way_costs(adj, cost, goal)
 
 
 def _side_paths(

@@ -27,6 +27,7 @@ the other side wins first.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Protocol
 
 from engines.isopath import STAND
@@ -41,6 +42,7 @@ __all__ = [
     "fastest",
     "race",
     "run",
+    "way_costs",
     "ways",
 ]
 
@@ -238,7 +240,7 @@ class Catchers:
         far = self.lay.far[at]
         if not caught(far, self.theirs, turn):
             return False
-        tiles = self.tiles(at, turn - 1)
+        tiles = self.tiles(at)
         need = [(far[c] - 1, tiles[c]) for c in self.theirs]
         return any(
             max(a[0] + b[0], a[1] + b[1]) <= turn - 1
@@ -246,11 +248,10 @@ class Catchers:
             for b in need[i + 1 :]
         )
 
-    def tiles(self, at: int, most: int) -> list[int]:
+    def tiles(self, at: int) -> list[int]:
         """Per space, the fewest tiles a piece there must move to walk onto a space next to
         ``at`` (each space entered: 0 at its height, 1 one tile off, 2 two off; the pieces on
-        the way left aside, so never more than it takes), counted up to ``most``: more
-        reads as ``most + 1`` or more."""
+        the way left aside, so never more than it takes)."""
         lay, h = self.lay, self.h
         if not self.off:
             # The tiles each space needs for one of them to stand on it: none off its height
@@ -260,19 +261,33 @@ class Catchers:
                 RACE_NEVER if c in home and h[c] != stand else abs(h[c] - stand)
                 for c in range(lay.n)
             ]
-        adj, off = lay.adj, self.off
-        dist = [most + 1] * lay.n
-        frontier = list(adj[at])
-        for c in frontier:
-            dist[c] = 0
-        while frontier:
-            later = []
-            for v in frontier:
-                step = dist[v] + off[v]
-                if step <= most:
-                    for u in adj[v]:
-                        if step < dist[u]:
-                            dist[u] = step
-                            later.append(u)
-            frontier = later
-        return dist
+        return way_costs(lay.adj, self.off, lay.adj[at])
+
+
+def way_costs(
+    adj: tuple[tuple[int, ...], ...], cost: list[int], sources: Iterable[int]
+) -> list[int]:
+    """Per space, the cheapest cost of the spaces entered on a way from it to one of
+    ``sources`` (0 on a source; ``cost``: of entering each space; 1000 for none).
+
+    Shortest ways are unique in cost, so any order of relaxing finds them: spaces whose cost
+    fell are relaxed again, a frontier at a time (on 37 to 61 spaces with small costs, faster
+    in Python than a heap).
+
+    >>> way_costs(((1,), (0, 2), (1,)), [1, 2, 3], [0])
+    [0, 1, 3]
+    """
+    dist = [1000] * len(adj)
+    frontier = list(sources)
+    for g in frontier:
+        dist[g] = 0
+    while frontier:
+        later = []
+        for v in frontier:
+            step = dist[v] + cost[v]  # entering v from a neighbour
+            for u in adj[v]:
+                if step < dist[u]:
+                    dist[u] = step
+                    later.append(u)
+        frontier = later
+    return dist

@@ -222,31 +222,13 @@ def _costs(lay: _Layout, h: list[int], p: list[int], side: int) -> list[int]:
 
 
 def _from_goal(lay: _Layout, cost: list[int], side: int) -> list[int]:
-    """Per space, the cheapest cost of the spaces entered from it to ``side``'s goal row.
-
-    Shortest ways are unique in cost, so any order of relaxing finds them: spaces whose cost
-    fell are relaxed again, a frontier at a time (on 37 to 61 spaces with costs of 1 to 5,
-    faster in Python than a heap)."""
-    adj = lay.adj
-    dist = [1000] * lay.n
-    frontier = list(lay.home[1 - side])
-    for g in frontier:
-        dist[g] = 0
-    while frontier:
-        later = []
-        for v in frontier:
-            step = dist[v] + cost[v]
-            for u in adj[v]:
-                if step < dist[u]:
-                    dist[u] = step
-                    later.append(u)
-        frontier = later
-    return dist
+    """Per space, the cheapest cost of the spaces entered from it to ``side``'s goal row."""
+    return races.way_costs(lay.adj, cost, lay.home[1 - side])
 
 
 def _from_pieces(lay: _Layout, cost: list[int], p: list[int], side: int) -> list[int]:
     """Per space, the cheapest cost of reaching it (entering it included) from a piece (relaxed
-    a frontier at a time, as :func:`_from_goal`)."""
+    a frontier at a time, as :func:`.isopath_race.way_costs`)."""
     adj = lay.adj
     dist = [1000] * lay.n
     frontier = [c for c, x in enumerate(p) if x == side]
