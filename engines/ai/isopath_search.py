@@ -27,11 +27,10 @@ mover captures it), or two tiles (:data:`TWO`), and the other side's steps next 
 next turn (:func:`_entries`; one at its height or two one tile off cannot all be spoilt by
 the mover's one tile move); and the races of one or two steps, and the free runs of any
 length, that the other side can stop neither by a tile, a block, a capture nor a faster race
-(:mod:`engines.ai.isopath_race`),
-worth nearly a won or a lost game, so that a race is seen before it is forced.  Candidate
-tile moves include the tiles on a goal space next to the mover's piece and the tiles that
-spoil such a step.  Pieces next to a piece of the other side count half a capture each
-(:data:`PRESSURE`), so that they gather round a defender.
+(:mod:`engines.ai.isopath_race`), worth nearly a won or a lost game, so that a race is seen
+before it is forced.  Candidate tile moves include the tiles on a goal space next to the
+mover's piece and the tiles that spoil such a step.  Pieces next to a piece of the other side
+count half a capture each (:data:`PRESSURE`), so that they gather round a defender.
 
 The rules have no repetition rule, so two sides can repeat the same few positions for ever.
 Given the game's earlier positions (``history``), a turn back to one of them, at once or
