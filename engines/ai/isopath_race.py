@@ -21,7 +21,8 @@ the other side wins first.
 >>> from engines.ai.isopath_search import _layout
 >>> p = engines.isopath.setup(white=["f2", "a2"], black=["c1", "c6"])
 >>> lay, h, pieces = _layout(p), list(p.heights), list(p.pieces)
->>> race(lay, h, pieces, 0, ways(lay, h, pieces, 0), True, fastest(lay, pieces, 1, []))
+>>> black = Catchers(lay, h, [c for c, x in enumerate(pieces) if x == 1], 1)
+>>> race(lay, pieces, 0, ways(lay, h, pieces, 0), True, fastest(lay, pieces, 1, []), black)
 2
 """
 
@@ -116,7 +117,13 @@ def caught(far: tuple[int, ...], theirs: list[int], turn: int) -> bool:
 
 
 def race(
-    lay: Layout, h: list[int], p: list[int], side: int, ways: list[Way], first: bool, other: int
+    lay: Layout,
+    p: list[int],
+    side: int,
+    ways: list[Way],
+    first: bool,
+    other: int,
+    catchers: Catchers,
 ) -> int:
     """The turns of ``side``'s surest race to its goal row by one of its ``ways``
     (:func:`ways`), 0 when it has none that the
@@ -125,10 +132,8 @@ def race(
     has two first spaces to spoil), by stepping onto the goal space while it is at its
     height, by a capture (two of its pieces next to the runner in time, :class:`Catchers`) or
     by winning first (``other``: its fewest turns, :func:`fastest`).  ``first``: ``side`` is
-    to move."""
-    enemy = 1 - side
-    theirs = [c for c in range(lay.n) if p[c] == enemy]
-    catchers = Catchers(lay, h, theirs, enemy)
+    to move; ``catchers``: the other side's pieces."""
+    theirs = catchers.theirs
     far = lay.far
     best = RACE_NEVER
     spoilable: dict[int, int] = {}  # second to move, two steps: per first space its turns
@@ -160,14 +165,13 @@ def race(
 
 def run(
     lay: Layout,
-    h: list[int],
-    p: list[int],
     side: int,
     starts: list[int],
     cost: list[int],
     dist: list[int],
     first: bool,
     other: int,
+    catchers: Catchers,
 ) -> int:
     """The turns of ``side``'s shortest *free run*, 0 when it has none: a piece (of
     ``starts``) whose way to the goal row costs no more than the rows it has to go (``dist``
@@ -180,10 +184,9 @@ def run(
     other side stands on a space at the runner's height or one tile from it; the goal row is
     the other side's home row, whose tiles it may not move.  So only a capture stops it (two
     of the other side's pieces next to the runner by one of their turns, :class:`Catchers`)
-    or a faster win (``other``, :func:`fastest`).  ``first``: ``side`` is to move."""
+    or a faster win (``other``, :func:`fastest`).  ``first``: ``side`` is to move;
+    ``catchers``: the other side's pieces."""
     to_go = lay.to_go[side]
-    enemy = 1 - side
-    catchers = Catchers(lay, h, [c for c in range(lay.n) if p[c] == enemy], enemy)
     best = RACE_NEVER
     for x in starts:
         k = to_go[x]

@@ -337,9 +337,10 @@ def _score(lay: _Layout, h: list[int], p: list[int], mover: int) -> float:
             first = side == mover
             ways, others = (mine, theirs) if first else (theirs, mine)
             other = races.fastest(lay, p, 1 - side, others)
+            catchers = races.Catchers(lay, h, pieces[1 - side], 1 - side)
             turns = [
-                races.race(lay, h, p, side, ways, first, other) if ways else 0,
-                races.run(lay, h, p, side, *runs[i], first, other) if runs[i][0] else 0,
+                races.race(lay, p, side, ways, first, other, catchers) if ways else 0,
+                races.run(lay, side, *runs[i], first, other, catchers) if runs[i][0] else 0,
             ]
             if any(turns):
                 won = SURE - races.RACE_TURN * min(t for t in turns if t)

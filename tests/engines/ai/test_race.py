@@ -27,12 +27,18 @@ LOST = isopath_setup(
 )
 
 
+def _catchers(p: IsopathPosition, side: int) -> races.Catchers:
+    """The pieces of the side other than ``side``, as they may come to capture its runner."""
+    theirs = [c for c, x in enumerate(p.pieces) if x == 1 - side]
+    return races.Catchers(iso._layout(p), list(p.heights), theirs, 1 - side)
+
+
 def _race(p: IsopathPosition, side: int) -> int:
     lay = iso._layout(p)
     h, pieces = list(p.heights), list(p.pieces)
     other = races.fastest(lay, pieces, 1 - side, races.ways(lay, h, pieces, 1 - side))
     ways = races.ways(lay, h, pieces, side)
-    return races.race(lay, h, pieces, side, ways, side == p.to_move, other)
+    return races.race(lay, pieces, side, ways, side == p.to_move, other, _catchers(p, side))
 
 
 def test_the_known_lost_race_is_seen_in_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,7 +133,8 @@ def _run(p: IsopathPosition, side: int) -> int:
     dist = iso._from_goal(lay, cost, side)
     other = races.fastest(lay, pieces, 1 - side, races.ways(lay, h, pieces, 1 - side))
     starts = [c for c, x in enumerate(pieces) if x == side]
-    return races.run(lay, h, pieces, side, starts, cost, dist, side == p.to_move, other)
+    first = side == p.to_move
+    return races.run(lay, side, starts, cost, dist, first, other, _catchers(p, side))
 
 
 #: White's way from c1 to Black's home row: d1, e1 and f1 at White's height, g1 a tile off.
