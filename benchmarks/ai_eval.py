@@ -9,7 +9,9 @@ what else runs there, so compare two versions on one machine in one sitting, alt
 check the other version out in a git worktree and run this script from each checkout in turn.
 
 Run: ``.venv/bin/python benchmarks/ai_eval.py`` (``--repeat 5 --size 5 --searches 5 --nodes
-24000``; ``--searches 0`` times the evaluation alone).
+24000``; ``--searches 0`` times the evaluation alone).  ``--compare`` times the modules as
+installed (compiled by mypyc, :mod:`engines.ai.compiled`) against the same modules run from
+their sources, alternating in one process, and prints the ratio of the medians.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from types import ModuleType
 
 sys.path.append(str(Path(__file__).resolve().parent))  # the scripts beside this one, after
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository
@@ -27,7 +30,7 @@ import ai_series  # the script beside this one: the results file and its reader
 import ai_time  # the script beside this one: its middle-game positions
 
 import engines
-from engines.ai import isopath_search
+from engines.ai import compiled, isopath_search
 from engines.base import Position
 from engines.isopath import IsopathPosition
 
@@ -46,23 +49,57 @@ def recorded(path: Path, limit: int | None = None) -> list[IsopathPosition]:
     return out
 
 
-def evaluation_us(positions: list[IsopathPosition]) -> float:
-    """Processor microseconds a position of the evaluation over ``positions``."""
-    boards = [
-        (isopath_search._layout(p), list(p.heights), list(p.pieces), p.to_move) for p in positions
-    ]
+def evaluation_us(positions: list[IsopathPosition], search: ModuleType = isopath_search) -> float:
+    """Processor microseconds a position of the evaluation over ``positions`` (by the module
+    ``search``: Iso-Path's search as imported, or from its source)."""
+    boards = [(search._layout(p), list(p.heights), list(p.pieces), p.to_move) for p in positions]
     start = time.process_time()
     for lay, h, pieces, mover in boards:
-        isopath_search._score(lay, h, pieces, mover)
+        search._score(lay, h, pieces, mover)
     return (time.process_time() - start) / len(boards) * 1e6
 
 
-def search_s(positions: list[Position], nodes: int) -> float:
+def search_s(positions: list[Position], nodes: int, search: ModuleType = isopath_search) -> float:
     """Processor seconds of the search at ``nodes`` evaluations, summed over ``positions``."""
     start = time.process_time()
     for pos in positions:
-        isopath_search.search(pos, nodes=nodes)
+        search.search(pos, nodes=nodes)
     return time.process_time() - start
+
+
+def _runs(name: str, runs: list[float], unit: str, digits: int) -> str:
+    return (
+        f"{name} {unit} {' '.join(f'{x:.{digits}f}' for x in runs)}, "
+        f"median {statistics.median(runs):.{digits}f}"
+    )
+
+
+def compare(boards: list[IsopathPosition], spots: list[Position], ns: argparse.Namespace) -> None:
+    """Print each figure for the modules as imported and from their sources, alternating."""
+    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    pairs = (("as installed", isopath_search), ("from source", source))
+    print(f"as installed: compiled {compiled.is_compiled(isopath_search)}")
+    for label, measure, unit, digits in (
+        (f"evaluation, {len(boards)} recorded positions", evaluation_us, "µs a position", 1),
+        (
+            f"search, h{ns.size}, {len(spots)} positions at {ns.nodes} evaluations",
+            lambda spots, m: search_s(spots, ns.nodes, m),
+            "processor s",
+            2,
+        ),
+    ):
+        items = boards if measure is evaluation_us else spots
+        if not items:
+            continue
+        runs: dict[str, list[float]] = {name: [] for name, _ in pairs}
+        for _ in range(ns.repeat):
+            for name, module in pairs:
+                runs[name].append(measure(items, module))
+        print(label)
+        for name, _ in pairs:
+            print("  " + _runs(name, runs[name], unit, digits))
+        ratio = statistics.median(runs["from source"]) / statistics.median(runs["as installed"])
+        print(f"  from source / as installed: {ratio:.2f}")
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -75,9 +112,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--results", type=Path, default=ai_series.RESULTS, help="the series' results"
     )
+    parser.add_argument(
+        "--compare", action="store_true", help="compiled against source, in one process"
+    )
     ns = parser.parse_args(argv)
     print(f"code: {Path(isopath_search.__file__).resolve().parents[2]}")
     boards = recorded(ns.results, ns.limit)
+    if ns.compare:
+        spots = ai_time.positions("isopath", {"size": ns.size}, ns.searches) if ns.searches else []
+        compare(boards, spots, ns)
+        return
     if boards:
         runs = [evaluation_us(boards) for _ in range(ns.repeat)]
         print(

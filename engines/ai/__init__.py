@@ -34,7 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypedDict
 
-from engines.ai import alphabeta
+from engines.ai import alphabeta, compiled
 from engines.ai.hooks import knowledge_of, plan_of
 from engines.ai.knowledge import Knowledge
 from engines.ai.mcts import search
@@ -56,6 +56,10 @@ __all__ = [
     "wants_history",
     "winning_move",
 ]
+
+# Before anything imports Iso-Path's search (none of the imports above does): its sources when
+# the compiled modules were built from other ones.
+compiled.use_sources()
 
 
 @dataclass(frozen=True)

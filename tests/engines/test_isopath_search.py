@@ -7,11 +7,12 @@ import dataclasses
 import functools
 import heapq
 import random
+from types import ModuleType
 
 import pytest
 
 import engines
-from engines.ai import budget_of, choose_move, think
+from engines.ai import budget_of, choose_move, compiled, think
 from engines.ai import isopath_search as iso
 from engines.isopath import IsopathPosition
 from engines.isopath import setup as isopath_setup
@@ -434,8 +435,10 @@ def test_each_position_is_evaluated_once_a_search(
     position = _after_random_plies(seed, plies=8)
     kept = iso.search(position, nodes=10**7, max_depth=4)
     # Without the kept evaluations (cleared before each new one): the same answer, dearer.
-    monkeypatch.setattr(iso, "EVAL_LIMIT", -1)
-    made_again = iso.search(position, nodes=10**7, max_depth=4)
+    # (Changed in a copy run from the source: the compiled search would not see the change.)
+    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    monkeypatch.setattr(source, "EVAL_LIMIT", -1)
+    made_again = source.search(position, nodes=10**7, max_depth=4)
     assert (kept.move, kept.score, kept.depth) == (
         made_again.move,
         made_again.score,
@@ -446,16 +449,17 @@ def test_each_position_is_evaluated_once_a_search(
 
 def test_the_kept_evaluations_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
-    real = iso._Search.static
+    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    real = source._Search.static
 
     def static(self: iso._Search, key: iso.Key) -> float:
         score = real(self, key)
         sizes.append(len(self.evals))
         return score
 
-    monkeypatch.setattr(iso, "EVAL_LIMIT", 500)
-    monkeypatch.setattr(iso._Search, "static", static)
-    iso.search(_after_random_plies(1, plies=8), nodes=5000)
+    monkeypatch.setattr(source, "EVAL_LIMIT", 500)
+    monkeypatch.setattr(source._Search, "static", static)
+    source.search(_after_random_plies(1, plies=8), nodes=5000)
     # Cleared on the way: never more than the limit and the one just made.
     assert max(sizes) == 501 and sizes.count(1) >= 5
 
@@ -471,14 +475,17 @@ _RUNNER_GAME = (
 _RUNNER = "b2>c1 c3-b2"
 
 
-def _runner_node() -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
-    """Black to move after d2-e1 d1>e6; a search over it; Black's turns best first by one look."""
+def _runner_node(
+    search: ModuleType = iso,
+) -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
+    """Black to move after d2-e1 d1>e6; a search over it (by the module ``search``); Black's
+    turns best first by one look."""
     p = engines.position_after("isopath", _RUNNER_GAME)
     assert isinstance(p, IsopathPosition) and p.to_move == 1
-    lay = iso._layout(p)
+    lay = search._layout(p)
     h, pieces = list(p.heights), list(p.pieces)
-    state = iso._Search(lay, h, pieces, None, None, set(), set())
-    turns = state.ranked(iso._turns(lay, h, pieces, 1), 1, 0)
+    state = search._Search(lay, h, pieces, None, None, set(), set())
+    turns = state.ranked(search._turns(lay, h, pieces, 1), 1, 0)
     assert [_text(p, t) for t in turns].index(_RUNNER) >= iso.WIDTH
     return p, state, turns
 
@@ -486,8 +493,9 @@ def _runner_node() -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
 def test_a_loss_counts_only_when_every_turn_loses(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without the threatening steps kept, Black's node keeps 8 turns by one look, and White's
     # attack beats all 8 within five plies; the runner is then searched too, and escapes.
-    monkeypatch.setattr(iso, "THREATS_FROM", 99)
-    _, state, _ = _runner_node()
+    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    monkeypatch.setattr(source, "THREATS_FROM", 99)
+    _, state, _ = _runner_node(source)
     assert state.negamax(1, 5, -2 * iso.WIN, 2 * iso.WIN, 0) > -iso.WIN / 2
 
 

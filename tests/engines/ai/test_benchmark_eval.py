@@ -59,3 +59,18 @@ def test_it_prints_the_evaluation_and_the_search(
     out = capsys.readouterr().out
     assert "evaluation, 4 recorded positions" in out
     assert "search, h4, 1 positions at 200 evaluations" in out
+
+
+def test_it_compares_the_compiled_search_with_its_source(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = load_script("benchmarks/ai_eval.py")
+    path, _ = _results(tmp_path)
+    args = ["--compare", "--repeat", "2", "--searches", "1", "--nodes", "200", "--size", "4"]
+    bench.main([*args, "--results", str(path)])
+    out = capsys.readouterr().out
+    assert "as installed: compiled True" in out
+    assert "evaluation, 4 recorded positions" in out and "search, h4, 1 positions at 200" in out
+    assert out.count("from source / as installed: ") == 2
+    assert out.count("  as installed µs a position ") == 1
+    assert out.count("  from source processor s ") == 1
