@@ -29,7 +29,7 @@ the other side wins first.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Final, Protocol
 
 from engines.isopath import STAND
 
@@ -47,13 +47,13 @@ __all__ = [
     "ways",
 ]
 
-NONE = -1
+NONE: Final = -1
 #: The longest race :func:`race` counts, in turns of the racing side.
-RACE_TURNS = 4
+RACE_TURNS: Final = 4
 #: Fewer turns than any race.
-RACE_NEVER = 99
+RACE_NEVER: Final = 99
 #: What each turn of a sure race takes off :data:`SURE` (a shorter race is worth more).
-RACE_TURN = 1_000.0
+RACE_TURN: Final = 1_000.0
 
 # A way into the goal row: turns, piece, first space, goal space, tiles for each (ways).
 Way = tuple[int, int, int, int, int, int]

@@ -58,6 +58,7 @@ import time
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Final
 
 from engines.ai import isopath_race as races
 from engines.ai.alphabeta import TABLE_LIMIT, Bound
@@ -66,50 +67,50 @@ from engines.isopath import STAND, IsopathPosition
 
 __all__ = ["Found", "below_root", "evaluate", "search"]
 
-NONE = -1
+NONE: Final = -1
 #: The score of a won game for the winner, less one per ply until it is won.
-WIN = 1_000_000.0
+WIN: Final = 1_000_000.0
 #: Tile moves of each kind (take, put) combined with the piece steps.
-TILE_CHOICES = 3
+TILE_CHOICES: Final = 3
 #: Path score numerator and per-piece material (Padfoot's constants 7 and 5).
-PATH = 1000.0
-MATERIAL = 6.0
+PATH: Final = 1000.0
+MATERIAL: Final = 6.0
 #: Weight of all pieces' path scores next to the best one (Padfoot's constant 9).
-ALL_PATHS = 2.0
+ALL_PATHS: Final = 2.0
 #: Weight of each piece's advance, row squared: a fifth of Padfoot's Sirius share (0.5 x 10),
 #: which made the side with pieces further on count itself ahead in positions it went on to
 #: lose (against the Padfoot-like reference at 0.25 s a move: 9 of 16 lost at 5, 2 of 24 at 1).
-ADVANCE = 1.0
+ADVANCE: Final = 1.0
 #: A win on the next turn that the side to move cannot stop (short of a won game).
-SURE = 50_000.0
+SURE: Final = 50_000.0
 #: A piece next to an empty goal space two tiles off, out of capture (see :func:`_score`).
-TWO = 10_000.0
+TWO: Final = 10_000.0
 #: One of the side's pieces next to a piece of the other side: half a capture.
-PRESSURE = 150.0
+PRESSURE: Final = 150.0
 #: Turns searched deeper at a node two or more plies from the horizon, best first by one
 #: look; at the root from the third ply on, the best by the previous iteration.
-WIDTH = 8
-ROOT_WIDTH = 10
+WIDTH: Final = 8
+ROOT_WIDTH: Final = 10
 #: Nodes this many plies or more from the horizon also keep each threatening step's best turn
 #: (an answer to a threat needs two plies under the threat to be seen).
-THREATS_FROM = 3
+THREATS_FROM: Final = 3
 #: Evaluation budgets below this look one turn ahead only (the easy level's 1 200).
-ONE_LOOK_BELOW = 2_000
+ONE_LOOK_BELOW: Final = 2_000
 #: Kept evaluations before they are cleared.
-EVAL_LIMIT = 200_000
+EVAL_LIMIT: Final = 200_000
 #: Times the game's earlier turns of the mover left both sides' pieces as they stand after
 #: a turn, from which that turn costs :data:`ROUND` (see :func:`_worn`).  Two already
 #: changed turns in the opening's manoeuvres (ply 21 of the Padfoot-like reference's game 7).
-WORN = 3
+WORN: Final = 3
 #: What such a turn costs: less than a piece.  Scoring it as a draw instead (from two times
 #: on) lost that game at ply 117, which the search without either held to the 600-ply cap.
-ROUND = 100.0
+ROUND: Final = 100.0
 #: What a root turn that takes back the mover's own last tile move or step costs.
-UNDO = 100.0
+UNDO: Final = 100.0
 #: The mover counts as ahead when its best root turn at one look (before any charge) scores
 #: above this; only the side ahead pays :data:`ROUND` and :data:`UNDO` (issue 49: charged to
 #: a side behind, they pushed it off a shuffle that held the game).
-AHEAD = 0.0
+AHEAD: Final = 0.0
 
 # An action: (kind, a, b): ">" tile a to b, "-" piece a to b, "x" capture on a.
 Action = tuple[str, int, int]
