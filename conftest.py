@@ -25,7 +25,10 @@ PACKAGES = ("engines", "render", "bot")
 #: Modules compiled with mypyc (``engines/ai/compiled.py``), whose doctests
 #: ``tests/engines/test_compiled.py`` runs on their sources: pytest's own doctest collection
 #: imports the module named by the file, which is then the compiled one, not the file.
-collect_ignore = ["engines/ai/isopath_race.py", "engines/ai/isopath_search.py"]
+collect_ignore = [
+    f"engines/ai/{name}.py"
+    for name in ("isopath_race", "isopath_search", "bitboard", "distance", "pathagon_player")
+]
 
 #: Test workers ``-n auto`` starts beyond one per core.
 EXTRA_WORKERS = 1

@@ -1,5 +1,5 @@
-"""Compiles Iso-Path's search with mypyc (``engines/ai/compiled.py`` says why and how it stays
-in step with its source); everything else is in ``pyproject.toml``.
+"""Compiles the computer player's busiest modules with mypyc (``engines/ai/compiled.py`` says
+why, and how each stays in step with its source); everything else is in ``pyproject.toml``.
 
 Set ``HEXHALL_COMPILE=0`` to install without compiling.  Without a C compiler the extensions
 are skipped (``optional``) and the sources run as they are."""
@@ -15,8 +15,14 @@ from setuptools import setup
 
 HERE = Path(__file__).resolve().parent
 AI = HERE / "engines" / "ai"
-# engines.ai.compiled.COMPILED (not imported here: the build runs before the package exists).
-COMPILED = ("isopath_race", "isopath_search")
+# Each after those it imports (engines/ai/compiled.py loads their sources in this order).
+COMPILED = (
+    "isopath_race",
+    "isopath_search",
+    "bitboard",
+    "distance",
+    "pathagon_player",
+)
 
 
 def _extensions() -> list[object]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from engines.ai.bitboard import shifts_of
 
@@ -35,9 +35,9 @@ __all__ = [
     "potentials",
 ]
 
-EMPTY = -1
+EMPTY: Final = -1
 #: The distance of a cell that cannot reach an edge at all.
-FAR = 99
+FAR: Final = 99
 
 
 @dataclass(frozen=True)

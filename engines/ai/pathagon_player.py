@@ -17,6 +17,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from engines.ai.alphabeta import Plan
 from engines.ai.bitboard import cells_of, masks, shifts_of
@@ -91,7 +92,7 @@ def traps(position: PathagonPosition, side: int) -> set[int]:
 #: and soon after lists its candidates (:func:`pathagon_candidates`), which need them again.
 _KEPT: dict[tuple[int, tuple[int, ...]], tuple[Potential, Potential]] = {}
 #: The most potentials :data:`_KEPT` holds (about 1 kB each) before it is emptied.
-KEPT = 4096
+KEPT: Final = 4096
 
 
 def _pathagon_potentials(position: PathagonPosition) -> tuple[Potential, Potential]:
@@ -125,9 +126,9 @@ def pathagon_evaluate(position: Position) -> float:
 
 
 #: The empty squares :func:`pathagon_candidates` fills below the root.
-SQUARES = 8
+SQUARES: Final = 8
 #: The pieces it moves there, once all are placed.
-SOURCES = 6
+SOURCES: Final = 6
 
 
 def pathagon_candidates(position: Position) -> list[str]:

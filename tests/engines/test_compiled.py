@@ -1,5 +1,5 @@
-"""Iso-Path's search runs compiled (mypyc, ``engines/ai/compiled.py``), finds what its source
-finds, and gives way to its source once that changes."""
+"""The computer player's busiest modules run compiled (mypyc, ``engines/ai/compiled.py``), find
+what their sources find, and give way to their sources once those change."""
 
 from __future__ import annotations
 
@@ -14,17 +14,32 @@ from pathlib import Path
 import pytest
 
 import engines
-from engines.ai import compiled, isopath_race, isopath_search
+from engines.ai import (
+    bitboard,
+    compiled,
+    distance,
+    inphexion_plan,
+    isopath_race,
+    isopath_search,
+    pathagon_player,
+)
+from engines.base import Position
 from engines.isopath import IsopathPosition
+from engines.pathagon import PathagonPosition
+
+#: What setup.py compiles, each after those it imports.
+COMPILED = ["isopath_race", "isopath_search", "bitboard", "distance", "pathagon_player"]
 
 
 def test_the_search_runs_compiled() -> None:
     # The README's install compiles it; a failure here means the build skipped it (no C
     # compiler) or a source changed since (pip install -e . compiles it again).
-    assert list(compiled.built()) == ["isopath_race", "isopath_search"]
+    assert list(compiled.built()) == COMPILED
     assert compiled.stale() == []
-    assert compiled.is_compiled(isopath_search) and compiled.is_compiled(isopath_race)
+    modules = (isopath_race, isopath_search, bitboard, distance, pathagon_player)
+    assert all(compiled.is_compiled(m) for m in modules)
     assert isopath_search.races is isopath_race
+    assert not compiled.is_compiled(inphexion_plan)  # a user of two of them, not compiled
 
 
 def _positions(size: int, count: int) -> list[tuple[IsopathPosition, list[IsopathPosition]]]:
@@ -62,9 +77,39 @@ def test_the_compiled_search_finds_what_its_source_finds(size: int) -> None:
         )
 
 
+def _random_positions(game: str, count: int, **options: int) -> list[Position]:
+    rng = random.Random(game)
+    out = []
+    while len(out) < count:
+        position = engines.new(game, **options)
+        for _ in range(rng.randrange(2, 30)):
+            moves = position.legal_moves()
+            if position.outcome is not None or not moves:
+                break
+            position = position.play(rng.choice(moves))
+        if position.outcome is None:
+            out.append(position)
+    return out
+
+
+def test_pathagon_and_inphexion_are_judged_as_by_the_sources() -> None:
+    source = compiled.sources("bitboard", "distance", "pathagon_player", "inphexion_plan")
+    assert not any(compiled.is_compiled(m) for m in source.values())
+    plain = source["pathagon_player"]
+    for position in _random_positions("pathagon", 12):
+        assert isinstance(position, PathagonPosition)
+        assert pathagon_player.pathagon_evaluate(position) == plain.pathagon_evaluate(position)
+        assert pathagon_player.pathagon_candidates(position) == plain.pathagon_candidates(position)
+        for side in (0, 1):
+            assert pathagon_player.traps(position, side) == plain.traps(position, side)
+    for size in (5, 9):
+        for position in _random_positions("inphexion", 6, size=size):
+            assert inphexion_plan.evaluate(position) == source["inphexion_plan"].evaluate(position)
+
+
 def test_the_sources_doctests_pass() -> None:
     # pytest's doctest collection would import the compiled modules (see conftest.py).
-    for name, module in compiled.sources("isopath_race", "isopath_search").items():
+    for name, module in compiled.sources(*COMPILED).items():
         result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert result.attempted > 0 and result.failed == 0, name
 
