@@ -26,6 +26,11 @@ COMPILED = (
 
 
 def _extensions() -> list[object]:
+    # An earlier build's modules go first: one this build does not compile must not be left
+    # standing for a source it was not compiled from.
+    for old in AI.glob("*.so"):
+        old.unlink()
+    (AI / "compiled.json").unlink(missing_ok=True)
     if os.environ.get("HEXHALL_COMPILE", "1") == "0":
         return []
     from mypyc.build import mypycify

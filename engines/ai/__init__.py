@@ -57,8 +57,8 @@ __all__ = [
     "winning_move",
 ]
 
-# Before anything imports Iso-Path's search (none of the imports above does): its sources when
-# the compiled modules were built from other ones.
+# Before anything imports a compiled module (none of the imports above does): their sources
+# when they were compiled from other ones.
 compiled.use_sources()
 
 
