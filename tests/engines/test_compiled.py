@@ -24,16 +24,15 @@ from engines.ai import (
     pathagon_player,
 )
 from engines.base import Position
-from engines.isopath import IsopathPosition
 from engines.pathagon import PathagonPosition
 
 #: What setup.py compiles, each after those it imports.
 COMPILED = ["isopath_race", "isopath_search", "bitboard", "distance", "pathagon_player"]
 
 
-def test_the_search_runs_compiled() -> None:
-    # The README's install compiles it; a failure here means the build skipped it (no C
-    # compiler) or a source changed since (pip install -e . compiles it again).
+def test_the_modules_run_compiled() -> None:
+    # The README's install compiles them; a failure here means the build skipped them (no C
+    # compiler) or a source changed since (pip install -e . compiles them again).
     assert list(compiled.built()) == COMPILED
     assert compiled.stale() == []
     modules = (isopath_race, isopath_search, bitboard, distance, pathagon_player)
@@ -42,20 +41,23 @@ def test_the_search_runs_compiled() -> None:
     assert not compiled.is_compiled(inphexion_plan)  # a user of two of them, not compiled
 
 
-def _positions(size: int, count: int) -> list[tuple[IsopathPosition, list[IsopathPosition]]]:
-    """``count`` positions of random games on board ``size``, each with the game before it."""
-    rng = random.Random(size)
-    out = []
-    for _ in range(count):
-        position = engines.new("isopath", size=size)
+def _random_positions(
+    game: str, count: int, **options: int
+) -> list[tuple[Position, list[Position]]]:
+    """``count`` positions of random games of ``game`` still going, each with the game before
+    it."""
+    rng = random.Random(f"{game} {options}")
+    out: list[tuple[Position, list[Position]]] = []
+    while len(out) < count:
+        position = engines.new(game, **options)
         history = []
-        for _ in range(rng.randrange(4, 40)):
-            if position.outcome is not None:
+        for _ in range(rng.randrange(2, 40)):
+            moves = position.legal_moves()
+            if position.outcome is not None or not moves:
                 break
             history.append(position)
-            position = position.play(rng.choice(position.legal_moves()))
+            position = position.play(rng.choice(moves))
         if position.outcome is None:
-            assert isinstance(position, IsopathPosition)
             out.append((position, history))
     return out
 
@@ -64,7 +66,7 @@ def _positions(size: int, count: int) -> list[tuple[IsopathPosition, list[Isopat
 def test_the_compiled_search_finds_what_its_source_finds(size: int) -> None:
     source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
     assert not compiled.is_compiled(source) and source.races is not isopath_race
-    for position, history in _positions(size, 5):
+    for position, history in _random_positions("isopath", 5, size=size):
         assert isopath_search.evaluate(position) == source.evaluate(position)
         assert isopath_search.below_root(position) == source.below_root(position)
         ours = isopath_search.search(position, nodes=1500, history=history)
@@ -77,33 +79,18 @@ def test_the_compiled_search_finds_what_its_source_finds(size: int) -> None:
         )
 
 
-def _random_positions(game: str, count: int, **options: int) -> list[Position]:
-    rng = random.Random(game)
-    out = []
-    while len(out) < count:
-        position = engines.new(game, **options)
-        for _ in range(rng.randrange(2, 30)):
-            moves = position.legal_moves()
-            if position.outcome is not None or not moves:
-                break
-            position = position.play(rng.choice(moves))
-        if position.outcome is None:
-            out.append(position)
-    return out
-
-
 def test_pathagon_and_inphexion_are_judged_as_by_the_sources() -> None:
     source = compiled.sources("bitboard", "distance", "pathagon_player", "inphexion_plan")
     assert not any(compiled.is_compiled(m) for m in source.values())
     plain = source["pathagon_player"]
-    for position in _random_positions("pathagon", 12):
+    for position, _ in _random_positions("pathagon", 12):
         assert isinstance(position, PathagonPosition)
         assert pathagon_player.pathagon_evaluate(position) == plain.pathagon_evaluate(position)
         assert pathagon_player.pathagon_candidates(position) == plain.pathagon_candidates(position)
         for side in (0, 1):
             assert pathagon_player.traps(position, side) == plain.traps(position, side)
     for size in (5, 9):
-        for position in _random_positions("inphexion", 6, size=size):
+        for position, _ in _random_positions("inphexion", 6, size=size):
             assert inphexion_plan.evaluate(position) == source["inphexion_plan"].evaluate(position)
 
 
