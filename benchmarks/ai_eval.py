@@ -20,6 +20,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import ModuleType
 
@@ -67,37 +68,44 @@ def search_s(positions: list[Position], nodes: int, search: ModuleType = isopath
     return time.process_time() - start
 
 
-def _runs(name: str, runs: list[float], unit: str, digits: int) -> str:
+def _runs(runs: list[float], digits: int) -> str:
     return (
-        f"{name} {unit} {' '.join(f'{x:.{digits}f}' for x in runs)}, "
-        f"median {statistics.median(runs):.{digits}f}"
+        f"{' '.join(f'{x:.{digits}f}' for x in runs)}, median {statistics.median(runs):.{digits}f}"
     )
 
 
-def compare(boards: list[IsopathPosition], spots: list[Position], ns: argparse.Namespace) -> None:
-    """Print each figure for the modules as imported and from their sources, alternating."""
+# A figure: what it is, its unit, its digits, and how to take it with a version of the search.
+Figure = tuple[str, str, int, Callable[[ModuleType], float]]
+
+
+def figures(
+    boards: list[IsopathPosition], spots: list[Position], size: int, nodes: int
+) -> list[Figure]:
+    """The evaluation over ``boards`` and the search at ``nodes`` evaluations over ``spots``
+    (positions of board ``size``), those not empty."""
+    out: list[Figure] = []
+    if boards:
+        label = f"evaluation, {len(boards)} recorded positions"
+        out.append((label, "µs a position", 1, lambda m: evaluation_us(boards, m)))
+    if spots:
+        label = f"search, h{size}, {len(spots)} positions at {nodes} evaluations"
+        out.append((label, "processor s", 2, lambda m: search_s(spots, nodes, m)))
+    return out
+
+
+def compare(found: list[Figure], repeat: int) -> None:
+    """Print each figure for the search as imported and from its sources, alternating."""
     source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
     pairs = (("as installed", isopath_search), ("from source", source))
     print(f"as installed: compiled {compiled.is_compiled(isopath_search)}")
-    for label, measure, unit, digits in (
-        (f"evaluation, {len(boards)} recorded positions", evaluation_us, "µs a position", 1),
-        (
-            f"search, h{ns.size}, {len(spots)} positions at {ns.nodes} evaluations",
-            lambda spots, m: search_s(spots, ns.nodes, m),
-            "processor s",
-            2,
-        ),
-    ):
-        items = boards if measure is evaluation_us else spots
-        if not items:
-            continue
+    for label, unit, digits, measure in found:
         runs: dict[str, list[float]] = {name: [] for name, _ in pairs}
-        for _ in range(ns.repeat):
+        for _ in range(repeat):
             for name, module in pairs:
-                runs[name].append(measure(items, module))
+                runs[name].append(measure(module))
         print(label)
         for name, _ in pairs:
-            print("  " + _runs(name, runs[name], unit, digits))
+            print(f"  {name} {unit} {_runs(runs[name], digits)}")
         ratio = statistics.median(runs["from source"]) / statistics.median(runs["as installed"])
         print(f"  from source / as installed: {ratio:.2f}")
 
@@ -118,23 +126,14 @@ def main(argv: list[str] | None = None) -> None:
     ns = parser.parse_args(argv)
     print(f"code: {Path(isopath_search.__file__).resolve().parents[2]}")
     boards = recorded(ns.results, ns.limit)
+    spots = ai_time.positions("isopath", {"size": ns.size}, ns.searches) if ns.searches else []
+    found = figures(boards, spots, ns.size, ns.nodes)
     if ns.compare:
-        spots = ai_time.positions("isopath", {"size": ns.size}, ns.searches) if ns.searches else []
-        compare(boards, spots, ns)
+        compare(found, ns.repeat)
         return
-    if boards:
-        runs = [evaluation_us(boards) for _ in range(ns.repeat)]
-        print(
-            f"evaluation, {len(boards)} recorded positions: µs a position "
-            f"{' '.join(f'{x:.1f}' for x in runs)}, median {statistics.median(runs):.1f}"
-        )
-    if ns.searches:
-        spots = ai_time.positions("isopath", {"size": ns.size}, ns.searches)
-        runs = [search_s(spots, ns.nodes) for _ in range(ns.repeat)]
-        print(
-            f"search, h{ns.size}, {ns.searches} positions at {ns.nodes} evaluations: processor s "
-            f"{' '.join(f'{x:.2f}' for x in runs)}, median {statistics.median(runs):.2f}"
-        )
+    for label, unit, digits, measure in found:
+        runs = [measure(isopath_search) for _ in range(ns.repeat)]
+        print(f"{label}: {unit} {_runs(runs, digits)}")
 
 
 if __name__ == "__main__":
