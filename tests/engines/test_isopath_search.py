@@ -18,6 +18,12 @@ from engines.isopath import IsopathPosition
 from engines.isopath import setup as isopath_setup
 
 
+def _source() -> ModuleType:
+    """A fresh copy of the search run from its source, with its own race count: a change to
+    it (monkeypatch) reaches its callers, as it would not in the compiled module."""
+    return compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+
+
 def _text(position: IsopathPosition, turn: iso.Turn) -> str:
     return iso._text(iso._layout(position), turn)
 
@@ -435,8 +441,7 @@ def test_each_position_is_evaluated_once_a_search(
     position = _after_random_plies(seed, plies=8)
     kept = iso.search(position, nodes=10**7, max_depth=4)
     # Without the kept evaluations (cleared before each new one): the same answer, dearer.
-    # (Changed in a copy run from the source: the compiled search would not see the change.)
-    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    source = _source()
     monkeypatch.setattr(source, "EVAL_LIMIT", -1)
     made_again = source.search(position, nodes=10**7, max_depth=4)
     assert (kept.move, kept.score, kept.depth) == (
@@ -449,7 +454,7 @@ def test_each_position_is_evaluated_once_a_search(
 
 def test_the_kept_evaluations_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     sizes: list[int] = []
-    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    source = _source()
     real = source._Search.static
 
     def static(self: iso._Search, key: iso.Key) -> float:
@@ -493,7 +498,7 @@ def _runner_node(
 def test_a_loss_counts_only_when_every_turn_loses(monkeypatch: pytest.MonkeyPatch) -> None:
     # Without the threatening steps kept, Black's node keeps 8 turns by one look, and White's
     # attack beats all 8 within five plies; the runner is then searched too, and escapes.
-    source = compiled.sources("isopath_race", "isopath_search")["isopath_search"]
+    source = _source()
     monkeypatch.setattr(source, "THREATS_FROM", 99)
     _, state, _ = _runner_node(source)
     assert state.negamax(1, 5, -2 * iso.WIN, 2 * iso.WIN, 0) > -iso.WIN / 2
