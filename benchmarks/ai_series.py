@@ -118,15 +118,33 @@ class Series:
     options: dict[str, int]
     opening: int
     matchups: tuple[str, ...]
+    #: match-ups of an experiment, played only when ``--matchups`` names them
+    trials: tuple[str, ...] = ()
+
+    def seed_index(self, matchup: str) -> int:
+        """``matchup``'s place among the series' match-ups and trials (it seeds the players)."""
+        return (*self.matchups, *self.trials).index(matchup)
 
 
 LEVEL_PAIRS = ("normal-easy", "hard-normal")
 SERIES: dict[str, Series] = {
-    "padfoot3": Series("isopath h4", "isopath", {"size": 4}, 2, (f"hard-padfoot{PADFOOT_DEEPER}",)),
+    "padfoot3": Series(
+        "isopath h4",
+        "isopath",
+        {"size": 4},
+        2,
+        (f"hard-padfoot{PADFOOT_DEEPER}",),
+        (f"hardx3-padfoot{PADFOOT_DEEPER}",),
+    ),
     "inphexion9": Series("inphexion 9x9", "inphexion", {"size": 9}, 2, (*LEVEL_PAIRS, "hard-ab")),
     "maphex16": Series("maphex 16x16", "maphex", {"size": 16}, 2, (*LEVEL_PAIRS, "hard-ab")),
     "isopath5": Series(
-        "isopath h5", "isopath", {"size": 5}, 2, (*LEVEL_PAIRS, f"hard-padfoot{PADFOOT_DEPTH}")
+        "isopath h5",
+        "isopath",
+        {"size": 5},
+        2,
+        (*LEVEL_PAIRS, f"hard-padfoot{PADFOOT_DEPTH}"),
+        ("hardx3-normal",),
     ),
     # From the standard opening the levels and ``ab`` choose alike whatever the seed, so
     # their games repeat; ``abtie`` plays a different one of its equal moves each game.
@@ -182,14 +200,14 @@ def _peak_mb(field: str = "VmHWM") -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _level(level: Level, seed: int, wall_cap: bool) -> Player:
+def _level(level: Level, seed: int, wall_cap: bool, times: int = 1) -> Player:
     budget = budget_of(level)
-    seconds = budget["seconds"] if wall_cap else None
+    seconds = budget["seconds"] * times if wall_cap else None
 
     def play(pos: engines.Position, history: list[engines.Position]) -> str:
         choice = think(
             pos,
-            iterations=budget["iterations"],
+            iterations=budget["iterations"] * times,
             seconds=seconds,
             seed=seed * 1000 + pos.ply,
             history=history,
@@ -227,11 +245,25 @@ def _padfoot(depth: int) -> Player:
     return play
 
 
-def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
-    """The player named ``name``: a level, ``ab``, ``abtie`` (``ab`` breaking ties by
-    ``seed``) or ``padfootN`` (depth ``N``)."""
+def level_of(name: str) -> tuple[Level, int] | None:
+    """The level a player's name names and the multiple of its budget it searches: a
+    level's own name (``hard``: once), or for a trial a level at a multiple of its budget
+    (``hardx3``: ``hard`` searching three times its iterations and, with the wall cap, its
+    seconds; it offers and judges draws as the level); ``None`` for a reference."""
     if name in LEVELS:
-        return _level(Level(name), seed, wall_cap)
+        return Level(name), 1
+    level, x, times = name.partition("x")
+    if level in LEVELS and x and times.isdigit() and int(times) > 1:
+        return Level(level), int(times)
+    return None
+
+
+def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
+    """The player named ``name``: a level (or a multiple of its budget: :func:`level_of`),
+    ``ab``, ``abtie`` (``ab`` breaking ties by ``seed``) or ``padfootN`` (depth ``N``)."""
+    if searched := level_of(name):
+        level, times = searched
+        return _level(level, seed, wall_cap, times)
     if name == "ab":
         return _alphabeta(ref_nodes)
     if name == "abtie":
@@ -243,9 +275,11 @@ def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
 
 def budget(name: str, wall_cap: bool, ref_nodes: int) -> dict[str, Any]:
     """The budget ``name`` plays with, as recorded."""
-    if name in LEVELS:
-        b = budget_of(Level(name))
-        return {"iterations": b["iterations"], "seconds": b["seconds"] if wall_cap else None}
+    if searched := level_of(name):
+        level, times = searched
+        b = budget_of(level)
+        seconds = b["seconds"] * times if wall_cap else None
+        return {"iterations": b["iterations"] * times, "seconds": seconds}
     if name == "ab":
         return {"nodes": ref_nodes, "depth": 4}
     if name == "abtie":
@@ -263,7 +297,7 @@ def _judge(name: str, positions: list[engines.Position], seat: int) -> bool:
     by the bot's own rule, a reference when its evaluation gives it no more than
     ``0.5 + HELD_MARGIN``."""
     pos = positions[-1]
-    if name in LEVELS:
+    if level_of(name):
         return held(positions, seat)
     if name.startswith("padfoot"):
         value = isopath_plan.reference_evaluate(pos)
@@ -343,7 +377,7 @@ def play_game(
     before: list[str] = earlier.get("moves", [])
     names = matchup.split("-", 1)
     seat = game_no % 2
-    rng_seed = game_no * 7919 + spec.matchups.index(matchup) * 100_003
+    rng_seed = game_no * 7919 + spec.seed_index(matchup) * 100_003
     players = [
         player(names[0], rng_seed, wall_cap, ref_nodes),
         player(names[1], rng_seed + 1, wall_cap, ref_nodes),
@@ -405,7 +439,7 @@ def play_game(
             end = "draw claimed"
             break
         # The bot (the side that just moved) offers a draw; the other side answers.
-        offers = OFFER_AFTER <= quiet < OFFER_AFTER + 2 and names[who] in LEVELS
+        offers = OFFER_AFTER <= quiet < OFFER_AFTER + 2 and level_of(names[who]) is not None
         if offers and _judge(names[1 - who], _replayed(spec, moves), pos.to_move):
             end = "draw agreed"
             break
@@ -525,7 +559,8 @@ def run(
     jobs = []
     for name in series:
         spec = SERIES[name]
-        chosen = [m for m in spec.matchups if not matchups or m in matchups]
+        every = (*spec.matchups, *spec.trials)
+        chosen = [m for m in every if m in matchups] if matchups else list(spec.matchups)
         starts = {m: first if first is not None else next_game(known, name, m) for m in chosen}
         for k in range(games):
             for m in chosen:
@@ -684,13 +719,17 @@ def main(argv: list[str] | None = None) -> None:
     ns = parser.parse_args(argv)
     if ns.list:
         for name, spec in SERIES.items():
-            print(f"{name}: {spec.label}, {spec.opening} random plies, {', '.join(spec.matchups)}")
+            trials = f" (trials: {', '.join(spec.trials)})" if spec.trials else ""
+            print(
+                f"{name}: {spec.label}, {spec.opening} random plies, "
+                f"{', '.join(spec.matchups)}{trials}"
+            )
         return
     unknown = [s for s in ns.series if s not in SERIES]
     if unknown:
         parser.error(f"no series {', '.join(unknown)}; --list names them")
     matchups = [m for m in ns.matchups.split(",") if m]
-    offered = {m for name in ns.series for m in SERIES[name].matchups}
+    offered = {m for name in ns.series for m in (*SERIES[name].matchups, *SERIES[name].trials)}
     if set(matchups) - offered:
         parser.error(f"no match-up {', '.join(sorted(set(matchups) - offered))} in those series")
     if ns.series:

@@ -107,15 +107,29 @@ def test_a_run_may_play_some_match_ups_of_a_series_only(
     tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     results = tmp_path / "series.jsonl"
-    spec = tiny.Series("inphexion 5x5", "inphexion", {"size": 5}, 2, ("normal-easy", "easy-easy"))
+    spec = tiny.Series(
+        "inphexion 5x5", "inphexion", {"size": 5}, 2, ("normal-easy", "easy-easy"), ("easyx2-easy",)
+    )
     monkeypatch.setitem(tiny.SERIES, "two", spec)
     played = tiny.run(["two"], 2, results, wall_cap=False, progress=False, matchups=["easy-easy"])
     assert [(r["matchup"], r["game_no"]) for r in played] == [("easy-easy", 0), ("easy-easy", 1)]
     assert tiny.read(results) == played
+    # A trial's match-up is played only when named: ``easyx2`` is ``easy`` at twice its
+    # iterations (and, with the wall cap, its seconds), and is recorded so.
+    trial = tiny.run(["two"], 1, results, wall_cap=False, progress=False, matchups=["easyx2-easy"])
+    assert [(r["matchup"], r["game_no"]) for r in trial] == [("easyx2-easy", 0)]
+    assert trial[0]["budgets"] == [
+        {"iterations": 300, "seconds": None},
+        tiny.budget("easy", False, 0),
+    ]
+    assert tiny.budget("hardx3", True, 0) == {"iterations": 36000, "seconds": 60.0}
+    for name in ("hardx1", "hardx", "hardxx3", "mediumx2"):
+        with pytest.raises(ValueError):
+            tiny.player(name, 0, False, 0)
     # A match-up the series does not have is refused before anything is played.
     with pytest.raises(SystemExit) as refused:
         tiny.main(["two", "--matchups", "hard-easy", "--results", str(results)])
-    assert refused.value.code == 2 and tiny.read(results) == played
+    assert refused.value.code == 2 and tiny.read(results) == played + trial
 
 
 def test_a_game_without_progress_ends_with_a_recorded_draw(
