@@ -22,7 +22,9 @@ evaluations a move; the depth-2 Padfoot-like player in Iso-Path h5; none in Iso-
 whose reference series is ``padfoot3``, nor in Lines of Fixation); ``pathagon-standard``
 also plays ``hard`` against ``abtie``, that alpha-beta playing, of the root moves it finds
 equal, one chosen by the game's seed (from one fixed opening the levels and ``ab`` choose
-alike every game, so only ``abtie``'s games differ).  Seats alternate (game
+alike every game, so only ``abtie``'s games differ).  A series' trials are match-ups of an
+experiment, played only when ``--matchups`` names them: ``hardx3`` is ``hard`` at three times
+its budget (:func:`level_of`).  Seats alternate (game
 ``n``: the first-named player takes seat ``n % 2``); both games of a pair share their random
 first plies.  The levels search their whole iterations (``--no-wall-cap``: no wall-time cap,
 so a busy machine does not change their strength; the time figures are processor seconds).
