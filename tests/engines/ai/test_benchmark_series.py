@@ -6,6 +6,7 @@ games are short; the series' real figures come from the benchmark."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from functools import cache
@@ -123,6 +124,10 @@ def test_a_run_may_play_some_match_ups_of_a_series_only(
         tiny.budget("easy", False, 0),
     ]
     assert tiny.budget("hardx3", True, 0) == {"iterations": 36000, "seconds": 60.0}
+    # A run that names no match-up plays the series' own, never its trials.
+    monkeypatch.setitem(tiny.SERIES, "one", dataclasses.replace(spec, matchups=("easy-easy",)))
+    default = tiny.run(["one"], 1, tmp_path / "one.jsonl", wall_cap=False, progress=False)
+    assert [r["matchup"] for r in default] == ["easy-easy"]
     for name in ("hardx1", "hardx", "hardxx3", "mediumx2"):
         with pytest.raises(ValueError):
             tiny.player(name, 0, False, 0)
