@@ -123,9 +123,10 @@ class Series:
     #: match-ups of an experiment, played only when ``--matchups`` names them
     trials: tuple[str, ...] = ()
 
-    def seed_index(self, matchup: str) -> int:
-        """``matchup``'s place among the series' match-ups and trials (it seeds the players)."""
-        return (*self.matchups, *self.trials).index(matchup)
+    @property
+    def playable(self) -> tuple[str, ...]:
+        """The series' match-ups, then its trials: a match-up's place here seeds its players."""
+        return (*self.matchups, *self.trials)
 
 
 LEVEL_PAIRS = ("normal-easy", "hard-normal")
@@ -202,14 +203,11 @@ def _peak_mb(field: str = "VmHWM") -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _level(level: Level, seed: int, wall_cap: bool, times: int = 1) -> Player:
-    budget = budget_of(level)
-    seconds = budget["seconds"] * times if wall_cap else None
-
+def _level(iterations: int, seconds: float | None, seed: int) -> Player:
     def play(pos: engines.Position, history: list[engines.Position]) -> str:
         choice = think(
             pos,
-            iterations=budget["iterations"] * times,
+            iterations=iterations,
             seconds=seconds,
             seed=seed * 1000 + pos.ply,
             history=history,
@@ -263,9 +261,9 @@ def level_of(name: str) -> tuple[Level, int] | None:
 def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
     """The player named ``name``: a level (or a multiple of its budget: :func:`level_of`),
     ``ab``, ``abtie`` (``ab`` breaking ties by ``seed``) or ``padfootN`` (depth ``N``)."""
-    if searched := level_of(name):
-        level, times = searched
-        return _level(level, seed, wall_cap, times)
+    if level_of(name):
+        searched = budget(name, wall_cap, ref_nodes)
+        return _level(searched["iterations"], searched["seconds"], seed)
     if name == "ab":
         return _alphabeta(ref_nodes)
     if name == "abtie":
@@ -379,7 +377,7 @@ def play_game(
     before: list[str] = earlier.get("moves", [])
     names = matchup.split("-", 1)
     seat = game_no % 2
-    rng_seed = game_no * 7919 + spec.seed_index(matchup) * 100_003
+    rng_seed = game_no * 7919 + spec.playable.index(matchup) * 100_003
     players = [
         player(names[0], rng_seed, wall_cap, ref_nodes),
         player(names[1], rng_seed + 1, wall_cap, ref_nodes),
@@ -561,8 +559,7 @@ def run(
     jobs = []
     for name in series:
         spec = SERIES[name]
-        every = (*spec.matchups, *spec.trials)
-        chosen = [m for m in every if m in matchups] if matchups else list(spec.matchups)
+        chosen = [m for m in spec.playable if m in matchups] if matchups else list(spec.matchups)
         starts = {m: first if first is not None else next_game(known, name, m) for m in chosen}
         for k in range(games):
             for m in chosen:
@@ -731,7 +728,7 @@ def main(argv: list[str] | None = None) -> None:
     if unknown:
         parser.error(f"no series {', '.join(unknown)}; --list names them")
     matchups = [m for m in ns.matchups.split(",") if m]
-    offered = {m for name in ns.series for m in (*SERIES[name].matchups, *SERIES[name].trials)}
+    offered = {m for name in ns.series for m in SERIES[name].playable}
     if set(matchups) - offered:
         parser.error(f"no match-up {', '.join(sorted(set(matchups) - offered))} in those series")
     if ns.series:
