@@ -1,6 +1,7 @@
 """Time the computer player actually uses per move at each level, with the real budgets.
 
-Run: ``.venv/bin/python benchmarks/ai_time.py`` (``--positions 2 --levels normal,hard``), or
+Run: ``.venv/bin/python benchmarks/ai_time.py`` (``--positions 2 --levels normal,hard``; a
+series trial's name such as ``hardx3`` times a level at a multiple of its budget), or
 ``.venv/bin/python benchmarks/ai.py --times`` (``hard`` in every game and size, the figures of
 issue 49: its full search should take at most 10 s a move on a quiet 2-core machine).
 
@@ -24,10 +25,13 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.append(str(Path(__file__).resolve().parent))  # the scripts beside this one, after
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the repository
+
+import ai_series  # the script beside this one: the players' names and their budgets
 
 import engines
-from engines.ai import Level, budget_of, think
+from engines.ai import think
 
 GAMES: list[tuple[str, dict[str, object]]] = [
     ("maphex", {"size": 9}),
@@ -87,7 +91,11 @@ def series_positions(
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--positions", type=int, default=2, help="positions per game")
-    parser.add_argument("--levels", default="easy,normal,hard", help="comma-separated levels")
+    parser.add_argument(
+        "--levels",
+        default="easy,normal,hard",
+        help="comma-separated levels, or trials of a level at a multiple of its budget (hardx3)",
+    )
     parser.add_argument("--only", default="", help="comma-separated games (default: all)")
     parser.add_argument(
         "--no-wall-cap",
@@ -102,6 +110,10 @@ def main(argv: list[str] | None = None) -> None:
         "one are left out",
     )
     ns = parser.parse_args(argv)
+    names = ns.levels.split(",")
+    for name in names:
+        if ai_series.level_of(name) is None:
+            parser.error(f"no level {name!r}")
     series_plies = [int(p) for p in ns.series_plies.split(",") if p]
     wanted = {w for w in ns.only.split(",") if w}
     print(
@@ -118,15 +130,14 @@ def main(argv: list[str] | None = None) -> None:
         else:
             spots = positions(game, options, ns.positions)
         label = f"{game} {options['size']}" if "size" in options else game
-        for name in ns.levels.split(","):
-            budget = budget_of(Level(name))
+        for name in names:
+            budget = ai_series.budget(name, not ns.no_wall_cap, ai_series.REF_NODES)
             walls, cpus, done = [], [], []
             for i, pos in enumerate(spots):
                 wall, cpu = time.perf_counter(), time.process_time()
-                if ns.no_wall_cap:
-                    choice = think(pos, iterations=budget["iterations"], seed=i)
-                else:
-                    choice = think(pos, **budget, seed=i)
+                choice = think(
+                    pos, iterations=budget["iterations"], seconds=budget["seconds"], seed=i
+                )
                 walls.append(time.perf_counter() - wall)
                 cpus.append(time.process_time() - cpu)
                 done.append(choice.iterations)

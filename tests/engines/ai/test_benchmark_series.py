@@ -16,6 +16,7 @@ from types import ModuleType
 import pytest
 
 import engines
+from engines.ai import budget_of
 from engines.ai.draws import CLAIM_AFTER, OFFER_AFTER
 from engines.isopath import IsopathPosition
 from tests.engines.ai.test_draws import SHUFFLE
@@ -283,6 +284,27 @@ def test_the_timing_benchmark_reads_positions_of_a_recorded_hard_game(tmp_path: 
     assert found == [replayed[2], replayed[5]]
     assert timing.series_positions("maphex", {"size": 9}, [2], results) == []
     assert timing.series_positions("inphexion", {"size": 5}, [2], tmp_path / "none.jsonl") == []
+
+
+def test_the_timing_benchmark_times_a_trial_at_its_multiple_of_the_budget(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """``benchmarks/ai_time.py --levels easy,easyx2`` times a level and a trial of it: the
+    trial searches twice the level's iterations (the series' budget, one definition); a name
+    that is neither a level nor a trial is refused before anything is timed."""
+    timing = load_script("benchmarks/ai_time.py")
+    timing.main(
+        ["--only", "maphex", "--positions", "1", "--levels", "easy,easyx2", "--no-wall-cap"]
+    )
+    rows = [line.split() for line in capsys.readouterr().out.splitlines()[1:]]
+    searched = {(row[0], row[1], row[2]): int(row[-1]) for row in rows}
+    easy = budget_of("easy")["iterations"]
+    for size in ("9", "16"):
+        assert searched[("maphex", size, "easy")] == easy
+        assert searched[("maphex", size, "easyx2")] == 2 * easy
+    with pytest.raises(SystemExit):
+        timing.main(["--levels", "hard,mediumx2"])
+    assert "no level 'mediumx2'" in capsys.readouterr().err
 
 
 def test_every_rating_pool_has_a_series_of_the_level_pairs_on_its_board() -> None:
