@@ -101,6 +101,9 @@ PADFOOT_NODES = 10**7
 PLAYER_CHANGES = {
     # 7084ed1: Pathagon's candidates below the root by both sides' shortest paths.
     "pathagon": "2026-12-04T14:45:56+00:00",
+    # 6b123ab: Iso-Path's race count knows free runs of any length (every later change to
+    # its search chose the same moves: reorganised, then compiled).
+    "isopath": "2026-12-05T12:38:30+00:00",
 }
 #: The levels' names (the other players are references).
 LEVELS = frozenset(lv.value for lv in Level)
