@@ -17,7 +17,7 @@ def _record(matchup: str, seat: int, score: float | None, **changes: Any) -> dic
     record = {
         "game": "isopath",
         "options": {"size": 5},
-        "date": "2026-12-04T12:00:00+00:00",
+        "date": "2026-12-06T12:00:00+00:00",
         "matchup": matchup,
         "seat": seat,
         "score": score,
@@ -48,7 +48,7 @@ def test_the_series_games_of_a_pool_are_rated_after_its_own(
         (("normal", "easy"), 0, 120, 3.5),
     ]
     # A game played before its game's computer player last changed is left out.
-    monkeypatch.setitem(bench.ai_series.PLAYER_CHANGES, "isopath", "2026-12-05T00:00:00+00:00")
+    monkeypatch.setitem(bench.ai_series.PLAYER_CHANGES, "isopath", "2026-12-07T00:00:00+00:00")
     assert bench.series_games(Pool("isopath5"), records) == []
     monkeypatch.undo()
 
