@@ -178,15 +178,15 @@ SERIES_NAMES = {"padfoot2": "padfoot"}
 
 def series_games(pool: Pool, records: Sequence[dict[str, Any]]) -> list[Played]:
     """The recorded series games (:func:`ai_series.read`) of ``pool`` between two of its
-    players, by their current computer player, in the order recorded; a game not finished
-    is left out."""
+    players, by their current computer player and as last played (:func:`ai_series.counted`),
+    in the order recorded; a game not finished is left out."""
     options = _options(pool)
     names = set(players_of(pool.game))
     found = []
-    for r in records:
+    for r, counts in zip(records, ai_series.counted(records), strict=True):
         if r["game"] != pool.game or r["options"] != options or r["score"] is None:
             continue
-        if not ai_series.current(r):
+        if not counts:
             continue
         first, second = (SERIES_NAMES.get(n, n) for n in r["matchup"].split("-", 1))
         if first not in names or second not in names:

@@ -514,6 +514,23 @@ def current(record: dict[str, Any]) -> bool:
     return bool(record["date"] >= PLAYER_CHANGES.get(record["game"], ""))
 
 
+def counted(records: Sequence[dict[str, Any]]) -> list[bool]:
+    """Per record, whether it counts in the figures: played by its game's current computer
+    player (:func:`current`) and not played again since (a match-up's game number recorded
+    twice, its game played again at a later build, counts as recorded last).
+
+    >>> game = lambda no, date: {"game": "maphex", "series": "s", "matchup": "m", "game_no": no,
+    ...                          "date": date}
+    >>> counted([game(0, "2026-12-01"), game(1, "2026-12-01"), game(0, "2026-12-06")])
+    [False, True, True]
+    """
+    last = {(r["series"], r["matchup"], r["game_no"]): i for i, r in enumerate(records)}
+    return [
+        current(r) and last[(r["series"], r["matchup"], r["game_no"])] == i
+        for i, r in enumerate(records)
+    ]
+
+
 def read(path: Path) -> list[dict[str, Any]]:
     """Every recorded game of the results file (none when it does not exist)."""
     if not path.exists():
@@ -626,17 +643,18 @@ def report(
     score with its 95 % interval and how many of its games differ (players that choose alike
     from one opening play one game per seat again and again: the interval then overstates
     what is known) and, from random openings, how its pairs of games from one opening ended
-    (:func:`pairs`); games played by a game's earlier player (:data:`PLAYER_CHANGES`) apart,
-    their opening marked "before"; per size and player, time and peak memory a move; and the
-    games ``unfinished`` (:func:`in_progress`) with how to go on with each."""
+    (:func:`pairs`); games played by a game's earlier player (:data:`PLAYER_CHANGES`) or
+    played again since (:func:`counted`) apart, their opening marked "before"; per size and
+    player, time and peak memory a move; and the games ``unfinished`` (:func:`in_progress`)
+    with how to go on with each."""
     import ai  # the Wilson interval
 
     groups: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for r in records:
+    for r, counts in zip(records, counted(records), strict=True):
         opening = "standard" if r["opening"] == 0 else f"{r['opening']} random plies"
         if r.get("replayed"):
             opening = f"{r['replayed']} replayed"
-        if not current(r):
+        if not counts:
             opening += ", before"
         groups.setdefault((r["label"], opening, r["matchup"]), []).append(r)
     out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
@@ -691,7 +709,8 @@ def report(
         )
     repeats = len(records) - len({(r["series"], r["matchup"], r["game_no"]) for r in records})
     if repeats:
-        out(f"{repeats} game(s) repeat a recorded series, match-up and game number")
+        out(f"{repeats} game(s) played again: of a series' match-up and game number the last "
+            "record counts, the earlier ones are reported as before")  # fmt: skip
     for g in unfinished:
         out(f"in progress: {g['series']} {g['matchup']} game {g['game_no']} at ply "
             f"{len(g['moves'])} (goes on with: {g['series']} --matchups {g['matchup']} "

@@ -17,6 +17,8 @@ def _record(matchup: str, seat: int, score: float | None, **changes: Any) -> dic
     record = {
         "game": "isopath",
         "options": {"size": 5},
+        "series": "isopath5",
+        "game_no": 0,
         "date": "2026-12-06T12:00:00+00:00",
         "matchup": matchup,
         "seat": seat,
@@ -41,6 +43,7 @@ def test_the_series_games_of_a_pool_are_rated_after_its_own(
         _record("hard-normal", 0, 1.0, options={"size": 4}),  # the other pool
         _record("hard-normal", 0, 1.0, game="pathagon", options={}),
     ]
+    records = [{**r, "game_no": n} for n, r in enumerate(records)]
     found = bench.series_games(Pool("isopath5"), records)
     assert [(g.seats, g.winner, g.plies, g.cpu) for g in found] == [
         (("normal", "hard"), 0, 120, 3.5),
@@ -51,6 +54,14 @@ def test_the_series_games_of_a_pool_are_rated_after_its_own(
     monkeypatch.setitem(bench.ai_series.PLAYER_CHANGES, "isopath", "2026-12-07T00:00:00+00:00")
     assert bench.series_games(Pool("isopath5"), records) == []
     monkeypatch.undo()
+    # A game played again counts as recorded last: game 0, won by `normal`, now by `hard`.
+    again = _record("hard-normal", 1, 1.0, date="2026-12-06T13:00:00+00:00")
+    replayed = bench.series_games(Pool("isopath5"), [*records, again])
+    assert [(g.seats, g.winner) for g in replayed] == [
+        (("hard", "padfoot"), None),
+        (("normal", "easy"), 0),
+        (("normal", "hard"), 1),
+    ]
 
     # Rated without playing: the three games, each player's record in the table.
     monkeypatch.setattr(bench, "_series_records", lambda: records)

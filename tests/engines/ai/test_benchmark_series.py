@@ -103,6 +103,15 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
     # The earlier games (their opening marked), then the later one: 3 games, then 1.
     games = [(len(r), r[-1].split("easy-easy")[1].split()[0]) for r in rows]
     assert games == [(2, "3"), (1, "1")]
+    # A game played again (its number recorded again, at a later build) counts as recorded
+    # last; its earlier record is reported with the games before.
+    tiny.append(results, {**later, "date": "2999-01-02T00:00:00+00:00"})
+    lines.clear()
+    tiny.report(tiny.read(results), lines.append)
+    rows = [line.split(", before") for line in lines if "easy-easy" in line]
+    games = [(len(r), r[-1].split("easy-easy")[1].split()[0]) for r in rows]
+    assert games == [(2, "4"), (1, "1")]
+    assert any(line.startswith("1 game(s) played again") for line in lines)
 
 
 def test_a_run_may_play_some_match_ups_of_a_series_only(
