@@ -325,6 +325,11 @@ def _quiet(
     return False
 
 
+def which(game: dict[str, Any]) -> tuple[str, str, int]:
+    """Which game a record or a game in progress is: its series, match-up and game number."""
+    return game["series"], game["matchup"], game["game_no"]
+
+
 def unfinished_path(folder: Path, series: str, matchup: str, game_no: int) -> Path:
     """The file of game ``game_no`` of ``series``' ``matchup`` while it is in progress."""
     return folder / f"{series}_{matchup}_{game_no}.json"
@@ -345,7 +350,7 @@ def load_unfinished(path: Path | None, series: str, matchup: str, game_no: int) 
     if path is None or not path.exists():
         return {}
     game: dict[str, Any] = json.loads(path.read_text())
-    if (game["series"], game["matchup"], game["game_no"]) != (series, matchup, game_no):
+    if which(game) != (series, matchup, game_no):
         raise ValueError(f"{path} holds another game: {game['series']} {game['matchup']} "
                          f"game {game['game_no']}")  # fmt: skip
     return game
@@ -354,7 +359,7 @@ def load_unfinished(path: Path | None, series: str, matchup: str, game_no: int) 
 def in_progress(folder: Path) -> list[dict[str, Any]]:
     """The games in progress in ``folder``, by series, match-up and game number."""
     games = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
-    return sorted(games, key=lambda g: (g["series"], g["matchup"], g["game_no"]))
+    return sorted(games, key=which)
 
 
 def play_game(
@@ -524,11 +529,8 @@ def counted(records: Sequence[dict[str, Any]]) -> list[bool]:
     >>> counted([game(0, "2026-12-01"), game(1, "2026-12-01"), game(0, "2026-12-06")])
     [False, True, True]
     """
-    last = {(r["series"], r["matchup"], r["game_no"]): i for i, r in enumerate(records)}
-    return [
-        current(r) and last[(r["series"], r["matchup"], r["game_no"])] == i
-        for i, r in enumerate(records)
-    ]
+    last = {which(r): i for i, r in enumerate(records)}
+    return [current(r) and last[which(r)] == i for i, r in enumerate(records)]
 
 
 def read(path: Path) -> list[dict[str, Any]]:
@@ -707,7 +709,7 @@ def report(
             f"{max(cpu):>7.2f}{statistics.median(mem):>12.0f}{max(mem):>6.0f}"
             f"{f'{max(added):.0f}' if added else '-':>26}"
         )
-    repeats = len(records) - len({(r["series"], r["matchup"], r["game_no"]) for r in records})
+    repeats = len(records) - len({which(r) for r in records})
     if repeats:
         out(f"{repeats} game(s) played again: of a series' match-up and game number the last "
             "record counts, the earlier ones are reported as before")  # fmt: skip
