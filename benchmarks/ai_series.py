@@ -24,7 +24,7 @@ also plays ``hard`` against ``abtie``, that alpha-beta playing, of the root move
 equal, one chosen by the game's seed (from one fixed opening the levels and ``ab`` choose
 alike every game, so only ``abtie``'s games differ).  A series' trials are match-ups of an
 experiment, played only when ``--matchups`` names them: ``hardx3`` is ``hard`` at three times
-its budget (:func:`level_of`).  Seats alternate (game
+its budget, ``hardx2`` at twice (:func:`level_of`).  Seats alternate (game
 ``n``: the first-named player takes seat ``n % 2``); both games of a pair share their random
 first plies.  The levels search their whole iterations (``--no-wall-cap``: no wall-time cap,
 so a busy machine does not change their strength; the time figures are processor seconds).
@@ -150,7 +150,7 @@ SERIES: dict[str, Series] = {
         {"size": 5},
         2,
         (*LEVEL_PAIRS, f"hard-padfoot{PADFOOT_DEPTH}"),
-        ("hardx3-normal",),
+        ("hardx3-normal", "hardx2-normal"),
     ),
     # From the standard opening the levels and ``ab`` choose alike whatever the seed, so
     # their games repeat; ``abtie`` plays a different one of its equal moves each game.
