@@ -101,9 +101,10 @@ PADFOOT_NODES = 10**7
 PLAYER_CHANGES = {
     # 7084ed1: Pathagon's candidates below the root by both sides' shortest paths.
     "pathagon": "2026-12-04T14:45:56+00:00",
-    # 6b123ab: Iso-Path's race count knows free runs of any length (every later change to
-    # its search chose the same moves: reorganised, then compiled).
-    "isopath": "2026-12-05T12:38:30+00:00",
+    # Iso-Path: a node's few turns hold different steps (a turn with the step and the look
+    # of a better one comes after the others; before, since 6b123ab on 2026-12-05 12:38,
+    # the race count's free runs of any length).
+    "isopath": "2026-12-06T02:15:00+00:00",
 }
 #: The levels' names (the other players are references).
 LEVELS = frozenset(lv.value for lv in Level)

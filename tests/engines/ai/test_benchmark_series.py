@@ -164,7 +164,7 @@ def test_a_game_without_progress_ends_with_a_recorded_draw(
     assert agreed["quiet"] == OFFER_AFTER and agreed["plies"] == OFFER_AFTER + 3
     results = tmp_path / "series.jsonl"
     for record in (claimed, agreed):
-        tiny.append(results, {"date": "2026-12-06T00:00:00+00:00", "commit": "test", **record})
+        tiny.append(results, {"date": "2026-12-06T12:00:00+00:00", "commit": "test", **record})
     lines: list[str] = []
     tiny.report(tiny.read(results), lines.append)
     assert "how games ended: draw agreed 1, draw claimed 1" in lines
