@@ -65,6 +65,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import datetime
+import functools
 import json
 import multiprocessing
 import os
@@ -96,14 +97,26 @@ PADFOOT_DEEPER = PADFOOT_DEPTH + 1
 REF_NODES = 50_000
 #: Evaluations the Padfoot-like reference may use: enough to always finish its depth.
 PADFOOT_NODES = 10**7
-#: When a game's computer player last changed (the commit's date): the games of that game
-#: recorded before were played by its predecessor, and the report keeps them apart.
+
+
+@dataclass(frozen=True)
+class Change:
+    """A game's computer player changed at ``commit``, on ``date`` (ISO, UTC)."""
+
+    date: str
+    commit: str
+
+
+#: When each game's computer player last changed: that game's records played at an earlier
+#: build were played by its predecessor, and the report and the ratings keep them apart
+#: (:func:`current`).
 PLAYER_CHANGES = {
-    # 7084ed1: Pathagon's candidates below the root by both sides' shortest paths.
-    "pathagon": "2026-12-04T14:45:56+00:00",
-    # 6b123ab: Iso-Path's race count knows free runs of any length (every later change to
-    # its search chose the same moves: reorganised, then compiled).
-    "isopath": "2026-12-05T12:38:30+00:00",
+    # Pathagon's candidates below the root by both sides' shortest paths.
+    "pathagon": Change("2026-12-04T14:45:56+00:00", "7084ed1"),
+    # Iso-Path: a node's few turns hold different steps (a turn with the step and the look
+    # of a better one comes after the others; before, since 6b123ab on 2026-12-05 12:38,
+    # the race count's free runs of any length).
+    "isopath": Change("2026-12-06T02:15:00+00:00", "c57f14b"),
 }
 #: The levels' names (the other players are references).
 LEVELS = frozenset(lv.value for lv in Level)
@@ -514,9 +527,50 @@ def commit() -> str:
 
 
 def current(record: dict[str, Any]) -> bool:
-    """Whether ``record`` was played by its game's current computer player (not recorded
-    before the player last changed, :data:`PLAYER_CHANGES`)."""
-    return bool(record["date"] >= PLAYER_CHANGES.get(record["game"], ""))
+    """Whether ``record`` was played by its game's current computer player: at the commit of
+    the player's last change (:data:`PLAYER_CHANGES`) or a later one, as this repository's
+    history says (series at two builds run side by side in worktrees: a game of the earlier
+    player may end after the change was made); for a commit the history does not hold, when
+    it was recorded after the change's date."""
+    change = PLAYER_CHANGES.get(record["game"])
+    if change is None:
+        return True
+    commit = str(record.get("commit", "")).rstrip("+")
+    since, known = _history(change.commit, HERE.parent)
+    if commit and since and any(c.startswith(commit) for c in since):
+        return True
+    if commit and len(commit) >= 7 and any(c.startswith(commit) for c in known):
+        return False
+    return bool(record["date"] >= change.date)
+
+
+@functools.cache
+def _history(change: str, root: Path) -> tuple[frozenset[str], frozenset[str]]:
+    """Of the repository at ``root``: the commits from ``change`` on (it and those after it up
+    to the checkout's), and every commit it holds; both empty without git or when it does not
+    hold ``change``."""
+    git = ["git", "-C", str(root)]
+    try:
+        since = [
+            *subprocess.run(
+                [*git, "rev-parse", "--verify", f"{change}^{{commit}}"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split(),
+            *subprocess.run(
+                [*git, "rev-list", "--ancestry-path", f"{change}..HEAD"],
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split(),
+        ]
+        known = subprocess.run(
+            [*git, "rev-list", "--all"], capture_output=True, text=True, check=True
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        return frozenset(), frozenset()
+    return frozenset(since), frozenset(known)
 
 
 def counted(records: Sequence[dict[str, Any]]) -> list[bool]:

@@ -6,10 +6,12 @@ deeper in the same time: turns are played and taken back on two lists instead of
 positions from text, iterative deepening with a transposition table, captures and the
 table's move first, the rest ordered by a one-look evaluation (each position is evaluated
 once a search: an iteration orders its turns by what the one before judged at its horizon).
-A node searches the best few by that look, and from three plies off the horizon each
-threatening step too (a runner next to a goal space, a second piece next to one of the other
-side's); the turns it left out are searched when every kept one loses, so that a loss (and
-the other side's win) is only proven when no turn escapes it.
+A node searches the best few by that look (a turn the look cannot tell from a better one, the
+same step with the same score, counted after the others: three places to take a tile from far
+from anything would otherwise fill the few with one idea), and from three plies off the
+horizon each threatening step too (a runner next to a goal space, a second piece next to one
+of the other side's); the turns it left out are searched when every kept one loses, so that
+a loss (and the other side's win) is only proven when no turn escapes it.
 
 Candidate tile moves are ranked without an evaluation each: a space matters to a side by
 how far it lies off that side's cheapest way to the goal (the cost of the best way through
@@ -667,7 +669,19 @@ class _Search:
             _undo(h, p, t, u)
             keyed.append((v, i, t))
         keyed.sort()
-        return [t for _, _, t in keyed]
+        # A turn the one look cannot tell from a better one (the same step, the same score:
+        # its tile move elsewhere changed nothing the look sees) goes after the others.
+        first: list[Turn] = []
+        alike: list[Turn] = []
+        looked: set[tuple[tuple[int, int] | None, float]] = set()
+        for v, _, t in keyed:
+            mark = (_step(t), v)
+            if mark in looked:
+                alike.append(t)
+            else:
+                looked.add(mark)
+                first.append(t)
+        return first + alike
 
     def negamax(self, mover: int, depth: int, alpha: float, beta: float, ply: int) -> float:
         lay, h, p = self.lay, self.h, self.p

@@ -51,7 +51,8 @@ def test_the_series_games_of_a_pool_are_rated_after_its_own(
         (("normal", "easy"), 0, 120, 3.5),
     ]
     # A game played before its game's computer player last changed is left out.
-    monkeypatch.setitem(bench.ai_series.PLAYER_CHANGES, "isopath", "2026-12-07T00:00:00+00:00")
+    later = bench.ai_series.Change("2026-12-07T00:00:00+00:00", "test")
+    monkeypatch.setitem(bench.ai_series.PLAYER_CHANGES, "isopath", later)
     assert bench.series_games(Pool("isopath5"), records) == []
     monkeypatch.undo()
     # A game played again counts as recorded last: game 0, won by `normal`, now by `hard`.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import subprocess
 import sys
 from functools import cache
 from pathlib import Path
@@ -96,7 +97,9 @@ def test_finished_games_are_appended_and_the_report_reads_them_back(
     # Games recorded before the game's computer player last changed are reported apart.
     later = {**records[0], "game_no": 3, "date": "2999-01-01T00:00:00+00:00"}
     tiny.append(results, later)
-    monkeypatch.setitem(tiny.PLAYER_CHANGES, "inphexion", "2998-01-01T00:00:00+00:00")
+    monkeypatch.setitem(
+        tiny.PLAYER_CHANGES, "inphexion", tiny.Change("2998-01-01T00:00:00+00:00", "test")
+    )
     lines.clear()
     tiny.report(tiny.read(results), lines.append)
     rows = [line.split(", before") for line in lines if "easy-easy" in line]
@@ -164,7 +167,7 @@ def test_a_game_without_progress_ends_with_a_recorded_draw(
     assert agreed["quiet"] == OFFER_AFTER and agreed["plies"] == OFFER_AFTER + 3
     results = tmp_path / "series.jsonl"
     for record in (claimed, agreed):
-        tiny.append(results, {"date": "2026-12-06T00:00:00+00:00", "commit": "test", **record})
+        tiny.append(results, {"date": "2026-12-06T12:00:00+00:00", "commit": "test", **record})
     lines: list[str] = []
     tiny.report(tiny.read(results), lines.append)
     assert "how games ended: draw agreed 1, draw claimed 1" in lines
@@ -362,3 +365,51 @@ def test_the_ai_benchmark_hands_the_series_its_first_game_number_game_0_too(
     records = tiny.read(tmp_path / "series.jsonl")
     assert [r["game_no"] for r in records] == [0, 1, 0]
     assert records[2]["moves"] == records[0]["moves"]
+
+
+def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
+    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Series at two builds run side by side in worktrees, so a game of the earlier player may
+    end after the change: its commit, not its date, says which player played it."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+
+    def git(*args: str) -> str:
+        done = subprocess.run(
+            ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@t", *args],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return done.stdout.strip()
+
+    git("init", "-q", "-b", "main")
+    for name in ("before", "change", "after"):
+        git("commit", "-q", "--allow-empty", "-m", name)
+    before, change, after = git("rev-list", "--reverse", "HEAD").split()
+    git("checkout", "-q", "-b", "side", before)
+    git("commit", "-q", "--allow-empty", "-m", "the earlier player, on another worktree")
+    side = git("rev-parse", "HEAD")
+    git("checkout", "-q", "main")
+    since, known = tiny._history(change[:7], repo)
+    assert since == {change, after}
+    assert known == {before, change, after, side}
+    assert tiny._history("0000000", repo) == (frozenset(), frozenset())
+
+    monkeypatch.setattr(tiny, "HERE", repo / "benchmarks")
+    monkeypatch.setitem(
+        tiny.PLAYER_CHANGES, "maphex", tiny.Change("2026-12-06T02:00:00+00:00", change[:7])
+    )
+
+    def game(commit: str, date: str) -> dict[str, object]:
+        return {"game": "maphex", "commit": commit, "date": date}
+
+    late, early = "2026-12-06T03:00:00+00:00", "2026-12-06T01:00:00+00:00"
+    assert tiny.current(game(change[:7], late)) and tiny.current(game(after[:7] + "+", late))
+    # The earlier player's game that ended after the change: by its commit, not current.
+    assert not tiny.current(game(side[:7], late)) and not tiny.current(game(before[:7], late))
+    # A commit the history does not hold (a test's, a lost branch's): by its date.
+    assert tiny.current(game("test", late)) and not tiny.current(game("test", early))
+    # A game without a change recorded for it.
+    assert tiny.current({"game": "fixation", "commit": "test", "date": early})
