@@ -539,6 +539,7 @@ def current(record: dict[str, Any]) -> bool:
     since, known = _history(change.commit, HERE.parent)
     if commit and since and any(c.startswith(commit) for c in since):
         return True
+    # (a prefix shorter than git's shortest abbreviation, such as a test's "test", names none)
     if commit and len(commit) >= 7 and any(c.startswith(commit) for c in known):
         return False
     return bool(record["date"] >= change.date)
@@ -549,25 +550,17 @@ def _history(change: str, root: Path) -> tuple[frozenset[str], frozenset[str]]:
     """Of the repository at ``root``: the commits from ``change`` on (it and those after it up
     to the checkout's), and every commit it holds; both empty without git or when it does not
     hold ``change``."""
-    git = ["git", "-C", str(root)]
+
+    def git(*args: str) -> list[str]:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=True
+        )
+        return done.stdout.split()
+
     try:
-        since = [
-            *subprocess.run(
-                [*git, "rev-parse", "--verify", f"{change}^{{commit}}"],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.split(),
-            *subprocess.run(
-                [*git, "rev-list", "--ancestry-path", f"{change}..HEAD"],
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.split(),
-        ]
-        known = subprocess.run(
-            [*git, "rev-list", "--all"], capture_output=True, text=True, check=True
-        ).stdout.split()
+        since = git("rev-parse", "--verify", f"{change}^{{commit}}")
+        since += git("rev-list", "--ancestry-path", f"{change}..HEAD")
+        known = git("rev-list", "--all")
     except (OSError, subprocess.CalledProcessError):
         return frozenset(), frozenset()
     return frozenset(since), frozenset(known)

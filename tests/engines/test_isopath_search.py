@@ -433,8 +433,8 @@ def _alike_last(keyed: list[tuple[float, int, iso.Turn]]) -> list[iso.Turn]:
 def test_a_node_looks_at_different_steps_before_turns_the_one_look_cannot_tell_apart() -> None:
     # Game 17 of the h4 series against the depth-3 Padfoot-like player, ply 42: three
     # places to take a tile from, far from everything, gave the same look to each of two
-    # steps, and the node's eight turns held only three steps; the step that won (c6-d7,
-    # a runner to the home row) came ninth.
+    # steps, and the node's eight turns held only those two steps; the step that won (c6-d7,
+    # a runner to the home row) came tenth.
     moves = (
         "b3>b2 a1-b2,f3>b3 g2-f3,b5>c2 b2-c2,e3>b4 f3-e3,c2-b2 b3>d2,g3-f3 c2>c6,f5>b1 b2-b1,"
         "d4>d7 e3-d4,b1-b2 c1>c2,c3>f5 d4-c3,b2-a1 c4>g2,f4>e6 g4-f4,a1-b2 d3>g4,f3-e3 a1>d4,"
