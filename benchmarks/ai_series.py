@@ -44,7 +44,9 @@ ply's), and the next run of that game (``--first N --games 1``, or the next game
 goes on from there rather than from its start (:func:`play_game`); the players keep nothing
 between moves but what the positions and the seed give them, so the game goes on as it
 would have.  Its record lists the plies it went on from (``resumed``); ``--report`` names
-the games in progress.
+the games in progress.  The file says the build that played it last (``commit``, ``date``):
+a game begun by its game's earlier computer player (:data:`PLAYER_CHANGES`) is not gone on
+with at a later build but played afresh, as no half of it would count.
 
 A line of the results file: the date, the commit, the series, game, options, opening,
 match-up, game number and the first-named player's seat, its score (1, 0, one half; ``null``
@@ -358,14 +360,20 @@ def save_unfinished(path: Path, game: dict[str, Any]) -> None:
 
 
 def load_unfinished(path: Path | None, series: str, matchup: str, game_no: int) -> dict[str, Any]:
-    """The game in progress at ``path`` (empty when there is none); refused when the file is
-    another game's."""
+    """The game in progress at ``path`` (empty when there is none, or when its game's
+    computer player has changed since the build that played it, as :func:`current` says; a
+    file from before builds were written in it goes on); refused when the file is another
+    game's."""
     if path is None or not path.exists():
         return {}
     game: dict[str, Any] = json.loads(path.read_text())
     if which(game) != (series, matchup, game_no):
         raise ValueError(f"{path} holds another game: {game['series']} {game['matchup']} "
                          f"game {game['game_no']}")  # fmt: skip
+    if "commit" in game and not current({"game": SERIES[series].game, **game}):
+        print(f"    {series} {matchup} game {game_no}: begun at {game['commit']}, before its "
+              "computer player changed; played afresh", flush=True)  # fmt: skip
+        return {}
     return game
 
 
@@ -385,6 +393,7 @@ def play_game(
     replay: Sequence[str] = (),
     heartbeat: int = 0,
     unfinished: Path | None = None,
+    build: str = "",
 ) -> dict[str, Any]:
     """One game of ``matchup`` in ``series``; the line to record (without date and commit).
     ``replay``: moves played first, in place of the random opening (a recorded line, e.g. a
@@ -392,9 +401,11 @@ def play_game(
     print the ply and the plies without progress every that many plies (0: never);
     ``unfinished``: the game's file while in progress (:func:`unfinished_path`), written after
     every ply, removed when the game ends; when it holds the game stopped earlier, the
-    game goes on from its last ply (its moves played again, not searched)."""
+    game goes on from its last ply (its moves played again, not searched); ``build``: the
+    commit written in that file (default: the checkout's, :func:`commit`)."""
     spec = SERIES[series]
     earlier = load_unfinished(unfinished, series, matchup, game_no)
+    build = build or (commit() if unfinished is not None else "")
     before: list[str] = earlier.get("moves", [])
     names = matchup.split("-", 1)
     seat = game_no % 2
@@ -447,6 +458,8 @@ def play_game(
                     "moves": moves,
                     "sides": sofar,
                     "resumed": resumed,
+                    "commit": build,
+                    "date": _now(),
                 },
             )
         quiet = quiet + 1 if _quiet(mark, seen, pos) else 0
@@ -503,9 +516,13 @@ def play_game(
 
 
 def _job(
-    args: tuple[str, str, int, bool, int, int, Sequence[str], int, Path | None],
+    args: tuple[str, str, int, bool, int, int, Sequence[str], int, Path | None, str],
 ) -> dict[str, Any]:
     return play_game(*args)
+
+
+def _now() -> str:
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def commit() -> str:
@@ -625,6 +642,7 @@ def run(
     when next run)."""
     known = read(path)
     folder = path.parent / UNFINISHED
+    stamp = commit()
     jobs = []
     for name in series:
         spec = SERIES[name]
@@ -634,13 +652,12 @@ def run(
             for m in chosen:
                 n = starts[m] + k
                 paused = unfinished_path(folder, name, m, n)
-                jobs.append((name, m, n, wall_cap, ref_nodes, cap, (), heartbeat, paused))
-    stamp = commit()
+                jobs.append((name, m, n, wall_cap, ref_nodes, cap, (), heartbeat, paused, stamp))
     done: list[dict[str, Any]] = []
     with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=1) as pool:
         for result in pool.imap_unordered(_job, jobs):
             record = {
-                "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
+                "date": _now(),
                 "commit": stamp,
                 **result,
             }

@@ -220,26 +220,14 @@ def test_a_stopped_game_goes_on_from_its_last_ply(
     paused = tiny.unfinished_path(folder, "tiny-isopath", "easy-easy", 0)
     real = tiny.player
     searched: list[int] = []
-
-    def stopping_at(ply: int) -> object:
-        def make(name: str, *args: object) -> object:
-            play = real(name, *args)
-
-            def spy(pos: engines.Position, history: list[engines.Position]) -> str:
-                if pos.ply == ply:
-                    raise KeyboardInterrupt  # as the process killed mid-search
-                searched.append(pos.ply)
-                return play(pos, history)
-
-            return spy
-
-        return make
-
-    monkeypatch.setattr(tiny, "player", stopping_at(5))
+    monkeypatch.setattr(tiny, "player", _stopping_at(real, 5, searched))
     with pytest.raises(KeyboardInterrupt):
-        tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
+        tiny.play_game(
+            "tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused, build="abc1234"
+        )
     game = json.loads(paused.read_text())
     assert game["moves"] == whole["moves"][:5] and game["resumed"] == []
+    assert game["commit"] == "abc1234"  # the build that played it
     # Its five moves' timings kept on their sides (no random plies in this series): three of
     # the first-named player's, two of the other's, each with its peak and base memory.
     assert [[len(side[k]) for k in ("cpu", "peak_mb", "base_mb")] for side in game["sides"]] == [
@@ -253,7 +241,7 @@ def test_a_stopped_game_goes_on_from_its_last_ply(
                          "tiny-isopath --matchups easy-easy --first 0 --games 1)")  # fmt: skip
     # Stopped again at ply 9, then run to its end: the moves are the uninterrupted game's.
     searched.clear()
-    monkeypatch.setattr(tiny, "player", stopping_at(9))
+    monkeypatch.setattr(tiny, "player", _stopping_at(real, 9, searched))
     with pytest.raises(KeyboardInterrupt):
         tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
     assert searched == [5, 6, 7, 8]  # the five plies before were played again, not searched
@@ -271,6 +259,24 @@ def test_a_stopped_game_goes_on_from_its_last_ply(
     tiny.save_unfinished(paused, {**game, "game_no": 3})
     with pytest.raises(ValueError, match="holds another game"):
         tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
+
+
+def _stopping_at(real: object, ply: int, searched: list[int]) -> object:
+    """The series' ``player`` (``real``) with its players stopped at ``ply`` as a process killed
+    mid-search; the plies searched before are added to ``searched``."""
+
+    def make(name: str, *args: object) -> object:
+        play = real(name, *args)  # type: ignore[operator]
+
+        def spy(pos: engines.Position, history: list[engines.Position]) -> str:
+            if pos.ply == ply:
+                raise KeyboardInterrupt
+            searched.append(pos.ply)
+            return play(pos, history)  # type: ignore[no-any-return]
+
+        return spy
+
+    return make
 
 
 def test_the_timing_benchmark_reads_positions_of_a_recorded_hard_game(tmp_path: Path) -> None:
@@ -367,11 +373,9 @@ def test_the_ai_benchmark_hands_the_series_its_first_game_number_game_0_too(
     assert records[2]["moves"] == records[0]["moves"]
 
 
-def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
-    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Series at two builds run side by side in worktrees, so a game of the earlier player may
-    end after the change: its commit, not its date, says which player played it."""
+def _history_repo(tmp_path: Path) -> tuple[Path, str, str, str, str]:
+    """A scratch repository: commits ``before``, ``change`` and ``after`` on main, and ``side``
+    (the earlier player, on another worktree) branched from ``before``."""
     repo = tmp_path / "repo"
     repo.mkdir()
 
@@ -392,6 +396,15 @@ def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
     git("commit", "-q", "--allow-empty", "-m", "the earlier player, on another worktree")
     side = git("rev-parse", "HEAD")
     git("checkout", "-q", "main")
+    return repo, before, change, after, side
+
+
+def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
+    tiny: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Series at two builds run side by side in worktrees, so a game of the earlier player may
+    end after the change: its commit, not its date, says which player played it."""
+    repo, before, change, after, side = _history_repo(tmp_path)
     since, known = tiny._history(change[:7], repo)
     assert since == {change, after}
     assert known == {before, change, after, side}
@@ -413,3 +426,43 @@ def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
     assert tiny.current(game("test", late)) and not tiny.current(game("test", early))
     # A game without a change recorded for it.
     assert tiny.current({"game": "fixation", "commit": "test", "date": early})
+
+
+def test_a_game_begun_by_the_earlier_player_is_played_afresh_not_gone_on_with(
+    tiny: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A game stopped at a build before its game's player changed would be half one player's,
+    half the other's: the next run plays it from its start, and says so; one stopped at the
+    change or after goes on, as does a file from before builds were written in it."""
+    repo, before, change, after, side = _history_repo(tmp_path)
+    monkeypatch.setattr(tiny, "HERE", repo / "benchmarks")
+    monkeypatch.setitem(
+        tiny.PLAYER_CHANGES, "isopath", tiny.Change("2026-12-06T02:00:00+00:00", change[:7])
+    )
+    whole = tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=10)
+    paused = tiny.unfinished_path(tmp_path / tiny.UNFINISHED, "tiny-isopath", "easy-easy", 0)
+    real = tiny.player
+    for build, goes_on in ((side[:7], False), (before[:7], False), (after[:7], True), ("", True)):
+        monkeypatch.setattr(tiny, "player", _stopping_at(real, 5, []))
+        with pytest.raises(KeyboardInterrupt):
+            tiny.play_game(
+                "tiny-isopath", "easy-easy", 0, False, 100, cap=10, unfinished=paused, build=build
+            )
+        if not build:  # as a file written before the build was
+            game = json.loads(paused.read_text())
+            del game["commit"], game["date"]
+            tiny.save_unfinished(paused, game)
+        monkeypatch.setattr(tiny, "player", real)
+        capsys.readouterr()
+        record = tiny.play_game(
+            "tiny-isopath", "easy-easy", 0, False, 100, cap=10, unfinished=paused
+        )
+        assert record["moves"] == whole["moves"] and not paused.exists()
+        assert record["resumed"] == ([5] if goes_on else [])
+        said = capsys.readouterr().out
+        assert ("played afresh" in said) is not goes_on
+        if not goes_on:
+            assert f"begun at {build}" in said
