@@ -552,12 +552,12 @@ def current(record: dict[str, Any]) -> bool:
     change = PLAYER_CHANGES.get(record["game"])
     if change is None:
         return True
-    commit = str(record.get("commit", "")).rstrip("+")
+    played_at = str(record.get("commit", "")).rstrip("+")
     since, known = _history(change.commit, HERE.parent)
-    if commit and since and any(c.startswith(commit) for c in since):
+    if played_at and since and any(c.startswith(played_at) for c in since):
         return True
     # (a prefix shorter than git's shortest abbreviation, such as a test's "test", names none)
-    if commit and len(commit) >= 7 and any(c.startswith(commit) for c in known):
+    if played_at and len(played_at) >= 7 and any(c.startswith(played_at) for c in known):
         return False
     return bool(record["date"] >= change.date)
 

@@ -10,6 +10,7 @@ import dataclasses
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from functools import cache
 from pathlib import Path
 from types import ModuleType
@@ -261,18 +262,24 @@ def test_a_stopped_game_goes_on_from_its_last_ply(
         tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=14, unfinished=paused)
 
 
-def _stopping_at(real: object, ply: int, searched: list[int]) -> object:
+#: A series player: the move for a position and the game's positions before it.
+_Player = Callable[[engines.Position, list[engines.Position]], str]
+
+
+def _stopping_at(
+    real: Callable[..., _Player], ply: int, searched: list[int]
+) -> Callable[..., _Player]:
     """The series' ``player`` (``real``) with its players stopped at ``ply`` as a process killed
     mid-search; the plies searched before are added to ``searched``."""
 
-    def make(name: str, *args: object) -> object:
-        play = real(name, *args)  # type: ignore[operator]
+    def make(name: str, *args: object) -> _Player:
+        play = real(name, *args)
 
         def spy(pos: engines.Position, history: list[engines.Position]) -> str:
             if pos.ply == ply:
                 raise KeyboardInterrupt
             searched.append(pos.ply)
-            return play(pos, history)  # type: ignore[no-any-return]
+            return play(pos, history)
 
         return spy
 
