@@ -245,6 +245,8 @@ async def test_marks_differ_in_shape(browser: Browser, web: Site) -> None:
     gid = await new_game(web.manager, "pathagon", ADA, BO, TG_GROUP, ["a1", "g7"])
     page = await _open(browser, web, gid, ADA, UPRIGHT)
     await page.locator('[data-cell="b2"]').tap()
+    # The choice is drawn once the server has answered which steps follow it.
+    await expect(page.locator('[data-cell="b2"]')).to_have_class(re.compile(r"\bsel\b"))
     style = """e => { const g = e.querySelector('.ground'), s = getComputedStyle(g);
         const h = getComputedStyle(e.querySelector('.hint'));
         return [s.strokeDasharray, s.strokeWidth, h.display]; }"""
