@@ -671,16 +671,7 @@ class _Search:
         keyed.sort()
         # A turn the one look cannot tell from a better one (the same step, the same score:
         # its tile move elsewhere changed nothing the look sees) goes after the others.
-        first: list[Turn] = []
-        alike: list[Turn] = []
-        looked: set[tuple[tuple[int, int] | None, float]] = set()
-        for v, _, t in keyed:
-            mark = (_step(t), v)
-            if mark in looked:
-                alike.append(t)
-            else:
-                looked.add(mark)
-                first.append(t)
+        first, alike = _alike_apart(keyed)
         return first + alike
 
     def negamax(self, mover: int, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -768,17 +759,24 @@ def _next_order(results: list[tuple[float, int, Turn]], rest: list[Turn]) -> lis
     >>> _next_order([(3.0, 0, a), (3.0, 1, twin), (1.0, 2, b)], [(("-", 4, 5),)])
     [(('-', 0, 1),), (('-', 0, 2),), (('-', 4, 5),), (('-', 0, 1), ('>', 5, 6))]
     """
+    first, alike = _alike_apart(results)
+    return first + rest + alike
+
+
+def _alike_apart(scored: list[tuple[float, int, Turn]]) -> tuple[list[Turn], list[Turn]]:
+    """``scored``'s turns (best first) apart: those whose step and score no better one has, and
+    the others (both in order)."""
     first: list[Turn] = []
     alike: list[Turn] = []
     looked: set[tuple[tuple[int, int] | None, float]] = set()
-    for score, _, t in results:
+    for score, _, t in scored:
         mark = (_step(t), score)
         if mark in looked:
             alike.append(t)
         else:
             looked.add(mark)
             first.append(t)
-    return first + rest + alike
+    return first, alike
 
 
 def _text(lay: _Layout, turn: Turn) -> str:
