@@ -671,16 +671,7 @@ class _Search:
         keyed.sort()
         # A turn the one look cannot tell from a better one (the same step, the same score:
         # its tile move elsewhere changed nothing the look sees) goes after the others.
-        first: list[Turn] = []
-        alike: list[Turn] = []
-        looked: set[tuple[tuple[int, int] | None, float]] = set()
-        for v, _, t in keyed:
-            mark = (_step(t), v)
-            if mark in looked:
-                alike.append(t)
-            else:
-                looked.add(mark)
-                first.append(t)
+        first, alike = _alike_apart(keyed)
         return first + alike
 
     def negamax(self, mover: int, depth: int, alpha: float, beta: float, ply: int) -> float:
@@ -754,6 +745,38 @@ def _settles(depth: int, top: float, answer: float) -> bool:
     ``answer`` gives the answer: an odd depth always; an even one when it finds a win, or a
     loss for the answer so far."""
     return depth % 2 == 1 or top >= WIN / 2 or answer <= -WIN / 2
+
+
+def _next_order(results: list[tuple[float, int, Turn]], rest: list[Turn]) -> list[Turn]:
+    """The root's turns in the order the next iteration searches them: those an iteration
+    searched (``results``, best first), then ``rest`` (not searched at its depth, in the
+    order before); a searched turn with the step and the score of a better one (its tile
+    move elsewhere changed nothing the search saw) after all of them, so the few turns
+    searched deeper (:data:`ROOT_WIDTH`) hold different steps.
+
+    >>> a, b = (("-", 0, 1),), (("-", 0, 2),)
+    >>> twin = (("-", 0, 1), (">", 5, 6))
+    >>> _next_order([(3.0, 0, a), (3.0, 1, twin), (1.0, 2, b)], [(("-", 4, 5),)])
+    [(('-', 0, 1),), (('-', 0, 2),), (('-', 4, 5),), (('-', 0, 1), ('>', 5, 6))]
+    """
+    first, alike = _alike_apart(results)
+    return first + rest + alike
+
+
+def _alike_apart(scored: list[tuple[float, int, Turn]]) -> tuple[list[Turn], list[Turn]]:
+    """``scored``'s turns (best first) apart: those whose step and score no better one has, and
+    the others (both in order)."""
+    first: list[Turn] = []
+    alike: list[Turn] = []
+    looked: set[tuple[tuple[int, int] | None, float]] = set()
+    for score, _, t in scored:
+        mark = (_step(t), score)
+        if mark in looked:
+            alike.append(t)
+        else:
+            looked.add(mark)
+            first.append(t)
+    return first, alike
 
 
 def _text(lay: _Layout, turn: Turn) -> str:
@@ -900,7 +923,7 @@ def search(
         if _settles(depth, top[0], _score_of(results, best_turn)):
             best_score, best_turn = top[0], top[2]
             done = depth
-        order = [t for _, _, t in results] + order[len(results) :]
+        order = _next_order(results, order[len(results) :])
         if all(s <= -WIN / 2 for s, _, _ in results):
             break
     return Found(_text(lay, best_turn), best_score, done, state.nodes)

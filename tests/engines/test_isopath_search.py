@@ -455,6 +455,43 @@ def test_a_node_looks_at_different_steps_before_turns_the_one_look_cannot_tell_a
     assert "c6-d7" in {iso._text(lay, t).split()[0] for t in kept}
 
 
+def test_the_root_searches_different_steps_deeper_before_turns_the_search_cannot_tell_apart() -> (
+    None
+):
+    # Game 3 of the h4 series against the depth-3 Padfoot-like player at c57f14b, ply 37
+    # (lost as Black at ply 45; White's d7-d1 began the runner's way): the root's turns by
+    # their depth-2 scores, as the search orders them for depth 3, of which it searches
+    # ROOT_WIDTH deeper.  They were two steps, each with five places for its tile.
+    moves = (
+        "e4>b3 a2-b3,f3>d4 g2-f3,a3-a2 f5>g2,e3>e1 f3-e3,b5>c3 b3-c3,g3-f3 d3>c6,b1>c2 c3-c2,"
+        "f1>d1 g1-f1,a2-b3 f2>d2,f3-e4 d2>d7,c1>d2 c2-d2,e3-d3 e1>f3,d2-c2 d1>d5,e2>b1 f1-e2,"
+        "b3-c3 b2>e1,d3-e3 c4>b2,c2-d2 f3>f1,g4-g1 d5>b2,c3-b3 b2>d5,e3-d3 c3>e6,e1>d1 d2-d1,"
+        "e2-f2 e6>e3,d1-d7 g2>g4,f2-f3 e6>e1,d1>c3 b3-c3,e5>f2 e4-e5,b3>d6 d7-d6,e5-f5 a2>d1,"
+        "c6>b3 c3-b3,f3-e4 c2>f2,d6-d5 c5>c2,f1>b4 g1-f1,d5-d6 b4>b2,f1-e2 c2>e3,d6-d7 f4>f1,"
+        "f5-e5 c2>f3,d7-d1 c6>f1"
+    ).split(",")
+    p = engines.position_after("isopath", moves, size=4)
+    assert isinstance(p, IsopathPosition) and p.to_move == 1
+    lay = iso._layout(p)
+    h, pieces = list(p.heights), list(p.pieces)
+    state = iso._Search(lay, h, pieces, None, None, set(), set())
+    results = []
+    for i, t in enumerate(iso._turns(lay, h, pieces, 1)):
+        u = iso._apply(h, pieces, t)
+        results.append((-state.negamax(0, 1, -2 * iso.WIN, 2 * iso.WIN, 1), i, t))
+        iso._undo(h, pieces, t, u)
+    results.sort(key=lambda r: (-r[0], r[1]))
+    plain = [t for _, _, t in results][: iso.ROOT_WIDTH]
+    order = iso._next_order(results, [])
+    deeper = order[: iso.ROOT_WIDTH]
+    assert sorted(order) == sorted(t for _, _, t in results) and order[0] == plain[0]
+    assert len({iso._step(t) for t in plain}) == 2
+    assert len({iso._step(t) for t in deeper}) >= 5
+    # No two of them alike: a step's turns among them differ in their scores.
+    score = {t: v for v, _, t in results}
+    assert len({(iso._step(t), score[t]) for t in deeper}) == iso.ROOT_WIDTH
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_the_answer_is_an_odd_depths_unless_a_deeper_one_settles_the_game(seed: int) -> None:
     position = _after_random_plies(seed, plies=8)
