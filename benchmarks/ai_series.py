@@ -115,10 +115,10 @@ class Change:
 PLAYER_CHANGES = {
     # Pathagon's candidates below the root by both sides' shortest paths.
     "pathagon": Change("2026-12-04T14:45:56+00:00", "7084ed1"),
-    # Iso-Path: a node's few turns hold different steps (a turn with the step and the look
-    # of a better one comes after the others; before, since 6b123ab on 2026-12-05 12:38,
-    # the race count's free runs of any length).
-    "isopath": Change("2026-12-06T02:15:00+00:00", "c57f14b"),
+    # Iso-Path: the root searches different steps deeper (a turn with the step and the
+    # score of a better one goes after the others; before, since c57f14b on 2026-12-06 02:15,
+    # a node's few turns held different steps, the root not yet).
+    "isopath": Change("2026-12-06T05:09:13+00:00", "3e4896f"),
 }
 #: The levels' names (the other players are references).
 LEVELS = frozenset(lv.value for lv in Level)
@@ -155,7 +155,7 @@ SERIES: dict[str, Series] = {
         {"size": 4},
         2,
         (f"hard-padfoot{PADFOOT_DEEPER}",),
-        (f"hardx3-padfoot{PADFOOT_DEEPER}",),
+        (f"hardx3-padfoot{PADFOOT_DEEPER}", f"hardx2-padfoot{PADFOOT_DEEPER}"),
     ),
     "inphexion9": Series("inphexion 9x9", "inphexion", {"size": 9}, 2, (*LEVEL_PAIRS, "hard-ab")),
     "maphex16": Series("maphex 16x16", "maphex", {"size": 16}, 2, (*LEVEL_PAIRS, "hard-ab")),
