@@ -430,14 +430,16 @@ def _alike_last(keyed: list[tuple[float, int, iso.Turn]]) -> list[iso.Turn]:
     return first + [t for _, _, t in keyed if t not in first]
 
 
-def _recorded(moves: str, to_move: int) -> tuple[iso._Layout, list[int], list[int], iso._Search]:
-    """The position of a recorded h4 game after ``moves`` (its turns, separated by commas),
-    ``to_move`` to move, as the search holds it (layout, heights, pieces), and a search of it
-    without a budget or history."""
-    p = engines.position_after("isopath", moves.split(","), size=4)
+def _recorded(
+    moves: list[str], to_move: int, search: ModuleType = iso
+) -> tuple[IsopathPosition, iso._Layout, list[int], list[int], iso._Search]:
+    """The position of a recorded h4 game after ``moves``, ``to_move`` to move, and as the
+    search (the module ``search``) holds it: layout, heights, pieces, and a search of it without
+    a budget or history."""
+    p = engines.position_after("isopath", moves, size=4)
     assert isinstance(p, IsopathPosition) and p.to_move == to_move
-    lay, h, pieces = iso._layout(p), list(p.heights), list(p.pieces)
-    return lay, h, pieces, iso._Search(lay, h, pieces, None, None, set(), set())
+    lay, h, pieces = search._layout(p), list(p.heights), list(p.pieces)
+    return p, lay, h, pieces, search._Search(lay, h, pieces, None, None, set(), set())
 
 
 def test_a_node_looks_at_different_steps_before_turns_the_one_look_cannot_tell_apart() -> None:
@@ -452,8 +454,8 @@ def test_a_node_looks_at_different_steps_before_turns_the_one_look_cannot_tell_a
         "d6>e3 e5-d6,b5-c6 d4>g4,d1>f1 d2-d1,a3-b4 e1>c5,f2>f4 g1-f2,a2-b2 f1>b3,c3-c4 e6>f1,"
         "b1-c2 f1>e6,e3>e4 f2-e3,c2-b1 e4>b3,e3-d4 a2>c5,b1-c2 e4>d3,d3>c3 d4-d3,b2-b3 d5>c1,"
         "c4-d5 b1>d4,c5>c3 b3-c3,d3-d2 b1>e5,c3-b3 c5>b1,d5-e4 b1>e1,b3-c3 e1>b1,d1-e1 b1>e5"
-    )
-    lay, h, pieces, state = _recorded(moves, 0)
+    ).split(",")
+    _, lay, h, pieces, state = _recorded(moves, 0)
     ranked = state.ranked(iso._turns(lay, h, pieces, 0), 0, 1)
     kept, _ = iso._kept(lay, pieces, 0, ranked, iso.THREATS_FROM)
     steps = [iso._step(t) for t in kept[: iso.WIDTH]]
@@ -475,8 +477,8 @@ def test_the_root_searches_different_steps_deeper_before_turns_the_search_cannot
         "e2-f2 e6>e3,d1-d7 g2>g4,f2-f3 e6>e1,d1>c3 b3-c3,e5>f2 e4-e5,b3>d6 d7-d6,e5-f5 a2>d1,"
         "c6>b3 c3-b3,f3-e4 c2>f2,d6-d5 c5>c2,f1>b4 g1-f1,d5-d6 b4>b2,f1-e2 c2>e3,d6-d7 f4>f1,"
         "f5-e5 c2>f3,d7-d1 c6>f1"
-    )
-    lay, h, pieces, state = _recorded(moves, 1)
+    ).split(",")
+    _, lay, h, pieces, state = _recorded(moves, 1)
     results = []
     for i, t in enumerate(iso._turns(lay, h, pieces, 1)):
         u = iso._apply(h, pieces, t)
@@ -557,11 +559,7 @@ def _runner_node(
 ) -> tuple[IsopathPosition, iso._Search, list[iso.Turn]]:
     """Black to move after d2-e1 d1>e6; a search over it (by the module ``search``); Black's
     turns best first by one look."""
-    p = engines.position_after("isopath", _RUNNER_GAME)
-    assert isinstance(p, IsopathPosition) and p.to_move == 1
-    lay = search._layout(p)
-    h, pieces = list(p.heights), list(p.pieces)
-    state = search._Search(lay, h, pieces, None, None, set(), set())
+    p, lay, h, pieces, state = _recorded(_RUNNER_GAME, 1, search)
     turns = state.ranked(search._turns(lay, h, pieces, 1), 1, 0)
     assert [_text(p, t) for t in turns].index(_RUNNER) >= iso.WIDTH
     return p, state, turns
