@@ -64,6 +64,7 @@ that a game can be replayed and studied.
 from __future__ import annotations
 
 import argparse
+import functools
 import multiprocessing
 import random
 import statistics
@@ -167,10 +168,14 @@ def _ai(
     history: list[engines.Position],
     share: float = 1.0,
     scale: float = 1.0,
+    *,
+    game: str,
+    options: dict[str, Any],
 ) -> Player:
-    """A level with ``share`` of its iterations, with its wall-time cap multiplied by
+    """A level with ``share`` of its iterations in ``game`` with ``options`` (as the bot
+    gives them there: :func:`engines.ai.budget_of`), with its wall-time cap multiplied by
     ``scale`` or (``wall_cap`` false) without one."""
-    budget = budget_of(level)
+    budget = budget_of(level, game, options)
     iterations = max(1, round(budget["iterations"] * share))
     seconds = budget["seconds"] * scale if wall_cap else None
     return _thinker(iterations, seconds, seed_base, out, history)
@@ -259,6 +264,7 @@ def play_one(
     """One game of match-up ``matchup``; the first-named player takes seat ``game_no % 2``."""
     label, matchup, options, game_no, cap, wall_cap, seconds, scale, hard_share, level = args
     game = next(g for lab, g, _ in GAMES if lab == label)
+    ai = functools.partial(_ai, game=game, options=options)
     rng = random.Random(game_no * 7919 + MATCHUPS.index(matchup) * 100_003)
     res = GameResult(0.5, False, game=game_no)
     history: list[engines.Position] = []  # the game's earlier positions (the AI's history)
@@ -267,7 +273,7 @@ def play_one(
     if matchup.startswith("ref-"):
         # By wall time alone, or as ``level`` (its budget; the reference gets ``seconds``).
         if level:
-            first = _ai(Level(level), game_no, res, wall_cap, history)
+            first = ai(Level(level), game_no, res, wall_cap, history)
         else:
             first = _timed_ai(seconds, game_no, res, history)
     if matchup == "ref-greedy":
@@ -279,19 +285,19 @@ def play_one(
     elif matchup == "ref-padfoot":
         second = _padfoot_reference(seconds)
     elif matchup == "normal-easy":
-        first = _ai(Level.NORMAL, game_no, res, wall_cap, history, scale=scale)
-        second = _ai(Level.EASY, game_no + 1, None, wall_cap, history, scale=scale)
+        first = ai(Level.NORMAL, game_no, res, wall_cap, history, scale=scale)
+        second = ai(Level.EASY, game_no + 1, None, wall_cap, history, scale=scale)
     elif matchup == "hard-normal":
-        first = _ai(Level.HARD, game_no, res, wall_cap, history, scale=scale)
-        second = _ai(Level.NORMAL, game_no + 1, None, wall_cap, history, scale=scale)
+        first = ai(Level.HARD, game_no, res, wall_cap, history, scale=scale)
+        second = ai(Level.NORMAL, game_no + 1, None, wall_cap, history, scale=scale)
     elif matchup in ("easy-random", "easy-greedy"):
-        first = _ai(Level.EASY, game_no, res, wall_cap, history)
+        first = ai(Level.EASY, game_no, res, wall_cap, history)
         second = _random if matchup == "easy-random" else _greedy
     elif matchup == "hard":
-        first = _ai(Level.HARD, game_no, res, wall_cap, history, hard_share)
-        second = _ai(Level.NORMAL, game_no + 1, None, wall_cap, history)
+        first = ai(Level.HARD, game_no, res, wall_cap, history, hard_share)
+        second = ai(Level.NORMAL, game_no + 1, None, wall_cap, history)
     else:
-        first = _ai(Level.NORMAL, game_no, res, wall_cap, history)
+        first = ai(Level.NORMAL, game_no, res, wall_cap, history)
         second = _random if matchup == "random" else _greedy
     second = _timed(second, res.other_times)
     seat = game_no % 2

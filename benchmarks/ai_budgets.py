@@ -36,9 +36,10 @@ Player = Callable[[engines.Position], str]
 OPTIONS: dict[str, dict[str, int]] = {"maphex": {"size": 9}, "inphexion": {"size": 7}}
 
 
-def level_player(level: Level, seed: int) -> Player:
-    """``level`` searching its iterations, no wall-time cap (seeded by game and ply)."""
-    iterations = budget_of(level)["iterations"]
+def level_player(level: Level, seed: int, game: str) -> Player:
+    """``level`` searching its iterations in ``game`` (on its board here: :data:`OPTIONS`),
+    no wall-time cap (seeded by game and ply)."""
+    iterations = budget_of(level, game, OPTIONS.get(game, {}))["iterations"]
     return lambda pos: think(pos, iterations=iterations, seed=seed * 1000 + pos.ply).move
 
 
@@ -100,8 +101,8 @@ def main() -> None:
         start = time.process_time()
         if ns.matchup == "levels":
             label = f"{ns.game} {ns.higher} vs {ns.lower}"
-            first = level_player(Level(ns.higher), n)
-            second = level_player(Level(ns.lower), n + 1)
+            first = level_player(Level(ns.higher), n, ns.game)
+            second = level_player(Level(ns.lower), n + 1, ns.game)
             score, line = play(ns.game, first, second, n, ns.cap)
         else:
             label = f"isopath hard plan at {ns.nodes} evaluations vs padfoot-like"

@@ -50,7 +50,7 @@ def measure(game: str, options: dict[str, Any], name: str, moves: int) -> dict[s
     start = ai_series._peak_mb("VmRSS")
     pos = ai_time.positions(game, options, 1)[0]
     history: list[engines.Position] = []
-    play = ai_series.player(name, 0, False, ai_series.REF_NODES)
+    play = ai_series.player(name, 0, False, ai_series.REF_NODES, game, options)
     base, peak, cpu = [], [], []
     for _ in range(moves):
         if pos.outcome is not None:

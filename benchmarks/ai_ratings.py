@@ -72,8 +72,8 @@ OPENING = 2
 Player = Callable[[engines.Position, random.Random, Sequence[engines.Position]], str]
 
 
-def _level(level: Level) -> Player:
-    iterations = budget_of(level)["iterations"]
+def _level(level: Level, game: str, options: dict[str, Any]) -> Player:
+    iterations = budget_of(level, game, options)["iterations"]
 
     def play(pos: engines.Position, rng: random.Random, history: Sequence[engines.Position]) -> str:
         return think(pos, iterations=iterations, seed=rng.randrange(2**31), history=history).move
@@ -99,10 +99,10 @@ def _padfoot(pos: engines.Position, rng: random.Random, _: Sequence[engines.Posi
     return alphabeta.search(pos, roots, isopath_plan.REFERENCE, nodes=PADFOOT_NODES).move
 
 
-def players_of(game: str) -> dict[str, Player]:
-    """The players rated in ``game``'s pools, weakest first by design."""
+def players_of(game: str, options: dict[str, Any]) -> dict[str, Player]:
+    """The players rated in ``game``'s pool of ``options``, weakest first by design."""
     found: dict[str, Player] = {"random": _random, "greedy": _greedy}
-    found.update({level.value: _level(level) for level in Level})
+    found.update({level.value: _level(level, game, options) for level in Level})
     if game in ("maphex", "inphexion", "pathagon"):
         found["alphabeta"] = _alphabeta
     elif game == "isopath":
@@ -138,7 +138,7 @@ def _options(pool: Pool) -> dict[str, Any]:
 def play(pool: Pool, seats: tuple[str, str], number: int, cap: int) -> Played:
     """Game ``number`` of ``pool`` between the players named by seat."""
     options = _options(pool)
-    players = players_of(pool.game)
+    players = players_of(pool.game, options)
     rng = random.Random(number * 7919 + 17)
     opener = random.Random(number // 2 * 31 + 7)
     pos = engines.new(pool.game, **options)
@@ -181,7 +181,7 @@ def series_games(pool: Pool, records: Sequence[dict[str, Any]]) -> list[Played]:
     players, by their current computer player and as last played (:func:`ai_series.counted`),
     in the order recorded; a game not finished is left out."""
     options = _options(pool)
-    names = set(players_of(pool.game))
+    names = set(players_of(pool.game, options))
     found = []
     for r, counts in zip(records, ai_series.counted(records), strict=True):
         if r["game"] != pool.game or r["options"] != options or r["score"] is None:
@@ -294,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
         return
     for key in wanted:
         pool = Pool(key)
-        names = list(players_of(pool.game))
+        names = list(players_of(pool.game, _options(pool)))
         kept = data["pools"].get(key, {}).get("games", []) if ns.write else []
         games = [Played.from_row(g) for g in kept]
         number = len(games)

@@ -76,7 +76,7 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -276,11 +276,14 @@ def level_of(name: str) -> tuple[Level, int] | None:
     return None
 
 
-def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
-    """The player named ``name``: a level (or a multiple of its budget: :func:`level_of`),
-    ``ab``, ``abtie`` (``ab`` breaking ties by ``seed``) or ``padfootN`` (depth ``N``)."""
+def player(
+    name: str, seed: int, wall_cap: bool, ref_nodes: int, game: str, options: Mapping[str, Any]
+) -> Player:
+    """The player named ``name`` in ``game`` with ``options``: a level (or a multiple of its
+    budget: :func:`level_of`), ``ab``, ``abtie`` (``ab`` breaking ties by ``seed``) or
+    ``padfootN`` (depth ``N``)."""
     if level_of(name):
-        searched = budget(name, wall_cap, ref_nodes)
+        searched = budget(name, wall_cap, ref_nodes, game, options)
         return _level(searched["iterations"], searched["seconds"], seed)
     if name == "ab":
         return _alphabeta(ref_nodes)
@@ -291,11 +294,14 @@ def player(name: str, seed: int, wall_cap: bool, ref_nodes: int) -> Player:
     raise ValueError(f"no player {name!r}")
 
 
-def budget(name: str, wall_cap: bool, ref_nodes: int) -> dict[str, Any]:
-    """The budget ``name`` plays with, as recorded."""
+def budget(
+    name: str, wall_cap: bool, ref_nodes: int, game: str, options: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The budget ``name`` plays with in ``game`` with ``options``, as recorded (a level's
+    as the bot gives it there: :func:`engines.ai.budget_of`)."""
     if searched := level_of(name):
         level, times = searched
-        b = budget_of(level)
+        b = budget_of(level, game, options)
         seconds = b["seconds"] * times if wall_cap else None
         return {"iterations": b["iterations"] * times, "seconds": seconds}
     if name == "ab":
@@ -411,8 +417,8 @@ def play_game(
     seat = game_no % 2
     rng_seed = game_no * 7919 + spec.playable.index(matchup) * 100_003
     players = [
-        player(names[0], rng_seed, wall_cap, ref_nodes),
-        player(names[1], rng_seed + 1, wall_cap, ref_nodes),
+        player(names[0], rng_seed, wall_cap, ref_nodes, spec.game, spec.options),
+        player(names[1], rng_seed + 1, wall_cap, ref_nodes, spec.game, spec.options),
     ]
     sides = [Side(**side) for side in earlier["sides"]] if earlier else [Side(), Side()]
     resumed: list[int] = [*earlier["resumed"], len(before)] if earlier else []
@@ -505,7 +511,7 @@ def play_game(
         "plies": pos.ply,
         "quiet": quiet,
         "wall_cap": wall_cap,
-        "budgets": [budget(n, wall_cap, ref_nodes) for n in names],
+        "budgets": [budget(n, wall_cap, ref_nodes, spec.game, spec.options) for n in names],
         "cpu": [sides[0].cpu, sides[1].cpu],
         "peak_mb": [sides[0].peak_mb, sides[1].peak_mb],
         "base_mb": [sides[0].base_mb, sides[1].base_mb],
@@ -544,11 +550,20 @@ def commit() -> str:
 
 
 def current(record: dict[str, Any]) -> bool:
-    """Whether ``record`` was played by its game's current computer player: at the commit of
-    the player's last change (:data:`PLAYER_CHANGES`) or a later one, as this repository's
-    history says (series at two builds run side by side in worktrees: a game of the earlier
-    player may end after the change was made); for a commit the history does not hold, when
-    it was recorded after the change's date."""
+    """Whether ``record`` was played by its game's current computer player: its levels at the
+    budgets they search there now (:func:`budget`: a level is its code and its budget), at
+    the commit of the player's last change (:data:`PLAYER_CHANGES`) or a later one, as this
+    repository's history says (series at two builds run side by side in worktrees: a game of
+    the earlier player may end after the change was made); for a commit the history does not
+    hold, when it was recorded after the change's date.
+
+    >>> game = {"game": "isopath", "options": {"size": 4}, "matchup": "hard-padfoot3",
+    ...         "date": "2026-12-31", "commit": "", "budgets": [{"iterations": 12000}, {}]}
+    >>> current(game), current({**game, "budgets": [{"iterations": 24000}, {}]})
+    (False, True)
+    """
+    if not _budgets_now(record):
+        return False
     change = PLAYER_CHANGES.get(record["game"])
     if change is None:
         return True
@@ -560,6 +575,20 @@ def current(record: dict[str, Any]) -> bool:
     if played_at and len(played_at) >= 7 and any(c.startswith(played_at) for c in known):
         return False
     return bool(record["date"] >= change.date)
+
+
+def _budgets_now(record: dict[str, Any]) -> bool:
+    """Whether each level of ``record``'s match-up searched the iterations it searches there
+    now (a record without its budgets: yes)."""
+    if "budgets" not in record:
+        return True
+    names = record["matchup"].split("-", 1)
+    for name, searched in zip(names, record["budgets"], strict=True):
+        if level_of(name):
+            now = budget(name, False, REF_NODES, record["game"], record["options"])
+            if searched.get("iterations") != now["iterations"]:
+                return False
+    return True
 
 
 @functools.cache

@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> None:
             spots = positions(game, options, ns.positions)
         label = f"{game} {options['size']}" if "size" in options else game
         for name in names:
-            budget = ai_series.budget(name, not ns.no_wall_cap, ai_series.REF_NODES)
+            budget = ai_series.budget(name, not ns.no_wall_cap, ai_series.REF_NODES, game, options)
             walls, cpus, done = [], [], []
             for i, pos in enumerate(spots):
                 wall, cpu = time.perf_counter(), time.process_time()

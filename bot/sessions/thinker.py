@@ -20,6 +20,7 @@ import engines
 from bot.workers import cpu_count, process_pool
 from engines.ai import BUDGETS, NODES_PER_ITERATION, Budget, Level, choose_move, wants_history
 from engines.ai.draws import ASSESS_NODES, held, quiet_plies, should_offer
+from engines.ai.hooks import budget_times
 from engines.ai.review import review
 
 _T = TypeVar("_T")
@@ -106,7 +107,8 @@ Search = Callable[[str, Mapping[str, Any], Sequence[str], int, float, int], str]
 class Thinker:
     """Searches moves in a process pool of ``workers`` processes (default: one per CPU this
     process may use), each level with its budget from ``budgets`` (default
-    :data:`engines.ai.BUDGETS`; tests pass tiny ones) and ``review_nodes`` evaluations per
+    :data:`engines.ai.BUDGETS`; tests pass tiny ones), times what the game gives the level on
+    its board (:func:`engines.ai.hooks.budget_times`), and ``review_nodes`` evaluations per
     position of a review (default :data:`REVIEW_NODES`).  The pool starts with the first
     search; :meth:`close` stops it.  ``search`` must be a module-level function (it is
     pickled by name into the workers)."""
@@ -158,7 +160,7 @@ class Thinker:
             game,
             dict(options),
             list(moves),
-            budget.iterations,
+            budget.iterations * budget_times(game, level, options),
             budget.seconds,
             seed,
         )

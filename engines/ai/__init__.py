@@ -30,12 +30,12 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from engines.ai import alphabeta, compiled
-from engines.ai.hooks import knowledge_of, plan_of
+from engines.ai.hooks import budget_times, knowledge_of, plan_of
 from engines.ai.knowledge import Knowledge
 from engines.ai.mcts import search
 from engines.ai.tactics import Tactics, safe_moves, winning_move
@@ -71,7 +71,8 @@ class Budget:
     seconds: float
 
 
-#: The budget of every level.
+#: The budget of every level (a game may give a level a multiple of its iterations on some of
+#: its boards: :func:`budget_of`).
 BUDGETS: dict[Level, Budget] = {
     Level.EASY: Budget(iterations=150, seconds=2.0),
     Level.NORMAL: Budget(iterations=600, seconds=3.0),
@@ -97,11 +98,22 @@ class BudgetArgs(TypedDict):
     seconds: float
 
 
-def budget_of(level: Level | str) -> BudgetArgs:
+def budget_of(
+    level: Level | str, game: str | None = None, options: Mapping[str, Any] | None = None
+) -> BudgetArgs:
     """The keyword arguments of :func:`choose_move` for ``level`` (a :class:`Level` or its
-    name, e.g. ``"normal"``); ``ValueError`` for an unknown level."""
-    budget = BUDGETS[Level(level)]
-    return {"iterations": budget.iterations, "seconds": budget.seconds}
+    name, e.g. ``"normal"``); ``ValueError`` for an unknown level.  In ``game`` with
+    ``options`` (missing ones: the defaults), its iterations times what the game's player
+    gives that level there (:func:`engines.ai.hooks.budget_times`: Iso-Path h4's ``hard``
+    twice); its wall-time cap stays.
+
+    >>> budget_of("hard", "isopath", {"size": 5}), budget_of("hard", "isopath", {"size": 4})
+    ({'iterations': 12000, 'seconds': 20.0}, {'iterations': 24000, 'seconds': 20.0})
+    """
+    level = Level(level)
+    budget = BUDGETS[level]
+    times = 1 if game is None else budget_times(game, level, options or {})
+    return {"iterations": budget.iterations * times, "seconds": budget.seconds}
 
 
 @dataclass(frozen=True)

@@ -12,15 +12,17 @@ knows a game by name, so a new game registers its player from its own modules.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import engines
 from engines.ai.alphabeta import Plan
 from engines.ai.knowledge import Knowledge
 from engines.base import Position
+from engines.levels import Level
 
-__all__ = ["Player", "knowledge_of", "plan_of", "player_of"]
+__all__ = ["Player", "budget_times", "knowledge_of", "plan_of", "player_of"]
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,10 @@ class Player:
     #: the game's own draw assessment ``(position, history, nodes)`` to seat 0's chance
     #: (``None``: :func:`engines.ai.draws.assess` searches by the alpha-beta plan)
     assess: Callable[[Position, Sequence[Position], int], float] | None = None
+    #: how many times its budget a level searches in a game of the given options (every
+    #: option given: :meth:`engines.base.Game.resolve_options`), where the game's moves cost
+    #: less than its default's (``None``: once, at every level and in every game)
+    budget_times: Callable[[Level, Mapping[str, Any]], int] | None = None
 
 
 #: The player of a game whose record names none: the rules-only tree search.
@@ -62,3 +68,19 @@ def knowledge_of(position: Position) -> Knowledge:
 def plan_of(game: str) -> Plan | None:
     """The alpha-beta plan of ``game``, if it searches by alpha-beta."""
     return player_of(game).plan
+
+
+def budget_times(game: str, level: Level, options: Mapping[str, Any]) -> int:
+    """How many times its budget ``level`` searches in a game of ``game`` with ``options``
+    (missing ones take their defaults): the game's player's :attr:`Player.budget_times`, else
+    once.
+
+    >>> budget_times("isopath", Level.HARD, {"size": 4}), budget_times("isopath", Level.HARD, {})
+    (2, 2)
+    >>> budget_times("isopath", Level.HARD, {"size": 5}), budget_times("maphex", Level.HARD, {})
+    (1, 1)
+    """
+    times = player_of(game).budget_times
+    if times is None:
+        return 1
+    return times(level, engines.GAMES[game].resolve_options(**options))

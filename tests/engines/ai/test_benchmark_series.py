@@ -135,16 +135,25 @@ def test_a_run_may_play_some_match_ups_of_a_series_only(
     assert [(r["matchup"], r["game_no"]) for r in trial] == [("easyx2-easy", 0)]
     assert trial[0]["budgets"] == [
         {"iterations": 300, "seconds": None},
-        tiny.budget("easy", False, 0),
+        tiny.budget("easy", False, 0, "inphexion", {"size": 5}),
     ]
-    assert tiny.budget("hardx3", True, 0) == {"iterations": 36000, "seconds": 60.0}
+    assert tiny.budget("hardx3", True, 0, "isopath", {"size": 5}) == {
+        "iterations": 36000,
+        "seconds": 60.0,
+    }
+    # On a board where the bot gives a level more (Iso-Path h4's ``hard``: twice its
+    # iterations), a trial multiplies that; the wall cap is the level's own, multiplied.
+    assert tiny.budget("hardx3", True, 0, "isopath", {"size": 4}) == {
+        "iterations": 72000,
+        "seconds": 60.0,
+    }
     # A run that names no match-up plays the series' own, never its trials.
     monkeypatch.setitem(tiny.SERIES, "one", dataclasses.replace(spec, matchups=("easy-easy",)))
     default = tiny.run(["one"], 1, tmp_path / "one.jsonl", wall_cap=False, progress=False)
     assert [r["matchup"] for r in default] == ["easy-easy"]
     for name in ("hardx1", "hardx", "hardxx3", "mediumx2"):
         with pytest.raises(ValueError):
-            tiny.player(name, 0, False, 0)
+            tiny.player(name, 0, False, 0, "isopath", {})
     # A match-up the series does not have is refused before anything is played.
     with pytest.raises(SystemExit) as refused:
         tiny.main(["two", "--matchups", "hard-easy", "--results", str(results)])
@@ -354,12 +363,21 @@ def test_from_the_standard_opening_abtie_plays_one_of_its_equal_moves_by_the_see
     and not the same for every seed, so the series' games from that opening differ."""
     mod = _series()
     start = engines.new("pathagon")
-    first = {mod.player("ab", seed, False, 400)(start, []) for seed in range(6)}
-    tied = [mod.player("abtie", seed, False, 400)(start, []) for seed in range(6)]
+
+    def play(name: str, seed: int) -> str:
+        move: str = mod.player(name, seed, False, 400, "pathagon", {})(start, [])
+        return move
+
+    first = {play("ab", seed) for seed in range(6)}
+    tied = [play("abtie", seed) for seed in range(6)]
     assert len(first) == 1 and len(set(tied)) > 1
-    assert tied == [mod.player("abtie", seed, False, 400)(start, []) for seed in range(6)]
+    assert tied == [play("abtie", seed) for seed in range(6)]
     assert "hard-abtie" in mod.SERIES["pathagon-standard"].matchups
-    assert mod.budget("abtie", False, 400) == {"nodes": 400, "depth": 4, "ties": "seeded"}
+    assert mod.budget("abtie", False, 400, "pathagon", {}) == {
+        "nodes": 400,
+        "depth": 4,
+        "ties": "seeded",
+    }
 
 
 def test_the_ai_benchmark_hands_the_series_its_first_game_number_game_0_too(
@@ -433,6 +451,33 @@ def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
     assert tiny.current(game("test", late)) and not tiny.current(game("test", early))
     # A game without a change recorded for it.
     assert tiny.current({"game": "fixation", "commit": "test", "date": early})
+
+
+def test_a_levels_game_counts_only_at_the_budget_it_searches_there_now(
+    tiny: ModuleType,
+) -> None:
+    """A level is its code and its budget: when the bot gives a level more on one board
+    (Iso-Path h4's ``hard``, twice its iterations), that level's games recorded at its earlier
+    budget there are the earlier player's, on that board only; a trial's recorded multiple is
+    judged as the multiple of today's budget; the references have no level budget."""
+    fields = {"game": "isopath", "commit": "test", "date": "2026-12-31T00:00:00+00:00"}
+    hard, twice = {"iterations": 12000, "seconds": None}, {"iterations": 24000, "seconds": None}
+    padfoot = {"nodes": 10**7, "depth": 3}
+
+    def game(size: int, matchup: str, *budgets: dict[str, object]) -> dict[str, object]:
+        return {**fields, "options": {"size": size}, "matchup": matchup, "budgets": list(budgets)}
+
+    assert not tiny.current(game(4, "hard-padfoot3", hard, padfoot))
+    assert tiny.current(game(4, "hard-padfoot3", twice, padfoot))
+    assert tiny.current(game(5, "hard-padfoot2", hard, padfoot))
+    assert not tiny.current(game(5, "hard-padfoot2", twice, padfoot))
+    # ``normal`` and ``easy`` search their budgets on h4 as before.
+    small = [{"iterations": 600, "seconds": None}, {"iterations": 150, "seconds": None}]
+    assert tiny.current(game(4, "normal-easy", *small))
+    assert not tiny.current(game(4, "hard-normal", hard, small[0]))
+    # A trial at twice ``hard``'s budget on h4 is now 48 000 iterations.
+    assert not tiny.current(game(4, "hardx2-padfoot3", twice, padfoot))
+    assert tiny.current(game(4, "hardx2-padfoot3", {"iterations": 48000}, padfoot))
 
 
 def test_a_game_begun_by_the_earlier_player_is_played_afresh_not_gone_on_with(
