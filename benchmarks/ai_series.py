@@ -24,10 +24,13 @@ also plays ``hard`` against ``abtie``, that alpha-beta playing, of the root move
 equal, one chosen by the game's seed (from one fixed opening the levels and ``ab`` choose
 alike every game, so only ``abtie``'s games differ).  A series' trials are match-ups of an
 experiment, played only when ``--matchups`` names them: ``hardx3`` is ``hard`` at three times
-its budget, ``hardx2`` at twice (:func:`level_of`).  Seats alternate (game
-``n``: the first-named player takes seat ``n % 2``); both games of a pair share their random
-first plies.  The levels search their whole iterations (``--no-wall-cap``: no wall-time cap,
-so a busy machine does not change their strength; the time figures are processor seconds).
+its budget, ``hardx2`` at twice (:func:`level_of`).  A level searches the budget the bot gives
+it on the series' board (:func:`engines.ai.budget_of`: Iso-Path h4's ``hard`` twice its
+iterations), and its games count as its own only at that budget (:func:`current`).  Seats
+alternate (game ``n``: the first-named player takes seat ``n % 2``); both games of a pair
+share their random first plies.  The levels search their whole iterations
+(``--no-wall-cap``: no wall-time cap, so a busy machine does not change their strength; the
+time figures are processor seconds).
 
 Every game ends with a result: by the rules, or by the bot's no-progress rules
 (:mod:`engines.ai.draws`): after :data:`~engines.ai.draws.OFFER_AFTER` plies without progress
@@ -47,6 +50,10 @@ would have.  Its record lists the plies it went on from (``resumed``); ``--repor
 the games in progress.  The file says the build that played it last (``commit``, ``date``):
 a game begun by its game's earlier computer player (:data:`PLAYER_CHANGES`) is not gone on
 with at a later build but played afresh, as no half of it would count.
+
+Series played side by side in other checkouts (worktrees, one build each) come together
+with ``--merge THEIRS.jsonl ...``: each game recorded there and not here is added, in the
+order played (:func:`merge`; running it again adds nothing).
 
 A line of the results file: the date, the commit, the series, game, options, opening,
 match-up, game number and the first-named player's seat, its score (1, 0, one half; ``null``
@@ -643,6 +650,23 @@ def append(path: Path, record: dict[str, Any]) -> None:
         os.fsync(f.fileno())
 
 
+def merge(path: Path, others: Iterable[Path]) -> list[dict[str, Any]]:
+    """Append to the results file ``path`` every game recorded in ``others`` and not in it (a
+    game: its date, series, match-up and game number), in the order they were played; the
+    games added.  Merging the same file again adds nothing."""
+    known = {(r["date"], *which(r)) for r in read(path)}
+    added: dict[tuple[str, str, str, int], dict[str, Any]] = {}
+    for other in others:
+        for r in read(other):
+            key = (r["date"], *which(r))
+            if key not in known:
+                added.setdefault(key, r)
+    ordered = sorted(added.values(), key=lambda r: str(r["date"]))
+    for r in ordered:
+        append(path, r)
+    return ordered
+
+
 def next_game(records: Iterable[dict[str, Any]], series: str, matchup: str) -> int:
     """The first game number not yet recorded for ``series`` and ``matchup`` (after the
     highest one)."""
@@ -830,6 +854,14 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--list", action="store_true", help="name the series")
     parser.add_argument(
+        "--merge",
+        type=Path,
+        nargs="+",
+        default=[],
+        metavar="FILE",
+        help="add the games recorded in these results files (another checkout's) and not here",
+    )
+    parser.add_argument(
         "--matchups", default="", help="comma-separated match-ups to play (default: all)"
     )
     ns = parser.parse_args(argv)
@@ -840,6 +872,10 @@ def main(argv: list[str] | None = None) -> None:
                 f"{name}: {spec.label}, {spec.opening} random plies, "
                 f"{', '.join(spec.matchups)}{trials}"
             )
+        return
+    if ns.merge:
+        for r in merge(ns.results, ns.merge):
+            print(f"added: {_line(r)} ({r['commit']}, {r['date']})")
         return
     unknown = [s for s in ns.series if s not in SERIES]
     if unknown:

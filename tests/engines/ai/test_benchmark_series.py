@@ -480,6 +480,29 @@ def test_a_levels_game_counts_only_at_the_budget_it_searches_there_now(
     assert tiny.current(game(4, "hardx2-padfoot3", {"iterations": 48000}, padfoot))
 
 
+def test_merge_adds_another_checkouts_games_once_in_the_order_played(
+    tiny: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Series played in worktrees come together with ``--merge``: each game recorded there
+    and not here is appended, in the order played; merging again adds nothing."""
+    ours, theirs, third = tmp_path / "ours.jsonl", tmp_path / "theirs.jsonl", tmp_path / "3.jsonl"
+    scratch = tiny.run(["tiny"], 3, tmp_path / "scratch.jsonl", wall_cap=False, progress=False)
+    played = [{**r, "date": f"2026-12-0{n + 1}T00:00:00+00:00"} for n, r in enumerate(scratch)]
+    for r in played:
+        tiny.append(theirs, r)
+    tiny.append(ours, played[0])  # one game both files have
+    # A game only the third file has, played between the second and the third.
+    between = {**played[1], "date": "2026-12-02T12:00:00+00:00", "game_no": 7}
+    tiny.append(third, between)
+    tiny.append(third, played[1])
+    tiny.main(["--merge", str(theirs), str(third), "--results", str(ours)])
+    assert tiny.read(ours) == [played[0], played[1], between, played[2]]
+    assert capsys.readouterr().out.count("added: ") == 3
+    tiny.main(["--merge", str(theirs), str(third), "--results", str(ours)])
+    assert capsys.readouterr().out == ""
+    assert tiny.read(ours) == [played[0], played[1], between, played[2]]
+
+
 def test_a_game_begun_by_the_earlier_player_is_played_afresh_not_gone_on_with(
     tiny: ModuleType,
     tmp_path: Path,
