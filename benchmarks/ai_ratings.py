@@ -188,7 +188,7 @@ def series_games(pool: Pool, records: Sequence[dict[str, Any]]) -> list[Played]:
             continue
         if not counts:
             continue
-        first, second = (SERIES_NAMES.get(n, n) for n in r["matchup"].split("-", 1))
+        first, second = (SERIES_NAMES.get(n, n) for n in ai_series.matchup_of(r).split("-", 1))
         if first not in names or second not in names:
             continue
         seats = (first, second) if r["seat"] == 0 else (second, first)

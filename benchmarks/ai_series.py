@@ -354,8 +354,34 @@ def _quiet(
 
 
 def which(game: dict[str, Any]) -> tuple[str, str, int]:
-    """Which game a record or a game in progress is: its series, match-up and game number."""
-    return game["series"], game["matchup"], game["game_no"]
+    """Which game a record or a game in progress is: its series, match-up as it counts
+    (:func:`matchup_of`) and game number."""
+    return game["series"], matchup_of(game), game["game_no"]
+
+
+def matchup_of(game: dict[str, Any]) -> str:
+    """The match-up a record counts under: as recorded, but a trial's level at a multiple of
+    its budget whose recorded iterations are what the level itself searches on that board now
+    (the bot has since given the level that budget there: ``hardx2`` on Iso-Path h4) is the
+    level, since a level is its code and its budget (a game in progress, without its budgets:
+    as recorded).
+
+    >>> trial = {"game": "isopath", "options": {"size": 4}, "matchup": "hardx2-padfoot3",
+    ...          "budgets": [{"iterations": 24000}, {"nodes": 10**7, "depth": 3}]}
+    >>> matchup_of(trial), matchup_of({**trial, "options": {"size": 5}})
+    ('hard-padfoot3', 'hardx2-padfoot3')
+    """
+    if "budgets" not in game:
+        return str(game["matchup"])
+    names = game["matchup"].split("-", 1)
+    for i, (name, searched) in enumerate(zip(names, game["budgets"], strict=True)):
+        found = level_of(name)
+        if found is not None and found[1] > 1:
+            level = found[0].value
+            now = budget(level, False, REF_NODES, game["game"], game["options"])
+            if searched.get("iterations") == now["iterations"]:
+                names[i] = level
+    return "-".join(names)
 
 
 def unfinished_path(folder: Path, series: str, matchup: str, game_no: int) -> Path:
@@ -374,18 +400,18 @@ def save_unfinished(path: Path, game: dict[str, Any]) -> None:
 
 def load_unfinished(path: Path | None, series: str, matchup: str, game_no: int) -> dict[str, Any]:
     """The game in progress at ``path`` (empty when there is none, or when its game's
-    computer player has changed since the build that played it, as :func:`current` says; a
-    file from before builds were written in it goes on); refused when the file is another
-    game's."""
+    computer player or a level's budget there has changed since the build that played it, as
+    :func:`current` says; a file from before builds, or budgets, were written in it goes on);
+    refused when the file is another game's."""
     if path is None or not path.exists():
         return {}
     game: dict[str, Any] = json.loads(path.read_text())
-    if which(game) != (series, matchup, game_no):
+    if (game["series"], game["matchup"], game["game_no"]) != (series, matchup, game_no):
         raise ValueError(f"{path} holds another game: {game['series']} {game['matchup']} "
                          f"game {game['game_no']}")  # fmt: skip
     if "commit" in game and not current({"game": SERIES[series].game, **game}):
         print(f"    {series} {matchup} game {game_no}: begun at {game['commit']}, before its "
-              "computer player changed; played afresh", flush=True)  # fmt: skip
+              "computer player or its budget changed; played afresh", flush=True)  # fmt: skip
         return {}
     return game
 
@@ -468,6 +494,11 @@ def play_game(
                     "series": series,
                     "matchup": matchup,
                     "game_no": game_no,
+                    "game": spec.game,
+                    "options": spec.options,
+                    "budgets": [
+                        budget(n, wall_cap, ref_nodes, spec.game, spec.options) for n in names
+                    ],
                     "moves": moves,
                     "sides": sofar,
                     "resumed": resumed,
@@ -589,7 +620,7 @@ def _budgets_now(record: dict[str, Any]) -> bool:
     now (a record without its budgets: yes)."""
     if "budgets" not in record:
         return True
-    names = record["matchup"].split("-", 1)
+    names = matchup_of(record).split("-", 1)
     for name, searched in zip(names, record["budgets"], strict=True):
         if level_of(name):
             now = budget(name, False, REF_NODES, record["game"], record["options"])
@@ -775,7 +806,7 @@ def report(
             opening = f"{r['replayed']} replayed"
         if not counts:
             opening += ", before"
-        groups.setdefault((r["label"], opening, r["matchup"]), []).append(r)
+        groups.setdefault((r["label"], opening, matchup_of(r)), []).append(r)
     out(f"{len(records)} games recorded; score of the first-named player, not finished ones "
         "left out of the score")  # fmt: skip
     out(

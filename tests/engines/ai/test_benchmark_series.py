@@ -475,9 +475,93 @@ def test_a_levels_game_counts_only_at_the_budget_it_searches_there_now(
     small = [{"iterations": 600, "seconds": None}, {"iterations": 150, "seconds": None}]
     assert tiny.current(game(4, "normal-easy", *small))
     assert not tiny.current(game(4, "hard-normal", hard, small[0]))
-    # A trial at twice ``hard``'s budget on h4 is now 48 000 iterations.
-    assert not tiny.current(game(4, "hardx2-padfoot3", twice, padfoot))
+    # A trial at twice ``hard``'s budget on h4 is now 48 000 iterations; one recorded at
+    # 24 000, what ``hard`` searches there now, is ``hard``'s game (``matchup_of``).
     assert tiny.current(game(4, "hardx2-padfoot3", {"iterations": 48000}, padfoot))
+    assert not tiny.current(game(4, "hardx2-padfoot3", {"iterations": 36000}, padfoot))
+    assert tiny.current(game(4, "hardx2-padfoot3", twice, padfoot))
+
+
+def test_a_trial_at_what_is_now_its_levels_budget_counts_as_the_level(
+    tiny: ModuleType, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hardx2`` on Iso-Path h4 searched 24 000 iterations, which ``hard`` now searches there:
+    its games are ``hard``'s (a level is its code and its budget), reported and rated under
+    ``hard-padfoot3``, one game number counted once (the last recorded); on h5, and a trial
+    at today's multiple, stay trials."""
+    fields = {"series": "padfoot3", "label": "isopath h4", "game": "isopath", "opening": 2}
+    padfoot = {"nodes": 10**7, "depth": 3}
+
+    def game(matchup: str, no: int, iterations: int, score: float) -> dict[str, object]:
+        return {
+            **fields,
+            "options": {"size": 4},
+            "commit": "test",
+            "date": f"2026-12-31T00:00:0{no}+00:00",
+            "matchup": matchup,
+            "game_no": no,
+            "seat": no % 2,
+            "score": score,
+            "end": "won" if score == 1.0 else "lost",
+            "plies": 40,
+            "budgets": [{"iterations": iterations, "seconds": None}, padfoot],
+            "cpu": [[1.0], [1.0]],
+            "peak_mb": [[50.0], [50.0]],
+            "moves": [f"m{no}{matchup}"],
+        }
+
+    records = [
+        game("hardx2-padfoot3", 0, 24000, 1.0),
+        game("hardx2-padfoot3", 1, 24000, 1.0),
+        game("hard-padfoot3", 1, 24000, 0.0),  # game 1 played again by hard: it counts
+        game("hard-padfoot3", 2, 12000, 1.0),  # hard at its earlier budget: before
+        game("hardx2-padfoot3", 3, 48000, 1.0),  # twice today's budget: still a trial
+    ]
+    assert [tiny.matchup_of(r) for r in records] == [
+        "hard-padfoot3",
+        "hard-padfoot3",
+        "hard-padfoot3",
+        "hard-padfoot3",
+        "hardx2-padfoot3",
+    ]
+    assert tiny.counted(records) == [True, False, True, False, True]
+    tiny.report(records)
+    # the table's columns: size 15 wide, opening 24, match-up 16, then games, distinct, won, lost
+    rows = {
+        (line[15:39].strip(), line[39:55].strip()): line[55:].split()[:4]
+        for line in capsys.readouterr().out.splitlines()
+        if line.startswith("isopath h4") and "padfoot3" in line
+    }
+    # hard's two games counted now; its earlier ones (played again, another budget) before
+    assert rows[("2 random plies", "hard-padfoot3")] == ["2", "2", "1", "1"]
+    assert rows[("2 random plies, before", "hard-padfoot3")] == ["2", "2", "2", "0"]
+    assert rows[("2 random plies", "hardx2-padfoot3")] == ["1", "1", "1", "0"]
+
+
+def test_a_game_kept_at_a_levels_earlier_budget_is_played_afresh(
+    tiny: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A kept game says the budgets its players searched: when a level's budget on that board
+    has changed since (the bot gives it more there now), going on would mix two players in
+    one game, so the next run plays it from its start."""
+    whole = tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=10)
+    paused = tiny.unfinished_path(tmp_path / tiny.UNFINISHED, "tiny-isopath", "easy-easy", 0)
+    real = tiny.player
+    monkeypatch.setattr(tiny, "player", _stopping_at(real, 5, []))
+    with pytest.raises(KeyboardInterrupt):
+        tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=10, unfinished=paused)
+    kept = json.loads(paused.read_text())
+    assert kept["budgets"] == [{"iterations": 150, "seconds": None}] * 2
+    kept["budgets"][0] = {"iterations": 75, "seconds": None}  # as if easy had searched less
+    tiny.save_unfinished(paused, kept)
+    monkeypatch.setattr(tiny, "player", real)
+    capsys.readouterr()
+    record = tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=10, unfinished=paused)
+    assert record["moves"] == whole["moves"] and record["resumed"] == []
+    assert "budget changed; played afresh" in capsys.readouterr().out
 
 
 def test_merge_adds_another_checkouts_games_once_in_the_order_played(
