@@ -398,20 +398,31 @@ def save_unfinished(path: Path, game: dict[str, Any]) -> None:
     os.replace(part, path)
 
 
-def load_unfinished(path: Path | None, series: str, matchup: str, game_no: int) -> dict[str, Any]:
+def load_unfinished(
+    path: Path | None,
+    series: str,
+    matchup: str,
+    game_no: int,
+    budgets: Sequence[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """The game in progress at ``path`` (empty when there is none, or when its game's
-    computer player or a level's budget there has changed since the build that played it, as
-    :func:`current` says; a file from before builds, or budgets, were written in it goes on);
-    refused when the file is another game's."""
+    computer player has changed since the build that played it, as :func:`current` says, or
+    when its players searched other ``budgets`` than this run's: a level's budget on that
+    board changed, or the wall cap; a file from before builds, or budgets, were written in it
+    goes on); refused when the file is another game's."""
     if path is None or not path.exists():
         return {}
     game: dict[str, Any] = json.loads(path.read_text())
     if (game["series"], game["matchup"], game["game_no"]) != (series, matchup, game_no):
         raise ValueError(f"{path} holds another game: {game['series']} {game['matchup']} "
                          f"game {game['game_no']}")  # fmt: skip
+    if budgets is not None and game.get("budgets", budgets) != list(budgets):
+        print(f"    {series} {matchup} game {game_no}: begun with budgets {game['budgets']}, "
+              f"now {list(budgets)}; played afresh", flush=True)  # fmt: skip
+        return {}
     if "commit" in game and not current({"game": SERIES[series].game, **game}):
         print(f"    {series} {matchup} game {game_no}: begun at {game['commit']}, before its "
-              "computer player or its budget changed; played afresh", flush=True)  # fmt: skip
+              "computer player changed; played afresh", flush=True)  # fmt: skip
         return {}
     return game
 
@@ -443,10 +454,11 @@ def play_game(
     game goes on from its last ply (its moves played again, not searched); ``build``: the
     commit written in that file (default: the checkout's, :func:`commit`)."""
     spec = SERIES[series]
-    earlier = load_unfinished(unfinished, series, matchup, game_no)
+    names = matchup.split("-", 1)
+    budgets = [budget(n, wall_cap, ref_nodes, spec.game, spec.options) for n in names]
+    earlier = load_unfinished(unfinished, series, matchup, game_no, budgets)
     build = build or (commit() if unfinished is not None else "")
     before: list[str] = earlier.get("moves", [])
-    names = matchup.split("-", 1)
     seat = game_no % 2
     rng_seed = game_no * 7919 + spec.playable.index(matchup) * 100_003
     players = [
@@ -496,9 +508,7 @@ def play_game(
                     "game_no": game_no,
                     "game": spec.game,
                     "options": spec.options,
-                    "budgets": [
-                        budget(n, wall_cap, ref_nodes, spec.game, spec.options) for n in names
-                    ],
+                    "budgets": budgets,
                     "moves": moves,
                     "sides": sofar,
                     "resumed": resumed,
@@ -549,7 +559,7 @@ def play_game(
         "plies": pos.ply,
         "quiet": quiet,
         "wall_cap": wall_cap,
-        "budgets": [budget(n, wall_cap, ref_nodes, spec.game, spec.options) for n in names],
+        "budgets": budgets,
         "cpu": [sides[0].cpu, sides[1].cpu],
         "peak_mb": [sides[0].peak_mb, sides[1].peak_mb],
         "base_mb": [sides[0].base_mb, sides[1].base_mb],
@@ -685,11 +695,15 @@ def merge(path: Path, others: Iterable[Path]) -> list[dict[str, Any]]:
     """Append to the results file ``path`` every game recorded in ``others`` and not in it (a
     game: its date, series, match-up and game number), in the order they were played; the
     games added.  Merging the same file again adds nothing."""
-    known = {(r["date"], *which(r)) for r in read(path)}
+
+    def game(r: dict[str, Any]) -> tuple[str, str, str, int]:
+        return r["date"], r["series"], r["matchup"], r["game_no"]
+
+    known = {game(r) for r in read(path)}
     added: dict[tuple[str, str, str, int], dict[str, Any]] = {}
     for other in others:
         for r in read(other):
-            key = (r["date"], *which(r))
+            key = game(r)
             if key not in known:
                 added.setdefault(key, r)
     ordered = sorted(added.values(), key=lambda r: str(r["date"]))

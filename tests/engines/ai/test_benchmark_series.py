@@ -561,7 +561,7 @@ def test_a_game_kept_at_a_levels_earlier_budget_is_played_afresh(
     capsys.readouterr()
     record = tiny.play_game("tiny-isopath", "easy-easy", 0, False, 100, cap=10, unfinished=paused)
     assert record["moves"] == whole["moves"] and record["resumed"] == []
-    assert "budget changed; played afresh" in capsys.readouterr().out
+    assert "begun with budgets" in capsys.readouterr().out
 
 
 def test_merge_adds_another_checkouts_games_once_in_the_order_played(
