@@ -376,12 +376,16 @@ def matchup_of(game: dict[str, Any]) -> str:
     names = game["matchup"].split("-", 1)
     for i, (name, searched) in enumerate(zip(names, game["budgets"], strict=True)):
         found = level_of(name)
-        if found is not None and found[1] > 1:
-            level = found[0].value
-            now = budget(level, False, REF_NODES, game["game"], game["options"])
-            if searched.get("iterations") == now["iterations"]:
-                names[i] = level
+        if found is not None and found[1] > 1 and _searched_now(found[0].value, searched, game):
+            names[i] = found[0].value
     return "-".join(names)
+
+
+def _searched_now(name: str, searched: dict[str, Any], game: dict[str, Any]) -> bool:
+    """Whether the level or trial ``name`` searches now, on ``game``'s board, the iterations
+    ``searched`` records."""
+    now = budget(name, False, REF_NODES, game["game"], game["options"])
+    return bool(searched.get("iterations") == now["iterations"])
 
 
 def unfinished_path(folder: Path, series: str, matchup: str, game_no: int) -> Path:
@@ -631,12 +635,11 @@ def _budgets_now(record: dict[str, Any]) -> bool:
     if "budgets" not in record:
         return True
     names = matchup_of(record).split("-", 1)
-    for name, searched in zip(names, record["budgets"], strict=True):
-        if level_of(name):
-            now = budget(name, False, REF_NODES, record["game"], record["options"])
-            if searched.get("iterations") != now["iterations"]:
-                return False
-    return True
+    return all(
+        _searched_now(name, searched, record)
+        for name, searched in zip(names, record["budgets"], strict=True)
+        if level_of(name)
+    )
 
 
 @functools.cache

@@ -18,9 +18,16 @@ from typing import Any, TypeVar
 
 import engines
 from bot.workers import cpu_count, process_pool
-from engines.ai import BUDGETS, NODES_PER_ITERATION, Budget, Level, choose_move, wants_history
+from engines.ai import (
+    BUDGETS,
+    NODES_PER_ITERATION,
+    Budget,
+    Level,
+    budget_of,
+    choose_move,
+    wants_history,
+)
 from engines.ai.draws import ASSESS_NODES, held, quiet_plies, should_offer
-from engines.ai.hooks import budget_times
 from engines.ai.review import review
 
 _T = TypeVar("_T")
@@ -108,7 +115,7 @@ class Thinker:
     """Searches moves in a process pool of ``workers`` processes (default: one per CPU this
     process may use), each level with its budget from ``budgets`` (default
     :data:`engines.ai.BUDGETS`; tests pass tiny ones), times what the game gives the level on
-    its board (:func:`engines.ai.hooks.budget_times`), and ``review_nodes`` evaluations per
+    its board (:func:`engines.ai.budget_of`), and ``review_nodes`` evaluations per
     position of a review (default :data:`REVIEW_NODES`).  The pool starts with the first
     search; :meth:`close` stops it.  ``search`` must be a module-level function (it is
     pickled by name into the workers)."""
@@ -154,14 +161,14 @@ class Thinker:
         level: Level,
         seed: int,
     ) -> str:
-        budget = self.budgets[level]
+        budget = budget_of(level, game, options, self.budgets)
         return await self._in_pool(
             self.search,
             game,
             dict(options),
             list(moves),
-            budget.iterations * budget_times(game, level, options),
-            budget.seconds,
+            budget["iterations"],
+            budget["seconds"],
             seed,
         )
 

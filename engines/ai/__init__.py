@@ -99,19 +99,23 @@ class BudgetArgs(TypedDict):
 
 
 def budget_of(
-    level: Level | str, game: str | None = None, options: Mapping[str, Any] | None = None
+    level: Level | str,
+    game: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    budgets: Mapping[Level, Budget] = BUDGETS,
 ) -> BudgetArgs:
     """The keyword arguments of :func:`choose_move` for ``level`` (a :class:`Level` or its
-    name, e.g. ``"normal"``); ``ValueError`` for an unknown level.  In ``game`` with
-    ``options`` (missing ones: the defaults), its iterations times what the game's player
-    gives that level there (:func:`engines.ai.hooks.budget_times`: Iso-Path h4's ``hard``
-    twice); its wall-time cap stays.
+    name, e.g. ``"normal"``) by ``budgets`` (the bot's tests pass tiny ones); ``ValueError``
+    for an unknown level.  In ``game`` with ``options`` (missing ones: the defaults), its
+    iterations times what the game's player gives that level there
+    (:func:`engines.ai.hooks.budget_times`: Iso-Path h4's ``hard`` twice); its wall-time cap
+    stays.
 
     >>> budget_of("hard", "isopath", {"size": 5}), budget_of("hard", "isopath", {"size": 4})
     ({'iterations': 12000, 'seconds': 20.0}, {'iterations': 24000, 'seconds': 20.0})
     """
     level = Level(level)
-    budget = BUDGETS[level]
+    budget = budgets[level]
     times = 1 if game is None else budget_times(game, level, options or {})
     return {"iterations": budget.iterations * times, "seconds": budget.seconds}
 
