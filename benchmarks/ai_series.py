@@ -172,7 +172,7 @@ SERIES: dict[str, Series] = {
         {"size": 5},
         2,
         (*LEVEL_PAIRS, f"hard-padfoot{PADFOOT_DEPTH}"),
-        ("hardx3-normal", "hardx2-normal"),
+        ("hardx3-normal", "hardx2-normal", f"hardx2-padfoot{PADFOOT_DEPTH}"),
     ),
     # From the standard opening the levels and ``ab`` choose alike whatever the seed, so
     # their games repeat; ``abtie`` plays a different one of its equal moves each game.
