@@ -25,7 +25,7 @@ equal, one chosen by the game's seed (from one fixed opening the levels and ``ab
 alike every game, so only ``abtie``'s games differ).  A series' trials are match-ups of an
 experiment, played only when ``--matchups`` names them: ``hardx3`` is ``hard`` at three times
 its budget, ``hardx2`` at twice (:func:`level_of`).  A level searches the budget the bot gives
-it on the series' board (:func:`engines.ai.budget_of`: Iso-Path h4's ``hard`` twice its
+it on the series' board (:func:`engines.ai.budget_of`: Iso-Path's ``hard`` twice its
 iterations), and its games count as its own only at that budget (:func:`current`).  Seats
 alternate (game ``n``: the first-named player takes seat ``n % 2``); both games of a pair
 share their random first plies.  The levels search their whole iterations
@@ -362,13 +362,13 @@ def which(game: dict[str, Any]) -> tuple[str, str, int]:
 def matchup_of(game: dict[str, Any]) -> str:
     """The match-up a record counts under: as recorded, but a trial's level at a multiple of
     its budget whose recorded iterations are what the level itself searches on that board now
-    (the bot has since given the level that budget there: ``hardx2`` on Iso-Path h4) is the
+    (the bot has since given the level that budget there: ``hardx2`` in Iso-Path) is the
     level, since a level is its code and its budget (a game in progress, without its budgets:
     as recorded).
 
     >>> trial = {"game": "isopath", "options": {"size": 4}, "matchup": "hardx2-padfoot3",
     ...          "budgets": [{"iterations": 24000}, {"nodes": 10**7, "depth": 3}]}
-    >>> matchup_of(trial), matchup_of({**trial, "options": {"size": 5}})
+    >>> matchup_of(trial), matchup_of({**trial, "budgets": [{"iterations": 48000}, {}]})
     ('hard-padfoot3', 'hardx2-padfoot3')
     """
     if "budgets" not in game:

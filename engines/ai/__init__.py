@@ -108,10 +108,10 @@ def budget_of(
     name, e.g. ``"normal"``) by ``budgets`` (the bot's tests pass tiny ones); ``ValueError``
     for an unknown level.  In ``game`` with ``options`` (missing ones: the defaults), its
     iterations times what the game's player gives that level there
-    (:func:`engines.ai.hooks.budget_times`: Iso-Path h4's ``hard`` twice); its wall-time cap
+    (:func:`engines.ai.hooks.budget_times`: Iso-Path's ``hard`` twice); its wall-time cap
     stays.
 
-    >>> budget_of("hard", "isopath", {"size": 5}), budget_of("hard", "isopath", {"size": 4})
+    >>> budget_of("hard", "maphex", {"size": 9}), budget_of("hard", "isopath", {"size": 5})
     ({'iterations': 12000, 'seconds': 20.0}, {'iterations': 24000, 'seconds': 20.0})
     """
     level = Level(level)

@@ -75,9 +75,9 @@ def budget_times(game: str, level: Level, options: Mapping[str, Any]) -> int:
     (missing ones take their defaults): the game's player's :attr:`Player.budget_times`, else
     once.
 
-    >>> budget_times("isopath", Level.HARD, {"size": 4}), budget_times("isopath", Level.HARD, {})
+    >>> budget_times("isopath", Level.HARD, {"size": 5}), budget_times("isopath", Level.HARD, {})
     (2, 2)
-    >>> budget_times("isopath", Level.HARD, {"size": 5}), budget_times("maphex", Level.HARD, {})
+    >>> budget_times("isopath", Level.NORMAL, {}), budget_times("maphex", Level.HARD, {})
     (1, 1)
     """
     times = player_of(game).budget_times

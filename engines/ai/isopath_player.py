@@ -185,19 +185,18 @@ def isopath_assess(position: Position, history: Sequence[Position], nodes: int) 
     return mover if position.to_move == 0 else 1.0 - mover
 
 
-#: The board size on which ``hard`` searches :data:`SMALL_BOARD_TIMES` times its budget.
-SMALL_BOARD = 4
-#: How many times its budget ``hard`` searches on h4: a move there costs about two thirds of
-#: one on h5, so twice the evaluations still keep its longest move under 10 s, and against
-#: the depth-3 Padfoot-like player twice the budget scored 77.5 % in 20 games where once
-#: scored 67.5 % (README, "Iso-Path h4's ``hard`` searches twice its budget").
-SMALL_BOARD_TIMES = 2
+#: How many times its budget ``hard`` searches in Iso-Path, on h4 and h5 alike: twice the
+#: evaluations keep its longest move under 10 s on both boards, and against the Padfoot-like
+#: players twice the budget scored 77.5 % on h4 (depth 3) where once scored 67.5 %, and
+#: TRIAL_FIGURE on h5 (depth 2) where once scored 65 % (README, "Iso-Path's ``hard`` searches
+#: twice its budget").
+HARD_TIMES = 2
 
 
 def isopath_budget_times(level: Level, options: Mapping[str, Any]) -> int:
-    """How many times its budget ``level`` searches on a board of ``options["size"]``:
-    ``hard`` :data:`SMALL_BOARD_TIMES` times on h4, every other level and size once."""
-    return SMALL_BOARD_TIMES if level is Level.HARD and options["size"] == SMALL_BOARD else 1
+    """How many times its budget ``level`` searches on any board: ``hard``
+    :data:`HARD_TIMES` times, every other level once."""
+    return HARD_TIMES if level is Level.HARD else 1
 
 
 #: The computer player of Hexagonal Iso-Path.

@@ -1,5 +1,5 @@
 """The budget the bot's worker searches with: each level's (:data:`engines.ai.BUDGETS`), times
-what the game gives that level on the board of the game being played (Iso-Path h4's ``hard``
+what the game gives that level on the board of the game being played (Iso-Path's ``hard``
 twice its iterations, its wall-time cap unchanged)."""
 
 from __future__ import annotations
@@ -28,9 +28,9 @@ async def test_the_bot_searches_with_the_levels_budget_on_the_games_board() -> N
         hard, normal = BUDGETS[Level.HARD], BUDGETS[Level.NORMAL]
         twice = f"{2 * hard.iterations} {hard.seconds}"
         assert await given("isopath", {"size": 4}, Level.HARD) == twice
+        assert await given("isopath", {"size": 5}, Level.HARD) == twice
         assert await given("isopath", {}, Level.HARD) == twice  # h4 is the default board
         once = f"{hard.iterations} {hard.seconds}"
-        assert await given("isopath", {"size": 5}, Level.HARD) == once
         assert await given("maphex", {"size": 9}, Level.HARD) == once
         assert await given("isopath", {"size": 4}, Level.NORMAL) == (
             f"{normal.iterations} {normal.seconds}"

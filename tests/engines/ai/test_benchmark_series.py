@@ -137,13 +137,13 @@ def test_a_run_may_play_some_match_ups_of_a_series_only(
         {"iterations": 300, "seconds": None},
         tiny.budget("easy", False, 0, "inphexion", {"size": 5}),
     ]
-    assert tiny.budget("hardx3", True, 0, "isopath", {"size": 5}) == {
+    assert tiny.budget("hardx3", True, 0, "maphex", {"size": 9}) == {
         "iterations": 36000,
         "seconds": 60.0,
     }
-    # On a board where the bot gives a level more (Iso-Path h4's ``hard``: twice its
+    # In a game where the bot gives a level more (Iso-Path's ``hard``: twice its
     # iterations), a trial multiplies that; the wall cap is the level's own, multiplied.
-    assert tiny.budget("hardx3", True, 0, "isopath", {"size": 4}) == {
+    assert tiny.budget("hardx3", True, 0, "isopath", {"size": 5}) == {
         "iterations": 72000,
         "seconds": 60.0,
     }
@@ -456,9 +456,9 @@ def test_a_game_counts_as_the_current_players_by_its_commit_in_the_history(
 def test_a_levels_game_counts_only_at_the_budget_it_searches_there_now(
     tiny: ModuleType,
 ) -> None:
-    """A level is its code and its budget: when the bot gives a level more on one board
-    (Iso-Path h4's ``hard``, twice its iterations), that level's games recorded at its earlier
-    budget there are the earlier player's, on that board only; a trial's recorded multiple is
+    """A level is its code and its budget: when the bot gives a level more in one game
+    (Iso-Path's ``hard``, twice its iterations), that level's games recorded at its earlier
+    budget there are the earlier player's, in that game only; a trial's recorded multiple is
     judged as the multiple of today's budget; the references have no level budget."""
     fields = {"game": "isopath", "commit": "test", "date": "2026-12-31T00:00:00+00:00"}
     hard, twice = {"iterations": 12000, "seconds": None}, {"iterations": 24000, "seconds": None}
@@ -469,8 +469,11 @@ def test_a_levels_game_counts_only_at_the_budget_it_searches_there_now(
 
     assert not tiny.current(game(4, "hard-padfoot3", hard, padfoot))
     assert tiny.current(game(4, "hard-padfoot3", twice, padfoot))
-    assert tiny.current(game(5, "hard-padfoot2", hard, padfoot))
-    assert not tiny.current(game(5, "hard-padfoot2", twice, padfoot))
+    assert tiny.current(game(5, "hard-padfoot2", twice, padfoot))
+    assert not tiny.current(game(5, "hard-padfoot2", hard, padfoot))
+    maphex = {**fields, "game": "maphex", "options": {"size": 9}, "matchup": "hard-ab"}
+    assert tiny.current({**maphex, "budgets": [hard, {"nodes": 10**6}]})
+    assert not tiny.current({**maphex, "budgets": [twice, {"nodes": 10**6}]})
     # ``normal`` and ``easy`` search their budgets on h4 as before.
     small = [{"iterations": 600, "seconds": None}, {"iterations": 150, "seconds": None}]
     assert tiny.current(game(4, "normal-easy", *small))
@@ -487,8 +490,8 @@ def test_a_trial_at_what_is_now_its_levels_budget_counts_as_the_level(
 ) -> None:
     """``hardx2`` on Iso-Path h4 searched 24 000 iterations, which ``hard`` now searches there:
     its games are ``hard``'s (a level is its code and its budget), reported and rated under
-    ``hard-padfoot3``, one game number counted once (the last recorded); on h5, and a trial
-    at today's multiple, stay trials."""
+    ``hard-padfoot3``, one game number counted once (the last recorded); a trial at today's
+    multiple stays a trial."""
     fields = {"series": "padfoot3", "label": "isopath h4", "game": "isopath", "opening": 2}
     padfoot = {"nodes": 10**7, "depth": 3}
 
