@@ -188,8 +188,9 @@ def isopath_assess(position: Position, history: Sequence[Position], nodes: int) 
 #: How many times its budget ``hard`` searches in Iso-Path, on h4 and h5 alike: twice the
 #: evaluations keep its longest move under 10 s on both boards, and against the Padfoot-like
 #: players twice the budget scored 77.5 % on h4 (depth 3) where once scored 67.5 %, and
-#: 92.5 % on h5 (depth 2) where once scored 67 % in 15 (README, "Iso-Path h5's ``hard``
-#: searches twice its budget too").
+#: 92.5 % on h5 (depth 2) where once scored 67 % in 15; against ``normal`` on h5 it scored
+#: 70 % where once scored 77.5 %, better in 6 games and worse in 6 (README, "Iso-Path h5's
+#: ``hard`` searches twice its budget too").
 HARD_TIMES = 2
 
 
